@@ -1,0 +1,224 @@
+//! INTEGER contents octets: two's complement, big-endian (X.690 8.3).
+//!
+//! Decoding tolerates the redundant leading 0x00/0xFF octets that sloppy agents send, as long as
+//! the whole encoding fits in 9 octets (the most any 64-bit value, signed or unsigned, needs).
+//! Encoding is always minimal.
+
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::{EncodeError, Reader, Writer};
+
+/// The most contents octets accepted for any INTEGER this runtime decodes.
+const MAX_INTEGER_OCTETS: usize = 9;
+
+#[cold]
+#[inline(never)]
+fn bad_length(r: &Reader<'_>, contents: &[u8]) -> DecodeError {
+    let kind = if contents.is_empty() {
+        DecodeErrorKind::EmptyInteger
+    } else {
+        DecodeErrorKind::IntegerTooLong {
+            found: contents.len(),
+            max: MAX_INTEGER_OCTETS - 1,
+        }
+    };
+    r.error_at(contents, kind)
+}
+
+#[cold]
+#[inline(never)]
+fn out_of_range(r: &Reader<'_>, contents: &[u8], found: i128, expected: &'static str) -> DecodeError {
+    r.error_at(contents, DecodeErrorKind::IntegerOutOfRange { found, expected })
+}
+
+/// Decodes INTEGER contents into an `i64`. `r` is the reader the contents came from (for offsets).
+#[inline]
+pub fn decode_i64(r: &Reader<'_>, contents: &[u8]) -> Result<i64, DecodeError> {
+    let n = contents.len();
+    if n == 0 || n > 8 {
+        return decode_i64_slow(r, contents);
+    }
+    let mut v = (contents[0] as i8) as i64;
+    for &b in &contents[1..] {
+        v = (v << 8) | b as i64;
+    }
+    Ok(v)
+}
+
+#[inline(never)]
+fn decode_i64_slow(r: &Reader<'_>, contents: &[u8]) -> Result<i64, DecodeError> {
+    let n = contents.len();
+    if n == 0 || n > MAX_INTEGER_OCTETS {
+        return Err(bad_length(r, contents));
+    }
+    // Nine octets: only a redundant sign octet in front of an 8-octet value is representable.
+    let v = i64::from_be_bytes(contents[1..].try_into().expect("8 octets"));
+    let sign_ok = (contents[0] == 0x00 && v >= 0) || (contents[0] == 0xff && v < 0);
+    if !sign_ok {
+        let found = if contents[0] & 0x80 == 0 {
+            (contents[0] as i128) << 64 | (v as u64 as i128)
+        } else {
+            -1 // only the sign matters for the message; the exact value does not fit i128 nicely
+        };
+        return Err(out_of_range(r, contents, found, "-9223372036854775808..9223372036854775807"));
+    }
+    Ok(v)
+}
+
+/// Decodes INTEGER contents into a `u64`; negative values are out of range.
+#[inline]
+pub fn decode_u64(r: &Reader<'_>, contents: &[u8]) -> Result<u64, DecodeError> {
+    let n = contents.len();
+    if n == 0 || n > MAX_INTEGER_OCTETS {
+        return Err(bad_length(r, contents));
+    }
+    if contents[0] & 0x80 != 0 {
+        let v = decode_i64(r, contents)?;
+        return Err(out_of_range(r, contents, v as i128, "0..18446744073709551615"));
+    }
+    if n == MAX_INTEGER_OCTETS && contents[0] != 0 {
+        return Err(out_of_range(
+            r,
+            contents,
+            i128::MAX,
+            "0..18446744073709551615",
+        ));
+    }
+    let mut v: u64 = 0;
+    for &b in contents {
+        v = (v << 8) | b as u64;
+    }
+    Ok(v)
+}
+
+/// Octets in the minimal two's-complement encoding of `v`.
+#[inline]
+pub fn encoded_len_i64(v: i64) -> usize {
+    // Bits needed beyond the sign: count redundant leading sign bits.
+    let redundant = if v < 0 { v.leading_ones() } else { v.leading_zeros() } as usize;
+    let significant = 64 - redundant + 1; // plus one sign bit
+    significant.div_ceil(8)
+}
+
+/// Octets in the minimal encoding of the non-negative `v` (a leading 0x00 when the top bit is set).
+#[inline]
+pub fn encoded_len_u64(v: u64) -> usize {
+    let significant = 64 - v.leading_zeros() as usize + 1;
+    significant.div_ceil(8)
+}
+
+impl Writer<'_> {
+    /// Writes the contents octets of `v`, minimal, and returns how many were written.
+    #[inline]
+    pub fn put_i64_contents(&mut self, v: i64) -> Result<usize, EncodeError> {
+        let n = encoded_len_i64(v);
+        let bytes = v.to_be_bytes();
+        self.put_slice(&bytes[8 - n..])?;
+        Ok(n)
+    }
+
+    /// Writes the contents octets of the unsigned `v`, minimal, and returns how many were written.
+    #[inline]
+    pub fn put_u64_contents(&mut self, v: u64) -> Result<usize, EncodeError> {
+        let n = encoded_len_u64(v);
+        let bytes = v.to_be_bytes();
+        if n == 9 {
+            self.put_slice(&bytes)?;
+            self.put_u8(0)?;
+        } else {
+            self.put_slice(&bytes[8 - n..])?;
+        }
+        Ok(n)
+    }
+
+    /// Writes a whole INTEGER-like TLV with a single-octet identifier.
+    #[inline]
+    pub fn put_i64(&mut self, tag: u8, v: i64) -> Result<(), EncodeError> {
+        let n = self.put_i64_contents(v)?;
+        self.put_header(tag, n)
+    }
+
+    /// Writes a whole unsigned INTEGER-like TLV with a single-octet identifier.
+    #[inline]
+    pub fn put_u64(&mut self, tag: u8, v: u64) -> Result<(), EncodeError> {
+        let n = self.put_u64_contents(v)?;
+        self.put_header(tag, n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn dec_i(c: &[u8]) -> Result<i64, DecodeError> {
+        decode_i64(&Reader::new(c), c)
+    }
+    fn dec_u(c: &[u8]) -> Result<u64, DecodeError> {
+        decode_u64(&Reader::new(c), c)
+    }
+
+    #[test]
+    fn known_values() {
+        assert_eq!(dec_i(&[0x00]).unwrap(), 0);
+        assert_eq!(dec_i(&[0x7f]).unwrap(), 127);
+        assert_eq!(dec_i(&[0x00, 0x80]).unwrap(), 128);
+        assert_eq!(dec_i(&[0x80]).unwrap(), -128);
+        assert_eq!(dec_i(&[0xff, 0x7f]).unwrap(), -129);
+        // Padding tolerated.
+        assert_eq!(dec_i(&[0x00, 0x00, 0x05]).unwrap(), 5);
+        assert_eq!(dec_i(&[0xff, 0xff, 0xff]).unwrap(), -1);
+        // Counter64 >= 2^63 in nine octets.
+        assert_eq!(
+            dec_u(&[0x00, 0x80, 0, 0, 0, 0, 0, 0, 0]).unwrap(),
+            1u64 << 63
+        );
+        assert_eq!(dec_u(&[0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]).unwrap(), u64::MAX);
+    }
+
+    #[test]
+    fn bad_integers() {
+        assert_eq!(dec_i(&[]).unwrap_err().kind(), &DecodeErrorKind::EmptyInteger);
+        assert_eq!(
+            dec_i(&[0; 10]).unwrap_err().kind(),
+            &DecodeErrorKind::IntegerTooLong { found: 10, max: 8 }
+        );
+        assert!(matches!(
+            dec_u(&[0xff]).unwrap_err().kind(),
+            DecodeErrorKind::IntegerOutOfRange { found: -1, .. }
+        ));
+        assert!(matches!(
+            dec_u(&[0x01, 0, 0, 0, 0, 0, 0, 0, 0]).unwrap_err().kind(),
+            DecodeErrorKind::IntegerOutOfRange { .. }
+        ));
+    }
+
+    proptest! {
+        #[test]
+        fn i64_round_trip(v in any::<i64>()) {
+            let mut buf = [0u8; 16];
+            let mut w = Writer::new(&mut buf);
+            w.put_i64(0x02, v).unwrap();
+            let out = w.into_written();
+            prop_assert_eq!(out.len(), 2 + encoded_len_i64(v));
+            let mut r = Reader::new(out);
+            let c = r.read_tlv(0x02, "INTEGER").unwrap();
+            prop_assert_eq!(decode_i64(&r, c).unwrap(), v);
+            // Minimal: the first nine bits are never all equal.
+            if c.len() > 1 {
+                let top = ((c[0] as u16) << 1) | (c[1] as u16 >> 7);
+                prop_assert!(top != 0 && top != 0x1ff);
+            }
+        }
+
+        #[test]
+        fn u64_round_trip(v in any::<u64>()) {
+            let mut buf = [0u8; 16];
+            let mut w = Writer::new(&mut buf);
+            w.put_u64(0x46, v).unwrap();
+            let out = w.into_written();
+            let mut r = Reader::new(out);
+            let c = r.read_tlv(0x46, "Counter64").unwrap();
+            prop_assert_eq!(decode_u64(&r, c).unwrap(), v);
+        }
+    }
+}

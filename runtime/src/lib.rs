@@ -1,0 +1,71 @@
+//! BER primitives called by the code that `snmp-codegen` generates.
+//!
+//! The crate knows X.690 Basic Encoding Rules and nothing of SNMP:
+//!
+//! * [`Reader`] walks definite-length TLVs over a borrowed input without allocating. Every error
+//!   it produces carries the absolute byte offset in the original input; generated decoders add
+//!   the component path as the error travels outwards (a cold path only).
+//! * [`Writer`] encodes backwards into a caller-provided buffer, so every length is known when it
+//!   is written and is always the minimal definite form.
+//! * [`Oid`] is an OBJECT IDENTIFIER borrowed as its BER contents octets: iteration over arcs,
+//!   arc-wise ordering and dotted `Display` without ever decoding into a vector. [`OidBuf`] is the
+//!   owned form for building requests.
+//! * [`SequenceOf`] is a SEQUENCE OF either borrowed from decoded input (validated once, iterated
+//!   lazily) or from a caller's slice (for encoding).
+
+mod any;
+mod error;
+mod integer;
+mod oid;
+mod reader;
+mod seq_of;
+mod writer;
+
+pub use any::{Any, BitString};
+pub use error::{DecodeError, DecodeErrorKind, EncodeError, PathSegment};
+pub use integer::{decode_i64, decode_u64, encoded_len_i64, encoded_len_u64};
+pub use oid::{Arcs, Oid, OidBuf, OidParseError};
+pub use reader::{Reader, MAX_DEPTH};
+pub use seq_of::{SequenceOf, SequenceOfIter};
+pub use writer::Writer;
+
+/// A type with a BER decoder generated (or written) for it.
+pub trait Decode<'a>: Sized {
+    /// Decodes one complete value (its own tag, length and contents) from the reader,
+    /// advancing it past the value.
+    fn decode(reader: &mut Reader<'a>) -> Result<Self, DecodeError>;
+
+    /// Decodes exactly one value from `input`; bytes left over after it are an error.
+    fn from_ber(input: &'a [u8]) -> Result<Self, DecodeError> {
+        let mut reader = Reader::new(input);
+        let value = Self::decode(&mut reader)?;
+        reader.finish()?;
+        Ok(value)
+    }
+}
+
+/// A type with a BER encoder generated (or written) for it.
+pub trait Encode {
+    /// Encodes the whole value (tag, length and contents) in front of what the writer holds.
+    fn encode(&self, writer: &mut Writer<'_>) -> Result<(), EncodeError>;
+
+    /// Encodes into `buf`, returning the encoding: the tail of `buf` that was written.
+    fn encode_to_slice<'b>(&self, buf: &'b mut [u8]) -> Result<&'b [u8], EncodeError> {
+        let mut writer = Writer::new(buf);
+        self.encode(&mut writer)?;
+        Ok(writer.into_written())
+    }
+
+    /// Encodes into a freshly allocated vector, growing the scratch buffer until it fits.
+    fn to_ber(&self) -> Result<Vec<u8>, EncodeError> {
+        let mut size = 512;
+        loop {
+            let mut buf = vec![0u8; size];
+            match self.encode_to_slice(&mut buf) {
+                Ok(out) => return Ok(out.to_vec()),
+                Err(EncodeError::BufferTooSmall { .. }) if size < (1 << 31) => size *= 4,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}

@@ -1,0 +1,435 @@
+//! OBJECT IDENTIFIER values kept as their BER contents octets (X.690 8.19).
+
+use std::cmp::Ordering;
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::{EncodeError, Reader, Writer};
+
+/// SNMP limits an OBJECT IDENTIFIER to 128 sub-identifiers (RFC 2578, section 3.5).
+pub const MAX_OID_ARCS: usize = 128;
+
+/// An OBJECT IDENTIFIER borrowed as BER contents octets: no decoding into a vector, arcs are
+/// produced on demand, comparison is arc-wise (numeric), `Display` is dotted decimal.
+///
+/// Every `Oid` made by decoding or by [`Oid::from_ber`] is valid: non-empty, each subidentifier
+/// minimal base-128 and at most 2^32-1, and the last one terminated.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Oid<'a> {
+    ber: &'a [u8],
+}
+
+impl<'a> Oid<'a> {
+    /// Wraps contents octets known to be valid (generated constants). Use [`Oid::from_ber`] for
+    /// anything else.
+    pub const fn from_ber_unchecked(ber: &'a [u8]) -> Self {
+        Oid { ber }
+    }
+
+    /// Validates and wraps BER contents octets.
+    pub fn from_ber(ber: &'a [u8]) -> Result<Self, DecodeErrorKind> {
+        validate(ber)?;
+        Ok(Oid { ber })
+    }
+
+    /// Validates contents read by `r`; errors carry the absolute offset.
+    #[inline]
+    pub fn decode_contents(r: &Reader<'a>, contents: &'a [u8]) -> Result<Self, DecodeError> {
+        // Fast path: no subidentifier spans more than one octet and there are few enough.
+        if !contents.is_empty() && contents.len() < MAX_OID_ARCS && contents.is_ascii() {
+            return Ok(Oid { ber: contents });
+        }
+        match validate(contents) {
+            Ok(()) => Ok(Oid { ber: contents }),
+            Err(kind) => Err(r.error_at(contents, kind)),
+        }
+    }
+
+    /// The BER contents octets.
+    #[inline]
+    pub fn as_ber(&self) -> &'a [u8] {
+        self.ber
+    }
+
+    /// The arcs, first to last.
+    #[inline]
+    pub fn arcs(&self) -> Arcs<'a> {
+        Arcs {
+            ber: self.ber,
+            pos: 0,
+            pending: None,
+        }
+    }
+
+    /// Number of arcs.
+    pub fn len(&self) -> usize {
+        // Each subidentifier ends with an octet below 0x80; the first encodes two arcs.
+        self.ber.iter().filter(|b| **b < 0x80).count() + 1
+    }
+
+    /// Always false: a valid OBJECT IDENTIFIER has at least two arcs.
+    pub fn is_empty(&self) -> bool {
+        self.ber.is_empty()
+    }
+
+    /// True when `prefix`'s arcs are the first arcs of `self` (or all of them).
+    #[inline]
+    pub fn starts_with(&self, prefix: &Oid<'_>) -> bool {
+        // Subidentifiers are self-delimiting, so an octet prefix is an arc prefix.
+        self.ber.starts_with(prefix.ber)
+    }
+
+    /// Copies into an owned [`OidBuf`].
+    pub fn to_owned(&self) -> OidBuf {
+        OidBuf {
+            ber: self.ber.to_vec(),
+        }
+    }
+
+    /// Writes the whole TLV with identifier `tag` (0x06 for a plain OBJECT IDENTIFIER).
+    #[inline]
+    pub fn encode_with_tag(&self, w: &mut Writer<'_>, tag: u8) -> Result<(), EncodeError> {
+        w.put_tlv(tag, self.ber)
+    }
+}
+
+fn validate(ber: &[u8]) -> Result<(), DecodeErrorKind> {
+    let Some(&last) = ber.last() else {
+        return Err(DecodeErrorKind::EmptyOid);
+    };
+    if last & 0x80 != 0 {
+        return Err(DecodeErrorKind::UnterminatedOidArc { found: last });
+    }
+    let mut subids = 0usize;
+    let mut value: u64 = 0;
+    let mut at_start = true;
+    for &b in ber {
+        if at_start && b == 0x80 {
+            return Err(DecodeErrorKind::NonMinimalOidArc);
+        }
+        value = (value << 7) | (b & 0x7f) as u64;
+        if value > u32::MAX as u64 {
+            return Err(DecodeErrorKind::OidArcTooLarge);
+        }
+        at_start = b & 0x80 == 0;
+        if at_start {
+            subids += 1;
+            value = 0;
+        }
+    }
+    if subids + 1 > MAX_OID_ARCS {
+        return Err(DecodeErrorKind::TooManyOidArcs { found: subids + 1 });
+    }
+    Ok(())
+}
+
+/// Reads one subidentifier starting at `pos`; returns it and the position after it.
+#[inline]
+fn read_subid(ber: &[u8], mut pos: usize) -> (u32, usize) {
+    let mut v: u32 = 0;
+    while let Some(&b) = ber.get(pos) {
+        v = (v << 7) | (b & 0x7f) as u32;
+        pos += 1;
+        if b & 0x80 == 0 {
+            break;
+        }
+    }
+    (v, pos)
+}
+
+/// Iterator over the arcs of an [`Oid`].
+#[derive(Clone, Debug)]
+pub struct Arcs<'a> {
+    ber: &'a [u8],
+    pos: usize,
+    pending: Option<u32>,
+}
+
+impl Iterator for Arcs<'_> {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        if let Some(second) = self.pending.take() {
+            return Some(second);
+        }
+        if self.pos >= self.ber.len() {
+            return None;
+        }
+        let first = self.pos == 0;
+        let (v, next) = read_subid(self.ber, self.pos);
+        self.pos = next;
+        if first {
+            let (a, b) = match v {
+                0..=39 => (0, v),
+                40..=79 => (1, v - 40),
+                _ => (2, v - 80),
+            };
+            self.pending = Some(b);
+            Some(a)
+        } else {
+            Some(v)
+        }
+    }
+}
+
+impl Ord for Oid<'_> {
+    /// Arc-wise numeric order (so `1.3.6.1.2.1.2.2.1.2.10` sorts after `...2.2.1.2.9`).
+    fn cmp(&self, other: &Self) -> Ordering {
+        let (a, b) = (self.ber, other.ber);
+        let common = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        if common == a.len() || common == b.len() {
+            return a.len().cmp(&b.len());
+        }
+        // Back up to the start of the subidentifier holding the first difference; the octets
+        // before it are equal, so it starts at the same place in both.
+        let mut start = common;
+        while start > 0 && a[start - 1] & 0x80 != 0 {
+            start -= 1;
+        }
+        let (x, _) = read_subid(a, start);
+        let (y, _) = read_subid(b, start);
+        // Different subidentifiers at the same place; the first one holds two arcs, but its
+        // value orders the pair correctly (X*40+Y is monotone in (X, Y)).
+        x.cmp(&y)
+    }
+}
+
+impl PartialOrd for Oid<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl fmt::Display for Oid<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, arc) in self.arcs().enumerate() {
+            if i > 0 {
+                f.write_str(".")?;
+            }
+            write!(f, "{arc}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Oid<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Oid({self})")
+    }
+}
+
+/// An owned OBJECT IDENTIFIER, for building requests and tables at run time.
+#[derive(Clone, PartialEq, Eq, Hash, Default)]
+pub struct OidBuf {
+    ber: Vec<u8>,
+}
+
+/// Why a dotted OBJECT IDENTIFIER or an arc list is not valid.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OidParseError {
+    /// An arc that is not a decimal number up to 2^32-1.
+    #[error("arc {index} ({text:?}) is not a number up to 4294967295")]
+    BadArc {
+        /// Position of the arc, from 0.
+        index: usize,
+        /// The text found.
+        text: String,
+    },
+    /// Fewer than two arcs, a first arc above 2, or a second arc above 39 under 0 or 1.
+    #[error("{0}")]
+    BadStart(&'static str),
+    /// More than 128 arcs.
+    #[error("{0} arcs: expected at most 128")]
+    TooMany(usize),
+}
+
+impl OidBuf {
+    /// Builds from arcs.
+    pub fn from_arcs(arcs: &[u32]) -> Result<Self, OidParseError> {
+        if arcs.len() < 2 {
+            return Err(OidParseError::BadStart("expected at least two arcs"));
+        }
+        if arcs.len() > MAX_OID_ARCS {
+            return Err(OidParseError::TooMany(arcs.len()));
+        }
+        let first = match (arcs[0], arcs[1]) {
+            (0 | 1, y) if y < 40 => arcs[0] as u64 * 40 + y as u64,
+            (2, y) => 80 + y as u64,
+            (0 | 1, _) => {
+                return Err(OidParseError::BadStart(
+                    "second arc above 39 under a first arc of 0 or 1",
+                ))
+            }
+            _ => return Err(OidParseError::BadStart("first arc must be 0, 1 or 2")),
+        };
+        if first > u32::MAX as u64 {
+            return Err(OidParseError::BadArc {
+                index: 1,
+                text: arcs[1].to_string(),
+            });
+        }
+        let mut ber = Vec::with_capacity(arcs.len() + 4);
+        push_subid(&mut ber, first as u32);
+        for &arc in &arcs[2..] {
+            push_subid(&mut ber, arc);
+        }
+        Ok(OidBuf { ber })
+    }
+
+    /// Borrows as an [`Oid`].
+    #[inline]
+    pub fn as_oid(&self) -> Oid<'_> {
+        Oid { ber: &self.ber }
+    }
+
+    /// Appends one arc (e.g. an instance index).
+    pub fn push(&mut self, arc: u32) {
+        push_subid(&mut self.ber, arc);
+    }
+}
+
+fn push_subid(out: &mut Vec<u8>, v: u32) {
+    let mut tmp = [0u8; 5];
+    let mut i = 5;
+    let mut v = v;
+    loop {
+        i -= 1;
+        tmp[i] = (v & 0x7f) as u8 | if i == 4 { 0 } else { 0x80 };
+        v >>= 7;
+        if v == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&tmp[i..]);
+}
+
+impl FromStr for OidBuf {
+    type Err = OidParseError;
+
+    /// Parses dotted decimal, with or without a leading dot: `1.3.6.1.2.1.1.1.0`.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.strip_prefix('.').unwrap_or(s);
+        let mut arcs = Vec::new();
+        for (index, part) in s.split('.').enumerate() {
+            if index >= MAX_OID_ARCS {
+                return Err(OidParseError::TooMany(s.split('.').count()));
+            }
+            let ok = !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit());
+            match part.parse::<u32>() {
+                Ok(v) if ok => arcs.push(v),
+                _ => {
+                    return Err(OidParseError::BadArc {
+                        index,
+                        text: part.to_string(),
+                    })
+                }
+            }
+        }
+        OidBuf::from_arcs(&arcs)
+    }
+}
+
+impl fmt::Display for OidBuf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.as_oid(), f)
+    }
+}
+
+impl fmt::Debug for OidBuf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "OidBuf({self})")
+    }
+}
+
+impl Ord for OidBuf {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.as_oid().cmp(&other.as_oid())
+    }
+}
+
+impl PartialOrd for OidBuf {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn dotted_round_trip_and_known_encoding() {
+        let o: OidBuf = "1.3.6.1.2.1.1.1.0".parse().unwrap();
+        assert_eq!(o.as_oid().as_ber(), &[0x2b, 6, 1, 2, 1, 1, 1, 0]);
+        assert_eq!(o.to_string(), "1.3.6.1.2.1.1.1.0");
+        let big: OidBuf = "1.3.6.1.4.1.2021.4294967295".parse().unwrap();
+        assert_eq!(
+            big.as_oid().as_ber(),
+            &[0x2b, 6, 1, 4, 1, 0x8f, 0x65, 0x8f, 0xff, 0xff, 0xff, 0x7f]
+        );
+        assert_eq!(big.to_string(), "1.3.6.1.4.1.2021.4294967295");
+        assert_eq!("2.999.3".parse::<OidBuf>().unwrap().to_string(), "2.999.3");
+    }
+
+    #[test]
+    fn invalid_contents() {
+        assert_eq!(Oid::from_ber(&[]), Err(DecodeErrorKind::EmptyOid));
+        assert_eq!(
+            Oid::from_ber(&[0x2b, 0x86]),
+            Err(DecodeErrorKind::UnterminatedOidArc { found: 0x86 })
+        );
+        assert_eq!(
+            Oid::from_ber(&[0x2b, 0x80, 0x01]),
+            Err(DecodeErrorKind::NonMinimalOidArc)
+        );
+        assert_eq!(
+            Oid::from_ber(&[0x2b, 0x90, 0x80, 0x80, 0x80, 0x00]),
+            Err(DecodeErrorKind::OidArcTooLarge)
+        );
+        assert_eq!(
+            Oid::from_ber(&[0x2b; 128]),
+            Err(DecodeErrorKind::TooManyOidArcs { found: 129 })
+        );
+        assert!("1.3.x".parse::<OidBuf>().is_err());
+        assert!("3.1".parse::<OidBuf>().is_err());
+        assert!("1.40".parse::<OidBuf>().is_err());
+        assert!("1.3.4294967296".parse::<OidBuf>().is_err());
+    }
+
+    #[test]
+    fn ordering_is_numeric_not_bytewise() {
+        let a: OidBuf = "1.3.6.1.256".parse().unwrap(); // 0x82 0x00
+        let b: OidBuf = "1.3.6.1.16384".parse().unwrap(); // 0x81 0x80 0x00
+        assert!(a < b);
+        let c: OidBuf = "1.3.6.1.2.1.2.2.1.2.9".parse().unwrap();
+        let d: OidBuf = "1.3.6.1.2.1.2.2.1.2.10".parse().unwrap();
+        assert!(c < d);
+        let e: OidBuf = "1.3.6.1.2.1.2.2.1.2".parse().unwrap();
+        assert!(e < c && e.as_oid().len() == 10);
+        assert!(c.as_oid().starts_with(&e.as_oid()));
+    }
+
+    proptest! {
+        #[test]
+        fn order_matches_arc_vectors(
+            a in proptest::collection::vec(any::<u32>(), 0..6),
+            b in proptest::collection::vec(any::<u32>(), 0..6),
+            head in 0u32..3,
+            second in 0u32..39,
+        ) {
+            let mut va = vec![head, second];
+            va.extend(&a);
+            let mut vb = vec![head, second];
+            vb.extend(&b);
+            let oa = OidBuf::from_arcs(&va).unwrap();
+            let ob = OidBuf::from_arcs(&vb).unwrap();
+            prop_assert_eq!(oa.cmp(&ob), va.cmp(&vb));
+            prop_assert_eq!(oa.as_oid().arcs().collect::<Vec<_>>(), va.clone());
+            prop_assert!(Oid::from_ber(oa.as_oid().as_ber()).is_ok());
+            prop_assert_eq!(oa.to_string().parse::<OidBuf>().unwrap(), oa);
+        }
+    }
+}

@@ -1,0 +1,389 @@
+//! The decoding cursor.
+
+use crate::error::{DecodeError, DecodeErrorKind, TagByte};
+use crate::Any;
+
+/// Constructed values may nest at most this deep below the outermost one.
+///
+/// SNMP messages nest six deep at most (SNMPv3: message, scopedPDU, PDU, varbind list, varbind,
+/// value); the bound only matters for recursive or open types and for diagnostic walks.
+pub const MAX_DEPTH: usize = 32;
+
+/// Long-form lengths may use at most this many length octets (a 4 GiB length; SNMP messages are
+/// far below 2^31 octets). Leading zero octets are tolerated within this budget.
+const MAX_LENGTH_OCTETS: usize = 4;
+
+/// A cursor over the contents of one BER value (or over the whole input).
+///
+/// Borrowing: everything read is a slice of the original input, so decoded values borrow from it
+/// with lifetime `'a`. Offsets in errors are absolute: counted from the first octet of the input
+/// given to [`Reader::new`], whatever the nesting.
+#[derive(Clone, Copy, Debug)]
+pub struct Reader<'a> {
+    buf: &'a [u8],
+    /// Address of the first octet of the whole input, to turn slices back into offsets.
+    origin: usize,
+    depth: usize,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader over a whole input.
+    #[inline]
+    pub fn new(input: &'a [u8]) -> Self {
+        Reader {
+            buf: input,
+            origin: input.as_ptr() as usize,
+            depth: 0,
+        }
+    }
+
+    /// A reader over `contents`, a slice of the input that `outer` reads, one level deeper.
+    #[inline]
+    pub fn nested(outer: &Reader<'a>, contents: &'a [u8]) -> Result<Self, DecodeError> {
+        if outer.depth >= MAX_DEPTH {
+            return Err(outer.error_at(contents, DecodeErrorKind::TooDeep { max: MAX_DEPTH }));
+        }
+        Ok(Reader {
+            buf: contents,
+            origin: outer.origin,
+            depth: outer.depth + 1,
+        })
+    }
+
+    /// The octets not read yet.
+    #[inline]
+    pub fn remaining(&self) -> &'a [u8] {
+        self.buf
+    }
+
+    /// True when every octet has been read.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    /// Absolute offset of the next octet.
+    #[inline]
+    pub fn offset(&self) -> usize {
+        self.buf.as_ptr() as usize - self.origin
+    }
+
+    /// Absolute offset of a slice of the input.
+    #[inline]
+    pub fn offset_of(&self, slice: &[u8]) -> usize {
+        slice.as_ptr() as usize - self.origin
+    }
+
+    /// How deep this reader is below the outermost value.
+    #[inline]
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// An error at the start of `slice`.
+    #[cold]
+    #[inline(never)]
+    pub fn error_at(&self, slice: &[u8], kind: DecodeErrorKind) -> DecodeError {
+        DecodeError::new(self.offset_of(slice), kind)
+    }
+
+    /// An error at the next unread octet.
+    #[cold]
+    #[inline(never)]
+    pub fn error_here(&self, kind: DecodeErrorKind) -> DecodeError {
+        DecodeError::new(self.offset(), kind)
+    }
+
+    /// Fails unless everything was read.
+    #[inline]
+    pub fn finish(&self) -> Result<(), DecodeError> {
+        if self.buf.is_empty() {
+            Ok(())
+        } else {
+            Err(self.trailing("input"))
+        }
+    }
+
+    /// Fails unless everything was read, naming the enclosing construct in the error.
+    #[inline]
+    pub fn finish_in(&self, what: &'static str) -> Result<(), DecodeError> {
+        if self.buf.is_empty() {
+            Ok(())
+        } else {
+            Err(self.trailing(what))
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn trailing(&self, what: &'static str) -> DecodeError {
+        self.error_here(DecodeErrorKind::TrailingData {
+            what,
+            found: self.buf.len(),
+        })
+    }
+
+    /// The first identifier octet of the next value, if any.
+    #[inline]
+    pub fn peek_tag(&self) -> Option<u8> {
+        self.buf.first().copied()
+    }
+
+    /// Reads one TLV whose identifier is the single octet `tag` and returns its contents.
+    /// `expected` describes the tag for the error message.
+    #[inline(always)]
+    pub fn read_tlv(&mut self, tag: u8, expected: &'static str) -> Result<&'a [u8], DecodeError> {
+        let buf = self.buf;
+        match buf.first() {
+            Some(&t) if t == tag => {}
+            Some(&t) => return Err(self.unexpected(t, expected)),
+            None => return Err(self.truncated("tag", 1, 0)),
+        }
+        self.read_after_tag(1)
+    }
+
+    /// Reads one TLV whose identifier octets are `tag` (high tag numbers take several) and
+    /// returns its contents.
+    #[inline]
+    pub fn read_tlv_multi(
+        &mut self,
+        tag: &[u8],
+        expected: &'static str,
+    ) -> Result<&'a [u8], DecodeError> {
+        if let [one] = tag {
+            return self.read_tlv(*one, expected);
+        }
+        let buf = self.buf;
+        if buf.len() < tag.len() || &buf[..tag.len()] != tag {
+            return match buf.first() {
+                None => Err(self.truncated("tag", tag.len(), 0)),
+                Some(&t) if t != tag[0] => Err(self.unexpected(t, expected)),
+                Some(_) if buf.len() < tag.len() => {
+                    Err(self.truncated("tag", tag.len(), buf.len()))
+                }
+                Some(&t) => Err(self.unexpected(t, expected)),
+            };
+        }
+        self.read_after_tag(tag.len())
+    }
+
+    /// Reads a constructed TLV with tag `tag` and returns a reader over its contents.
+    #[inline(always)]
+    pub fn read_constructed(
+        &mut self,
+        tag: u8,
+        expected: &'static str,
+    ) -> Result<Reader<'a>, DecodeError> {
+        let contents = self.read_tlv(tag, expected)?;
+        Reader::nested(self, contents)
+    }
+
+    /// Like [`Reader::read_constructed`] for identifiers of several octets.
+    #[inline]
+    pub fn read_constructed_multi(
+        &mut self,
+        tag: &[u8],
+        expected: &'static str,
+    ) -> Result<Reader<'a>, DecodeError> {
+        let contents = self.read_tlv_multi(tag, expected)?;
+        Reader::nested(self, contents)
+    }
+
+    /// Reads any one TLV, whatever its tag. Used for ANY, open types and skipping.
+    pub fn read_any(&mut self) -> Result<Any<'a>, DecodeError> {
+        let start = self.buf;
+        let first = match start.first() {
+            Some(&b) => b,
+            None => return Err(self.truncated("tag", 1, 0)),
+        };
+        let mut tag_len = 1;
+        if first & 0x1f == 0x1f {
+            // High tag number: base-128 continuation octets, bounded so a tag cannot be unbounded.
+            loop {
+                match start.get(tag_len) {
+                    Some(&b) => {
+                        tag_len += 1;
+                        if b & 0x80 == 0 {
+                            break;
+                        }
+                        if tag_len > 5 {
+                            return Err(self.unexpected(first, "a tag number below 2^28"));
+                        }
+                    }
+                    None => return Err(self.truncated("tag", tag_len + 1, start.len())),
+                }
+            }
+        }
+        let contents = self.read_after_tag(tag_len)?;
+        let header = self.offset_of(contents) - self.offset_of(start);
+        let raw = &start[..header + contents.len()];
+        Ok(Any::from_parts(&start[..tag_len], contents, raw))
+    }
+
+    /// Reads the length after `tag_len` identifier octets, then the contents.
+    #[inline(always)]
+    fn read_after_tag(&mut self, tag_len: usize) -> Result<&'a [u8], DecodeError> {
+        let buf = self.buf;
+        let Some(&l0) = buf.get(tag_len) else {
+            return Err(self.truncated_at(tag_len, "length", 1, 0));
+        };
+        let (len, header) = if l0 < 0x80 {
+            (l0 as usize, tag_len + 1)
+        } else {
+            self.long_length(tag_len, l0)?
+        };
+        let rest = &buf[header..];
+        if len > rest.len() {
+            return Err(self.past_end(tag_len, len as u64, rest.len()));
+        }
+        let (contents, after) = rest.split_at(len);
+        self.buf = after;
+        Ok(contents)
+    }
+
+    /// The long form: 0x81..0x84 followed by that many octets, big-endian.
+    #[inline(never)]
+    fn long_length(&self, tag_len: usize, l0: u8) -> Result<(usize, usize), DecodeError> {
+        let at = &self.buf[tag_len..];
+        if l0 == 0x80 {
+            return Err(self.error_at(at, DecodeErrorKind::IndefiniteLength));
+        }
+        if l0 == 0xff {
+            return Err(self.error_at(at, DecodeErrorKind::ReservedLength));
+        }
+        let n = (l0 & 0x7f) as usize;
+        if n > MAX_LENGTH_OCTETS {
+            return Err(self.error_at(
+                at,
+                DecodeErrorKind::LengthTooLong {
+                    found: n,
+                    max: MAX_LENGTH_OCTETS,
+                },
+            ));
+        }
+        if at.len() < 1 + n {
+            return Err(self.truncated_at(tag_len + 1, "length", n, at.len() - 1));
+        }
+        let mut len: u64 = 0;
+        for &b in &at[1..1 + n] {
+            len = (len << 8) | b as u64;
+        }
+        let available = at.len() - 1 - n;
+        if len > available as u64 {
+            return Err(self.past_end(tag_len, len, available));
+        }
+        Ok((len as usize, tag_len + 1 + n))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unexpected(&self, found: u8, expected: &'static str) -> DecodeError {
+        self.error_here(DecodeErrorKind::UnexpectedTag {
+            expected,
+            found: TagByte(found),
+        })
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn truncated(&self, what: &'static str, needed: usize, found: usize) -> DecodeError {
+        self.error_here(DecodeErrorKind::Truncated {
+            what,
+            needed,
+            found,
+        })
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn truncated_at(
+        &self,
+        skip: usize,
+        what: &'static str,
+        needed: usize,
+        found: usize,
+    ) -> DecodeError {
+        DecodeError::new(
+            self.offset() + skip,
+            DecodeErrorKind::Truncated {
+                what,
+                needed,
+                found,
+            },
+        )
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn past_end(&self, tag_len: usize, length: u64, available: usize) -> DecodeError {
+        DecodeError::new(
+            self.offset() + tag_len,
+            DecodeErrorKind::LengthPastEnd { length, available },
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_and_long_lengths() {
+        let input = [0x04, 0x02, b'a', b'b', 0x04, 0x82, 0x00, 0x01, b'c'];
+        let mut r = Reader::new(&input);
+        assert_eq!(r.read_tlv(0x04, "OCTET STRING").unwrap(), b"ab");
+        // Non-minimal long form is tolerated.
+        assert_eq!(r.read_tlv(0x04, "OCTET STRING").unwrap(), b"c");
+        r.finish().unwrap();
+    }
+
+    #[test]
+    fn indefinite_and_oversized_lengths_fail_with_offsets() {
+        let e = Reader::new(&[0x30, 0x80, 0, 0])
+            .read_tlv(0x30, "SEQUENCE")
+            .unwrap_err();
+        assert_eq!(e.kind(), &DecodeErrorKind::IndefiniteLength);
+        assert_eq!(e.offset(), 1);
+        let e = Reader::new(&[0x30, 0x85, 0, 0, 0, 0, 1, 0])
+            .read_tlv(0x30, "SEQUENCE")
+            .unwrap_err();
+        assert_eq!(e.kind(), &DecodeErrorKind::LengthTooLong { found: 5, max: 4 });
+        let e = Reader::new(&[0x30, 0x84, 0xff, 0xff, 0xff, 0xff])
+            .read_tlv(0x30, "SEQUENCE")
+            .unwrap_err();
+        assert_eq!(
+            e.kind(),
+            &DecodeErrorKind::LengthPastEnd {
+                length: 0xffff_ffff,
+                available: 0
+            }
+        );
+    }
+
+    #[test]
+    fn depth_is_bounded() {
+        // Build a chain of single-element sequences from the inside out.
+        let mut enc = vec![0x05, 0x00];
+        for _ in 0..(MAX_DEPTH + 2) {
+            let mut outer = vec![0x30, enc.len() as u8];
+            if enc.len() > 127 {
+                break;
+            }
+            outer.extend_from_slice(&enc);
+            enc = outer;
+        }
+        let mut r = Reader::new(&enc);
+        let mut result = Ok(());
+        for _ in 0..(MAX_DEPTH + 2) {
+            match r.read_constructed(0x30, "SEQUENCE") {
+                Ok(inner) => r = inner,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        let e = result.unwrap_err();
+        assert_eq!(e.kind(), &DecodeErrorKind::TooDeep { max: MAX_DEPTH });
+    }
+}

@@ -1,0 +1,174 @@
+//! The encoding cursor: writes backwards from the end of a caller-provided buffer.
+//!
+//! Writing the last component first means each value's length is known by the time its header is
+//! written, so lengths are always minimal and definite and nothing is sized twice.
+
+use crate::EncodeError;
+
+/// Writes BER backwards into a borrowed buffer. The encoding is the tail `buf[pos..]`.
+#[derive(Debug)]
+pub struct Writer<'b> {
+    buf: &'b mut [u8],
+    pos: usize,
+}
+
+impl<'b> Writer<'b> {
+    /// A writer that will fill `buf` from its end towards its start.
+    #[inline]
+    pub fn new(buf: &'b mut [u8]) -> Self {
+        let pos = buf.len();
+        Writer { buf, pos }
+    }
+
+    /// Octets written so far.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.buf.len() - self.pos
+    }
+
+    /// True when nothing has been written.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.pos == self.buf.len()
+    }
+
+    /// What has been written so far.
+    #[inline]
+    pub fn written(&self) -> &[u8] {
+        &self.buf[self.pos..]
+    }
+
+    /// Ends writing and returns the encoding.
+    #[inline]
+    pub fn into_written(self) -> &'b [u8] {
+        &self.buf[self.pos..]
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_small(&self) -> EncodeError {
+        EncodeError::BufferTooSmall {
+            capacity: self.buf.len(),
+        }
+    }
+
+    /// Writes one octet in front of what is written.
+    #[inline(always)]
+    pub fn put_u8(&mut self, b: u8) -> Result<(), EncodeError> {
+        if self.pos == 0 {
+            return Err(self.too_small());
+        }
+        self.pos -= 1;
+        self.buf[self.pos] = b;
+        Ok(())
+    }
+
+    /// Writes octets in front of what is written.
+    #[inline(always)]
+    pub fn put_slice(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+        if self.pos < bytes.len() {
+            return Err(self.too_small());
+        }
+        let start = self.pos - bytes.len();
+        self.buf[start..self.pos].copy_from_slice(bytes);
+        self.pos = start;
+        Ok(())
+    }
+
+    /// Writes a minimal definite length.
+    #[inline(always)]
+    pub fn put_length(&mut self, len: usize) -> Result<(), EncodeError> {
+        if len < 0x80 {
+            return self.put_u8(len as u8);
+        }
+        self.put_long_length(len)
+    }
+
+    #[inline(never)]
+    fn put_long_length(&mut self, len: usize) -> Result<(), EncodeError> {
+        let bytes = (len as u64).to_be_bytes();
+        let skip = (len as u64).leading_zeros() as usize / 8;
+        self.put_slice(&bytes[skip..])?;
+        self.put_u8(0x80 | (8 - skip) as u8)
+    }
+
+    /// Writes a single-octet identifier and a length in front of `len` contents octets already written.
+    #[inline(always)]
+    pub fn put_header(&mut self, tag: u8, len: usize) -> Result<(), EncodeError> {
+        self.put_length(len)?;
+        self.put_u8(tag)
+    }
+
+    /// Writes identifier octets (one or several) and a length.
+    #[inline]
+    pub fn put_header_multi(&mut self, tag: &[u8], len: usize) -> Result<(), EncodeError> {
+        self.put_length(len)?;
+        self.put_slice(tag)
+    }
+
+    /// Writes a whole primitive TLV with a single-octet identifier.
+    #[inline(always)]
+    pub fn put_tlv(&mut self, tag: u8, contents: &[u8]) -> Result<(), EncodeError> {
+        self.put_slice(contents)?;
+        self.put_header(tag, contents.len())
+    }
+
+    /// A mark to pass to [`Writer::put_header_since`] once a constructed value's contents are written.
+    #[inline(always)]
+    pub fn mark(&self) -> usize {
+        self.pos
+    }
+
+    /// Writes the header of a constructed value whose contents were written since `mark`.
+    #[inline(always)]
+    pub fn put_header_since(&mut self, tag: u8, mark: usize) -> Result<(), EncodeError> {
+        let len = mark - self.pos;
+        self.put_header(tag, len)
+    }
+
+    /// [`Writer::put_header_since`] for identifiers of several octets.
+    #[inline]
+    pub fn put_header_multi_since(&mut self, tag: &[u8], mark: usize) -> Result<(), EncodeError> {
+        let len = mark - self.pos;
+        self.put_header_multi(tag, len)
+    }
+
+    /// Position of the first written octet, counted from the start of the buffer. After encoding,
+    /// `buf[position..]` is the message, so offsets of fields noted during encoding (as
+    /// `buf.len() - writer.len()` at the time) stay valid.
+    #[inline]
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lengths_are_minimal() {
+        for (len, want) in [
+            (0usize, vec![0x00]),
+            (127, vec![0x7f]),
+            (128, vec![0x81, 0x80]),
+            (255, vec![0x81, 0xff]),
+            (256, vec![0x82, 0x01, 0x00]),
+            (70000, vec![0x83, 0x01, 0x11, 0x70]),
+        ] {
+            let mut buf = [0u8; 8];
+            let mut w = Writer::new(&mut buf);
+            w.put_length(len).unwrap();
+            assert_eq!(w.written(), &want[..], "length {len}");
+        }
+    }
+
+    #[test]
+    fn full_buffer_is_an_error() {
+        let mut buf = [0u8; 2];
+        let mut w = Writer::new(&mut buf);
+        assert!(w.put_tlv(0x04, b"abc").is_err());
+        w.put_tlv(0x04, b"").unwrap();
+        assert_eq!(w.written(), &[0x04, 0x00]);
+    }
+}
