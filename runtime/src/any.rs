@@ -58,6 +58,8 @@ impl fmt::Debug for Any<'_> {
 }
 
 impl<'a> Decode<'a> for Any<'a> {
+    const ASN1_NAME: &'static str = "ANY";
+
     fn decode(reader: &mut Reader<'a>) -> Result<Self, DecodeError> {
         reader.read_any()
     }

@@ -17,20 +17,25 @@ mod any;
 mod error;
 mod integer;
 mod oid;
+mod prim;
 mod reader;
 mod seq_of;
 mod writer;
 
 pub use any::{Any, BitString};
-pub use error::{DecodeError, DecodeErrorKind, EncodeError, PathSegment};
+pub use error::{DecodeError, DecodeErrorKind, EncodeError, PathSegment, TagByte};
 pub use integer::{decode_i64, decode_u64, encoded_len_i64, encoded_len_u64};
 pub use oid::{Arcs, Oid, OidBuf, OidParseError};
+pub use prim::{boolean, fixed_octets, int_i32, int_i64, int_u32, int_u64, null, within};
 pub use reader::{Reader, MAX_DEPTH};
 pub use seq_of::{SequenceOf, SequenceOfIter};
 pub use writer::Writer;
 
 /// A type with a BER decoder generated (or written) for it.
 pub trait Decode<'a>: Sized {
+    /// The type's name as spelt in its ASN.1 module; the first segment of error paths.
+    const ASN1_NAME: &'static str;
+
     /// Decodes one complete value (its own tag, length and contents) from the reader,
     /// advancing it past the value.
     fn decode(reader: &mut Reader<'a>) -> Result<Self, DecodeError>;
@@ -38,7 +43,7 @@ pub trait Decode<'a>: Sized {
     /// Decodes exactly one value from `input`; bytes left over after it are an error.
     fn from_ber(input: &'a [u8]) -> Result<Self, DecodeError> {
         let mut reader = Reader::new(input);
-        let value = Self::decode(&mut reader)?;
+        let value = Self::decode(&mut reader).map_err(|e| e.in_component(Self::ASN1_NAME))?;
         reader.finish()?;
         Ok(value)
     }

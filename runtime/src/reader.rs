@@ -275,6 +275,36 @@ impl<'a> Reader<'a> {
         Ok((len as usize, tag_len + 1 + n))
     }
 
+    /// The error for a CHOICE (or OPTIONAL component) whose next tag matches no alternative:
+    /// truncation when the input is exhausted, otherwise an unexpected tag.
+    #[cold]
+    #[inline(never)]
+    pub fn no_alternative(&self, expected: &'static str) -> DecodeError {
+        match self.buf.first() {
+            Some(&t) => self.unexpected(t, expected),
+            None => self.truncated("tag", 1, 0),
+        }
+    }
+
+    /// An INTEGER outside its constraint; `contents` locates it.
+    #[cold]
+    #[inline(never)]
+    pub fn out_of_range(&self, contents: &[u8], found: i128, expected: &'static str) -> DecodeError {
+        self.error_at(contents, DecodeErrorKind::IntegerOutOfRange { found, expected })
+    }
+
+    /// A size (octets, bits or elements) outside its SIZE constraint; `contents` locates it.
+    #[cold]
+    #[inline(never)]
+    pub fn size_out_of_range(
+        &self,
+        contents: &[u8],
+        found: usize,
+        expected: &'static str,
+    ) -> DecodeError {
+        self.error_at(contents, DecodeErrorKind::SizeOutOfRange { found, expected })
+    }
+
     #[cold]
     #[inline(never)]
     fn unexpected(&self, found: u8, expected: &'static str) -> DecodeError {

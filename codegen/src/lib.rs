@@ -1,0 +1,332 @@
+//! snmp-codegen: compiles ASN.1 modules into specialised Rust BER codecs.
+//!
+//! The pipeline is `parse` (nom, [`parse`]) → `resolve` (imports, references, effective tags,
+//! constraints: [`resolve`], producing the [`ir`]) → `emit` (quote, prettyplease: [`emit`]).
+//! The generated code calls the `snmp-ber` runtime and nothing else.
+//!
+//! Use it from `build.rs` through [`Builder`]:
+//!
+//! ```no_run
+//! // build.rs
+//! snmp_codegen::Builder::new()
+//!     .asn1("asn1/MY-PROTOCOL.asn1")
+//!     .compile()
+//!     .unwrap();
+//! // and in the crate: include!(concat!(env!("OUT_DIR"), "/asn1.rs"));
+//! ```
+//!
+//! The project's own bindings for the SNMP modules are produced by [`snmp_builder`] and checked
+//! in under `generated/` by `cargo run -p snmp-codegen -- regen`.
+
+pub mod ast;
+pub mod diag;
+pub mod emit;
+pub mod ir;
+pub mod naming;
+pub mod parse;
+pub mod resolve;
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+pub use diag::{Diagnostic, Diagnostics};
+pub use emit::{EmittedModule, GENERATED_HEADER};
+pub use resolve::{OpenTypeBinding, SourceFile};
+
+/// Errors of [`Builder::compile`].
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// The inputs do not parse or resolve.
+    #[error("{0}")]
+    Diagnostics(#[from] Diagnostics),
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// No output directory: neither [`Builder::out_dir`] nor `OUT_DIR` is set.
+    #[error("no output directory: call Builder::out_dir or run from build.rs (OUT_DIR)")]
+    NoOutDir,
+}
+
+/// Configures and runs the generator, in the shape of prost-build's builder.
+#[derive(Debug, Clone, Default)]
+pub struct Builder {
+    files: Vec<PathBuf>,
+    dirs: Vec<PathBuf>,
+    open_types: Vec<OpenTypeBinding>,
+    out_dir: Option<PathBuf>,
+    file_name: Option<String>,
+    display_root: Option<PathBuf>,
+    crate_doc: Option<String>,
+}
+
+/// The result of a generation run.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    /// One entry per ASN.1 module, in input order.
+    pub modules: Vec<EmittedModule>,
+    /// The files that were read (for `cargo:rerun-if-changed`).
+    pub inputs: Vec<PathBuf>,
+    crate_doc: String,
+}
+
+impl Builder {
+    /// A builder with no inputs.
+    pub fn new() -> Self {
+        Builder::default()
+    }
+
+    /// Adds one ASN.1 file (it may hold several modules).
+    pub fn asn1(mut self, path: impl Into<PathBuf>) -> Self {
+        self.files.push(path.into());
+        self
+    }
+
+    /// Adds every `*.asn1` and `*.asn` file of a directory, in name order.
+    pub fn asn1_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.dirs.push(dir.into());
+        self
+    }
+
+    /// Binds an ANY component to a type, e.g. RFC 1157's `Message.data` to `PDUs`: the
+    /// component is then decoded and encoded as that type rather than kept as raw octets.
+    pub fn open_type(mut self, module: &str, component: &str, target_module: &str, target: &str) -> Self {
+        self.open_types.push(OpenTypeBinding {
+            module: module.into(),
+            component: component.into(),
+            target_module: target_module.into(),
+            target: target.into(),
+        });
+        self
+    }
+
+    /// Where [`Builder::compile`] writes; defaults to `OUT_DIR`.
+    pub fn out_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// The file [`Builder::compile`] writes, default `asn1.rs`.
+    pub fn file_name(mut self, name: &str) -> Self {
+        self.file_name = Some(name.into());
+        self
+    }
+
+    /// File names in diagnostics and doc comments are shown relative to this directory
+    /// (default: `CARGO_MANIFEST_DIR` when set).
+    pub fn display_root(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.display_root = Some(dir.into());
+        self
+    }
+
+    /// The crate-level doc comment of the generated `lib.rs` ([`Generated::write_crate`]).
+    pub fn crate_doc(mut self, doc: &str) -> Self {
+        self.crate_doc = Some(doc.into());
+        self
+    }
+
+    fn input_files(&self) -> Result<Vec<PathBuf>, BuildError> {
+        let mut files = self.files.clone();
+        for dir in &self.dirs {
+            let entries = fs::read_dir(dir).map_err(|source| BuildError::Io { path: dir.clone(), source })?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("asn1" | "asn")))
+                .collect();
+            found.sort();
+            files.extend(found);
+        }
+        Ok(files)
+    }
+
+    fn display_name(&self, path: &Path) -> String {
+        let root = self
+            .display_root
+            .clone()
+            .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from));
+        let shown = match root {
+            Some(root) => path.strip_prefix(&root).unwrap_or(path),
+            None => path,
+        };
+        shown.to_string_lossy().replace('\\', "/")
+    }
+
+    /// Parses, resolves and emits, in memory.
+    pub fn generate(&self) -> Result<Generated, BuildError> {
+        let inputs = self.input_files()?;
+        let mut sources = Vec::new();
+        for path in &inputs {
+            let text = fs::read_to_string(path).map_err(|source| BuildError::Io { path: path.clone(), source })?;
+            sources.push(SourceFile { name: self.display_name(path), text });
+        }
+        let ir = resolve::resolve(&sources, &self.open_types)?;
+        let modules = emit::emit(&ir).map_err(Diagnostics::from)?;
+        Ok(Generated {
+            modules,
+            inputs,
+            crate_doc: self.crate_doc.clone().unwrap_or_default(),
+        })
+    }
+
+    /// For build.rs: generates into `OUT_DIR/asn1.rs` (or as configured), rewriting the file only
+    /// when its contents change, and prints `cargo:rerun-if-changed` for every input read.
+    pub fn compile(&self) -> Result<PathBuf, BuildError> {
+        let generated = self.generate()?;
+        for input in &generated.inputs {
+            println!("cargo:rerun-if-changed={}", input.display());
+        }
+        for dir in &self.dirs {
+            println!("cargo:rerun-if-changed={}", dir.display());
+        }
+        let out_dir = match &self.out_dir {
+            Some(d) => d.clone(),
+            None => std::env::var_os("OUT_DIR").map(PathBuf::from).ok_or(BuildError::NoOutDir)?,
+        };
+        let path = out_dir.join(self.file_name.as_deref().unwrap_or("asn1.rs"));
+        write_if_changed(&path, &generated.single_file())?;
+        Ok(path)
+    }
+}
+
+fn write_if_changed(path: &Path, contents: &str) -> Result<(), BuildError> {
+    if fs::read_to_string(path).ok().as_deref() == Some(contents) {
+        return Ok(());
+    }
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).map_err(|source| BuildError::Io { path: parent.into(), source })?;
+    }
+    fs::write(path, contents).map_err(|source| BuildError::Io { path: path.into(), source })
+}
+
+impl Generated {
+    /// Number of Rust types generated, over all modules.
+    pub fn type_count(&self) -> usize {
+        self.modules.iter().map(|m| m.type_count).sum()
+    }
+
+    /// All modules in one file, each as `pub mod name { ... }`, for `include!`.
+    pub fn single_file(&self) -> String {
+        let mut out = format!("{GENERATED_HEADER}\n");
+        for m in &self.modules {
+            let body = m.source.strip_prefix(GENERATED_HEADER).unwrap_or(&m.source);
+            let _ = write!(out, "\npub mod {} {{\n{}}}\n", m.rust_name, body.trim_start_matches('\n'));
+        }
+        out
+    }
+
+    /// The files of a crate's `src/`: `lib.rs` declaring one module per ASN.1 module, and the
+    /// modules. Returns (file name, contents) pairs.
+    pub fn crate_files(&self) -> Vec<(String, String)> {
+        let mut lib = format!("{GENERATED_HEADER}\n");
+        for line in self.crate_doc.lines() {
+            if line.is_empty() {
+                lib.push_str("//!\n");
+            } else {
+                let _ = writeln!(lib, "//! {line}");
+            }
+        }
+        lib.push('\n');
+        for m in &self.modules {
+            let _ = writeln!(lib, "pub mod {};", m.rust_name);
+        }
+        let mut files = vec![("lib.rs".to_string(), lib)];
+        for m in &self.modules {
+            files.push((format!("{}.rs", m.rust_name), m.source.clone()));
+        }
+        files
+    }
+
+    /// Writes [`Generated::crate_files`] into `dir`, only those whose contents changed, and
+    /// removes `*.rs` files there that are no longer generated. Returns the files written.
+    pub fn write_crate(&self, dir: &Path) -> Result<Vec<PathBuf>, BuildError> {
+        let files = self.crate_files();
+        let mut written = Vec::new();
+        for (name, contents) in &files {
+            let path = dir.join(name);
+            if fs::read_to_string(&path).ok().as_deref() != Some(contents.as_str()) {
+                write_if_changed(&path, contents)?;
+                written.push(path);
+            }
+        }
+        if let Ok(entries) = fs::read_dir(dir) {
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().to_string();
+                if name.ends_with(".rs") && !files.iter().any(|(n, _)| *n == name) {
+                    fs::remove_file(e.path()).map_err(|source| BuildError::Io { path: e.path(), source })?;
+                }
+            }
+        }
+        Ok(written)
+    }
+}
+
+/// The crate doc of `generated/src/lib.rs`.
+const MESSAGES_CRATE_DOC: &str = "snmp-messages: SNMP's message types with BER decoders and encoders, generated by
+snmp-codegen from the RFC ASN.1 modules in asn1/.
+
+| module | RFC | what |
+| --- | --- | --- |
+| `rfc1155_smi` | 1155 | SMIv1 syntax types |
+| `rfc1157_snmp` | 1157 | SNMPv1 `Message`, `PDUs`, `Trap-PDU` |
+| `community_based_snmpv2` | 1901 | SNMPv2c `Message` |
+| `snmpv2_smi` | 2578 | SMIv2 syntax types |
+| `snmpv2_pdu` | 3416 | SNMPv2 `PDUs`, `VarBind`, `VarBindList` |
+| `snmpv3_message_syntax` | 3412 | SNMPv3 `SNMPv3Message`, `ScopedPDU` |
+| `usm_security_parameters_syntax` | 3414 | USM `UsmSecurityParameters` |
+
+The `data` component of the v1 and v2c messages and of `ScopedPDU` is ANY in the RFCs; it is
+bound here to the PDUs the RFC comments name, so a whole message decodes in one call.
+
+Do not edit these files: change asn1/ or codegen/ and run `cargo run -p snmp-codegen -- regen`.";
+
+/// The builder for the project's own SNMP bindings (asn1/ under `root`, the workspace root).
+pub fn snmp_builder(root: &Path) -> Builder {
+    Builder::new()
+        .asn1_dir(root.join("asn1"))
+        .display_root(root)
+        .crate_doc(MESSAGES_CRATE_DOC)
+        .open_type("RFC1157-SNMP", "Message.data", "RFC1157-SNMP", "PDUs")
+        .open_type("COMMUNITY-BASED-SNMPv2", "Message.data", "SNMPv2-PDU", "PDUs")
+        .open_type("SNMPv3MessageSyntax", "ScopedPDU.data", "SNMPv2-PDU", "PDUs")
+}
+
+/// The workspace root, as seen from this crate's manifest.
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("codegen/ sits in the workspace root")
+        .to_path_buf()
+}
+
+/// Compares what `generated` would write into `dir` with what is there; returns a unified diff
+/// per stale file (empty when up to date).
+pub fn stale_diff(generated: &Generated, dir: &Path) -> Vec<String> {
+    let mut diffs = Vec::new();
+    let files = generated.crate_files();
+    for (name, want) in &files {
+        let path = dir.join(name);
+        let have = fs::read_to_string(&path).unwrap_or_default();
+        if have != *want {
+            let diff = similar::TextDiff::from_lines(&have, want)
+                .unified_diff()
+                .context_radius(3)
+                .header(&format!("checked in: {name}"), &format!("regenerated: {name}"))
+                .to_string();
+            diffs.push(diff);
+        }
+    }
+    if let Ok(entries) = fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().to_string();
+            if name.ends_with(".rs") && !files.iter().any(|(n, _)| *n == name) {
+                diffs.push(format!("{name}: checked in but no longer generated"));
+            }
+        }
+    }
+    diffs
+}

@@ -1,0 +1,90 @@
+//! `snmp-codegen`: regenerate the checked-in SNMP bindings, check them, or compile ASN.1 files.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "snmp-codegen", version, about = "Compile SNMP's ASN.1 modules into Rust BER codecs")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Regenerate generated/src from asn1/ (run after changing asn1/ or codegen/).
+    Regen {
+        /// The workspace root (default: the one this binary was built in).
+        #[arg(long)]
+        root: Option<PathBuf>,
+    },
+    /// Exit non-zero, with a diff, when generated/src is not what regen would write.
+    Check {
+        /// The workspace root (default: the one this binary was built in).
+        #[arg(long)]
+        root: Option<PathBuf>,
+    },
+    /// Compile ASN.1 files into one Rust file of modules.
+    Compile {
+        /// ASN.1 files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Output file.
+        #[arg(long, short)]
+        out: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(command: Command) -> Result<ExitCode, snmp_codegen::BuildError> {
+    match command {
+        Command::Regen { root } => {
+            let root = root.unwrap_or_else(snmp_codegen::workspace_root);
+            let generated = snmp_codegen::snmp_builder(&root).generate()?;
+            let written = generated.write_crate(&root.join("generated/src"))?;
+            for m in &generated.modules {
+                println!("{:<32} {:>3} types -> generated/src/{}.rs", m.asn1_name, m.type_count, m.rust_name);
+            }
+            println!("{} modules, {} types, {} files changed", generated.modules.len(), generated.type_count(), written.len());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Check { root } => {
+            let root = root.unwrap_or_else(snmp_codegen::workspace_root);
+            let generated = snmp_codegen::snmp_builder(&root).generate()?;
+            let diffs = snmp_codegen::stale_diff(&generated, &root.join("generated/src"));
+            if diffs.is_empty() {
+                println!("generated/ is up to date ({} modules, {} types)", generated.modules.len(), generated.type_count());
+                Ok(ExitCode::SUCCESS)
+            } else {
+                for d in diffs {
+                    println!("{d}");
+                }
+                eprintln!("generated/ is stale: run `cargo run -p snmp-codegen -- regen`");
+                Ok(ExitCode::FAILURE)
+            }
+        }
+        Command::Compile { files, out } => {
+            let mut b = snmp_codegen::Builder::new();
+            for f in files {
+                b = b.asn1(f);
+            }
+            let generated = b.generate()?;
+            std::fs::write(&out, generated.single_file())
+                .map_err(|source| snmp_codegen::BuildError::Io { path: out.clone(), source })?;
+            println!("{} modules, {} types -> {}", generated.modules.len(), generated.type_count(), out.display());
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! Contents decoders for the primitive types, called by generated code with the reader the
+//! contents came from (for error offsets) and the contents octets.
+
+use crate::error::{DecodeError, DecodeErrorKind};
+use crate::integer::{decode_i64, decode_u64};
+use crate::Reader;
+
+/// Runs `f`, adding `component` to the path of any error it returns. Generated decoders wrap
+/// each component in one of these; the happy path costs a branch.
+#[inline(always)]
+pub fn within<T>(
+    component: &'static str,
+    f: impl FnOnce() -> Result<T, DecodeError>,
+) -> Result<T, DecodeError> {
+    match f() {
+        Ok(v) => Ok(v),
+        Err(e) => Err(e.in_component(component)),
+    }
+}
+
+/// INTEGER contents as `i32` (-2147483648..2147483647).
+#[inline]
+pub fn int_i32(r: &Reader<'_>, c: &[u8]) -> Result<i32, DecodeError> {
+    let v = decode_i64(r, c)?;
+    match i32::try_from(v) {
+        Ok(v) => Ok(v),
+        Err(_) => Err(r.out_of_range(c, v as i128, "-2147483648..2147483647")),
+    }
+}
+
+/// INTEGER contents as `u32` (0..4294967295).
+#[inline]
+pub fn int_u32(r: &Reader<'_>, c: &[u8]) -> Result<u32, DecodeError> {
+    // Five octets hold every u32 (a leading 0x00 for values of 2^31 and above); the common
+    // short case avoids the 64-bit path.
+    if let [b] = c {
+        if *b < 0x80 {
+            return Ok(*b as u32);
+        }
+    }
+    let v = decode_u64(r, c)?;
+    match u32::try_from(v) {
+        Ok(v) => Ok(v),
+        Err(_) => Err(r.out_of_range(c, v as i128, "0..4294967295")),
+    }
+}
+
+/// INTEGER contents as `i64`.
+#[inline]
+pub fn int_i64(r: &Reader<'_>, c: &[u8]) -> Result<i64, DecodeError> {
+    decode_i64(r, c)
+}
+
+/// INTEGER contents as `u64` (0..18446744073709551615, nine octets at most).
+#[inline]
+pub fn int_u64(r: &Reader<'_>, c: &[u8]) -> Result<u64, DecodeError> {
+    decode_u64(r, c)
+}
+
+/// NULL contents: must be empty.
+#[inline]
+pub fn null(r: &Reader<'_>, c: &[u8]) -> Result<(), DecodeError> {
+    if c.is_empty() {
+        Ok(())
+    } else {
+        Err(r.error_at(c, DecodeErrorKind::NonEmptyNull { found: c.len() }))
+    }
+}
+
+/// BOOLEAN contents: one octet, zero for FALSE.
+#[inline]
+pub fn boolean(r: &Reader<'_>, c: &[u8]) -> Result<bool, DecodeError> {
+    match c {
+        [b] => Ok(*b != 0),
+        _ => Err(r.error_at(c, DecodeErrorKind::BadBoolean { found: c.len() })),
+    }
+}
+
+/// OCTET STRING contents of exactly `N` octets, copied into an array.
+#[inline]
+pub fn fixed_octets<const N: usize>(
+    r: &Reader<'_>,
+    c: &[u8],
+    expected: &'static str,
+) -> Result<[u8; N], DecodeError> {
+    match <[u8; N]>::try_from(c) {
+        Ok(a) => Ok(a),
+        Err(_) => Err(r.size_out_of_range(c, c.len(), expected)),
+    }
+}
