@@ -390,14 +390,17 @@ impl Emitter<'_> {
         if t.ranges.is_empty() {
             return quote!(#f(r, c));
         }
-        let pat = int_pattern(t);
+        // Constrained: decode wide, check the constraint, then narrow (the check guarantees
+        // the value fits the representation).
+        let pat = int_pattern_i128(t);
         let exp = &t.expected;
+        let repr = repr_type(t.repr);
         quote!({
-            let v = #f(r, c)?;
+            let v = snmp_ber::int_i128(r, c)?;
             if !matches!(v, #pat) {
-                return Err(r.out_of_range(c, v as i128, #exp));
+                return Err(r.out_of_range(c, v, #exp));
             }
-            Ok(v)
+            Ok(v as #repr)
         })
     }
 
@@ -971,6 +974,22 @@ fn int_pattern(t: &IntTy) -> TokenStream {
         let (lo, hi) = ((*lo).max(lo_b), (*hi).min(hi_b));
         let l = int_literal(lo, t.repr);
         let h = int_literal(hi, t.repr);
+        if lo == hi {
+            quote!(#l)
+        } else {
+            quote!(#l..=#h)
+        }
+    });
+    quote!(#(#alts)|*)
+}
+
+/// [`int_pattern`] with `i128` literals, for matching the wide decoded value.
+fn int_pattern_i128(t: &IntTy) -> TokenStream {
+    let (lo_b, hi_b) = t.repr.bounds();
+    let alts = t.ranges.iter().map(|(lo, hi)| {
+        let (lo, hi) = ((*lo).max(lo_b), (*hi).min(hi_b));
+        let l = Literal::i128_unsuffixed(lo);
+        let h = Literal::i128_unsuffixed(hi);
         if lo == hi {
             quote!(#l)
         } else {

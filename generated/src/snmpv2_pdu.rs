@@ -706,11 +706,11 @@ impl<'a> Pdu<'a> {
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
-                        let v = snmp_ber::int_u32(r, c)?;
+                        let v = snmp_ber::int_i128(r, c)?;
                         if !matches!(v, 0..= 2147483647) {
-                            return Err(r.out_of_range(c, v as i128, "0..2147483647"));
+                            return Err(r.out_of_range(c, v, "0..2147483647"));
                         }
-                        Ok(v)
+                        Ok(v as u32)
                     }
                 },
             )?,
@@ -843,11 +843,11 @@ impl<'a> BulkPdu<'a> {
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
-                        let v = snmp_ber::int_u32(r, c)?;
+                        let v = snmp_ber::int_i128(r, c)?;
                         if !matches!(v, 0..= 2147483647) {
-                            return Err(r.out_of_range(c, v as i128, "0..2147483647"));
+                            return Err(r.out_of_range(c, v, "0..2147483647"));
                         }
-                        Ok(v)
+                        Ok(v as u32)
                     }
                 },
             )?,
@@ -856,11 +856,11 @@ impl<'a> BulkPdu<'a> {
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
-                        let v = snmp_ber::int_u32(r, c)?;
+                        let v = snmp_ber::int_i128(r, c)?;
                         if !matches!(v, 0..= 2147483647) {
-                            return Err(r.out_of_range(c, v as i128, "0..2147483647"));
+                            return Err(r.out_of_range(c, v, "0..2147483647"));
                         }
-                        Ok(v)
+                        Ok(v as u32)
                     }
                 },
             )?,

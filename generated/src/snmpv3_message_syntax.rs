@@ -47,11 +47,11 @@ impl<'a> Snmpv3Message<'a> {
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
-                        let v = snmp_ber::int_u32(r, c)?;
+                        let v = snmp_ber::int_i128(r, c)?;
                         if !matches!(v, 0..= 2147483647) {
-                            return Err(r.out_of_range(c, v as i128, "0..2147483647"));
+                            return Err(r.out_of_range(c, v, "0..2147483647"));
                         }
-                        Ok(v)
+                        Ok(v as u32)
                     }
                 },
             )?,
@@ -190,11 +190,11 @@ impl HeaderData {
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
-                        let v = snmp_ber::int_u32(r, c)?;
+                        let v = snmp_ber::int_i128(r, c)?;
                         if !matches!(v, 0..= 2147483647) {
-                            return Err(r.out_of_range(c, v as i128, "0..2147483647"));
+                            return Err(r.out_of_range(c, v, "0..2147483647"));
                         }
-                        Ok(v)
+                        Ok(v as u32)
                     }
                 },
             )?,
@@ -203,11 +203,11 @@ impl HeaderData {
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
-                        let v = snmp_ber::int_u32(r, c)?;
+                        let v = snmp_ber::int_i128(r, c)?;
                         if !matches!(v, 484..= 2147483647) {
-                            return Err(r.out_of_range(c, v as i128, "484..2147483647"));
+                            return Err(r.out_of_range(c, v, "484..2147483647"));
                         }
-                        Ok(v)
+                        Ok(v as u32)
                     }
                 },
             )?,
@@ -223,11 +223,11 @@ impl HeaderData {
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
-                        let v = snmp_ber::int_u32(r, c)?;
+                        let v = snmp_ber::int_i128(r, c)?;
                         if !matches!(v, 1..= 2147483647) {
-                            return Err(r.out_of_range(c, v as i128, "1..2147483647"));
+                            return Err(r.out_of_range(c, v, "1..2147483647"));
                         }
-                        Ok(v)
+                        Ok(v as u32)
                     }
                 },
             )?,

@@ -57,11 +57,11 @@ impl<'a> UsmSecurityParameters<'a> {
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
-                        let v = snmp_ber::int_u32(r, c)?;
+                        let v = snmp_ber::int_i128(r, c)?;
                         if !matches!(v, 0..= 2147483647) {
-                            return Err(r.out_of_range(c, v as i128, "0..2147483647"));
+                            return Err(r.out_of_range(c, v, "0..2147483647"));
                         }
-                        Ok(v)
+                        Ok(v as u32)
                     }
                 },
             )?,
@@ -70,11 +70,11 @@ impl<'a> UsmSecurityParameters<'a> {
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
-                        let v = snmp_ber::int_u32(r, c)?;
+                        let v = snmp_ber::int_i128(r, c)?;
                         if !matches!(v, 0..= 2147483647) {
-                            return Err(r.out_of_range(c, v as i128, "0..2147483647"));
+                            return Err(r.out_of_range(c, v, "0..2147483647"));
                         }
-                        Ok(v)
+                        Ok(v as u32)
                     }
                 },
             )?,

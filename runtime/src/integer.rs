@@ -50,18 +50,21 @@ fn decode_i64_slow(r: &Reader<'_>, contents: &[u8]) -> Result<i64, DecodeError> 
     if n == 0 || n > MAX_INTEGER_OCTETS {
         return Err(bad_length(r, contents));
     }
-    // Nine octets: only a redundant sign octet in front of an 8-octet value is representable.
-    let v = i64::from_be_bytes(contents[1..].try_into().expect("8 octets"));
-    let sign_ok = (contents[0] == 0x00 && v >= 0) || (contents[0] == 0xff && v < 0);
-    if !sign_ok {
-        let found = if contents[0] & 0x80 == 0 {
-            (contents[0] as i128) << 64 | (v as u64 as i128)
-        } else {
-            -1 // only the sign matters for the message; the exact value does not fit i128 nicely
-        };
-        return Err(out_of_range(r, contents, found, "-9223372036854775808..9223372036854775807"));
+    // Nine octets: representable only when the first is a redundant sign octet.
+    let v = nine_octets(contents);
+    match i64::try_from(v) {
+        Ok(v) => Ok(v),
+        Err(_) => Err(out_of_range(r, contents, v, "-9223372036854775808..9223372036854775807")),
     }
-    Ok(v)
+}
+
+/// The exact value of a nine-octet two's-complement INTEGER.
+fn nine_octets(contents: &[u8]) -> i128 {
+    let mut v = (contents[0] as i8) as i128;
+    for &b in &contents[1..] {
+        v = (v << 8) | b as i128;
+    }
+    v
 }
 
 /// Decodes INTEGER contents into a `u64`; negative values are out of range.
@@ -71,17 +74,13 @@ pub fn decode_u64(r: &Reader<'_>, contents: &[u8]) -> Result<u64, DecodeError> {
     if n == 0 || n > MAX_INTEGER_OCTETS {
         return Err(bad_length(r, contents));
     }
-    if contents[0] & 0x80 != 0 {
-        let v = decode_i64(r, contents)?;
-        return Err(out_of_range(r, contents, v as i128, "0..18446744073709551615"));
-    }
-    if n == MAX_INTEGER_OCTETS && contents[0] != 0 {
-        return Err(out_of_range(
-            r,
-            contents,
-            i128::MAX,
-            "0..18446744073709551615",
-        ));
+    if contents[0] & 0x80 != 0 || (n == MAX_INTEGER_OCTETS && contents[0] != 0) {
+        let v = if n == MAX_INTEGER_OCTETS {
+            nine_octets(contents)
+        } else {
+            decode_i64(r, contents)? as i128
+        };
+        return Err(out_of_range(r, contents, v, "0..18446744073709551615"));
     }
     let mut v: u64 = 0;
     for &b in contents {

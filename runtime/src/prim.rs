@@ -57,6 +57,16 @@ pub fn int_u64(r: &Reader<'_>, c: &[u8]) -> Result<u64, DecodeError> {
     decode_u64(r, c)
 }
 
+/// INTEGER contents as `i128`: any value of at most nine octets, for types whose constraint the
+/// generated code checks itself (so the error names the constraint, not a Rust type's range).
+#[inline]
+pub fn int_i128(r: &Reader<'_>, c: &[u8]) -> Result<i128, DecodeError> {
+    if c.len() == 9 && c[0] == 0 {
+        return decode_u64(r, c).map(i128::from);
+    }
+    decode_i64(r, c).map(i128::from)
+}
+
 /// NULL contents: must be empty.
 #[inline]
 pub fn null(r: &Reader<'_>, c: &[u8]) -> Result<(), DecodeError> {
