@@ -1,0 +1,43 @@
+//! generated/ must be exactly what `cargo run -p snmp-codegen -- regen` writes.
+
+use std::fs;
+
+#[test]
+fn generated_crate_is_up_to_date() {
+    let root = snmp_codegen::workspace_root();
+    let generated = snmp_codegen::snmp_builder(&root).generate().unwrap_or_else(|e| panic!("{e}"));
+    // Regenerate into a temporary directory, as regen would, and compare with the checked-in files.
+    let tmp = tempfile::tempdir().unwrap();
+    generated.write_crate(tmp.path()).unwrap();
+    for (name, _) in generated.crate_files() {
+        assert!(tmp.path().join(&name).exists(), "{name} not written");
+    }
+    let diffs = snmp_codegen::stale_diff(&generated, &root.join("generated/src"));
+    assert!(
+        diffs.is_empty(),
+        "generated/ is stale; run `cargo run -p snmp-codegen -- regen` and review:\n{}",
+        diffs.join("\n")
+    );
+    // And the temp copy agrees with itself (write_crate and stale_diff use the same files).
+    assert!(snmp_codegen::stale_diff(&generated, tmp.path()).is_empty());
+    assert_eq!(generated.modules.len(), 7);
+    assert_eq!(generated.type_count(), 59);
+    let lib = fs::read_to_string(root.join("generated/src/lib.rs")).unwrap();
+    assert!(lib.starts_with(snmp_codegen::GENERATED_HEADER));
+}
+
+#[test]
+fn a_stale_file_is_reported_with_a_diff() {
+    let root = snmp_codegen::workspace_root();
+    let generated = snmp_codegen::snmp_builder(&root).generate().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    generated.write_crate(tmp.path()).unwrap();
+    let path = tmp.path().join("snmpv2_pdu.rs");
+    let edited = fs::read_to_string(&path).unwrap().replace("pub request_id: i32", "pub request_id: i64");
+    fs::write(&path, edited).unwrap();
+    fs::write(tmp.path().join("leftover.rs"), "// old").unwrap();
+    let diffs = snmp_codegen::stale_diff(&generated, tmp.path());
+    assert_eq!(diffs.len(), 2, "{diffs:?}");
+    assert!(diffs[0].contains("-    pub request_id: i64,") && diffs[0].contains("+    pub request_id: i32,"), "{}", diffs[0]);
+    assert!(diffs[1].contains("leftover.rs"));
+}
