@@ -1,0 +1,158 @@
+//! The generator's output for asn1/Features.asn1, compiled from build.rs: encodings worked out
+//! from X.690 by hand, round trips, and the constraint checks.
+
+use asn1_features::features_automatic::{Point, Shape};
+use asn1_features::features_explicit::*;
+use proptest::prelude::*;
+use snmp_ber::{Decode, DecodeErrorKind, Encode, SequenceOf};
+
+fn record_bytes() -> Vec<u8> {
+    // id [0] EXPLICIT INTEGER 300, name [1] IMPLICIT "ab", active omitted (DEFAULT),
+    // colour blue(5), level high(10), flags [2] EXPLICIT BIT STRING 0b11 (6 unused bits),
+    // tags {1, 2}, extra [PRIVATE 100] "z", nested {x 3, y NULL}, choice s "q",
+    // then an unknown extension addition [9] that must be skipped.
+    let mut v = vec![];
+    v.extend([0xa0, 0x04, 0x02, 0x02, 0x01, 0x2c]);
+    v.extend([0x81, 0x02, b'a', b'b']);
+    v.extend([0x0a, 0x01, 0x05]);
+    v.extend([0x02, 0x01, 0x0a]);
+    v.extend([0xa2, 0x04, 0x03, 0x02, 0x06, 0xc0]);
+    v.extend([0x30, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x02]);
+    v.extend([0xdf, 0x64, 0x01, b'z']);
+    v.extend([0x30, 0x05, 0x02, 0x01, 0x03, 0x05, 0x00]);
+    v.extend([0x84, 0x01, b'q']);
+    let mut out = vec![0x30, v.len() as u8 + 3];
+    out.extend(v);
+    out.extend([0x89, 0x01, 0x00]);
+    out
+}
+
+#[test]
+fn record_decodes_every_construct() {
+    let bytes = record_bytes();
+    let r = Record::from_ber(&bytes).unwrap();
+    assert_eq!(r.id, 300);
+    assert_eq!(r.name, b"ab");
+    assert_eq!(r.active, None, "DEFAULT TRUE left out");
+    assert_eq!(r.colour, Some(Colour::Blue));
+    assert_eq!(r.level, Level::HIGH);
+    assert_eq!(r.level.name(), Some("high"));
+    let flags = r.flags.unwrap().0;
+    assert!(flags.bit(0) && flags.bit(1) && !flags.bit(2));
+    assert_eq!(flags.bit_len(), 2);
+    let tags: Vec<i64> = r.tags.iter().map(|t| t.0).collect();
+    assert_eq!(tags, [1, 2]);
+    assert_eq!(r.extra, Some(&b"z"[..]));
+    assert_eq!(r.nested.x, Small(3));
+    assert_eq!(r.choice, RecordChoice::S(b"q"));
+    // Re-encoding drops the unknown extension addition and is otherwise identical.
+    let again = r.to_ber().unwrap();
+    let mut expected = bytes.clone();
+    expected.truncate(expected.len() - 3);
+    expected[1] -= 3;
+    assert_eq!(again, expected);
+}
+
+#[test]
+fn enumerated_values_and_unknown_items() {
+    assert_eq!(Colour::Green as i64, 1, "unnumbered items take the next free value");
+    assert_eq!(Colour::from_ber(&[0x0a, 0x01, 0x01]).unwrap(), Colour::Green);
+    let e = Colour::from_ber(&[0x0a, 0x01, 0x02]).unwrap_err();
+    assert_eq!(
+        e.kind(),
+        &DecodeErrorKind::UnknownEnumerated { found: 2, expected: "red(0), green(1), blue(5)" }
+    );
+}
+
+#[test]
+fn constraints_apply_through_references_and_tags() {
+    // Level is INTEGER (1..limit) with named numbers: 11 is out of range.
+    let e = Level::from_ber(&[0x02, 0x01, 0x0b]).unwrap_err();
+    assert_eq!(e.to_string(), "at byte 2 in Level: INTEGER value 11 out of range: expected 1..10");
+    // name is SIZE (1..8): an empty one (`81 00` in place of `81 02 'a' 'b'` at byte 8) fails.
+    let mut bytes = record_bytes();
+    assert_eq!(&bytes[8..12], &[0x81, 0x02, b'a', b'b']);
+    bytes.splice(8..12, [0x81, 0x00]);
+    bytes[1] -= 2;
+    let e = Record::from_ber(&bytes).unwrap_err();
+    assert_eq!(e.to_string(), "at byte 10 in Record.name: size 0 out of range: expected SIZE (1..8)");
+    // A Point's x is INTEGER (0..limit) with limit imported from the other module.
+    let p = Point::from_ber(&[0x30, 0x06, 0x80, 0x01, 0x0b, 0x82, 0x01, 0x00]).unwrap_err();
+    assert_eq!(p.to_string(), "at byte 4 in Point.x: INTEGER value 11 out of range: expected 0..10");
+}
+
+#[test]
+fn automatic_tags_number_components_and_alternatives() {
+    // x [0] 4, y absent, c [2] green: AUTOMATIC tags are implicit.
+    let bytes = [0x30, 0x06, 0x80, 0x01, 0x04, 0x82, 0x01, 0x01];
+    let p = Point::from_ber(&bytes).unwrap();
+    assert_eq!((p.x, p.y, p.c), (4, None, Colour::Green));
+    assert_eq!(p.to_ber().unwrap(), bytes);
+    // Shape: point is [0] (constructed), label [1].
+    let s = Shape::from_ber(&[0x81, 0x02, b'h', b'i']).unwrap();
+    assert_eq!(s, Shape::Label(b"hi"));
+    let s = Shape::from_ber(&[0xa0, 0x06, 0x80, 0x01, 0x00, 0x82, 0x01, 0x00]).unwrap();
+    assert_eq!(s, Shape::Point(Point { x: 0, y: None, c: Colour::Red }));
+}
+
+#[test]
+fn explicit_application_tag_on_a_type_and_open_type_binding() {
+    let w = Wrapped::from_ber(&[0x65, 0x03, 0x0a, 0x01, 0x00]).unwrap();
+    assert_eq!(w.0, Colour::Red);
+    assert_eq!(Wrapped::TAG, &[0x65]);
+    assert_eq!(w.to_ber().unwrap(), [0x65, 0x03, 0x0a, 0x01, 0x00]);
+    // Envelope.body is bound to Record; raw stays an ANY.
+    let oid = [0x06, 0x03, 0x2b, 0x06, 0x01];
+    let mut bytes = vec![];
+    bytes.extend(oid);
+    let mut record = record_bytes();
+    record.truncate(record.len() - 3);
+    record[1] -= 3;
+    bytes.extend(&record);
+    bytes.extend([0x04, 0x01, b'!']);
+    let mut env = vec![0x30, bytes.len() as u8];
+    env.extend(bytes);
+    let e = Envelope::from_ber(&env).unwrap();
+    assert_eq!(e.body.id, 300);
+    assert_eq!(e.raw.raw(), &[0x04, 0x01, b'!']);
+    assert_eq!(e.to_ber().unwrap(), env);
+}
+
+#[test]
+fn object_identifier_values() {
+    assert_eq!(BASE.to_string(), "1.3.6.1.4.1.99999");
+    assert_eq!(CHILD.to_string(), "1.3.6.1.4.1.99999.7");
+    assert_eq!(LIMIT, 10);
+}
+
+proptest! {
+    #[test]
+    fn points_round_trip(x in 0u32..=10, y in proptest::option::of(0u32..=10), c in 0usize..3) {
+        let c = [Colour::Red, Colour::Green, Colour::Blue][c];
+        let p = Point { x, y, c };
+        let bytes = p.to_ber().unwrap();
+        prop_assert_eq!(Point::from_ber(&bytes).unwrap(), p);
+    }
+
+    #[test]
+    fn members_round_trip(ids in proptest::collection::vec(any::<u32>(), 0..4)) {
+        let records: Vec<Record> = ids.iter().map(|&id| Record {
+            id,
+            name: b"n",
+            active: Some(false),
+            colour: None,
+            level: Level::LOW,
+            flags: None,
+            tags: SequenceOf::from_slice(&[]),
+            extra: None,
+            nested: RecordNested { x: Small(0), y: () },
+            choice: RecordChoice::N(-1),
+        }).collect();
+        let m = Members(SequenceOf::from_slice(&records));
+        let bytes = m.to_ber().unwrap();
+        let back = Members::from_ber(&bytes).unwrap();
+        prop_assert_eq!(back.0.len(), records.len());
+        prop_assert!(back.0.iter().eq(records.iter().cloned()));
+        prop_assert_eq!(back.to_ber().unwrap(), bytes);
+    }
+}
