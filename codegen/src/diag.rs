@@ -30,7 +30,9 @@ impl Diagnostic {
             file: file.to_string(),
             line: before.matches('\n').count() + 1,
             column: source[line_start..offset].chars().count() + 1,
-            source_line: source[line_start..line_end].trim_end_matches('\r').to_string(),
+            source_line: source[line_start..line_end]
+                .trim_end_matches('\r')
+                .to_string(),
             message: message.into(),
         }
     }

@@ -34,10 +34,16 @@ pub fn emit(ir: &Ir) -> Result<Vec<EmittedModule>, Diagnostic> {
         let e = Emitter { ir, module: m };
         let tokens = e.module()?;
         if std::env::var_os("SNMP_CODEGEN_DUMP").is_some() {
-            let _ = std::fs::write(format!("/tmp/{}.tokens.rs", module.rust_name), tokens.to_string());
+            let _ = std::fs::write(
+                format!("/tmp/{}.tokens.rs", module.rust_name),
+                tokens.to_string(),
+            );
         }
         let file: syn::File = syn::parse2(tokens).map_err(|err| {
-            Diagnostic::file(&module.file, format!("internal error: generated code does not parse: {err}"))
+            Diagnostic::file(
+                &module.file,
+                format!("internal error: generated code does not parse: {err}"),
+            )
         })?;
         let body = space_items(&prettyplease::unparse(&file));
         out.push(EmittedModule {
@@ -56,7 +62,7 @@ fn space_items(src: &str) -> String {
     let mut prev = "";
     for line in src.lines() {
         let top_level = !line.starts_with([' ', '}', ')']) && !line.is_empty();
-        let prev_ended = prev == "}" || (prev.ends_with(';') && !prev.starts_with(' '));
+        let prev_ended = prev == "}" || (prev.ends_with(';') && !prev.starts_with([' ', '/', '#']));
         if top_level && prev_ended {
             out.push('\n');
         }
@@ -97,7 +103,11 @@ fn one_line(source: &str) -> String {
 
 fn doc_lines(text: &str) -> TokenStream {
     let lines = text.lines().map(|l| {
-        let l = if l.is_empty() { String::new() } else { format!(" {l}") };
+        let l = if l.is_empty() {
+            String::new()
+        } else {
+            format!(" {l}")
+        };
         quote!(#[doc = #l])
     });
     quote!(#(#lines)*)
@@ -150,7 +160,10 @@ impl Emitter<'_> {
     }
 
     fn err(&self, def: &Def, msg: impl Into<String>) -> Diagnostic {
-        Diagnostic::file(&def.loc.file, format!("line {}: {}", def.loc.line, msg.into()))
+        Diagnostic::file(
+            &def.loc.file,
+            format!("line {}: {}", def.loc.line, msg.into()),
+        )
     }
 
     fn module(&self) -> Result<TokenStream, Diagnostic> {
@@ -365,8 +378,16 @@ impl Emitter<'_> {
                     Ok(list)
                 })
             }
-            Ty::Tagged { explicit: false, inner, .. } => self.dec_contents(inner),
-            Ty::Tagged { explicit: true, tag, inner } => {
+            Ty::Tagged {
+                explicit: false,
+                inner,
+                ..
+            } => self.dec_contents(inner),
+            Ty::Tagged {
+                explicit: true,
+                tag,
+                inner,
+            } => {
                 let inner_dec = self.dec(inner);
                 let what = format!("{} EXPLICIT", tag.notation());
                 quote!({
@@ -469,8 +490,16 @@ impl Emitter<'_> {
                     .map(|s| size_encode_check(s, quote!(#v.len()), component));
                 quote!(#check #v.encode_contents(w)?;)
             }
-            Ty::Tagged { explicit: false, inner, .. } => self.enc_contents(inner, v, component),
-            Ty::Tagged { explicit: true, inner, .. } => self.enc(inner, v, component),
+            Ty::Tagged {
+                explicit: false,
+                inner,
+                ..
+            } => self.enc_contents(inner, v, component),
+            Ty::Tagged {
+                explicit: true,
+                inner,
+                ..
+            } => self.enc(inner, v, component),
         }
     }
 
@@ -602,7 +631,11 @@ impl Emitter<'_> {
                     let lit = Literal::i64_unsuffixed(*v);
                     quote!(#lit => Ok(Self::#vn))
                 });
-                let expected = items.iter().map(|(n, v)| format!("{n}({v})")).collect::<Vec<_>>().join(", ");
+                let expected = items
+                    .iter()
+                    .map(|(n, v)| format!("{n}({v})"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
                 let contents = quote! {
                     match snmp_ber::int_i64(r, c)? {
                         #(#arms,)*
@@ -697,22 +730,39 @@ impl Emitter<'_> {
                     #[derive(Debug, Clone, Copy, PartialEq)]
                     pub struct #name #lt(pub #inner);
                 };
-                let bind = if self.is_null(ty) { quote!() } else { quote!(let v = &self.0;) };
+                let bind = if self.is_null(ty) {
+                    quote!()
+                } else {
+                    quote!(let v = &self.0;)
+                };
                 if ty.outer_layer(self.defs()).is_some() {
                     let contents = wrap_self(self.dec_contents(ty));
                     let enc = self.enc_contents(ty, &quote!(v), &d.asn1_name);
-                    (item, Some((contents, quote!(#bind #enc))), None, None, quote!())
+                    (
+                        item,
+                        Some((contents, quote!(#bind #enc))),
+                        None,
+                        None,
+                        quote!(),
+                    )
                 } else {
                     let dec = wrap_self(self.dec(ty));
                     let enc = self.enc(ty, &quote!(v), &d.asn1_name);
-                    (item, None, Some(dec), Some(quote!(#bind #enc Ok(()))), quote!())
+                    (
+                        item,
+                        None,
+                        Some(dec),
+                        Some(quote!(#bind #enc Ok(()))),
+                        quote!(),
+                    )
                 }
             }
         };
 
         // Types with an outer tag get decode_contents/encode_contents (used for IMPLICIT
         // retagging at use sites) and Decode/Encode built on them.
-        let (inherent, decode_body, encode_body) = if let Some((contents, enc_contents)) = contents {
+        let (inherent, decode_body, encode_body) = if let Some((contents, enc_contents)) = contents
+        {
             let layers: Vec<Layer> = match &d.body {
                 Body::Alias(ty) => vec![ty.outer_layer(self.defs()).expect("checked above")],
                 _ => d.layers.clone(),
@@ -763,7 +813,9 @@ impl Emitter<'_> {
             } else {
                 quote!(r)
             };
-            let tag_doc = doc_lines(&format!("The identifier octets values of this type start with: {desc}."));
+            let tag_doc = doc_lines(&format!(
+                "The identifier octets values of this type start with: {desc}."
+            ));
             let inherent = quote! {
                 #inherent_head {
                     #tag_doc
@@ -798,7 +850,11 @@ impl Emitter<'_> {
             };
             (inherent, decode_body, encode_body)
         } else {
-            (quote!(), decode_body.expect("set with contents"), encode_body.expect("set with contents"))
+            (
+                quote!(),
+                decode_body.expect("set with contents"),
+                encode_body.expect("set with contents"),
+            )
         };
 
         Ok(quote! {
@@ -830,7 +886,10 @@ impl Emitter<'_> {
     /// The identifier octets an alternative (or OPTIONAL component) can start with.
     fn first_tags(&self, ty: &Ty, out: &mut Vec<FirstTag>, depth: usize) {
         if let Some(layer) = ty.outer_layer(self.defs()) {
-            out.push(FirstTag::Exact(layer.tag.identifier(layer.constructed), describe_identifier(layer)));
+            out.push(FirstTag::Exact(
+                layer.tag.identifier(layer.constructed),
+                describe_identifier(layer),
+            ));
             return;
         }
         match ty {
@@ -888,7 +947,10 @@ impl Emitter<'_> {
                 match t {
                     FirstTag::Wildcard => {
                         if wildcard.is_some() {
-                            return Err(self.err(d, format!("CHOICE {} has two alternatives of type ANY", d.asn1_name)));
+                            return Err(self.err(
+                                d,
+                                format!("CHOICE {} has two alternatives of type ANY", d.asn1_name),
+                            ));
                         }
                         wildcard = Some(build.clone());
                     }
@@ -902,16 +964,19 @@ impl Emitter<'_> {
                         seen.push(id.clone());
                         expected.push(desc);
                         if let [b] = id.as_slice() {
-                            singles.push(hex_u8(*b));
+                            singles.push(*b);
                         } else {
                             let bytes = id.iter().map(|b| hex_u8(*b));
-                            multi_arms.push(quote!(_ if r.remaining().starts_with(&[#(#bytes),*]) => #build,));
+                            multi_arms.push(
+                                quote!(_ if r.remaining().starts_with(&[#(#bytes),*]) => #build,),
+                            );
                         }
                     }
                 }
             }
             if !singles.is_empty() {
-                single_arms.push(quote!(Some(#(#singles)|*) => #build,));
+                let pattern = byte_pattern(&singles);
+                single_arms.push(quote!(Some(#pattern) => #build,));
             }
         }
         let expected = format!("one of {}", expected.join(", "));
@@ -948,6 +1013,20 @@ fn wrap_self(dec: TokenStream) -> TokenStream {
     }
 }
 
+/// `0x40..=0x44` when the identifier octets form one run, else `0x02 | 0x04 | ...` in the
+/// order of the alternatives.
+fn byte_pattern(bytes: &[u8]) -> TokenStream {
+    let mut sorted = bytes.to_vec();
+    sorted.sort_unstable();
+    let contiguous = sorted.windows(2).all(|w| w[1] == w[0] + 1);
+    if contiguous && sorted.len() >= 3 {
+        let (lo, hi) = (hex_u8(sorted[0]), hex_u8(sorted[sorted.len() - 1]));
+        return quote!(#lo..=#hi);
+    }
+    let alts = bytes.iter().map(|b| hex_u8(*b));
+    quote!(#(#alts)|*)
+}
+
 fn repr_type(r: Repr) -> TokenStream {
     match r {
         Repr::I32 => quote!(i32),
@@ -965,7 +1044,6 @@ fn int_literal(v: i128, repr: Repr) -> TokenStream {
         Repr::U64 => Literal::u64_unsuffixed(v as u64).into_token_stream(),
     }
 }
-
 
 /// A match pattern for the allowed values, e.g. `0..=2147483647` or `11 | 13`.
 fn int_pattern(t: &IntTy) -> TokenStream {
@@ -1044,4 +1122,3 @@ fn size_encode_check(s: &SizeC, len: TokenStream, component: &str) -> TokenStrea
         }
     }
 }
-

@@ -6,7 +6,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "snmp-codegen", version, about = "Compile SNMP's ASN.1 modules into Rust BER codecs")]
+#[command(
+    name = "snmp-codegen",
+    version,
+    about = "Compile SNMP's ASN.1 modules into Rust BER codecs"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -55,9 +59,17 @@ fn run(command: Command) -> Result<ExitCode, snmp_codegen::BuildError> {
             let generated = snmp_codegen::snmp_builder(&root).generate()?;
             let written = generated.write_crate(&root.join("generated/src"))?;
             for m in &generated.modules {
-                println!("{:<32} {:>3} types -> generated/src/{}.rs", m.asn1_name, m.type_count, m.rust_name);
+                println!(
+                    "{:<32} {:>3} types -> generated/src/{}.rs",
+                    m.asn1_name, m.type_count, m.rust_name
+                );
             }
-            println!("{} modules, {} types, {} files changed", generated.modules.len(), generated.type_count(), written.len());
+            println!(
+                "{} modules, {} types, {} files changed",
+                generated.modules.len(),
+                generated.type_count(),
+                written.len()
+            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Check { root } => {
@@ -65,7 +77,11 @@ fn run(command: Command) -> Result<ExitCode, snmp_codegen::BuildError> {
             let generated = snmp_codegen::snmp_builder(&root).generate()?;
             let diffs = snmp_codegen::stale_diff(&generated, &root.join("generated/src"));
             if diffs.is_empty() {
-                println!("generated/ is up to date ({} modules, {} types)", generated.modules.len(), generated.type_count());
+                println!(
+                    "generated/ is up to date ({} modules, {} types)",
+                    generated.modules.len(),
+                    generated.type_count()
+                );
                 Ok(ExitCode::SUCCESS)
             } else {
                 for d in diffs {
@@ -81,9 +97,18 @@ fn run(command: Command) -> Result<ExitCode, snmp_codegen::BuildError> {
                 b = b.asn1(f);
             }
             let generated = b.generate()?;
-            std::fs::write(&out, generated.single_file())
-                .map_err(|source| snmp_codegen::BuildError::Io { path: out.clone(), source })?;
-            println!("{} modules, {} types -> {}", generated.modules.len(), generated.type_count(), out.display());
+            std::fs::write(&out, generated.single_file()).map_err(|source| {
+                snmp_codegen::BuildError::Io {
+                    path: out.clone(),
+                    source,
+                }
+            })?;
+            println!(
+                "{} modules, {} types -> {}",
+                generated.modules.len(),
+                generated.type_count(),
+                out.display()
+            );
             Ok(ExitCode::SUCCESS)
         }
     }

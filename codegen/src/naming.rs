@@ -52,12 +52,57 @@ pub fn screaming_snake_case(name: &str) -> String {
 pub fn is_keyword(s: &str) -> bool {
     matches!(
         s,
-        "as" | "break" | "const" | "continue" | "crate" | "else" | "enum" | "extern" | "false"
-            | "fn" | "for" | "if" | "impl" | "in" | "let" | "loop" | "match" | "mod" | "move"
-            | "mut" | "pub" | "ref" | "return" | "self" | "Self" | "static" | "struct" | "super"
-            | "trait" | "true" | "type" | "unsafe" | "use" | "where" | "while" | "async"
-            | "await" | "dyn" | "abstract" | "become" | "box" | "do" | "final" | "macro"
-            | "override" | "priv" | "typeof" | "unsized" | "virtual" | "yield" | "try" | "gen"
+        "as" | "break"
+            | "const"
+            | "continue"
+            | "crate"
+            | "else"
+            | "enum"
+            | "extern"
+            | "false"
+            | "fn"
+            | "for"
+            | "if"
+            | "impl"
+            | "in"
+            | "let"
+            | "loop"
+            | "match"
+            | "mod"
+            | "move"
+            | "mut"
+            | "pub"
+            | "ref"
+            | "return"
+            | "self"
+            | "Self"
+            | "static"
+            | "struct"
+            | "super"
+            | "trait"
+            | "true"
+            | "type"
+            | "unsafe"
+            | "use"
+            | "where"
+            | "while"
+            | "async"
+            | "await"
+            | "dyn"
+            | "abstract"
+            | "become"
+            | "box"
+            | "do"
+            | "final"
+            | "macro"
+            | "override"
+            | "priv"
+            | "typeof"
+            | "unsized"
+            | "virtual"
+            | "yield"
+            | "try"
+            | "gen"
     )
 }
 
@@ -68,9 +113,15 @@ mod tests {
     #[test]
     fn names() {
         assert_eq!(snake_case("SNMPv3MessageSyntax"), "snmpv3_message_syntax");
-        assert_eq!(snake_case("USMSecurityParametersSyntax"), "usm_security_parameters_syntax");
+        assert_eq!(
+            snake_case("USMSecurityParametersSyntax"),
+            "usm_security_parameters_syntax"
+        );
         assert_eq!(snake_case("RFC1155-SMI"), "rfc1155_smi");
-        assert_eq!(snake_case("msgAuthoritativeEngineID"), "msg_authoritative_engine_id");
+        assert_eq!(
+            snake_case("msgAuthoritativeEngineID"),
+            "msg_authoritative_engine_id"
+        );
         assert_eq!(snake_case("objectID-value"), "object_id_value");
         assert_eq!(camel_case("GetRequest-PDU"), "GetRequestPdu");
         assert_eq!(camel_case("SNMPv2-Trap-PDU"), "Snmpv2TrapPdu");

@@ -58,12 +58,55 @@ fn fail<'a, O>(at: Input<'a>, expected: impl Into<Cow<'static, str>>) -> PResult
 
 /// Words that are never type or value references.
 const RESERVED: &[&str] = &[
-    "ABSENT", "ALL", "ANY", "APPLICATION", "AUTOMATIC", "BEGIN", "BIT", "BOOLEAN", "BY",
-    "CHOICE", "COMPONENT", "COMPONENTS", "DEFAULT", "DEFINED", "DEFINITIONS", "END",
-    "ENUMERATED", "EXCEPT", "EXPLICIT", "EXPORTS", "EXTENSIBILITY", "FALSE", "FROM",
-    "IDENTIFIER", "IMPLICIT", "IMPLIED", "IMPORTS", "INCLUDES", "INTEGER", "INTERSECTION",
-    "MACRO", "MAX", "MIN", "NULL", "OBJECT", "OCTET", "OF", "OPTIONAL", "PRESENT", "PRIVATE",
-    "SEQUENCE", "SET", "SIZE", "STRING", "TAGS", "TRUE", "UNION", "UNIVERSAL", "WITH",
+    "ABSENT",
+    "ALL",
+    "ANY",
+    "APPLICATION",
+    "AUTOMATIC",
+    "BEGIN",
+    "BIT",
+    "BOOLEAN",
+    "BY",
+    "CHOICE",
+    "COMPONENT",
+    "COMPONENTS",
+    "DEFAULT",
+    "DEFINED",
+    "DEFINITIONS",
+    "END",
+    "ENUMERATED",
+    "EXCEPT",
+    "EXPLICIT",
+    "EXPORTS",
+    "EXTENSIBILITY",
+    "FALSE",
+    "FROM",
+    "IDENTIFIER",
+    "IMPLICIT",
+    "IMPLIED",
+    "IMPORTS",
+    "INCLUDES",
+    "INTEGER",
+    "INTERSECTION",
+    "MACRO",
+    "MAX",
+    "MIN",
+    "NULL",
+    "OBJECT",
+    "OCTET",
+    "OF",
+    "OPTIONAL",
+    "PRESENT",
+    "PRIVATE",
+    "SEQUENCE",
+    "SET",
+    "SIZE",
+    "STRING",
+    "TAGS",
+    "TRUE",
+    "UNION",
+    "UNIVERSAL",
+    "WITH",
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -113,9 +156,9 @@ fn word(i: Input<'_>) -> PResult<'_, (String, Span)> {
     let mut n = 1;
     while n < bytes.len() {
         let b = bytes[n];
-        if b.is_ascii_alphanumeric() || b == b'_' {
-            n += 1;
-        } else if b == b'-' && bytes.get(n + 1).is_some_and(|c| c.is_ascii_alphanumeric()) {
+        let hyphen_inside =
+            b == b'-' && bytes.get(n + 1).is_some_and(|c| c.is_ascii_alphanumeric());
+        if b.is_ascii_alphanumeric() || b == b'_' || hyphen_inside {
             n += 1;
         } else {
             break;
@@ -157,7 +200,8 @@ fn typereference(i: Input<'_>) -> PResult<'_, (String, Span)> {
     let at = skip_trivia(i);
     match word(at) {
         Ok((rest, (w, sp)))
-            if w.starts_with(|c: char| c.is_ascii_uppercase()) && !RESERVED.contains(&w.as_str()) =>
+            if w.starts_with(|c: char| c.is_ascii_uppercase())
+                && !RESERVED.contains(&w.as_str()) =>
         {
             Ok((rest, (w, sp)))
         }
@@ -228,7 +272,10 @@ fn bhstring(i: Input<'_>) -> PResult<'_, Vec<u8>> {
     let Some(close) = s[1..].find('\'') else {
         return fail(at, "a closing `'`");
     };
-    let body: String = s[1..1 + close].chars().filter(|c| !c.is_whitespace()).collect();
+    let body: String = s[1..1 + close]
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
     let radix = s[2 + close..].chars().next();
     let (bits_per_digit, base) = match radix {
         Some('H') | Some('h') => (4, 16),
@@ -305,9 +352,15 @@ fn module_definition(i: Input<'_>) -> PResult<'_, Module> {
 fn tag_default(i: Input<'_>) -> PResult<'_, TagDefault> {
     map(
         opt(alt((
-            map(tuple((kw("EXPLICIT"), kw("TAGS"))), |_| TagDefault::Explicit),
-            map(tuple((kw("IMPLICIT"), kw("TAGS"))), |_| TagDefault::Implicit),
-            map(tuple((kw("AUTOMATIC"), kw("TAGS"))), |_| TagDefault::Automatic),
+            map(tuple((kw("EXPLICIT"), kw("TAGS"))), |_| {
+                TagDefault::Explicit
+            }),
+            map(tuple((kw("IMPLICIT"), kw("TAGS"))), |_| {
+                TagDefault::Implicit
+            }),
+            map(tuple((kw("AUTOMATIC"), kw("TAGS"))), |_| {
+                TagDefault::Automatic
+            }),
         ))),
         Option::unwrap_or_default,
     )(i)
@@ -505,7 +558,9 @@ fn builtin_type(i: Input<'_>) -> PResult<'_, TypeKind> {
         map(kw("NULL"), |_| TypeKind::Null),
         integer_type,
         enumerated_type,
-        map(tuple((kw("OCTET"), kw("STRING"))), |_| TypeKind::OctetString),
+        map(tuple((kw("OCTET"), kw("STRING"))), |_| {
+            TypeKind::OctetString
+        }),
         bit_string_type,
         map(tuple((kw("OBJECT"), kw("IDENTIFIER"))), |_| {
             TypeKind::ObjectIdentifier
@@ -721,7 +776,9 @@ fn constraint(i: Input<'_>) -> PResult<'_, Constraint> {
     let (i, _) = sym("(")(start)?;
     let (i, c) = alt((
         size_constraint,
-        map(element_set, |items| Constraint::Value(items, Span::default())),
+        map(element_set, |items| {
+            Constraint::Value(items, Span::default())
+        }),
     ))(i)?;
     let (i, _) = opt(tuple((sym(","), sym("..."))))(i)?;
     let (i, _) = sym(")")(i)?;
@@ -882,16 +939,14 @@ mod tests {
 
     #[test]
     fn tags_constraints_and_components() {
-        let m = one(
-            "M DEFINITIONS IMPLICIT TAGS ::= BEGIN
+        let m = one("M DEFINITIONS IMPLICIT TAGS ::= BEGIN
                T ::= [APPLICATION 3] IMPLICIT INTEGER (0..4294967295)
                S ::= SEQUENCE { a INTEGER (MIN..10 | 20), b OCTET STRING (SIZE (0..32)) OPTIONAL,
                                 c BOOLEAN DEFAULT TRUE, ... }
                L ::= SEQUENCE (SIZE (0..max)) OF S
                max INTEGER ::= 5
                o OBJECT IDENTIFIER ::= { iso org(3) 6 }
-             END",
-        );
+             END");
         assert_eq!(m.tag_default, TagDefault::Implicit);
         assert_eq!(m.assignments.len(), 5);
         match &m.assignments[1].kind {
@@ -910,12 +965,10 @@ mod tests {
 
     #[test]
     fn macros_are_skipped() {
-        let m = one(
-            "M DEFINITIONS ::= BEGIN
+        let m = one("M DEFINITIONS ::= BEGIN
                OBJECT-TYPE MACRO ::= BEGIN TYPE NOTATION ::= \"SYNTAX\" type END
                A ::= NULL
-             END",
-        );
+             END");
         assert!(matches!(m.assignments[0].kind, AssignmentKind::Macro));
         assert_eq!(m.assignments[1].name, "A");
     }

@@ -66,14 +66,16 @@ pub fn resolve(files: &[SourceFile], open_types: &[OpenTypeBinding]) -> Result<I
     let mut errors = Vec::new();
     for (fi, f) in files.iter().enumerate() {
         match crate::parse::parse_modules(&f.text) {
-            Ok(ms) => mods.extend(ms.into_iter().map(|ast| ModInfo {
-                imports: ast
-                    .imports
-                    .iter()
-                    .flat_map(|imp| imp.symbols.iter().map(|s| (s.0.clone(), imp.from.clone())))
-                    .collect(),
-                ast,
-                file: fi,
+            Ok(ms) => mods.extend(ms.into_iter().map(|ast| {
+                ModInfo {
+                    imports: ast
+                        .imports
+                        .iter()
+                        .flat_map(|imp| imp.symbols.iter().map(|s| (s.0.clone(), imp.from.clone())))
+                        .collect(),
+                    ast,
+                    file: fi,
+                }
             })),
             Err((off, msg)) => errors.push(Diagnostic::at(&f.name, &f.text, off, msg)),
         }
@@ -249,7 +251,9 @@ impl<'s> Resolver<'s> {
             (TypeKind::ObjectIdentifier, Value::ObjectIdentifier(_)) => {
                 ConstValue::Oid(self.oid_value(m, &a.name, 0)?)
             }
-            (TypeKind::Integer(_), _) => ConstValue::Integer(self.int_value(m, &a.name, a.span, 0)?),
+            (TypeKind::Integer(_), _) => {
+                ConstValue::Integer(self.int_value(m, &a.name, a.span, 0)?)
+            }
             _ => {
                 return Err(self.diag(
                     m,
@@ -280,13 +284,17 @@ impl<'s> Resolver<'s> {
         }
         let from = self.mods[m].imports.get(name)?;
         let t = *self.by_name.get(from)?;
-        self.assigns.contains_key(&(t, name.to_string())).then_some(t)
+        self.assigns
+            .contains_key(&(t, name.to_string()))
+            .then_some(t)
     }
 
     fn value_assignment(&self, m: usize, name: &str, offset: usize) -> R<(usize, Assignment)> {
         let Some(t) = self.defining_module(m, name) else {
             let why = match self.mods[m].imports.get(name) {
-                Some(from) => format!("value `{name}` is imported from {from}, which does not define it"),
+                Some(from) => {
+                    format!("value `{name}` is imported from {from}, which does not define it")
+                }
                 None => format!("unresolved value reference `{name}`"),
             };
             return Err(self.diag(m, offset, why));
@@ -325,7 +333,11 @@ impl<'s> Resolver<'s> {
             match c {
                 OidComponent::Number(n) | OidComponent::NameAndNumber(_, n) => {
                     if *n > u32::MAX as u64 {
-                        return Err(self.diag(m, a.span.start, "OBJECT IDENTIFIER arc above 2^32-1"));
+                        return Err(self.diag(
+                            m,
+                            a.span.start,
+                            "OBJECT IDENTIFIER arc above 2^32-1",
+                        ));
                     }
                     arcs.push(*n as u32);
                 }
@@ -347,7 +359,11 @@ impl<'s> Resolver<'s> {
             }
         }
         if arcs.len() < 2 {
-            return Err(self.diag(m, a.span.start, "OBJECT IDENTIFIER value with fewer than two arcs"));
+            return Err(self.diag(
+                m,
+                a.span.start,
+                "OBJECT IDENTIFIER value with fewer than two arcs",
+            ));
         }
         Ok(arcs)
     }
@@ -373,17 +389,31 @@ impl<'s> Resolver<'s> {
     }
 
     /// Resolves a type reference seen from module `m` to its module and assignment.
-    fn type_assignment(&self, m: usize, module: Option<&str>, name: &str, offset: usize) -> R<(usize, DefId)> {
+    fn type_assignment(
+        &self,
+        m: usize,
+        module: Option<&str>,
+        name: &str,
+        offset: usize,
+    ) -> R<(usize, DefId)> {
         let t = match module {
             Some(mn) => match self.by_name.get(mn) {
                 Some(t) => *t,
-                None => return Err(self.diag(m, offset, format!("module {mn} is not among the inputs"))),
+                None => {
+                    return Err(self.diag(
+                        m,
+                        offset,
+                        format!("module {mn} is not among the inputs"),
+                    ))
+                }
             },
             None => match self.defining_module(m, name) {
                 Some(t) => t,
                 None => {
                     let why = match self.mods[m].imports.get(name) {
-                        Some(from) => format!("type `{name}` is imported from {from}, which does not define it"),
+                        Some(from) => format!(
+                            "type `{name}` is imported from {from}, which does not define it"
+                        ),
                         None => format!("unresolved type reference `{name}`"),
                     };
                     return Err(self.diag(m, offset, why));
@@ -392,7 +422,11 @@ impl<'s> Resolver<'s> {
         };
         match self.type_defs.get(&(t, name.to_string())) {
             Some(id) => Ok((t, *id)),
-            None => Err(self.diag(m, offset, format!("`{name}` is not a type in {}", self.mods[t].ast.name))),
+            None => Err(self.diag(
+                m,
+                offset,
+                format!("`{name}` is not a type in {}", self.mods[t].ast.name),
+            )),
         }
     }
 
@@ -445,12 +479,24 @@ impl<'s> Resolver<'s> {
         // Peel tags to find the core type.
         let mut tags = Vec::new();
         let mut core = ty;
-        while let TypeKind::Tagged { class, number, mode, inner } = &core.kind {
+        while let TypeKind::Tagged {
+            class,
+            number,
+            mode,
+            inner,
+        } = &core.kind
+        {
             if !core.constraints.is_empty() {
                 break;
             }
             let explicit = self.explicit(m, *mode, inner)?;
-            tags.push((Tag { class: *class, number: *number }, explicit));
+            tags.push((
+                Tag {
+                    class: *class,
+                    number: *number,
+                },
+                explicit,
+            ));
             core = inner;
         }
         let structured = matches!(
@@ -461,7 +507,10 @@ impl<'s> Resolver<'s> {
             match &core.kind {
                 TypeKind::Sequence(list) | TypeKind::Set(list) => {
                     let set = matches!(core.kind, TypeKind::Set(_));
-                    (self.lower_struct(m, name, &rust, list)?, if set { 17 } else { 16 })
+                    (
+                        self.lower_struct(m, name, &rust, list)?,
+                        if set { 17 } else { 16 },
+                    )
                 }
                 TypeKind::Enumerated { items, extensible } => {
                     (self.lower_enumerated(m, core, items, *extensible)?, 10)
@@ -470,7 +519,9 @@ impl<'s> Resolver<'s> {
                 _ => unreachable!(),
             }
         } else if matches!(core.kind, TypeKind::Choice(_)) && tags.is_empty() {
-            let TypeKind::Choice(list) = &core.kind else { unreachable!() };
+            let TypeKind::Choice(list) = &core.kind else {
+                unreachable!()
+            };
             (self.lower_choice(m, name, &rust, list)?, 0)
         } else {
             (Body::Alias(self.lower_ty(m, ty, name, &rust)?), 0)
@@ -483,7 +534,13 @@ impl<'s> Resolver<'s> {
             });
             for (tag, explicit) in tags.iter().rev() {
                 if *explicit {
-                    layers.insert(0, Layer { tag: *tag, constructed: true });
+                    layers.insert(
+                        0,
+                        Layer {
+                            tag: *tag,
+                            constructed: true,
+                        },
+                    );
                 } else {
                     layers[0].tag = *tag;
                 }
@@ -503,9 +560,18 @@ impl<'s> Resolver<'s> {
             let asn1_name = c.name.clone().unwrap_or_else(|| "value".to_string());
             let rust_name = snake_case(&asn1_name);
             if !seen.insert(rust_name.clone()) {
-                return Err(self.diag(m, c.span.start, format!("component `{asn1_name}` appears twice")));
+                return Err(self.diag(
+                    m,
+                    c.span.start,
+                    format!("component `{asn1_name}` appears twice"),
+                ));
             }
-            let ty = self.lower_ty(m, &c.ty, &format!("{asn1}.{asn1_name}"), &format!("{rust}{}", camel_case(&asn1_name)))?;
+            let ty = self.lower_ty(
+                m,
+                &c.ty,
+                &format!("{asn1}.{asn1_name}"),
+                &format!("{rust}{}", camel_case(&asn1_name)),
+            )?;
             fields.push(Field {
                 asn1_name,
                 rust_name,
@@ -513,12 +579,17 @@ impl<'s> Resolver<'s> {
                 optional: c.optional || c.default.is_some(),
                 default: c.default.as_ref().map(|_| {
                     let t = self.text(m, c.span);
-                    t.rsplit_once("DEFAULT").map(|x| x.1.trim().to_string()).unwrap_or(t)
+                    t.rsplit_once("DEFAULT")
+                        .map(|x| x.1.trim().to_string())
+                        .unwrap_or(t)
                 }),
                 source: self.text(m, c.span),
             });
         }
-        Ok(Body::Struct { fields, extensible: list.extensible })
+        Ok(Body::Struct {
+            fields,
+            extensible: list.extensible,
+        })
     }
 
     fn lower_choice(&mut self, m: usize, asn1: &str, rust: &str, list: &ComponentList) -> R<Body> {
@@ -527,15 +598,28 @@ impl<'s> Resolver<'s> {
         for (k, c) in comps.iter().enumerate() {
             let asn1_name = c.name.clone().unwrap_or_else(|| format!("alternative{k}"));
             let rust_name = camel_case(&asn1_name);
-            let ty = self.lower_ty(m, &c.ty, &format!("{asn1}.{asn1_name}"), &format!("{rust}{rust_name}"))?;
-            alts.push(Alt { asn1_name, rust_name, ty, source: self.text(m, c.span) });
+            let ty = self.lower_ty(
+                m,
+                &c.ty,
+                &format!("{asn1}.{asn1_name}"),
+                &format!("{rust}{rust_name}"),
+            )?;
+            alts.push(Alt {
+                asn1_name,
+                rust_name,
+                ty,
+                source: self.text(m, c.span),
+            });
         }
         Ok(Body::Choice { alts })
     }
 
     /// AUTOMATIC TAGS: when no component is tagged, number them [0], [1], ... (X.680 25.3).
     fn auto_tag(&self, m: usize, list: &ComponentList) -> Vec<Component> {
-        let any_tagged = list.components.iter().any(|c| matches!(c.ty.kind, TypeKind::Tagged { .. }));
+        let any_tagged = list
+            .components
+            .iter()
+            .any(|c| matches!(c.ty.kind, TypeKind::Tagged { .. }));
         if self.tag_default(m) != TagDefault::Automatic || any_tagged {
             return list.components.clone();
         }
@@ -559,7 +643,13 @@ impl<'s> Resolver<'s> {
             .collect()
     }
 
-    fn lower_enumerated(&mut self, m: usize, core: &Type, items: &[NamedNumber], extensible: bool) -> R<Body> {
+    fn lower_enumerated(
+        &mut self,
+        m: usize,
+        core: &Type,
+        items: &[NamedNumber],
+        extensible: bool,
+    ) -> R<Body> {
         let mut used = HashSet::new();
         let mut explicit = Vec::new();
         for it in items {
@@ -569,7 +659,11 @@ impl<'s> Resolver<'s> {
             };
             if let Some(v) = v {
                 if !used.insert(v) {
-                    return Err(self.diag(m, core.span.start, format!("ENUMERATED value {v} is used twice")));
+                    return Err(self.diag(
+                        m,
+                        core.span.start,
+                        format!("ENUMERATED value {v} is used twice"),
+                    ));
                 }
             }
             explicit.push((it.name.clone(), v));
@@ -588,11 +682,18 @@ impl<'s> Resolver<'s> {
                 }
             };
             if v < i64::MIN as i128 || v > i64::MAX as i128 {
-                return Err(self.diag(m, core.span.start, format!("ENUMERATED value {v} does not fit 64 bits")));
+                return Err(self.diag(
+                    m,
+                    core.span.start,
+                    format!("ENUMERATED value {v} does not fit 64 bits"),
+                ));
             }
             out.push((name, v as i64));
         }
-        Ok(Body::Enumerated { items: out, extensible })
+        Ok(Body::Enumerated {
+            items: out,
+            extensible,
+        })
     }
 
     fn named_value(&self, m: usize, v: &Value, offset: usize) -> R<i128> {
@@ -607,7 +708,11 @@ impl<'s> Resolver<'s> {
         let int = self.int_ty(m, &core.constraints, core.span.start)?;
         let mut out = Vec::new();
         for n in names {
-            let v = self.named_value(m, n.value.as_ref().expect("INTEGER names carry numbers"), core.span.start)?;
+            let v = self.named_value(
+                m,
+                n.value.as_ref().expect("INTEGER names carry numbers"),
+                core.span.start,
+            )?;
             out.push((n.name.clone(), v));
         }
         Ok(Body::NamedInt { int, names: out })
@@ -619,7 +724,11 @@ impl<'s> Resolver<'s> {
             Constraint::Value(items, span) => Some((items, span)),
             _ => None,
         }) else {
-            return Ok(IntTy { repr: Repr::I64, ranges: Vec::new(), expected: String::new() });
+            return Ok(IntTy {
+                repr: Repr::I64,
+                ranges: Vec::new(),
+                expected: String::new(),
+            });
         };
         let mut ranges = Vec::new();
         for it in items {
@@ -633,7 +742,11 @@ impl<'s> Resolver<'s> {
         let lo = ranges.iter().map(|r| r.0).min().unwrap_or(0);
         let hi = ranges.iter().map(|r| r.1).max().unwrap_or(0);
         let repr = if lo >= 0 {
-            if hi <= u32::MAX as i128 { Repr::U32 } else { Repr::U64 }
+            if hi <= u32::MAX as i128 {
+                Repr::U32
+            } else {
+                Repr::U64
+            }
         } else if lo >= i32::MIN as i128 && hi <= i32::MAX as i128 {
             Repr::I32
         } else if lo >= i64::MIN as i128 && hi <= i64::MAX as i128 {
@@ -643,15 +756,27 @@ impl<'s> Resolver<'s> {
         };
         let expected = ranges
             .iter()
-            .map(|(a, b)| if a == b { a.to_string() } else { format!("{a}..{b}") })
+            .map(|(a, b)| {
+                if a == b {
+                    a.to_string()
+                } else {
+                    format!("{a}..{b}")
+                }
+            })
             .collect::<Vec<_>>()
             .join(" | ");
         let whole = ranges.len() == 1 && ranges[0] == repr.bounds();
-        Ok(IntTy { repr, ranges: if whole { Vec::new() } else { ranges }, expected })
+        Ok(IntTy {
+            repr,
+            ranges: if whole { Vec::new() } else { ranges },
+            expected,
+        })
     }
 
     fn size_c(&self, m: usize, c: &Constraint) -> R<Option<SizeC>> {
-        let Constraint::Size(items, span) = c else { return Ok(None) };
+        let Constraint::Size(items, span) = c else {
+            return Ok(None);
+        };
         let mut ranges = Vec::new();
         for it in items {
             let lo = self.bound_value(m, &it.lo, true, span.start)?.max(0);
@@ -681,7 +806,11 @@ impl<'s> Resolver<'s> {
     }
 
     fn size_of(&self, m: usize, constraints: &[Constraint]) -> R<Option<SizeC>> {
-        match constraints.iter().rev().find(|c| matches!(c, Constraint::Size(..))) {
+        match constraints
+            .iter()
+            .rev()
+            .find(|c| matches!(c, Constraint::Size(..)))
+        {
             Some(c) => self.size_c(m, c),
             None => Ok(None),
         }
@@ -691,10 +820,18 @@ impl<'s> Resolver<'s> {
     /// and hoisted names), `hoist` the Rust name an inline structured type gets.
     fn lower_ty(&mut self, m: usize, ty: &Type, path: &str, hoist: &str) -> R<Ty> {
         let lowered = match &ty.kind {
-            TypeKind::Tagged { class, number, mode, inner } => {
+            TypeKind::Tagged {
+                class,
+                number,
+                mode,
+                inner,
+            } => {
                 let explicit = self.explicit(m, *mode, inner)?;
                 Ty::Tagged {
-                    tag: Tag { class: *class, number: *number },
+                    tag: Tag {
+                        class: *class,
+                        number: *number,
+                    },
                     explicit,
                     inner: Box::new(self.lower_ty(m, inner, path, hoist)?),
                 }
@@ -722,7 +859,13 @@ impl<'s> Resolver<'s> {
                 let elem_id = match elem_ty {
                     Ty::Named(id) => id,
                     other => {
-                        let id = self.new_def(m, &format!("{path}.item"), &item, elem.span.start, elem.span)?;
+                        let id = self.new_def(
+                            m,
+                            &format!("{path}.item"),
+                            &item,
+                            elem.span.start,
+                            elem.span,
+                        )?;
                         self.ir.defs[id].body = Body::Alias(other);
                         id
                     }
@@ -731,14 +874,22 @@ impl<'s> Resolver<'s> {
                     Some(c) => self.size_c(m, c)?,
                     None => self.size_of(m, &ty.constraints)?,
                 };
-                Ty::SeqOf { elem: elem_id, size }
+                Ty::SeqOf {
+                    elem: elem_id,
+                    size,
+                }
             }
             TypeKind::Any(_) => {
                 let (module, component) = (&self.mods[m].ast.name, path);
-                match self.open_types.iter().find(|b| &b.module == module && b.component == component) {
+                match self
+                    .open_types
+                    .iter()
+                    .find(|b| &b.module == module && b.component == component)
+                {
                     Some(b) => {
                         let (target_module, target) = (b.target_module.clone(), b.target.clone());
-                        let (_, id) = self.type_assignment(m, Some(&target_module), &target, ty.span.start)?;
+                        let (_, id) =
+                            self.type_assignment(m, Some(&target_module), &target, ty.span.start)?;
                         Ty::Named(id)
                     }
                     None => Ty::Any,
@@ -789,7 +940,8 @@ impl<'s> Resolver<'s> {
         fn ty_borrows(ty: &Ty, defs: &[Def]) -> bool {
             match ty {
                 Ty::Octets(s) | Ty::Bits(s) => {
-                    !(matches!(ty, Ty::Octets(_)) && s.as_ref().and_then(SizeC::fixed).is_some_and(|n| n <= 64))
+                    !(matches!(ty, Ty::Octets(_))
+                        && s.as_ref().and_then(SizeC::fixed).is_some_and(|n| n <= 64))
                 }
                 Ty::Oid | Ty::Any | Ty::SeqOf { .. } => true,
                 Ty::Named(id) => defs[*id].lifetime,
@@ -804,7 +956,9 @@ impl<'s> Resolver<'s> {
                     continue;
                 }
                 let borrows = match &self.ir.defs[id].body {
-                    Body::Struct { fields, .. } => fields.iter().any(|f| ty_borrows(&f.ty, &self.ir.defs)),
+                    Body::Struct { fields, .. } => {
+                        fields.iter().any(|f| ty_borrows(&f.ty, &self.ir.defs))
+                    }
                     Body::Choice { alts } => alts.iter().any(|a| ty_borrows(&a.ty, &self.ir.defs)),
                     Body::Alias(ty) => ty_borrows(ty, &self.ir.defs),
                     Body::Enumerated { .. } | Body::NamedInt { .. } => false,
@@ -841,7 +995,10 @@ impl<'s> Resolver<'s> {
                         let d = &self.ir.defs[start];
                         return Err(Diagnostics(vec![Diagnostic::file(
                             &d.loc.file,
-                            format!("line {}: `{}` is defined in terms of itself", d.loc.line, d.asn1_name),
+                            format!(
+                                "line {}: `{}` is defined in terms of itself",
+                                d.loc.line, d.asn1_name
+                            ),
                         )]));
                     }
                     Some(n) => cur = n,

@@ -6,7 +6,10 @@ use snmp_codegen::resolve::{resolve, SourceFile};
 fn errors(files: &[(&str, &str)]) -> String {
     let sources: Vec<SourceFile> = files
         .iter()
-        .map(|(n, t)| SourceFile { name: n.to_string(), text: t.to_string() })
+        .map(|(n, t)| SourceFile {
+            name: n.to_string(),
+            text: t.to_string(),
+        })
         .collect();
     match resolve(&sources, &[]) {
         Ok(_) => panic!("resolved"),
@@ -28,7 +31,10 @@ fn syntax_error_has_position_line_and_caret() {
 fn unresolved_type_names_the_symbol() {
     let text = "M DEFINITIONS ::= BEGIN\nA ::= SEQUENCE { a Missing }\nEND\n";
     let msg = errors(&[("m.asn1", text)]);
-    assert!(msg.starts_with("m.asn1:2:20: error: unresolved type reference `Missing`"), "{msg}");
+    assert!(
+        msg.starts_with("m.asn1:2:20: error: unresolved type reference `Missing`"),
+        "{msg}"
+    );
     assert!(msg.contains("^"), "{msg}");
 }
 
@@ -36,19 +42,28 @@ fn unresolved_type_names_the_symbol() {
 fn import_from_an_absent_module_and_of_an_absent_symbol() {
     let a = "A DEFINITIONS ::= BEGIN\nIMPORTS T FROM Nowhere;\nX ::= T\nEND\n";
     let msg = errors(&[("a.asn1", a)]);
-    assert!(msg.contains("a.asn1:2:16: error: module Nowhere (imported by A) is not among the inputs"), "{msg}");
+    assert!(
+        msg.contains("a.asn1:2:16: error: module Nowhere (imported by A) is not among the inputs"),
+        "{msg}"
+    );
 
     let b = "B DEFINITIONS ::= BEGIN\nIMPORTS Gone FROM C;\nX ::= Gone\nEND\n";
     let c = "C DEFINITIONS ::= BEGIN\nY ::= NULL\nEND\n";
     let msg = errors(&[("b.asn1", b), ("c.asn1", c)]);
-    assert!(msg.contains("b.asn1:3:7: error: type `Gone` is imported from C, which does not define it"), "{msg}");
+    assert!(
+        msg.contains("b.asn1:3:7: error: type `Gone` is imported from C, which does not define it"),
+        "{msg}"
+    );
 }
 
 #[test]
 fn unresolved_value_in_a_constraint() {
     let text = "M DEFINITIONS ::= BEGIN\nA ::= INTEGER (0..limit)\nEND\n";
     let msg = errors(&[("m.asn1", text)]);
-    assert!(msg.starts_with("m.asn1:2:19: error: unresolved value reference `limit`"), "{msg}");
+    assert!(
+        msg.starts_with("m.asn1:2:19: error: unresolved value reference `limit`"),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -58,10 +73,17 @@ fn implicit_choice_and_ambiguous_choice_are_rejected() {
     assert!(msg.contains("cannot be tagged IMPLICIT"), "{msg}");
 
     let dup = "M DEFINITIONS ::= BEGIN\nA ::= CHOICE { a NULL, b NULL }\nEND\n";
-    let sources = [SourceFile { name: "m.asn1".into(), text: dup.into() }];
+    let sources = [SourceFile {
+        name: "m.asn1".into(),
+        text: dup.into(),
+    }];
     let ir = resolve(&sources, &[]).expect("resolves");
     let err = snmp_codegen::emit::emit(&ir).unwrap_err();
-    assert!(err.to_string().contains("alternative `b` starts with NULL (0x05), like an earlier alternative"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("alternative `b` starts with NULL (0x05), like an earlier alternative"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -5,7 +5,9 @@ use std::fs;
 #[test]
 fn generated_crate_is_up_to_date() {
     let root = snmp_codegen::workspace_root();
-    let generated = snmp_codegen::snmp_builder(&root).generate().unwrap_or_else(|e| panic!("{e}"));
+    let generated = snmp_codegen::snmp_builder(&root)
+        .generate()
+        .unwrap_or_else(|e| panic!("{e}"));
     // Regenerate into a temporary directory, as regen would, and compare with the checked-in files.
     let tmp = tempfile::tempdir().unwrap();
     generated.write_crate(tmp.path()).unwrap();
@@ -33,11 +35,18 @@ fn a_stale_file_is_reported_with_a_diff() {
     let tmp = tempfile::tempdir().unwrap();
     generated.write_crate(tmp.path()).unwrap();
     let path = tmp.path().join("snmpv2_pdu.rs");
-    let edited = fs::read_to_string(&path).unwrap().replace("pub request_id: i32", "pub request_id: i64");
+    let edited = fs::read_to_string(&path)
+        .unwrap()
+        .replace("pub request_id: i32", "pub request_id: i64");
     fs::write(&path, edited).unwrap();
     fs::write(tmp.path().join("leftover.rs"), "// old").unwrap();
     let diffs = snmp_codegen::stale_diff(&generated, tmp.path());
     assert_eq!(diffs.len(), 2, "{diffs:?}");
-    assert!(diffs[0].contains("-    pub request_id: i64,") && diffs[0].contains("+    pub request_id: i32,"), "{}", diffs[0]);
+    assert!(
+        diffs[0].contains("-    pub request_id: i64,")
+            && diffs[0].contains("+    pub request_id: i32,"),
+        "{}",
+        diffs[0]
+    );
     assert!(diffs[1].contains("leftover.rs"));
 }

@@ -17,10 +17,17 @@
 //!
 //! Do not edit these files: change asn1/ or codegen/ and run `cargo run -p snmp-codegen -- regen`.
 
+#[rustfmt::skip]
 pub mod community_based_snmpv2;
+#[rustfmt::skip]
 pub mod rfc1155_smi;
+#[rustfmt::skip]
 pub mod rfc1157_snmp;
+#[rustfmt::skip]
 pub mod usm_security_parameters_syntax;
+#[rustfmt::skip]
 pub mod snmpv2_pdu;
+#[rustfmt::skip]
 pub mod snmpv2_smi;
+#[rustfmt::skip]
 pub mod snmpv3_message_syntax;

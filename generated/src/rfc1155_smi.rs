@@ -158,7 +158,7 @@ impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
                     ),
                 )
             }
-            Some(0x40 | 0x41 | 0x42 | 0x43 | 0x44) => {
+            Some(0x40..=0x44) => {
                 Ok(
                     Self::ApplicationWide(
                         snmp_ber::within(

@@ -628,7 +628,6 @@ impl snmp_ber::Encode for ReportPdu<'_> {
 ///     SEQUENCE {
 ///         -- The RFC prints this range as (-214783648..214783647), a known
 ///         -- misprint of Integer32's range (it drops a digit from both ends);
-
 ///         -- agents and managers use the whole Integer32 range, as below.
 ///         request-id INTEGER (-2147483648..2147483647),
 ///

@@ -35,10 +35,16 @@ fn text(v: &VarBindValue<'_>) -> String {
         VarBindValue::Value(ObjectSyntax::Simple(SimpleSyntax::StringValue(s))) => {
             format!("STRING: {}", String::from_utf8_lossy(s))
         }
-        VarBindValue::Value(ObjectSyntax::Simple(SimpleSyntax::IntegerValue(i))) => format!("INTEGER: {i}"),
-        VarBindValue::Value(ObjectSyntax::Simple(SimpleSyntax::ObjectIdValue(o))) => format!("OID: {o}"),
+        VarBindValue::Value(ObjectSyntax::Simple(SimpleSyntax::IntegerValue(i))) => {
+            format!("INTEGER: {i}")
+        }
+        VarBindValue::Value(ObjectSyntax::Simple(SimpleSyntax::ObjectIdValue(o))) => {
+            format!("OID: {o}")
+        }
         VarBindValue::Value(ObjectSyntax::ApplicationWide(a)) => match a {
-            ApplicationSyntax::IpAddressValue(ip) => format!("IpAddress: {}.{}.{}.{}", ip.0[0], ip.0[1], ip.0[2], ip.0[3]),
+            ApplicationSyntax::IpAddressValue(ip) => {
+                format!("IpAddress: {}.{}.{}.{}", ip.0[0], ip.0[1], ip.0[2], ip.0[3])
+            }
             ApplicationSyntax::CounterValue(c) => format!("Counter32: {}", c.0),
             ApplicationSyntax::TimeticksValue(t) => format!("Timeticks: ({})", t.0),
             ApplicationSyntax::ArbitraryValue(o) => format!("Opaque: {:?}", o.0),
@@ -84,13 +90,25 @@ fn v2c_get_response_values() {
     assert_eq!(p.request_id, 0x5a9a44db);
     assert_eq!(p.error_status, pdu::PduErrorStatus::NO_ERROR);
     assert_eq!(p.error_index, 0);
-    let got: Vec<(String, String)> = bindings(&p).iter().map(|vb| (vb.name.0.to_string(), text(&vb.value))).collect();
+    let got: Vec<(String, String)> = bindings(&p)
+        .iter()
+        .map(|vb| (vb.name.0.to_string(), text(&vb.value)))
+        .collect();
     assert_eq!(
         got,
         [
-            ("1.3.6.1.2.1.31.1.1.1.6.1".to_string(), "Counter64: 4554".to_string()),
-            ("1.3.6.1.2.1.4.20.1.1.127.0.0.1".to_string(), "IpAddress: 127.0.0.1".to_string()),
-            ("1.3.6.1.2.1.1.2.0".to_string(), "OID: 1.3.6.1.4.1.8072.3.2.10".to_string()),
+            (
+                "1.3.6.1.2.1.31.1.1.1.6.1".to_string(),
+                "Counter64: 4554".to_string()
+            ),
+            (
+                "1.3.6.1.2.1.4.20.1.1.127.0.0.1".to_string(),
+                "IpAddress: 127.0.0.1".to_string()
+            ),
+            (
+                "1.3.6.1.2.1.1.2.0".to_string(),
+                "OID: 1.3.6.1.4.1.8072.3.2.10".to_string()
+            ),
         ]
     );
 }
@@ -115,19 +133,26 @@ fn v2c_exceptions_and_errors() {
     let m = v2c::Message::from_ber(vector("v2c-nosuch-request")).unwrap();
     let (kind, p) = v2_pdu(&m.data);
     assert_eq!(kind, 0);
-    assert!(bindings(&p).iter().all(|vb| vb.value == VarBindValue::UnSpecified));
+    assert!(bindings(&p)
+        .iter()
+        .all(|vb| vb.value == VarBindValue::UnSpecified));
 }
 
 #[test]
 fn v2c_getbulk_trap_and_inform() {
     let m = v2c::Message::from_ber(vector("v2c-getbulk-request")).unwrap();
-    let Pdus::GetBulkRequest(b) = m.data else { panic!("{:?}", m.data) };
+    let Pdus::GetBulkRequest(b) = m.data else {
+        panic!("{:?}", m.data)
+    };
     assert_eq!((b.0.non_repeaters, b.0.max_repetitions), (1, 2));
     assert_eq!(b.0.variable_bindings.0.len(), 2);
 
     let m = v2c::Message::from_ber(vector("v2c-getbulk-response")).unwrap();
     let (_, p) = v2_pdu(&m.data);
-    let got: Vec<String> = bindings(&p).iter().map(|vb| format!("{} = {}", vb.name.0, text(&vb.value))).collect();
+    let got: Vec<String> = bindings(&p)
+        .iter()
+        .map(|vb| format!("{} = {}", vb.name.0, text(&vb.value)))
+        .collect();
     assert_eq!(
         got,
         [
@@ -155,20 +180,30 @@ fn v2c_getbulk_trap_and_inform() {
 fn v1_messages() {
     let m = v1::Message::from_ber(vector("v1-get-response")).unwrap();
     assert_eq!(m.version, v1::MessageVersion::VERSION_1);
-    let v1::Pdus::GetResponse(r) = m.data else { panic!() };
+    let v1::Pdus::GetResponse(r) = m.data else {
+        panic!()
+    };
     let vb: Vec<v1::VarBind> = r.0.variable_bindings.0.iter().collect();
     assert_eq!(vb[0].name.0.to_string(), "1.3.6.1.2.1.1.5.0");
-    assert_eq!(vb[0].value, smi1::ObjectSyntax::Simple(smi1::SimpleSyntax::String(b"vm")));
+    assert_eq!(
+        vb[0].value,
+        smi1::ObjectSyntax::Simple(smi1::SimpleSyntax::String(b"vm"))
+    );
 
     let m = v1::Message::from_ber(vector("v1-nosuchname-response")).unwrap();
-    let v1::Pdus::GetResponse(r) = m.data else { panic!() };
+    let v1::Pdus::GetResponse(r) = m.data else {
+        panic!()
+    };
     assert_eq!(r.0.error_status, v1::PduErrorStatus::NO_SUCH_NAME);
     assert_eq!(r.0.error_index, 1);
 
     let m = v1::Message::from_ber(vector("v1-trap-request")).unwrap();
     let v1::Pdus::Trap(t) = m.data else { panic!() };
     assert_eq!(t.enterprise.to_string(), "1.3.6.1.4.1.8072.2.3");
-    assert_eq!(t.agent_addr, smi1::NetworkAddress::Internet(smi1::IpAddress([127, 0, 0, 1])));
+    assert_eq!(
+        t.agent_addr,
+        smi1::NetworkAddress::Internet(smi1::IpAddress([127, 0, 0, 1]))
+    );
     assert_eq!(t.generic_trap, v1::TrapPduGenericTrap::ENTERPRISE_SPECIFIC);
     assert_eq!(t.specific_trap, 17);
     assert_eq!(t.time_stamp.0, 1234);
@@ -195,8 +230,13 @@ fn v3_discovery_report_and_authenticated_get() {
     // The Report carries the engine ID, boots and time, and usmStatsUnknownEngineIDs.
     let m = Snmpv3Message::from_ber(vector("v3-auth-response")).unwrap();
     let usm = UsmSecurityParameters::from_ber(m.msg_security_parameters).unwrap();
-    assert_eq!(hex::encode(usm.msg_authoritative_engine_id), "80001f880438303030303030303031303230333034");
-    let ScopedPduData::Plaintext(scoped) = m.msg_data else { panic!() };
+    assert_eq!(
+        hex::encode(usm.msg_authoritative_engine_id),
+        "80001f880438303030303030303031303230333034"
+    );
+    let ScopedPduData::Plaintext(scoped) = m.msg_data else {
+        panic!()
+    };
     let (kind, p) = v2_pdu(&scoped.data);
     assert_eq!(kind, 8);
     assert_eq!(bindings(&p)[0].name.0.to_string(), "1.3.6.1.6.3.15.1.1.4.0");
@@ -210,8 +250,13 @@ fn v3_discovery_report_and_authenticated_get() {
     assert_eq!(usm.msg_user_name, b"authuser");
     assert_eq!(usm.msg_authentication_parameters.len(), 12);
     let offset = usm.msg_authentication_parameters.as_ptr() as usize - bytes.as_ptr() as usize;
-    assert_eq!(&bytes[offset..offset + 12], usm.msg_authentication_parameters);
-    let ScopedPduData::Plaintext(scoped) = m.msg_data else { panic!() };
+    assert_eq!(
+        &bytes[offset..offset + 12],
+        usm.msg_authentication_parameters
+    );
+    let ScopedPduData::Plaintext(scoped) = m.msg_data else {
+        panic!()
+    };
     assert_eq!(v2_pdu(&scoped.data).0, 0);
 
     // authPriv: the scoped PDU is an encrypted OCTET STRING; AES's salt is 8 octets.

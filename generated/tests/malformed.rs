@@ -29,7 +29,12 @@ fn with_binding(name: Vec<u8>, value: Vec<u8>) -> Vec<u8> {
     let good = seq(&[oid("1.3.6.1.2.1.1.3.0"), int(0x43, 5)]);
     assert_eq!(good.len(), 15);
     let mut parts = ok_header();
-    parts.push(seq(&[good.clone(), good.clone(), good, seq(&[name, value])]));
+    parts.push(seq(&[
+        good.clone(),
+        good.clone(),
+        good,
+        seq(&[name, value]),
+    ]));
     msg(response(&parts))
 }
 
@@ -124,7 +129,13 @@ fn catalogue() {
             failures.push(format!("{name}:\n  want {want}\n  got  {got}"));
         }
     }
-    assert!(failures.is_empty(), "{} of {} cases differ:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases differ:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -132,10 +143,16 @@ fn oversized_string_breaks_its_size_constraint() {
     let big = vec![b'x'; 65536];
     let bytes = with_binding(oid("1.3.6.1"), tlv(0x04, &big));
     let err = Message::from_ber(&bytes).unwrap_err();
-    assert_eq!(err.path(), "Message.data.response.variable-bindings[3].value.value.simple.string-value");
+    assert_eq!(
+        err.path(),
+        "Message.data.response.variable-bindings[3].value.value.simple.string-value"
+    );
     assert_eq!(
         err.kind(),
-        &snmp_ber::DecodeErrorKind::SizeOutOfRange { found: 65536, expected: "0..65535" }
+        &snmp_ber::DecodeErrorKind::SizeOutOfRange {
+            found: 65536,
+            expected: "0..65535"
+        }
     );
 }
 
@@ -152,7 +169,11 @@ fn every_truncation_of_every_vector_is_an_error() {
                 _ => Message::from_ber(prefix).err(),
             };
             let err = err.unwrap_or_else(|| panic!("{name} cut at {cut} decoded"));
-            assert!(err.offset() <= cut, "{name} cut at {cut}: offset {} past the end", err.offset());
+            assert!(
+                err.offset() <= cut,
+                "{name} cut at {cut}: offset {} past the end",
+                err.offset()
+            );
             count += 1;
         }
     }
@@ -180,21 +201,45 @@ fn deep_nesting_is_rejected_without_recursion_trouble() {
         }
     };
     assert_eq!(depth, snmp_ber::MAX_DEPTH);
-    assert_eq!(e.kind(), &snmp_ber::DecodeErrorKind::TooDeep { max: snmp_ber::MAX_DEPTH });
+    assert_eq!(
+        e.kind(),
+        &snmp_ber::DecodeErrorKind::TooDeep {
+            max: snmp_ber::MAX_DEPTH
+        }
+    );
 }
 
 #[test]
 fn sloppy_but_valid_encodings_are_accepted() {
     // Non-minimal length octets on the message, a padded INTEGER request-id and a Counter64
     // above 2^63 in nine octets.
-    let vbs = seq(&[seq(&[oid("1.3.6.1.2.1.31.1.1.1.6.1"), tlv(0x46, &[0x00, 0x80, 0, 0, 0, 0, 0, 0, 1])])]);
-    let canonical = msg(response(&[int(0x02, 5), int(0x02, 0), int(0x02, 0), vbs.clone()]));
-    let pdu = tlv(0xa2, &[vec![0x02, 0x03, 0x00, 0x00, 0x05], int(0x02, 0), int(0x02, 0), vbs].concat());
+    let vbs = seq(&[seq(&[
+        oid("1.3.6.1.2.1.31.1.1.1.6.1"),
+        tlv(0x46, &[0x00, 0x80, 0, 0, 0, 0, 0, 0, 1]),
+    ])]);
+    let canonical = msg(response(&[
+        int(0x02, 5),
+        int(0x02, 0),
+        int(0x02, 0),
+        vbs.clone(),
+    ]));
+    let pdu = tlv(
+        0xa2,
+        &[
+            vec![0x02, 0x03, 0x00, 0x00, 0x05],
+            int(0x02, 0),
+            int(0x02, 0),
+            vbs,
+        ]
+        .concat(),
+    );
     let body = [int(0x02, 1), tlv(0x04, b"public"), pdu].concat();
     let mut sloppy = vec![0x30, 0x82, 0x00, body.len() as u8];
     sloppy.extend_from_slice(&body);
     let m = Message::from_ber(&sloppy).unwrap();
-    let snmp_messages::snmpv2_pdu::Pdus::Response(p) = m.data else { panic!() };
+    let snmp_messages::snmpv2_pdu::Pdus::Response(p) = m.data else {
+        panic!()
+    };
     assert_eq!(p.0.request_id, 5);
     let vb = p.0.variable_bindings.0.iter().next().unwrap();
     use snmp_messages::snmpv2_smi::{ApplicationSyntax, Counter64, ObjectSyntax};
@@ -210,9 +255,13 @@ fn sloppy_but_valid_encodings_are_accepted() {
 
 #[test]
 fn v3_header_and_usm_constraints() {
-    let header =
-        |flags: &[u8], max: i128| seq(&[int(0x02, 1), int(0x02, max), tlv(0x04, flags), int(0x02, 3)]);
-    let pdu = tlv(0xa0, &[int(0x02, 1), int(0x02, 0), int(0x02, 0), seq(&[])].concat());
+    let header = |flags: &[u8], max: i128| {
+        seq(&[int(0x02, 1), int(0x02, max), tlv(0x04, flags), int(0x02, 3)])
+    };
+    let pdu = tlv(
+        0xa0,
+        &[int(0x02, 1), int(0x02, 0), int(0x02, 0), seq(&[])].concat(),
+    );
     let scoped = seq(&[tlv(0x04, b""), tlv(0x04, b""), pdu]);
     let v3 = |h: Vec<u8>| seq(&[int(0x02, 3), h, tlv(0x04, &[]), scoped.clone()]);
     let e = Snmpv3Message::from_ber(&v3(header(&[4, 0], 65507))).unwrap_err();
@@ -228,7 +277,14 @@ fn v3_header_and_usm_constraints() {
     assert!(Snmpv3Message::from_ber(&v3(header(&[4], 484))).is_ok());
 
     let usm = |user: &[u8]| {
-        seq(&[tlv(0x04, b""), int(0x02, 0), int(0x02, 0), tlv(0x04, user), tlv(0x04, b""), tlv(0x04, b"")])
+        seq(&[
+            tlv(0x04, b""),
+            int(0x02, 0),
+            int(0x02, 0),
+            tlv(0x04, user),
+            tlv(0x04, b""),
+            tlv(0x04, b""),
+        ])
     };
     assert!(UsmSecurityParameters::from_ber(&usm(&[b'u'; 32])).is_ok());
     let e = UsmSecurityParameters::from_ber(&usm(&[b'u'; 33])).unwrap_err();

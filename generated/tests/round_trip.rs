@@ -9,10 +9,21 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use snmp_ber::{Decode, Encode};
 
-fn check<'a, T: Decode<'a> + Encode + std::fmt::Debug + PartialEq>(bytes: &'a [u8]) -> Result<(), TestCaseError> {
-    let value = T::from_ber(bytes).map_err(|e| TestCaseError::fail(format!("{}: {e}", T::ASN1_NAME)))?;
-    let again = value.to_ber().map_err(|e| TestCaseError::fail(format!("{}: {e}", T::ASN1_NAME)))?;
-    prop_assert_eq!(hex_of(&again), hex_of(bytes), "{} {:?}", T::ASN1_NAME, value);
+fn check<'a, T: Decode<'a> + Encode + std::fmt::Debug + PartialEq>(
+    bytes: &'a [u8],
+) -> Result<(), TestCaseError> {
+    let value =
+        T::from_ber(bytes).map_err(|e| TestCaseError::fail(format!("{}: {e}", T::ASN1_NAME)))?;
+    let again = value
+        .to_ber()
+        .map_err(|e| TestCaseError::fail(format!("{}: {e}", T::ASN1_NAME)))?;
+    prop_assert_eq!(
+        hex_of(&again),
+        hex_of(bytes),
+        "{} {:?}",
+        T::ASN1_NAME,
+        value
+    );
     Ok(())
 }
 
@@ -24,7 +35,7 @@ fn hex_of(b: &[u8]) -> String {
 
 fn integer(tag: u8, lo: i128, hi: i128) -> BoxedStrategy<Vec<u8>> {
     prop_oneof![
-        3 => (lo..=hi),
+        3 => lo..=hi,
         1 => Just(lo),
         1 => Just(hi),
     ]
@@ -33,11 +44,17 @@ fn integer(tag: u8, lo: i128, hi: i128) -> BoxedStrategy<Vec<u8>> {
 }
 
 fn octets(tag: u8, min: usize, max: usize) -> BoxedStrategy<Vec<u8>> {
-    vec(any::<u8>(), min..=max).prop_map(move |b| tlv(tag, &b)).boxed()
+    vec(any::<u8>(), min..=max)
+        .prop_map(move |b| tlv(tag, &b))
+        .boxed()
 }
 
 fn oid_ber() -> BoxedStrategy<Vec<u8>> {
-    (0u32..3, 0u32..40, vec(prop_oneof![0u32..128, any::<u32>()], 0..12))
+    (
+        0u32..3,
+        0u32..40,
+        vec(prop_oneof![0u32..128, any::<u32>()], 0..12),
+    )
         .prop_map(|(a, b, rest)| {
             let mut arcs = vec![a, b];
             arcs.extend(rest);
@@ -94,17 +111,29 @@ fn v2_varbind_value() -> BoxedStrategy<Vec<u8>> {
 }
 
 fn v2_varbind() -> BoxedStrategy<Vec<u8>> {
-    (oid_ber(), v2_varbind_value()).prop_map(|(n, v)| seq(&[n, v])).boxed()
+    (oid_ber(), v2_varbind_value())
+        .prop_map(|(n, v)| seq(&[n, v]))
+        .boxed()
 }
 
 fn v2_pdu_contents() -> BoxedStrategy<Vec<u8>> {
-    (integer(0x02, I32.0, I32.1), integer(0x02, I64.0, I64.1), integer(0x02, NON_NEG.0, NON_NEG.1), list(v2_varbind()))
+    (
+        integer(0x02, I32.0, I32.1),
+        integer(0x02, I64.0, I64.1),
+        integer(0x02, NON_NEG.0, NON_NEG.1),
+        list(v2_varbind()),
+    )
         .prop_map(|(a, b, c, d)| [a, b, c, d].concat())
         .boxed()
 }
 
 fn v2_bulk_contents() -> BoxedStrategy<Vec<u8>> {
-    (integer(0x02, I32.0, I32.1), integer(0x02, NON_NEG.0, NON_NEG.1), integer(0x02, NON_NEG.0, NON_NEG.1), list(v2_varbind()))
+    (
+        integer(0x02, I32.0, I32.1),
+        integer(0x02, NON_NEG.0, NON_NEG.1),
+        integer(0x02, NON_NEG.0, NON_NEG.1),
+        list(v2_varbind()),
+    )
         .prop_map(|(a, b, c, d)| [a, b, c, d].concat())
         .boxed()
 }
@@ -145,17 +174,31 @@ fn v1_object_syntax() -> BoxedStrategy<Vec<u8>> {
 }
 
 fn v1_varbind() -> BoxedStrategy<Vec<u8>> {
-    (oid_ber(), v1_object_syntax()).prop_map(|(n, v)| seq(&[n, v])).boxed()
+    (oid_ber(), v1_object_syntax())
+        .prop_map(|(n, v)| seq(&[n, v]))
+        .boxed()
 }
 
 fn v1_pdu_contents() -> BoxedStrategy<Vec<u8>> {
-    (integer(0x02, I64.0, I64.1), integer(0x02, I64.0, I64.1), integer(0x02, I64.0, I64.1), list(v1_varbind()))
+    (
+        integer(0x02, I64.0, I64.1),
+        integer(0x02, I64.0, I64.1),
+        integer(0x02, I64.0, I64.1),
+        list(v1_varbind()),
+    )
         .prop_map(|(a, b, c, d)| [a, b, c, d].concat())
         .boxed()
 }
 
 fn v1_trap_contents() -> BoxedStrategy<Vec<u8>> {
-    (oid_ber(), octets(0x40, 4, 4), integer(0x02, I64.0, I64.1), integer(0x02, I64.0, I64.1), integer(0x43, U32.0, U32.1), list(v1_varbind()))
+    (
+        oid_ber(),
+        octets(0x40, 4, 4),
+        integer(0x02, I64.0, I64.1),
+        integer(0x02, I64.0, I64.1),
+        integer(0x43, U32.0, U32.1),
+        list(v1_varbind()),
+    )
         .prop_map(|(a, b, c, d, e, f)| [a, b, c, d, e, f].concat())
         .boxed()
 }
@@ -171,20 +214,32 @@ fn v1_pdus() -> BoxedStrategy<Vec<u8>> {
     .boxed()
 }
 
-fn message_of(version: BoxedStrategy<Vec<u8>>, pdus: BoxedStrategy<Vec<u8>>) -> BoxedStrategy<Vec<u8>> {
-    (version, octets(0x04, 0, 20), pdus).prop_map(|(v, c, d)| seq(&[v, c, d])).boxed()
+fn message_of(
+    version: BoxedStrategy<Vec<u8>>,
+    pdus: BoxedStrategy<Vec<u8>>,
+) -> BoxedStrategy<Vec<u8>> {
+    (version, octets(0x04, 0, 20), pdus)
+        .prop_map(|(v, c, d)| seq(&[v, c, d]))
+        .boxed()
 }
 
 // ---- SNMPv3 (RFC 3412, RFC 3414) -------------------------------------------------------------
 
 fn v3_header() -> BoxedStrategy<Vec<u8>> {
-    (integer(0x02, NON_NEG.0, NON_NEG.1), integer(0x02, 484, NON_NEG.1), octets(0x04, 1, 1), integer(0x02, 1, NON_NEG.1))
+    (
+        integer(0x02, NON_NEG.0, NON_NEG.1),
+        integer(0x02, 484, NON_NEG.1),
+        octets(0x04, 1, 1),
+        integer(0x02, 1, NON_NEG.1),
+    )
         .prop_map(|(a, b, c, d)| seq(&[a, b, c, d]))
         .boxed()
 }
 
 fn v3_scoped_pdu() -> BoxedStrategy<Vec<u8>> {
-    (octets(0x04, 0, 32), octets(0x04, 0, 16), v2_pdus()).prop_map(|(a, b, c)| seq(&[a, b, c])).boxed()
+    (octets(0x04, 0, 32), octets(0x04, 0, 16), v2_pdus())
+        .prop_map(|(a, b, c)| seq(&[a, b, c]))
+        .boxed()
 }
 
 fn v3_scoped_pdu_data() -> BoxedStrategy<Vec<u8>> {
@@ -192,13 +247,25 @@ fn v3_scoped_pdu_data() -> BoxedStrategy<Vec<u8>> {
 }
 
 fn usm() -> BoxedStrategy<Vec<u8>> {
-    (octets(0x04, 0, 32), integer(0x02, NON_NEG.0, NON_NEG.1), integer(0x02, NON_NEG.0, NON_NEG.1), octets(0x04, 0, 32), octets(0x04, 0, 48), octets(0x04, 0, 16))
+    (
+        octets(0x04, 0, 32),
+        integer(0x02, NON_NEG.0, NON_NEG.1),
+        integer(0x02, NON_NEG.0, NON_NEG.1),
+        octets(0x04, 0, 32),
+        octets(0x04, 0, 48),
+        octets(0x04, 0, 16),
+    )
         .prop_map(|(a, b, c, d, e, f)| seq(&[a, b, c, d, e, f]))
         .boxed()
 }
 
 fn v3_message() -> BoxedStrategy<Vec<u8>> {
-    (integer(0x02, NON_NEG.0, NON_NEG.1), v3_header(), usm().prop_map(|u| tlv(0x04, &u)), v3_scoped_pdu_data())
+    (
+        integer(0x02, NON_NEG.0, NON_NEG.1),
+        v3_header(),
+        usm().prop_map(|u| tlv(0x04, &u)),
+        v3_scoped_pdu_data(),
+    )
         .prop_map(|(a, b, c, d)| seq(&[a, b, c, d]))
         .boxed()
 }
@@ -329,8 +396,16 @@ fn built_values_encode_and_decode_back() {
     use snmp_messages::snmpv2_smi::{ApplicationSyntax, Counter32, ObjectName, ObjectSyntax};
     let name: snmp_ber::OidBuf = "1.3.6.1.2.1.2.2.1.10.1".parse().unwrap();
     let vbs = [
-        VarBind { name: ObjectName(name.as_oid()), value: VarBindValue::Value(ObjectSyntax::ApplicationWide(ApplicationSyntax::CounterValue(Counter32(7)))) },
-        VarBind { name: ObjectName(name.as_oid()), value: VarBindValue::NoSuchInstance },
+        VarBind {
+            name: ObjectName(name.as_oid()),
+            value: VarBindValue::Value(ObjectSyntax::ApplicationWide(
+                ApplicationSyntax::CounterValue(Counter32(7)),
+            )),
+        },
+        VarBind {
+            name: ObjectName(name.as_oid()),
+            value: VarBindValue::NoSuchInstance,
+        },
     ];
     let msg = Message {
         version: MessageVersion::VERSION,
@@ -346,17 +421,29 @@ fn built_values_encode_and_decode_back() {
     let expected = seq(&[
         int(0x02, 1),
         tlv(0x04, b"public"),
-        tlv(0xa2, &[int(0x02, -5), int(0x02, 0), int(0x02, 0), seq(&[
-            seq(&[tlv(0x06, name.as_oid().as_ber()), int(0x41, 7)]),
-            seq(&[tlv(0x06, name.as_oid().as_ber()), vec![0x81, 0x00]]),
-        ])].concat()),
+        tlv(
+            0xa2,
+            &[
+                int(0x02, -5),
+                int(0x02, 0),
+                int(0x02, 0),
+                seq(&[
+                    seq(&[tlv(0x06, name.as_oid().as_ber()), int(0x41, 7)]),
+                    seq(&[tlv(0x06, name.as_oid().as_ber()), vec![0x81, 0x00]]),
+                ]),
+            ]
+            .concat(),
+        ),
     ]);
     assert_eq!(bytes, expected);
     let back = Message::from_ber(&bytes).unwrap();
     assert_eq!(back, msg);
     // A buffer one octet short is an error, not a panic or a truncated encoding.
     let mut small = vec![0u8; bytes.len() - 1];
-    assert!(matches!(msg.encode_to_slice(&mut small), Err(snmp_ber::EncodeError::BufferTooSmall { .. })));
+    assert!(matches!(
+        msg.encode_to_slice(&mut small),
+        Err(snmp_ber::EncodeError::BufferTooSmall { .. })
+    ));
     // Constraints are checked on encode too.
     let mut bad = msg;
     if let Pdus::Response(ResponsePdu(p)) = &mut bad.data {
@@ -364,6 +451,10 @@ fn built_values_encode_and_decode_back() {
     }
     assert_eq!(
         bad.to_ber().unwrap_err(),
-        snmp_ber::EncodeError::ConstraintViolation { component: "PDU.error-index", found: 1 << 31, expected: "0..2147483647" }
+        snmp_ber::EncodeError::ConstraintViolation {
+            component: "PDU.error-index",
+            found: 1 << 31,
+            expected: "0..2147483647"
+        }
     );
 }

@@ -36,7 +36,9 @@ static GLOBAL: Counting = Counting;
 /// Decodes and touches every binding; returns a checksum so nothing is optimised away.
 fn decode_all(bytes: &[u8]) -> (usize, u64) {
     let m = Message::from_ber(bytes).expect("valid message");
-    let Pdus::Response(p) = m.data else { panic!("not a response") };
+    let Pdus::Response(p) = m.data else {
+        panic!("not a response")
+    };
     let mut n = 0;
     let mut sum = 0u64;
     for vb in p.0.variable_bindings.0.iter() {
@@ -59,7 +61,12 @@ fn fifty_binding_response_decodes_without_allocating() {
     let after = ALLOCATIONS.load(Ordering::SeqCst);
     assert_eq!(got, expected);
     assert_eq!(got.0, 50);
-    assert_eq!(after - before, 0, "decoding allocated {} times", after - before);
+    assert_eq!(
+        after - before,
+        0,
+        "decoding allocated {} times",
+        after - before
+    );
     // The counter works: an allocation is seen.
     let v = std::hint::black_box(vec![1u8; 16]);
     assert!(ALLOCATIONS.load(Ordering::SeqCst) > after, "{v:?}");

@@ -181,7 +181,11 @@ impl fmt::Display for TagByte {
             2 => "CONTEXT",
             _ => "PRIVATE",
         };
-        let form = if b & 0x20 != 0 { "constructed" } else { "primitive" };
+        let form = if b & 0x20 != 0 {
+            "constructed"
+        } else {
+            "primitive"
+        };
         if b & 0x1f == 0x1f {
             write!(f, "{b:#04x} ({class}, {form}, high tag number)")
         } else {

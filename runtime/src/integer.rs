@@ -26,8 +26,16 @@ fn bad_length(r: &Reader<'_>, contents: &[u8]) -> DecodeError {
 
 #[cold]
 #[inline(never)]
-fn out_of_range(r: &Reader<'_>, contents: &[u8], found: i128, expected: &'static str) -> DecodeError {
-    r.error_at(contents, DecodeErrorKind::IntegerOutOfRange { found, expected })
+fn out_of_range(
+    r: &Reader<'_>,
+    contents: &[u8],
+    found: i128,
+    expected: &'static str,
+) -> DecodeError {
+    r.error_at(
+        contents,
+        DecodeErrorKind::IntegerOutOfRange { found, expected },
+    )
 }
 
 /// Decodes INTEGER contents into an `i64`. `r` is the reader the contents came from (for offsets).
@@ -54,7 +62,12 @@ fn decode_i64_slow(r: &Reader<'_>, contents: &[u8]) -> Result<i64, DecodeError> 
     let v = nine_octets(contents);
     match i64::try_from(v) {
         Ok(v) => Ok(v),
-        Err(_) => Err(out_of_range(r, contents, v, "-9223372036854775808..9223372036854775807")),
+        Err(_) => Err(out_of_range(
+            r,
+            contents,
+            v,
+            "-9223372036854775808..9223372036854775807",
+        )),
     }
 }
 
@@ -93,7 +106,11 @@ pub fn decode_u64(r: &Reader<'_>, contents: &[u8]) -> Result<u64, DecodeError> {
 #[inline]
 pub fn encoded_len_i64(v: i64) -> usize {
     // Bits needed beyond the sign: count redundant leading sign bits.
-    let redundant = if v < 0 { v.leading_ones() } else { v.leading_zeros() } as usize;
+    let redundant = if v < 0 {
+        v.leading_ones()
+    } else {
+        v.leading_zeros()
+    } as usize;
     let significant = 64 - redundant + 1; // plus one sign bit
     significant.div_ceil(8)
 }
@@ -171,12 +188,18 @@ mod tests {
             dec_u(&[0x00, 0x80, 0, 0, 0, 0, 0, 0, 0]).unwrap(),
             1u64 << 63
         );
-        assert_eq!(dec_u(&[0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]).unwrap(), u64::MAX);
+        assert_eq!(
+            dec_u(&[0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]).unwrap(),
+            u64::MAX
+        );
     }
 
     #[test]
     fn bad_integers() {
-        assert_eq!(dec_i(&[]).unwrap_err().kind(), &DecodeErrorKind::EmptyInteger);
+        assert_eq!(
+            dec_i(&[]).unwrap_err().kind(),
+            &DecodeErrorKind::EmptyInteger
+        );
         assert_eq!(
             dec_i(&[0; 10]).unwrap_err().kind(),
             &DecodeErrorKind::IntegerTooLong { found: 10, max: 8 }

@@ -289,8 +289,16 @@ impl<'a> Reader<'a> {
     /// An INTEGER outside its constraint; `contents` locates it.
     #[cold]
     #[inline(never)]
-    pub fn out_of_range(&self, contents: &[u8], found: i128, expected: &'static str) -> DecodeError {
-        self.error_at(contents, DecodeErrorKind::IntegerOutOfRange { found, expected })
+    pub fn out_of_range(
+        &self,
+        contents: &[u8],
+        found: i128,
+        expected: &'static str,
+    ) -> DecodeError {
+        self.error_at(
+            contents,
+            DecodeErrorKind::IntegerOutOfRange { found, expected },
+        )
     }
 
     /// A size (octets, bits or elements) outside its SIZE constraint; `contents` locates it.
@@ -302,7 +310,10 @@ impl<'a> Reader<'a> {
         found: usize,
         expected: &'static str,
     ) -> DecodeError {
-        self.error_at(contents, DecodeErrorKind::SizeOutOfRange { found, expected })
+        self.error_at(
+            contents,
+            DecodeErrorKind::SizeOutOfRange { found, expected },
+        )
     }
 
     #[cold]
@@ -377,7 +388,10 @@ mod tests {
         let e = Reader::new(&[0x30, 0x85, 0, 0, 0, 0, 1, 0])
             .read_tlv(0x30, "SEQUENCE")
             .unwrap_err();
-        assert_eq!(e.kind(), &DecodeErrorKind::LengthTooLong { found: 5, max: 4 });
+        assert_eq!(
+            e.kind(),
+            &DecodeErrorKind::LengthTooLong { found: 5, max: 4 }
+        );
         let e = Reader::new(&[0x30, 0x84, 0xff, 0xff, 0xff, 0xff])
             .read_tlv(0x30, "SEQUENCE")
             .unwrap_err();

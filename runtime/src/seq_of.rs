@@ -14,10 +14,7 @@ pub struct SequenceOf<'a, T> {
 
 #[derive(Clone, Copy)]
 enum Repr<'a, T> {
-    Decoded {
-        reader: Reader<'a>,
-        count: usize,
-    },
+    Decoded { reader: Reader<'a>, count: usize },
     Items(&'a [T]),
 }
 

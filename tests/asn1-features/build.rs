@@ -1,7 +1,12 @@
 fn main() {
     if let Err(e) = snmp_codegen::Builder::new()
         .asn1("asn1/Features.asn1")
-        .open_type("Features-Explicit", "Envelope.body", "Features-Explicit", "Record")
+        .open_type(
+            "Features-Explicit",
+            "Envelope.body",
+            "Features-Explicit",
+            "Record",
+        )
         .compile()
     {
         // The diagnostics (file:line:column, caret) fail the build readably.

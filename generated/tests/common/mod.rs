@@ -27,9 +27,15 @@ pub fn vector(name: &str) -> &'static [u8] {
 
 /// Decodes `bytes` as `T`, re-encodes it and asserts the octets are unchanged.
 pub fn assert_round_trip<'a, T: Decode<'a> + Encode + std::fmt::Debug>(bytes: &'a [u8]) -> T {
-    let value = T::from_ber(bytes).unwrap_or_else(|e| panic!("{} does not decode: {e}", T::ASN1_NAME));
+    let value =
+        T::from_ber(bytes).unwrap_or_else(|e| panic!("{} does not decode: {e}", T::ASN1_NAME));
     let again = value.to_ber().expect("encodes");
-    assert_eq!(hex::encode(&again), hex::encode(bytes), "{} re-encodes differently: {value:?}", T::ASN1_NAME);
+    assert_eq!(
+        hex::encode(&again),
+        hex::encode(bytes),
+        "{} re-encodes differently: {value:?}",
+        T::ASN1_NAME
+    );
     value
 }
 
@@ -83,13 +89,31 @@ pub fn v2c_response(n: usize) -> Vec<u8> {
     for i in 0..n {
         let row = (i / 8 + 1) as i128;
         let (name, value) = match i % 8 {
-            0 => (format!("1.3.6.1.2.1.2.2.1.10.{row}"), int(0x41, 3_000_000_000)),
-            1 => (format!("1.3.6.1.2.1.2.2.1.5.{row}"), int(0x42, 1_000_000_000)),
+            0 => (
+                format!("1.3.6.1.2.1.2.2.1.10.{row}"),
+                int(0x41, 3_000_000_000),
+            ),
+            1 => (
+                format!("1.3.6.1.2.1.2.2.1.5.{row}"),
+                int(0x42, 1_000_000_000),
+            ),
             2 => (format!("1.3.6.1.2.1.2.2.1.9.{row}"), int(0x43, 123_456)),
-            3 => (format!("1.3.6.1.2.1.2.2.1.2.{row}"), tlv(0x04, b"GigabitEthernet0/1")),
-            4 => (format!("1.3.6.1.2.1.4.20.1.1.10.0.0.{row}"), tlv(0x40, &[10, 0, 0, row as u8])),
-            5 => (format!("1.3.6.1.2.1.2.2.1.22.{row}"), oid("1.3.6.1.4.1.9.1.1")),
-            6 => (format!("1.3.6.1.2.1.31.1.1.1.6.{row}"), int(0x46, (1i128 << 63) + 5)),
+            3 => (
+                format!("1.3.6.1.2.1.2.2.1.2.{row}"),
+                tlv(0x04, b"GigabitEthernet0/1"),
+            ),
+            4 => (
+                format!("1.3.6.1.2.1.4.20.1.1.10.0.0.{row}"),
+                tlv(0x40, &[10, 0, 0, row as u8]),
+            ),
+            5 => (
+                format!("1.3.6.1.2.1.2.2.1.22.{row}"),
+                oid("1.3.6.1.4.1.9.1.1"),
+            ),
+            6 => (
+                format!("1.3.6.1.2.1.31.1.1.1.6.{row}"),
+                int(0x46, (1i128 << 63) + 5),
+            ),
             _ => (format!("1.3.6.1.2.1.2.2.1.8.{row}"), int(0x02, 1)),
         };
         vbs.push(seq(&[oid(&name), value]));
@@ -97,14 +121,19 @@ pub fn v2c_response(n: usize) -> Vec<u8> {
     seq(&[
         int(0x02, 1),
         tlv(0x04, b"public"),
-        tlv(0xa2, &[int(0x02, 1_234_567), int(0x02, 0), int(0x02, 0), seq(&vbs)].concat()),
+        tlv(
+            0xa2,
+            &[int(0x02, 1_234_567), int(0x02, 0), int(0x02, 0), seq(&vbs)].concat(),
+        ),
     ])
 }
 
 /// The version field (the first INTEGER inside the outer SEQUENCE) of an SNMP message.
 pub fn message_version(bytes: &[u8]) -> i64 {
     let mut r = snmp_ber::Reader::new(bytes);
-    let mut seq = r.read_constructed(0x30, "SEQUENCE").expect("message SEQUENCE");
+    let mut seq = r
+        .read_constructed(0x30, "SEQUENCE")
+        .expect("message SEQUENCE");
     let c = seq.read_tlv(0x02, "INTEGER").expect("version INTEGER");
     snmp_ber::int_i64(&seq, c).expect("version value")
 }

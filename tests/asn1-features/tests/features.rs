@@ -55,12 +55,22 @@ fn record_decodes_every_construct() {
 
 #[test]
 fn enumerated_values_and_unknown_items() {
-    assert_eq!(Colour::Green as i64, 1, "unnumbered items take the next free value");
-    assert_eq!(Colour::from_ber(&[0x0a, 0x01, 0x01]).unwrap(), Colour::Green);
+    assert_eq!(
+        Colour::Green as i64,
+        1,
+        "unnumbered items take the next free value"
+    );
+    assert_eq!(
+        Colour::from_ber(&[0x0a, 0x01, 0x01]).unwrap(),
+        Colour::Green
+    );
     let e = Colour::from_ber(&[0x0a, 0x01, 0x02]).unwrap_err();
     assert_eq!(
         e.kind(),
-        &DecodeErrorKind::UnknownEnumerated { found: 2, expected: "red(0), green(1), blue(5)" }
+        &DecodeErrorKind::UnknownEnumerated {
+            found: 2,
+            expected: "red(0), green(1), blue(5)"
+        }
     );
 }
 
@@ -68,17 +78,26 @@ fn enumerated_values_and_unknown_items() {
 fn constraints_apply_through_references_and_tags() {
     // Level is INTEGER (1..limit) with named numbers: 11 is out of range.
     let e = Level::from_ber(&[0x02, 0x01, 0x0b]).unwrap_err();
-    assert_eq!(e.to_string(), "at byte 2 in Level: INTEGER value 11 out of range: expected 1..10");
+    assert_eq!(
+        e.to_string(),
+        "at byte 2 in Level: INTEGER value 11 out of range: expected 1..10"
+    );
     // name is SIZE (1..8): an empty one (`81 00` in place of `81 02 'a' 'b'` at byte 8) fails.
     let mut bytes = record_bytes();
     assert_eq!(&bytes[8..12], &[0x81, 0x02, b'a', b'b']);
     bytes.splice(8..12, [0x81, 0x00]);
     bytes[1] -= 2;
     let e = Record::from_ber(&bytes).unwrap_err();
-    assert_eq!(e.to_string(), "at byte 10 in Record.name: size 0 out of range: expected SIZE (1..8)");
+    assert_eq!(
+        e.to_string(),
+        "at byte 10 in Record.name: size 0 out of range: expected SIZE (1..8)"
+    );
     // A Point's x is INTEGER (0..limit) with limit imported from the other module.
     let p = Point::from_ber(&[0x30, 0x06, 0x80, 0x01, 0x0b, 0x82, 0x01, 0x00]).unwrap_err();
-    assert_eq!(p.to_string(), "at byte 4 in Point.x: INTEGER value 11 out of range: expected 0..10");
+    assert_eq!(
+        p.to_string(),
+        "at byte 4 in Point.x: INTEGER value 11 out of range: expected 0..10"
+    );
 }
 
 #[test]
@@ -92,7 +111,14 @@ fn automatic_tags_number_components_and_alternatives() {
     let s = Shape::from_ber(&[0x81, 0x02, b'h', b'i']).unwrap();
     assert_eq!(s, Shape::Label(b"hi"));
     let s = Shape::from_ber(&[0xa0, 0x06, 0x80, 0x01, 0x00, 0x82, 0x01, 0x00]).unwrap();
-    assert_eq!(s, Shape::Point(Point { x: 0, y: None, c: Colour::Red }));
+    assert_eq!(
+        s,
+        Shape::Point(Point {
+            x: 0,
+            y: None,
+            c: Colour::Red
+        })
+    );
 }
 
 #[test]
