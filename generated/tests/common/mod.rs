@@ -5,7 +5,7 @@ use snmp_ber::{Decode, Encode};
 
 /// The net-snmp known-answer vectors: (name, octets).
 pub fn vectors() -> Vec<(String, Vec<u8>)> {
-    let text = include_str!("../data/netsnmp-5.9.3.vectors");
+    let text = include_str!("../../../corpus/vectors/netsnmp-5.9.3.txt");
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
