@@ -13,7 +13,7 @@ use std::process::Command;
 
 use snmp_codegen::ast::AssignmentKind;
 use snmp_codegen::ast::TypeKind;
-use snmp_codegen::ir::{Body, Def, Ir, IntTy, Repr, SizeC, Ty};
+use snmp_codegen::ir::{Body, Def, IntTy, Ir, Repr, SizeC, Ty};
 use snmp_codegen::resolve::{resolve, SourceFile};
 
 fn find_rs_asn1c() -> Option<PathBuf> {
@@ -23,14 +23,18 @@ fn find_rs_asn1c() -> Option<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
         .map(|p| std::env::split_paths(&p).collect())
         .unwrap_or_default();
-    if let Some(home) = std::env::var_os("CARGO_HOME").or_else(|| std::env::var_os("HOME").map(|h| {
-        let mut p = PathBuf::from(h);
-        p.push(".cargo");
-        p.into_os_string()
-    })) {
+    if let Some(home) = std::env::var_os("CARGO_HOME").or_else(|| {
+        std::env::var_os("HOME").map(|h| {
+            let mut p = PathBuf::from(h);
+            p.push(".cargo");
+            p.into_os_string()
+        })
+    }) {
         dirs.push(PathBuf::from(home).join("bin"));
     }
-    dirs.into_iter().map(|d| d.join("rs-asn1c")).find(|p| p.is_file())
+    dirs.into_iter()
+        .map(|d| d.join("rs-asn1c"))
+        .find(|p| p.is_file())
 }
 
 /// The module text with MACRO definitions and OBJECT IDENTIFIER value assignments blanked.
@@ -81,13 +85,20 @@ fn parse_hampi(out: &str) -> BTreeMap<String, HampiItem> {
             }
             continue;
         }
-        if let Some(rest) = t.strip_prefix("pub struct ").or_else(|| t.strip_prefix("pub enum ")) {
-            let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        if let Some(rest) = t
+            .strip_prefix("pub struct ")
+            .or_else(|| t.strip_prefix("pub enum "))
+        {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
             let mut item = HampiItem::default();
             let body = attr.trim_start_matches("#[asn(").trim_end_matches(")]");
             for kv in body.split(',') {
                 if let Some((k, v)) = kv.split_once('=') {
-                    item.attrs.insert(k.trim().to_string(), v.trim().trim_matches('"').to_string());
+                    item.attrs
+                        .insert(k.trim().to_string(), v.trim().trim_matches('"').to_string());
                 }
             }
             if rest.trim_end().ends_with('{') && t.starts_with("pub struct") {
@@ -103,7 +114,10 @@ fn parse_hampi(out: &str) -> BTreeMap<String, HampiItem> {
                 items.insert(n, i);
             } else if let Some(f) = t.strip_prefix("pub ") {
                 if let Some((fname, fty)) = f.split_once(':') {
-                    item.fields.push((fname.trim().to_string(), fty.trim().trim_end_matches(',').to_string()));
+                    item.fields.push((
+                        fname.trim().to_string(),
+                        fty.trim().trim_end_matches(',').to_string(),
+                    ));
                 }
             }
         }
@@ -112,7 +126,10 @@ fn parse_hampi(out: &str) -> BTreeMap<String, HampiItem> {
 }
 
 fn normalise(name: &str) -> String {
-    name.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_lowercase()
+    name.chars()
+        .filter(|c| c.is_alphanumeric())
+        .collect::<String>()
+        .to_lowercase()
 }
 
 fn strip_tags(ty: &Ty) -> &Ty {
@@ -129,14 +146,20 @@ fn int_bounds(t: &IntTy) -> Option<(i128, i128)> {
             r => Some(r.bounds()),
         };
     }
-    Some((t.ranges.iter().map(|r| r.0).min()?, t.ranges.iter().map(|r| r.1).max()?))
+    Some((
+        t.ranges.iter().map(|r| r.0).min()?,
+        t.ranges.iter().map(|r| r.1).max()?,
+    ))
 }
 
 fn size_bounds(s: &Option<SizeC>) -> Option<(String, String)> {
     let s = s.as_ref()?;
     let lo = s.ranges.iter().map(|r| r.0).min()?;
     let hi = s.ranges.iter().map(|r| r.1).max()?;
-    Some((lo.to_string(), hi.map_or("MAX".to_string(), |h| h.to_string())))
+    Some((
+        lo.to_string(),
+        hi.map_or("MAX".to_string(), |h| h.to_string()),
+    ))
 }
 
 /// Compares our view of a type with hampi's attributes; returns a description of any mismatch.
@@ -156,7 +179,9 @@ fn compare(ir: &Ir, ty: &Ty, h: &HampiItem) -> Result<(), String> {
                 (Some(a), Some(b)) => Some((a.clone(), b.clone())),
                 _ => None,
             };
-            (ours == theirs).then_some(()).ok_or(format!("INTEGER bounds: ours {ours:?}, hampi {theirs:?}"))
+            (ours == theirs)
+                .then_some(())
+                .ok_or(format!("INTEGER bounds: ours {ours:?}, hampi {theirs:?}"))
         }
         ("OCTET-STRING", Ty::Octets(s)) => {
             let ours = size_bounds(s);
@@ -164,7 +189,9 @@ fn compare(ir: &Ir, ty: &Ty, h: &HampiItem) -> Result<(), String> {
                 (Some(a), Some(b)) => Some((a.clone(), b.clone())),
                 _ => None,
             };
-            (ours == theirs).then_some(()).ok_or(format!("SIZE bounds: ours {ours:?}, hampi {theirs:?}"))
+            (ours == theirs)
+                .then_some(())
+                .ok_or(format!("SIZE bounds: ours {ours:?}, hampi {theirs:?}"))
         }
         ("OBJECT-IDENTIFIER", Ty::Oid) => Ok(()),
         ("NULL", Ty::Null) => Ok(()),
@@ -172,12 +199,21 @@ fn compare(ir: &Ir, ty: &Ty, h: &HampiItem) -> Result<(), String> {
     }
 }
 
-fn compare_def(ir: &Ir, def: &Def, h: &HampiItem, items: &BTreeMap<String, HampiItem>) -> Result<(), String> {
+fn compare_def(
+    ir: &Ir,
+    def: &Def,
+    h: &HampiItem,
+    items: &BTreeMap<String, HampiItem>,
+) -> Result<(), String> {
     let kind = h.attrs.get("type").map(String::as_str).unwrap_or("?");
     match (&def.body, kind) {
         (Body::Choice { alts }, "CHOICE") => {
             let ub: usize = h.attrs["ub"].parse().map_err(|e| format!("{e}"))?;
-            (alts.len() == ub + 1).then_some(()).ok_or(format!("{} alternatives, hampi {}", alts.len(), ub + 1))
+            (alts.len() == ub + 1).then_some(()).ok_or(format!(
+                "{} alternatives, hampi {}",
+                alts.len(),
+                ub + 1
+            ))
         }
         (Body::Struct { fields, .. }, "SEQUENCE") => {
             let ours: Vec<&str> = fields.iter().map(|f| f.rust_name.as_str()).collect();
@@ -212,12 +248,21 @@ fn hampi_resolves_the_same_type_assignments() {
     let mut checked_modules = Vec::new();
     let mut rejected = Vec::new();
     let mut mismatches = Vec::new();
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("asn1")).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("asn1"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let ours = resolve(&[SourceFile { name: name.clone(), text: text.clone() }], &[]);
+        let ours = resolve(
+            &[SourceFile {
+                name: name.clone(),
+                text: text.clone(),
+            }],
+            &[],
+        );
         let compatible = tmp.path().join(&name);
         std::fs::write(&compatible, hampi_compatible(&text)).unwrap();
         let out_file = tmp.path().join(format!("{name}.rs"));
@@ -231,14 +276,22 @@ fn hampi_resolves_the_same_type_assignments() {
             .expect("rs-asn1c runs");
         if !run.status.success() {
             let stderr = String::from_utf8_lossy(&run.stderr);
-            let why = stderr.lines().find(|l| l.starts_with("Error")).unwrap_or("failed").to_string();
+            let why = stderr
+                .lines()
+                .find(|l| l.starts_with("Error"))
+                .unwrap_or("failed")
+                .to_string();
             rejected.push(format!("{name}: {why}"));
             continue;
         }
         // Modules hampi takes alone must resolve alone for us too.
         let ir = ours.unwrap_or_else(|e| panic!("{name}: hampi resolved it, we did not: {e}"));
         let items = parse_hampi(&std::fs::read_to_string(&out_file).unwrap());
-        let top: Vec<&Def> = ir.defs.iter().filter(|d| !d.asn1_name.contains('.')).collect();
+        let top: Vec<&Def> = ir
+            .defs
+            .iter()
+            .filter(|d| !d.asn1_name.contains('.'))
+            .collect();
         for def in &top {
             let key = normalise(&def.asn1_name);
             match items.iter().find(|(n, _)| normalise(n) == key) {
@@ -260,21 +313,54 @@ fn hampi_resolves_the_same_type_assignments() {
     // ExtUTCTime is SIZE (11 | 13): hampi keeps only the hull 11..13, we keep the union.
     mismatches.retain(|m| !m.contains("ExtUTCTime"));
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
-    assert!(checked_types >= 25, "only {checked_types} types cross-checked");
+    assert!(
+        checked_types >= 25,
+        "only {checked_types} types cross-checked"
+    );
 }
 
 #[test]
 fn the_comparison_notices_differences() {
     let ir = Ir::default();
     let item = |pairs: &[(&str, &str)]| HampiItem {
-        attrs: pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        attrs: pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
         fields: Vec::new(),
     };
-    let u32_full = Ty::Int(IntTy { repr: Repr::U32, ranges: Vec::new(), expected: String::new() });
-    assert!(compare(&ir, &u32_full, &item(&[("type", "INTEGER"), ("lb", "0"), ("ub", "4294967295")])).is_ok());
-    assert!(compare(&ir, &u32_full, &item(&[("type", "INTEGER"), ("lb", "0"), ("ub", "100")])).is_err());
+    let u32_full = Ty::Int(IntTy {
+        repr: Repr::U32,
+        ranges: Vec::new(),
+        expected: String::new(),
+    });
+    assert!(compare(
+        &ir,
+        &u32_full,
+        &item(&[("type", "INTEGER"), ("lb", "0"), ("ub", "4294967295")])
+    )
+    .is_ok());
+    assert!(compare(
+        &ir,
+        &u32_full,
+        &item(&[("type", "INTEGER"), ("lb", "0"), ("ub", "100")])
+    )
+    .is_err());
     assert!(compare(&ir, &u32_full, &item(&[("type", "OCTET-STRING")])).is_err());
-    let sized = Ty::Octets(Some(SizeC { ranges: vec![(0, Some(32))], expected: String::new() }));
-    assert!(compare(&ir, &sized, &item(&[("type", "OCTET-STRING"), ("sz_lb", "0"), ("sz_ub", "32")])).is_ok());
-    assert!(compare(&ir, &sized, &item(&[("type", "OCTET-STRING"), ("sz_lb", "0"), ("sz_ub", "31")])).is_err());
+    let sized = Ty::Octets(Some(SizeC {
+        ranges: vec![(0, Some(32))],
+        expected: String::new(),
+    }));
+    assert!(compare(
+        &ir,
+        &sized,
+        &item(&[("type", "OCTET-STRING"), ("sz_lb", "0"), ("sz_ub", "32")])
+    )
+    .is_ok());
+    assert!(compare(
+        &ir,
+        &sized,
+        &item(&[("type", "OCTET-STRING"), ("sz_lb", "0"), ("sz_ub", "31")])
+    )
+    .is_err());
 }
