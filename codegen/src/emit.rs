@@ -922,26 +922,70 @@ impl Emitter<'_> {
         quote!(#(#conds)||*)
     }
 
+    /// The leaves of a CHOICE: nested untagged CHOICEs are flattened, so one `match` on the
+    /// first identifier octet reaches the leaf alternative directly and builds the nested enum
+    /// value in place (`Self::Value(ObjectSyntax::ApplicationWide(ApplicationSyntax::CounterValue(..)))`).
+    fn choice_leaves(&self, ty: &Ty, ctor: Vec<TokenStream>, path: Vec<String>, out: &mut Vec<Leaf>, depth: usize) {
+        if let Ty::Named(id) = ty {
+            if let Body::Choice { alts } = &self.defs()[*id].body {
+                if depth < 16 {
+                    let name = self.def_name(*id);
+                    for a in alts {
+                        let vn = ident(&a.rust_name);
+                        let mut ctor = ctor.clone();
+                        ctor.push(quote!(#name::#vn));
+                        let mut path = path.clone();
+                        path.push(a.asn1_name.clone());
+                        self.choice_leaves(&a.ty, ctor, path, out, depth + 1);
+                    }
+                    return;
+                }
+            }
+        }
+        out.push(Leaf {
+            ty: ty.clone(),
+            ctor,
+            path,
+        });
+    }
+
     fn choice_decode(&self, d: &Def, alts: &[Alt]) -> Result<TokenStream, Diagnostic> {
         let mut single_arms = Vec::new();
         let mut multi_arms = Vec::new();
         let mut wildcard = None;
         let mut expected = Vec::new();
         let mut seen: Vec<Vec<u8>> = Vec::new();
+        let mut leaves = Vec::new();
         for a in alts {
             let vn = ident(&a.rust_name);
-            let comp = &a.asn1_name;
-            let dec = self.dec(&a.ty);
-            let build = if self.is_null(&a.ty) {
+            self.choice_leaves(&a.ty, vec![quote!(Self::#vn)], vec![a.asn1_name.clone()], &mut leaves, 0);
+        }
+        for leaf in &leaves {
+            let dec = self.dec(&leaf.ty);
+            let names = &leaf.path;
+            let guarded = if let [one] = names.as_slice() {
+                quote!(snmp_ber::within(#one, || #dec))
+            } else {
+                quote!(snmp_ber::within_path(&[#(#names),*], || #dec))
+            };
+            let (innermost, outer) = leaf.ctor.split_last().expect("a leaf has a constructor");
+            let mut value = if self.is_null(&leaf.ty) { quote!(#innermost) } else { quote!(#innermost(v)) };
+            for c in outer.iter().rev() {
+                value = quote!(#c(#value));
+            }
+            let build = if self.is_null(&leaf.ty) {
                 quote!({
-                    snmp_ber::within(#comp, || #dec)?;
-                    Ok(Self::#vn)
+                    #guarded?;
+                    Ok(#value)
                 })
             } else {
-                quote!(Ok(Self::#vn(snmp_ber::within(#comp, || #dec)?)))
+                quote!({
+                    let v = #guarded?;
+                    Ok(#value)
+                })
             };
             let mut tags = Vec::new();
-            self.first_tags(&a.ty, &mut tags, 0);
+            self.first_tags(&leaf.ty, &mut tags, 0);
             let mut singles = Vec::new();
             for t in tags {
                 match t {
@@ -958,7 +1002,8 @@ impl Emitter<'_> {
                         if seen.contains(&id) {
                             return Err(self.err(d, format!(
                                 "CHOICE {}: alternative `{}` starts with {desc}, like an earlier alternative",
-                                d.asn1_name, a.asn1_name
+                                d.asn1_name,
+                                names.join(".")
                             )));
                         }
                         seen.push(id.clone());
@@ -992,6 +1037,16 @@ impl Emitter<'_> {
             }
         })
     }
+}
+
+/// A leaf alternative of a (possibly nested) CHOICE.
+struct Leaf {
+    /// Its type.
+    ty: Ty,
+    /// Variant paths from the outer enum inwards.
+    ctor: Vec<TokenStream>,
+    /// Alternative names from the outer CHOICE inwards, for error paths.
+    path: Vec<String>,
 }
 
 /// Writes the contents of an integer held in `v` (a value of the representation's type).

@@ -148,25 +148,99 @@ impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
     #[inline]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
-            Some(0x02 | 0x04 | 0x06 | 0x05) => {
+            Some(0x02) => {
+                let v = snmp_ber::within_path(
+                    &["simple", "number"],
+                    || {
+                        let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
+                        snmp_ber::int_i64(r, c)
+                    },
+                )?;
+                Ok(Self::Simple(SimpleSyntax::Number(v)))
+            }
+            Some(0x04) => {
+                let v = snmp_ber::within_path(
+                    &["simple", "string"],
+                    || {
+                        let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
+                        Ok(c)
+                    },
+                )?;
+                Ok(Self::Simple(SimpleSyntax::String(v)))
+            }
+            Some(0x06) => {
+                let v = snmp_ber::within_path(
+                    &["simple", "object"],
+                    || {
+                        let c = r.read_tlv(0x06, "OBJECT IDENTIFIER (0x06)")?;
+                        snmp_ber::Oid::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::Simple(SimpleSyntax::Object(v)))
+            }
+            Some(0x05) => {
+                snmp_ber::within_path(
+                    &["simple", "empty"],
+                    || {
+                        let c = r.read_tlv(0x05, "NULL (0x05)")?;
+                        snmp_ber::null(r, c)
+                    },
+                )?;
+                Ok(Self::Simple(SimpleSyntax::Empty))
+            }
+            Some(0x40) => {
+                let v = snmp_ber::within_path(
+                    &["application-wide", "address", "internet"],
+                    || {
+                        let c = r.read_tlv(0x40, "[APPLICATION 0] (0x40)")?;
+                        IpAddress::decode_contents(r, c)
+                    },
+                )?;
                 Ok(
-                    Self::Simple(
-                        snmp_ber::within(
-                            "simple",
-                            || <SimpleSyntax as snmp_ber::Decode>::decode(r),
-                        )?,
+                    Self::ApplicationWide(
+                        ApplicationSyntax::Address(NetworkAddress::Internet(v)),
                     ),
                 )
             }
-            Some(0x40..=0x44) => {
-                Ok(
-                    Self::ApplicationWide(
-                        snmp_ber::within(
-                            "application-wide",
-                            || <ApplicationSyntax as snmp_ber::Decode>::decode(r),
-                        )?,
-                    ),
-                )
+            Some(0x41) => {
+                let v = snmp_ber::within_path(
+                    &["application-wide", "counter"],
+                    || {
+                        let c = r.read_tlv(0x41, "[APPLICATION 1] (0x41)")?;
+                        Counter::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::ApplicationWide(ApplicationSyntax::Counter(v)))
+            }
+            Some(0x42) => {
+                let v = snmp_ber::within_path(
+                    &["application-wide", "gauge"],
+                    || {
+                        let c = r.read_tlv(0x42, "[APPLICATION 2] (0x42)")?;
+                        Gauge::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::ApplicationWide(ApplicationSyntax::Gauge(v)))
+            }
+            Some(0x43) => {
+                let v = snmp_ber::within_path(
+                    &["application-wide", "ticks"],
+                    || {
+                        let c = r.read_tlv(0x43, "[APPLICATION 3] (0x43)")?;
+                        TimeTicks::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::ApplicationWide(ApplicationSyntax::Ticks(v)))
+            }
+            Some(0x44) => {
+                let v = snmp_ber::within_path(
+                    &["application-wide", "arbitrary"],
+                    || {
+                        let c = r.read_tlv(0x44, "[APPLICATION 4] (0x44)")?;
+                        Opaque::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::ApplicationWide(ApplicationSyntax::Arbitrary(v)))
             }
             _ => {
                 Err(
@@ -231,43 +305,34 @@ impl<'a> snmp_ber::Decode<'a> for SimpleSyntax<'a> {
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
             Some(0x02) => {
-                Ok(
-                    Self::Number(
-                        snmp_ber::within(
-                            "number",
-                            || {
-                                let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
-                                snmp_ber::int_i64(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "number",
+                    || {
+                        let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
+                        snmp_ber::int_i64(r, c)
+                    },
+                )?;
+                Ok(Self::Number(v))
             }
             Some(0x04) => {
-                Ok(
-                    Self::String(
-                        snmp_ber::within(
-                            "string",
-                            || {
-                                let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
-                                Ok(c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "string",
+                    || {
+                        let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
+                        Ok(c)
+                    },
+                )?;
+                Ok(Self::String(v))
             }
             Some(0x06) => {
-                Ok(
-                    Self::Object(
-                        snmp_ber::within(
-                            "object",
-                            || {
-                                let c = r.read_tlv(0x06, "OBJECT IDENTIFIER (0x06)")?;
-                                snmp_ber::Oid::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "object",
+                    || {
+                        let c = r.read_tlv(0x06, "OBJECT IDENTIFIER (0x06)")?;
+                        snmp_ber::Oid::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::Object(v))
             }
             Some(0x05) => {
                 snmp_ber::within(
@@ -363,66 +428,54 @@ impl<'a> snmp_ber::Decode<'a> for ApplicationSyntax<'a> {
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
             Some(0x40) => {
-                Ok(
-                    Self::Address(
-                        snmp_ber::within(
-                            "address",
-                            || <NetworkAddress as snmp_ber::Decode>::decode(r),
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within_path(
+                    &["address", "internet"],
+                    || {
+                        let c = r.read_tlv(0x40, "[APPLICATION 0] (0x40)")?;
+                        IpAddress::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::Address(NetworkAddress::Internet(v)))
             }
             Some(0x41) => {
-                Ok(
-                    Self::Counter(
-                        snmp_ber::within(
-                            "counter",
-                            || {
-                                let c = r.read_tlv(0x41, "[APPLICATION 1] (0x41)")?;
-                                Counter::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "counter",
+                    || {
+                        let c = r.read_tlv(0x41, "[APPLICATION 1] (0x41)")?;
+                        Counter::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::Counter(v))
             }
             Some(0x42) => {
-                Ok(
-                    Self::Gauge(
-                        snmp_ber::within(
-                            "gauge",
-                            || {
-                                let c = r.read_tlv(0x42, "[APPLICATION 2] (0x42)")?;
-                                Gauge::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "gauge",
+                    || {
+                        let c = r.read_tlv(0x42, "[APPLICATION 2] (0x42)")?;
+                        Gauge::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::Gauge(v))
             }
             Some(0x43) => {
-                Ok(
-                    Self::Ticks(
-                        snmp_ber::within(
-                            "ticks",
-                            || {
-                                let c = r.read_tlv(0x43, "[APPLICATION 3] (0x43)")?;
-                                TimeTicks::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "ticks",
+                    || {
+                        let c = r.read_tlv(0x43, "[APPLICATION 3] (0x43)")?;
+                        TimeTicks::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::Ticks(v))
             }
             Some(0x44) => {
-                Ok(
-                    Self::Arbitrary(
-                        snmp_ber::within(
-                            "arbitrary",
-                            || {
-                                let c = r.read_tlv(0x44, "[APPLICATION 4] (0x44)")?;
-                                Opaque::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "arbitrary",
+                    || {
+                        let c = r.read_tlv(0x44, "[APPLICATION 4] (0x44)")?;
+                        Opaque::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::Arbitrary(v))
             }
             _ => {
                 Err(
@@ -489,17 +542,14 @@ impl<'a> snmp_ber::Decode<'a> for NetworkAddress {
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
             Some(0x40) => {
-                Ok(
-                    Self::Internet(
-                        snmp_ber::within(
-                            "internet",
-                            || {
-                                let c = r.read_tlv(0x40, "[APPLICATION 0] (0x40)")?;
-                                IpAddress::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "internet",
+                    || {
+                        let c = r.read_tlv(0x40, "[APPLICATION 0] (0x40)")?;
+                        IpAddress::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::Internet(v))
             }
             _ => Err(r.no_alternative("one of [APPLICATION 0] (0x40)")),
         }

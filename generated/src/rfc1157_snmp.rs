@@ -148,69 +148,54 @@ impl<'a> snmp_ber::Decode<'a> for Pdus<'a> {
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
             Some(0xa0) => {
-                Ok(
-                    Self::GetRequest(
-                        snmp_ber::within(
-                            "get-request",
-                            || {
-                                let c = r.read_tlv(0xa0, "[0] (0xa0)")?;
-                                GetRequestPdu::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "get-request",
+                    || {
+                        let c = r.read_tlv(0xa0, "[0] (0xa0)")?;
+                        GetRequestPdu::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::GetRequest(v))
             }
             Some(0xa1) => {
-                Ok(
-                    Self::GetNextRequest(
-                        snmp_ber::within(
-                            "get-next-request",
-                            || {
-                                let c = r.read_tlv(0xa1, "[1] (0xa1)")?;
-                                GetNextRequestPdu::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "get-next-request",
+                    || {
+                        let c = r.read_tlv(0xa1, "[1] (0xa1)")?;
+                        GetNextRequestPdu::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::GetNextRequest(v))
             }
             Some(0xa2) => {
-                Ok(
-                    Self::GetResponse(
-                        snmp_ber::within(
-                            "get-response",
-                            || {
-                                let c = r.read_tlv(0xa2, "[2] (0xa2)")?;
-                                GetResponsePdu::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "get-response",
+                    || {
+                        let c = r.read_tlv(0xa2, "[2] (0xa2)")?;
+                        GetResponsePdu::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::GetResponse(v))
             }
             Some(0xa3) => {
-                Ok(
-                    Self::SetRequest(
-                        snmp_ber::within(
-                            "set-request",
-                            || {
-                                let c = r.read_tlv(0xa3, "[3] (0xa3)")?;
-                                SetRequestPdu::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "set-request",
+                    || {
+                        let c = r.read_tlv(0xa3, "[3] (0xa3)")?;
+                        SetRequestPdu::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::SetRequest(v))
             }
             Some(0xa4) => {
-                Ok(
-                    Self::Trap(
-                        snmp_ber::within(
-                            "trap",
-                            || {
-                                let c = r.read_tlv(0xa4, "[4] (0xa4)")?;
-                                TrapPdu::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "trap",
+                    || {
+                        let c = r.read_tlv(0xa4, "[4] (0xa4)")?;
+                        TrapPdu::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::Trap(v))
             }
             _ => {
                 Err(

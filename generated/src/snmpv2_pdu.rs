@@ -49,108 +49,84 @@ impl<'a> snmp_ber::Decode<'a> for Pdus<'a> {
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
             Some(0xa0) => {
-                Ok(
-                    Self::GetRequest(
-                        snmp_ber::within(
-                            "get-request",
-                            || {
-                                let c = r.read_tlv(0xa0, "[0] (0xa0)")?;
-                                GetRequestPdu::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "get-request",
+                    || {
+                        let c = r.read_tlv(0xa0, "[0] (0xa0)")?;
+                        GetRequestPdu::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::GetRequest(v))
             }
             Some(0xa1) => {
-                Ok(
-                    Self::GetNextRequest(
-                        snmp_ber::within(
-                            "get-next-request",
-                            || {
-                                let c = r.read_tlv(0xa1, "[1] (0xa1)")?;
-                                GetNextRequestPdu::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "get-next-request",
+                    || {
+                        let c = r.read_tlv(0xa1, "[1] (0xa1)")?;
+                        GetNextRequestPdu::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::GetNextRequest(v))
             }
             Some(0xa5) => {
-                Ok(
-                    Self::GetBulkRequest(
-                        snmp_ber::within(
-                            "get-bulk-request",
-                            || {
-                                let c = r.read_tlv(0xa5, "[5] (0xa5)")?;
-                                GetBulkRequestPdu::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "get-bulk-request",
+                    || {
+                        let c = r.read_tlv(0xa5, "[5] (0xa5)")?;
+                        GetBulkRequestPdu::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::GetBulkRequest(v))
             }
             Some(0xa2) => {
-                Ok(
-                    Self::Response(
-                        snmp_ber::within(
-                            "response",
-                            || {
-                                let c = r.read_tlv(0xa2, "[2] (0xa2)")?;
-                                ResponsePdu::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "response",
+                    || {
+                        let c = r.read_tlv(0xa2, "[2] (0xa2)")?;
+                        ResponsePdu::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::Response(v))
             }
             Some(0xa3) => {
-                Ok(
-                    Self::SetRequest(
-                        snmp_ber::within(
-                            "set-request",
-                            || {
-                                let c = r.read_tlv(0xa3, "[3] (0xa3)")?;
-                                SetRequestPdu::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "set-request",
+                    || {
+                        let c = r.read_tlv(0xa3, "[3] (0xa3)")?;
+                        SetRequestPdu::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::SetRequest(v))
             }
             Some(0xa6) => {
-                Ok(
-                    Self::InformRequest(
-                        snmp_ber::within(
-                            "inform-request",
-                            || {
-                                let c = r.read_tlv(0xa6, "[6] (0xa6)")?;
-                                InformRequestPdu::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "inform-request",
+                    || {
+                        let c = r.read_tlv(0xa6, "[6] (0xa6)")?;
+                        InformRequestPdu::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::InformRequest(v))
             }
             Some(0xa7) => {
-                Ok(
-                    Self::SnmpV2Trap(
-                        snmp_ber::within(
-                            "snmpV2-trap",
-                            || {
-                                let c = r.read_tlv(0xa7, "[7] (0xa7)")?;
-                                Snmpv2TrapPdu::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "snmpV2-trap",
+                    || {
+                        let c = r.read_tlv(0xa7, "[7] (0xa7)")?;
+                        Snmpv2TrapPdu::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::SnmpV2Trap(v))
             }
             Some(0xa8) => {
-                Ok(
-                    Self::Report(
-                        snmp_ber::within(
-                            "report",
-                            || {
-                                let c = r.read_tlv(0xa8, "[8] (0xa8)")?;
-                                ReportPdu::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "report",
+                    || {
+                        let c = r.read_tlv(0xa8, "[8] (0xa8)")?;
+                        ReportPdu::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::Report(v))
             }
             _ => {
                 Err(
@@ -1286,15 +1262,152 @@ impl<'a> snmp_ber::Decode<'a> for VarBindValue<'a> {
     #[inline]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
-            Some(0x02 | 0x04 | 0x06 | 0x40 | 0x41 | 0x43 | 0x44 | 0x46 | 0x42) => {
+            Some(0x02) => {
+                let v = snmp_ber::within_path(
+                    &["value", "simple", "integer-value"],
+                    || {
+                        let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
+                        snmp_ber::int_i32(r, c)
+                    },
+                )?;
                 Ok(
                     Self::Value(
-                        snmp_ber::within(
-                            "value",
-                            || <super::snmpv2_smi::ObjectSyntax as snmp_ber::Decode>::decode(
-                                r,
-                            ),
-                        )?,
+                        super::snmpv2_smi::ObjectSyntax::Simple(
+                            super::snmpv2_smi::SimpleSyntax::IntegerValue(v),
+                        ),
+                    ),
+                )
+            }
+            Some(0x04) => {
+                let v = snmp_ber::within_path(
+                    &["value", "simple", "string-value"],
+                    || {
+                        let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
+                        {
+                            if !matches!(c.len(), 0..= 65535) {
+                                return Err(r.size_out_of_range(c, c.len(), "0..65535"));
+                            }
+                            Ok(c)
+                        }
+                    },
+                )?;
+                Ok(
+                    Self::Value(
+                        super::snmpv2_smi::ObjectSyntax::Simple(
+                            super::snmpv2_smi::SimpleSyntax::StringValue(v),
+                        ),
+                    ),
+                )
+            }
+            Some(0x06) => {
+                let v = snmp_ber::within_path(
+                    &["value", "simple", "objectID-value"],
+                    || {
+                        let c = r.read_tlv(0x06, "OBJECT IDENTIFIER (0x06)")?;
+                        snmp_ber::Oid::decode_contents(r, c)
+                    },
+                )?;
+                Ok(
+                    Self::Value(
+                        super::snmpv2_smi::ObjectSyntax::Simple(
+                            super::snmpv2_smi::SimpleSyntax::ObjectIdValue(v),
+                        ),
+                    ),
+                )
+            }
+            Some(0x40) => {
+                let v = snmp_ber::within_path(
+                    &["value", "application-wide", "ipAddress-value"],
+                    || {
+                        let c = r.read_tlv(0x40, "[APPLICATION 0] (0x40)")?;
+                        super::snmpv2_smi::IpAddress::decode_contents(r, c)
+                    },
+                )?;
+                Ok(
+                    Self::Value(
+                        super::snmpv2_smi::ObjectSyntax::ApplicationWide(
+                            super::snmpv2_smi::ApplicationSyntax::IpAddressValue(v),
+                        ),
+                    ),
+                )
+            }
+            Some(0x41) => {
+                let v = snmp_ber::within_path(
+                    &["value", "application-wide", "counter-value"],
+                    || {
+                        let c = r.read_tlv(0x41, "[APPLICATION 1] (0x41)")?;
+                        super::snmpv2_smi::Counter32::decode_contents(r, c)
+                    },
+                )?;
+                Ok(
+                    Self::Value(
+                        super::snmpv2_smi::ObjectSyntax::ApplicationWide(
+                            super::snmpv2_smi::ApplicationSyntax::CounterValue(v),
+                        ),
+                    ),
+                )
+            }
+            Some(0x43) => {
+                let v = snmp_ber::within_path(
+                    &["value", "application-wide", "timeticks-value"],
+                    || {
+                        let c = r.read_tlv(0x43, "[APPLICATION 3] (0x43)")?;
+                        super::snmpv2_smi::TimeTicks::decode_contents(r, c)
+                    },
+                )?;
+                Ok(
+                    Self::Value(
+                        super::snmpv2_smi::ObjectSyntax::ApplicationWide(
+                            super::snmpv2_smi::ApplicationSyntax::TimeticksValue(v),
+                        ),
+                    ),
+                )
+            }
+            Some(0x44) => {
+                let v = snmp_ber::within_path(
+                    &["value", "application-wide", "arbitrary-value"],
+                    || {
+                        let c = r.read_tlv(0x44, "[APPLICATION 4] (0x44)")?;
+                        super::snmpv2_smi::Opaque::decode_contents(r, c)
+                    },
+                )?;
+                Ok(
+                    Self::Value(
+                        super::snmpv2_smi::ObjectSyntax::ApplicationWide(
+                            super::snmpv2_smi::ApplicationSyntax::ArbitraryValue(v),
+                        ),
+                    ),
+                )
+            }
+            Some(0x46) => {
+                let v = snmp_ber::within_path(
+                    &["value", "application-wide", "big-counter-value"],
+                    || {
+                        let c = r.read_tlv(0x46, "[APPLICATION 6] (0x46)")?;
+                        super::snmpv2_smi::Counter64::decode_contents(r, c)
+                    },
+                )?;
+                Ok(
+                    Self::Value(
+                        super::snmpv2_smi::ObjectSyntax::ApplicationWide(
+                            super::snmpv2_smi::ApplicationSyntax::BigCounterValue(v),
+                        ),
+                    ),
+                )
+            }
+            Some(0x42) => {
+                let v = snmp_ber::within_path(
+                    &["value", "application-wide", "unsigned-integer-value"],
+                    || {
+                        let c = r.read_tlv(0x42, "[APPLICATION 2] (0x42)")?;
+                        super::snmpv2_smi::Unsigned32::decode_contents(r, c)
+                    },
+                )?;
+                Ok(
+                    Self::Value(
+                        super::snmpv2_smi::ObjectSyntax::ApplicationWide(
+                            super::snmpv2_smi::ApplicationSyntax::UnsignedIntegerValue(v),
+                        ),
                     ),
                 )
             }

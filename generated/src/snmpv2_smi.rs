@@ -354,25 +354,100 @@ impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
     #[inline]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
-            Some(0x02 | 0x04 | 0x06) => {
-                Ok(
-                    Self::Simple(
-                        snmp_ber::within(
-                            "simple",
-                            || <SimpleSyntax as snmp_ber::Decode>::decode(r),
-                        )?,
-                    ),
-                )
+            Some(0x02) => {
+                let v = snmp_ber::within_path(
+                    &["simple", "integer-value"],
+                    || {
+                        let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
+                        snmp_ber::int_i32(r, c)
+                    },
+                )?;
+                Ok(Self::Simple(SimpleSyntax::IntegerValue(v)))
             }
-            Some(0x40 | 0x41 | 0x43 | 0x44 | 0x46 | 0x42) => {
-                Ok(
-                    Self::ApplicationWide(
-                        snmp_ber::within(
-                            "application-wide",
-                            || <ApplicationSyntax as snmp_ber::Decode>::decode(r),
-                        )?,
-                    ),
-                )
+            Some(0x04) => {
+                let v = snmp_ber::within_path(
+                    &["simple", "string-value"],
+                    || {
+                        let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
+                        {
+                            if !matches!(c.len(), 0..= 65535) {
+                                return Err(r.size_out_of_range(c, c.len(), "0..65535"));
+                            }
+                            Ok(c)
+                        }
+                    },
+                )?;
+                Ok(Self::Simple(SimpleSyntax::StringValue(v)))
+            }
+            Some(0x06) => {
+                let v = snmp_ber::within_path(
+                    &["simple", "objectID-value"],
+                    || {
+                        let c = r.read_tlv(0x06, "OBJECT IDENTIFIER (0x06)")?;
+                        snmp_ber::Oid::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::Simple(SimpleSyntax::ObjectIdValue(v)))
+            }
+            Some(0x40) => {
+                let v = snmp_ber::within_path(
+                    &["application-wide", "ipAddress-value"],
+                    || {
+                        let c = r.read_tlv(0x40, "[APPLICATION 0] (0x40)")?;
+                        IpAddress::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::ApplicationWide(ApplicationSyntax::IpAddressValue(v)))
+            }
+            Some(0x41) => {
+                let v = snmp_ber::within_path(
+                    &["application-wide", "counter-value"],
+                    || {
+                        let c = r.read_tlv(0x41, "[APPLICATION 1] (0x41)")?;
+                        Counter32::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::ApplicationWide(ApplicationSyntax::CounterValue(v)))
+            }
+            Some(0x43) => {
+                let v = snmp_ber::within_path(
+                    &["application-wide", "timeticks-value"],
+                    || {
+                        let c = r.read_tlv(0x43, "[APPLICATION 3] (0x43)")?;
+                        TimeTicks::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::ApplicationWide(ApplicationSyntax::TimeticksValue(v)))
+            }
+            Some(0x44) => {
+                let v = snmp_ber::within_path(
+                    &["application-wide", "arbitrary-value"],
+                    || {
+                        let c = r.read_tlv(0x44, "[APPLICATION 4] (0x44)")?;
+                        Opaque::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::ApplicationWide(ApplicationSyntax::ArbitraryValue(v)))
+            }
+            Some(0x46) => {
+                let v = snmp_ber::within_path(
+                    &["application-wide", "big-counter-value"],
+                    || {
+                        let c = r.read_tlv(0x46, "[APPLICATION 6] (0x46)")?;
+                        Counter64::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::ApplicationWide(ApplicationSyntax::BigCounterValue(v)))
+            }
+            Some(0x42) => {
+                let v = snmp_ber::within_path(
+                    &["application-wide", "unsigned-integer-value"],
+                    || {
+                        let c = r.read_tlv(0x42, "[APPLICATION 2] (0x42)")?;
+                        Unsigned32::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::ApplicationWide(ApplicationSyntax::UnsignedIntegerValue(v)))
             }
             _ => {
                 Err(
@@ -436,48 +511,39 @@ impl<'a> snmp_ber::Decode<'a> for SimpleSyntax<'a> {
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
             Some(0x02) => {
-                Ok(
-                    Self::IntegerValue(
-                        snmp_ber::within(
-                            "integer-value",
-                            || {
-                                let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
-                                snmp_ber::int_i32(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "integer-value",
+                    || {
+                        let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
+                        snmp_ber::int_i32(r, c)
+                    },
+                )?;
+                Ok(Self::IntegerValue(v))
             }
             Some(0x04) => {
-                Ok(
-                    Self::StringValue(
-                        snmp_ber::within(
-                            "string-value",
-                            || {
-                                let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
-                                {
-                                    if !matches!(c.len(), 0..= 65535) {
-                                        return Err(r.size_out_of_range(c, c.len(), "0..65535"));
-                                    }
-                                    Ok(c)
-                                }
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "string-value",
+                    || {
+                        let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
+                        {
+                            if !matches!(c.len(), 0..= 65535) {
+                                return Err(r.size_out_of_range(c, c.len(), "0..65535"));
+                            }
+                            Ok(c)
+                        }
+                    },
+                )?;
+                Ok(Self::StringValue(v))
             }
             Some(0x06) => {
-                Ok(
-                    Self::ObjectIdValue(
-                        snmp_ber::within(
-                            "objectID-value",
-                            || {
-                                let c = r.read_tlv(0x06, "OBJECT IDENTIFIER (0x06)")?;
-                                snmp_ber::Oid::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "objectID-value",
+                    || {
+                        let c = r.read_tlv(0x06, "OBJECT IDENTIFIER (0x06)")?;
+                        snmp_ber::Oid::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::ObjectIdValue(v))
             }
             _ => {
                 Err(
@@ -619,82 +685,64 @@ impl<'a> snmp_ber::Decode<'a> for ApplicationSyntax<'a> {
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
             Some(0x40) => {
-                Ok(
-                    Self::IpAddressValue(
-                        snmp_ber::within(
-                            "ipAddress-value",
-                            || {
-                                let c = r.read_tlv(0x40, "[APPLICATION 0] (0x40)")?;
-                                IpAddress::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "ipAddress-value",
+                    || {
+                        let c = r.read_tlv(0x40, "[APPLICATION 0] (0x40)")?;
+                        IpAddress::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::IpAddressValue(v))
             }
             Some(0x41) => {
-                Ok(
-                    Self::CounterValue(
-                        snmp_ber::within(
-                            "counter-value",
-                            || {
-                                let c = r.read_tlv(0x41, "[APPLICATION 1] (0x41)")?;
-                                Counter32::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "counter-value",
+                    || {
+                        let c = r.read_tlv(0x41, "[APPLICATION 1] (0x41)")?;
+                        Counter32::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::CounterValue(v))
             }
             Some(0x43) => {
-                Ok(
-                    Self::TimeticksValue(
-                        snmp_ber::within(
-                            "timeticks-value",
-                            || {
-                                let c = r.read_tlv(0x43, "[APPLICATION 3] (0x43)")?;
-                                TimeTicks::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "timeticks-value",
+                    || {
+                        let c = r.read_tlv(0x43, "[APPLICATION 3] (0x43)")?;
+                        TimeTicks::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::TimeticksValue(v))
             }
             Some(0x44) => {
-                Ok(
-                    Self::ArbitraryValue(
-                        snmp_ber::within(
-                            "arbitrary-value",
-                            || {
-                                let c = r.read_tlv(0x44, "[APPLICATION 4] (0x44)")?;
-                                Opaque::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "arbitrary-value",
+                    || {
+                        let c = r.read_tlv(0x44, "[APPLICATION 4] (0x44)")?;
+                        Opaque::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::ArbitraryValue(v))
             }
             Some(0x46) => {
-                Ok(
-                    Self::BigCounterValue(
-                        snmp_ber::within(
-                            "big-counter-value",
-                            || {
-                                let c = r.read_tlv(0x46, "[APPLICATION 6] (0x46)")?;
-                                Counter64::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "big-counter-value",
+                    || {
+                        let c = r.read_tlv(0x46, "[APPLICATION 6] (0x46)")?;
+                        Counter64::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::BigCounterValue(v))
             }
             Some(0x42) => {
-                Ok(
-                    Self::UnsignedIntegerValue(
-                        snmp_ber::within(
-                            "unsigned-integer-value",
-                            || {
-                                let c = r.read_tlv(0x42, "[APPLICATION 2] (0x42)")?;
-                                Unsigned32::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "unsigned-integer-value",
+                    || {
+                        let c = r.read_tlv(0x42, "[APPLICATION 2] (0x42)")?;
+                        Unsigned32::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::UnsignedIntegerValue(v))
             }
             _ => {
                 Err(

@@ -338,30 +338,24 @@ impl<'a> snmp_ber::Decode<'a> for ScopedPduData<'a> {
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
             Some(0x30) => {
-                Ok(
-                    Self::Plaintext(
-                        snmp_ber::within(
-                            "plaintext",
-                            || {
-                                let c = r.read_tlv(0x30, "SEQUENCE (0x30)")?;
-                                ScopedPdu::decode_contents(r, c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "plaintext",
+                    || {
+                        let c = r.read_tlv(0x30, "SEQUENCE (0x30)")?;
+                        ScopedPdu::decode_contents(r, c)
+                    },
+                )?;
+                Ok(Self::Plaintext(v))
             }
             Some(0x04) => {
-                Ok(
-                    Self::EncryptedPdu(
-                        snmp_ber::within(
-                            "encryptedPDU",
-                            || {
-                                let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
-                                Ok(c)
-                            },
-                        )?,
-                    ),
-                )
+                let v = snmp_ber::within(
+                    "encryptedPDU",
+                    || {
+                        let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
+                        Ok(c)
+                    },
+                )?;
+                Ok(Self::EncryptedPdu(v))
             }
             _ => Err(r.no_alternative("one of SEQUENCE (0x30), OCTET STRING (0x04)")),
         }

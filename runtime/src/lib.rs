@@ -26,7 +26,9 @@ pub use any::{Any, BitString};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, PathSegment, TagByte};
 pub use integer::{decode_i64, decode_u64, encoded_len_i64, encoded_len_u64};
 pub use oid::{Arcs, Oid, OidBuf, OidParseError};
-pub use prim::{boolean, fixed_octets, int_i128, int_i32, int_i64, int_u32, int_u64, null, within};
+pub use prim::{
+    boolean, fixed_octets, int_i128, int_i32, int_i64, int_u32, int_u64, null, within, within_path,
+};
 pub use reader::{Reader, MAX_DEPTH};
 pub use seq_of::{SequenceOf, SequenceOfIter};
 pub use writer::Writer;

@@ -18,9 +18,36 @@ pub fn within<T>(
     }
 }
 
+/// [`within`] for a path of several components (outermost first), used where a flattened CHOICE
+/// decodes a nested alternative in one step.
+#[inline(always)]
+pub fn within_path<T>(
+    path: &'static [&'static str],
+    f: impl FnOnce() -> Result<T, DecodeError>,
+) -> Result<T, DecodeError> {
+    match f() {
+        Ok(v) => Ok(v),
+        Err(e) => Err(path.iter().rev().fold(e, |e, c| e.in_component(c))),
+    }
+}
+
 /// INTEGER contents as `i32` (-2147483648..2147483647).
 #[inline]
 pub fn int_i32(r: &Reader<'_>, c: &[u8]) -> Result<i32, DecodeError> {
+    if let Some((&first, rest)) = c.split_first() {
+        if rest.len() < 4 {
+            let mut v = first as i8 as i32;
+            for &b in rest {
+                v = (v << 8) | b as i32;
+            }
+            return Ok(v);
+        }
+    }
+    int_i32_slow(r, c)
+}
+
+#[inline(never)]
+fn int_i32_slow(r: &Reader<'_>, c: &[u8]) -> Result<i32, DecodeError> {
     let v = decode_i64(r, c)?;
     match i32::try_from(v) {
         Ok(v) => Ok(v),
@@ -31,13 +58,25 @@ pub fn int_i32(r: &Reader<'_>, c: &[u8]) -> Result<i32, DecodeError> {
 /// INTEGER contents as `u32` (0..4294967295).
 #[inline]
 pub fn int_u32(r: &Reader<'_>, c: &[u8]) -> Result<u32, DecodeError> {
-    // Five octets hold every u32 (a leading 0x00 for values of 2^31 and above); the common
-    // short case avoids the 64-bit path.
-    if let [b] = c {
-        if *b < 0x80 {
-            return Ok(*b as u32);
+    // One to four octets with the sign bit clear, or five with a leading zero octet: the
+    // leading zero shifts out of the 32-bit accumulator.
+    let n = c.len();
+    let ok = match c.first() {
+        Some(&first) => first & 0x80 == 0 && (n < 5 || (n == 5 && first == 0)),
+        None => false,
+    };
+    if ok {
+        let mut v: u32 = 0;
+        for &b in c {
+            v = (v << 8) | b as u32;
         }
+        return Ok(v);
     }
+    int_u32_slow(r, c)
+}
+
+#[inline(never)]
+fn int_u32_slow(r: &Reader<'_>, c: &[u8]) -> Result<u32, DecodeError> {
     let v = decode_u64(r, c)?;
     match u32::try_from(v) {
         Ok(v) => Ok(v),
@@ -54,6 +93,18 @@ pub fn int_i64(r: &Reader<'_>, c: &[u8]) -> Result<i64, DecodeError> {
 /// INTEGER contents as `u64` (0..18446744073709551615, nine octets at most).
 #[inline]
 pub fn int_u64(r: &Reader<'_>, c: &[u8]) -> Result<u64, DecodeError> {
+    let n = c.len();
+    let ok = match c.first() {
+        Some(&first) => first & 0x80 == 0 && (n < 9 || (n == 9 && first == 0)),
+        None => false,
+    };
+    if ok {
+        let mut v: u64 = 0;
+        for &b in c {
+            v = (v << 8) | b as u64;
+        }
+        return Ok(v);
+    }
     decode_u64(r, c)
 }
 
@@ -62,7 +113,7 @@ pub fn int_u64(r: &Reader<'_>, c: &[u8]) -> Result<u64, DecodeError> {
 #[inline]
 pub fn int_i128(r: &Reader<'_>, c: &[u8]) -> Result<i128, DecodeError> {
     if c.len() == 9 && c[0] == 0 {
-        return decode_u64(r, c).map(i128::from);
+        return int_u64(r, c).map(i128::from);
     }
     decode_i64(r, c).map(i128::from)
 }
