@@ -362,7 +362,7 @@ impl Emitter<'_> {
                 let name = self.def_name(*id);
                 quote!(#name::decode_contents(r, c))
             }
-            Ty::SeqOf { size, .. } => {
+            Ty::SeqOf { size, label, .. } => {
                 let check = size.as_ref().map(|s| {
                     let pat = size_pattern(s);
                     let exp = &s.expected;
@@ -373,7 +373,7 @@ impl Emitter<'_> {
                     }
                 });
                 quote!({
-                    let list = snmp_ber::SequenceOf::decode_contents(snmp_ber::Reader::nested(r, c)?)?;
+                    let list = snmp_ber::SequenceOf::decode_contents(snmp_ber::Reader::nested(r, c)?, #label)?;
                     #check
                     Ok(list)
                 })
@@ -501,6 +501,69 @@ impl Emitter<'_> {
                 ..
             } => self.enc(inner, v, component),
         }
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Validation: decoding leaves SEQUENCE OF elements to the lists' iterators; `validate`
+    // decodes them all, with full component paths. `v` is an expression of type &T.
+    // -----------------------------------------------------------------------------------------
+
+    fn validate_ty(&self, ty: &Ty, v: TokenStream) -> Option<TokenStream> {
+        match ty {
+            Ty::SeqOf { .. } => Some(quote!(#v.validate())),
+            Ty::Named(id) if self.defs()[*id].holds_list => {
+                Some(quote!(snmp_ber::Decode::validate(#v)))
+            }
+            Ty::Tagged { inner, .. } => self.validate_ty(inner, v),
+            _ => None,
+        }
+    }
+
+    fn validate_body(&self, d: &Def) -> Option<TokenStream> {
+        if !d.holds_list {
+            return None;
+        }
+        let body = match &d.body {
+            Body::Struct { fields, .. } => {
+                let checks = fields.iter().filter_map(|f| {
+                    let fname = ident(&f.rust_name);
+                    let comp = &f.asn1_name;
+                    let check = self.validate_ty(&f.ty, quote!(v))?;
+                    Some(if f.optional {
+                        quote!(if let Some(v) = &self.#fname { snmp_ber::within(#comp, || #check)?; })
+                    } else {
+                        quote!({
+                            let v = &self.#fname;
+                            snmp_ber::within(#comp, || #check)?;
+                        })
+                    })
+                });
+                quote!(#(#checks)* Ok(()))
+            }
+            Body::Choice { alts } => {
+                let arms: Vec<TokenStream> = alts
+                    .iter()
+                    .filter_map(|a| {
+                        let vn = ident(&a.rust_name);
+                        let comp = &a.asn1_name;
+                        let check = self.validate_ty(&a.ty, quote!(v))?;
+                        Some(quote!(Self::#vn(v) => snmp_ber::within(#comp, || #check),))
+                    })
+                    .collect();
+                let rest = (arms.len() < alts.len()).then(|| quote!(_ => Ok(()),));
+                quote!(match self { #(#arms)* #rest })
+            }
+            Body::Alias(ty) => {
+                let check = self.validate_ty(ty, quote!(v))?;
+                quote!(let v = &self.0; #check)
+            }
+            _ => return None,
+        };
+        Some(quote! {
+            fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+                #body
+            }
+        })
     }
 
     // -----------------------------------------------------------------------------------------
@@ -857,6 +920,7 @@ impl Emitter<'_> {
             )
         };
 
+        let validate = self.validate_body(d);
         Ok(quote! {
             #doc
             #item
@@ -872,6 +936,8 @@ impl Emitter<'_> {
                 fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
                     #decode_body
                 }
+
+                #validate
             }
 
             #encode_impl_head {
@@ -925,7 +991,14 @@ impl Emitter<'_> {
     /// The leaves of a CHOICE: nested untagged CHOICEs are flattened, so one `match` on the
     /// first identifier octet reaches the leaf alternative directly and builds the nested enum
     /// value in place (`Self::Value(ObjectSyntax::ApplicationWide(ApplicationSyntax::CounterValue(..)))`).
-    fn choice_leaves(&self, ty: &Ty, ctor: Vec<TokenStream>, path: Vec<String>, out: &mut Vec<Leaf>, depth: usize) {
+    fn choice_leaves(
+        &self,
+        ty: &Ty,
+        ctor: Vec<TokenStream>,
+        path: Vec<String>,
+        out: &mut Vec<Leaf>,
+        depth: usize,
+    ) {
         if let Ty::Named(id) = ty {
             if let Body::Choice { alts } = &self.defs()[*id].body {
                 if depth < 16 {
@@ -958,7 +1031,13 @@ impl Emitter<'_> {
         let mut leaves = Vec::new();
         for a in alts {
             let vn = ident(&a.rust_name);
-            self.choice_leaves(&a.ty, vec![quote!(Self::#vn)], vec![a.asn1_name.clone()], &mut leaves, 0);
+            self.choice_leaves(
+                &a.ty,
+                vec![quote!(Self::#vn)],
+                vec![a.asn1_name.clone()],
+                &mut leaves,
+                0,
+            );
         }
         for leaf in &leaves {
             let dec = self.dec(&leaf.ty);
@@ -969,7 +1048,11 @@ impl Emitter<'_> {
                 quote!(snmp_ber::within_path(&[#(#names),*], || #dec))
             };
             let (innermost, outer) = leaf.ctor.split_last().expect("a leaf has a constructor");
-            let mut value = if self.is_null(&leaf.ty) { quote!(#innermost) } else { quote!(#innermost(v)) };
+            let mut value = if self.is_null(&leaf.ty) {
+                quote!(#innermost)
+            } else {
+                quote!(#innermost(v))
+            };
             for c in outer.iter().rev() {
                 value = quote!(#c(#value));
             }

@@ -150,6 +150,9 @@ pub struct Def {
     pub layers: Vec<Layer>,
     /// Whether the Rust type borrows from the input (has a `'a` parameter).
     pub lifetime: bool,
+    /// Whether a value holds a SEQUENCE OF (directly or inside a component), so that
+    /// validating it means decoding list elements.
+    pub holds_list: bool,
 }
 
 /// The shape of a definition.
@@ -240,6 +243,9 @@ pub enum Ty {
         elem: DefId,
         /// SIZE constraint.
         size: Option<SizeC>,
+        /// Where the list is defined (`VarBindList`, `Record.tags`): the start of the error
+        /// paths its iterator reports.
+        label: String,
     },
     /// A tagged type.
     Tagged {

@@ -96,6 +96,7 @@ pub fn resolve(files: &[SourceFile], open_types: &[OpenTypeBinding]) -> Result<I
     r.index()?;
     r.lower_all()?;
     r.compute_lifetimes();
+    r.compute_holds_list();
     r.check_alias_cycles()?;
     Ok(r.ir)
 }
@@ -212,6 +213,7 @@ impl<'s> Resolver<'s> {
             body: Body::Alias(Ty::Null),
             layers: Vec::new(),
             lifetime: false,
+            holds_list: false,
         });
         self.ir.modules[m].defs.push(id);
         Ok(id)
@@ -877,6 +879,7 @@ impl<'s> Resolver<'s> {
                 Ty::SeqOf {
                     elem: elem_id,
                     size,
+                    label: path.to_string(),
                 }
             }
             TypeKind::Any(_) => {
@@ -921,7 +924,7 @@ impl<'s> Resolver<'s> {
             Ty::Int(_) => Ty::Int(self.int_ty(m, constraints, offset)?),
             Ty::Octets(s) => Ty::Octets(self.size_of(m, constraints)?.or(s)),
             Ty::Bits(s) => Ty::Bits(self.size_of(m, constraints)?.or(s)),
-            Ty::SeqOf { elem, size } => Ty::SeqOf { elem, size: self.size_of(m, constraints)?.or(size) },
+            Ty::SeqOf { elem, size, label } => Ty::SeqOf { elem, size: self.size_of(m, constraints)?.or(size), label },
             _ => {
                 return Err(self.diag(
                     m,
@@ -965,6 +968,40 @@ impl<'s> Resolver<'s> {
                 };
                 if borrows {
                     self.ir.defs[id].lifetime = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    fn compute_holds_list(&mut self) {
+        fn ty_holds(ty: &Ty, defs: &[Def]) -> bool {
+            match ty {
+                Ty::SeqOf { .. } => true,
+                Ty::Named(id) => defs[*id].holds_list,
+                Ty::Tagged { inner, .. } => ty_holds(inner, defs),
+                _ => false,
+            }
+        }
+        loop {
+            let mut changed = false;
+            for id in 0..self.ir.defs.len() {
+                if self.ir.defs[id].holds_list {
+                    continue;
+                }
+                let holds = match &self.ir.defs[id].body {
+                    Body::Struct { fields, .. } => {
+                        fields.iter().any(|f| ty_holds(&f.ty, &self.ir.defs))
+                    }
+                    Body::Choice { alts } => alts.iter().any(|a| ty_holds(&a.ty, &self.ir.defs)),
+                    Body::Alias(ty) => ty_holds(ty, &self.ir.defs),
+                    Body::Enumerated { .. } | Body::NamedInt { .. } => false,
+                };
+                if holds {
+                    self.ir.defs[id].holds_list = true;
                     changed = true;
                 }
             }

@@ -137,9 +137,7 @@ fn print_pdus(pdus: &Pdus<'_>) {
                 "  getbulk request-id={} non-repeaters={} max-repetitions={}",
                 b.request_id, b.non_repeaters, b.max_repetitions
             );
-            for vb in b.variable_bindings.0.iter() {
-                println!("    {} = {}", vb.name.0, value(&vb.value));
-            }
+            print_bindings(b.variable_bindings);
             return;
         }
     };
@@ -147,8 +145,15 @@ fn print_pdus(pdus: &Pdus<'_>) {
         "  {kind} request-id={} error-status={:?} error-index={}",
         pdu.request_id, pdu.error_status, pdu.error_index
     );
-    for vb in pdu.variable_bindings.0.iter() {
-        println!("    {} = {}", vb.name.0, value(&vb.value));
+    print_bindings(pdu.variable_bindings);
+}
+
+fn print_bindings(list: snmp_messages::snmpv2_pdu::VarBindList<'_>) {
+    for vb in list.0.iter() {
+        match vb {
+            Ok(vb) => println!("    {} = {}", vb.name.0, value(&vb.value)),
+            Err(e) => println!("    error: {e}"),
+        }
     }
 }
 

@@ -99,6 +99,13 @@ impl<'a> snmp_ber::Decode<'a> for Message<'a> {
         let c = r.read_tlv(0x30, "SEQUENCE (0x30)")?;
         Self::decode_contents(r, c)
     }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        {
+            let v = &self.data;
+            snmp_ber::within("data", || snmp_ber::Decode::validate(v))?;
+        }
+        Ok(())
+    }
 }
 
 impl snmp_ber::Encode for Message<'_> {

@@ -96,6 +96,13 @@ impl<'a> snmp_ber::Decode<'a> for Message<'a> {
         let c = r.read_tlv(0x30, "SEQUENCE (0x30)")?;
         Self::decode_contents(r, c)
     }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        {
+            let v = &self.data;
+            snmp_ber::within("data", || snmp_ber::Decode::validate(v))?;
+        }
+        Ok(())
+    }
 }
 
 impl snmp_ber::Encode for Message<'_> {
@@ -207,6 +214,23 @@ impl<'a> snmp_ber::Decode<'a> for Pdus<'a> {
             }
         }
     }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        match self {
+            Self::GetRequest(v) => {
+                snmp_ber::within("get-request", || snmp_ber::Decode::validate(v))
+            }
+            Self::GetNextRequest(v) => {
+                snmp_ber::within("get-next-request", || snmp_ber::Decode::validate(v))
+            }
+            Self::GetResponse(v) => {
+                snmp_ber::within("get-response", || snmp_ber::Decode::validate(v))
+            }
+            Self::SetRequest(v) => {
+                snmp_ber::within("set-request", || snmp_ber::Decode::validate(v))
+            }
+            Self::Trap(v) => snmp_ber::within("trap", || snmp_ber::Decode::validate(v)),
+        }
+    }
 }
 
 impl snmp_ber::Encode for Pdus<'_> {
@@ -284,6 +308,10 @@ impl<'a> snmp_ber::Decode<'a> for GetRequestPdu<'a> {
         let c = r.read_tlv(0xa0, "[0] (0xa0)")?;
         Self::decode_contents(r, c)
     }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        let v = &self.0;
+        snmp_ber::Decode::validate(v)
+    }
 }
 
 impl snmp_ber::Encode for GetRequestPdu<'_> {
@@ -335,6 +363,10 @@ impl<'a> snmp_ber::Decode<'a> for GetNextRequestPdu<'a> {
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0xa1, "[1] (0xa1)")?;
         Self::decode_contents(r, c)
+    }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        let v = &self.0;
+        snmp_ber::Decode::validate(v)
     }
 }
 
@@ -388,6 +420,10 @@ impl<'a> snmp_ber::Decode<'a> for GetResponsePdu<'a> {
         let c = r.read_tlv(0xa2, "[2] (0xa2)")?;
         Self::decode_contents(r, c)
     }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        let v = &self.0;
+        snmp_ber::Decode::validate(v)
+    }
 }
 
 impl snmp_ber::Encode for GetResponsePdu<'_> {
@@ -439,6 +475,10 @@ impl<'a> snmp_ber::Decode<'a> for SetRequestPdu<'a> {
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0xa3, "[3] (0xa3)")?;
         Self::decode_contents(r, c)
+    }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        let v = &self.0;
+        snmp_ber::Decode::validate(v)
     }
 }
 
@@ -581,6 +621,13 @@ impl<'a> snmp_ber::Decode<'a> for Pdu<'a> {
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0x30, "SEQUENCE (0x30)")?;
         Self::decode_contents(r, c)
+    }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        {
+            let v = &self.variable_bindings;
+            snmp_ber::within("variable-bindings", || snmp_ber::Decode::validate(v))?;
+        }
+        Ok(())
     }
 }
 
@@ -762,6 +809,13 @@ impl<'a> snmp_ber::Decode<'a> for TrapPdu<'a> {
         let c = r.read_tlv(0xa4, "[4] (0xa4)")?;
         Self::decode_contents(r, c)
     }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        {
+            let v = &self.variable_bindings;
+            snmp_ber::within("variable-bindings", || snmp_ber::Decode::validate(v))?;
+        }
+        Ok(())
+    }
 }
 
 impl snmp_ber::Encode for TrapPdu<'_> {
@@ -884,6 +938,7 @@ impl<'a> VarBindList<'a> {
         {
             let list = snmp_ber::SequenceOf::decode_contents(
                 snmp_ber::Reader::nested(r, c)?,
+                "VarBindList",
             )?;
             Ok(list)
         }
@@ -907,6 +962,10 @@ impl<'a> snmp_ber::Decode<'a> for VarBindList<'a> {
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0x30, "SEQUENCE (0x30)")?;
         Self::decode_contents(r, c)
+    }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        let v = &self.0;
+        v.validate()
     }
 }
 

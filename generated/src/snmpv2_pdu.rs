@@ -138,6 +138,34 @@ impl<'a> snmp_ber::Decode<'a> for Pdus<'a> {
             }
         }
     }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        match self {
+            Self::GetRequest(v) => {
+                snmp_ber::within("get-request", || snmp_ber::Decode::validate(v))
+            }
+            Self::GetNextRequest(v) => {
+                snmp_ber::within("get-next-request", || snmp_ber::Decode::validate(v))
+            }
+            Self::GetBulkRequest(v) => {
+                snmp_ber::within("get-bulk-request", || snmp_ber::Decode::validate(v))
+            }
+            Self::Response(v) => {
+                snmp_ber::within("response", || snmp_ber::Decode::validate(v))
+            }
+            Self::SetRequest(v) => {
+                snmp_ber::within("set-request", || snmp_ber::Decode::validate(v))
+            }
+            Self::InformRequest(v) => {
+                snmp_ber::within("inform-request", || snmp_ber::Decode::validate(v))
+            }
+            Self::SnmpV2Trap(v) => {
+                snmp_ber::within("snmpV2-trap", || snmp_ber::Decode::validate(v))
+            }
+            Self::Report(v) => {
+                snmp_ber::within("report", || snmp_ber::Decode::validate(v))
+            }
+        }
+    }
 }
 
 impl snmp_ber::Encode for Pdus<'_> {
@@ -229,6 +257,10 @@ impl<'a> snmp_ber::Decode<'a> for GetRequestPdu<'a> {
         let c = r.read_tlv(0xa0, "[0] (0xa0)")?;
         Self::decode_contents(r, c)
     }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        let v = &self.0;
+        snmp_ber::Decode::validate(v)
+    }
 }
 
 impl snmp_ber::Encode for GetRequestPdu<'_> {
@@ -279,6 +311,10 @@ impl<'a> snmp_ber::Decode<'a> for GetNextRequestPdu<'a> {
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0xa1, "[1] (0xa1)")?;
         Self::decode_contents(r, c)
+    }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        let v = &self.0;
+        snmp_ber::Decode::validate(v)
     }
 }
 
@@ -331,6 +367,10 @@ impl<'a> snmp_ber::Decode<'a> for ResponsePdu<'a> {
         let c = r.read_tlv(0xa2, "[2] (0xa2)")?;
         Self::decode_contents(r, c)
     }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        let v = &self.0;
+        snmp_ber::Decode::validate(v)
+    }
 }
 
 impl snmp_ber::Encode for ResponsePdu<'_> {
@@ -381,6 +421,10 @@ impl<'a> snmp_ber::Decode<'a> for SetRequestPdu<'a> {
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0xa3, "[3] (0xa3)")?;
         Self::decode_contents(r, c)
+    }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        let v = &self.0;
+        snmp_ber::Decode::validate(v)
     }
 }
 
@@ -433,6 +477,10 @@ impl<'a> snmp_ber::Decode<'a> for GetBulkRequestPdu<'a> {
         let c = r.read_tlv(0xa5, "[5] (0xa5)")?;
         Self::decode_contents(r, c)
     }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        let v = &self.0;
+        snmp_ber::Decode::validate(v)
+    }
 }
 
 impl snmp_ber::Encode for GetBulkRequestPdu<'_> {
@@ -483,6 +531,10 @@ impl<'a> snmp_ber::Decode<'a> for InformRequestPdu<'a> {
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0xa6, "[6] (0xa6)")?;
         Self::decode_contents(r, c)
+    }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        let v = &self.0;
+        snmp_ber::Decode::validate(v)
     }
 }
 
@@ -535,6 +587,10 @@ impl<'a> snmp_ber::Decode<'a> for Snmpv2TrapPdu<'a> {
         let c = r.read_tlv(0xa7, "[7] (0xa7)")?;
         Self::decode_contents(r, c)
     }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        let v = &self.0;
+        snmp_ber::Decode::validate(v)
+    }
 }
 
 impl snmp_ber::Encode for Snmpv2TrapPdu<'_> {
@@ -585,6 +641,10 @@ impl<'a> snmp_ber::Decode<'a> for ReportPdu<'a> {
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0xa8, "[8] (0xa8)")?;
         Self::decode_contents(r, c)
+    }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        let v = &self.0;
+        snmp_ber::Decode::validate(v)
     }
 }
 
@@ -756,6 +816,13 @@ impl<'a> snmp_ber::Decode<'a> for Pdu<'a> {
         let c = r.read_tlv(0x30, "SEQUENCE (0x30)")?;
         Self::decode_contents(r, c)
     }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        {
+            let v = &self.variable_bindings;
+            snmp_ber::within("variable-bindings", || snmp_ber::Decode::validate(v))?;
+        }
+        Ok(())
+    }
 }
 
 impl snmp_ber::Encode for Pdu<'_> {
@@ -913,6 +980,13 @@ impl<'a> snmp_ber::Decode<'a> for BulkPdu<'a> {
         let c = r.read_tlv(0x30, "SEQUENCE (0x30)")?;
         Self::decode_contents(r, c)
     }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        {
+            let v = &self.variable_bindings;
+            snmp_ber::within("variable-bindings", || snmp_ber::Decode::validate(v))?;
+        }
+        Ok(())
+    }
 }
 
 impl snmp_ber::Encode for BulkPdu<'_> {
@@ -1041,6 +1115,7 @@ impl<'a> VarBindList<'a> {
         {
             let list = snmp_ber::SequenceOf::decode_contents(
                 snmp_ber::Reader::nested(r, c)?,
+                "VarBindList",
             )?;
             if !matches!(list.len(), 0..= 2147483647) {
                 return Err(r.size_out_of_range(c, list.len(), "0..2147483647"));
@@ -1074,6 +1149,10 @@ impl<'a> snmp_ber::Decode<'a> for VarBindList<'a> {
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0x30, "SEQUENCE (0x30)")?;
         Self::decode_contents(r, c)
+    }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        let v = &self.0;
+        v.validate()
     }
 }
 

@@ -129,6 +129,13 @@ impl<'a> snmp_ber::Decode<'a> for Snmpv3Message<'a> {
         let c = r.read_tlv(0x30, "SEQUENCE (0x30)")?;
         Self::decode_contents(r, c)
     }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        {
+            let v = &self.msg_data;
+            snmp_ber::within("msgData", || snmp_ber::Decode::validate(v))?;
+        }
+        Ok(())
+    }
 }
 
 impl snmp_ber::Encode for Snmpv3Message<'_> {
@@ -360,6 +367,14 @@ impl<'a> snmp_ber::Decode<'a> for ScopedPduData<'a> {
             _ => Err(r.no_alternative("one of SEQUENCE (0x30), OCTET STRING (0x04)")),
         }
     }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        match self {
+            Self::Plaintext(v) => {
+                snmp_ber::within("plaintext", || snmp_ber::Decode::validate(v))
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 impl snmp_ber::Encode for ScopedPduData<'_> {
@@ -471,6 +486,13 @@ impl<'a> snmp_ber::Decode<'a> for ScopedPdu<'a> {
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0x30, "SEQUENCE (0x30)")?;
         Self::decode_contents(r, c)
+    }
+    fn validate(&self) -> Result<(), snmp_ber::DecodeError> {
+        {
+            let v = &self.data;
+            snmp_ber::within("data", || snmp_ber::Decode::validate(v))?;
+        }
+        Ok(())
     }
 }
 

@@ -168,6 +168,7 @@ fn generated_codec_talks_to_net_snmp() {
         r.0.variable_bindings
             .0
             .iter()
+            .map(|vb| vb.unwrap())
             .map(|vb| (vb.name.0.to_string(), describe(&vb.value)))
             .collect();
     assert_eq!(got.len(), 4);
@@ -228,7 +229,12 @@ fn generated_codec_talks_to_net_snmp() {
     .expect("bulk answered");
     let m = Message::from_ber(&response).unwrap();
     let Pdus::Response(r) = m.data else { panic!() };
-    let oids: Vec<_> = r.0.variable_bindings.0.iter().map(|vb| vb.name.0).collect();
+    let oids: Vec<_> =
+        r.0.variable_bindings
+            .0
+            .iter()
+            .map(|vb| vb.unwrap().name.0)
+            .collect();
     assert_eq!(oids.len(), 20);
     assert!(oids.windows(2).all(|w| w[0] < w[1]), "GETBULK names ascend");
     drop(agent);

@@ -39,7 +39,7 @@ fn with_binding(name: Vec<u8>, value: Vec<u8>) -> Vec<u8> {
 }
 
 fn error_of(bytes: &[u8]) -> String {
-    match Message::from_ber(bytes) {
+    match Message::from_ber_validated(bytes) {
         Ok(m) => panic!("decoded a malformed message: {m:?}"),
         Err(e) => e.to_string(),
     }
@@ -142,7 +142,7 @@ fn catalogue() {
 fn oversized_string_breaks_its_size_constraint() {
     let big = vec![b'x'; 65536];
     let bytes = with_binding(oid("1.3.6.1"), tlv(0x04, &big));
-    let err = Message::from_ber(&bytes).unwrap_err();
+    let err = Message::from_ber_validated(&bytes).unwrap_err();
     assert_eq!(
         err.path(),
         "Message.data.response.variable-bindings[3].value.value.simple.string-value"
@@ -165,8 +165,8 @@ fn every_truncation_of_every_vector_is_an_error() {
         for cut in 0..bytes.len() {
             let prefix = &bytes[..cut];
             let err = match common::message_version(&bytes) {
-                3 => Snmpv3Message::from_ber(prefix).err(),
-                _ => Message::from_ber(prefix).err(),
+                3 => Snmpv3Message::from_ber_validated(prefix).err(),
+                _ => Message::from_ber_validated(prefix).err(),
             };
             let err = err.unwrap_or_else(|| panic!("{name} cut at {cut} decoded"));
             assert!(
@@ -241,7 +241,7 @@ fn sloppy_but_valid_encodings_are_accepted() {
         panic!()
     };
     assert_eq!(p.0.request_id, 5);
-    let vb = p.0.variable_bindings.0.iter().next().unwrap();
+    let vb = p.0.variable_bindings.0.iter().next().unwrap().unwrap();
     use snmp_messages::snmpv2_smi::{ApplicationSyntax, Counter64, ObjectSyntax};
     assert_eq!(
         vb.value,
@@ -292,4 +292,43 @@ fn v3_header_and_usm_constraints() {
         e.to_string(),
         "at byte 12 in UsmSecurityParameters.msgUserName: size 33 out of range: expected SIZE (0..32)"
     );
+}
+
+#[test]
+fn a_bad_binding_is_an_error_item_and_the_rest_still_decode() {
+    // Binding 1 of 3 holds a Counter32 of 2^32; the message frames fine, so from_ber succeeds,
+    // the iterator yields Ok, Err (with the binding's index and absolute offset), Ok.
+    let good = seq(&[oid("1.3.6.1.2.1.1.3.0"), int(0x43, 5)]);
+    let bad = seq(&[oid("1.3.6.1.2.1.1.3.0"), tlv(0x41, &[1, 0, 0, 0, 0])]);
+    let mut parts = ok_header();
+    parts.push(seq(&[good.clone(), bad, good]));
+    let bytes = msg(response(&parts));
+    let m = Message::from_ber(&bytes).expect("framing is valid");
+    let snmp_messages::snmpv2_pdu::Pdus::Response(p) = m.data else {
+        panic!()
+    };
+    let items: Vec<_> = p.0.variable_bindings.0.iter().collect();
+    assert_eq!(items.len(), 3);
+    assert!(items[0].is_ok() && items[2].is_ok());
+    assert_eq!(
+        items[1].as_ref().unwrap_err().to_string(),
+        "at byte 55 in VarBindList[1].value.value.application-wide.counter-value: INTEGER value 4294967296 out of range: expected 0..4294967295"
+    );
+    // Collecting stops at the error; validating gives the full path from the message.
+    assert!(p
+        .0
+        .variable_bindings
+        .0
+        .iter()
+        .collect::<Result<Vec<_>, _>>()
+        .is_err());
+    assert_eq!(
+        Message::from_ber_validated(&bytes).unwrap_err().path(),
+        "Message.data.response.variable-bindings[1].value.value.application-wide.counter-value"
+    );
+    // A decoded list with an invalid element cannot be written back.
+    assert!(matches!(
+        snmp_ber::Encode::to_ber(&m),
+        Err(snmp_ber::EncodeError::InvalidDecoded(_))
+    ));
 }

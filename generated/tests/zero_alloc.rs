@@ -42,6 +42,7 @@ fn decode_all(bytes: &[u8]) -> (usize, u64) {
     let mut n = 0;
     let mut sum = 0u64;
     for vb in p.0.variable_bindings.0.iter() {
+        let vb = vb.expect("binding decodes");
         n += 1;
         sum = sum.wrapping_add(vb.name.0.as_ber().len() as u64);
         if let VarBindValue::Value(v) = vb.value {

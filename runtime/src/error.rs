@@ -302,6 +302,9 @@ pub enum EncodeError {
         /// The buffer's size.
         capacity: usize,
     },
+    /// A decoded list being written back holds an element that does not decode.
+    #[error("a decoded list holds an invalid element: {0}")]
+    InvalidDecoded(DecodeError),
     /// A value that breaks its type's constraint, so no valid encoding exists.
     #[error("{component}: value {found} breaks the constraint: expected {expected}")]
     ConstraintViolation {

@@ -10,8 +10,9 @@
 //! * [`Oid`] is an OBJECT IDENTIFIER borrowed as its BER contents octets: iteration over arcs,
 //!   arc-wise ordering and dotted `Display` without ever decoding into a vector. [`OidBuf`] is the
 //!   owned form for building requests.
-//! * [`SequenceOf`] is a SEQUENCE OF either borrowed from decoded input (validated once, iterated
-//!   lazily) or from a caller's slice (for encoding).
+//! * [`SequenceOf`] is a SEQUENCE OF either borrowed from decoded input (framed when decoded,
+//!   each element decoded once as the iterator reaches it) or from a caller's slice (for
+//!   encoding).
 
 mod any;
 mod error;
@@ -42,11 +43,29 @@ pub trait Decode<'a>: Sized {
     /// advancing it past the value.
     fn decode(reader: &mut Reader<'a>) -> Result<Self, DecodeError>;
 
+    /// Decodes every SEQUENCE OF element this value holds (which decoding itself leaves to the
+    /// lists' iterators), returning the first error with its full component path.
+    fn validate(&self) -> Result<(), DecodeError> {
+        Ok(())
+    }
+
     /// Decodes exactly one value from `input`; bytes left over after it are an error.
+    ///
+    /// SEQUENCE OF elements are framed and counted here and decoded by their iterators; use
+    /// [`Decode::from_ber_validated`] to have every element checked before this returns.
     fn from_ber(input: &'a [u8]) -> Result<Self, DecodeError> {
         let mut reader = Reader::new(input);
         let value = Self::decode(&mut reader).map_err(|e| e.in_component(Self::ASN1_NAME))?;
         reader.finish()?;
+        Ok(value)
+    }
+
+    /// [`Decode::from_ber`], then [`Decode::validate`]: every octet checked before returning.
+    fn from_ber_validated(input: &'a [u8]) -> Result<Self, DecodeError> {
+        let value = Self::from_ber(input)?;
+        value
+            .validate()
+            .map_err(|e| e.in_component(Self::ASN1_NAME))?;
         Ok(value)
     }
 }

@@ -189,6 +189,15 @@ impl<'a> Reader<'a> {
         Reader::nested(self, contents)
     }
 
+    /// Steps over one complete TLV, whatever its tag.
+    #[inline]
+    pub fn skip_tlv(&mut self) -> Result<(), DecodeError> {
+        match self.buf.first() {
+            Some(&t) if t & 0x1f != 0x1f => self.read_after_tag(1).map(|_| ()),
+            _ => self.read_any().map(|_| ()),
+        }
+    }
+
     /// Reads any one TLV, whatever its tag. Used for ANY, open types and skipping.
     pub fn read_any(&mut self) -> Result<Any<'a>, DecodeError> {
         let start = self.buf;

@@ -5,8 +5,13 @@ use std::marker::PhantomData;
 
 use crate::{Decode, DecodeError, Encode, EncodeError, Reader, Writer};
 
-/// A SEQUENCE OF `T`: either decoded input (validated element by element when the enclosing
-/// value was decoded, then iterated lazily without allocating) or a caller's slice to encode.
+/// A SEQUENCE OF `T`: either decoded input, or a caller's slice to encode.
+///
+/// Decoding a list checks its framing (every element a complete, definite-length TLV inside the
+/// list) and counts the elements; each element's contents are decoded and checked when the
+/// iterator reaches it, in one pass. An element that does not decode is an `Err` item naming its
+/// index, never skipped. [`Decode::from_ber_validated`] (or [`SequenceOf::validate`]) checks every
+/// element up front instead, at the cost of decoding them twice.
 #[derive(Clone, Copy)]
 pub struct SequenceOf<'a, T> {
     repr: Repr<'a, T>,
@@ -14,7 +19,11 @@ pub struct SequenceOf<'a, T> {
 
 #[derive(Clone, Copy)]
 enum Repr<'a, T> {
-    Decoded { reader: Reader<'a>, count: usize },
+    Decoded {
+        reader: Reader<'a>,
+        count: usize,
+        label: &'static str,
+    },
     Items(&'a [T]),
 }
 
@@ -48,17 +57,16 @@ impl<'a, T> SequenceOf<'a, T> {
             Repr::Items(_) => None,
         }
     }
-}
 
-impl<'a, T: Decode<'a>> SequenceOf<'a, T> {
-    /// Decodes the contents of a SEQUENCE OF: every element is decoded once here so that errors
-    /// surface now, with the element's index in the path, and nothing is silently dropped later.
+    /// Decodes the contents of a SEQUENCE OF: checks that they are a run of complete TLVs and
+    /// counts them. `label` (the list's ASN.1 name, e.g. `VarBindList`) starts the path of errors
+    /// the iterator reports.
     #[inline]
-    pub fn decode_contents(contents: Reader<'a>) -> Result<Self, DecodeError> {
+    pub fn decode_contents(contents: Reader<'a>, label: &'static str) -> Result<Self, DecodeError> {
         let mut r = contents;
         let mut count = 0usize;
         while !r.is_empty() {
-            if let Err(e) = T::decode(&mut r) {
+            if let Err(e) = r.skip_tlv() {
                 return Err(e.in_element(count));
             }
             count += 1;
@@ -67,21 +75,27 @@ impl<'a, T: Decode<'a>> SequenceOf<'a, T> {
             repr: Repr::Decoded {
                 reader: contents,
                 count,
+                label,
             },
         })
     }
+}
 
-    /// The elements, decoded one by one as the iterator advances.
+impl<'a, T: Decode<'a> + Clone> SequenceOf<'a, T> {
+    /// The elements, each decoded as the iterator reaches it.
     #[inline]
-    pub fn iter(&self) -> SequenceOfIter<'a, '_, T>
-    where
-        T: Clone,
-    {
+    pub fn iter(&self) -> SequenceOfIter<'a, '_, T> {
         match &self.repr {
-            Repr::Decoded { reader, count } => SequenceOfIter {
+            Repr::Decoded {
+                reader,
+                count,
+                label,
+            } => SequenceOfIter {
                 inner: IterRepr::Decoded {
                     reader: *reader,
+                    index: 0,
                     left: *count,
+                    label,
                     _t: PhantomData,
                 },
             },
@@ -90,9 +104,24 @@ impl<'a, T: Decode<'a>> SequenceOf<'a, T> {
             },
         }
     }
+
+    /// Decodes every element (and whatever lists they hold), returning the first error, with
+    /// the element's index at the start of its path.
+    pub fn validate(&self) -> Result<(), DecodeError> {
+        if let Repr::Decoded { reader, .. } = &self.repr {
+            let mut r = *reader;
+            let mut index = 0;
+            while !r.is_empty() {
+                let item = T::decode(&mut r).map_err(|e| e.in_element(index))?;
+                item.validate().map_err(|e| e.in_element(index))?;
+                index += 1;
+            }
+        }
+        Ok(())
+    }
 }
 
-/// Iterator over a [`SequenceOf`].
+/// Iterator over a [`SequenceOf`]: `Ok(element)`, or the error that element's octets gave.
 pub struct SequenceOfIter<'a, 's, T> {
     inner: IterRepr<'a, 's, T>,
 }
@@ -100,28 +129,40 @@ pub struct SequenceOfIter<'a, 's, T> {
 enum IterRepr<'a, 's, T> {
     Decoded {
         reader: Reader<'a>,
+        index: usize,
         left: usize,
+        label: &'static str,
         _t: PhantomData<T>,
     },
     Items(std::slice::Iter<'s, T>),
 }
 
 impl<'a, T: Decode<'a> + Clone> Iterator for SequenceOfIter<'a, '_, T> {
-    type Item = T;
+    type Item = Result<T, DecodeError>;
 
     #[inline]
-    fn next(&mut self) -> Option<T> {
+    fn next(&mut self) -> Option<Self::Item> {
         match &mut self.inner {
-            IterRepr::Decoded { reader, left, .. } => {
+            IterRepr::Decoded {
+                reader,
+                index,
+                left,
+                label,
+                ..
+            } => {
                 if *left == 0 {
                     return None;
                 }
                 *left -= 1;
-                // Validated when the list was decoded, so this cannot fail; stop rather than
-                // panic if it somehow did.
-                T::decode(reader).ok()
+                let i = *index;
+                *index += 1;
+                let start = *reader;
+                match T::decode(reader) {
+                    Ok(v) => Some(Ok(v)),
+                    Err(e) => Some(Err(skip_after_error(reader, start, e, i, label))),
+                }
             }
-            IterRepr::Items(it) => it.next().cloned(),
+            IterRepr::Items(it) => it.next().cloned().map(Ok),
         }
     }
 
@@ -134,15 +175,37 @@ impl<'a, T: Decode<'a> + Clone> Iterator for SequenceOfIter<'a, '_, T> {
     }
 }
 
+#[cold]
+#[inline(never)]
+fn skip_after_error<'a>(
+    reader: &mut Reader<'a>,
+    start: Reader<'a>,
+    e: DecodeError,
+    index: usize,
+    label: &'static str,
+) -> DecodeError {
+    // The failed decode may have stopped part-way through the element. Its framing was checked
+    // when the list was decoded, so skipping it from its start lands on the next element.
+    *reader = start;
+    if reader.skip_tlv().is_err() {
+        // Unreachable for a list made by decode_contents; end the iteration cleanly regardless.
+        *reader = Reader::nested(&start, &[]).unwrap_or(start);
+    }
+    e.in_element(index).in_component(label)
+}
+
 impl<'a, T: Decode<'a> + Clone> ExactSizeIterator for SequenceOfIter<'a, '_, T> {}
 
-impl<'a, T: Encode> SequenceOf<'a, T> {
-    /// Writes the contents (the elements, without the outer header).
+impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
+    /// Writes the contents (the elements, without the outer header). A decoded list is checked
+    /// element by element first, then its octets are written back as they came.
     #[inline]
     pub fn encode_contents(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
         match &self.repr {
-            // Decoded input was validated; its octets are written back as they came.
-            Repr::Decoded { reader, .. } => w.put_slice(reader.remaining()),
+            Repr::Decoded { reader, .. } => {
+                self.validate().map_err(EncodeError::InvalidDecoded)?;
+                w.put_slice(reader.remaining())
+            }
             Repr::Items(items) => {
                 for item in items.iter().rev() {
                     item.encode(w)?;
@@ -161,7 +224,14 @@ impl<'a, T: Decode<'a> + Clone + PartialEq> PartialEq for SequenceOf<'a, T> {
 
 impl<'a, T: Decode<'a> + Clone + fmt::Debug> fmt::Debug for SequenceOf<'a, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
+        let mut list = f.debug_list();
+        for item in self.iter() {
+            match item {
+                Ok(v) => list.entry(&v),
+                Err(e) => list.entry(&e),
+            };
+        }
+        list.finish()
     }
 }
 

@@ -27,8 +27,8 @@ pub fn vector(name: &str) -> &'static [u8] {
 
 /// Decodes `bytes` as `T`, re-encodes it and asserts the octets are unchanged.
 pub fn assert_round_trip<'a, T: Decode<'a> + Encode + std::fmt::Debug>(bytes: &'a [u8]) -> T {
-    let value =
-        T::from_ber(bytes).unwrap_or_else(|e| panic!("{} does not decode: {e}", T::ASN1_NAME));
+    let value = T::from_ber_validated(bytes)
+        .unwrap_or_else(|e| panic!("{} does not decode: {e}", T::ASN1_NAME));
     let again = value.to_ber().expect("encodes");
     assert_eq!(
         hex::encode(&again),
