@@ -770,16 +770,32 @@ impl Emitter<'_> {
                     pub enum #name #lt { #(#variants,)* }
                 };
                 let decode_body = self.choice_decode(d, alts)?;
-                let arms = alts.iter().map(|a| {
+                // One arm per leaf alternative, nested CHOICEs matched in one pattern.
+                let mut leaves = Vec::new();
+                for a in alts {
                     let vn = ident(&a.rust_name);
-                    let component = format!("{}.{}", d.asn1_name, a.asn1_name);
-                    if self.is_null(&a.ty) {
-                        let e = self.enc(&a.ty, &quote!(v), &component);
-                        quote!(Self::#vn => { #e })
+                    self.choice_leaves(
+                        &a.ty,
+                        vec![quote!(Self::#vn)],
+                        vec![a.asn1_name.clone()],
+                        &mut leaves,
+                        0,
+                    );
+                }
+                let arms = leaves.iter().map(|leaf| {
+                    let component = format!("{}.{}", d.asn1_name, leaf.path.join("."));
+                    let (innermost, outer) =
+                        leaf.ctor.split_last().expect("a leaf has a constructor");
+                    let mut pattern = if self.is_null(&leaf.ty) {
+                        quote!(#innermost)
                     } else {
-                        let e = self.enc(&a.ty, &quote!(v), &component);
-                        quote!(Self::#vn(v) => { #e })
+                        quote!(#innermost(v))
+                    };
+                    for c in outer.iter().rev() {
+                        pattern = quote!(#c(#pattern));
                     }
+                    let e = self.enc(&leaf.ty, &quote!(v), &component);
+                    quote!(#pattern => { #e })
                 });
                 let encode_body = quote! {
                     match self { #(#arms)* }

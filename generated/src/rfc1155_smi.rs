@@ -258,11 +258,51 @@ impl snmp_ber::Encode for ObjectSyntax<'_> {
     #[inline]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
         match self {
-            Self::Simple(v) => {
-                snmp_ber::Encode::encode(v, w)?;
+            Self::Simple(SimpleSyntax::Number(v)) => {
+                let mark = w.mark();
+                w.put_i64_contents(*v)?;
+                w.put_header_since(0x02, mark)?;
             }
-            Self::ApplicationWide(v) => {
-                snmp_ber::Encode::encode(v, w)?;
+            Self::Simple(SimpleSyntax::String(v)) => {
+                let mark = w.mark();
+                w.put_slice(&v[..])?;
+                w.put_header_since(0x04, mark)?;
+            }
+            Self::Simple(SimpleSyntax::Object(v)) => {
+                let mark = w.mark();
+                w.put_slice(v.as_ber())?;
+                w.put_header_since(0x06, mark)?;
+            }
+            Self::Simple(SimpleSyntax::Empty) => {
+                let mark = w.mark();
+                w.put_header_since(0x05, mark)?;
+            }
+            Self::ApplicationWide(
+                ApplicationSyntax::Address(NetworkAddress::Internet(v)),
+            ) => {
+                let mark = w.mark();
+                v.encode_contents(w)?;
+                w.put_header_since(0x40, mark)?;
+            }
+            Self::ApplicationWide(ApplicationSyntax::Counter(v)) => {
+                let mark = w.mark();
+                v.encode_contents(w)?;
+                w.put_header_since(0x41, mark)?;
+            }
+            Self::ApplicationWide(ApplicationSyntax::Gauge(v)) => {
+                let mark = w.mark();
+                v.encode_contents(w)?;
+                w.put_header_since(0x42, mark)?;
+            }
+            Self::ApplicationWide(ApplicationSyntax::Ticks(v)) => {
+                let mark = w.mark();
+                v.encode_contents(w)?;
+                w.put_header_since(0x43, mark)?;
+            }
+            Self::ApplicationWide(ApplicationSyntax::Arbitrary(v)) => {
+                let mark = w.mark();
+                v.encode_contents(w)?;
+                w.put_header_since(0x44, mark)?;
             }
         }
         Ok(())
@@ -493,8 +533,10 @@ impl snmp_ber::Encode for ApplicationSyntax<'_> {
     #[inline]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
         match self {
-            Self::Address(v) => {
-                snmp_ber::Encode::encode(v, w)?;
+            Self::Address(NetworkAddress::Internet(v)) => {
+                let mark = w.mark();
+                v.encode_contents(w)?;
+                w.put_header_since(0x40, mark)?;
             }
             Self::Counter(v) => {
                 let mark = w.mark();

@@ -1546,8 +1546,93 @@ impl snmp_ber::Encode for VarBindValue<'_> {
     #[inline]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
         match self {
-            Self::Value(v) => {
-                snmp_ber::Encode::encode(v, w)?;
+            Self::Value(
+                super::snmpv2_smi::ObjectSyntax::Simple(
+                    super::snmpv2_smi::SimpleSyntax::IntegerValue(v),
+                ),
+            ) => {
+                let mark = w.mark();
+                w.put_i64_contents(i64::from(*v))?;
+                w.put_header_since(0x02, mark)?;
+            }
+            Self::Value(
+                super::snmpv2_smi::ObjectSyntax::Simple(
+                    super::snmpv2_smi::SimpleSyntax::StringValue(v),
+                ),
+            ) => {
+                let mark = w.mark();
+                if !matches!(v.len(), 0..= 65535) {
+                    return Err(snmp_ber::EncodeError::ConstraintViolation {
+                        component: "VarBind.value.value.simple.string-value",
+                        found: v.len() as i128,
+                        expected: "0..65535",
+                    });
+                }
+                w.put_slice(&v[..])?;
+                w.put_header_since(0x04, mark)?;
+            }
+            Self::Value(
+                super::snmpv2_smi::ObjectSyntax::Simple(
+                    super::snmpv2_smi::SimpleSyntax::ObjectIdValue(v),
+                ),
+            ) => {
+                let mark = w.mark();
+                w.put_slice(v.as_ber())?;
+                w.put_header_since(0x06, mark)?;
+            }
+            Self::Value(
+                super::snmpv2_smi::ObjectSyntax::ApplicationWide(
+                    super::snmpv2_smi::ApplicationSyntax::IpAddressValue(v),
+                ),
+            ) => {
+                let mark = w.mark();
+                v.encode_contents(w)?;
+                w.put_header_since(0x40, mark)?;
+            }
+            Self::Value(
+                super::snmpv2_smi::ObjectSyntax::ApplicationWide(
+                    super::snmpv2_smi::ApplicationSyntax::CounterValue(v),
+                ),
+            ) => {
+                let mark = w.mark();
+                v.encode_contents(w)?;
+                w.put_header_since(0x41, mark)?;
+            }
+            Self::Value(
+                super::snmpv2_smi::ObjectSyntax::ApplicationWide(
+                    super::snmpv2_smi::ApplicationSyntax::TimeticksValue(v),
+                ),
+            ) => {
+                let mark = w.mark();
+                v.encode_contents(w)?;
+                w.put_header_since(0x43, mark)?;
+            }
+            Self::Value(
+                super::snmpv2_smi::ObjectSyntax::ApplicationWide(
+                    super::snmpv2_smi::ApplicationSyntax::ArbitraryValue(v),
+                ),
+            ) => {
+                let mark = w.mark();
+                v.encode_contents(w)?;
+                w.put_header_since(0x44, mark)?;
+            }
+            Self::Value(
+                super::snmpv2_smi::ObjectSyntax::ApplicationWide(
+                    super::snmpv2_smi::ApplicationSyntax::BigCounterValue(v),
+                ),
+            ) => {
+                let mark = w.mark();
+                v.encode_contents(w)?;
+                w.put_header_since(0x46, mark)?;
+            }
+            Self::Value(
+                super::snmpv2_smi::ObjectSyntax::ApplicationWide(
+                    super::snmpv2_smi::ApplicationSyntax::UnsignedIntegerValue(v),
+                ),
+            ) => {
+                let mark = w.mark();
+                v.encode_contents(w)?;
+                w.put_header_since(0x42, mark)?;
             }
             Self::UnSpecified => {
                 let mark = w.mark();

@@ -465,11 +465,57 @@ impl snmp_ber::Encode for ObjectSyntax<'_> {
     #[inline]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
         match self {
-            Self::Simple(v) => {
-                snmp_ber::Encode::encode(v, w)?;
+            Self::Simple(SimpleSyntax::IntegerValue(v)) => {
+                let mark = w.mark();
+                w.put_i64_contents(i64::from(*v))?;
+                w.put_header_since(0x02, mark)?;
             }
-            Self::ApplicationWide(v) => {
-                snmp_ber::Encode::encode(v, w)?;
+            Self::Simple(SimpleSyntax::StringValue(v)) => {
+                let mark = w.mark();
+                if !matches!(v.len(), 0..= 65535) {
+                    return Err(snmp_ber::EncodeError::ConstraintViolation {
+                        component: "ObjectSyntax.simple.string-value",
+                        found: v.len() as i128,
+                        expected: "0..65535",
+                    });
+                }
+                w.put_slice(&v[..])?;
+                w.put_header_since(0x04, mark)?;
+            }
+            Self::Simple(SimpleSyntax::ObjectIdValue(v)) => {
+                let mark = w.mark();
+                w.put_slice(v.as_ber())?;
+                w.put_header_since(0x06, mark)?;
+            }
+            Self::ApplicationWide(ApplicationSyntax::IpAddressValue(v)) => {
+                let mark = w.mark();
+                v.encode_contents(w)?;
+                w.put_header_since(0x40, mark)?;
+            }
+            Self::ApplicationWide(ApplicationSyntax::CounterValue(v)) => {
+                let mark = w.mark();
+                v.encode_contents(w)?;
+                w.put_header_since(0x41, mark)?;
+            }
+            Self::ApplicationWide(ApplicationSyntax::TimeticksValue(v)) => {
+                let mark = w.mark();
+                v.encode_contents(w)?;
+                w.put_header_since(0x43, mark)?;
+            }
+            Self::ApplicationWide(ApplicationSyntax::ArbitraryValue(v)) => {
+                let mark = w.mark();
+                v.encode_contents(w)?;
+                w.put_header_since(0x44, mark)?;
+            }
+            Self::ApplicationWide(ApplicationSyntax::BigCounterValue(v)) => {
+                let mark = w.mark();
+                v.encode_contents(w)?;
+                w.put_header_since(0x46, mark)?;
+            }
+            Self::ApplicationWide(ApplicationSyntax::UnsignedIntegerValue(v)) => {
+                let mark = w.mark();
+                v.encode_contents(w)?;
+                w.put_header_since(0x42, mark)?;
             }
         }
         Ok(())

@@ -127,8 +127,7 @@ impl Writer<'_> {
     #[inline]
     pub fn put_i64_contents(&mut self, v: i64) -> Result<usize, EncodeError> {
         let n = encoded_len_i64(v);
-        let bytes = v.to_be_bytes();
-        self.put_slice(&bytes[8 - n..])?;
+        self.put_be_tail(v.to_be_bytes(), n)?;
         Ok(n)
     }
 
@@ -136,12 +135,11 @@ impl Writer<'_> {
     #[inline]
     pub fn put_u64_contents(&mut self, v: u64) -> Result<usize, EncodeError> {
         let n = encoded_len_u64(v);
-        let bytes = v.to_be_bytes();
         if n == 9 {
-            self.put_slice(&bytes)?;
+            self.put_be_tail(v.to_be_bytes(), 8)?;
             self.put_u8(0)?;
         } else {
-            self.put_slice(&bytes[8 - n..])?;
+            self.put_be_tail(v.to_be_bytes(), n)?;
         }
         Ok(n)
     }

@@ -134,12 +134,24 @@ impl<'a> Reader<'a> {
     #[inline(always)]
     pub fn read_tlv(&mut self, tag: u8, expected: &'static str) -> Result<&'a [u8], DecodeError> {
         let buf = self.buf;
-        match buf.first() {
-            Some(&t) if t == tag => {}
-            Some(&t) => return Err(self.unexpected(t, expected)),
-            None => return Err(self.truncated("tag", 1, 0)),
+        // Fast path: the expected identifier and a short-form length that fits.
+        if let [t, l, rest @ ..] = buf {
+            if *t == tag && *l < 0x80 && (*l as usize) <= rest.len() {
+                let (contents, after) = rest.split_at(*l as usize);
+                self.buf = after;
+                return Ok(contents);
+            }
         }
-        self.read_after_tag(1)
+        self.read_tlv_slow(tag, expected)
+    }
+
+    #[inline(never)]
+    fn read_tlv_slow(&mut self, tag: u8, expected: &'static str) -> Result<&'a [u8], DecodeError> {
+        match self.buf.first() {
+            Some(&t) if t == tag => self.read_after_tag(1),
+            Some(&t) => Err(self.unexpected(t, expected)),
+            None => Err(self.truncated("tag", 1, 0)),
+        }
     }
 
     /// Reads one TLV whose identifier octets are `tag` (high tag numbers take several) and
@@ -192,6 +204,12 @@ impl<'a> Reader<'a> {
     /// Steps over one complete TLV, whatever its tag.
     #[inline]
     pub fn skip_tlv(&mut self) -> Result<(), DecodeError> {
+        if let [t, l, rest @ ..] = self.buf {
+            if *t & 0x1f != 0x1f && *l < 0x80 && (*l as usize) <= rest.len() {
+                self.buf = &rest[*l as usize..];
+                return Ok(());
+            }
+        }
         match self.buf.first() {
             Some(&t) if t & 0x1f != 0x1f => self.read_after_tag(1).map(|_| ()),
             _ => self.read_any().map(|_| ()),

@@ -55,24 +55,43 @@ impl<'b> Writer<'b> {
     /// Writes one octet in front of what is written.
     #[inline(always)]
     pub fn put_u8(&mut self, b: u8) -> Result<(), EncodeError> {
-        if self.pos == 0 {
-            return Err(self.too_small());
+        match self
+            .pos
+            .checked_sub(1)
+            .and_then(|p| self.buf.get_mut(p).map(|slot| (p, slot)))
+        {
+            Some((p, slot)) => {
+                *slot = b;
+                self.pos = p;
+                Ok(())
+            }
+            None => Err(self.too_small()),
         }
-        self.pos -= 1;
-        self.buf[self.pos] = b;
-        Ok(())
     }
 
     /// Writes octets in front of what is written.
     #[inline(always)]
     pub fn put_slice(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
-        if self.pos < bytes.len() {
+        let Some(start) = self.pos.checked_sub(bytes.len()) else {
             return Err(self.too_small());
-        }
-        let start = self.pos - bytes.len();
+        };
         self.buf[start..self.pos].copy_from_slice(bytes);
         self.pos = start;
         Ok(())
+    }
+
+    /// Writes the last `n` (1 to 8) octets of `bytes`. Where there is room, all eight are stored
+    /// with one fixed-size copy and the position moves back by `n` only: the octets in front
+    /// are free space that later writes overwrite.
+    #[inline(always)]
+    pub(crate) fn put_be_tail(&mut self, bytes: [u8; 8], n: usize) -> Result<(), EncodeError> {
+        if self.pos >= 8 {
+            self.buf[self.pos - 8..self.pos].copy_from_slice(&bytes);
+            self.pos -= n;
+            Ok(())
+        } else {
+            self.put_slice(&bytes[8 - n..])
+        }
     }
 
     /// Writes a minimal definite length.
@@ -95,6 +114,16 @@ impl<'b> Writer<'b> {
     /// Writes a single-octet identifier and a length in front of `len` contents octets already written.
     #[inline(always)]
     pub fn put_header(&mut self, tag: u8, len: usize) -> Result<(), EncodeError> {
+        // The common case, a short-form length, as one two-octet store.
+        if len < 0x80 {
+            if let Some(start) = self.pos.checked_sub(2) {
+                if let Some(dst) = self.buf.get_mut(start..start + 2) {
+                    dst.copy_from_slice(&[tag, len as u8]);
+                    self.pos = start;
+                    return Ok(());
+                }
+            }
+        }
         self.put_length(len)?;
         self.put_u8(tag)
     }
