@@ -1,0 +1,251 @@
+//! `snmp-bench`: the codec benchmark table.
+//!
+//! The workloads of ../shared/seeds/codec-benchmark.txt (a v2c GetResponse with 1, 10 and 50
+//! bindings; the PDU body alone and the whole message; decode and encode), run by every
+//! implementation side by side in one process on the same octets, each checked against the
+//! expected values before it is timed. Prints the table, the fitted cost lines `a + b*n`, and
+//! where the time goes; writes JSON, Markdown and an SVG plot on request.
+
+mod corpus;
+mod impls;
+mod measure;
+mod plot;
+mod report;
+mod workload;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser;
+
+use impls::{Layer, Op, Prepared};
+
+#[derive(Parser)]
+#[command(
+    name = "snmp-bench",
+    about = "SNMP codec benchmark: snmp-codegen, net-snmp and the Rust peers side by side"
+)]
+struct Cli {
+    /// A fast sanity run: short timings, no instruction counts.
+    #[arg(long)]
+    quick: bool,
+    /// Write the results as JSON.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Write the results as Markdown (with the cost-line plot next to it as SVG).
+    #[arg(long, value_name = "FILE")]
+    markdown: Option<PathBuf>,
+    /// Where the time goes: callgrind instruction counts per function group (valgrind), else a
+    /// phase breakdown.
+    #[arg(long)]
+    profile: bool,
+    /// Seconds of timing per measurement.
+    #[arg(long, value_name = "SECONDS")]
+    min_time: Option<f64>,
+    /// Fail when libnetsnmp cannot be loaded (instead of reporting the rest).
+    #[arg(long)]
+    require_netsnmp: bool,
+    /// Skip the callgrind instruction counts even when valgrind is present.
+    #[arg(long)]
+    no_instructions: bool,
+    /// Internal: run one job N times (for callgrind): IMPL LAYER OP BINDINGS ITERATIONS.
+    #[arg(long, num_args = 5, hide = true, value_names = ["IMPL", "LAYER", "OP", "N", "ITERS"])]
+    instructions_of: Option<Vec<String>>,
+}
+
+/// The binding counts of the workloads.
+pub const BINDINGS: [usize; 3] = [1, 10, 50];
+
+/// One measured row.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// Implementation.
+    pub imp: &'static str,
+    /// Layer.
+    pub layer: Layer,
+    /// Operation.
+    pub op: Op,
+    /// Bindings.
+    pub n: usize,
+    /// Timing.
+    pub timing: measure::Timing,
+    /// Instructions per operation, where counted.
+    pub instructions: Option<f64>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Some(args) = &cli.instructions_of {
+        return instructions_child(args);
+    }
+    let budget =
+        Duration::from_secs_f64(cli.min_time.unwrap_or(if cli.quick { 0.03 } else { 0.3 }));
+    let (impls, netsnmp_note) = impls::all();
+    let mut notes = Vec::new();
+    match netsnmp_note {
+        Ok(loaded) => notes.push(loaded),
+        Err(n) if cli.require_netsnmp => {
+            eprintln!("error: {n}");
+            return ExitCode::FAILURE;
+        }
+        Err(n) => notes.push(format!("net-snmp column missing: {n}")),
+    }
+    let count_instructions = !cli.quick && !cli.no_instructions && measure::valgrind_available();
+    if !cli.quick && !cli.no_instructions && !count_instructions {
+        notes
+            .push("valgrind not found: no instruction counts (apt-get install -y valgrind)".into());
+    }
+    let exe = std::env::current_exe().expect("own path");
+
+    let workloads: Vec<workload::Workload> = BINDINGS.iter().map(|&n| workload::build(n)).collect();
+    let mut rows = Vec::new();
+    let mut reported = std::collections::BTreeSet::new();
+    for layer in [Layer::Pdu, Layer::Msg] {
+        for op in [Op::Decode, Op::Encode] {
+            for w in &workloads {
+                for imp in &impls {
+                    match imp.prepare(layer, op, w) {
+                        Prepared::Ready(mut job) => {
+                            let timing = measure::time(&mut job, budget);
+                            let counted =
+                                matches!(imp.name(), "snmp-codegen" | "netsnmp" | "floor");
+                            let instructions = if count_instructions && counted {
+                                match measure::instructions(
+                                    &exe,
+                                    imp.name(),
+                                    layer.as_str(),
+                                    op.as_str(),
+                                    w.n,
+                                ) {
+                                    Ok(i) => Some(i),
+                                    Err(e) => {
+                                        notes.push(format!(
+                                            "{}: instruction count failed: {e}",
+                                            imp.name()
+                                        ));
+                                        None
+                                    }
+                                }
+                            } else {
+                                None
+                            };
+                            rows.push(Row {
+                                imp: imp.name(),
+                                layer,
+                                op,
+                                n: w.n,
+                                timing,
+                                instructions,
+                            });
+                        }
+                        Prepared::Unsupported(why) => {
+                            if reported.insert((imp.name(), layer, op, "unsupported")) {
+                                notes.push(format!(
+                                    "{} {} {}: not offered ({why})",
+                                    imp.name(),
+                                    layer.as_str(),
+                                    op.as_str()
+                                ));
+                            }
+                        }
+                        Prepared::Disagrees(why) => {
+                            notes.push(format!(
+                                "{} {} {} {} bindings: not timed, disagrees: {why}",
+                                imp.name(),
+                                layer.as_str(),
+                                op.as_str(),
+                                w.n
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for n in impls::ENCODING_NOTES.lock().expect("notes lock").drain(..) {
+        if !notes.contains(&n) {
+            notes.push(n);
+        }
+    }
+    let corpus = corpus::run(&impls, budget, &mut notes);
+    let names: Vec<&'static str> = impls.iter().map(|i| i.name()).collect();
+    let fits = report::fits(&rows);
+    let profile = if cli.profile {
+        Some(report::profile(
+            &exe,
+            count_instructions || measure::valgrind_available(),
+            &rows,
+        ))
+    } else {
+        None
+    };
+    let text = report::text(&names, &rows, &fits, &corpus, &notes, profile.as_deref());
+    print!("{text}");
+
+    if let Some(path) = &cli.json {
+        let json = report::json(&rows, &fits, &corpus, &notes);
+        if let Err(e) = std::fs::write(
+            path,
+            serde_json::to_string_pretty(&json).expect("serialises"),
+        ) {
+            eprintln!("error: {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    if let Some(path) = &cli.markdown {
+        let svg = path.with_extension("svg");
+        if let Err(e) = plot::cost_lines(&svg, &rows) {
+            notes.push(format!("plot not written: {e}"));
+        }
+        let md = report::markdown(
+            &names,
+            &rows,
+            &fits,
+            &corpus,
+            &notes,
+            profile.as_deref(),
+            svg.file_name().and_then(|s| s.to_str()),
+        );
+        if let Err(e) = std::fs::write(path, md) {
+            eprintln!("error: {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// The child side of instruction counting: prepare one job and run it ITERS times.
+fn instructions_child(args: &[String]) -> ExitCode {
+    let (imp_name, layer, op, n, iters) = (&args[0], &args[1], &args[2], &args[3], &args[4]);
+    let layer = if layer == "pdu" {
+        Layer::Pdu
+    } else {
+        Layer::Msg
+    };
+    let op = if op == "encode" {
+        Op::Encode
+    } else {
+        Op::Decode
+    };
+    let (Ok(n), Ok(iters)) = (n.parse::<usize>(), iters.parse::<u64>()) else {
+        eprintln!("bad arguments");
+        return ExitCode::FAILURE;
+    };
+    let (impls, _) = impls::all();
+    let Some(imp) = impls.iter().find(|i| i.name() == imp_name) else {
+        eprintln!("no implementation {imp_name}");
+        return ExitCode::FAILURE;
+    };
+    let w = workload::build(n);
+    let Prepared::Ready(mut job) = imp.prepare(layer, op, &w) else {
+        eprintln!("{imp_name} cannot run this job");
+        return ExitCode::FAILURE;
+    };
+    let mut sum = 0usize;
+    for _ in 0..iters {
+        sum = sum.wrapping_add(job());
+    }
+    std::hint::black_box(sum);
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,250 @@
+//! The workloads of ../shared/seeds/codec-benchmark.txt, for SNMP: a v2c GetResponse with 1, 10
+//! and 50 bindings whose values cycle through the syntaxes a poll returns, under ifTable and
+//! ifXTable OIDs. Encoded once with the generated codec; every implementation is checked
+//! against [`Workload::expected`] before it is timed.
+
+use std::ops::Range;
+
+use snmp_ber::{Decode, Encode, OidBuf, SequenceOf};
+use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
+use snmp_messages::snmpv2_pdu::*;
+use snmp_messages::snmpv2_smi::*;
+
+/// A value, independent of any implementation's types.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Val {
+    /// Counter32.
+    Counter32(u32),
+    /// Gauge32 / Unsigned32.
+    Gauge32(u32),
+    /// TimeTicks.
+    TimeTicks(u32),
+    /// OCTET STRING (DisplayString).
+    Octets(Vec<u8>),
+    /// IpAddress.
+    Ip([u8; 4]),
+    /// OBJECT IDENTIFIER, dotted.
+    Oid(String),
+    /// Counter64.
+    Counter64(u64),
+    /// INTEGER.
+    Int(i64),
+}
+
+/// Name and value of each binding.
+pub type Bindings = Vec<(String, Val)>;
+
+/// The request-id and community every workload message carries.
+pub const REQUEST_ID: i32 = 1_234_567;
+/// The community.
+pub const COMMUNITY: &[u8] = b"public";
+
+/// One workload: the message, where its PDU sits, and what it holds.
+pub struct Workload {
+    /// Bindings.
+    pub n: usize,
+    /// The whole v2c message.
+    pub msg: Vec<u8>,
+    /// The Response-PDU's TLV inside `msg`.
+    pub pdu: Range<usize>,
+    /// What it decodes to.
+    pub expected: Bindings,
+}
+
+impl Workload {
+    /// The PDU layer's octets.
+    pub fn pdu_bytes(&self) -> &[u8] {
+        &self.msg[self.pdu.clone()]
+    }
+}
+
+/// The binding `i` of the cycle: (name, value).
+pub fn binding(i: usize) -> (String, Val) {
+    let row = i / 8 + 1;
+    match i % 8 {
+        0 => (
+            format!("1.3.6.1.2.1.2.2.1.10.{row}"),
+            Val::Counter32(3_000_000_000 + i as u32),
+        ),
+        1 => (
+            format!("1.3.6.1.2.1.2.2.1.5.{row}"),
+            Val::Gauge32(1_000_000_000),
+        ),
+        2 => (
+            format!("1.3.6.1.2.1.2.2.1.9.{row}"),
+            Val::TimeTicks(123_456 + i as u32),
+        ),
+        3 => (
+            format!("1.3.6.1.2.1.2.2.1.2.{row}"),
+            Val::Octets(format!("GigabitEthernet0/{row}").into_bytes()),
+        ),
+        4 => (
+            format!("1.3.6.1.2.1.4.20.1.1.10.0.0.{row}"),
+            Val::Ip([10, 0, 0, row as u8]),
+        ),
+        5 => (
+            format!("1.3.6.1.2.1.2.2.1.22.{row}"),
+            Val::Oid("1.3.6.1.4.1.9.1.1".into()),
+        ),
+        6 => (
+            format!("1.3.6.1.2.1.31.1.1.1.6.{row}"),
+            Val::Counter64((1 << 63) + i as u64),
+        ),
+        _ => (format!("1.3.6.1.2.1.2.2.1.8.{row}"), Val::Int(1)),
+    }
+}
+
+/// Owned storage the generated types borrow from when building a message.
+pub struct Owned {
+    names: Vec<OidBuf>,
+    oid_values: Vec<OidBuf>,
+    expected: Bindings,
+}
+
+impl Owned {
+    /// Storage for the bindings of `expected`.
+    pub fn new(expected: &Bindings) -> Self {
+        let names = expected
+            .iter()
+            .map(|(n, _)| n.parse().expect("valid OID"))
+            .collect();
+        let oid_values = expected
+            .iter()
+            .map(|(_, v)| match v {
+                Val::Oid(o) => o.parse().expect("valid OID"),
+                _ => OidBuf::default(),
+            })
+            .collect();
+        Owned {
+            names,
+            oid_values,
+            expected: expected.clone(),
+        }
+    }
+
+    /// The bindings as generated types.
+    pub fn var_binds(&self) -> Vec<VarBind<'_>> {
+        self.expected
+            .iter()
+            .enumerate()
+            .map(|(i, (_, v))| {
+                let value = match v {
+                    Val::Counter32(x) => ObjectSyntax::ApplicationWide(
+                        ApplicationSyntax::CounterValue(Counter32(*x)),
+                    ),
+                    Val::Gauge32(x) => ObjectSyntax::ApplicationWide(
+                        ApplicationSyntax::UnsignedIntegerValue(Unsigned32(*x)),
+                    ),
+                    Val::TimeTicks(x) => ObjectSyntax::ApplicationWide(
+                        ApplicationSyntax::TimeticksValue(TimeTicks(*x)),
+                    ),
+                    Val::Octets(s) => ObjectSyntax::Simple(SimpleSyntax::StringValue(s)),
+                    Val::Ip(a) => ObjectSyntax::ApplicationWide(ApplicationSyntax::IpAddressValue(
+                        IpAddress(*a),
+                    )),
+                    Val::Oid(_) => ObjectSyntax::Simple(SimpleSyntax::ObjectIdValue(
+                        self.oid_values[i].as_oid(),
+                    )),
+                    Val::Counter64(x) => ObjectSyntax::ApplicationWide(
+                        ApplicationSyntax::BigCounterValue(Counter64(*x)),
+                    ),
+                    Val::Int(x) => ObjectSyntax::Simple(SimpleSyntax::IntegerValue(*x as i32)),
+                };
+                VarBind {
+                    name: ObjectName(self.names[i].as_oid()),
+                    value: VarBindValue::Value(value),
+                }
+            })
+            .collect()
+    }
+}
+
+/// A Response PDU over `vbs`.
+pub fn response<'a>(vbs: &'a [VarBind<'a>]) -> Pdus<'a> {
+    Pdus::Response(ResponsePdu(Pdu {
+        request_id: REQUEST_ID,
+        error_status: PduErrorStatus::NO_ERROR,
+        error_index: 0,
+        variable_bindings: VarBindList(SequenceOf::from_slice(vbs)),
+    }))
+}
+
+/// A v2c message around `pdus`.
+pub fn message<'a>(pdus: Pdus<'a>) -> Message<'a> {
+    Message {
+        version: MessageVersion::VERSION,
+        community: COMMUNITY,
+        data: pdus,
+    }
+}
+
+/// Builds the workload of `n` bindings.
+pub fn build(n: usize) -> Workload {
+    let expected: Bindings = (0..n).map(binding).collect();
+    let owned = Owned::new(&expected);
+    let vbs = owned.var_binds();
+    let msg = message(response(&vbs)).to_ber().expect("workload encodes");
+    // The PDU is the third component of the message SEQUENCE.
+    let mut r = snmp_ber::Reader::new(&msg);
+    let mut seq = r.read_constructed(0x30, "SEQUENCE").expect("message");
+    seq.skip_tlv().expect("version");
+    seq.skip_tlv().expect("community");
+    let start = seq.offset();
+    seq.skip_tlv().expect("PDU");
+    let end = seq.offset();
+    Workload {
+        n,
+        msg,
+        pdu: start..end,
+        expected,
+    }
+}
+
+/// Converts decoded generated values to [`Bindings`] (for checking, not timed).
+pub fn bindings_of(list: &VarBindList<'_>) -> Result<Bindings, String> {
+    let mut out = Vec::new();
+    for vb in list.0.iter() {
+        let vb = vb.map_err(|e| e.to_string())?;
+        let v = match vb.value {
+            VarBindValue::Value(ObjectSyntax::ApplicationWide(a)) => match a {
+                ApplicationSyntax::CounterValue(c) => Val::Counter32(c.0),
+                ApplicationSyntax::UnsignedIntegerValue(g) => Val::Gauge32(g.0),
+                ApplicationSyntax::TimeticksValue(t) => Val::TimeTicks(t.0),
+                ApplicationSyntax::IpAddressValue(ip) => Val::Ip(ip.0),
+                ApplicationSyntax::BigCounterValue(c) => Val::Counter64(c.0),
+                ApplicationSyntax::ArbitraryValue(o) => Val::Octets(o.0.to_vec()),
+            },
+            VarBindValue::Value(ObjectSyntax::Simple(s)) => match s {
+                SimpleSyntax::IntegerValue(i) => Val::Int(i as i64),
+                SimpleSyntax::StringValue(b) => Val::Octets(b.to_vec()),
+                SimpleSyntax::ObjectIdValue(o) => Val::Oid(o.to_string()),
+            },
+            other => return Err(format!("unexpected {other:?}")),
+        };
+        out.push((vb.name.0.to_string(), v));
+    }
+    Ok(out)
+}
+
+/// Decodes a whole v2c message with the generated codec into [`Bindings`].
+pub fn decode_with_generated(bytes: &[u8]) -> Result<Bindings, String> {
+    let m = Message::from_ber(bytes).map_err(|e| e.to_string())?;
+    match m.data {
+        Pdus::Response(r) => bindings_of(&r.0.variable_bindings),
+        other => Err(format!("not a Response: {other:?}")),
+    }
+}
+
+/// Dotted text of an OID given as arcs.
+pub fn dotted(arcs: impl IntoIterator<Item = u64>) -> String {
+    arcs.into_iter()
+        .map(|a| a.to_string())
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// The arcs of a dotted OID.
+pub fn arcs(dotted: &str) -> Vec<u32> {
+    let o: OidBuf = dotted.parse().expect("valid OID");
+    o.as_oid().arcs().collect()
+}
