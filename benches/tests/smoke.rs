@@ -1,0 +1,67 @@
+//! The benchmark runs end to end (quick mode) and its JSON has the documented shape. Checks
+//! structure and agreement, never speed.
+
+use std::process::Command;
+
+#[test]
+fn quick_run_writes_json_markdown_and_plot() {
+    let dir = tempfile::tempdir().unwrap();
+    let json_path = dir.path().join("bench.json");
+    let md_path = dir.path().join("bench.md");
+    let out = Command::new(env!("CARGO_BIN_EXE_snmp-bench"))
+        .args(["--quick", "--json"])
+        .arg(&json_path)
+        .arg("--markdown")
+        .arg(&md_path)
+        .output()
+        .expect("snmp-bench runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("Cost lines a + b·n"), "{stdout}");
+
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    let results = v["results"].as_array().unwrap();
+    let has = |imp: &str, layer: &str, op: &str| {
+        [1, 10, 50].iter().all(|n| {
+            results.iter().any(|r| r["impl"] == imp && r["layer"] == layer && r["op"] == op && r["bindings"] == *n)
+        })
+    };
+    for layer in ["pdu", "msg"] {
+        for op in ["decode", "encode"] {
+            assert!(has("snmp-codegen", layer, op), "snmp-codegen {layer} {op} missing");
+        }
+        assert!(has("floor", layer, "decode"));
+    }
+    for r in results {
+        assert!(r["ns_median"].as_f64().unwrap() > 0.0 && r["ns_min"].as_f64().unwrap() <= r["ns_median"].as_f64().unwrap());
+    }
+    let fits = v["fits"].as_array().unwrap();
+    assert!(fits.iter().any(|f| f["impl"] == "snmp-codegen" && f["layer"] == "msg" && f["op"] == "decode"));
+    // No implementation silently disagreed with the workload.
+    let notes: Vec<&str> = v["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+    assert!(!notes.iter().any(|n| n.contains("disagrees")), "{notes:#?}");
+
+    let require = std::env::var_os("SNMP_REQUIRE_TOOLS").is_some_and(|v| v == "1");
+    let netsnmp = has("netsnmp", "pdu", "decode") && has("netsnmp", "pdu", "encode");
+    if require {
+        assert!(netsnmp, "net-snmp missing from the table with SNMP_REQUIRE_TOOLS=1: {notes:#?}");
+    } else if !netsnmp {
+        eprintln!("note: libnetsnmp not loadable here, the net-snmp column was skipped");
+    }
+
+    let md = std::fs::read_to_string(&md_path).unwrap();
+    assert!(md.contains("| op | bindings | snmp-codegen"), "{md}");
+    let svg = std::fs::read_to_string(md_path.with_extension("svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("snmp-codegen"));
+}
+
+#[test]
+fn require_netsnmp_fails_cleanly_without_the_library() {
+    let out = Command::new(env!("CARGO_BIN_EXE_snmp-bench"))
+        .args(["--quick", "--require-netsnmp"])
+        .env("SNMP_BENCH_NETSNMP_LIB", "/nonexistent/libnetsnmp.so")
+        .output()
+        .expect("snmp-bench runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("libnetsnmp not loadable"));
+}
