@@ -83,7 +83,10 @@ fn generated(bytes: &[u8]) -> Option<usize> {
             black_box(usm);
             match m.msg_data {
                 ScopedPduData::Plaintext(s) => Some(bindings_v2(&s.data)),
-                ScopedPduData::EncryptedPdu(e) => Some(black_box(e).len() & 0),
+                ScopedPduData::EncryptedPdu(e) => {
+                    black_box(e);
+                    Some(0)
+                }
             }
         }
         _ => None,

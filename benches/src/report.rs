@@ -353,7 +353,7 @@ pub fn profile(exe: &Path, valgrind: bool, rows: &[Row]) -> String {
             total += n;
         }
         let mut g: Vec<(&str, u64)> = groups.into_iter().collect();
-        g.sort_by(|a, b| b.1.cmp(&a.1));
+        g.sort_by_key(|e| std::cmp::Reverse(e.1));
         let parts: Vec<String> = g
             .iter()
             .map(|(k, v)| format!("{k} {:.0}%", 100.0 * *v as f64 / total.max(1) as f64))

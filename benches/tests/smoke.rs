@@ -16,35 +16,58 @@ fn quick_run_writes_json_markdown_and_plot() {
         .output()
         .expect("snmp-bench runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(stdout.contains("Cost lines a + b·n"), "{stdout}");
 
-    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
     let results = v["results"].as_array().unwrap();
     let has = |imp: &str, layer: &str, op: &str| {
         [1, 10, 50].iter().all(|n| {
-            results.iter().any(|r| r["impl"] == imp && r["layer"] == layer && r["op"] == op && r["bindings"] == *n)
+            results.iter().any(|r| {
+                r["impl"] == imp && r["layer"] == layer && r["op"] == op && r["bindings"] == *n
+            })
         })
     };
     for layer in ["pdu", "msg"] {
         for op in ["decode", "encode"] {
-            assert!(has("snmp-codegen", layer, op), "snmp-codegen {layer} {op} missing");
+            assert!(
+                has("snmp-codegen", layer, op),
+                "snmp-codegen {layer} {op} missing"
+            );
         }
         assert!(has("floor", layer, "decode"));
     }
     for r in results {
-        assert!(r["ns_median"].as_f64().unwrap() > 0.0 && r["ns_min"].as_f64().unwrap() <= r["ns_median"].as_f64().unwrap());
+        assert!(
+            r["ns_median"].as_f64().unwrap() > 0.0
+                && r["ns_min"].as_f64().unwrap() <= r["ns_median"].as_f64().unwrap()
+        );
     }
     let fits = v["fits"].as_array().unwrap();
-    assert!(fits.iter().any(|f| f["impl"] == "snmp-codegen" && f["layer"] == "msg" && f["op"] == "decode"));
+    assert!(fits
+        .iter()
+        .any(|f| f["impl"] == "snmp-codegen" && f["layer"] == "msg" && f["op"] == "decode"));
     // No implementation silently disagreed with the workload.
-    let notes: Vec<&str> = v["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+    let notes: Vec<&str> = v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
     assert!(!notes.iter().any(|n| n.contains("disagrees")), "{notes:#?}");
 
     let require = std::env::var_os("SNMP_REQUIRE_TOOLS").is_some_and(|v| v == "1");
     let netsnmp = has("netsnmp", "pdu", "decode") && has("netsnmp", "pdu", "encode");
     if require {
-        assert!(netsnmp, "net-snmp missing from the table with SNMP_REQUIRE_TOOLS=1: {notes:#?}");
+        assert!(
+            netsnmp,
+            "net-snmp missing from the table with SNMP_REQUIRE_TOOLS=1: {notes:#?}"
+        );
     } else if !netsnmp {
         eprintln!("note: libnetsnmp not loadable here, the net-snmp column was skipped");
     }
