@@ -310,15 +310,29 @@ pub fn profile(exe: &Path, valgrind: bool, rows: &[Row]) -> String {
     );
     for op in ["decode", "encode"] {
         let groups = |iters: u32| -> Option<BTreeMap<&'static str, u64>> {
-            let file = std::env::temp_dir().join(format!("snmp-bench-profile-{}-{op}-{iters}.out", std::process::id()));
+            let file = std::env::temp_dir().join(format!(
+                "snmp-bench-profile-{}-{op}-{iters}.out",
+                std::process::id()
+            ));
             Command::new("valgrind")
                 .arg("--tool=callgrind")
                 .arg(format!("--callgrind-out-file={}", file.display()))
                 .arg(exe)
-                .args(["--instructions-of", "snmp-codegen", "msg", op, "10", &iters.to_string()])
+                .args([
+                    "--instructions-of",
+                    "snmp-codegen",
+                    "msg",
+                    op,
+                    "10",
+                    &iters.to_string(),
+                ])
                 .output()
                 .ok()?;
-            let annotate = Command::new("callgrind_annotate").arg("--auto=no").arg(&file).output().ok();
+            let annotate = Command::new("callgrind_annotate")
+                .arg("--auto=no")
+                .arg(&file)
+                .output()
+                .ok();
             let _ = std::fs::remove_file(&file);
             Some(group_costs(&String::from_utf8_lossy(&annotate?.stdout)))
         };
@@ -328,13 +342,25 @@ pub fn profile(exe: &Path, valgrind: bool, rows: &[Row]) -> String {
         };
         let mut per_op: Vec<(&str, f64)> = big
             .iter()
-            .map(|(k, v)| (*k, v.saturating_sub(small.get(k).copied().unwrap_or(0)) as f64 / 2000.0))
+            .map(|(k, v)| {
+                (
+                    *k,
+                    v.saturating_sub(small.get(k).copied().unwrap_or(0)) as f64 / 2000.0,
+                )
+            })
             .filter(|(_, v)| *v >= 0.5)
             .collect();
         per_op.sort_by(|a, b| b.1.total_cmp(&a.1));
         let total: f64 = per_op.iter().map(|p| p.1).sum();
-        let parts: Vec<String> = per_op.iter().map(|(k, v)| format!("{k} {:.0}%", 100.0 * v / total.max(1.0))).collect();
-        let _ = writeln!(out, "  {op}: {total:.0} instructions per operation: {}", parts.join(", "));
+        let parts: Vec<String> = per_op
+            .iter()
+            .map(|(k, v)| format!("{k} {:.0}%", 100.0 * v / total.max(1.0)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  {op}: {total:.0} instructions per operation: {}",
+            parts.join(", ")
+        );
     }
     out
 }
@@ -344,8 +370,12 @@ fn group_costs(annotate: &str) -> BTreeMap<&'static str, u64> {
     let mut groups = BTreeMap::new();
     for line in annotate.lines() {
         let line = line.trim();
-        let Some((count, rest)) = line.split_once(' ') else { continue };
-        let Ok(n) = count.replace(',', "").parse::<u64>() else { continue };
+        let Some((count, rest)) = line.split_once(' ') else {
+            continue;
+        };
+        let Ok(n) = count.replace(',', "").parse::<u64>() else {
+            continue;
+        };
         if rest.contains("PROGRAM TOTALS") || rest.contains("events annotated") {
             continue;
         }

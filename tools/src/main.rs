@@ -1,0 +1,177 @@
+//! `snmpc`: the snmp-codegen command line.
+//!
+//! `snmpc decode` prints SNMP messages given as hex (arguments, or one per line on standard
+//! input) or read from a pcap/pcapng capture: readable text, one JSON object per line
+//! (`--json`), or the developer's TLV-by-TLV diagnostic walk (`--trace`).
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use snmpc::{capture, hexdump, trace, view};
+
+#[derive(Parser)]
+#[command(name = "snmpc", version, about = "snmp-codegen's command line")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Decode SNMP messages (v1, v2c, v3) from hex or a capture.
+    Decode {
+        /// Messages as hex (spaces and colons allowed); none: read one per line from stdin.
+        hex: Vec<String>,
+        /// Read the UDP datagrams of a pcap or pcapng capture instead.
+        #[arg(long, value_name = "FILE")]
+        pcap: Option<PathBuf>,
+        /// Only datagrams to or from this UDP port (with --pcap).
+        #[arg(long)]
+        port: Option<u16>,
+        /// One JSON object per line per message.
+        #[arg(long, conflicts_with = "trace")]
+        json: bool,
+        /// Every tag, length and component with its offset, path and octets.
+        #[arg(long)]
+        trace: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Decode {
+            hex,
+            pcap,
+            port,
+            json,
+            trace,
+        } => decode(hex, pcap, port, json, trace),
+    }
+}
+
+fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
+    let digits: String = s
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != ':')
+        .collect();
+    let digits = digits.strip_prefix("0x").unwrap_or(&digits);
+    if let Some(bad) = digits.chars().find(|c| !c.is_ascii_hexdigit()) {
+        return Err(format!("not hex: {bad:?}"));
+    }
+    if digits.len() % 2 != 0 {
+        return Err(format!("odd number of hex digits ({})", digits.len()));
+    }
+    Ok((0..digits.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).expect("hex digits"))
+        .collect())
+}
+
+fn decode(
+    hex: Vec<String>,
+    pcap: Option<PathBuf>,
+    port: Option<u16>,
+    json: bool,
+    trace_mode: bool,
+) -> ExitCode {
+    // (frame, octets or a problem with the input itself)
+    let mut inputs: Vec<(usize, Result<Vec<u8>, String>)> = Vec::new();
+    if let Some(path) = pcap {
+        let file = match std::fs::File::open(&path) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("snmpc: {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        };
+        match capture::read(file) {
+            Ok(datagrams) => {
+                for d in datagrams {
+                    if port.is_none_or(|p| d.ports.0 == p || d.ports.1 == p) {
+                        inputs.push((d.frame, Ok(d.payload)));
+                    }
+                }
+            }
+            Err(e) => {
+                eprintln!("snmpc: {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+    } else if hex.is_empty() {
+        for (n, line) in std::io::stdin().lock().lines().enumerate() {
+            match line {
+                Ok(l) if l.trim().is_empty() || l.trim_start().starts_with('#') => {}
+                Ok(l) => inputs.push((n + 1, parse_hex(&l))),
+                Err(e) => {
+                    eprintln!("snmpc: standard input: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    } else {
+        inputs.extend(hex.iter().enumerate().map(|(n, h)| (n + 1, parse_hex(h))));
+    }
+
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut failed = 0;
+    for (frame, bytes) in inputs {
+        let bytes = match bytes {
+            Ok(b) => b,
+            Err(e) => {
+                failed += 1;
+                if json {
+                    let _ = writeln!(
+                        out,
+                        "{}",
+                        serde_json::json!({"frame": frame, "error": e, "offset": 0, "path": ""})
+                    );
+                } else {
+                    let _ = writeln!(out, "frame {frame}: input error: {e}");
+                }
+                continue;
+            }
+        };
+        if trace_mode {
+            let _ = writeln!(
+                out,
+                "frame {frame}: {} octets\n{}",
+                bytes.len(),
+                trace::trace(&bytes)
+            );
+            if view::decode(&bytes).is_err() {
+                failed += 1;
+            }
+            continue;
+        }
+        if json {
+            let (line, ok) = view::json_line(frame, &bytes);
+            failed += usize::from(!ok);
+            let _ = writeln!(out, "{line}");
+        } else {
+            match view::decode(&bytes) {
+                Ok(v) => {
+                    let _ = write!(out, "{}", view::text(frame, &v));
+                }
+                Err(f) => {
+                    failed += 1;
+                    let _ = writeln!(
+                        out,
+                        "frame {frame}: error {}\n{}",
+                        f.error,
+                        hexdump::around(&bytes, f.offset)
+                    );
+                }
+            }
+        }
+    }
+    if failed > 0 {
+        eprintln!("snmpc: {failed} message(s) did not decode");
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}

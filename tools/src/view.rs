@@ -1,0 +1,358 @@
+//! A version-independent view of a decoded SNMP message: the JSON object `snmpc decode --json`
+//! prints, and the readable text built from it.
+
+use serde_json::{json, Map, Value};
+use snmp_ber::{Decode, DecodeError};
+use snmp_messages::snmpv2_pdu::{self, Pdus, VarBindValue};
+use snmp_messages::snmpv3_message_syntax::{ScopedPduData, Snmpv3Message};
+use snmp_messages::usm_security_parameters_syntax::UsmSecurityParameters;
+use snmp_messages::{community_based_snmpv2, rfc1155_smi, rfc1157_snmp, snmpv2_smi};
+
+/// Why a message did not decode: the error text, where, and in which component.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    /// The whole message, e.g. `at byte 12 in Message.community: ...`.
+    pub error: String,
+    /// Absolute byte offset.
+    pub offset: usize,
+    /// Component path.
+    pub path: String,
+}
+
+impl From<DecodeError> for Failure {
+    fn from(e: DecodeError) -> Self {
+        Failure {
+            error: e.to_string(),
+            offset: e.offset(),
+            path: e.path(),
+        }
+    }
+}
+
+impl Failure {
+    /// The JSON error object for frame `frame`.
+    pub fn to_json(&self, frame: usize) -> Value {
+        json!({"frame": frame, "error": self.error, "offset": self.offset, "path": self.path})
+    }
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn text_or_hex(b: &[u8]) -> Value {
+    match std::str::from_utf8(b) {
+        Ok(s) => Value::String(s.to_string()),
+        Err(_) => json!({"hex": hex(b)}),
+    }
+}
+
+fn ip(a: [u8; 4]) -> String {
+    format!("{}.{}.{}.{}", a[0], a[1], a[2], a[3])
+}
+
+fn binding(oid: String, ty: &str, value: Value) -> Value {
+    json!({"oid": oid, "type": ty, "value": value})
+}
+
+fn v2_binding(vb: &snmpv2_pdu::VarBind<'_>) -> Value {
+    use snmpv2_smi::{ApplicationSyntax as A, ObjectSyntax as O, SimpleSyntax as S};
+    let oid = vb.name.0.to_string();
+    match vb.value {
+        VarBindValue::Value(O::Simple(S::IntegerValue(i))) => binding(oid, "INTEGER", json!(i)),
+        VarBindValue::Value(O::Simple(S::StringValue(s))) => {
+            binding(oid, "OCTET STRING", json!(hex(s)))
+        }
+        VarBindValue::Value(O::Simple(S::ObjectIdValue(o))) => {
+            binding(oid, "OBJECT IDENTIFIER", json!(o.to_string()))
+        }
+        VarBindValue::Value(O::ApplicationWide(A::IpAddressValue(a))) => {
+            binding(oid, "IpAddress", json!(ip(a.0)))
+        }
+        VarBindValue::Value(O::ApplicationWide(A::CounterValue(c))) => {
+            binding(oid, "Counter32", json!(c.0))
+        }
+        VarBindValue::Value(O::ApplicationWide(A::UnsignedIntegerValue(g))) => {
+            binding(oid, "Gauge32", json!(g.0))
+        }
+        VarBindValue::Value(O::ApplicationWide(A::TimeticksValue(t))) => {
+            binding(oid, "TimeTicks", json!(t.0))
+        }
+        VarBindValue::Value(O::ApplicationWide(A::ArbitraryValue(o))) => {
+            binding(oid, "Opaque", json!(hex(o.0)))
+        }
+        VarBindValue::Value(O::ApplicationWide(A::BigCounterValue(c))) => {
+            binding(oid, "Counter64", json!(c.0))
+        }
+        VarBindValue::UnSpecified => binding(oid, "NULL", Value::Null),
+        VarBindValue::NoSuchObject => binding(oid, "noSuchObject", Value::Null),
+        VarBindValue::NoSuchInstance => binding(oid, "noSuchInstance", Value::Null),
+        VarBindValue::EndOfMibView => binding(oid, "endOfMibView", Value::Null),
+    }
+}
+
+fn v1_binding(vb: &rfc1157_snmp::VarBind<'_>) -> Value {
+    use rfc1155_smi::{
+        ApplicationSyntax as A, NetworkAddress, ObjectSyntax as O, SimpleSyntax as S,
+    };
+    let oid = vb.name.0.to_string();
+    match vb.value {
+        O::Simple(S::Number(i)) => binding(oid, "INTEGER", json!(i)),
+        O::Simple(S::String(s)) => binding(oid, "OCTET STRING", json!(hex(s))),
+        O::Simple(S::Object(o)) => binding(oid, "OBJECT IDENTIFIER", json!(o.to_string())),
+        O::Simple(S::Empty) => binding(oid, "NULL", Value::Null),
+        O::ApplicationWide(A::Address(NetworkAddress::Internet(a))) => {
+            binding(oid, "IpAddress", json!(ip(a.0)))
+        }
+        O::ApplicationWide(A::Counter(c)) => binding(oid, "Counter32", json!(c.0)),
+        O::ApplicationWide(A::Gauge(g)) => binding(oid, "Gauge32", json!(g.0)),
+        O::ApplicationWide(A::Ticks(t)) => binding(oid, "TimeTicks", json!(t.0)),
+        O::ApplicationWide(A::Arbitrary(o)) => binding(oid, "Opaque", json!(hex(o.0))),
+    }
+}
+
+fn v2_pdu(out: &mut Map<String, Value>, pdus: &Pdus<'_>) -> Result<(), DecodeError> {
+    let (kind, pdu) = match pdus {
+        Pdus::GetRequest(p) => ("get", p.0),
+        Pdus::GetNextRequest(p) => ("getnext", p.0),
+        Pdus::Response(p) => ("response", p.0),
+        Pdus::SetRequest(p) => ("set", p.0),
+        Pdus::InformRequest(p) => ("inform", p.0),
+        Pdus::SnmpV2Trap(p) => ("trap", p.0),
+        Pdus::Report(p) => ("report", p.0),
+        Pdus::GetBulkRequest(b) => {
+            out.insert("pdu".into(), json!("getbulk"));
+            out.insert("request_id".into(), json!(b.0.request_id));
+            out.insert("non_repeaters".into(), json!(b.0.non_repeaters));
+            out.insert("max_repetitions".into(), json!(b.0.max_repetitions));
+            let vbs: Result<Vec<Value>, DecodeError> =
+                b.0.variable_bindings
+                    .0
+                    .iter()
+                    .map(|vb| vb.map(|vb| v2_binding(&vb)))
+                    .collect();
+            out.insert("varbinds".into(), Value::Array(vbs?));
+            return Ok(());
+        }
+    };
+    out.insert("pdu".into(), json!(kind));
+    out.insert("request_id".into(), json!(pdu.request_id));
+    out.insert("error_status".into(), json!(pdu.error_status.0));
+    out.insert("error_index".into(), json!(pdu.error_index));
+    let vbs: Result<Vec<Value>, DecodeError> = pdu
+        .variable_bindings
+        .0
+        .iter()
+        .map(|vb| vb.map(|vb| v2_binding(&vb)))
+        .collect();
+    out.insert("varbinds".into(), Value::Array(vbs?));
+    Ok(())
+}
+
+/// The version field: the first INTEGER inside the outer SEQUENCE.
+pub fn version(bytes: &[u8]) -> Result<i64, DecodeError> {
+    let mut r = snmp_ber::Reader::new(bytes);
+    let mut seq = r.read_constructed(0x30, "SEQUENCE (0x30)")?;
+    let c = seq.read_tlv(0x02, "INTEGER (0x02)")?;
+    snmp_ber::int_i64(&seq, c)
+}
+
+/// Decodes one message of any version into its JSON view (without `frame`).
+pub fn decode(bytes: &[u8]) -> Result<Map<String, Value>, Failure> {
+    let mut out = Map::new();
+    // Validated decodes, so a bad binding's error carries the full path from the message.
+    match version(bytes).map_err(|e| Failure::from(e.in_component("Message")))? {
+        0 => {
+            let m = rfc1157_snmp::Message::from_ber_validated(bytes)?;
+            out.insert("version".into(), json!("1"));
+            out.insert("community".into(), text_or_hex(m.community));
+            use rfc1157_snmp::Pdus::*;
+            let (kind, pdu) = match m.data {
+                GetRequest(p) => ("get", p.0),
+                GetNextRequest(p) => ("getnext", p.0),
+                GetResponse(p) => ("response", p.0),
+                SetRequest(p) => ("set", p.0),
+                Trap(t) => {
+                    out.insert("pdu".into(), json!("v1trap"));
+                    out.insert("enterprise".into(), json!(t.enterprise.to_string()));
+                    let rfc1155_smi::NetworkAddress::Internet(a) = t.agent_addr;
+                    out.insert("agent_addr".into(), json!(ip(a.0)));
+                    out.insert("generic_trap".into(), json!(t.generic_trap.0));
+                    out.insert("specific_trap".into(), json!(t.specific_trap));
+                    out.insert("time_stamp".into(), json!(t.time_stamp.0));
+                    let vbs: Result<Vec<Value>, DecodeError> = t.variable_bindings.0.iter().map(|vb| vb.map(|vb| v1_binding(&vb))).collect();
+                    out.insert("varbinds".into(), Value::Array(vbs?));
+                    return Ok(out);
+                }
+            };
+            out.insert("pdu".into(), json!(kind));
+            out.insert("request_id".into(), json!(pdu.request_id));
+            out.insert("error_status".into(), json!(pdu.error_status.0));
+            out.insert("error_index".into(), json!(pdu.error_index));
+            let vbs: Result<Vec<Value>, DecodeError> = pdu.variable_bindings.0.iter().map(|vb| vb.map(|vb| v1_binding(&vb))).collect();
+            out.insert("varbinds".into(), Value::Array(vbs?));
+        }
+        3 => {
+            let m = Snmpv3Message::from_ber_validated(bytes)?;
+            let h = m.msg_global_data;
+            out.insert("version".into(), json!("3"));
+            out.insert("msg_id".into(), json!(h.msg_id));
+            out.insert("msg_max_size".into(), json!(h.msg_max_size));
+            out.insert("msg_flags".into(), json!(h.msg_flags[0]));
+            out.insert("security_model".into(), json!(h.msg_security_model));
+            if h.msg_security_model == 3 {
+                let usm = UsmSecurityParameters::from_ber(m.msg_security_parameters).map_err(|e| {
+                    // Offsets inside msgSecurityParameters are relative to it; make them absolute.
+                    let base = m.msg_security_parameters.as_ptr() as usize - bytes.as_ptr() as usize;
+                    Failure {
+                        error: format!("in msgSecurityParameters (from byte {base}): {e}"),
+                        offset: base + e.offset(),
+                        path: format!("SNMPv3Message.msgSecurityParameters.{}", e.path()),
+                    }
+                })?;
+                out.insert("engine_id".into(), json!(hex(usm.msg_authoritative_engine_id)));
+                out.insert("engine_boots".into(), json!(usm.msg_authoritative_engine_boots));
+                out.insert("engine_time".into(), json!(usm.msg_authoritative_engine_time));
+                out.insert("user".into(), text_or_hex(usm.msg_user_name));
+            }
+            match m.msg_data {
+                ScopedPduData::EncryptedPdu(_) => {
+                    out.insert("encrypted".into(), json!(true));
+                }
+                ScopedPduData::Plaintext(s) => {
+                    out.insert("encrypted".into(), json!(false));
+                    out.insert("context_engine_id".into(), json!(hex(s.context_engine_id)));
+                    out.insert("context_name".into(), text_or_hex(s.context_name));
+                    v2_pdu(&mut out, &s.data)?;
+                }
+            }
+        }
+        1 => {
+            let m = community_based_snmpv2::Message::from_ber_validated(bytes)?;
+            out.insert("version".into(), json!("2c"));
+            out.insert("community".into(), text_or_hex(m.community));
+            v2_pdu(&mut out, &m.data)?;
+        }
+        other => {
+            return Err(Failure {
+                error: format!("at byte 4 in Message.version: unsupported SNMP version {other}: expected 0 (v1), 1 (v2c) or 3"),
+                offset: 4,
+                path: "Message.version".into(),
+            })
+        }
+    }
+    Ok(out)
+}
+
+/// The JSON line for one input: the decoded view with `frame` first, or the error object.
+pub fn json_line(frame: usize, bytes: &[u8]) -> (Value, bool) {
+    match decode(bytes) {
+        Ok(map) => {
+            let mut with_frame = Map::new();
+            with_frame.insert("frame".into(), json!(frame));
+            with_frame.extend(map);
+            (Value::Object(with_frame), true)
+        }
+        Err(f) => (f.to_json(frame), false),
+    }
+}
+
+fn show(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("{s:?}"),
+        Value::Object(o) => o
+            .get("hex")
+            .and_then(Value::as_str)
+            .map(|h| format!("0x{h}"))
+            .unwrap_or_default(),
+        other => other.to_string(),
+    }
+}
+
+/// The readable form of a decoded view.
+pub fn text(frame: usize, view: &Map<String, Value>) -> String {
+    let get = |k: &str| view.get(k).map(show).unwrap_or_default();
+    let mut out = format!(
+        "frame {frame}: SNMPv{}",
+        view.get("version").and_then(Value::as_str).unwrap_or("?")
+    );
+    if view.contains_key("community") {
+        out.push_str(&format!(" community {}", get("community")));
+    } else {
+        out.push_str(&format!(
+            " msgID {} maxSize {} flags {} securityModel {}",
+            get("msg_id"),
+            get("msg_max_size"),
+            get("msg_flags"),
+            get("security_model")
+        ));
+        if view.contains_key("engine_id") {
+            out.push_str(&format!(
+                "\n  USM engineID {} boots {} time {} user {}",
+                get("engine_id").trim_matches('"'),
+                get("engine_boots"),
+                get("engine_time"),
+                get("user")
+            ));
+        }
+        if view.get("encrypted") == Some(&Value::Bool(true)) {
+            out.push_str("\n  scoped PDU encrypted");
+            return out + "\n";
+        }
+        out.push_str(&format!(
+            "\n  contextEngineID {} contextName {}",
+            get("context_engine_id").trim_matches('"'),
+            get("context_name")
+        ));
+    }
+    let pdu = view.get("pdu").and_then(Value::as_str).unwrap_or("?");
+    out.push_str(&format!("\n  {pdu}"));
+    for k in [
+        "request_id",
+        "error_status",
+        "error_index",
+        "non_repeaters",
+        "max_repetitions",
+        "enterprise",
+        "agent_addr",
+        "generic_trap",
+        "specific_trap",
+        "time_stamp",
+    ] {
+        if let Some(v) = view.get(k) {
+            out.push_str(&format!(
+                " {}={}",
+                k.replace('_', "-"),
+                show(v).trim_matches('"')
+            ));
+        }
+    }
+    for vb in view
+        .get("varbinds")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let ty = vb["type"].as_str().unwrap_or("?");
+        let value = match (ty, &vb["value"]) {
+            ("OCTET STRING", Value::String(h)) => {
+                let bytes: Vec<u8> = (0..h.len())
+                    .step_by(2)
+                    .filter_map(|i| u8::from_str_radix(&h[i..i + 2], 16).ok())
+                    .collect();
+                match std::str::from_utf8(&bytes) {
+                    Ok(s) if s.chars().all(|c| !c.is_control() || c == '\n') => format!("{s:?}"),
+                    _ => format!("0x{h}"),
+                }
+            }
+            (_, Value::Null) => String::new(),
+            (_, v) => show(v).trim_matches('"').to_string(),
+        };
+        out.push_str(&format!(
+            "\n    {} = {ty}{}{value}",
+            vb["oid"].as_str().unwrap_or("?"),
+            if value.is_empty() { "" } else { ": " }
+        ));
+    }
+    out + "\n"
+}
