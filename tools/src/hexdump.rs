@@ -11,18 +11,22 @@ pub fn dump(bytes: &[u8], start: usize, end: usize) -> String {
     while line < end {
         let _ = write!(out, "{line:06x}  ");
         for i in line..line + 16 {
-            if i >= start && i < end {
-                let _ = write!(out, "{:02x} ", bytes[i]);
-            } else {
-                out.push_str("   ");
+            match bytes.get(i) {
+                Some(b) if i >= start && i < end => {
+                    let _ = write!(out, "{b:02x} ");
+                }
+                _ => out.push_str("   "),
             }
             if i % 16 == 7 {
                 out.push(' ');
             }
         }
         out.push(' ');
-        for i in line..(line + 16).min(end) {
-            let c = if i >= start { bytes[i] } else { b' ' };
+        let shown = bytes
+            .get(start.max(line)..(line + 16).min(end))
+            .unwrap_or(&[]);
+        out.push_str(&" ".repeat(start.saturating_sub(line)));
+        for &c in shown {
             out.push(if c.is_ascii_graphic() || c == b' ' {
                 c as char
             } else {
