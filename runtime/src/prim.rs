@@ -77,10 +77,10 @@ pub fn int_u32(r: &Reader<'_>, c: &[u8]) -> Result<u32, DecodeError> {
 
 #[inline(never)]
 fn int_u32_slow(r: &Reader<'_>, c: &[u8]) -> Result<u32, DecodeError> {
-    let v = decode_u64(r, c)?;
+    let v = int_i128(r, c)?;
     match u32::try_from(v) {
         Ok(v) => Ok(v),
-        Err(_) => Err(r.out_of_range(c, v as i128, "0..4294967295")),
+        Err(_) => Err(r.out_of_range(c, v, "0..4294967295")),
     }
 }
 

@@ -37,6 +37,20 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// A reader over `part`, a slice of `whole`, reporting offsets counted from the start of
+    /// `whole`. For values carried inside OCTET STRINGs (SNMPv3's msgSecurityParameters): their
+    /// errors then point into the message. When `part` is not inside `whole`, offsets count
+    /// from `part`.
+    pub fn new_within(whole: &'a [u8], part: &'a [u8]) -> Self {
+        let (w, p) = (whole.as_ptr() as usize, part.as_ptr() as usize);
+        let inside = p >= w && p + part.len() <= w + whole.len();
+        Reader {
+            buf: part,
+            origin: if inside { w } else { p },
+            depth: 0,
+        }
+    }
+
     /// A reader over `contents`, a slice of the input that `outer` reads, one level deeper.
     #[inline]
     pub fn nested(outer: &Reader<'a>, contents: &'a [u8]) -> Result<Self, DecodeError> {

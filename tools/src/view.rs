@@ -153,8 +153,10 @@ fn v2_pdu(out: &mut Map<String, Value>, pdus: &Pdus<'_>) -> Result<(), DecodeErr
 pub fn version(bytes: &[u8]) -> Result<i64, DecodeError> {
     let mut r = snmp_ber::Reader::new(bytes);
     let mut seq = r.read_constructed(0x30, "SEQUENCE (0x30)")?;
-    let c = seq.read_tlv(0x02, "INTEGER (0x02)")?;
-    snmp_ber::int_i64(&seq, c)
+    let c = seq
+        .read_tlv(0x02, "INTEGER (0x02)")
+        .map_err(|e| e.in_component("version"))?;
+    snmp_ber::int_i64(&seq, c).map_err(|e| e.in_component("version"))
 }
 
 /// Decodes one message of any version into its JSON view (without `frame`).
@@ -201,15 +203,11 @@ pub fn decode(bytes: &[u8]) -> Result<Map<String, Value>, Failure> {
             out.insert("msg_flags".into(), json!(h.msg_flags[0]));
             out.insert("security_model".into(), json!(h.msg_security_model));
             if h.msg_security_model == 3 {
-                let usm = UsmSecurityParameters::from_ber(m.msg_security_parameters).map_err(|e| {
-                    // Offsets inside msgSecurityParameters are relative to it; make them absolute.
-                    let base = m.msg_security_parameters.as_ptr() as usize - bytes.as_ptr() as usize;
-                    Failure {
-                        error: format!("in msgSecurityParameters (from byte {base}): {e}"),
-                        offset: base + e.offset(),
-                        path: format!("SNMPv3Message.msgSecurityParameters.{}", e.path()),
-                    }
-                })?;
+                // Decoded in place, so its offsets count from the start of the message.
+                let mut r = snmp_ber::Reader::new_within(bytes, m.msg_security_parameters);
+                let usm = UsmSecurityParameters::decode(&mut r)
+                    .and_then(|u| r.finish_in("msgSecurityParameters").map(|()| u))
+                    .map_err(|e| Failure::from(e.in_component("msgSecurityParameters").in_component("SNMPv3Message")))?;
                 out.insert("engine_id".into(), json!(hex(usm.msg_authoritative_engine_id)));
                 out.insert("engine_boots".into(), json!(usm.msg_authoritative_engine_boots));
                 out.insert("engine_time".into(), json!(usm.msg_authoritative_engine_time));
