@@ -2,7 +2,6 @@
 //! layer and an operation, check that the implementation gets the workload right and return a
 //! closure doing the operation once (or say why not).
 
-use std::ffi::{c_int, c_long, c_void};
 use std::hint::black_box;
 
 use snmp_ber::{Decode, Encode};
@@ -302,138 +301,8 @@ impl Codec for Floor {
 // net-snmp's libnetsnmp, loaded at run time
 // ---------------------------------------------------------------------------------------------
 
-type PduCreate = unsafe extern "C" fn(c_int) -> *mut c_void;
-type PduParse = unsafe extern "C" fn(*mut c_void, *mut u8, *mut usize) -> c_int;
-type PduBuild = unsafe extern "C" fn(*mut c_void, *mut u8, *mut usize) -> *mut u8;
-type FreePdu = unsafe extern "C" fn(*mut c_void);
-
-/// SNMP_MSG_RESPONSE.
-const SNMP_MSG_RESPONSE: c_int = 0xa2;
-/// SNMP_VERSION_2c.
-const SNMP_VERSION_2C: c_long = 1;
-
-/// libnetsnmp's PDU codec: `snmp_pdu_parse` and `snmp_pdu_build`.
-pub struct NetSnmp {
-    _lib: libloading::Library,
-    create: PduCreate,
-    parse: PduParse,
-    build: PduBuild,
-    free: FreePdu,
-    /// The file that was loaded.
-    pub path: String,
-}
-
-/// Where libnetsnmp is looked for when `SNMP_BENCH_NETSNMP_LIB` does not say.
-const NETSNMP_NAMES: &[&str] = &[
-    "libnetsnmp.so",
-    "libnetsnmp.so.40",
-    "libnetsnmp.so.35",
-    "libnetsnmp.so.30",
-    "libnetsnmp.dylib",
-];
-
-impl NetSnmp {
-    /// Loads the library: `SNMP_BENCH_NETSNMP_LIB`, else the usual names.
-    pub fn load() -> Result<NetSnmp, String> {
-        let candidates: Vec<String> = match std::env::var("SNMP_BENCH_NETSNMP_LIB") {
-            Ok(p) => vec![p],
-            Err(_) => NETSNMP_NAMES.iter().map(|s| s.to_string()).collect(),
-        };
-        let mut errors = Vec::new();
-        for path in &candidates {
-            // SAFETY: loading libnetsnmp runs its initialisers, which only set up its own state.
-            match unsafe { libloading::Library::new(path) } {
-                Ok(lib) => {
-                    // SAFETY: the symbols are looked up with the signatures of net-snmp's
-                    // headers (pdu_api.h, snmp_api.h).
-                    let syms = unsafe {
-                        (|| -> Result<(PduCreate, PduParse, PduBuild, FreePdu), libloading::Error> {
-                            Ok((
-                                *lib.get::<PduCreate>(b"snmp_pdu_create\0")?,
-                                *lib.get::<PduParse>(b"snmp_pdu_parse\0")?,
-                                *lib.get::<PduBuild>(b"snmp_pdu_build\0")?,
-                                *lib.get::<FreePdu>(b"snmp_free_pdu\0")?,
-                            ))
-                        })()
-                    };
-                    match syms {
-                        Ok((create, parse, build, free)) => {
-                            return Ok(NetSnmp {
-                                _lib: lib,
-                                create,
-                                parse,
-                                build,
-                                free,
-                                path: path.clone(),
-                            })
-                        }
-                        Err(e) => errors.push(format!("{path}: {e}")),
-                    }
-                }
-                Err(e) => errors.push(format!("{path}: {e}")),
-            }
-        }
-        Err(format!(
-            "libnetsnmp not loadable ({}); install libsnmp-dev or set SNMP_BENCH_NETSNMP_LIB",
-            errors.join("; ")
-        ))
-    }
-
-    /// A fresh v2c Response PDU structure.
-    fn new_pdu(&self) -> *mut c_void {
-        // SAFETY: snmp_pdu_create allocates and initialises a netsnmp_pdu, whose first field is
-        // `long version` (net-snmp/types.h); the version decides how v2 types are parsed.
-        unsafe {
-            let pdu = (self.create)(SNMP_MSG_RESPONSE);
-            if !pdu.is_null() {
-                *(pdu as *mut c_long) = SNMP_VERSION_2C;
-            }
-            pdu
-        }
-    }
-
-    /// Parses `bytes` (a PDU TLV) into a new structure; the caller frees it.
-    fn parse_into(&self, bytes: &mut [u8]) -> Result<*mut c_void, String> {
-        let pdu = self.new_pdu();
-        if pdu.is_null() {
-            return Err("snmp_pdu_create failed".into());
-        }
-        let mut len = bytes.len();
-        // SAFETY: `pdu` is a live PDU; `bytes` is valid for `len` octets.
-        let rc = unsafe { (self.parse)(pdu, bytes.as_mut_ptr(), &mut len) };
-        if rc != 0 {
-            // SAFETY: `pdu` came from snmp_pdu_create and is freed once.
-            unsafe { (self.free)(pdu) };
-            return Err(format!("snmp_pdu_parse returned {rc}"));
-        }
-        Ok(pdu)
-    }
-
-    /// Encodes `pdu` into `buf`, returning the octets written.
-    fn build_from<'b>(&self, pdu: *mut c_void, buf: &'b mut [u8]) -> Option<&'b [u8]> {
-        let mut left = buf.len();
-        // SAFETY: `pdu` is a live, parsed PDU; `buf` is valid for `left` octets; snmp_pdu_build
-        // writes forward from the start and decrements `left` by what it wrote.
-        let end = unsafe { (self.build)(pdu, buf.as_mut_ptr(), &mut left) };
-        if end.is_null() {
-            return None;
-        }
-        Some(&buf[..buf.len() - left])
-    }
-}
-
-/// Owns a parsed netsnmp_pdu.
-struct PduHandle<'n> {
-    lib: &'n NetSnmp,
-    pdu: *mut c_void,
-}
-
-impl Drop for PduHandle<'_> {
-    fn drop(&mut self) {
-        // SAFETY: the handle owns the PDU, freed once here.
-        unsafe { (self.lib.free)(self.pdu) }
-    }
-}
+/// libnetsnmp's PDU codec, `snmp_pdu_parse` and `snmp_pdu_build`, through `snmpc::netsnmp`.
+pub struct NetSnmp(pub snmpc::netsnmp::NetSnmp);
 
 impl Codec for NetSnmp {
     fn name(&self) -> &'static str {
@@ -446,32 +315,27 @@ impl Codec for NetSnmp {
                 "net-snmp's message parse wants a session and its security processing; the PDU layer is the comparison".into(),
             );
         }
-        // Check: parse, then build back; a correct parse rebuilds the same PDU octets.
-        let mut input = w.pdu_bytes().to_vec();
-        let pdu = match self.parse_into(&mut input) {
-            Ok(p) => PduHandle { lib: self, pdu: p },
-            Err(e) => return Prepared::Disagrees(format!("netsnmp: {e}")),
+        let lib = &self.0;
+        // Check: parse, then build back; the rebuilt PDU must hold the workload's values.
+        let pdu = match lib.parse_pdu(w.pdu_bytes(), 1) {
+            Ok(p) => p,
+            Err(rc) => {
+                return Prepared::Disagrees(format!("netsnmp: snmp_pdu_parse returned {rc}"))
+            }
         };
         let mut out = vec![0u8; 65536];
-        let Some(built) = self.build_from(pdu.pdu, &mut out) else {
+        let Some(built) = pdu.build(&mut out) else {
             return Prepared::Disagrees("netsnmp: snmp_pdu_build failed".into());
         };
         if let Err(e) = check_encoding(self.name(), built, w.pdu_bytes(), Layer::Pdu, w) {
             return Prepared::Disagrees(e);
         }
         let first = built.to_vec();
-        match self.build_from(pdu.pdu, &mut out) {
+        match pdu.build(&mut out) {
             Some(again) if again == first => {}
-            Some(again) => {
-                return Prepared::Disagrees(format!(
-                    "netsnmp: a second snmp_pdu_build gave {} octets, the first {}",
-                    again.len(),
-                    first.len()
-                ))
-            }
-            None => {
+            _ => {
                 return Prepared::Disagrees(
-                    "netsnmp: a second snmp_pdu_build on the same PDU failed".into(),
+                    "netsnmp: a second snmp_pdu_build on the same PDU differed".into(),
                 )
             }
         }
@@ -479,10 +343,9 @@ impl Codec for NetSnmp {
             Op::Decode => {
                 let mut scratch = w.pdu_bytes().to_vec();
                 Prepared::Ready(Box::new(move || {
-                    match self.parse_into(black_box(&mut scratch)) {
+                    match lib.parse_pdu_in(black_box(&mut scratch), 1) {
                         Ok(p) => {
-                            // SAFETY: freed once, right after parsing.
-                            unsafe { (self.free)(p) };
+                            drop(p);
                             1
                         }
                         Err(_) => 0,
@@ -490,11 +353,7 @@ impl Codec for NetSnmp {
                 }))
             }
             Op::Encode => Prepared::Ready(Box::new(move || {
-                // `&pdu` (not `pdu.pdu`) so the closure owns the handle and the PDU stays alive.
-                let handle: &PduHandle<'_> = &pdu;
-                self.build_from(black_box(handle.pdu), &mut out)
-                    .map(|o| o.len())
-                    .unwrap_or(0)
+                pdu.build(black_box(&mut out)).map(|o| o.len()).unwrap_or(0)
             })),
         }
     }
@@ -1012,10 +871,10 @@ impl Codec for AsyncSnmp {
 /// or why none was.
 pub fn all() -> (Vec<Box<dyn Codec>>, Result<String, String>) {
     let mut impls: Vec<Box<dyn Codec>> = vec![Box::new(Generated)];
-    let note = match NetSnmp::load() {
+    let note = match snmpc::netsnmp::NetSnmp::load() {
         Ok(n) => {
             let loaded = format!("net-snmp: {} loaded", n.path);
-            impls.push(Box::new(n));
+            impls.push(Box::new(NetSnmp(n)));
             Ok(loaded)
         }
         Err(e) => Err(e),

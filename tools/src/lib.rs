@@ -3,5 +3,6 @@
 
 pub mod capture;
 pub mod hexdump;
+pub mod netsnmp;
 pub mod trace;
 pub mod view;

@@ -1,0 +1,203 @@
+//! net-snmp's libnetsnmp, loaded at run time with libloading: its own BER parser and builder,
+//! for the benchmark's C column and the differential test. Nothing links against it.
+//!
+//! Functions used (net-snmp's headers): `snmp_pdu_create`, `snmp_pdu_parse`, `snmp_pdu_build`,
+//! `snmp_free_pdu` (pdu_api.h, snmp_api.h) and `snmp_comstr_parse` (snmp_impl.h: the
+//! version and community of a v1/v2c message, returning the PDU that follows).
+
+use std::ffi::{c_int, c_long, c_void};
+use std::marker::PhantomData;
+
+type PduCreate = unsafe extern "C" fn(c_int) -> *mut c_void;
+type PduParse = unsafe extern "C" fn(*mut c_void, *mut u8, *mut usize) -> c_int;
+type PduBuild = unsafe extern "C" fn(*mut c_void, *mut u8, *mut usize) -> *mut u8;
+type FreePdu = unsafe extern "C" fn(*mut c_void);
+type ComstrParse =
+    unsafe extern "C" fn(*mut u8, *mut usize, *mut u8, *mut usize, *mut c_long) -> *mut u8;
+
+/// SNMP_MSG_RESPONSE, the command a fresh PDU is created with (parsing overwrites it).
+const SNMP_MSG_RESPONSE: c_int = 0xa2;
+
+/// Library file names tried when `SNMP_BENCH_NETSNMP_LIB` does not name one.
+const NAMES: &[&str] = &[
+    "libnetsnmp.so",
+    "libnetsnmp.so.40",
+    "libnetsnmp.so.35",
+    "libnetsnmp.so.30",
+    "libnetsnmp.dylib",
+];
+
+/// The loaded library.
+pub struct NetSnmp {
+    _lib: libloading::Library,
+    create: PduCreate,
+    parse: PduParse,
+    build: PduBuild,
+    free: FreePdu,
+    comstr: ComstrParse,
+    /// The file that was loaded.
+    pub path: String,
+}
+
+/// A `netsnmp_pdu` owned by Rust; freed on drop. It may refer to the octets it was parsed
+/// from, so it keeps them (a copy, or the caller's buffer for `'a`).
+pub struct Pdu<'a> {
+    lib: &'a NetSnmp,
+    ptr: *mut c_void,
+    _input: Option<Vec<u8>>,
+    _borrow: PhantomData<&'a mut [u8]>,
+}
+
+impl Drop for Pdu<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the handle owns the PDU (from snmp_pdu_create) and frees it once.
+        unsafe { (self.lib.free)(self.ptr) }
+    }
+}
+
+impl Pdu<'_> {
+    /// Encodes the PDU with `snmp_pdu_build` into `buf`; the octets written.
+    pub fn build<'b>(&self, buf: &'b mut [u8]) -> Option<&'b [u8]> {
+        let mut left = buf.len();
+        // SAFETY: `ptr` is a live PDU; `buf` is valid for `left` octets; snmp_pdu_build writes
+        // forward from its start and decrements `left` by what it wrote.
+        let end = unsafe { (self.lib.build)(self.ptr, buf.as_mut_ptr(), &mut left) };
+        if end.is_null() {
+            None
+        } else {
+            Some(&buf[..buf.len() - left])
+        }
+    }
+}
+
+impl NetSnmp {
+    /// Loads the library: the file `SNMP_BENCH_NETSNMP_LIB` names, else the usual names.
+    pub fn load() -> Result<NetSnmp, String> {
+        let candidates: Vec<String> = match std::env::var("SNMP_BENCH_NETSNMP_LIB") {
+            Ok(p) => vec![p],
+            Err(_) => NAMES.iter().map(|s| s.to_string()).collect(),
+        };
+        let mut errors = Vec::new();
+        for path in &candidates {
+            // SAFETY: loading libnetsnmp runs its initialisers, which only set up its own state.
+            let lib = match unsafe { libloading::Library::new(path) } {
+                Ok(lib) => lib,
+                Err(e) => {
+                    errors.push(format!("{path}: {e}"));
+                    continue;
+                }
+            };
+            // SAFETY: each symbol is looked up with the signature net-snmp's headers give it.
+            let syms = unsafe {
+                (|| -> Result<_, libloading::Error> {
+                    Ok((
+                        *lib.get::<PduCreate>(b"snmp_pdu_create\0")?,
+                        *lib.get::<PduParse>(b"snmp_pdu_parse\0")?,
+                        *lib.get::<PduBuild>(b"snmp_pdu_build\0")?,
+                        *lib.get::<FreePdu>(b"snmp_free_pdu\0")?,
+                        *lib.get::<ComstrParse>(b"snmp_comstr_parse\0")?,
+                    ))
+                })()
+            };
+            match syms {
+                Ok((create, parse, build, free, comstr)) => {
+                    return Ok(NetSnmp {
+                        _lib: lib,
+                        create,
+                        parse,
+                        build,
+                        free,
+                        comstr,
+                        path: path.clone(),
+                    })
+                }
+                Err(e) => errors.push(format!("{path}: {e}")),
+            }
+        }
+        Err(format!(
+            "libnetsnmp not loadable ({}); install libsnmp-dev or set SNMP_BENCH_NETSNMP_LIB",
+            errors.join("; ")
+        ))
+    }
+
+    /// Parses a PDU TLV with `snmp_pdu_parse`, as a message of `version` (0 v1, 1 v2c) would,
+    /// from a copy of `bytes` that the PDU keeps. Returns net-snmp's error code on failure.
+    pub fn parse_pdu(&self, bytes: &[u8], version: i64) -> Result<Pdu<'_>, i32> {
+        let mut copy = bytes.to_vec();
+        let (data, len) = (copy.as_mut_ptr(), copy.len());
+        // SAFETY: the PDU keeps `copy` (its heap buffer does not move), so `data` stays valid.
+        unsafe { self.parse_raw(data, len, version, Some(copy)) }
+    }
+
+    /// [`NetSnmp::parse_pdu`] in the caller's buffer, without copying (the benchmark's path).
+    pub fn parse_pdu_in<'a>(&'a self, bytes: &'a mut [u8], version: i64) -> Result<Pdu<'a>, i32> {
+        // SAFETY: `bytes` outlives the returned PDU ('a).
+        unsafe { self.parse_raw(bytes.as_mut_ptr(), bytes.len(), version, None) }
+    }
+
+    /// # Safety
+    /// `data` must be valid for `len` octets for as long as the returned PDU lives.
+    unsafe fn parse_raw(
+        &self,
+        data: *mut u8,
+        len: usize,
+        version: i64,
+        keep: Option<Vec<u8>>,
+    ) -> Result<Pdu<'_>, i32> {
+        // SAFETY: snmp_pdu_create allocates and initialises a netsnmp_pdu, whose first field
+        // is `long version` (net-snmp/types.h); the version decides how v2 types are parsed.
+        let ptr = unsafe { (self.create)(SNMP_MSG_RESPONSE) };
+        if ptr.is_null() {
+            return Err(-1);
+        }
+        // SAFETY: `ptr` is a live netsnmp_pdu (see above).
+        unsafe { *(ptr as *mut c_long) = version as c_long };
+        let pdu = Pdu {
+            lib: self,
+            ptr,
+            _input: keep,
+            _borrow: PhantomData,
+        };
+        let mut len = len;
+        // SAFETY: `pdu.ptr` is live; the caller guarantees `data` for `len` octets.
+        let rc = unsafe { (self.parse)(pdu.ptr, data, &mut len) };
+        if rc == 0 {
+            Ok(pdu)
+        } else {
+            Err(rc)
+        }
+    }
+
+    /// Parses a whole v1/v2c message the way net-snmp's `_snmp_parse` does without a
+    /// session: `snmp_comstr_parse` for version and community, then `snmp_pdu_parse`.
+    pub fn parse_message(&self, bytes: &[u8]) -> Result<(i64, Vec<u8>, Pdu<'_>), String> {
+        let mut copy = bytes.to_vec();
+        let mut len = copy.len();
+        let mut community = vec![0u8; 256];
+        let mut community_len = community.len();
+        let mut version: c_long = -1;
+        // SAFETY: all pointers are valid for the lengths given; snmp_comstr_parse writes at
+        // most `community_len` octets of community and returns a pointer into `copy` (or NULL).
+        let rest = unsafe {
+            (self.comstr)(
+                copy.as_mut_ptr(),
+                &mut len,
+                community.as_mut_ptr(),
+                &mut community_len,
+                &mut version,
+            )
+        };
+        if rest.is_null() {
+            return Err("snmp_comstr_parse failed".into());
+        }
+        let start = rest as usize - copy.as_ptr() as usize;
+        if start > copy.len() || len > copy.len() - start {
+            return Err("snmp_comstr_parse returned a position outside the input".into());
+        }
+        community.truncate(community_len.min(256));
+        let pdu = self
+            .parse_pdu(&copy[start..start + len], version as i64)
+            .map_err(|rc| format!("snmp_pdu_parse returned {rc}"))?;
+        Ok((version as i64, community, pdu))
+    }
+}
