@@ -99,6 +99,17 @@ impl NetSnmp {
                     ))
                 })()
             };
+            // Its parser logs what it rejects ("Bad PDU type received") to stderr when no log
+            // handler is set; send its log to /dev/null instead: callers report what matters.
+            // SAFETY: snmp_enable_filelog(const char *, int) only changes net-snmp's own state;
+            // the path is a NUL-terminated string that outlives the call.
+            if let Ok(filelog) = unsafe {
+                lib.get::<unsafe extern "C" fn(*const std::ffi::c_char, c_int)>(
+                    b"snmp_enable_filelog\0",
+                )
+            } {
+                unsafe { filelog(c"/dev/null".as_ptr(), 1) };
+            }
             match syms {
                 Ok((create, parse, build, free, comstr)) => {
                     return Ok(NetSnmp {
