@@ -24,8 +24,11 @@ fn hex(h: &str) -> Vec<u8> {
         .collect()
 }
 
+/// Named inputs.
+type Named = Vec<(String, Vec<u8>)>;
+
 /// The corpus messages of versions 1 and 2c, and the malformed cases.
-fn inputs() -> (Vec<(String, Vec<u8>)>, Vec<(String, Vec<u8>)>) {
+fn inputs() -> (Named, Named) {
     let mut good = Vec::new();
     let vectors = std::fs::read_to_string(corpus("vectors/netsnmp-5.9.3.txt")).unwrap();
     for line in vectors.lines().filter(|l| !l.starts_with('#')) {
