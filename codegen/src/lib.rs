@@ -22,9 +22,11 @@ pub mod ast;
 pub mod diag;
 pub mod emit;
 pub mod ir;
+pub mod mib;
 pub mod naming;
 pub mod parse;
 pub mod resolve;
+pub mod smi;
 
 use std::fmt::Write as _;
 use std::fs;

@@ -113,28 +113,35 @@ const RESERVED: &[&str] = &[
 // Lexical layer (X.680 clause 12)
 // ---------------------------------------------------------------------------------------------
 
-/// White space and comments: `-- ... --` or `-- ...` to the end of the line (12.6.3), and
-/// `/* ... */` (12.6.4). Never fails.
-pub fn skip_trivia(mut i: Input<'_>) -> Input<'_> {
+/// Length of the white space and comments at the start of `s`: `-- ... --` or `-- ...` to the
+/// end of the line (X.680 12.6.3), and `/* ... */` (12.6.4). Shared by the ASN.1 and SMI
+/// front-ends.
+pub fn trivia_len(s: &str) -> usize {
+    let mut n = 0;
     loop {
-        let s = *i.fragment();
-        let trimmed = s.trim_start();
-        let mut n = s.len() - trimmed.len();
-        if let Some(rest) = trimmed.strip_prefix("--") {
+        let rest = &s[n..];
+        let trimmed = rest.trim_start();
+        n += rest.len() - trimmed.len();
+        if let Some(after) = trimmed.strip_prefix("--") {
             // Ends at the next "--" or at the end of the line, whichever comes first.
-            let line_end = rest.find(['\n', '\r']).unwrap_or(rest.len());
-            let body = match rest[..line_end].find("--") {
+            let line_end = after.find(['\n', '\r']).unwrap_or(after.len());
+            let body = match after[..line_end].find("--") {
                 Some(k) => k + 2,
                 None => line_end,
             };
             n += 2 + body;
-        } else if let Some(rest) = trimmed.strip_prefix("/*") {
-            n += 2 + rest.find("*/").map(|k| k + 2).unwrap_or(rest.len());
+        } else if let Some(after) = trimmed.strip_prefix("/*") {
+            n += 2 + after.find("*/").map(|k| k + 2).unwrap_or(after.len());
         } else {
-            return i.slice(n..);
+            return n;
         }
-        i = i.slice(n..);
     }
+}
+
+/// White space and comments ([`trivia_len`]). Never fails.
+pub fn skip_trivia(i: Input<'_>) -> Input<'_> {
+    let n = trivia_len(i.fragment());
+    i.slice(n..)
 }
 
 fn span_of(start: &Input<'_>, end: &Input<'_>) -> Span {
@@ -500,7 +507,7 @@ fn macro_definition(start: Input<'_>) -> PResult<'_, Assignment> {
 // ---------------------------------------------------------------------------------------------
 
 /// `Type ::= (BuiltinType | ReferencedType | TaggedType) Constraint*`
-fn type_(i: Input<'_>) -> PResult<'_, Type> {
+pub fn type_(i: Input<'_>) -> PResult<'_, Type> {
     let start = skip_trivia(i);
     let (i, kind) = alt((tagged_type, builtin_type, referenced_type))(start)?;
     let (i, constraints) = many0(constraint)(i)?;
@@ -562,6 +569,7 @@ fn builtin_type(i: Input<'_>) -> PResult<'_, TypeKind> {
             TypeKind::OctetString
         }),
         bit_string_type,
+        bits_type,
         map(tuple((kw("OBJECT"), kw("IDENTIFIER"))), |_| {
             TypeKind::ObjectIdentifier
         }),
@@ -583,12 +591,15 @@ fn integer_type(i: Input<'_>) -> PResult<'_, TypeKind> {
 /// NamedNumberList ::= NamedNumber ("," NamedNumber)*
 /// NamedNumber ::= identifier "(" SignedNumber ")" | identifier "(" DefinedValue ")"
 /// ```
+///
+/// Real-world MIB modules also leave out commas and end with one; both are accepted.
 fn named_number_list(i: Input<'_>) -> PResult<'_, Vec<NamedNumber>> {
-    separated_list1(sym(","), named_number)(i)
+    nom::multi::many1(nom::sequence::terminated(named_number, opt(sym(","))))(i)
 }
 
 fn named_number(i: Input<'_>) -> PResult<'_, NamedNumber> {
-    let (i, (name, _)) = identifier(i)?;
+    // X.680 wants an identifier (lower-case first letter); MIB modules also use `ICCformat(32)`.
+    let (i, (name, _)) = word(i)?;
     let (i, v) = delimited(sym("("), alt((number_value, reference_value)), sym(")"))(i)?;
     Ok((
         i,
@@ -631,6 +642,13 @@ fn enumerated_type(i: Input<'_>) -> PResult<'_, TypeKind> {
 /// `BitStringType ::= BIT STRING | BIT STRING "{" NamedBitList "}"`
 fn bit_string_type(i: Input<'_>) -> PResult<'_, TypeKind> {
     let (i, _) = tuple((kw("BIT"), kw("STRING")))(i)?;
+    let (i, named) = opt(delimited(sym("{"), named_number_list, sym("}")))(i)?;
+    Ok((i, TypeKind::BitString(named.unwrap_or_default())))
+}
+
+/// `BITS "{" NamedBitList "}"` (the SMIv2 pseudo-type, RFC 2578 7.1.4): a BIT STRING.
+fn bits_type(i: Input<'_>) -> PResult<'_, TypeKind> {
+    let (i, _) = kw("BITS")(i)?;
     let (i, named) = opt(delimited(sym("{"), named_number_list, sym("}")))(i)?;
     Ok((i, TypeKind::BitString(named.unwrap_or_default())))
 }
@@ -742,6 +760,15 @@ fn component(i: Input<'_>) -> PResult<'_, Component> {
 
 /// `ReferencedType ::= typereference | modulereference "." typereference`
 fn referenced_type(i: Input<'_>) -> PResult<'_, TypeKind> {
+    let (i, kind) = referenced_type_name(i)?;
+    // SMIv2 sub-types an enumerated TEXTUAL-CONVENTION by listing some of its named numbers:
+    // `SYNTAX InetAddressType { ipv4(1), ipv6(2) }` (RFC 2578 9). The list restricts values the
+    // named type already names; it is read and not kept.
+    let (i, _) = opt(delimited(sym("{"), named_number_list, sym("}")))(i)?;
+    Ok((i, kind))
+}
+
+fn referenced_type_name(i: Input<'_>) -> PResult<'_, TypeKind> {
     let (i, (first, _)) = typereference(i)?;
     if let Ok((rest, _)) = sym(".")(i) {
         if let Ok((rest, (name, _))) = typereference(rest) {
@@ -823,6 +850,15 @@ fn bound(i: Input<'_>) -> PResult<'_, Bound> {
         map(kw("MIN"), |_| Bound::Min),
         map(kw("MAX"), |_| Bound::Max),
         map(number, Bound::Number),
+        // `'7fffffff'H`, common in MIB ranges: the octets as an unsigned number.
+        map(bhstring, |bytes| {
+            Bound::Number(
+                bytes
+                    .iter()
+                    .take(16)
+                    .fold(0i128, |a, b| (a << 8) | *b as i128),
+            )
+        }),
         map(identifier, |(n, s)| Bound::Ref(n, s)),
     ))(i)
 }

@@ -3,6 +3,7 @@
 
 pub mod capture;
 pub mod hexdump;
+pub mod mibs;
 pub mod netsnmp;
 pub mod trace;
 pub mod view;

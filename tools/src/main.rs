@@ -8,8 +8,8 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
-use snmpc::{capture, hexdump, trace, view};
+use clap::{Args, Parser, Subcommand};
+use snmpc::{capture, hexdump, mibs, trace, view};
 
 #[derive(Parser)]
 #[command(name = "snmpc", version, about = "snmp-codegen's command line")]
@@ -18,8 +18,72 @@ struct Cli {
     command: Command,
 }
 
+/// Where MIB modules are looked for, and how strictly they are read.
+#[derive(Args)]
+struct MibOpts {
+    /// A directory of MIB modules (any file names: modules are found by the name inside);
+    /// repeat, or separate with `:`.
+    #[arg(long = "mib-dir", short = 'M', value_name = "DIR", required = true)]
+    mib_dir: Vec<PathBuf>,
+    /// Make these relaxations errors (`all`, or names such as `missing-import`).
+    #[arg(long, value_name = "RELAXATION")]
+    strict: Vec<String>,
+}
+
+impl MibOpts {
+    fn dirs(&self) -> Vec<PathBuf> {
+        self.mib_dir
+            .iter()
+            .flat_map(|d| std::env::split_paths(d.as_os_str()).collect::<Vec<_>>())
+            .collect()
+    }
+}
+
+#[derive(Subcommand)]
+enum MibCommand {
+    /// Compile modules and print OK, warnings or errors for each, and a summary.
+    Check {
+        #[command(flatten)]
+        opts: MibOpts,
+        /// Modules to check (with what they import).
+        modules: Vec<String>,
+        /// Every module on the search path.
+        #[arg(long, conflicts_with = "modules")]
+        all: bool,
+        /// Print every warning too.
+        #[arg(long, short)]
+        verbose: bool,
+    },
+    /// Print every node: module, name, OID, kind, syntax (base type).
+    Dump {
+        #[command(flatten)]
+        opts: MibOpts,
+        /// Modules to dump (with what they import).
+        modules: Vec<String>,
+        /// Every module on the search path.
+        #[arg(long, conflicts_with = "modules")]
+        all: bool,
+        /// Output format.
+        #[arg(long, default_value = "tsv", value_parser = ["tsv"])]
+        format: String,
+    },
+}
+
 #[derive(Subcommand)]
 enum Command {
+    /// Compile MIB modules: check, dump.
+    Mib {
+        #[command(subcommand)]
+        command: MibCommand,
+    },
+    /// Translate between names and OIDs, like net-snmp's snmptranslate:
+    /// `IF-MIB::ifDescr.3` <-> `1.3.6.1.2.1.2.2.1.2.3`.
+    Translate {
+        #[command(flatten)]
+        opts: MibOpts,
+        /// Names (`IF-MIB::ifDescr.3`, `ifDescr`) or OIDs (`1.3.6.1.2.1.1.1.0`).
+        inputs: Vec<String>,
+    },
     /// Decode SNMP messages (v1, v2c, v3) from hex or a capture.
     Decode {
         /// Messages as hex (spaces and colons allowed); none: read one per line from stdin.
@@ -49,6 +113,8 @@ fn main() -> ExitCode {
             json,
             trace,
         } => decode(hex, pcap, port, json, trace),
+        Command::Mib { command } => mib(command),
+        Command::Translate { opts, inputs } => translate(opts, inputs),
     }
 }
 
@@ -170,6 +236,107 @@ fn decode(
     }
     if failed > 0 {
         eprintln!("snmpc: {failed} message(s) did not decode");
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn load(opts: &MibOpts, modules: &[String]) -> Result<mibs::Mibs, ExitCode> {
+    let strict = mibs::relaxations(&opts.strict).map_err(|e| {
+        eprintln!("snmpc: {e}");
+        ExitCode::from(2)
+    })?;
+    let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    if progress {
+        eprint!("reading MIB modules...\r");
+    }
+    let loaded = mibs::Mibs::load(&opts.dirs(), modules, &strict).map_err(|e| {
+        eprintln!("snmpc: {e}");
+        ExitCode::from(2)
+    });
+    if progress {
+        eprint!("                       \r");
+    }
+    loaded
+}
+
+fn mib(command: MibCommand) -> ExitCode {
+    match command {
+        MibCommand::Check {
+            opts,
+            modules,
+            all,
+            verbose,
+        } => {
+            if modules.is_empty() && !all {
+                eprintln!("snmpc: name modules to check, or --all");
+                return ExitCode::from(2);
+            }
+            let m = match load(&opts, &modules) {
+                Ok(m) => m,
+                Err(code) => return code,
+            };
+            let (text, ok) = m.check_report(verbose);
+            print!("{text}");
+            if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        MibCommand::Dump {
+            opts,
+            modules,
+            all,
+            format: _,
+        } => {
+            if modules.is_empty() && !all {
+                eprintln!("snmpc: name modules to dump, or --all");
+                return ExitCode::from(2);
+            }
+            match load(&opts, &modules) {
+                Ok(m) => {
+                    print!("{}", m.dump_tsv());
+                    ExitCode::SUCCESS
+                }
+                Err(code) => code,
+            }
+        }
+    }
+}
+
+fn translate(opts: MibOpts, inputs: Vec<String>) -> ExitCode {
+    let m = match load(&opts, &[]) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let mut failed = false;
+    for input in inputs {
+        let digits = input.trim_start_matches('.');
+        let numeric = digits
+            .split('.')
+            .all(|a| !a.is_empty() && a.bytes().all(|b| b.is_ascii_digit()));
+        if numeric {
+            let oid: Vec<u32> = digits.split('.').filter_map(|a| a.parse().ok()).collect();
+            match m.oid_to_name(&oid) {
+                Some(name) => println!("{name}"),
+                None => {
+                    eprintln!("snmpc: {input}: no known prefix");
+                    failed = true;
+                }
+            }
+        } else {
+            match m.name_to_oid(&input) {
+                Ok(oid) => println!("{}", snmp_codegen::mib::dotted(&oid)),
+                Err(e) => {
+                    eprintln!("snmpc: {input}: {e}");
+                    failed = true;
+                }
+            }
+        }
+    }
+    if failed {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS

@@ -1,0 +1,582 @@
+//! Loading and resolving MIB modules: modules found by name on a search path of directories
+//! (whatever the files are called), OIDs resolved through the whole import graph, syntaxes
+//! through TEXTUAL-CONVENTIONs down to their base types.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use crate::ast::{OidComponent, TypeKind};
+use crate::diag::Diagnostic;
+use crate::smi::{self, Finding, NodeKind, Relaxation, SmiModule};
+
+/// Arcs usable by name at the start of an OID value (X.660).
+const ROOTS: &[(&str, u32)] = &[
+    ("ccitt", 0),
+    ("itu-t", 0),
+    ("iso", 1),
+    ("joint-iso-ccitt", 2),
+    ("joint-iso-itu-t", 2),
+];
+
+/// Modules whose names a module may use without importing them (a relaxation, with a warning):
+/// the SMI's own, in the order they are searched.
+const BASE_MODULES: &[&str] = &[
+    "SNMPv2-SMI",
+    "SNMPv2-TC",
+    "SNMPv2-CONF",
+    "RFC1155-SMI",
+    "RFC-1212",
+    "RFC-1215",
+    "RFC1213-MIB",
+];
+
+/// SMI application types and the ASN.1 base types: TEXTUAL-CONVENTION chains stop here.
+const BASE_TYPES: &[&str] = &[
+    "INTEGER",
+    "OCTET STRING",
+    "OBJECT IDENTIFIER",
+    "BITS",
+    "Integer32",
+    "Unsigned32",
+    "Gauge32",
+    "Counter32",
+    "Counter64",
+    "TimeTicks",
+    "IpAddress",
+    "Opaque",
+    "Counter",
+    "Gauge",
+    "NetworkAddress",
+    "NULL",
+];
+
+/// The SMI's macros: known to every module whether or not a file defines them (some copies of
+/// RFC-1212 comment their MACRO out).
+const BUILTIN_MACROS: &[&str] = &[
+    "OBJECT-TYPE",
+    "MODULE-IDENTITY",
+    "OBJECT-IDENTITY",
+    "NOTIFICATION-TYPE",
+    "TEXTUAL-CONVENTION",
+    "OBJECT-GROUP",
+    "NOTIFICATION-GROUP",
+    "MODULE-COMPLIANCE",
+    "AGENT-CAPABILITIES",
+    "TRAP-TYPE",
+];
+
+/// A file read from the search path.
+#[derive(Debug, Clone)]
+pub struct MibFile {
+    /// As shown in diagnostics.
+    pub name: String,
+    /// The text (lossily decoded: some vendor files are Latin-1).
+    pub text: String,
+}
+
+/// A parsed module and the file it came from.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The module.
+    pub smi: SmiModule,
+    /// Index into [`MibSet::files`].
+    pub file: usize,
+}
+
+/// Every module found on a search path, parsed and indexed by name.
+#[derive(Debug, Default)]
+pub struct MibSet {
+    /// The directories searched.
+    pub dirs: Vec<PathBuf>,
+    /// The files read.
+    pub files: Vec<MibFile>,
+    /// The modules, in the order found.
+    pub modules: Vec<Loaded>,
+    /// Module name -> index in `modules`.
+    pub by_name: HashMap<String, usize>,
+    /// Problems with files that yielded no module.
+    pub file_findings: Vec<(usize, Finding)>,
+}
+
+impl MibSet {
+    /// Reads every regular file of every directory (not recursively), in name order, and parses
+    /// the modules in them. The first module of a name wins; later ones are reported.
+    pub fn load(dirs: &[PathBuf]) -> std::io::Result<MibSet> {
+        let mut set = MibSet {
+            dirs: dirs.to_vec(),
+            ..Default::default()
+        };
+        for dir in dirs {
+            let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file())
+                .collect();
+            paths.sort();
+            for path in paths {
+                let bytes = std::fs::read(&path)?;
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                set.add_text(path.display().to_string(), text);
+            }
+        }
+        Ok(set)
+    }
+
+    /// Adds a file's text (for tests and tools).
+    pub fn add_text(&mut self, name: String, text: String) {
+        let file = self.files.len();
+        let (modules, rest) = smi::parse_file(&text);
+        self.files.push(MibFile { name, text });
+        for f in rest {
+            self.file_findings.push((file, f));
+        }
+        for m in modules {
+            if self.by_name.contains_key(&m.name) {
+                let f = Finding {
+                    offset: m.offset,
+                    message: format!("module {} is also defined in another file on the search path; this copy is ignored", m.name),
+                    relaxation: Some(Relaxation::DuplicateModule),
+                };
+                self.file_findings.push((file, f));
+                continue;
+            }
+            self.by_name.insert(m.name.clone(), self.modules.len());
+            self.modules.push(Loaded { smi: m, file });
+        }
+    }
+
+    /// A diagnostic at `offset` of module `m`'s file.
+    pub fn diag(&self, m: usize, offset: usize, message: impl Into<String>) -> Diagnostic {
+        let f = &self.files[self.modules[m].file];
+        Diagnostic::at(&f.name, &f.text, offset, message)
+    }
+}
+
+/// A resolved node.
+#[derive(Debug, Clone)]
+pub struct MibNode {
+    /// Index of its module in [`MibSet::modules`].
+    pub module: usize,
+    /// Index in that module's `nodes`.
+    pub index: usize,
+    /// Descriptor.
+    pub name: String,
+    /// The OID.
+    pub oid: Vec<u32>,
+    /// What defines it.
+    pub kind: NodeKind,
+    /// Base type of its SYNTAX after TEXTUAL-CONVENTIONs, for OBJECT-TYPEs.
+    pub base_type: Option<String>,
+}
+
+/// What a module came to.
+#[derive(Debug, Clone)]
+pub struct ModuleReport {
+    /// Index in [`MibSet::modules`].
+    pub module: usize,
+    /// Errors (including relaxations made strict).
+    pub errors: Vec<Diagnostic>,
+    /// Warnings (accepted relaxations).
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl ModuleReport {
+    /// Compiled: no errors.
+    pub fn ok(&self) -> bool {
+        self.errors.is_empty()
+    }
+}
+
+/// The result of resolving modules.
+#[derive(Debug, Default)]
+pub struct Resolved {
+    /// Nodes of the resolved modules, in module order.
+    pub nodes: Vec<MibNode>,
+    /// One report per module asked for (and per module they import).
+    pub reports: Vec<ModuleReport>,
+}
+
+struct Resolver<'m> {
+    set: &'m MibSet,
+    strict: HashSet<Relaxation>,
+    oids: HashMap<(usize, String), Option<Vec<u32>>>,
+    in_progress: HashSet<(usize, String)>,
+    errors: HashMap<usize, Vec<Diagnostic>>,
+    warnings: HashMap<usize, Vec<Diagnostic>>,
+    warned: HashSet<(usize, String)>,
+    node_index: Vec<HashMap<String, usize>>,
+    type_index: Vec<HashMap<String, usize>>,
+}
+
+/// Resolves `wanted` modules (all when empty) and the modules they import. Relaxations in
+/// `strict` are errors.
+pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) -> Resolved {
+    let mut r = Resolver {
+        set,
+        strict: strict.clone(),
+        oids: HashMap::new(),
+        in_progress: HashSet::new(),
+        errors: HashMap::new(),
+        warnings: HashMap::new(),
+        warned: HashSet::new(),
+        node_index: set
+            .modules
+            .iter()
+            .map(|l| {
+                l.smi
+                    .nodes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| (n.name.clone(), i))
+                    .collect()
+            })
+            .collect(),
+        type_index: set
+            .modules
+            .iter()
+            .map(|l| {
+                l.smi
+                    .types
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| (t.name.clone(), i))
+                    .collect()
+            })
+            .collect(),
+    };
+    // The closure of `wanted` under IMPORTS.
+    let mut order = Vec::new();
+    let mut seen = HashSet::new();
+    let mut stack: Vec<usize> = if wanted.is_empty() {
+        (0..set.modules.len()).rev().collect()
+    } else {
+        wanted
+            .iter()
+            .rev()
+            .filter_map(|w| set.by_name.get(w).copied())
+            .collect()
+    };
+    while let Some(m) = stack.pop() {
+        if !seen.insert(m) {
+            continue;
+        }
+        order.push(m);
+        for imp in &set.modules[m].smi.imports {
+            if let Some(&t) = set.by_name.get(&imp.module) {
+                stack.push(t);
+            }
+        }
+    }
+    let mut out = Resolved::default();
+    for &m in &order {
+        r.check_module(m);
+        for (i, n) in set.modules[m].smi.nodes.iter().enumerate() {
+            if let Some(oid) = r.oid_of(m, &n.name, n.offset) {
+                let base_type = n.syntax.as_ref().and_then(|t| r.base_type(m, &t.kind, 0));
+                out.nodes.push(MibNode {
+                    module: m,
+                    index: i,
+                    name: n.name.clone(),
+                    oid,
+                    kind: n.kind,
+                    base_type,
+                });
+            }
+        }
+    }
+    for &m in &order {
+        out.reports.push(ModuleReport {
+            module: m,
+            errors: r.errors.remove(&m).unwrap_or_default(),
+            warnings: r.warnings.remove(&m).unwrap_or_default(),
+        });
+    }
+    out
+}
+
+impl Resolver<'_> {
+    fn report(&mut self, m: usize, offset: usize, relaxation: Option<Relaxation>, message: String) {
+        let message = match relaxation {
+            Some(r) => format!("{message} [{}]", r.name()),
+            None => message,
+        };
+        let d = self.set.diag(m, offset, message);
+        let strict = relaxation.is_some_and(|r| self.strict.contains(&r));
+        if relaxation.is_none() || strict {
+            self.errors.entry(m).or_default().push(d);
+        } else {
+            self.warnings.entry(m).or_default().push(d);
+        }
+    }
+
+    /// Parse findings and imports of a module.
+    fn check_module(&mut self, m: usize) {
+        let loaded = &self.set.modules[m];
+        for f in loaded.smi.findings.clone() {
+            self.report(m, f.offset, f.relaxation, f.message);
+        }
+        for (file, f) in &self.set.file_findings {
+            if *file == loaded.file {
+                self.report(m, f.offset, f.relaxation, f.message.clone());
+            }
+        }
+        for imp in loaded.smi.imports.clone() {
+            match self.set.by_name.get(&imp.module) {
+                None => {
+                    let dirs: Vec<String> = self
+                        .set
+                        .dirs
+                        .iter()
+                        .map(|d| d.display().to_string())
+                        .collect();
+                    let message = format!(
+                        "module {} (imported by {}) is not on the search path: {}",
+                        imp.module,
+                        loaded.smi.name,
+                        dirs.join(", ")
+                    );
+                    // Accepted only when the SMI's base modules define every symbol asked for.
+                    let all_in_base = imp.symbols.iter().all(|s| {
+                        BUILTIN_MACROS.contains(&s.as_str())
+                            || BASE_TYPES.contains(&s.as_str())
+                            || self.base_module_of(s).is_some()
+                    });
+                    if all_in_base {
+                        self.report(
+                            m,
+                            imp.offset,
+                            Some(Relaxation::MissingModule),
+                            format!("{message}; its symbols are taken from the SMI base modules"),
+                        );
+                    } else {
+                        self.report(m, imp.offset, None, message);
+                    }
+                }
+                Some(&t) => {
+                    let target = &self.set.modules[t].smi;
+                    for sym in &imp.symbols {
+                        let known = self.node_index[t].contains_key(sym)
+                            || self.type_index[t].contains_key(sym)
+                            || target.macros.iter().any(|x| x == sym)
+                            || target.imports.iter().any(|i| i.symbols.contains(sym))
+                            || BASE_TYPES.contains(&sym.as_str())
+                            || BUILTIN_MACROS.contains(&sym.as_str());
+                        if !known {
+                            self.report(
+                                m,
+                                imp.offset,
+                                Some(Relaxation::UnknownImport),
+                                format!(
+                                    "{} does not define `{sym}`, which {} imports from it",
+                                    imp.module, loaded.smi.name
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The first SMI base module defining node or type `name`.
+    fn base_module_of(&self, name: &str) -> Option<usize> {
+        BASE_MODULES
+            .iter()
+            .filter_map(|b| self.set.by_name.get(*b).copied())
+            .find(|&t| {
+                self.node_index[t].contains_key(name) || self.type_index[t].contains_key(name)
+            })
+    }
+
+    /// Where `name`, used in module `m`, is defined: (module, is it a node).
+    fn lookup(&mut self, m: usize, name: &str, offset: usize) -> Option<usize> {
+        if self.node_index[m].contains_key(name) {
+            return Some(m);
+        }
+        let imports = &self.set.modules[m].smi.imports;
+        if let Some(imp) = imports.iter().find(|i| i.symbols.iter().any(|s| s == name)) {
+            let Some(&t) = self.set.by_name.get(&imp.module) else {
+                // The module is missing (reported once, in check_module); its symbol may be a
+                // base module's.
+                return self
+                    .base_module_of(name)
+                    .filter(|&t| self.node_index[t].contains_key(name));
+            };
+            if self.node_index[t].contains_key(name) {
+                return Some(t);
+            }
+            // Re-exported through the target's own imports.
+            return self.lookup(t, name, offset);
+        }
+        // Relaxation: a base name used without being imported.
+        for base in BASE_MODULES {
+            if let Some(&t) = self.set.by_name.get(*base) {
+                if t != m && self.node_index[t].contains_key(name) {
+                    if self.warned.insert((m, name.to_string())) {
+                        self.report(
+                            m,
+                            offset,
+                            Some(Relaxation::MissingImport),
+                            format!("`{name}` is used without being imported; taken from {base}"),
+                        );
+                    }
+                    return Some(t);
+                }
+            }
+        }
+        None
+    }
+
+    /// The OID of node `name` of module `m`.
+    fn oid_of(&mut self, m: usize, name: &str, offset: usize) -> Option<Vec<u32>> {
+        let key = (m, name.to_string());
+        if let Some(v) = self.oids.get(&key) {
+            return v.clone();
+        }
+        if !self.in_progress.insert(key.clone()) {
+            self.report(
+                m,
+                offset,
+                None,
+                format!("the OID of `{name}` is defined in terms of itself"),
+            );
+            return None;
+        }
+        let result = self.compute_oid(m, name);
+        self.in_progress.remove(&key);
+        self.oids.insert(key, result.clone());
+        result
+    }
+
+    fn compute_oid(&mut self, m: usize, name: &str) -> Option<Vec<u32>> {
+        let i = *self.node_index[m].get(name)?;
+        let node = &self.set.modules[m].smi.nodes[i];
+        let (offset, kind) = (node.offset, node.kind);
+        if kind == NodeKind::TrapType {
+            // SMIv1 traps: enterprise.0.number (RFC 2576 3.1), as net-snmp and SMIv2 name them.
+            let (enterprise, number) = (node.enterprise.clone(), node.trap_number);
+            let (Some(e), Some(n)) = (enterprise, number) else {
+                self.report(
+                    m,
+                    offset,
+                    None,
+                    format!("TRAP-TYPE {name} needs ENTERPRISE and a number"),
+                );
+                return None;
+            };
+            let Some(t) = self.lookup(m, &e, offset) else {
+                self.report(
+                    m,
+                    offset,
+                    None,
+                    format!("TRAP-TYPE {name}: unresolved ENTERPRISE `{e}`"),
+                );
+                return None;
+            };
+            let mut oid = self.oid_of(t, &e, offset)?;
+            oid.extend([0, n]);
+            return Some(oid);
+        }
+        let comps = node.oid.clone();
+        let mut oid: Vec<u32> = Vec::new();
+        for (k, c) in comps.iter().enumerate() {
+            match c {
+                OidComponent::Number(n) | OidComponent::NameAndNumber(_, n) => {
+                    if *n > u32::MAX as u64 {
+                        self.report(m, offset, None, format!("`{name}`: arc {n} exceeds 2^32-1"));
+                        return None;
+                    }
+                    oid.push(*n as u32);
+                }
+                OidComponent::Name(parent, sp) if k == 0 => {
+                    if let Some(t) = self.lookup(m, parent, sp.start) {
+                        oid = self.oid_of(t, parent, sp.start)?;
+                    } else if let Some((_, v)) = ROOTS.iter().find(|(r, _)| r == parent) {
+                        oid.push(*v);
+                    } else {
+                        self.report(
+                            m,
+                            sp.start,
+                            None,
+                            format!("unresolved parent `{parent}` in the OID of `{name}`"),
+                        );
+                        return None;
+                    }
+                }
+                OidComponent::Name(other, sp) => {
+                    self.report(
+                        m,
+                        sp.start,
+                        None,
+                        format!(
+                            "`{other}` inside the OID of `{name}` needs a number: `{other}(N)`"
+                        ),
+                    );
+                    return None;
+                }
+            }
+        }
+        if oid.is_empty() {
+            self.report(m, offset, None, format!("`{name}` has an empty OID value"));
+            return None;
+        }
+        Some(oid)
+    }
+
+    /// Follows type references through TEXTUAL-CONVENTIONs and type assignments to a base type.
+    fn base_type(&mut self, m: usize, kind: &TypeKind, depth: usize) -> Option<String> {
+        if depth > 32 {
+            return None;
+        }
+        Some(match kind {
+            TypeKind::Integer(_) | TypeKind::Enumerated { .. } => "INTEGER".into(),
+            TypeKind::OctetString => "OCTET STRING".into(),
+            TypeKind::ObjectIdentifier => "OBJECT IDENTIFIER".into(),
+            TypeKind::BitString(_) => "BITS".into(),
+            TypeKind::Null => "NULL".into(),
+            TypeKind::Boolean => "BOOLEAN".into(),
+            TypeKind::Sequence(_) | TypeKind::Set(_) => "SEQUENCE".into(),
+            TypeKind::SequenceOf(..) | TypeKind::SetOf(..) => "SEQUENCE OF".into(),
+            TypeKind::Choice(_) => "CHOICE".into(),
+            TypeKind::Any(_) => "ANY".into(),
+            TypeKind::Tagged { inner, .. } => return self.base_type(m, &inner.kind, depth + 1),
+            TypeKind::Reference { name, .. } => {
+                if BASE_TYPES.contains(&name.as_str()) {
+                    return Some(name.clone());
+                }
+                let t = self.type_module(m, name)?;
+                let i = self.type_index[t][name];
+                let inner = self.set.modules[t].smi.types[i].syntax.kind.clone();
+                return self.base_type(t, &inner, depth + 1);
+            }
+        })
+    }
+
+    fn type_module(&self, m: usize, name: &str) -> Option<usize> {
+        if self.type_index[m].contains_key(name) {
+            return Some(m);
+        }
+        let imp = self.set.modules[m]
+            .smi
+            .imports
+            .iter()
+            .find(|i| i.symbols.iter().any(|s| s == name));
+        if let Some(imp) = imp {
+            let t = *self.set.by_name.get(&imp.module)?;
+            return self.type_module(t, name);
+        }
+        BASE_MODULES
+            .iter()
+            .filter_map(|b| self.set.by_name.get(*b).copied())
+            .find(|&t| self.type_index[t].contains_key(name))
+    }
+}
+
+/// Dotted text of an OID.
+pub fn dotted(oid: &[u32]) -> String {
+    oid.iter().map(u32::to_string).collect::<Vec<_>>().join(".")
+}
+
+/// The directories of a search path given as `DIR` or `DIR:DIR`.
+pub fn split_path(p: &Path) -> Vec<PathBuf> {
+    std::env::split_paths(p.as_os_str()).collect()
+}

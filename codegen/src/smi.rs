@@ -1,0 +1,1224 @@
+//! The SMI front-end: SMIv1 (RFC 1155, 1212, 1215) and SMIv2 (RFC 2578, 2579, 2580) MIB
+//! modules.
+//!
+//! A module is read in two layers. A lexer (sharing the ASN.1 front-end's comment rules,
+//! [`crate::parse::trivia_len`]) turns the text into tokens; a statement parser over the tokens
+//! finds the module's IMPORTS and its assignments (`name MACRO-NAME clauses ::= value`,
+//! `name OBJECT IDENTIFIER ::= {...}`, `Name ::= TEXTUAL-CONVENTION ...`, `Name ::= Type`) and
+//! splits macro invocations into clauses. Type text (SYNTAX clauses, type assignments) goes to
+//! the ASN.1 front-end's nom type parser ([`crate::parse::type_`]), extended with BITS.
+//!
+//! Real-world modules are not always valid SMI. The parser accepts, with a named warning, what
+//! mature MIB compilers accept; see [`Relaxation`].
+
+use crate::ast::{OidComponent, Span, Type};
+use crate::parse::trivia_len;
+
+/// A deviation from the SMI that is accepted, with a warning, unless made an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Relaxation {
+    /// An identifier with `_`, or a type/module name that starts in lower case (and so on).
+    NameCharacters,
+    /// A trailing comma in IMPORTS or a list, or a missing `;` after IMPORTS.
+    ListPunctuation,
+    /// A base name (e.g. `enterprises`, `Counter32`, `DisplayString`) used without importing it.
+    MissingImport,
+    /// A LAST-UPDATED or REVISION value that is not `YYMMDDHHMMZ` / `YYYYMMDDHHMMZ`.
+    MalformedTimestamp,
+    /// SMIv1 and SMIv2 constructs mixed in one module.
+    MixedSmiVersions,
+    /// The same module defined twice in one file (the second copy is ignored).
+    DuplicateModule,
+    /// A statement the parser could not read; it is skipped to the next statement.
+    SkippedStatement,
+    /// A symbol imported from a module that does not define it.
+    UnknownImport,
+    /// An import from a module not on the search path, whose symbols the SMI's base modules
+    /// define (e.g. `mib-2 FROM RFC-1213`, a misspelt RFC1213-MIB).
+    MissingModule,
+}
+
+impl Relaxation {
+    /// The name used in `--relax`/`--strict` options and in warnings.
+    pub fn name(self) -> &'static str {
+        match self {
+            Relaxation::NameCharacters => "name-characters",
+            Relaxation::ListPunctuation => "list-punctuation",
+            Relaxation::MissingImport => "missing-import",
+            Relaxation::MalformedTimestamp => "malformed-timestamp",
+            Relaxation::MixedSmiVersions => "mixed-smi-versions",
+            Relaxation::DuplicateModule => "duplicate-module",
+            Relaxation::SkippedStatement => "skipped-statement",
+            Relaxation::UnknownImport => "unknown-import",
+            Relaxation::MissingModule => "missing-module",
+        }
+    }
+
+    /// Every relaxation.
+    pub const ALL: [Relaxation; 9] = [
+        Relaxation::NameCharacters,
+        Relaxation::ListPunctuation,
+        Relaxation::MissingImport,
+        Relaxation::MalformedTimestamp,
+        Relaxation::MixedSmiVersions,
+        Relaxation::DuplicateModule,
+        Relaxation::SkippedStatement,
+        Relaxation::UnknownImport,
+        Relaxation::MissingModule,
+    ];
+}
+
+/// A problem found in a module, with where it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// Byte offset in the file.
+    pub offset: usize,
+    /// What.
+    pub message: String,
+    /// The relaxation that accepted it, or `None` for an error.
+    pub relaxation: Option<Relaxation>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lexer
+// ---------------------------------------------------------------------------------------------
+
+/// Token kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tok {
+    /// A name or keyword (letters, digits, `-`, `_`).
+    Word,
+    /// A decimal number, possibly negative.
+    Number,
+    /// `"..."`.
+    Str,
+    /// `'...'H` or `'...'B`.
+    BinHex,
+    /// Punctuation: `::=`, `..`, `{`, `}`, `(`, `)`, `[`, `]`, `,`, `;`, `|`, `.`.
+    Sym,
+}
+
+/// A token: its kind and byte range.
+#[derive(Debug, Clone, Copy)]
+pub struct Token {
+    /// Kind.
+    pub kind: Tok,
+    /// First byte.
+    pub start: usize,
+    /// After the last byte.
+    pub end: usize,
+}
+
+/// Splits `src` into tokens. Fails with an offset on an unterminated string or a character that
+/// starts no token.
+pub fn lex(src: &str) -> Result<Vec<Token>, (usize, String)> {
+    let b = src.as_bytes();
+    let mut out = Vec::with_capacity(src.len() / 6);
+    let mut i = 0;
+    loop {
+        i += trivia_len(&src[i..]);
+        if i >= b.len() {
+            return Ok(out);
+        }
+        let start = i;
+        let c = b[i];
+        let kind = if c.is_ascii_alphabetic() || c == b'_' {
+            i += 1;
+            while i < b.len() {
+                let d = b[i];
+                if d.is_ascii_alphanumeric()
+                    || d == b'_'
+                    || (d == b'-'
+                        && b.get(i + 1)
+                            .is_some_and(|n| n.is_ascii_alphanumeric() || *n == b'_')
+                        && b.get(i + 1) != Some(&b'-'))
+                {
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            Tok::Word
+        } else if c.is_ascii_digit() || (c == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+        {
+            i += 1;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            Tok::Number
+        } else if c == b'"' {
+            match src[i + 1..].find('"') {
+                Some(k) => i += k + 2,
+                None => return Err((start, "unterminated string: expected a closing `\"`".into())),
+            }
+            Tok::Str
+        } else if c == b'\'' {
+            match src[i + 1..].find('\'') {
+                Some(k) => {
+                    i += k + 2;
+                    if b.get(i)
+                        .is_some_and(|r| matches!(r, b'H' | b'h' | b'B' | b'b'))
+                    {
+                        i += 1;
+                    }
+                }
+                None => {
+                    return Err((
+                        start,
+                        "unterminated 'string': expected a closing `'`".into(),
+                    ))
+                }
+            }
+            Tok::BinHex
+        } else if src[i..].starts_with("::=") {
+            i += 3;
+            Tok::Sym
+        } else if src[i..].starts_with("..") {
+            i += 2;
+            Tok::Sym
+        } else if b"{}()[],;|.<>@!:=".contains(&c) {
+            i += 1;
+            Tok::Sym
+        } else {
+            let ch = src[i..].chars().next().unwrap_or('?');
+            return Err((start, format!("unexpected character {ch:?}")));
+        };
+        out.push(Token {
+            kind,
+            start,
+            end: i,
+        });
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Syntax tree
+// ---------------------------------------------------------------------------------------------
+
+/// The macro (or construct) that defines a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeKind {
+    /// `OBJECT IDENTIFIER ::=`.
+    Identifier,
+    /// MODULE-IDENTITY.
+    ModuleIdentity,
+    /// OBJECT-IDENTITY.
+    ObjectIdentity,
+    /// OBJECT-TYPE.
+    ObjectType,
+    /// NOTIFICATION-TYPE.
+    NotificationType,
+    /// TRAP-TYPE (SMIv1, RFC 1215).
+    TrapType,
+    /// OBJECT-GROUP.
+    ObjectGroup,
+    /// NOTIFICATION-GROUP.
+    NotificationGroup,
+    /// MODULE-COMPLIANCE.
+    ModuleCompliance,
+    /// AGENT-CAPABILITIES.
+    AgentCapabilities,
+}
+
+impl NodeKind {
+    fn from_macro(w: &str) -> Option<NodeKind> {
+        Some(match w {
+            "MODULE-IDENTITY" => NodeKind::ModuleIdentity,
+            "OBJECT-IDENTITY" => NodeKind::ObjectIdentity,
+            "OBJECT-TYPE" => NodeKind::ObjectType,
+            "NOTIFICATION-TYPE" => NodeKind::NotificationType,
+            "TRAP-TYPE" => NodeKind::TrapType,
+            "OBJECT-GROUP" => NodeKind::ObjectGroup,
+            "NOTIFICATION-GROUP" => NodeKind::NotificationGroup,
+            "MODULE-COMPLIANCE" => NodeKind::ModuleCompliance,
+            "AGENT-CAPABILITIES" => NodeKind::AgentCapabilities,
+            _ => return None,
+        })
+    }
+
+    /// As in `snmpc mib dump`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NodeKind::Identifier => "identifier",
+            NodeKind::ModuleIdentity => "module-identity",
+            NodeKind::ObjectIdentity => "object-identity",
+            NodeKind::ObjectType => "object-type",
+            NodeKind::NotificationType => "notification-type",
+            NodeKind::TrapType => "trap-type",
+            NodeKind::ObjectGroup => "object-group",
+            NodeKind::NotificationGroup => "notification-group",
+            NodeKind::ModuleCompliance => "module-compliance",
+            NodeKind::AgentCapabilities => "agent-capabilities",
+        }
+    }
+}
+
+/// One INDEX item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexItem {
+    /// The column (or, in SMIv1, sometimes a type) named.
+    pub name: String,
+    /// `IMPLIED`.
+    pub implied: bool,
+}
+
+/// A node of the OID tree defined by the module.
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// Its descriptor.
+    pub name: String,
+    /// Where the definition starts.
+    pub offset: usize,
+    /// What defines it.
+    pub kind: NodeKind,
+    /// The OID value as written (`{ parent 3 }`); for TRAP-TYPE, empty (see `trap_number`).
+    pub oid: Vec<OidComponent>,
+    /// SYNTAX (OBJECT-TYPE).
+    pub syntax: Option<Type>,
+    /// The SYNTAX text as written.
+    pub syntax_text: Option<String>,
+    /// MAX-ACCESS or ACCESS.
+    pub access: Option<String>,
+    /// STATUS.
+    pub status: Option<String>,
+    /// UNITS.
+    pub units: Option<String>,
+    /// INDEX.
+    pub index: Vec<IndexItem>,
+    /// AUGMENTS.
+    pub augments: Option<String>,
+    /// DEFVAL, as written inside the braces.
+    pub defval: Option<String>,
+    /// DESCRIPTION.
+    pub description: Option<String>,
+    /// TRAP-TYPE's ENTERPRISE.
+    pub enterprise: Option<String>,
+    /// TRAP-TYPE's number.
+    pub trap_number: Option<u32>,
+    /// OBJECTS / VARIABLES / NOTIFICATIONS members.
+    pub members: Vec<String>,
+}
+
+/// A type assignment: a TEXTUAL-CONVENTION or a plain `Name ::= Type`.
+#[derive(Debug, Clone)]
+pub struct TypeDef {
+    /// Its name.
+    pub name: String,
+    /// Where it starts.
+    pub offset: usize,
+    /// TEXTUAL-CONVENTION.
+    pub textual_convention: bool,
+    /// DISPLAY-HINT.
+    pub display_hint: Option<String>,
+    /// STATUS.
+    pub status: Option<String>,
+    /// The type.
+    pub syntax: Type,
+    /// As written.
+    pub syntax_text: String,
+}
+
+/// `symbols FROM module`.
+#[derive(Debug, Clone)]
+pub struct Import {
+    /// The module.
+    pub module: String,
+    /// Where its name is.
+    pub offset: usize,
+    /// The symbols.
+    pub symbols: Vec<String>,
+}
+
+/// A parsed MIB module.
+#[derive(Debug, Clone)]
+pub struct SmiModule {
+    /// Its name.
+    pub name: String,
+    /// Where the name is.
+    pub offset: usize,
+    /// IMPORTS.
+    pub imports: Vec<Import>,
+    /// OID-tree nodes, in order.
+    pub nodes: Vec<Node>,
+    /// Type assignments, in order.
+    pub types: Vec<TypeDef>,
+    /// Has a MODULE-IDENTITY (SMIv2).
+    pub smi_v2: bool,
+    /// Names of the MACROs it defines (OBJECT-TYPE in SNMPv2-SMI, ...), which others import.
+    pub macros: Vec<String>,
+    /// Warnings (relaxations) and errors.
+    pub findings: Vec<Finding>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statement parser
+// ---------------------------------------------------------------------------------------------
+
+const CLAUSES: &[&str] = &[
+    "SYNTAX",
+    "WRITE-SYNTAX",
+    "UNITS",
+    "MAX-ACCESS",
+    "ACCESS",
+    "MIN-ACCESS",
+    "PIB-ACCESS",
+    "STATUS",
+    "DESCRIPTION",
+    "REFERENCE",
+    "INDEX",
+    "PIB-INDEX",
+    "AUGMENTS",
+    "EXTENDS",
+    "DEFVAL",
+    "DISPLAY-HINT",
+    "LAST-UPDATED",
+    "ORGANIZATION",
+    "CONTACT-INFO",
+    "REVISION",
+    "OBJECTS",
+    "NOTIFICATIONS",
+    "MODULE",
+    "MANDATORY-GROUPS",
+    "GROUP",
+    "OBJECT",
+    "ENTERPRISE",
+    "VARIABLES",
+    "PRODUCT-RELEASE",
+    "SUPPORTS",
+    "INCLUDES",
+    "VARIATION",
+    "CREATION-REQUIRES",
+    "UNIQUENESS",
+    "PIB-REFERENCES",
+    "PIB-TAG",
+    "INSTALL-ERRORS",
+    "SUBJECT-CATEGORIES",
+    "PIB-MIN-ACCESS",
+];
+
+struct Parser<'s> {
+    src: &'s str,
+    toks: Vec<Token>,
+    pos: usize,
+    findings: Vec<Finding>,
+}
+
+impl<'s> Parser<'s> {
+    fn text(&self, k: usize) -> &'s str {
+        self.toks
+            .get(k)
+            .map(|t| &self.src[t.start..t.end])
+            .unwrap_or("")
+    }
+
+    fn kind(&self, k: usize) -> Option<Tok> {
+        self.toks.get(k).map(|t| t.kind)
+    }
+
+    fn is(&self, k: usize, s: &str) -> bool {
+        self.text(k) == s
+    }
+
+    fn offset(&self, k: usize) -> usize {
+        self.toks.get(k).map(|t| t.start).unwrap_or(self.src.len())
+    }
+
+    fn warn(&mut self, offset: usize, r: Relaxation, message: impl Into<String>) {
+        self.findings.push(Finding {
+            offset,
+            message: message.into(),
+            relaxation: Some(r),
+        });
+    }
+
+    fn error(&mut self, offset: usize, message: impl Into<String>) {
+        self.findings.push(Finding {
+            offset,
+            message: message.into(),
+            relaxation: None,
+        });
+    }
+
+    /// Does a statement start at token `k`?
+    fn statement_start(&self, k: usize) -> bool {
+        if self.kind(k) != Some(Tok::Word) {
+            return false;
+        }
+        if self.is(k, "END") {
+            return true;
+        }
+        let next = self.text(k + 1);
+        next == "::="
+            || next == "MACRO"
+            || NodeKind::from_macro(next).is_some()
+            || (next == "OBJECT" && self.is(k + 2, "IDENTIFIER") && self.is(k + 3, "::="))
+    }
+
+    /// The index of the next statement start at brace/parenthesis depth 0 from `k`.
+    fn next_statement(&self, mut k: usize) -> usize {
+        let mut depth = 0i32;
+        while k < self.toks.len() {
+            match self.text(k) {
+                "{" | "(" | "[" => depth += 1,
+                "}" | ")" | "]" => depth -= 1,
+                _ => {}
+            }
+            if depth <= 0
+                && self.statement_start(k)
+                && !(self.is(k, "END") && self.inside_macro_body(k))
+            {
+                return k;
+            }
+            k += 1;
+        }
+        k
+    }
+
+    fn inside_macro_body(&self, _k: usize) -> bool {
+        false
+    }
+
+    /// Text from token `a` to before token `b`.
+    fn span_text(&self, a: usize, b: usize) -> &'s str {
+        if a >= b || a >= self.toks.len() {
+            return "";
+        }
+        &self.src[self.toks[a].start..self.toks[b - 1].end]
+    }
+
+    fn parse_type(&mut self, a: usize, b: usize) -> Option<(Type, String)> {
+        let text = self.span_text(a, b);
+        let start = self.offset(a);
+        match crate::parse::type_(crate::parse::Input::new(text)) {
+            Ok((rest, mut ty))
+                if crate::parse::trivia_len(rest.fragment()) == rest.fragment().len() =>
+            {
+                shift(&mut ty, start);
+                Some((ty, text.to_string()))
+            }
+            Ok((rest, _)) => {
+                let at = start + rest.location_offset();
+                self.error(
+                    at,
+                    format!(
+                        "unexpected text after the type: `{}`",
+                        rest.fragment().split_whitespace().next().unwrap_or("")
+                    ),
+                );
+                None
+            }
+            Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) => {
+                self.error(
+                    start + e.at.location_offset(),
+                    format!("in a type: expected {}", e.expected),
+                );
+                None
+            }
+            Err(nom::Err::Incomplete(_)) => None,
+        }
+    }
+
+    /// `{ a b(3) 4 }` from token `k` (at `{`); returns the components and the index after `}`.
+    fn oid_value(&mut self, k: usize) -> Option<(Vec<OidComponent>, usize)> {
+        if !self.is(k, "{") {
+            self.error(
+                self.offset(k),
+                format!(
+                    "expected `{{` starting an OBJECT IDENTIFIER value, found `{}`",
+                    self.text(k)
+                ),
+            );
+            return None;
+        }
+        let mut comps = Vec::new();
+        let mut i = k + 1;
+        while i < self.toks.len() && !self.is(i, "}") {
+            match self.kind(i) {
+                Some(Tok::Word) => {
+                    let name = self.text(i).to_string();
+                    if self.is(i + 1, "(")
+                        && self.kind(i + 2) == Some(Tok::Number)
+                        && self.is(i + 3, ")")
+                    {
+                        let n = self.text(i + 2).parse().unwrap_or(u64::MAX);
+                        comps.push(OidComponent::NameAndNumber(name, n));
+                        i += 4;
+                    } else {
+                        let s = self.toks[i];
+                        comps.push(OidComponent::Name(
+                            name,
+                            Span {
+                                start: s.start,
+                                end: s.end,
+                            },
+                        ));
+                        i += 1;
+                    }
+                }
+                Some(Tok::Number) => {
+                    match self.text(i).parse::<u64>() {
+                        Ok(n) => comps.push(OidComponent::Number(n)),
+                        Err(_) => {
+                            self.error(
+                                self.offset(i),
+                                format!(
+                                    "OBJECT IDENTIFIER arc `{}` is not a number up to 2^64",
+                                    self.text(i)
+                                ),
+                            );
+                            return None;
+                        }
+                    }
+                    i += 1;
+                }
+                _ if self.is(i, ",") => {
+                    self.warn(
+                        self.offset(i),
+                        Relaxation::ListPunctuation,
+                        "comma inside an OBJECT IDENTIFIER value",
+                    );
+                    i += 1;
+                }
+                _ => {
+                    self.error(
+                        self.offset(i),
+                        format!(
+                            "unexpected `{}` in an OBJECT IDENTIFIER value",
+                            self.text(i)
+                        ),
+                    );
+                    return None;
+                }
+            }
+        }
+        if i >= self.toks.len() {
+            self.error(
+                self.offset(k),
+                "OBJECT IDENTIFIER value without its closing `}`",
+            );
+            return None;
+        }
+        Some((comps, i + 1))
+    }
+
+    fn string(&self, k: usize) -> Option<String> {
+        (self.kind(k) == Some(Tok::Str)).then(|| {
+            let t = self.text(k);
+            t[1..t.len() - 1].to_string()
+        })
+    }
+
+    /// Names inside `{ ... }` starting at token `k`.
+    fn name_list(&self, k: usize, end: usize) -> Vec<(String, bool)> {
+        let mut out = Vec::new();
+        let mut implied = false;
+        for i in k..end {
+            match (self.kind(i), self.text(i)) {
+                (Some(Tok::Word), "IMPLIED") => implied = true,
+                (Some(Tok::Word), w) => {
+                    out.push((w.to_string(), implied));
+                    implied = false;
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Splits the clauses of a macro invocation between tokens `a` and `b`.
+    fn clauses(&self, a: usize, b: usize) -> Vec<(&'s str, usize, usize)> {
+        let mut out: Vec<(&'s str, usize, usize)> = Vec::new();
+        let mut depth = 0i32;
+        let mut i = a;
+        let mut in_syntax = false;
+        while i < b {
+            let t = self.text(i);
+            let is_clause = depth == 0
+                && self.kind(i) == Some(Tok::Word)
+                && CLAUSES.contains(&t)
+                && !(t == "OBJECT" && self.is(i + 1, "IDENTIFIER"))
+                && !(in_syntax && t == "OBJECT");
+            if is_clause {
+                if let Some(last) = out.last_mut() {
+                    last.2 = i;
+                }
+                in_syntax = t == "SYNTAX" || t == "WRITE-SYNTAX";
+                out.push((t, i + 1, b));
+            } else {
+                match t {
+                    "{" | "(" => depth += 1,
+                    "}" | ")" => depth -= 1,
+                    _ => {}
+                }
+            }
+            i += 1;
+        }
+        out
+    }
+
+    fn module(&mut self) -> Option<SmiModule> {
+        // ModuleName [OID] DEFINITIONS ::= BEGIN
+        let name_at = self.pos;
+        if self.kind(name_at) != Some(Tok::Word) {
+            self.error(
+                self.offset(name_at),
+                format!("expected a module name, found `{}`", self.text(name_at)),
+            );
+            return None;
+        }
+        let name = self.text(name_at).to_string();
+        if !name.starts_with(|c: char| c.is_ascii_uppercase()) || name.contains('_') {
+            self.warn(
+                self.offset(name_at),
+                Relaxation::NameCharacters,
+                format!("module name `{name}` is not a valid module reference"),
+            );
+        }
+        let mut k = name_at + 1;
+        if self.is(k, "{") {
+            while k < self.toks.len() && !self.is(k, "}") {
+                k += 1;
+            }
+            k += 1;
+        }
+        if !(self.is(k, "DEFINITIONS") && self.is(k + 1, "::=") && self.is(k + 2, "BEGIN")) {
+            self.error(
+                self.offset(k),
+                format!(
+                    "expected `DEFINITIONS ::= BEGIN` after the module name {name}, found `{}`",
+                    self.text(k)
+                ),
+            );
+            return None;
+        }
+        k += 3;
+        let mut m = SmiModule {
+            name,
+            offset: self.offset(name_at),
+            imports: Vec::new(),
+            nodes: Vec::new(),
+            types: Vec::new(),
+            smi_v2: false,
+            macros: Vec::new(),
+            findings: Vec::new(),
+        };
+        if self.is(k, "EXPORTS") {
+            while k < self.toks.len() && !self.is(k, ";") {
+                k += 1;
+            }
+            k += 1;
+        }
+        if self.is(k, "IMPORTS") {
+            k = self.imports(k + 1, &mut m);
+        }
+        if self.is(k, "EXPORTS") {
+            while k < self.toks.len() && !self.is(k, ";") {
+                k += 1;
+            }
+            k += 1;
+        }
+        // Assignments until END.
+        while k < self.toks.len() {
+            if self.is(k, "END") {
+                self.pos = k + 1;
+                return Some(m);
+            }
+            let next = self.statement(k, &mut m);
+            k = if next > k {
+                next
+            } else {
+                self.next_statement(k + 1)
+            };
+        }
+        self.error(self.src.len(), format!("module {} has no END", m.name));
+        self.pos = k;
+        Some(m)
+    }
+
+    fn imports(&mut self, mut k: usize, m: &mut SmiModule) -> usize {
+        let mut symbols = Vec::new();
+        while k < self.toks.len() {
+            let t = self.text(k);
+            if t == ";" {
+                if !symbols.is_empty() {
+                    self.error(
+                        self.offset(k),
+                        format!(
+                            "symbols {} are not followed by FROM and a module",
+                            symbols.join(", ")
+                        ),
+                    );
+                }
+                return k + 1;
+            }
+            if t == "FROM" {
+                let at = k + 1;
+                let module = self.text(at).to_string();
+                m.imports.push(Import {
+                    module,
+                    offset: self.offset(at),
+                    symbols: std::mem::take(&mut symbols),
+                });
+                k = at + 1;
+                // A module OID after the name (`FROM X { iso ... }`) is allowed by X.680.
+                if self.is(k, "{") {
+                    while k < self.toks.len() && !self.is(k, "}") {
+                        k += 1;
+                    }
+                    k += 1;
+                }
+                continue;
+            }
+            if t == "," {
+                if !self.is(k + 1, "FROM") && self.kind(k + 1) == Some(Tok::Word) {
+                    k += 1;
+                    continue;
+                }
+                self.warn(
+                    self.offset(k),
+                    Relaxation::ListPunctuation,
+                    "trailing comma in IMPORTS",
+                );
+                k += 1;
+                continue;
+            }
+            if self.kind(k) == Some(Tok::Word) {
+                // A statement start after a FROM clause means the `;` is missing.
+                if symbols.is_empty() && !m.imports.is_empty() && self.statement_start(k) {
+                    self.warn(
+                        self.offset(k),
+                        Relaxation::ListPunctuation,
+                        "IMPORTS without its closing `;`",
+                    );
+                    return k;
+                }
+                symbols.push(t.to_string());
+                k += 1;
+                continue;
+            }
+            self.error(self.offset(k), format!("unexpected `{t}` in IMPORTS"));
+            k += 1;
+        }
+        k
+    }
+
+    /// Parses the statement at `k`; returns the index after it.
+    fn statement(&mut self, k: usize, m: &mut SmiModule) -> usize {
+        let name = self.text(k).to_string();
+        let at = self.offset(k);
+        if self.kind(k) != Some(Tok::Word) {
+            self.warn(
+                at,
+                Relaxation::SkippedStatement,
+                format!("skipped: a statement cannot start with `{name}`"),
+            );
+            return self.next_statement(k + 1);
+        }
+        // NAME MACRO ::= BEGIN ... END
+        if self.is(k + 1, "MACRO") {
+            m.macros.push(name);
+            let mut i = k + 2;
+            while i < self.toks.len() && !self.is(i, "END") {
+                i += 1;
+            }
+            return i + 1;
+        }
+        // Name ::= TEXTUAL-CONVENTION ... | Name ::= Type
+        if self.is(k + 1, "::=") {
+            let end = self.next_statement(k + 2);
+            if self.is(k + 2, "TEXTUAL-CONVENTION") {
+                let clauses = self.clauses(k + 3, end);
+                let mut hint = None;
+                let mut status = None;
+                let mut syntax = None;
+                for (c, a, b) in clauses {
+                    match c {
+                        "DISPLAY-HINT" => hint = self.string(a),
+                        "STATUS" => status = Some(self.text(a).to_string()),
+                        "SYNTAX" => syntax = self.parse_type(a, b),
+                        _ => {}
+                    }
+                }
+                match syntax {
+                    Some((ty, text)) => m.types.push(TypeDef {
+                        name,
+                        offset: at,
+                        textual_convention: true,
+                        display_hint: hint,
+                        status,
+                        syntax: ty,
+                        syntax_text: text,
+                    }),
+                    None => self.error(
+                        at,
+                        format!("TEXTUAL-CONVENTION {name} has no SYNTAX it could read"),
+                    ),
+                }
+            } else if let Some((ty, text)) = self.parse_type(k + 2, end) {
+                m.types.push(TypeDef {
+                    name,
+                    offset: at,
+                    textual_convention: false,
+                    display_hint: None,
+                    status: None,
+                    syntax: ty,
+                    syntax_text: text,
+                });
+            }
+            return end;
+        }
+        // name OBJECT IDENTIFIER ::= { ... }
+        if self.is(k + 1, "OBJECT") && self.is(k + 2, "IDENTIFIER") && self.is(k + 3, "::=") {
+            if let Some((oid, next)) = self.oid_value(k + 4) {
+                m.nodes.push(node(name, at, NodeKind::Identifier, oid));
+                return next;
+            }
+            return self.next_statement(k + 4);
+        }
+        // name MACRO-NAME clauses ::= value
+        let Some(kind) = NodeKind::from_macro(self.text(k + 1)) else {
+            self.warn(
+                at,
+                Relaxation::SkippedStatement,
+                format!(
+                    "skipped: `{name} {}` is not an assignment this parser reads",
+                    self.text(k + 1)
+                ),
+            );
+            return self.next_statement(k + 1);
+        };
+        if name.contains('_') || !name.starts_with(|c: char| c.is_ascii_lowercase()) {
+            self.warn(
+                at,
+                Relaxation::NameCharacters,
+                format!("descriptor `{name}` is not a valid SMI identifier"),
+            );
+        }
+        // The clauses run to `::=` at depth 0.
+        let mut i = k + 2;
+        let mut depth = 0i32;
+        while i < self.toks.len() {
+            match self.text(i) {
+                "{" | "(" => depth += 1,
+                "}" | ")" => depth -= 1,
+                "::=" if depth == 0 => break,
+                _ => {}
+            }
+            // A missing `::=`: stop at the next macro invocation rather than swallow it (a
+            // `word ::=` here is the clause value before this statement's own `::=`).
+            if depth == 0
+                && i > k + 2
+                && self.kind(i) == Some(Tok::Word)
+                && NodeKind::from_macro(self.text(i + 1)).is_some()
+            {
+                break;
+            }
+            i += 1;
+        }
+        if !self.is(i, "::=") {
+            self.error(
+                at,
+                format!("{} {name} has no `::=` value", self.text(k + 1)),
+            );
+            return self.next_statement(i);
+        }
+        let mut n = node(name.clone(), at, kind, Vec::new());
+        for (c, a, b) in self.clauses(k + 2, i) {
+            match c {
+                "SYNTAX" if kind == NodeKind::ObjectType => {
+                    if let Some((ty, text)) = self.parse_type(a, b) {
+                        n.syntax = Some(ty);
+                        n.syntax_text = Some(text);
+                    }
+                }
+                "MAX-ACCESS" | "ACCESS" => n.access = Some(self.text(a).to_string()),
+                "STATUS" => n.status = Some(self.text(a).to_string()),
+                "UNITS" => n.units = self.string(a),
+                "DESCRIPTION" => n.description = self.string(a),
+                "INDEX" => {
+                    n.index = self
+                        .name_list(a, b)
+                        .into_iter()
+                        .map(|(name, implied)| IndexItem { name, implied })
+                        .collect()
+                }
+                "AUGMENTS" => n.augments = self.name_list(a, b).into_iter().next().map(|x| x.0),
+                "DEFVAL" => {
+                    n.defval = Some(
+                        self.span_text(a, b)
+                            .trim_matches(|c| c == '{' || c == '}')
+                            .trim()
+                            .to_string(),
+                    )
+                }
+                "ENTERPRISE" => n.enterprise = Some(self.text(a).to_string()),
+                "OBJECTS" | "VARIABLES" | "NOTIFICATIONS" => {
+                    n.members = self.name_list(a, b).into_iter().map(|x| x.0).collect()
+                }
+                "LAST-UPDATED" | "REVISION" => {
+                    if let Some(ts) = self.string(a) {
+                        let ok = (ts.len() == 11 || ts.len() == 13)
+                            && ts.ends_with(['Z', 'z'])
+                            && ts[..ts.len() - 1].bytes().all(|b| b.is_ascii_digit());
+                        if !ok {
+                            self.warn(
+                                self.offset(a),
+                                Relaxation::MalformedTimestamp,
+                                format!("{c} \"{ts}\" is not YYMMDDHHMMZ or YYYYMMDDHHMMZ"),
+                            );
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if kind == NodeKind::ModuleIdentity {
+            m.smi_v2 = true;
+        }
+        if kind == NodeKind::TrapType {
+            match self.text(i + 1).parse::<u32>() {
+                Ok(num) => n.trap_number = Some(num),
+                Err(_) => self.error(
+                    self.offset(i + 1),
+                    format!(
+                        "TRAP-TYPE {name}: expected a number after `::=`, found `{}`",
+                        self.text(i + 1)
+                    ),
+                ),
+            }
+            m.nodes.push(n);
+            return i + 2;
+        }
+        match self.oid_value(i + 1) {
+            Some((oid, next)) => {
+                n.oid = oid;
+                m.nodes.push(n);
+                next
+            }
+            None => self.next_statement(i + 1),
+        }
+    }
+}
+
+fn node(name: String, offset: usize, kind: NodeKind, oid: Vec<OidComponent>) -> Node {
+    Node {
+        name,
+        offset,
+        kind,
+        oid,
+        syntax: None,
+        syntax_text: None,
+        access: None,
+        status: None,
+        units: None,
+        index: Vec::new(),
+        augments: None,
+        defval: None,
+        description: None,
+        enterprise: None,
+        trap_number: None,
+        members: Vec::new(),
+    }
+}
+
+/// Moves the spans of a type parsed from a substring to file offsets.
+fn shift(ty: &mut Type, by: usize) {
+    ty.span.start += by;
+    ty.span.end += by;
+}
+
+/// Parses every module in a file. Problems come back as findings (errors and relaxations),
+/// never as a failure to return the modules that could be read.
+pub fn parse_file(src: &str) -> (Vec<SmiModule>, Vec<Finding>) {
+    let toks = match lex(src) {
+        Ok(t) => t,
+        Err((offset, message)) => {
+            return (
+                Vec::new(),
+                vec![Finding {
+                    offset,
+                    message,
+                    relaxation: None,
+                }],
+            )
+        }
+    };
+    let mut p = Parser {
+        src,
+        toks,
+        pos: 0,
+        findings: Vec::new(),
+    };
+    let mut modules: Vec<SmiModule> = Vec::new();
+    while p.pos < p.toks.len() {
+        let before = p.findings.len();
+        let start = p.pos;
+        match p.module() {
+            Some(mut m) => {
+                m.findings = p.findings.split_off(before);
+                if modules.iter().any(|x| x.name == m.name) {
+                    let f = Finding {
+                        offset: m.offset,
+                        message: format!("module {} is defined a second time in this file; the second copy is ignored", m.name),
+                        relaxation: Some(Relaxation::DuplicateModule),
+                    };
+                    if let Some(first) = modules.iter_mut().find(|x| x.name == m.name) {
+                        first.findings.push(f);
+                    }
+                } else {
+                    modules.push(m);
+                }
+            }
+            None => {
+                // Not a module here: skip to the next `DEFINITIONS` and retry from the word before.
+                let mut k = start + 1;
+                while k < p.toks.len() && !p.is(k, "DEFINITIONS") {
+                    k += 1;
+                }
+                p.pos = if k < p.toks.len() { k - 1 } else { k };
+                if p.pos <= start {
+                    p.pos = start + 1;
+                }
+            }
+        }
+    }
+    let rest = p.findings;
+    (modules, rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLE: &str = r#"
+EXAMPLE-MIB DEFINITIONS ::= BEGIN
+IMPORTS
+    MODULE-IDENTITY, OBJECT-TYPE, Integer32, enterprises FROM SNMPv2-SMI
+    TEXTUAL-CONVENTION, DisplayString FROM SNMPv2-TC;
+
+example MODULE-IDENTITY
+    LAST-UPDATED "202601010000Z"
+    ORGANIZATION "x" CONTACT-INFO "y" DESCRIPTION "z"
+    ::= { enterprises 99999 }
+
+Level ::= TEXTUAL-CONVENTION
+    DISPLAY-HINT "d-1"
+    STATUS current
+    DESCRIPTION "a level"
+    SYNTAX INTEGER { low(1), high(2) }
+
+exTable OBJECT-TYPE
+    SYNTAX SEQUENCE OF ExEntry
+    MAX-ACCESS not-accessible
+    STATUS current
+    DESCRIPTION "t"
+    ::= { example 1 }
+
+exEntry OBJECT-TYPE
+    SYNTAX ExEntry
+    MAX-ACCESS not-accessible
+    STATUS current
+    DESCRIPTION "e"
+    INDEX { IMPLIED exName }
+    ::= { exTable 1 }
+
+ExEntry ::= SEQUENCE { exName DisplayString, exLevel Level }
+
+exName OBJECT-TYPE
+    SYNTAX DisplayString (SIZE (1..32))
+    MAX-ACCESS read-only
+    STATUS current
+    DESCRIPTION "n"
+    ::= { exEntry 1 }
+
+exFlags OBJECT-TYPE
+    SYNTAX BITS { up(0), running(1) }
+    MAX-ACCESS read-only
+    STATUS current
+    DESCRIPTION "f"
+    DEFVAL { { up } }
+    ::= { exEntry 3 }
+
+END
+"#;
+
+    #[test]
+    fn reads_a_small_smiv2_module() {
+        let (mods, rest) = parse_file(SAMPLE);
+        assert!(rest.is_empty(), "{rest:?}");
+        assert_eq!(mods.len(), 1);
+        let m = &mods[0];
+        assert!(m.findings.is_empty(), "{:?}", m.findings);
+        assert_eq!(m.name, "EXAMPLE-MIB");
+        assert!(m.smi_v2);
+        assert_eq!(m.imports.len(), 2);
+        assert_eq!(
+            m.imports[1].symbols,
+            ["TEXTUAL-CONVENTION", "DisplayString"]
+        );
+        let names: Vec<&str> = m.nodes.iter().map(|n| n.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["example", "exTable", "exEntry", "exName", "exFlags"]
+        );
+        assert_eq!(
+            m.nodes[2].index,
+            [IndexItem {
+                name: "exName".into(),
+                implied: true
+            }]
+        );
+        assert_eq!(
+            m.nodes[3].syntax_text.as_deref(),
+            Some("DisplayString (SIZE (1..32))")
+        );
+        assert_eq!(m.nodes[4].defval.as_deref(), Some("{ up }"));
+        assert_eq!(m.types.len(), 2);
+        assert!(m.types[0].textual_convention && m.types[0].display_hint.as_deref() == Some("d-1"));
+    }
+
+    #[test]
+    fn smiv1_trap_type_and_relaxations() {
+        let src = r#"
+OLD-MIB DEFINITIONS ::= BEGIN
+IMPORTS enterprises, OBJECT-TYPE FROM RFC1155-SMI
+        TRAP-TYPE FROM RFC-1215,
+        ;
+old OBJECT IDENTIFIER ::= { enterprises 1 }
+old_thing OBJECT-TYPE
+    SYNTAX INTEGER { up(1) down(2) }
+    ACCESS read-only
+    STATUS mandatory
+    ::= { old 1 }
+oldTrap TRAP-TYPE
+    ENTERPRISE old
+    VARIABLES { old_thing }
+    ::= 7
+END
+"#;
+        let (mods, rest) = parse_file(src);
+        assert!(rest.is_empty());
+        let m = &mods[0];
+        let relax: Vec<Relaxation> = m.findings.iter().filter_map(|f| f.relaxation).collect();
+        assert!(
+            relax.contains(&Relaxation::ListPunctuation),
+            "{:?}",
+            m.findings
+        );
+        assert!(
+            relax.contains(&Relaxation::NameCharacters),
+            "{:?}",
+            m.findings
+        );
+        assert_eq!(
+            m.nodes.len(),
+            3,
+            "{:?} {:?}",
+            m.nodes.iter().map(|n| &n.name).collect::<Vec<_>>(),
+            m.findings
+        );
+        assert_eq!(m.nodes[2].trap_number, Some(7));
+        assert_eq!(m.nodes[2].members, ["old_thing"]);
+        assert_eq!(m.nodes[1].access.as_deref(), Some("read-only"));
+    }
+}

@@ -1,0 +1,190 @@
+//! `snmpc mib check`, `snmpc mib dump` and `snmpc translate`: the MIB compiler's front-end and
+//! resolver as tools.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use snmp_codegen::mib::{self, MibSet, Resolved};
+use snmp_codegen::smi::Relaxation;
+
+/// Loaded and resolved modules, with a name and OID registry.
+pub struct Mibs {
+    /// What was read.
+    pub set: MibSet,
+    /// What it resolved to.
+    pub resolved: Resolved,
+    by_name: HashMap<String, Vec<usize>>,
+    by_oid: BTreeMap<Vec<u32>, usize>,
+}
+
+impl Mibs {
+    /// Loads every module of `dirs` and resolves `modules` (all when empty).
+    pub fn load(
+        dirs: &[PathBuf],
+        modules: &[String],
+        strict: &HashSet<Relaxation>,
+    ) -> Result<Mibs, String> {
+        let set = MibSet::load(dirs).map_err(|e| format!("reading the MIB directories: {e}"))?;
+        for m in modules {
+            if !set.by_name.contains_key(m) {
+                let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+                return Err(format!(
+                    "module {m} is not on the search path: {}",
+                    dirs.join(", ")
+                ));
+            }
+        }
+        let resolved = mib::resolve(&set, modules, strict);
+        let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut by_oid = BTreeMap::new();
+        for (i, n) in resolved.nodes.iter().enumerate() {
+            by_name.entry(n.name.clone()).or_default().push(i);
+            by_oid.entry(n.oid.clone()).or_insert(i);
+        }
+        Ok(Mibs {
+            set,
+            resolved,
+            by_name,
+            by_oid,
+        })
+    }
+
+    fn module_name(&self, node: usize) -> &str {
+        &self.set.modules[self.resolved.nodes[node].module].smi.name
+    }
+
+    /// `IF-MIB::ifDescr.3`, `ifDescr.3` or `ifDescr` to an OID.
+    pub fn name_to_oid(&self, input: &str) -> Result<Vec<u32>, String> {
+        let (module, rest) = match input.split_once("::") {
+            Some((m, r)) => (Some(m), r),
+            None => (None, input),
+        };
+        let (name, suffix) = match rest.split_once('.') {
+            Some((n, s)) => (n, Some(s)),
+            None => (rest, None),
+        };
+        let candidates = self
+            .by_name
+            .get(name)
+            .ok_or_else(|| format!("unknown object `{name}`"))?;
+        let node = match module {
+            Some(m) => *candidates
+                .iter()
+                .find(|&&c| self.module_name(c) == m)
+                .ok_or_else(|| format!("`{name}` is not defined in {m}"))?,
+            None => candidates[0],
+        };
+        let mut oid = self.resolved.nodes[node].oid.clone();
+        if let Some(s) = suffix {
+            for arc in s.split('.').filter(|a| !a.is_empty()) {
+                oid.push(
+                    arc.parse()
+                        .map_err(|_| format!("`{arc}` in the instance suffix is not a number"))?,
+                );
+            }
+        }
+        Ok(oid)
+    }
+
+    /// An OID to `MODULE::name.suffix` by longest prefix.
+    pub fn oid_to_name(&self, oid: &[u32]) -> Option<String> {
+        (0..=oid.len()).rev().find_map(|k| {
+            let node = *self.by_oid.get(&oid[..k])?;
+            let mut s = format!(
+                "{}::{}",
+                self.module_name(node),
+                self.resolved.nodes[node].name
+            );
+            for a in &oid[k..] {
+                let _ = write!(s, ".{a}");
+            }
+            Some(s)
+        })
+    }
+
+    /// `module<TAB>name<TAB>oid<TAB>kind<TAB>syntax` for every node.
+    pub fn dump_tsv(&self) -> String {
+        let mut out = String::new();
+        for n in &self.resolved.nodes {
+            let _ = writeln!(
+                out,
+                "{}\t{}\t{}\t{}\t{}",
+                self.set.modules[n.module].smi.name,
+                n.name,
+                mib::dotted(&n.oid),
+                n.kind.as_str(),
+                n.base_type.as_deref().unwrap_or("")
+            );
+        }
+        out
+    }
+
+    /// Per-module OK/warnings/errors lines and a summary; whether every module compiled.
+    pub fn check_report(&self, verbose: bool) -> (String, bool) {
+        let mut out = String::new();
+        let (mut ok, mut warn, mut failed) = (0, 0, 0);
+        let mut reports: Vec<_> = self.resolved.reports.iter().collect();
+        reports.sort_by_key(|r| &self.set.modules[r.module].smi.name);
+        for r in reports {
+            let name = &self.set.modules[r.module].smi.name;
+            if !r.ok() {
+                failed += 1;
+                let _ = writeln!(
+                    out,
+                    "{name}: FAILED, {} error(s), {} warning(s)",
+                    r.errors.len(),
+                    r.warnings.len()
+                );
+                for e in &r.errors {
+                    let _ = writeln!(out, "{e}");
+                }
+            } else if !r.warnings.is_empty() {
+                warn += 1;
+                let _ = writeln!(out, "{name}: OK, {} warning(s)", r.warnings.len());
+                if verbose {
+                    for w in &r.warnings {
+                        let _ = writeln!(
+                            out,
+                            "{}",
+                            w.to_string().replacen(": error: ", ": warning: ", 1)
+                        );
+                    }
+                }
+            } else {
+                ok += 1;
+                let _ = writeln!(out, "{name}: OK");
+            }
+        }
+        let _ = writeln!(
+            out,
+            "{} modules: {ok} OK, {warn} OK with warnings, {failed} failed; {} nodes",
+            ok + warn + failed,
+            self.resolved.nodes.len()
+        );
+        (out, failed == 0)
+    }
+}
+
+/// Parses relaxation names for `--strict`.
+pub fn relaxations(names: &[String]) -> Result<HashSet<Relaxation>, String> {
+    names
+        .iter()
+        .map(|n| {
+            if n == "all" {
+                return Ok(Relaxation::ALL.to_vec());
+            }
+            Relaxation::ALL
+                .iter()
+                .find(|r| r.name() == n)
+                .map(|r| vec![*r])
+                .ok_or_else(|| {
+                    format!(
+                        "unknown relaxation `{n}`: one of {}",
+                        Relaxation::ALL.map(|r| r.name()).join(", ")
+                    )
+                })
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(|v| v.into_iter().flatten().collect())
+}
