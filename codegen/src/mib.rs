@@ -144,6 +144,20 @@ impl MibSet {
         }
     }
 
+    /// The search path for messages: the directories, the first three and a count of the rest.
+    pub fn search_path(&self) -> String {
+        let dirs: Vec<String> = self.dirs.iter().map(|d| d.display().to_string()).collect();
+        if dirs.len() <= 3 {
+            dirs.join(", ")
+        } else {
+            format!(
+                "{} and {} more directories",
+                dirs[..3].join(", "),
+                dirs.len() - 3
+            )
+        }
+    }
+
     /// A diagnostic at `offset` of module `m`'s file.
     pub fn diag(&self, m: usize, offset: usize, message: impl Into<String>) -> Diagnostic {
         let f = &self.files[self.modules[m].file];
@@ -322,17 +336,11 @@ impl Resolver<'_> {
         for imp in loaded.smi.imports.clone() {
             match self.set.by_name.get(&imp.module) {
                 None => {
-                    let dirs: Vec<String> = self
-                        .set
-                        .dirs
-                        .iter()
-                        .map(|d| d.display().to_string())
-                        .collect();
                     let message = format!(
                         "module {} (imported by {}) is not on the search path: {}",
                         imp.module,
                         loaded.smi.name,
-                        dirs.join(", ")
+                        self.set.search_path()
                     );
                     // Accepted only when the SMI's base modules define every symbol asked for.
                     let all_in_base = imp.symbols.iter().all(|s| {

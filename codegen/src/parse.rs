@@ -175,6 +175,25 @@ fn word(i: Input<'_>) -> PResult<'_, (String, Span)> {
     Ok((rest, (s[..n].to_string(), span_of(&i, &rest))))
 }
 
+/// An enumeration label as real MIB modules write them: letters, digits, `-` and `_`, possibly
+/// starting with a digit.
+fn label(i: Input<'_>) -> PResult<'_, String> {
+    let at = skip_trivia(i);
+    let s = *at.fragment();
+    let n = s
+        .char_indices()
+        .take_while(|(k, c)| {
+            c.is_ascii_alphanumeric()
+                || *c == '_'
+                || (*c == '-' && *k > 0 && !s[*k..].starts_with("--"))
+        })
+        .count();
+    if n == 0 || s[..n].ends_with('-') {
+        return fail(at, "a name");
+    }
+    Ok((at.slice(n..), s[..n].to_string()))
+}
+
 /// A reserved word, matched whole.
 fn kw<'a>(k: &'static str) -> impl Fn(Input<'a>) -> PResult<'a, ()> {
     move |i: Input<'a>| {
@@ -598,8 +617,9 @@ fn named_number_list(i: Input<'_>) -> PResult<'_, Vec<NamedNumber>> {
 }
 
 fn named_number(i: Input<'_>) -> PResult<'_, NamedNumber> {
-    // X.680 wants an identifier (lower-case first letter); MIB modules also use `ICCformat(32)`.
-    let (i, (name, _)) = word(i)?;
+    // X.680 wants an identifier (lower-case first letter); MIB modules also use `ICCformat(32)`
+    // and labels that start with a digit (`10mbitHalfDuplex(2)`).
+    let (i, name) = label(i)?;
     let (i, v) = delimited(sym("("), alt((number_value, reference_value)), sym(")"))(i)?;
     Ok((
         i,
@@ -663,7 +683,15 @@ fn sequence_of_type(i: Input<'_>) -> PResult<'_, TypeKind> {
     let (i, _) = kw("OF")(i)?;
     // `SEQUENCE OF name Type` (a named element) is allowed by X.680; the name is dropped.
     let (i, _) = opt(tuple((identifier, nom::combinator::peek(type_))))(i)?;
-    let (i, elem) = type_(i)?;
+    // MIB modules sometimes write the entry type in lower case: `SEQUENCE OF usrcfgEntry`.
+    let (i, elem) = alt((
+        type_,
+        map(identifier, |(name, span)| Type {
+            span,
+            kind: TypeKind::Reference { module: None, name },
+            constraints: Vec::new(),
+        }),
+    ))(i)?;
     let elem = Box::new(elem);
     Ok((
         i,
@@ -717,14 +745,15 @@ fn component_list(i: Input<'_>) -> PResult<'_, ComponentList> {
     if let Ok((i, _)) = close(i) {
         return Ok((i, ComponentList::default()));
     }
-    let (i, entries) = separated_list1(
-        sym(","),
+    // Commas separate the components; MIB modules also leave one out or end with one.
+    let (i, entries) = nom::multi::many1(nom::sequence::terminated(
         alt((
             map(sym("..."), |_| None),
             map(sym("[["), |_| None), // version brackets are not supported: fails below
             map(component, Some),
         )),
-    )(i)?;
+        opt(sym(",")),
+    ))(i)?;
     let (i, _) = sym("}")(i)?;
     let extensible = entries.iter().any(Option::is_none);
     Ok((
@@ -738,7 +767,12 @@ fn component_list(i: Input<'_>) -> PResult<'_, ComponentList> {
 
 fn component(i: Input<'_>) -> PResult<'_, Component> {
     let start = skip_trivia(i);
-    let (i, name) = opt(identifier)(start)?;
+    // The identifier; MIB modules sometimes capitalise it (`IfIndex INTEGER`): an upper-case
+    // word followed by a type is a name too.
+    let (i, name) = opt(alt((
+        identifier,
+        nom::sequence::terminated(typereference, nom::combinator::peek(type_)),
+    )))(start)?;
     let (i, ty) = type_(i)?;
     let (i, optional) = opt(kw("OPTIONAL"))(i)?;
     let (i, default) = if optional.is_none() {

@@ -489,6 +489,33 @@ impl<'s> Parser<'s> {
     fn parse_type(&mut self, a: usize, b: usize) -> Option<(Type, String)> {
         let text = self.span_text(a, b);
         let start = self.offset(a);
+        // A lower-case type name (`SYNTAX ifEntryType`), as some modules write entry types.
+        if b == a + 1
+            && self.kind(a) == Some(Tok::Word)
+            && text.starts_with(|c: char| c.is_ascii_lowercase())
+        {
+            self.warn(
+                start,
+                Relaxation::NameCharacters,
+                format!("type name `{text}` starts in lower case"),
+            );
+            let span = Span {
+                start,
+                end: start + text.len(),
+            };
+            let kind = crate::ast::TypeKind::Reference {
+                module: None,
+                name: text.to_string(),
+            };
+            return Some((
+                Type {
+                    span,
+                    kind,
+                    constraints: Vec::new(),
+                },
+                text.to_string(),
+            ));
+        }
         match crate::parse::type_(crate::parse::Input::new(text)) {
             Ok((rest, mut ty))
                 if crate::parse::trivia_len(rest.fragment()) == rest.fragment().len() =>

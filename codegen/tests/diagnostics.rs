@@ -19,11 +19,11 @@ fn errors(files: &[(&str, &str)]) -> String {
 
 #[test]
 fn syntax_error_has_position_line_and_caret() {
-    let text = "M DEFINITIONS ::= BEGIN\n  A ::= SEQUENCE { a INTEGER b NULL }\nEND\n";
+    let text = "M DEFINITIONS ::= BEGIN\n  A ::= SEQUENCE { a INTEGER; b NULL }\nEND\n";
     let msg = errors(&[("asn1/M.asn1", text)]);
     assert_eq!(
         msg,
-        "asn1/M.asn1:2:30: error: expected `}`, found `b`\n  |\n2 |   A ::= SEQUENCE { a INTEGER b NULL }\n  |                              ^"
+        "asn1/M.asn1:2:29: error: expected `}`, found `;`\n  |\n2 |   A ::= SEQUENCE { a INTEGER; b NULL }\n  |                             ^"
     );
 }
 
