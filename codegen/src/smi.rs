@@ -145,7 +145,22 @@ pub fn lex(src: &str) -> Result<Vec<Token>, (usize, String)> {
             while i < b.len() && b[i].is_ascii_digit() {
                 i += 1;
             }
-            Tok::Number
+            if c != b'-'
+                && b.get(i)
+                    .is_some_and(|d| d.is_ascii_alphabetic() || *d == b'_')
+            {
+                // A label that starts with digits, like `802dot3(10006)` in an OID value.
+                while i < b.len()
+                    && (b[i].is_ascii_alphanumeric()
+                        || b[i] == b'_'
+                        || (b[i] == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric)))
+                {
+                    i += 1;
+                }
+                Tok::Word
+            } else {
+                Tok::Number
+            }
         } else if c == b'"' {
             match src[i + 1..].find('"') {
                 Some(k) => i += k + 2,
