@@ -9,6 +9,7 @@
 mod corpus;
 mod impls;
 mod measure;
+mod mibload;
 mod plot;
 mod report;
 mod workload;
@@ -49,6 +50,12 @@ struct Cli {
     /// Skip the callgrind instruction counts even when valgrind is present.
     #[arg(long)]
     no_instructions: bool,
+    /// The MIB corpus to time loading (default: ../shared/mibs beside the project, when there).
+    #[arg(long, value_name = "DIR")]
+    mib_corpus: Option<PathBuf>,
+    /// Internal: load the MIB directories once and print the peak RSS in kB.
+    #[arg(long, num_args = 1.., hide = true, value_name = "DIR")]
+    mib_load_child: Option<Vec<PathBuf>>,
     /// Internal: run one job N times (for callgrind): IMPL LAYER OP BINDINGS ITERATIONS.
     #[arg(long, num_args = 5, hide = true, value_names = ["IMPL", "LAYER", "OP", "N", "ITERS"])]
     instructions_of: Option<Vec<String>>,
@@ -78,6 +85,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(args) = &cli.instructions_of {
         return instructions_child(args);
+    }
+    if let Some(dirs) = &cli.mib_load_child {
+        mibload::load_once(dirs);
+        println!("{}", mibload::own_peak_kb().unwrap_or(0));
+        return ExitCode::SUCCESS;
     }
     let budget =
         Duration::from_secs_f64(cli.min_time.unwrap_or(if cli.quick { 0.03 } else { 0.3 }));
@@ -169,6 +181,24 @@ fn main() -> ExitCode {
         }
     }
     let corpus = corpus::run(&impls, budget, &mut notes);
+    let mib_root = cli
+        .mib_corpus
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/mibs"));
+    let mibs = if mib_root.join("ietf").is_dir() {
+        Some(mibload::run(
+            &mib_root,
+            &exe,
+            if cli.quick { 1 } else { 5 },
+            &mut notes,
+        ))
+    } else {
+        notes.push(format!(
+            "MIB corpus not timed: {} not found (--mib-corpus DIR)",
+            mib_root.display()
+        ));
+        None
+    };
     let names: Vec<&'static str> = impls.iter().map(|i| i.name()).collect();
     let fits = report::fits(&rows);
     let profile = if cli.profile {
@@ -180,11 +210,31 @@ fn main() -> ExitCode {
     } else {
         None
     };
-    let text = report::text(&names, &rows, &fits, &corpus, &notes, profile.as_deref());
-    print!("{text}");
+    // The plot is drawn first so that a failure to draw it is among the notes.
+    let svg = cli.markdown.as_ref().map(|p| p.with_extension("svg"));
+    let svg_name = match &svg {
+        Some(svg) => match plot::cost_lines(svg, &rows) {
+            Ok(()) => svg.file_name().and_then(|s| s.to_str()),
+            Err(e) => {
+                notes.push(format!("plot not written: {e}"));
+                None
+            }
+        },
+        None => None,
+    };
+    let results = report::Results {
+        names: &names,
+        rows: &rows,
+        fits: &fits,
+        corpus: &corpus,
+        mibs: mibs.as_ref(),
+        notes: &notes,
+        profile: profile.as_deref(),
+    };
+    print!("{}", report::text(&results));
 
     if let Some(path) = &cli.json {
-        let json = report::json(&rows, &fits, &corpus, &notes);
+        let json = report::json(&results);
         if let Err(e) = std::fs::write(
             path,
             serde_json::to_string_pretty(&json).expect("serialises"),
@@ -194,20 +244,7 @@ fn main() -> ExitCode {
         }
     }
     if let Some(path) = &cli.markdown {
-        let svg = path.with_extension("svg");
-        if let Err(e) = plot::cost_lines(&svg, &rows) {
-            notes.push(format!("plot not written: {e}"));
-        }
-        let md = report::markdown(
-            &names,
-            &rows,
-            &fits,
-            &corpus,
-            &notes,
-            profile.as_deref(),
-            svg.file_name().and_then(|s| s.to_str()),
-        );
-        if let Err(e) = std::fs::write(path, md) {
+        if let Err(e) = std::fs::write(path, report::markdown(&results, svg_name)) {
             eprintln!("error: {}: {e}", path.display());
             return ExitCode::FAILURE;
         }

@@ -10,6 +10,7 @@ use serde_json::json;
 use crate::corpus::CorpusResult;
 use crate::impls::{Layer, Op};
 use crate::measure::{self, Fit};
+use crate::mibload::MibCorpus;
 use crate::{Row, BINDINGS};
 
 /// A fitted cost line of one implementation, layer and operation.
@@ -242,6 +243,45 @@ fn corpus_table(corpus: &[CorpusResult], markdown: bool) -> String {
     render(&header, &lines, markdown)
 }
 
+fn mib_table(m: &MibCorpus, markdown: bool) -> String {
+    let header: Vec<String> = ["implementation", "fastest", "median", "peak memory"]
+        .map(String::from)
+        .to_vec();
+    let lines: Vec<Vec<String>> = m
+        .loads
+        .iter()
+        .map(|l| {
+            vec![
+                l.imp.to_string(),
+                format!("{:.0} ms", l.s_min * 1e3),
+                format!("{:.0} ms", l.s_median * 1e3),
+                l.peak_kb
+                    .map(|k| format!("{:.0} MB", k as f64 / 1024.0))
+                    .unwrap_or_else(|| "–".into()),
+            ]
+        })
+        .collect();
+    let mut out = render(&header, &lines, markdown);
+    if markdown {
+        out.push('\n');
+    }
+    if let [ours, theirs] = &m.loads[..] {
+        let mem = match (ours.peak_kb, theirs.peak_kb) {
+            (Some(a), Some(b)) => format!(", {:.1}x net-snmp's memory", a as f64 / b as f64),
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            out,
+            "{} files, {} modules, {} nodes: snmp-codegen {:.1}x faster than net-snmp (median){mem}",
+            m.files,
+            m.modules,
+            m.nodes,
+            theirs.s_median / ours.s_median
+        );
+    }
+    out
+}
+
 /// The one line on where the time goes, from the fitted lines.
 pub fn where_time_goes(fits: &[CostLine]) -> String {
     let get = |imp: &str, layer: Layer, op: Op| {
@@ -397,15 +437,35 @@ fn group_costs(annotate: &str) -> BTreeMap<&'static str, u64> {
 
 const PREAMBLE: &str = "SNMPv2c GetResponse with 1, 10 and 50 bindings cycling through Counter32, Gauge32, TimeTicks, DisplayString, IpAddress, OBJECT IDENTIFIER, Counter64 (>= 2^63) and INTEGER under ifTable/ifXTable OIDs. Median of 15 samples, per operation; every implementation checked against the expected values before it is timed. Shared machines: read the ratios, not the nanoseconds.";
 
+/// Everything one run measured, for the renderers.
+pub struct Results<'a> {
+    /// Implementations, in table order.
+    pub names: &'a [&'static str],
+    /// Timed rows.
+    pub rows: &'a [Row],
+    /// Cost lines fitted over the rows.
+    pub fits: &'a [CostLine],
+    /// Corpus decode timings.
+    pub corpus: &'a [CorpusResult],
+    /// The MIB corpus load, when it was timed.
+    pub mibs: Option<&'a MibCorpus>,
+    /// Notes for the reader.
+    pub notes: &'a [String],
+    /// The profile section, when asked for.
+    pub profile: Option<&'a str>,
+}
+
 /// The whole text report.
-pub fn text(
-    names: &[&'static str],
-    rows: &[Row],
-    fits: &[CostLine],
-    corpus: &[CorpusResult],
-    notes: &[String],
-    profile: Option<&str>,
-) -> String {
+pub fn text(r: &Results) -> String {
+    let Results {
+        names,
+        rows,
+        fits,
+        corpus,
+        mibs,
+        notes,
+        profile,
+    } = *r;
     let mut out = format!("snmp-bench: {PREAMBLE}\n\n");
     let _ = writeln!(
         out,
@@ -431,6 +491,13 @@ pub fn text(
         "Corpus: every captured message of corpus/vectors, decoded\n{}",
         corpus_table(corpus, false)
     );
+    if let Some(m) = mibs {
+        let _ = writeln!(
+            out,
+            "MIB corpus: read, parse and resolve every module (net-snmp: snmptranslate -m ALL -Tz)\n{}",
+            mib_table(m, false)
+        );
+    }
     let _ = writeln!(out, "{}", where_time_goes(fits));
     if let Some(p) = profile {
         let _ = writeln!(out, "\n{p}");
@@ -444,16 +511,17 @@ pub fn text(
     out
 }
 
-/// The Markdown report.
-pub fn markdown(
-    names: &[&'static str],
-    rows: &[Row],
-    fits: &[CostLine],
-    corpus: &[CorpusResult],
-    notes: &[String],
-    profile: Option<&str>,
-    svg: Option<&str>,
-) -> String {
+/// The Markdown report; `svg` names the cost-line plot beside it.
+pub fn markdown(r: &Results, svg: Option<&str>) -> String {
+    let Results {
+        names,
+        rows,
+        fits,
+        corpus,
+        mibs,
+        notes,
+        profile,
+    } = *r;
     let mut out = format!("# snmp-bench\n\n{PREAMBLE}\n\n");
     let _ = writeln!(
         out,
@@ -474,6 +542,9 @@ pub fn markdown(
         let _ = writeln!(out, "![cost lines]({svg})\n");
     }
     let _ = writeln!(out, "## Corpus\n\n{}", corpus_table(corpus, true));
+    if let Some(m) = mibs {
+        let _ = writeln!(out, "## MIB corpus\n\nRead, parse and resolve every module (net-snmp: `snmptranslate -m ALL -Tz`).\n\n{}", mib_table(m, true));
+    }
     let _ = writeln!(out, "{}\n", where_time_goes(fits));
     if let Some(p) = profile {
         let _ = writeln!(out, "```text\n{p}\n```\n");
@@ -488,12 +559,15 @@ pub fn markdown(
 }
 
 /// The JSON document.
-pub fn json(
-    rows: &[Row],
-    fits: &[CostLine],
-    corpus: &[CorpusResult],
-    notes: &[String],
-) -> serde_json::Value {
+pub fn json(r: &Results) -> serde_json::Value {
+    let Results {
+        rows,
+        fits,
+        corpus,
+        mibs,
+        notes,
+        ..
+    } = *r;
     json!({
         "results": rows.iter().map(|r| json!({
             "impl": r.imp,
@@ -520,6 +594,17 @@ pub fn json(
             "ns_min": c.timing.ns_min,
             "ns_median": c.timing.ns_median,
         })).collect::<Vec<_>>(),
+        "mib_corpus": mibs.map(|m| json!({
+            "files": m.files,
+            "modules": m.modules,
+            "nodes": m.nodes,
+            "loads": m.loads.iter().map(|l| json!({
+                "impl": l.imp,
+                "s_min": l.s_min,
+                "s_median": l.s_median,
+                "peak_kb": l.peak_kb,
+            })).collect::<Vec<_>>(),
+        })),
         "notes": notes,
     })
 }

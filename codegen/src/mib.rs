@@ -65,6 +65,30 @@ const BUILTIN_MACROS: &[&str] = &[
     "TRAP-TYPE",
 ];
 
+/// A small, fast hash for descriptor tables (the default SipHash is built to resist
+/// adversarial keys, which module descriptors are not; resolving a large corpus hashes
+/// hundreds of thousands of them).
+#[derive(Default, Clone, Copy)]
+pub struct NameHasher(u64);
+
+impl std::hash::Hasher for NameHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
+                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A map keyed by descriptor.
+pub type NameMap<V> = HashMap<String, V, std::hash::BuildHasherDefault<NameHasher>>;
+
 /// A file read from the search path.
 #[derive(Debug, Clone)]
 pub struct MibFile {
@@ -114,7 +138,9 @@ impl MibSet {
             paths.sort();
             for path in paths {
                 let bytes = std::fs::read(&path)?;
-                let text = String::from_utf8_lossy(&bytes).into_owned();
+                // Some vendor files are Latin-1: those are decoded lossily.
+                let text = String::from_utf8(bytes)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
                 set.add_text(path.display().to_string(), text);
             }
         }
@@ -212,13 +238,14 @@ pub struct Resolved {
 struct Resolver<'m> {
     set: &'m MibSet,
     strict: HashSet<Relaxation>,
-    oids: HashMap<(usize, String), Option<Vec<u32>>>,
-    in_progress: HashSet<(usize, String)>,
+    /// Memoised OIDs, by module and node index: None = not computed yet.
+    oids: Vec<Vec<Option<Option<Vec<u32>>>>>,
+    in_progress: Vec<Vec<bool>>,
     errors: HashMap<usize, Vec<Diagnostic>>,
     warnings: HashMap<usize, Vec<Diagnostic>>,
     warned: HashSet<(usize, String)>,
-    node_index: Vec<HashMap<String, usize>>,
-    type_index: Vec<HashMap<String, usize>>,
+    node_index: Vec<NameMap<usize>>,
+    type_index: Vec<NameMap<usize>>,
 }
 
 /// Resolves `wanted` modules (all when empty) and the modules they import. Relaxations in
@@ -227,8 +254,16 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
     let mut r = Resolver {
         set,
         strict: strict.clone(),
-        oids: HashMap::new(),
-        in_progress: HashSet::new(),
+        oids: set
+            .modules
+            .iter()
+            .map(|l| vec![None; l.smi.nodes.len()])
+            .collect(),
+        in_progress: set
+            .modules
+            .iter()
+            .map(|l| vec![false; l.smi.nodes.len()])
+            .collect(),
         errors: HashMap::new(),
         warnings: HashMap::new(),
         warned: HashSet::new(),
@@ -436,11 +471,11 @@ impl Resolver<'_> {
 
     /// The OID of node `name` of module `m`.
     fn oid_of(&mut self, m: usize, name: &str, offset: usize) -> Option<Vec<u32>> {
-        let key = (m, name.to_string());
-        if let Some(v) = self.oids.get(&key) {
+        let i = *self.node_index[m].get(name)?;
+        if let Some(v) = &self.oids[m][i] {
             return v.clone();
         }
-        if !self.in_progress.insert(key.clone()) {
+        if self.in_progress[m][i] {
             self.report(
                 m,
                 offset,
@@ -449,15 +484,17 @@ impl Resolver<'_> {
             );
             return None;
         }
-        let result = self.compute_oid(m, name);
-        self.in_progress.remove(&key);
-        self.oids.insert(key, result.clone());
+        self.in_progress[m][i] = true;
+        let result = self.compute_oid(m, i);
+        self.in_progress[m][i] = false;
+        self.oids[m][i] = Some(result.clone());
         result
     }
 
-    fn compute_oid(&mut self, m: usize, name: &str) -> Option<Vec<u32>> {
-        let i = *self.node_index[m].get(name)?;
-        let node = &self.set.modules[m].smi.nodes[i];
+    fn compute_oid(&mut self, m: usize, i: usize) -> Option<Vec<u32>> {
+        let set: &MibSet = self.set;
+        let node = &set.modules[m].smi.nodes[i];
+        let name = node.name.as_str();
         let (offset, kind) = (node.offset, node.kind);
         if kind == NodeKind::TrapType {
             // SMIv1 traps: enterprise.0.number (RFC 2576 3.1), as net-snmp and SMIv2 name them.
@@ -484,9 +521,8 @@ impl Resolver<'_> {
             oid.extend([0, n]);
             return Some(oid);
         }
-        let comps = node.oid.clone();
         let mut oid: Vec<u32> = Vec::new();
-        for (k, c) in comps.iter().enumerate() {
+        for (k, c) in node.oid.iter().enumerate() {
             match c {
                 OidComponent::Number(n) | OidComponent::NameAndNumber(_, n) => {
                     if *n > u32::MAX as u64 {

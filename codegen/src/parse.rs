@@ -25,14 +25,34 @@ pub struct PErr<'a> {
     /// Where the failure is (after leading white space and comments).
     pub at: Input<'a>,
     /// What was expected, e.g. "`::=`" or "a type".
-    pub expected: Cow<'static, str>,
+    pub expected: Expected,
+}
+
+/// What a parser expected. Keywords and symbols are kept as static text and only formatted
+/// when a message is built: alternatives fail constantly while parsing, so their failures
+/// must not allocate.
+#[derive(Debug, Clone)]
+pub enum Expected {
+    /// A keyword or symbol, shown in backticks.
+    Token(&'static str),
+    /// A description.
+    Text(Cow<'static, str>),
+}
+
+impl std::fmt::Display for Expected {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Expected::Token(t) => write!(f, "`{t}`"),
+            Expected::Text(t) => f.write_str(t),
+        }
+    }
 }
 
 impl<'a> ParseError<Input<'a>> for PErr<'a> {
     fn from_error_kind(input: Input<'a>, kind: ErrorKind) -> Self {
         PErr {
             at: input,
-            expected: Cow::Owned(kind.description().to_string()),
+            expected: Expected::Text(Cow::Owned(kind.description().to_string())),
         }
     }
 
@@ -52,8 +72,35 @@ impl<'a> ParseError<Input<'a>> for PErr<'a> {
 fn fail<'a, O>(at: Input<'a>, expected: impl Into<Cow<'static, str>>) -> PResult<'a, O> {
     Err(nom::Err::Error(PErr {
         at,
-        expected: expected.into(),
+        expected: Expected::Text(expected.into()),
     }))
+}
+
+fn fail_token<'a, O>(at: Input<'a>, token: &'static str) -> PResult<'a, O> {
+    Err(nom::Err::Error(PErr {
+        at,
+        expected: Expected::Token(token),
+    }))
+}
+
+/// The word at the start of `s` (after trivia), without allocating: its length, or 0.
+fn word_len(s: &str) -> usize {
+    let bytes = s.as_bytes();
+    if !bytes.first().is_some_and(|b| b.is_ascii_alphabetic()) {
+        return 0;
+    }
+    let mut n = 1;
+    while n < bytes.len() {
+        let b = bytes[n];
+        let hyphen_inside =
+            b == b'-' && bytes.get(n + 1).is_some_and(|c| c.is_ascii_alphanumeric());
+        if b.is_ascii_alphanumeric() || b == b'_' || hyphen_inside {
+            n += 1;
+        } else {
+            break;
+        }
+    }
+    n
 }
 
 /// Words that are never type or value references.
@@ -117,21 +164,28 @@ const RESERVED: &[&str] = &[
 /// end of the line (X.680 12.6.3), and `/* ... */` (12.6.4). Shared by the ASN.1 and SMI
 /// front-ends.
 pub fn trivia_len(s: &str) -> usize {
+    let b = s.as_bytes();
     let mut n = 0;
     loop {
-        let rest = &s[n..];
-        let trimmed = rest.trim_start();
-        n += rest.len() - trimmed.len();
-        if let Some(after) = trimmed.strip_prefix("--") {
+        while n < b.len() && matches!(b[n], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
+            n += 1;
+        }
+        if b[n..].starts_with(b"--") {
             // Ends at the next "--" or at the end of the line, whichever comes first.
-            let line_end = after.find(['\n', '\r']).unwrap_or(after.len());
-            let body = match after[..line_end].find("--") {
-                Some(k) => k + 2,
-                None => line_end,
-            };
-            n += 2 + body;
-        } else if let Some(after) = trimmed.strip_prefix("/*") {
-            n += 2 + after.find("*/").map(|k| k + 2).unwrap_or(after.len());
+            n += 2;
+            while n < b.len() && !matches!(b[n], b'\n' | b'\r') {
+                if b[n] == b'-' && b.get(n + 1) == Some(&b'-') {
+                    n += 2;
+                    break;
+                }
+                n += 1;
+            }
+        } else if b[n..].starts_with(b"/*") {
+            n += 2;
+            while n < b.len() && !b[n..].starts_with(b"*/") {
+                n += 1;
+            }
+            n = (n + 2).min(b.len());
         } else {
             return n;
         }
@@ -198,9 +252,11 @@ fn label(i: Input<'_>) -> PResult<'_, String> {
 fn kw<'a>(k: &'static str) -> impl Fn(Input<'a>) -> PResult<'a, ()> {
     move |i: Input<'a>| {
         let at = skip_trivia(i);
-        match word(at) {
-            Ok((rest, (w, _))) if w == k => Ok((rest, ())),
-            _ => fail(at, format!("`{k}`")),
+        let n = word_len(at.fragment());
+        if n == k.len() && &at.fragment()[..n] == k {
+            Ok((at.slice(n..), ()))
+        } else {
+            fail_token(at, k)
         }
     }
 }
@@ -212,11 +268,11 @@ fn sym<'a>(s: &'static str) -> impl Fn(Input<'a>) -> PResult<'a, ()> {
         if at.fragment().starts_with(s) {
             // `..` must not eat the start of `...`.
             if s == ".." && at.fragment().starts_with("...") {
-                return fail(at, "`..`");
+                return fail_token(at, "..");
             }
             Ok((at.slice(s.len()..), ()))
         } else {
-            fail(at, format!("`{s}`"))
+            fail_token(at, s)
         }
     }
 }
@@ -224,6 +280,11 @@ fn sym<'a>(s: &'static str) -> impl Fn(Input<'a>) -> PResult<'a, ()> {
 /// `typereference`: a word starting with an upper-case letter, not reserved (12.2).
 fn typereference(i: Input<'_>) -> PResult<'_, (String, Span)> {
     let at = skip_trivia(i);
+    let n = word_len(at.fragment());
+    let w = &at.fragment()[..n];
+    if n == 0 || !w.starts_with(|c: char| c.is_ascii_uppercase()) || RESERVED.contains(&w) {
+        return fail(at, "a type reference");
+    }
     match word(at) {
         Ok((rest, (w, sp)))
             if w.starts_with(|c: char| c.is_ascii_uppercase())
@@ -238,6 +299,9 @@ fn typereference(i: Input<'_>) -> PResult<'_, (String, Span)> {
 /// `identifier` / `valuereference`: a word starting with a lower-case letter (12.3).
 fn identifier(i: Input<'_>) -> PResult<'_, (String, Span)> {
     let at = skip_trivia(i);
+    if !at.fragment().starts_with(|c: char| c.is_ascii_lowercase()) {
+        return fail(at, "an identifier");
+    }
     match word(at) {
         Ok((rest, (w, sp))) if w.starts_with(|c: char| c.is_ascii_lowercase()) => {
             Ok((rest, (w, sp)))
@@ -577,26 +641,29 @@ fn tagged_type(i: Input<'_>) -> PResult<'_, TypeKind> {
     ))
 }
 
-/// The built-in types of the subset.
+/// The built-in types of the subset, dispatched on their first keyword (one look at the word
+/// instead of trying each alternative in turn: MIB corpora parse thousands of types).
 fn builtin_type(i: Input<'_>) -> PResult<'_, TypeKind> {
-    alt((
-        map(kw("BOOLEAN"), |_| TypeKind::Boolean),
-        map(kw("NULL"), |_| TypeKind::Null),
-        integer_type,
-        enumerated_type,
-        map(tuple((kw("OCTET"), kw("STRING"))), |_| {
+    let at = skip_trivia(i);
+    let n = word_len(at.fragment());
+    match &at.fragment()[..n] {
+        "BOOLEAN" => map(kw("BOOLEAN"), |_| TypeKind::Boolean)(at),
+        "NULL" => map(kw("NULL"), |_| TypeKind::Null)(at),
+        "INTEGER" => integer_type(at),
+        "ENUMERATED" => enumerated_type(at),
+        "OCTET" => map(tuple((kw("OCTET"), kw("STRING"))), |_| {
             TypeKind::OctetString
-        }),
-        bit_string_type,
-        bits_type,
-        map(tuple((kw("OBJECT"), kw("IDENTIFIER"))), |_| {
+        })(at),
+        "BIT" => bit_string_type(at),
+        "BITS" => bits_type(at),
+        "OBJECT" => map(tuple((kw("OBJECT"), kw("IDENTIFIER"))), |_| {
             TypeKind::ObjectIdentifier
-        }),
-        sequence_of_type,
-        sequence_type,
-        choice_type,
-        any_type,
-    ))(i)
+        })(at),
+        "SEQUENCE" | "SET" => alt((sequence_of_type, sequence_type))(at),
+        "CHOICE" => choice_type(at),
+        "ANY" => any_type(at),
+        _ => fail(at, "a type"),
+    }
 }
 
 /// `IntegerType ::= INTEGER | INTEGER "{" NamedNumberList "}"`

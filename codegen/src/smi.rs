@@ -305,7 +305,9 @@ pub struct Node {
     /// DEFVAL, as written inside the braces.
     pub defval: Option<String>,
     /// DESCRIPTION.
-    pub description: Option<String>,
+    /// DESCRIPTION, as the byte range of its text (quotes excluded) in the file: descriptions
+    /// are most of a MIB corpus's bytes, so they are not copied.
+    pub description: Option<Span>,
     /// TRAP-TYPE's ENTERPRISE.
     pub enterprise: Option<String>,
     /// TRAP-TYPE's number.
@@ -976,7 +978,12 @@ impl<'s> Parser<'s> {
                 "MAX-ACCESS" | "ACCESS" => n.access = Some(self.text(a).to_string()),
                 "STATUS" => n.status = Some(self.text(a).to_string()),
                 "UNITS" => n.units = self.string(a),
-                "DESCRIPTION" => n.description = self.string(a),
+                "DESCRIPTION" => {
+                    n.description = (self.kind(a) == Some(Tok::Str)).then(|| Span {
+                        start: self.toks[a].start + 1,
+                        end: self.toks[a].end - 1,
+                    })
+                }
                 "INDEX" => {
                     n.index = self
                         .name_list(a, b)
