@@ -65,6 +65,7 @@ pub struct Builder {
     file_name: Option<String>,
     display_root: Option<PathBuf>,
     crate_doc: Option<String>,
+    support_modules: Vec<String>,
 }
 
 /// The result of a generation run.
@@ -75,6 +76,7 @@ pub struct Generated {
     /// The files that were read (for `cargo:rerun-if-changed`).
     pub inputs: Vec<PathBuf>,
     crate_doc: String,
+    support_modules: Vec<String>,
 }
 
 impl Builder {
@@ -138,6 +140,13 @@ impl Builder {
         self
     }
 
+    /// Declares a hand-written module `name` (file `name.rs`) beside the generated ones in
+    /// [`Generated::write_crate`]'s `lib.rs`; the file itself is left alone.
+    pub fn support_module(mut self, name: &str) -> Self {
+        self.support_modules.push(name.into());
+        self
+    }
+
     fn input_files(&self) -> Result<Vec<PathBuf>, BuildError> {
         let mut files = self.files.clone();
         for dir in &self.dirs {
@@ -187,6 +196,7 @@ impl Builder {
             modules,
             inputs,
             crate_doc: self.crate_doc.clone().unwrap_or_default(),
+            support_modules: self.support_modules.clone(),
         })
     }
 
@@ -265,11 +275,23 @@ impl Generated {
             // prettyplease formats the modules; rustfmt must leave them as generated.
             let _ = writeln!(lib, "#[rustfmt::skip]\npub mod {};", m.rust_name);
         }
+        for name in &self.support_modules {
+            let _ = writeln!(lib, "pub mod {name};");
+        }
         let mut files = vec![("lib.rs".to_string(), lib)];
         for m in &self.modules {
             files.push((format!("{}.rs", m.rust_name), m.source.clone()));
         }
         files
+    }
+
+    /// Whether file `name` of the crate's `src/` is one of `files` or a support module.
+    fn owns(&self, name: &str, files: &[(String, String)]) -> bool {
+        files.iter().any(|(n, _)| n == name)
+            || self
+                .support_modules
+                .iter()
+                .any(|m| format!("{m}.rs") == name)
     }
 
     /// Writes [`Generated::crate_files`] into `dir`, only those whose contents changed, and
@@ -287,7 +309,7 @@ impl Generated {
         if let Ok(entries) = fs::read_dir(dir) {
             for e in entries.flatten() {
                 let name = e.file_name().to_string_lossy().to_string();
-                if name.ends_with(".rs") && !files.iter().any(|(n, _)| *n == name) {
+                if name.ends_with(".rs") && !self.owns(&name, &files) {
                     fs::remove_file(e.path()).map_err(|source| BuildError::Io {
                         path: e.path(),
                         source,
@@ -317,6 +339,9 @@ snmp-codegen from the RFC ASN.1 modules in asn1/.
 The `data` component of the v1 and v2c messages and of `ScopedPDU` is ANY in the RFCs; it is
 bound here to the PDUs the RFC comments name, so a whole message decodes in one call.
 
+`mib` (hand-written) supports the typed MIB bindings snmp-codegen generates from SMI modules:
+the object registry, value conversions, INDEX decoding, table rows and DISPLAY-HINTs.
+
 Do not edit these files: change asn1/ or codegen/ and run `cargo run -p snmp-codegen -- regen`.";
 
 /// The builder for the project's own SNMP bindings (asn1/ under `root`, the workspace root).
@@ -325,6 +350,7 @@ pub fn snmp_builder(root: &Path) -> Builder {
         .asn1_dir(root.join("asn1"))
         .display_root(root)
         .crate_doc(MESSAGES_CRATE_DOC)
+        .support_module("mib")
         .open_type("RFC1157-SNMP", "Message.data", "RFC1157-SNMP", "PDUs")
         .open_type(
             "COMMUNITY-BASED-SNMPv2",
@@ -371,7 +397,7 @@ pub fn stale_diff(generated: &Generated, dir: &Path) -> Vec<String> {
     if let Ok(entries) = fs::read_dir(dir) {
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().to_string();
-            if name.ends_with(".rs") && !files.iter().any(|(n, _)| *n == name) {
+            if name.ends_with(".rs") && !generated.owns(&name, &files) {
                 diffs.push(format!("{name}: checked in but no longer generated"));
             }
         }

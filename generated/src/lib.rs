@@ -15,6 +15,9 @@
 //! The `data` component of the v1 and v2c messages and of `ScopedPDU` is ANY in the RFCs; it is
 //! bound here to the PDUs the RFC comments name, so a whole message decodes in one call.
 //!
+//! `mib` (hand-written) supports the typed MIB bindings snmp-codegen generates from SMI modules:
+//! the object registry, value conversions, INDEX decoding, table rows and DISPLAY-HINTs.
+//!
 //! Do not edit these files: change asn1/ or codegen/ and run `cargo run -p snmp-codegen -- regen`.
 
 #[rustfmt::skip]
@@ -31,3 +34,4 @@ pub mod snmpv2_pdu;
 pub mod snmpv2_smi;
 #[rustfmt::skip]
 pub mod snmpv3_message_syntax;
+pub mod mib;
