@@ -57,7 +57,7 @@ pub fn emit(ir: &Ir) -> Result<Vec<EmittedModule>, Diagnostic> {
 }
 
 /// prettyplease puts top-level items back to back; a blank line between them reads better.
-fn space_items(src: &str) -> String {
+pub(crate) fn space_items(src: &str) -> String {
     let mut out = String::with_capacity(src.len() + src.len() / 20);
     let mut prev = "";
     for line in src.lines() {

@@ -23,6 +23,7 @@ pub mod diag;
 pub mod emit;
 pub mod ir;
 pub mod mib;
+pub mod mibgen;
 pub mod naming;
 pub mod parse;
 pub mod resolve;
@@ -55,6 +56,9 @@ pub enum BuildError {
     NoOutDir,
 }
 
+/// What [`Builder`] made of its MIB modules: bindings, the files read, warnings.
+type MibOutput = (Vec<EmittedModule>, Vec<PathBuf>, Vec<Diagnostic>);
+
 /// Configures and runs the generator, in the shape of prost-build's builder.
 #[derive(Debug, Clone, Default)]
 pub struct Builder {
@@ -66,6 +70,9 @@ pub struct Builder {
     display_root: Option<PathBuf>,
     crate_doc: Option<String>,
     support_modules: Vec<String>,
+    mib_dirs: Vec<PathBuf>,
+    mibs: Vec<String>,
+    strict: std::collections::HashSet<smi::Relaxation>,
 }
 
 /// The result of a generation run.
@@ -77,6 +84,8 @@ pub struct Generated {
     pub inputs: Vec<PathBuf>,
     crate_doc: String,
     support_modules: Vec<String>,
+    /// Warnings of the MIB compiler (relaxations applied), to show the user.
+    pub warnings: Vec<Diagnostic>,
 }
 
 impl Builder {
@@ -140,6 +149,32 @@ impl Builder {
         self
     }
 
+    /// Adds a directory to the MIB search path: modules are found there by the name inside
+    /// the file, whatever the file is called.
+    pub fn mib_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.mib_dirs.push(dir.into());
+        self
+    }
+
+    /// Generates typed bindings for MIB module `name` (found on the [`Builder::mib_dir`]
+    /// search path, with whatever it imports).
+    pub fn mib(mut self, name: &str) -> Self {
+        self.mibs.push(name.into());
+        self
+    }
+
+    /// Makes a real-world relaxation of the SMI an error instead of a warning.
+    pub fn strict(mut self, relaxation: smi::Relaxation) -> Self {
+        self.strict.insert(relaxation);
+        self
+    }
+
+    /// Makes every relaxation an error: the modules must follow the SMI to the letter.
+    pub fn strict_all(mut self) -> Self {
+        self.strict.extend(smi::Relaxation::ALL);
+        self
+    }
+
     /// Declares a hand-written module `name` (file `name.rs`) beside the generated ones in
     /// [`Generated::write_crate`]'s `lib.rs`; the file itself is left alone.
     pub fn support_module(mut self, name: &str) -> Self {
@@ -190,20 +225,90 @@ impl Builder {
                 text,
             });
         }
-        let ir = resolve::resolve(&sources, &self.open_types)?;
-        let modules = emit::emit(&ir).map_err(Diagnostics::from)?;
+        let mut modules = if sources.is_empty() {
+            Vec::new()
+        } else {
+            let ir = resolve::resolve(&sources, &self.open_types)?;
+            emit::emit(&ir).map_err(Diagnostics::from)?
+        };
+        let mut inputs = inputs;
+        let mut warnings = Vec::new();
+        if !self.mibs.is_empty() {
+            let (mib_modules, read, w) = self.generate_mibs()?;
+            modules.extend(mib_modules);
+            inputs.extend(read);
+            warnings = w;
+        }
         Ok(Generated {
             modules,
+            warnings,
             inputs,
             crate_doc: self.crate_doc.clone().unwrap_or_default(),
             support_modules: self.support_modules.clone(),
         })
     }
 
+    /// Loads the MIB search path, resolves the wanted modules and emits their bindings; also
+    /// returns the files the modules came from and the warnings.
+    fn generate_mibs(
+        &self,
+    ) -> Result<MibOutput, BuildError> {
+        let mut set = mib::MibSet::load(&self.mib_dirs).map_err(|source| BuildError::Io {
+            path: self.mib_dirs.first().cloned().unwrap_or_default(),
+            source,
+        })?;
+        for f in &mut set.files {
+            f.name = self.display_name(Path::new(&f.name));
+        }
+        let missing: Vec<Diagnostic> = self
+            .mibs
+            .iter()
+            .filter(|m| !set.by_name.contains_key(*m))
+            .map(|m| {
+                Diagnostic::file(
+                    m,
+                    format!(
+                        "MIB module `{m}` not found on the search path {}",
+                        set.search_path()
+                    ),
+                )
+            })
+            .collect();
+        if !missing.is_empty() {
+            return Err(Diagnostics(missing).into());
+        }
+        let resolved = mib::resolve(&set, &self.mibs, &self.strict);
+        let mut errors = Vec::new();
+        let mut warnings = Vec::new();
+        let mut read = Vec::new();
+        for r in &resolved.reports {
+            errors.extend(r.errors.iter().cloned());
+            warnings.extend(r.warnings.iter().cloned());
+            read.push(set.files[set.modules[r.module].file].path.clone());
+        }
+        if !errors.is_empty() {
+            return Err(Diagnostics(errors).into());
+        }
+        let wanted: Vec<usize> = self.mibs.iter().map(|m| set.by_name[m]).collect();
+        let modules = mibgen::emit_mibs(&set, &resolved, &wanted, &|f| set.files[f].name.clone())
+            .map_err(Diagnostics::from)?;
+        read.sort();
+        read.dedup();
+        Ok((modules, read, warnings))
+    }
+
     /// For build.rs: generates into `OUT_DIR/asn1.rs` (or as configured), rewriting the file only
     /// when its contents change, and prints `cargo:rerun-if-changed` for every input read.
     pub fn compile(&self) -> Result<PathBuf, BuildError> {
         let generated = self.generate()?;
+        for w in &generated.warnings {
+            for line in w.to_string().lines() {
+                println!("cargo:warning={line}");
+            }
+        }
+        for dir in &self.mib_dirs {
+            println!("cargo:rerun-if-changed={}", dir.display());
+        }
         for input in &generated.inputs {
             println!("cargo:rerun-if-changed={}", input.display());
         }

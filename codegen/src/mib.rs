@@ -94,6 +94,8 @@ pub type NameMap<V> = HashMap<String, V, std::hash::BuildHasherDefault<NameHashe
 pub struct MibFile {
     /// As shown in diagnostics.
     pub name: String,
+    /// Where it was read from (the name, for text added by [`MibSet::add_text`]).
+    pub path: PathBuf,
     /// The text (lossily decoded: some vendor files are Latin-1).
     pub text: String,
 }
@@ -151,7 +153,11 @@ impl MibSet {
     pub fn add_text(&mut self, name: String, text: String) {
         let file = self.files.len();
         let (modules, rest) = smi::parse_file(&text);
-        self.files.push(MibFile { name, text });
+        self.files.push(MibFile {
+            path: PathBuf::from(&name),
+            name,
+            text,
+        });
         for f in rest {
             self.file_findings.push((file, f));
         }

@@ -978,7 +978,8 @@ impl<'s> Parser<'s> {
                 "MAX-ACCESS" | "ACCESS" => n.access = Some(self.text(a).to_string()),
                 "STATUS" => n.status = Some(self.text(a).to_string()),
                 "UNITS" => n.units = self.string(a),
-                "DESCRIPTION" => {
+                // The first DESCRIPTION is the node's; later ones belong to REVISIONs.
+                "DESCRIPTION" if n.description.is_none() => {
                     n.description = (self.kind(a) == Some(Tok::Str)).then(|| Span {
                         start: self.toks[a].start + 1,
                         end: self.toks[a].end - 1,
