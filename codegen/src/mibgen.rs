@@ -14,7 +14,7 @@
 use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 
 use crate::ast::{Bound, Constraint, RangeItem, Type, TypeKind, Value};
 use crate::diag::Diagnostic;
@@ -234,11 +234,24 @@ fn ranges(items: &[RangeItem]) -> Option<Vec<(i128, i128)>> {
         .collect()
 }
 
+/// A Rust identifier from generated text: characters outside `[A-Za-z0-9_]` (which vendor
+/// MIBs do use in labels) become `_`, a leading digit gets a `v` prefix, keywords are raw or,
+/// where Rust forbids that, get a trailing `_`. Never panics.
 fn ident(name: &str) -> Ident {
-    if is_keyword(name) || name == "self" || name == "Self" {
-        Ident::new_raw(name, Span::call_site())
+    let mut s: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+        .collect();
+    if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) || s.chars().all(|c| c == '_') {
+        s.insert(0, 'v');
+    }
+    if matches!(s.as_str(), "self" | "Self" | "super" | "crate" | "extern") {
+        s.push('_');
+    }
+    if is_keyword(&s) {
+        Ident::new_raw(&s, Span::call_site())
     } else {
-        Ident::new(name, Span::call_site())
+        Ident::new(&s, Span::call_site())
     }
 }
 
@@ -314,6 +327,8 @@ struct ModuleGen<'s> {
     used_types: HashSet<String>,
     /// Enum or bit-set types generated for objects, by node index.
     value_types: HashMap<usize, Ident>,
+    /// Row structs generated.
+    rows: usize,
 }
 
 impl ModuleGen<'_> {
@@ -662,36 +677,25 @@ impl ModuleGen<'_> {
         let mut idx_reads = Vec::new();
         let mut idx_names = Vec::new();
         let mut seen = HashSet::new();
+        // Why the INDEX cannot be typed, when it cannot: the row then keeps the instance
+        // suffix as it came, and says why in its doc.
+        let mut untyped: Option<String> = None;
         for item in &index_items {
             let Some((om, obj)) = self.look.node(index_m, &item.name) else {
-                return Err(self.set.diag(
-                    self.m,
-                    entry.offset,
-                    format!(
-                        "INDEX object `{}` of `{}` is not defined",
-                        item.name, entry.name
-                    ),
-                ));
+                untyped = Some(format!("INDEX object `{}` is not defined", item.name));
+                break;
             };
             let syn = match &obj.syntax {
                 Some(t) => self.look.syntax(om, t),
                 None => Syntax::default(),
             };
             let Some((fty, read)) = self.index_reader(&syn, item.implied) else {
-                return Err(self.set.diag(
-                    self.m,
-                    entry.offset,
-                    format!(
-                        "INDEX object `{}` of `{}` has a SYNTAX ({}) that cannot be an index",
-                        item.name,
-                        entry.name,
-                        if syn.base.is_empty() {
-                            "unresolved"
-                        } else {
-                            &syn.base
-                        }
-                    ),
+                untyped = Some(format!(
+                    "INDEX object `{}` has a SYNTAX ({}) that cannot be an index",
+                    item.name,
+                    if syn.base.is_empty() { "unresolved" } else { &syn.base }
                 ));
+                break;
             };
             let mut f = field_ident(&item.name).to_string();
             while !seen.insert(f.clone()) {
@@ -706,6 +710,15 @@ impl ModuleGen<'_> {
             idx_fields.push(quote!(#[doc = #d] pub #f: #fty,));
             idx_reads.push(quote!(let #f = #read;));
             idx_names.push(f);
+        }
+        if index_items.is_empty() && untyped.is_none() {
+            untyped = Some("the row has no INDEX".into());
+        }
+        if let Some(why) = &untyped {
+            let d = format!(" The instance OID after the column, undecoded: {why}.");
+            idx_fields = vec![quote!(#[doc = #d] pub raw: Vec<u32>,)];
+            idx_reads = vec![quote!(let raw = r.rest();)];
+            idx_names = vec![ident("raw")];
         }
         let mut fields = Vec::new();
         let mut inits = Vec::new();
@@ -817,8 +830,13 @@ pub fn emit_mibs(
             oids: &oids,
             module_name: &smi.name,
             file: file_name(set.modules[m].file),
-            used_types: HashSet::new(),
+            // The names the generated module imports or defines itself.
+            used_types: ["Object", "ObjectKind", "Access", "Row", "MibError", "IndexReader", "VarBindValue"]
+                .into_iter()
+                .map(String::from)
+                .collect(),
             value_types: HashMap::new(),
+            rows: 0,
         };
         let tokens = module_tokens(&mut g)?;
         let file: syn::File = syn::parse2(tokens).map_err(|err| {
@@ -833,7 +851,7 @@ pub fn emit_mibs(
             rust_name: snake_case(&smi.name),
             asn1_name: smi.name.clone(),
             source: format!("{GENERATED_HEADER}\n{body}"),
-            type_count: g.used_types.len(),
+            type_count: g.value_types.len() + g.rows,
         });
     }
     Ok(out)
@@ -878,7 +896,7 @@ fn module_tokens(g: &mut ModuleGen<'_>) -> Result<TokenStream, Diagnostic> {
     let mut value_types = Vec::new();
     let mut columns: HashMap<usize, Vec<(usize, &Node, u32)>> = HashMap::new();
     let mut scalars = Vec::new();
-    let mut const_names = HashSet::new();
+    let mut const_names = HashSet::from(["OBJECTS".to_string()]);
     for &(i, node, oid) in &nodes {
         let parent = &oid[..oid.len().saturating_sub(1)];
         let kind = match node.kind {
@@ -915,7 +933,7 @@ fn module_tokens(g: &mut ModuleGen<'_>) -> Result<TokenStream, Diagnostic> {
         while !const_names.insert(cname.clone()) {
             cname.push('_');
         }
-        let cid = format_ident!("{}", cname);
+        let cid = ident(&cname);
         let full = format!("{}::{}", smi.name, node.name);
         let oid_lit = u32_slice(oid);
         let access = access_tokens(node.access.as_deref());
@@ -956,6 +974,7 @@ fn module_tokens(g: &mut ModuleGen<'_>) -> Result<TokenStream, Diagnostic> {
     for (i, entry, oid) in entry_list {
         let cols = columns.remove(&i).unwrap_or_default();
         rows.push(g.row(entry, oid, &cols)?);
+        g.rows += 1;
     }
 
     let mut scalar_fns = Vec::new();

@@ -412,6 +412,13 @@ impl<'a> IndexReader<'a> {
         Ok(out)
     }
 
+    /// The sub-identifiers not read yet (an INDEX the MIB does not let us type).
+    pub fn rest(&mut self) -> Vec<u32> {
+        let out = self.suffix[self.pos..].to_vec();
+        self.pos = self.suffix.len();
+        out
+    }
+
     /// Checks that every sub-identifier was used.
     pub fn finish(self) -> Result<(), MibError> {
         if self.pos == self.suffix.len() {

@@ -278,3 +278,80 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
     );
     assert_eq!(names.len(), 1000);
 }
+
+/// Typed bindings for every module of the corpus that compiles: generated without error, and
+/// the IETF modules' bindings build as one crate against snmp-messages (`cargo check`).
+#[test]
+fn bindings_generate_for_the_corpus_and_the_ietf_ones_build() {
+    let Some(root) = corpus_root() else {
+        if require_tools() {
+            panic!("../shared/mibs not found beside the project, and SNMP_REQUIRE_TOOLS=1");
+        }
+        eprintln!("skipped: ../shared/mibs not found beside the project");
+        return;
+    };
+    let dirs = dirs(&root);
+    let mibs = Mibs::load(&dirs, &[], &HashSet::new()).unwrap();
+    let ietf_dir = root.join("ietf").display().to_string();
+    let compiled: Vec<usize> = mibs
+        .resolved
+        .reports
+        .iter()
+        .filter(|r| r.ok())
+        .map(|r| r.module)
+        .collect();
+    let set = &mibs.set;
+    let emitted = snmp_codegen::mibgen::emit_mibs(set, &mibs.resolved, &compiled, &|f| {
+        set.files[f].name.clone()
+    })
+    .unwrap_or_else(|d| panic!("bindings for the corpus: {d}"));
+    let types: usize = emitted.iter().map(|m| m.type_count).sum();
+    let lines: usize = emitted.iter().map(|m| m.source.lines().count()).sum();
+    println!(
+        "bindings: {} modules, {types} enums, bit sets and rows, {lines} lines",
+        emitted.len()
+    );
+    assert_eq!(emitted.len(), compiled.len());
+
+    // Build the IETF modules' bindings as one crate.
+    let ietf: Vec<_> = emitted
+        .iter()
+        .zip(&compiled)
+        .filter(|(_, &m)| set.files[set.modules[m].file].name.starts_with(&ietf_dir))
+        .map(|(e, _)| e)
+        .collect();
+    assert!(ietf.len() >= 229, "{} IETF modules", ietf.len());
+    let scratch = tempfile::tempdir().unwrap();
+    let messages = Path::new(env!("CARGO_MANIFEST_DIR")).join("../generated");
+    std::fs::create_dir_all(scratch.path().join("src")).unwrap();
+    std::fs::write(
+        scratch.path().join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"ietf-bindings\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nsnmp-messages = {{ path = {:?} }}\n\n[workspace]\n",
+            messages.display().to_string()
+        ),
+    )
+    .unwrap();
+    let mut lib = String::from("#![deny(warnings)]\n");
+    for e in &ietf {
+        lib.push_str(&format!("pub mod {};\n", e.rust_name));
+        std::fs::write(scratch.path().join("src").join(format!("{}.rs", e.rust_name)), &e.source)
+            .unwrap();
+    }
+    std::fs::write(scratch.path().join("src/lib.rs"), lib).unwrap();
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/ietf-bindings");
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["check", "--offline", "--quiet", "--message-format", "short"])
+        .current_dir(scratch.path())
+        .env("CARGO_TARGET_DIR", &target)
+        .output()
+        .expect("cargo runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let first: Vec<&str> = stderr.lines().take(40).collect();
+    assert!(
+        out.status.success(),
+        "the IETF bindings do not build:\n{}",
+        first.join("\n")
+    );
+    println!("the bindings of {} IETF modules build", ietf.len());
+}
