@@ -301,6 +301,7 @@ fn bindings_generate_for_the_corpus_and_the_ietf_ones_build() {
         .map(|r| r.module)
         .collect();
     let set = &mibs.set;
+    let started = std::time::Instant::now();
     let emitted = snmp_codegen::mibgen::emit_mibs(set, &mibs.resolved, &compiled, &|f| {
         set.files[f].name.clone()
     })
@@ -308,8 +309,9 @@ fn bindings_generate_for_the_corpus_and_the_ietf_ones_build() {
     let types: usize = emitted.iter().map(|m| m.type_count).sum();
     let lines: usize = emitted.iter().map(|m| m.source.lines().count()).sum();
     println!(
-        "bindings: {} modules, {types} enums, bit sets and rows, {lines} lines",
-        emitted.len()
+        "bindings: {} modules, {types} enums, bit sets and rows, {lines} lines, in {:.1} s",
+        emitted.len(),
+        started.elapsed().as_secs_f64()
     );
     assert_eq!(emitted.len(), compiled.len());
 
@@ -339,6 +341,7 @@ fn bindings_generate_for_the_corpus_and_the_ietf_ones_build() {
             .unwrap();
     }
     std::fs::write(scratch.path().join("src/lib.rs"), lib).unwrap();
+    let started = std::time::Instant::now();
     let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/ietf-bindings");
     let out = std::process::Command::new(env!("CARGO"))
         .args(["check", "--offline", "--quiet", "--message-format", "short"])
@@ -353,5 +356,9 @@ fn bindings_generate_for_the_corpus_and_the_ietf_ones_build() {
         "the IETF bindings do not build:\n{}",
         first.join("\n")
     );
-    println!("the bindings of {} IETF modules build", ietf.len());
+    println!(
+        "the bindings of {} IETF modules build ({:.0} s)",
+        ietf.len(),
+        started.elapsed().as_secs_f64()
+    );
 }
