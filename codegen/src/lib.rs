@@ -250,9 +250,7 @@ impl Builder {
 
     /// Loads the MIB search path, resolves the wanted modules and emits their bindings; also
     /// returns the files the modules came from and the warnings.
-    fn generate_mibs(
-        &self,
-    ) -> Result<MibOutput, BuildError> {
+    fn generate_mibs(&self) -> Result<MibOutput, BuildError> {
         let mut set = mib::MibSet::load(&self.mib_dirs).map_err(|source| BuildError::Io {
             path: self.mib_dirs.first().cloned().unwrap_or_default(),
             source,

@@ -240,7 +240,13 @@ fn ranges(items: &[RangeItem]) -> Option<Vec<(i128, i128)>> {
 fn ident(name: &str) -> Ident {
     let mut s: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     if s.is_empty() || s.starts_with(|c: char| c.is_ascii_digit()) || s.chars().all(|c| c == '_') {
         s.insert(0, 'v');
@@ -693,7 +699,11 @@ impl ModuleGen<'_> {
                 untyped = Some(format!(
                     "INDEX object `{}` has a SYNTAX ({}) that cannot be an index",
                     item.name,
-                    if syn.base.is_empty() { "unresolved" } else { &syn.base }
+                    if syn.base.is_empty() {
+                        "unresolved"
+                    } else {
+                        &syn.base
+                    }
                 ));
                 break;
             };
@@ -831,10 +841,18 @@ pub fn emit_mibs(
             module_name: &smi.name,
             file: file_name(set.modules[m].file),
             // The names the generated module imports or defines itself.
-            used_types: ["Object", "ObjectKind", "Access", "Row", "MibError", "IndexReader", "VarBindValue"]
-                .into_iter()
-                .map(String::from)
-                .collect(),
+            used_types: [
+                "Object",
+                "ObjectKind",
+                "Access",
+                "Row",
+                "MibError",
+                "IndexReader",
+                "VarBindValue",
+            ]
+            .into_iter()
+            .map(String::from)
+            .collect(),
             value_types: HashMap::new(),
             rows: 0,
         };

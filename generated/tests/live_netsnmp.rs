@@ -4,78 +4,19 @@
 //!
 //! Skips with a printed reason when snmpd or snmpget is missing, unless SNMP_REQUIRE_TOOLS=1.
 
+#[path = "support/agent.rs"]
+mod agent;
+
 use std::net::UdpSocket;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
+
+use agent::{exchange, require_or_skip, start_agent, tool};
 
 use snmp_ber::{Decode, Encode, OidBuf, SequenceOf};
 use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
 use snmp_messages::snmpv2_pdu::*;
 use snmp_messages::snmpv2_smi::{ApplicationSyntax, ObjectName, ObjectSyntax, SimpleSyntax};
-
-fn tool(name: &str) -> Option<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).collect())
-        .unwrap_or_default();
-    dirs.extend(["/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin"].map(PathBuf::from));
-    dirs.into_iter().map(|d| d.join(name)).find(|p| p.is_file())
-}
-
-fn require_or_skip(reason: &str) -> bool {
-    if std::env::var_os("SNMP_REQUIRE_TOOLS").is_some_and(|v| v == "1") {
-        panic!("{reason}, and SNMP_REQUIRE_TOOLS=1");
-    }
-    eprintln!("skipped: {reason}");
-    false
-}
-
-/// An snmpd of our own; killed (by its PID) when dropped.
-struct Agent {
-    child: Child,
-    port: u16,
-    _dir: tempfile::TempDir,
-}
-
-impl Drop for Agent {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn start_agent(snmpd: &PathBuf) -> Agent {
-    let dir = tempfile::tempdir().unwrap();
-    let conf = dir.path().join("snmpd.conf");
-    std::fs::write(
-        &conf,
-        "rocommunity public 127.0.0.1\nsysLocation interop-test\nsysContact nobody\n",
-    )
-    .unwrap();
-    // An ephemeral port: bind, note it, release it for the agent.
-    let port = UdpSocket::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new(snmpd)
-        .args(["-f", "-Lf", "/dev/null", "-C", "-c"])
-        .arg(&conf)
-        .arg("-p")
-        .arg(dir.path().join("snmpd.pid"))
-        .arg(format!("udp:127.0.0.1:{port}"))
-        .env("SNMP_PERSISTENT_DIR", dir.path())
-        .env("MIBS", "")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("snmpd starts");
-    Agent {
-        child,
-        port,
-        _dir: dir,
-    }
-}
 
 fn get_request<'a>(
     request_id: i32,
@@ -96,18 +37,6 @@ fn get_request<'a>(
             variable_bindings: VarBindList(SequenceOf::from_slice(buf)),
         })),
     }
-}
-
-/// Sends `request` and returns the response octets; bounded in tries and time.
-fn exchange(sock: &UdpSocket, port: u16, request: &[u8], deadline: Instant) -> Option<Vec<u8>> {
-    let mut buf = vec![0u8; 65536];
-    while Instant::now() < deadline {
-        sock.send_to(request, ("127.0.0.1", port)).ok()?;
-        if let Ok((n, _)) = sock.recv_from(&mut buf) {
-            return Some(buf[..n].to_vec());
-        }
-    }
-    None
 }
 
 fn describe(v: &VarBindValue<'_>) -> String {

@@ -337,8 +337,14 @@ fn bindings_generate_for_the_corpus_and_the_ietf_ones_build() {
     let mut lib = String::from("#![deny(warnings)]\n");
     for e in &ietf {
         lib.push_str(&format!("pub mod {};\n", e.rust_name));
-        std::fs::write(scratch.path().join("src").join(format!("{}.rs", e.rust_name)), &e.source)
-            .unwrap();
+        std::fs::write(
+            scratch
+                .path()
+                .join("src")
+                .join(format!("{}.rs", e.rust_name)),
+            &e.source,
+        )
+        .unwrap();
     }
     std::fs::write(scratch.path().join("src/lib.rs"), lib).unwrap();
     let started = std::time::Instant::now();
