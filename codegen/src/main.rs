@@ -30,11 +30,20 @@ enum Command {
         #[arg(long)]
         root: Option<PathBuf>,
     },
-    /// Compile ASN.1 files into one Rust file of modules.
+    /// Compile ASN.1 files and MIB modules into one Rust file of modules (for `include!`).
     Compile {
         /// ASN.1 files.
-        #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// A directory of MIB modules (found by the name inside, whatever the file name);
+        /// repeat for more.
+        #[arg(long = "mib-dir", short = 'M')]
+        mib_dirs: Vec<PathBuf>,
+        /// A MIB module to generate typed bindings for; repeat for more.
+        #[arg(long = "mib", short = 'm')]
+        mibs: Vec<String>,
+        /// Make every SMI relaxation (underscores in names, missing imports...) an error.
+        #[arg(long)]
+        strict: bool,
         /// Output file.
         #[arg(long, short)]
         out: PathBuf,
@@ -91,12 +100,34 @@ fn run(command: Command) -> Result<ExitCode, snmp_codegen::BuildError> {
                 Ok(ExitCode::FAILURE)
             }
         }
-        Command::Compile { files, out } => {
+        Command::Compile {
+            files,
+            mib_dirs,
+            mibs,
+            strict,
+            out,
+        } => {
+            if files.is_empty() && mibs.is_empty() {
+                eprintln!("nothing to compile: give ASN.1 files and/or --mib MODULE");
+                return Ok(ExitCode::FAILURE);
+            }
             let mut b = snmp_codegen::Builder::new();
             for f in files {
                 b = b.asn1(f);
             }
+            for d in mib_dirs {
+                b = b.mib_dir(d);
+            }
+            for m in &mibs {
+                b = b.mib(m);
+            }
+            if strict {
+                b = b.strict_all();
+            }
             let generated = b.generate()?;
+            for w in &generated.warnings {
+                eprintln!("{w}");
+            }
             std::fs::write(&out, generated.single_file()).map_err(|source| {
                 snmp_codegen::BuildError::Io {
                     path: out.clone(),
