@@ -1106,6 +1106,12 @@ pub fn parse_file(src: &str) -> (Vec<SmiModule>, Vec<Finding>) {
         match p.module() {
             Some(mut m) => {
                 m.findings = p.findings.split_off(before);
+                // A whole corpus stays in memory: no growth slack kept.
+                m.nodes.shrink_to_fit();
+                m.types.shrink_to_fit();
+                for n in &mut m.nodes {
+                    n.oid.shrink_to_fit();
+                }
                 if modules.iter().any(|x| x.name == m.name) {
                     let f = Finding {
                         offset: m.offset,
