@@ -100,6 +100,10 @@ enum Command {
         /// Every tag, length and component with its offset, path and octets.
         #[arg(long)]
         trace: bool,
+        /// Name OIDs from the MIB modules of these directories (`IF-MIB::ifDescr.3`); repeat,
+        /// or separate with `:`.
+        #[arg(long = "mib-dir", short = 'M', value_name = "DIR")]
+        mib_dir: Vec<PathBuf>,
     },
 }
 
@@ -112,7 +116,22 @@ fn main() -> ExitCode {
             port,
             json,
             trace,
-        } => decode(hex, pcap, port, json, trace),
+            mib_dir,
+        } => {
+            let namer = if mib_dir.is_empty() {
+                None
+            } else {
+                let opts = MibOpts {
+                    mib_dir,
+                    strict: Vec::new(),
+                };
+                match load(&opts, &[]) {
+                    Ok(m) => Some(m),
+                    Err(code) => return code,
+                }
+            };
+            decode(hex, pcap, port, json, trace, namer.as_ref())
+        }
         Command::Mib { command } => mib(command),
         Command::Translate { opts, inputs } => translate(opts, inputs),
     }
@@ -142,7 +161,12 @@ fn decode(
     port: Option<u16>,
     json: bool,
     trace_mode: bool,
+    mibs: Option<&mibs::Mibs>,
 ) -> ExitCode {
+    let namer = |dotted: &str| -> Option<String> {
+        let arcs: Option<Vec<u32>> = dotted.split('.').map(|a| a.parse().ok()).collect();
+        mibs?.oid_to_name(&arcs?)
+    };
     // (frame, octets or a problem with the input itself)
     let mut inputs: Vec<(usize, Result<Vec<u8>, String>)> = Vec::new();
     if let Some(path) = pcap {
@@ -214,12 +238,18 @@ fn decode(
             continue;
         }
         if json {
-            let (line, ok) = view::json_line(frame, &bytes);
+            let (mut line, ok) = view::json_line(frame, &bytes);
             failed += usize::from(!ok);
+            if let (Some(map), true) = (line.as_object_mut(), mibs.is_some()) {
+                view::annotate(map, &namer);
+            }
             let _ = writeln!(out, "{line}");
         } else {
             match view::decode(&bytes) {
-                Ok(v) => {
+                Ok(mut v) => {
+                    if mibs.is_some() {
+                        view::annotate(&mut v, &namer);
+                    }
                     let _ = write!(out, "{}", view::text(frame, &v));
                 }
                 Err(f) => {

@@ -242,6 +242,36 @@ pub fn decode(bytes: &[u8]) -> Result<Map<String, Value>, Failure> {
     Ok(out)
 }
 
+/// Adds MIB names to a decoded view: `name` beside each binding's `oid` and `value_name`
+/// beside OBJECT IDENTIFIER values (and the v1 trap's `enterprise_name`), from `namer`
+/// (dotted OID to `MODULE::name.instance`).
+pub fn annotate(view: &mut Map<String, Value>, namer: &dyn Fn(&str) -> Option<String>) {
+    if let Some(name) = view
+        .get("enterprise")
+        .and_then(Value::as_str)
+        .and_then(namer)
+    {
+        view.insert("enterprise_name".into(), json!(name));
+    }
+    let Some(Value::Array(vbs)) = view.get_mut("varbinds") else {
+        return;
+    };
+    for vb in vbs.iter_mut().filter_map(Value::as_object_mut) {
+        if let Some(name) = vb.get("oid").and_then(Value::as_str).and_then(namer) {
+            vb.insert("name".into(), json!(name));
+        }
+        let oid_value = vb.get("type").and_then(Value::as_str) == Some("OBJECT IDENTIFIER");
+        if let Some(name) = vb
+            .get("value")
+            .and_then(Value::as_str)
+            .filter(|_| oid_value)
+            .and_then(namer)
+        {
+            vb.insert("value_name".into(), json!(name));
+        }
+    }
+}
+
 /// The JSON line for one input: the decoded view with `frame` first, or the error object.
 pub fn json_line(frame: usize, bytes: &[u8]) -> (Value, bool) {
     match decode(bytes) {
@@ -344,11 +374,17 @@ pub fn text(frame: usize, view: &Map<String, Value>) -> String {
                 }
             }
             (_, Value::Null) => String::new(),
-            (_, v) => show(v).trim_matches('"').to_string(),
+            (_, v) => match vb.get("value_name").and_then(Value::as_str) {
+                Some(name) => name.to_string(),
+                None => show(v).trim_matches('"').to_string(),
+            },
         };
         out.push_str(&format!(
             "\n    {} = {ty}{}{value}",
-            vb["oid"].as_str().unwrap_or("?"),
+            vb.get("name")
+                .or_else(|| vb.get("oid"))
+                .and_then(Value::as_str)
+                .unwrap_or("?"),
             if value.is_empty() { "" } else { ": " }
         ));
     }

@@ -368,3 +368,52 @@ fn bindings_generate_for_the_corpus_and_the_ietf_ones_build() {
         started.elapsed().as_secs_f64()
     );
 }
+
+/// `snmpc decode --mib-dir` names bindings and OID values from the corpus's IETF modules.
+#[test]
+fn decode_names_oids_from_mibs() {
+    let Some(root) = corpus_root() else {
+        if require_tools() {
+            panic!("../shared/mibs not found beside the project, and SNMP_REQUIRE_TOOLS=1");
+        }
+        eprintln!("skipped: ../shared/mibs not found beside the project");
+        return;
+    };
+    let pcap = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/pcap/v2c-get.pcap");
+    let run = |json: bool| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_snmpc"));
+        cmd.arg("decode")
+            .arg("-M")
+            .arg(root.join("ietf"))
+            .arg("--pcap")
+            .arg(&pcap);
+        if json {
+            cmd.arg("--json");
+        }
+        let out = cmd.output().expect("snmpc runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("UTF-8 output")
+    };
+    let text = run(false);
+    assert!(
+        text.contains("\n    SNMPv2-MIB::sysDescr.0 = OCTET STRING: \"Linux"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "SNMPv2-MIB::sysObjectID.0 = OBJECT IDENTIFIER: SNMPv2-SMI::enterprises.8072.3.2.10"
+        ),
+        "{text}"
+    );
+    let json = run(true);
+    let first: serde_json::Value =
+        serde_json::from_str(json.lines().nth(1).expect("a response")).unwrap();
+    let vb = &first["varbinds"][1];
+    assert_eq!(vb["oid"], "1.3.6.1.2.1.1.2.0");
+    assert_eq!(vb["name"], "SNMPv2-MIB::sysObjectID.0");
+    assert_eq!(vb["value_name"], "SNMPv2-SMI::enterprises.8072.3.2.10");
+}
