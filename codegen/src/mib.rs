@@ -128,23 +128,36 @@ impl MibSet {
     /// Reads every regular file of every directory (not recursively), in name order, and parses
     /// the modules in them. The first module of a name wins; later ones are reported.
     pub fn load(dirs: &[PathBuf]) -> std::io::Result<MibSet> {
+        Self::load_with_progress(dirs, &mut |_, _| {})
+    }
+
+    /// [`MibSet::load`], calling `progress(files done, files in all)` after each file (for a
+    /// progress bar).
+    pub fn load_with_progress(
+        dirs: &[PathBuf],
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> std::io::Result<MibSet> {
         let mut set = MibSet {
             dirs: dirs.to_vec(),
             ..Default::default()
         };
+        let mut all = Vec::new();
         for dir in dirs {
             let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| p.is_file())
                 .collect();
             paths.sort();
-            for path in paths {
-                let bytes = std::fs::read(&path)?;
-                // Some vendor files are Latin-1: those are decoded lossily.
-                let text = String::from_utf8(bytes)
-                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-                set.add_text(path.display().to_string(), text);
-            }
+            all.extend(paths);
+        }
+        progress(0, all.len());
+        for (k, path) in all.iter().enumerate() {
+            let bytes = std::fs::read(path)?;
+            // Some vendor files are Latin-1: those are decoded lossily.
+            let text = String::from_utf8(bytes)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+            set.add_text(path.display().to_string(), text);
+            progress(k + 1, all.len());
         }
         Ok(set)
     }

@@ -277,17 +277,23 @@ fn load(opts: &MibOpts, modules: &[String]) -> Result<mibs::Mibs, ExitCode> {
         eprintln!("snmpc: {e}");
         ExitCode::from(2)
     })?;
-    let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    if progress {
-        eprint!("reading MIB modules...\r");
-    }
-    let loaded = mibs::Mibs::load(&opts.dirs(), modules, &strict).map_err(|e| {
-        eprintln!("snmpc: {e}");
-        ExitCode::from(2)
-    });
-    if progress {
-        eprint!("                       \r");
-    }
+    // A bar on stderr while the files are read and parsed, when stderr is a terminal
+    // (indicatif draws nothing otherwise), cleared when done.
+    let bar = indicatif::ProgressBar::new(0).with_style(
+        indicatif::ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} files")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.set_message("reading MIB modules");
+    let loaded =
+        mibs::Mibs::load_with_progress(&opts.dirs(), modules, &strict, &mut |done, all| {
+            bar.set_length(all as u64);
+            bar.set_position(done as u64);
+        })
+        .map_err(|e| {
+            eprintln!("snmpc: {e}");
+            ExitCode::from(2)
+        });
+    bar.finish_and_clear();
     loaded
 }
 

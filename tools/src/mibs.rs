@@ -25,7 +25,18 @@ impl Mibs {
         modules: &[String],
         strict: &HashSet<Relaxation>,
     ) -> Result<Mibs, String> {
-        let set = MibSet::load(dirs).map_err(|e| format!("reading the MIB directories: {e}"))?;
+        Self::load_with_progress(dirs, modules, strict, &mut |_, _| {})
+    }
+
+    /// [`Mibs::load`], calling `progress(files read, files in all)` as files are parsed.
+    pub fn load_with_progress(
+        dirs: &[PathBuf],
+        modules: &[String],
+        strict: &HashSet<Relaxation>,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Mibs, String> {
+        let set = MibSet::load_with_progress(dirs, progress)
+            .map_err(|e| format!("reading the MIB directories: {e}"))?;
         for m in modules {
             if !set.by_name.contains_key(m) {
                 let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
