@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use snmp_codegen::smi::Relaxation;
 use snmpc::mibs::Mibs;
 
 fn corpus_root() -> Option<PathBuf> {
@@ -416,4 +417,107 @@ fn decode_names_oids_from_mibs() {
     assert_eq!(vb["oid"], "1.3.6.1.2.1.1.2.0");
     assert_eq!(vb["name"], "SNMPv2-MIB::sysObjectID.0");
     assert_eq!(vb["value_name"], "SNMPv2-SMI::enterprises.8072.3.2.10");
+}
+
+/// A node as the comparison of mibs/ with the corpus sees it.
+fn node_facts(mibs: &Mibs, module: &str) -> std::collections::BTreeMap<String, String> {
+    use snmp_codegen::ast::{TypeKind, Value};
+    let m = mibs.set.by_name[module];
+    mibs.resolved
+        .nodes
+        .iter()
+        .filter(|n| n.module == m)
+        .map(|n| {
+            let node = &mibs.set.modules[m].smi.nodes[n.index];
+            let named = match node.syntax.as_ref().map(|t| &t.kind) {
+                Some(TypeKind::Integer(nn)) | Some(TypeKind::BitString(nn)) => nn
+                    .iter()
+                    .map(|x| match &x.value {
+                        Some(Value::Number(v)) => format!("{}({v})", x.name),
+                        _ => x.name.clone(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(","),
+                _ => String::new(),
+            };
+            let index: Vec<String> = node
+                .index
+                .iter()
+                .map(|i| format!("{}{}", if i.implied { "IMPLIED " } else { "" }, i.name))
+                .collect();
+            let facts = format!(
+                "oid {} | {} | base {:?} | access {:?} | status {:?} | named {named} | index {} | augments {:?}",
+                snmp_codegen::mib::dotted(&n.oid),
+                n.kind.as_str(),
+                n.base_type,
+                node.access,
+                node.status,
+                index.join(","),
+                node.augments
+            );
+            (n.name.clone(), facts)
+        })
+        .collect()
+}
+
+/// Every module written out in mibs/ defines what the real-world copy of it in
+/// ../shared/mibs/ietf defines: the same names, OIDs, kinds, base syntaxes, access, status,
+/// enumerations, INDEX and AUGMENTS.
+#[test]
+fn project_mibs_match_the_corpus_copies() {
+    let Some(root) = corpus_root() else {
+        if require_tools() {
+            panic!("../shared/mibs not found beside the project, and SNMP_REQUIRE_TOOLS=1");
+        }
+        eprintln!("skipped: ../shared/mibs not found beside the project");
+        return;
+    };
+    let ours_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mibs");
+    let ours = Mibs::load(&[ours_dir], &[], &Relaxation::ALL.into_iter().collect()).unwrap();
+    for r in &ours.resolved.reports {
+        assert!(
+            r.ok() && r.warnings.is_empty(),
+            "mibs/ must compile with every relaxation an error: {:?} {:?}",
+            r.errors,
+            r.warnings
+        );
+    }
+    let theirs = Mibs::load(&[root.join("ietf")], &[], &HashSet::new()).unwrap();
+    let mut compared = 0;
+    for l in &ours.set.modules {
+        let name = &l.smi.name;
+        let a = node_facts(&ours, name);
+        let b = node_facts(&theirs, name);
+        assert_eq!(
+            a.keys().collect::<Vec<_>>(),
+            b.keys().collect::<Vec<_>>(),
+            "{name}: the same names"
+        );
+        for (k, v) in &a {
+            assert_eq!(Some(v), b.get(k), "{name}::{k}");
+        }
+        // Textual conventions: the same names, hints and base syntaxes.
+        let tcs = |m: &Mibs| -> Vec<(String, Option<String>, String)> {
+            let i = m.set.by_name[name];
+            let mut v: Vec<_> = m.set.modules[i]
+                .smi
+                .types
+                .iter()
+                .filter(|t| t.textual_convention)
+                .map(|t| {
+                    let syntax: Vec<&str> = t.syntax_text.split_whitespace().collect();
+                    (t.name.clone(), t.display_hint.clone(), syntax.join(" "))
+                })
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(tcs(&ours), tcs(&theirs), "{name}: textual conventions");
+        compared += a.len();
+    }
+    println!(
+        "mibs/: {} modules, {compared} nodes identical to ../shared/mibs/ietf",
+        ours.set.modules.len()
+    );
+    assert!(compared >= 86);
 }
