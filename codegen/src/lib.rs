@@ -70,6 +70,7 @@ pub struct Builder {
     display_root: Option<PathBuf>,
     crate_doc: Option<String>,
     support_modules: Vec<String>,
+    crate_alias: Option<String>,
     mib_dirs: Vec<PathBuf>,
     mibs: Vec<String>,
     strict: std::collections::HashSet<smi::Relaxation>,
@@ -84,6 +85,7 @@ pub struct Generated {
     pub inputs: Vec<PathBuf>,
     crate_doc: String,
     support_modules: Vec<String>,
+    crate_alias: Option<String>,
     /// Warnings of the MIB compiler (relaxations applied), to show the user.
     pub warnings: Vec<Diagnostic>,
 }
@@ -182,6 +184,14 @@ impl Builder {
         self
     }
 
+    /// Makes the crate written by [`Generated::write_crate`] also known to itself as `name`
+    /// (`extern crate self as name;`), so that MIB bindings, which name their support
+    /// crate, can live inside it.
+    pub fn crate_alias(mut self, name: &str) -> Self {
+        self.crate_alias = Some(name.into());
+        self
+    }
+
     fn input_files(&self) -> Result<Vec<PathBuf>, BuildError> {
         let mut files = self.files.clone();
         for dir in &self.dirs {
@@ -245,6 +255,7 @@ impl Builder {
             inputs,
             crate_doc: self.crate_doc.clone().unwrap_or_default(),
             support_modules: self.support_modules.clone(),
+            crate_alias: self.crate_alias.clone(),
         })
     }
 
@@ -374,6 +385,9 @@ impl Generated {
             }
         }
         lib.push('\n');
+        if let Some(alias) = &self.crate_alias {
+            let _ = writeln!(lib, "extern crate self as {alias};\n");
+        }
         for m in &self.modules {
             // prettyplease formats the modules; rustfmt must leave them as generated.
             let _ = writeln!(lib, "#[rustfmt::skip]\npub mod {};", m.rust_name);
@@ -442,6 +456,9 @@ snmp-codegen from the RFC ASN.1 modules in asn1/.
 The `data` component of the v1 and v2c messages and of `ScopedPDU` is ANY in the RFCs; it is
 bound here to the PDUs the RFC comments name, so a whole message decodes in one call.
 
+`snmpv2_mib` is generated from mibs/SNMPv2-MIB (RFC 3418): the system and snmp groups with
+typed scalars, the `sysORTable` rows, the well-known notifications.
+
 `mib` (hand-written) supports the typed MIB bindings snmp-codegen generates from SMI modules:
 the object registry, value conversions, INDEX decoding, table rows and DISPLAY-HINTs.
 
@@ -454,6 +471,9 @@ pub fn snmp_builder(root: &Path) -> Builder {
         .display_root(root)
         .crate_doc(MESSAGES_CRATE_DOC)
         .support_module("mib")
+        .crate_alias("snmp_messages")
+        .mib_dir(root.join("mibs"))
+        .mib("SNMPv2-MIB")
         .open_type("RFC1157-SNMP", "Message.data", "RFC1157-SNMP", "PDUs")
         .open_type(
             "COMMUNITY-BASED-SNMPv2",

@@ -15,10 +15,15 @@
 //! The `data` component of the v1 and v2c messages and of `ScopedPDU` is ANY in the RFCs; it is
 //! bound here to the PDUs the RFC comments name, so a whole message decodes in one call.
 //!
+//! `snmpv2_mib` is generated from mibs/SNMPv2-MIB (RFC 3418): the system and snmp groups with
+//! typed scalars, the `sysORTable` rows, the well-known notifications.
+//!
 //! `mib` (hand-written) supports the typed MIB bindings snmp-codegen generates from SMI modules:
 //! the object registry, value conversions, INDEX decoding, table rows and DISPLAY-HINTs.
 //!
 //! Do not edit these files: change asn1/ or codegen/ and run `cargo run -p snmp-codegen -- regen`.
+
+extern crate self as snmp_messages;
 
 #[rustfmt::skip]
 pub mod community_based_snmpv2;
@@ -34,4 +39,6 @@ pub mod snmpv2_pdu;
 pub mod snmpv2_smi;
 #[rustfmt::skip]
 pub mod snmpv3_message_syntax;
+#[rustfmt::skip]
+pub mod snmpv2_mib;
 pub mod mib;

@@ -15,6 +15,8 @@ use agent::{exchange, require_or_skip, start_agent, tool};
 
 use snmp_ber::{Decode, Encode, OidBuf, SequenceOf};
 use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
+use snmp_messages::mib::Rows;
+use snmp_messages::snmpv2_mib::{self, SysOrEntry};
 use snmp_messages::snmpv2_pdu::*;
 use snmp_messages::snmpv2_smi::{ApplicationSyntax, ObjectName, ObjectSyntax, SimpleSyntax};
 
@@ -166,5 +168,49 @@ fn generated_codec_talks_to_net_snmp() {
             .collect();
     assert_eq!(oids.len(), 20);
     assert!(oids.windows(2).all(|w| w[0] < w[1]), "GETBULK names ascend");
+
+    // The same response through SNMPv2-MIB's generated bindings (mibs/SNMPv2-MIB): typed
+    // scalars, and the sysORTable rows it reaches, which agree with snmpwalk's sysORID.
+    let mut rows = Rows::<SysOrEntry>::new();
+    let mut location = None;
+    for vb in r.0.variable_bindings.0.iter() {
+        let vb = vb.unwrap();
+        let name: Vec<u32> = vb.name.0.arcs().collect();
+        if let Some((object, [0])) = snmpv2_mib::lookup(&name) {
+            if object.name == "SNMPv2-MIB::sysLocation" {
+                location = snmpv2_mib::scalars::sys_location(&vb.value).unwrap();
+            }
+            continue;
+        }
+        rows.push(&name, &vb.value).unwrap();
+    }
+    assert_eq!(location.as_deref(), Some("interop-test"));
+    assert!(!rows.is_empty(), "the walk reached sysORTable");
+    let out = Command::new(tool("snmpwalk").expect("snmpwalk beside snmpget"))
+        .args([
+            "-v2c", "-c", "public", "-On", "-Oq", "-t", "2", "-r", "2", "-m", "",
+        ])
+        .arg(format!("127.0.0.1:{}", agent.port))
+        .arg("1.3.6.1.2.1.1.9.1.2")
+        .env("MIBS", "")
+        .output()
+        .expect("snmpwalk runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut compared = 0;
+    for row in rows.iter() {
+        let Some(id) = &row.sys_orid else { continue };
+        let want = format!(".1.3.6.1.2.1.1.9.1.2.{}", row.index.sys_or_index);
+        let line = text
+            .lines()
+            .find(|l| l.split(' ').next() == Some(want.as_str()))
+            .unwrap_or_else(|| panic!("snmpwalk has {want}: {text}"));
+        let dotted: Vec<String> = id.iter().map(|a| a.to_string()).collect();
+        assert_eq!(
+            line.split(' ').nth(1),
+            Some(format!(".{}", dotted.join(".")).as_str())
+        );
+        compared += 1;
+    }
+    assert!(compared > 0);
     drop(agent);
 }
