@@ -100,6 +100,26 @@ pub struct MibFile {
     pub text: String,
 }
 
+/// A file read and parsed, not yet registered in a [`MibSet`].
+struct ParsedFile {
+    name: String,
+    text: String,
+    modules: Vec<SmiModule>,
+    rest: Vec<Finding>,
+}
+
+impl ParsedFile {
+    fn parse(name: String, text: String) -> Self {
+        let (modules, rest) = smi::parse_file(&text);
+        ParsedFile {
+            name,
+            text,
+            modules,
+            rest,
+        }
+    }
+}
+
 /// A parsed module and the file it came from.
 #[derive(Debug, Clone)]
 pub struct Loaded {
@@ -151,21 +171,72 @@ impl MibSet {
             all.extend(paths);
         }
         progress(0, all.len());
-        for (k, path) in all.iter().enumerate() {
-            let bytes = std::fs::read(path)?;
-            // Some vendor files are Latin-1: those are decoded lossily.
-            let text = String::from_utf8(bytes)
-                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-            set.add_text(path.display().to_string(), text);
-            progress(k + 1, all.len());
-        }
+        // Files are read and parsed on every core; modules are registered in path order, so
+        // the first module of a name wins whatever the threads' timing.
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .clamp(1, 8)
+            .min(all.len().max(1));
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let (tx, rx) = std::sync::mpsc::channel::<(usize, std::io::Result<ParsedFile>)>();
+        std::thread::scope(|scope| -> std::io::Result<()> {
+            for _ in 0..threads {
+                let tx = tx.clone();
+                let (all, next) = (&all, &next);
+                scope.spawn(move || loop {
+                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(path) = all.get(k) else { break };
+                    let parsed = std::fs::read(path).map(|bytes| {
+                        // Some vendor files are Latin-1: those are decoded lossily.
+                        let text = String::from_utf8(bytes)
+                            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+                        ParsedFile::parse(path.display().to_string(), text)
+                    });
+                    if tx.send((k, parsed)).is_err() {
+                        break;
+                    }
+                });
+            }
+            drop(tx);
+            let mut pending: Vec<Option<ParsedFile>> = (0..all.len()).map(|_| None).collect();
+            let mut registered = 0;
+            let mut failure = None;
+            for (k, parsed) in rx {
+                match parsed {
+                    Ok(p) => pending[k] = Some(p),
+                    Err(e) => {
+                        // Stop the workers at their next file; report the first failure.
+                        next.store(all.len(), std::sync::atomic::Ordering::Relaxed);
+                        failure.get_or_insert(e);
+                    }
+                }
+                while let Some(p) = pending.get_mut(registered).and_then(Option::take) {
+                    set.register(p);
+                    registered += 1;
+                    progress(registered, all.len());
+                }
+            }
+            match failure {
+                Some(e) => Err(e),
+                None => Ok(()),
+            }
+        })?;
         Ok(set)
     }
 
     /// Adds a file's text (for tests and tools).
     pub fn add_text(&mut self, name: String, text: String) {
+        self.register(ParsedFile::parse(name, text));
+    }
+
+    fn register(&mut self, parsed: ParsedFile) {
+        let ParsedFile {
+            name,
+            text,
+            modules,
+            rest,
+        } = parsed;
         let file = self.files.len();
-        let (modules, rest) = smi::parse_file(&text);
         self.files.push(MibFile {
             path: PathBuf::from(&name),
             name,
@@ -608,8 +679,9 @@ impl Resolver<'_> {
                 }
                 let t = self.type_module(m, name)?;
                 let i = self.type_index[t][name];
-                let inner = self.set.modules[t].smi.types[i].syntax.kind.clone();
-                return self.base_type(t, &inner, depth + 1);
+                // `set` outlives the resolver's borrow of itself: no copy of the type.
+                let set: &MibSet = self.set;
+                return self.base_type(t, &set.modules[t].smi.types[i].syntax.kind, depth + 1);
             }
         })
     }
