@@ -101,7 +101,7 @@ fn one_line(source: &str) -> String {
     }
 }
 
-fn doc_lines(text: &str) -> TokenStream {
+pub(crate) fn doc_lines(text: &str) -> TokenStream {
     let lines = text.lines().map(|l| {
         let l = if l.is_empty() {
             String::new()

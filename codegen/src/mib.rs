@@ -20,7 +20,7 @@ const ROOTS: &[(&str, u32)] = &[
 
 /// Modules whose names a module may use without importing them (a relaxation, with a warning):
 /// the SMI's own, in the order they are searched.
-const BASE_MODULES: &[&str] = &[
+pub(crate) const BASE_MODULES: &[&str] = &[
     "SNMPv2-SMI",
     "SNMPv2-TC",
     "SNMPv2-CONF",
@@ -31,7 +31,7 @@ const BASE_MODULES: &[&str] = &[
 ];
 
 /// SMI application types and the ASN.1 base types: TEXTUAL-CONVENTION chains stop here.
-const BASE_TYPES: &[&str] = &[
+pub(crate) const BASE_TYPES: &[&str] = &[
     "INTEGER",
     "OCTET STRING",
     "OBJECT IDENTIFIER",

@@ -18,35 +18,10 @@ use quote::quote;
 
 use crate::ast::{Bound, Constraint, RangeItem, Type, TypeKind, Value};
 use crate::diag::Diagnostic;
-use crate::emit::{EmittedModule, GENERATED_HEADER};
-use crate::mib::{MibSet, Resolved};
+use crate::emit::{doc_lines as doc, EmittedModule, GENERATED_HEADER};
+use crate::mib::{MibSet, Resolved, BASE_MODULES, BASE_TYPES};
 use crate::naming::{camel_case, is_keyword, screaming_snake_case, snake_case};
 use crate::smi::{Node, NodeKind};
-
-/// Types whose TEXTUAL-CONVENTION chains end at one of these stop there.
-const BASE_TYPES: &[&str] = &[
-    "Integer32",
-    "Unsigned32",
-    "Gauge32",
-    "Counter32",
-    "Counter64",
-    "TimeTicks",
-    "IpAddress",
-    "Opaque",
-    "Counter",
-    "Gauge",
-    "NetworkAddress",
-];
-
-/// Modules searched for names a module uses without importing them.
-const BASE_MODULES: &[&str] = &[
-    "SNMPv2-SMI",
-    "SNMPv2-TC",
-    "SNMPv2-CONF",
-    "RFC1155-SMI",
-    "RFC-1212",
-    "RFC1213-MIB",
-];
 
 /// Textual conventions shown as text whatever their DISPLAY-HINT says.
 const TEXT_CONVENTIONS: &[&str] = &["DisplayString", "SnmpAdminString", "Utf8String"];
@@ -280,18 +255,6 @@ fn field_ident(label: &str) -> Ident {
         s
     };
     ident(&s)
-}
-
-fn doc(text: &str) -> TokenStream {
-    let lines = text.lines().map(|l| {
-        let l = if l.is_empty() {
-            String::new()
-        } else {
-            format!(" {l}")
-        };
-        quote!(#[doc = #l])
-    });
-    quote!(#(#lines)*)
 }
 
 fn u32_slice(oid: &[u32]) -> TokenStream {

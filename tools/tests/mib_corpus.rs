@@ -15,6 +15,18 @@ fn corpus_root() -> Option<PathBuf> {
     p.is_dir().then_some(p)
 }
 
+/// The corpus, or None after saying why the test skips (a failure under SNMP_REQUIRE_TOOLS=1).
+fn corpus_or_skip() -> Option<PathBuf> {
+    let root = corpus_root();
+    if root.is_none() {
+        if require_tools() {
+            panic!("../shared/mibs not found beside the project, and SNMP_REQUIRE_TOOLS=1");
+        }
+        eprintln!("skipped: ../shared/mibs not found beside the project");
+    }
+    root
+}
+
 fn dirs(root: &Path) -> Vec<PathBuf> {
     let mut v = vec![root.join("ietf")];
     let mut vendors: Vec<PathBuf> = std::fs::read_dir(root.join("vendor"))
@@ -93,11 +105,7 @@ fn tz(tool: &Path, path: &str, module: &str) -> HashMap<String, HashSet<String>>
 
 #[test]
 fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
-    let Some(root) = corpus_root() else {
-        if require_tools() {
-            panic!("../shared/mibs not found beside the project, and SNMP_REQUIRE_TOOLS=1");
-        }
-        eprintln!("skipped: ../shared/mibs not found beside the project");
+    let Some(root) = corpus_or_skip() else {
         return;
     };
     let dirs = dirs(&root);
@@ -284,11 +292,7 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
 /// the IETF modules' bindings build as one crate against snmp-messages (`cargo check`).
 #[test]
 fn bindings_generate_for_the_corpus_and_the_ietf_ones_build() {
-    let Some(root) = corpus_root() else {
-        if require_tools() {
-            panic!("../shared/mibs not found beside the project, and SNMP_REQUIRE_TOOLS=1");
-        }
-        eprintln!("skipped: ../shared/mibs not found beside the project");
+    let Some(root) = corpus_or_skip() else {
         return;
     };
     let dirs = dirs(&root);
@@ -373,11 +377,7 @@ fn bindings_generate_for_the_corpus_and_the_ietf_ones_build() {
 /// `snmpc decode --mib-dir` names bindings and OID values from the corpus's IETF modules.
 #[test]
 fn decode_names_oids_from_mibs() {
-    let Some(root) = corpus_root() else {
-        if require_tools() {
-            panic!("../shared/mibs not found beside the project, and SNMP_REQUIRE_TOOLS=1");
-        }
-        eprintln!("skipped: ../shared/mibs not found beside the project");
+    let Some(root) = corpus_or_skip() else {
         return;
     };
     let pcap = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/pcap/v2c-get.pcap");
@@ -465,11 +465,7 @@ fn node_facts(mibs: &Mibs, module: &str) -> std::collections::BTreeMap<String, S
 /// enumerations, INDEX and AUGMENTS.
 #[test]
 fn project_mibs_match_the_corpus_copies() {
-    let Some(root) = corpus_root() else {
-        if require_tools() {
-            panic!("../shared/mibs not found beside the project, and SNMP_REQUIRE_TOOLS=1");
-        }
-        eprintln!("skipped: ../shared/mibs not found beside the project");
+    let Some(root) = corpus_or_skip() else {
         return;
     };
     let ours_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mibs");
