@@ -406,6 +406,8 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
         }
     }
     let mut out = Resolved::default();
+    out.nodes
+        .reserve_exact(order.iter().map(|&m| set.modules[m].smi.nodes.len()).sum());
     for &m in &order {
         r.check_module(m);
         for (i, n) in set.modules[m].smi.nodes.iter().enumerate() {

@@ -592,8 +592,20 @@ fn macro_definition(start: Input<'_>) -> PResult<'_, Assignment> {
 /// `Type ::= (BuiltinType | ReferencedType | TaggedType) Constraint*`
 pub fn type_(i: Input<'_>) -> PResult<'_, Type> {
     let start = skip_trivia(i);
-    let (i, kind) = alt((tagged_type, builtin_type, referenced_type))(start)?;
-    let (i, constraints) = many0(constraint)(i)?;
+    let (mut i, kind) = alt((tagged_type, builtin_type, referenced_type))(start)?;
+    // `many0` would reserve room for four constraints on every type; most have none, and a
+    // MIB corpus holds hundreds of thousands of types.
+    let mut constraints = Vec::new();
+    loop {
+        match constraint(i) {
+            Ok((rest, c)) if rest.fragment().len() < i.fragment().len() => {
+                constraints.push(c);
+                i = rest;
+            }
+            Ok(_) | Err(nom::Err::Error(_)) => break,
+            Err(e) => return Err(e),
+        }
+    }
     Ok((
         i,
         Type {
@@ -826,7 +838,11 @@ fn component_list(i: Input<'_>) -> PResult<'_, ComponentList> {
     Ok((
         i,
         ComponentList {
-            components: entries.into_iter().flatten().collect(),
+            components: {
+                let mut c = Vec::with_capacity(entries.len());
+                c.extend(entries.into_iter().flatten());
+                c
+            },
             extensible,
         },
     ))
