@@ -501,8 +501,9 @@ fn project_mibs_match_the_corpus_copies() {
                 .iter()
                 .filter(|t| t.textual_convention)
                 .map(|t| {
-                    let syntax: Vec<&str> = t.syntax_text.split_whitespace().collect();
-                    (t.name.clone(), t.display_hint.clone(), syntax.join(" "))
+                    // Compared without white space: `SIZE(5..32)` is `SIZE (5..32)`.
+                    let syntax: String = t.syntax_text.split_whitespace().collect();
+                    (t.name.clone(), t.display_hint.clone(), syntax)
                 })
                 .collect();
             v.sort();
