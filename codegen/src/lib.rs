@@ -456,8 +456,10 @@ snmp-codegen from the RFC ASN.1 modules in asn1/.
 The `data` component of the v1 and v2c messages and of `ScopedPDU` is ANY in the RFCs; it is
 bound here to the PDUs the RFC comments name, so a whole message decodes in one call.
 
-`snmpv2_mib` is generated from mibs/SNMPv2-MIB (RFC 3418): the system and snmp groups with
-typed scalars, the `sysORTable` rows, the well-known notifications.
+`snmpv2_mib`, `snmp_framework_mib` and `snmp_user_based_sm_mib` are generated from mibs/
+(RFC 3418, 3411, 3414): the system and snmp groups with typed scalars, the `sysORTable` rows,
+the well-known notifications; the engine objects; the usmStats counters (what a Report names)
+and the `usmUserTable` rows.
 
 `mib` (hand-written) supports the typed MIB bindings snmp-codegen generates from SMI modules:
 the object registry, value conversions, INDEX decoding, table rows and DISPLAY-HINTs.
@@ -474,6 +476,8 @@ pub fn snmp_builder(root: &Path) -> Builder {
         .crate_alias("snmp_messages")
         .mib_dir(root.join("mibs"))
         .mib("SNMPv2-MIB")
+        .mib("SNMP-FRAMEWORK-MIB")
+        .mib("SNMP-USER-BASED-SM-MIB")
         .open_type("RFC1157-SNMP", "Message.data", "RFC1157-SNMP", "PDUs")
         .open_type(
             "COMMUNITY-BASED-SNMPv2",

@@ -52,9 +52,10 @@ impl Syntax {
                 .named
                 .as_deref()
                 .is_some_and(|n| TEXT_CONVENTIONS.contains(&n))
+                // `255a` (ASCII) and `255t` (UTF-8) hints show the whole string as text.
                 || self.hint.as_deref().is_some_and(|h| {
                     h.len() > 1
-                        && h.ends_with('a')
+                        && (h.ends_with('a') || h.ends_with('t'))
                         && h[..h.len() - 1].bytes().all(|b| b.is_ascii_digit())
                 }))
     }

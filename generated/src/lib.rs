@@ -15,8 +15,10 @@
 //! The `data` component of the v1 and v2c messages and of `ScopedPDU` is ANY in the RFCs; it is
 //! bound here to the PDUs the RFC comments name, so a whole message decodes in one call.
 //!
-//! `snmpv2_mib` is generated from mibs/SNMPv2-MIB (RFC 3418): the system and snmp groups with
-//! typed scalars, the `sysORTable` rows, the well-known notifications.
+//! `snmpv2_mib`, `snmp_framework_mib` and `snmp_user_based_sm_mib` are generated from mibs/
+//! (RFC 3418, 3411, 3414): the system and snmp groups with typed scalars, the `sysORTable` rows,
+//! the well-known notifications; the engine objects; the usmStats counters (what a Report names)
+//! and the `usmUserTable` rows.
 //!
 //! `mib` (hand-written) supports the typed MIB bindings snmp-codegen generates from SMI modules:
 //! the object registry, value conversions, INDEX decoding, table rows and DISPLAY-HINTs.
@@ -41,4 +43,8 @@ pub mod snmpv2_smi;
 pub mod snmpv3_message_syntax;
 #[rustfmt::skip]
 pub mod snmpv2_mib;
+#[rustfmt::skip]
+pub mod snmp_framework_mib;
+#[rustfmt::skip]
+pub mod snmp_user_based_sm_mib;
 pub mod mib;
