@@ -609,6 +609,10 @@ fn parse_octet_hint(hint: &str) -> Result<Vec<OctetSpec>, MibError> {
         let len: usize = hint[start..i]
             .parse()
             .map_err(|_| bad(start, "a length (decimal digits)"))?;
+        if len == 0 {
+            // A zero length would consume nothing and never finish the data.
+            return Err(bad(start, "a length of at least 1"));
+        }
         let format = *b
             .get(i)
             .ok_or_else(|| bad(i, "a format: d, x, o, a or t"))?;
@@ -704,6 +708,14 @@ mod tests {
             Err(MibError::BadHint { position: 1, .. })
         ));
         assert!(format_octets("", &[1]).is_err());
+        assert!(matches!(
+            format_octets("0a", b"loop"),
+            Err(MibError::BadHint { position: 0, .. })
+        ));
+        assert!(format_octets("*0x", &[3, 1]).is_err());
+        // Data shorter than a length, and a repeat count past the end, end cleanly.
+        assert_eq!(format_octets("4d", &[1, 0]).unwrap(), "256");
+        assert_eq!(format_octets("*1x-", &[9, 0xab]).unwrap(), "ab");
     }
 
     #[test]

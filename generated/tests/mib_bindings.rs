@@ -60,3 +60,21 @@ fn usm_user_table_index_is_an_engine_id_and_a_name() {
         "{e}"
     );
 }
+
+proptest::proptest! {
+    /// DISPLAY-HINT formatting and INDEX decoding take any input: an answer or an error,
+    /// never a panic or an endless loop.
+    #[test]
+    fn hints_and_indexes_never_panic(
+        hint in "[*0-9adxotb:.,/ -]{0,12}",
+        data in proptest::collection::vec(proptest::num::u8::ANY, 0..64),
+        suffix in proptest::collection::vec(0u32..300, 0..24),
+        v in proptest::num::i64::ANY,
+    ) {
+        let _ = format_octets(&hint, &data);
+        let _ = snmp_messages::mib::format_integer(&hint, v);
+        let _ = UsmUserEntry::decode_index(&suffix);
+        let _ = snmpv2_mib::SysOrEntry::decode_index(&suffix);
+        let _ = usm::lookup(&suffix);
+    }
+}
