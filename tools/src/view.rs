@@ -347,7 +347,12 @@ pub fn text(frame: usize, view: &Map<String, Value>) -> String {
         "specific_trap",
         "time_stamp",
     ] {
-        if let Some(v) = view.get(k) {
+        // The enterprise by its MIB name when `annotate` found one.
+        let v = match k {
+            "enterprise" => view.get("enterprise_name").or_else(|| view.get(k)),
+            _ => view.get(k),
+        };
+        if let Some(v) = v {
             out.push_str(&format!(
                 " {}={}",
                 k.replace('_', "-"),

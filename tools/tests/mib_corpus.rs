@@ -417,6 +417,21 @@ fn decode_names_oids_from_mibs() {
     assert_eq!(vb["oid"], "1.3.6.1.2.1.1.2.0");
     assert_eq!(vb["name"], "SNMPv2-MIB::sysObjectID.0");
     assert_eq!(vb["value_name"], "SNMPv2-SMI::enterprises.8072.3.2.10");
+
+    // A v1 trap's enterprise is named too, in both forms.
+    let trap = Command::new(env!("CARGO_BIN_EXE_snmpc"))
+        .arg("decode")
+        .arg("-M")
+        .arg(root.join("ietf"))
+        .arg("--pcap")
+        .arg(pcap.with_file_name("v1-trap.pcap"))
+        .output()
+        .expect("snmpc runs");
+    let text = String::from_utf8_lossy(&trap.stdout);
+    assert!(
+        text.contains(" enterprise=SNMPv2-SMI::enterprises."),
+        "{text}"
+    );
 }
 
 /// A node as the comparison of mibs/ with the corpus sees it.
