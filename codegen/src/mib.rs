@@ -30,6 +30,10 @@ pub(crate) const BASE_MODULES: &[&str] = &[
     "RFC1213-MIB",
 ];
 
+/// How many IMPORTS a name is followed through (re-exports) before the chain is taken for a
+/// cycle.
+pub const MAX_IMPORT_HOPS: usize = 32;
+
 /// SMI application types and the ASN.1 base types: TEXTUAL-CONVENTION chains stop here.
 pub(crate) const BASE_TYPES: &[&str] = &[
     "INTEGER",
@@ -142,6 +146,10 @@ pub struct MibSet {
     pub by_name: HashMap<String, usize>,
     /// Problems with files that yielded no module.
     pub file_findings: Vec<(usize, Finding)>,
+    /// Per module: node name to index in its `nodes`.
+    pub(crate) node_index: Vec<NameMap<usize>>,
+    /// Per module: type name to index in its `types`.
+    pub(crate) type_index: Vec<NameMap<usize>>,
 }
 
 impl MibSet {
@@ -256,8 +264,48 @@ impl MibSet {
                 continue;
             }
             self.by_name.insert(m.name.clone(), self.modules.len());
+            let names = |it: &mut dyn Iterator<Item = &String>| -> NameMap<usize> {
+                it.enumerate().map(|(i, n)| (n.clone(), i)).collect()
+            };
+            self.node_index
+                .push(names(&mut m.nodes.iter().map(|n| &n.name)));
+            self.type_index
+                .push(names(&mut m.types.iter().map(|t| &t.name)));
             self.modules.push(Loaded { smi: m, file });
         }
+    }
+
+    /// Where node (`types` false) or type (`types` true) `name`, as used in module `m`, is
+    /// defined: `m` itself, the module IMPORTS names (followed through re-exports, at most
+    /// [`MAX_IMPORT_HOPS`] of them, so import cycles end), or else the SMI base modules.
+    /// Returns (module, index in its `nodes` or `types`).
+    pub fn find(&self, m: usize, name: &str, types: bool) -> Option<(usize, usize)> {
+        let table = if types {
+            &self.type_index
+        } else {
+            &self.node_index
+        };
+        let mut cur = m;
+        for _ in 0..=MAX_IMPORT_HOPS {
+            if let Some(&i) = table[cur].get(name) {
+                return Some((cur, i));
+            }
+            let imp = self.modules[cur]
+                .smi
+                .imports
+                .iter()
+                .find(|i| i.symbols.iter().any(|s| s == name));
+            match imp {
+                Some(imp) => cur = *self.by_name.get(&imp.module)?,
+                None => {
+                    return BASE_MODULES
+                        .iter()
+                        .filter_map(|b| self.by_name.get(*b).copied())
+                        .find_map(|t| table[t].get(name).map(|&i| (t, i)))
+                }
+            }
+        }
+        None
     }
 
     /// The search path for messages: the directories, the first three and a count of the rest.
@@ -334,8 +382,6 @@ struct Resolver<'m> {
     errors: HashMap<usize, Vec<Diagnostic>>,
     warnings: HashMap<usize, Vec<Diagnostic>>,
     warned: HashSet<(usize, String)>,
-    node_index: Vec<NameMap<usize>>,
-    type_index: Vec<NameMap<usize>>,
 }
 
 /// Resolves `wanted` modules (all when empty) and the modules they import. Relaxations in
@@ -357,30 +403,6 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
         errors: HashMap::new(),
         warnings: HashMap::new(),
         warned: HashSet::new(),
-        node_index: set
-            .modules
-            .iter()
-            .map(|l| {
-                l.smi
-                    .nodes
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| (n.name.clone(), i))
-                    .collect()
-            })
-            .collect(),
-        type_index: set
-            .modules
-            .iter()
-            .map(|l| {
-                l.smi
-                    .types
-                    .iter()
-                    .enumerate()
-                    .map(|(i, t)| (t.name.clone(), i))
-                    .collect()
-            })
-            .collect(),
     };
     // The closure of `wanted` under IMPORTS.
     let mut order = Vec::new();
@@ -489,8 +511,8 @@ impl Resolver<'_> {
                 Some(&t) => {
                     let target = &self.set.modules[t].smi;
                     for sym in &imp.symbols {
-                        let known = self.node_index[t].contains_key(sym)
-                            || self.type_index[t].contains_key(sym)
+                        let known = self.set.node_index[t].contains_key(sym)
+                            || self.set.type_index[t].contains_key(sym)
                             || target.macros.iter().any(|x| x == sym)
                             || target.imports.iter().any(|i| i.symbols.contains(sym))
                             || BASE_TYPES.contains(&sym.as_str())
@@ -518,13 +540,18 @@ impl Resolver<'_> {
             .iter()
             .filter_map(|b| self.set.by_name.get(*b).copied())
             .find(|&t| {
-                self.node_index[t].contains_key(name) || self.type_index[t].contains_key(name)
+                self.set.node_index[t].contains_key(name)
+                    || self.set.type_index[t].contains_key(name)
             })
     }
 
     /// Where `name`, used in module `m`, is defined: (module, is it a node).
     fn lookup(&mut self, m: usize, name: &str, offset: usize) -> Option<usize> {
-        if self.node_index[m].contains_key(name) {
+        self.lookup_hops(m, name, offset, 0)
+    }
+
+    fn lookup_hops(&mut self, m: usize, name: &str, offset: usize, hops: usize) -> Option<usize> {
+        if self.set.node_index[m].contains_key(name) {
             return Some(m);
         }
         let imports = &self.set.modules[m].smi.imports;
@@ -534,18 +561,22 @@ impl Resolver<'_> {
                 // base module's.
                 return self
                     .base_module_of(name)
-                    .filter(|&t| self.node_index[t].contains_key(name));
+                    .filter(|&t| self.set.node_index[t].contains_key(name));
             };
-            if self.node_index[t].contains_key(name) {
+            if self.set.node_index[t].contains_key(name) {
                 return Some(t);
             }
-            // Re-exported through the target's own imports.
-            return self.lookup(t, name, offset);
+            // Re-exported through the target's own imports, unless the chain goes round (the
+            // caller then reports the name as unresolved where it is used).
+            if hops >= MAX_IMPORT_HOPS {
+                return None;
+            }
+            return self.lookup_hops(t, name, offset, hops + 1);
         }
         // Relaxation: a base name used without being imported.
         for base in BASE_MODULES {
             if let Some(&t) = self.set.by_name.get(*base) {
-                if t != m && self.node_index[t].contains_key(name) {
+                if t != m && self.set.node_index[t].contains_key(name) {
                     if self.warned.insert((m, name.to_string())) {
                         self.report(
                             m,
@@ -563,7 +594,7 @@ impl Resolver<'_> {
 
     /// The OID of node `name` of module `m`.
     fn oid_of(&mut self, m: usize, name: &str, offset: usize) -> Option<Vec<u32>> {
-        let i = *self.node_index[m].get(name)?;
+        let i = *self.set.node_index[m].get(name)?;
         if let Some(v) = &self.oids[m][i] {
             return v.clone();
         }
@@ -679,32 +710,12 @@ impl Resolver<'_> {
                 if BASE_TYPES.contains(&name.as_str()) {
                     return Some(name.clone());
                 }
-                let t = self.type_module(m, name)?;
-                let i = self.type_index[t][name];
+                let (t, i) = self.set.find(m, name, true)?;
                 // `set` outlives the resolver's borrow of itself: no copy of the type.
                 let set: &MibSet = self.set;
                 return self.base_type(t, &set.modules[t].smi.types[i].syntax.kind, depth + 1);
             }
         })
-    }
-
-    fn type_module(&self, m: usize, name: &str) -> Option<usize> {
-        if self.type_index[m].contains_key(name) {
-            return Some(m);
-        }
-        let imp = self.set.modules[m]
-            .smi
-            .imports
-            .iter()
-            .find(|i| i.symbols.iter().any(|s| s == name));
-        if let Some(imp) = imp {
-            let t = *self.set.by_name.get(&imp.module)?;
-            return self.type_module(t, name);
-        }
-        BASE_MODULES
-            .iter()
-            .filter_map(|b| self.set.by_name.get(*b).copied())
-            .find(|&t| self.type_index[t].contains_key(name))
     }
 }
 

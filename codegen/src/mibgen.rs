@@ -19,7 +19,7 @@ use quote::quote;
 use crate::ast::{Bound, Constraint, RangeItem, Type, TypeKind, Value};
 use crate::diag::Diagnostic;
 use crate::emit::{doc_lines as doc, EmittedModule, GENERATED_HEADER};
-use crate::mib::{MibSet, Resolved, BASE_MODULES, BASE_TYPES};
+use crate::mib::{MibSet, Resolved, BASE_TYPES};
 use crate::naming::{camel_case, is_keyword, screaming_snake_case, snake_case};
 use crate::smi::{Node, NodeKind};
 
@@ -69,67 +69,14 @@ impl Syntax {
     }
 }
 
-/// Finds where `name` is defined as seen from module `m`: (module, node) for values,
-/// (module, type) for types.
+/// Follows syntaxes and finds nodes across modules, through [`MibSet::find`].
 struct Lookup<'s> {
     set: &'s MibSet,
-    nodes: Vec<HashMap<&'s str, usize>>,
-    types: Vec<HashMap<&'s str, usize>>,
 }
 
 impl<'s> Lookup<'s> {
-    fn new(set: &'s MibSet) -> Self {
-        Lookup {
-            set,
-            nodes: set
-                .modules
-                .iter()
-                .map(|l| {
-                    l.smi
-                        .nodes
-                        .iter()
-                        .enumerate()
-                        .map(|(i, n)| (n.name.as_str(), i))
-                        .collect()
-                })
-                .collect(),
-            types: set
-                .modules
-                .iter()
-                .map(|l| {
-                    l.smi
-                        .types
-                        .iter()
-                        .enumerate()
-                        .map(|(i, t)| (t.name.as_str(), i))
-                        .collect()
-                })
-                .collect(),
-        }
-    }
-
-    fn find(&self, m: usize, name: &str, types: bool, depth: usize) -> Option<(usize, usize)> {
-        let table = if types { &self.types } else { &self.nodes };
-        if let Some(&i) = table[m].get(name) {
-            return Some((m, i));
-        }
-        if depth > 16 {
-            return None;
-        }
-        for imp in &self.set.modules[m].smi.imports {
-            if imp.symbols.iter().any(|s| s == name) {
-                let t = *self.set.by_name.get(&imp.module)?;
-                return self.find(t, name, types, depth + 1);
-            }
-        }
-        BASE_MODULES
-            .iter()
-            .filter_map(|b| self.set.by_name.get(*b).copied())
-            .find_map(|t| table[t].get(name).map(|&i| (t, i)))
-    }
-
     fn node(&self, m: usize, name: &str) -> Option<(usize, &'s Node)> {
-        let (t, i) = self.find(m, name, false, 0)?;
+        let (t, i) = self.set.find(m, name, false)?;
         Some((t, &self.set.modules[t].smi.nodes[i]))
     }
 
@@ -174,7 +121,7 @@ impl<'s> Lookup<'s> {
                     s.base = name.clone();
                     return;
                 }
-                if let Some((t, i)) = self.find(m, name, true, 0) {
+                if let Some((t, i)) = self.set.find(m, name, true) {
                     let def = &self.set.modules[t].smi.types[i];
                     if s.hint.is_none() {
                         s.hint = def.display_hint.clone();
@@ -788,7 +735,7 @@ pub fn emit_mibs(
     modules: &[usize],
     file_name: &dyn Fn(usize) -> String,
 ) -> Result<Vec<EmittedModule>, Diagnostic> {
-    let look = Lookup::new(set);
+    let look = Lookup { set };
     let oids: HashMap<(usize, usize), Vec<u32>> = resolved
         .nodes
         .iter()

@@ -1,0 +1,84 @@
+//! Names followed through IMPORTS: re-exports resolve, and import cycles end with a
+//! diagnostic where the name is used instead of overflowing the stack.
+
+use std::collections::HashSet;
+
+use snmp_codegen::mib::{resolve, MibSet};
+
+const SMI: &str = "SNMPv2-SMI DEFINITIONS ::= BEGIN
+org OBJECT IDENTIFIER ::= { iso 3 }
+enterprises OBJECT IDENTIFIER ::= { org 6 1 4 1 }
+Integer32 ::= INTEGER (-2147483648..2147483647)
+END
+";
+
+fn set(files: &[&str]) -> MibSet {
+    let mut set = MibSet::default();
+    set.add_text("SNMPv2-SMI".into(), SMI.into());
+    for (k, text) in files.iter().enumerate() {
+        set.add_text(format!("m{k}.mib"), text.to_string());
+    }
+    set
+}
+
+#[test]
+fn a_type_and_a_node_imported_round_a_cycle_are_errors_not_a_crash() {
+    let a = "A-MIB DEFINITIONS ::= BEGIN
+IMPORTS OBJECT-TYPE, enterprises FROM SNMPv2-SMI T, p FROM B-MIB;
+a OBJECT IDENTIFIER ::= { enterprises 99 }
+x OBJECT-TYPE SYNTAX T MAX-ACCESS read-only STATUS current DESCRIPTION \"x\" ::= { a 1 }
+y OBJECT IDENTIFIER ::= { p 2 }
+END
+";
+    let b = "B-MIB DEFINITIONS ::= BEGIN
+IMPORTS T, p FROM A-MIB;
+END
+";
+    let set = set(&[a, b]);
+    let r = resolve(&set, &["A-MIB".into()], &HashSet::new());
+    let a_report = r
+        .reports
+        .iter()
+        .find(|rep| set.modules[rep.module].smi.name == "A-MIB")
+        .expect("A-MIB reported");
+    let messages: Vec<&str> = a_report.errors.iter().map(|d| d.message.as_str()).collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("unresolved parent `p` in the OID of `y`")),
+        "{messages:?}"
+    );
+    // x still gets its OID; its syntax has no base type to find.
+    let x = r.nodes.iter().find(|n| n.name == "x").expect("x resolved");
+    assert_eq!(x.oid, [1, 3, 6, 1, 4, 1, 99, 1]);
+    assert_eq!(x.base_type, None);
+    assert_eq!(set.find(set.by_name["A-MIB"], "T", true), None);
+}
+
+#[test]
+fn re_exported_names_resolve_through_the_chain() {
+    let a = "A-MIB DEFINITIONS ::= BEGIN
+IMPORTS Integer32, enterprises FROM SNMPv2-SMI;
+A-Type ::= Integer32
+a OBJECT IDENTIFIER ::= { enterprises 7 }
+END
+";
+    let b = "B-MIB DEFINITIONS ::= BEGIN
+IMPORTS A-Type, a FROM A-MIB;
+END
+";
+    let c = "C-MIB DEFINITIONS ::= BEGIN
+IMPORTS OBJECT-TYPE FROM SNMPv2-SMI A-Type, a FROM B-MIB;
+z OBJECT-TYPE SYNTAX A-Type MAX-ACCESS read-only STATUS current DESCRIPTION \"z\" ::= { a 3 }
+END
+";
+    let set = set(&[a, b, c]);
+    let r = resolve(&set, &["C-MIB".into()], &HashSet::new());
+    let z = r.nodes.iter().find(|n| n.name == "z").expect("z resolved");
+    assert_eq!(z.oid, [1, 3, 6, 1, 4, 1, 7, 3]);
+    assert_eq!(z.base_type.as_deref(), Some("Integer32"));
+    assert_eq!(
+        set.find(set.by_name["C-MIB"], "A-Type", true),
+        Some((set.by_name["A-MIB"], 0))
+    );
+}
