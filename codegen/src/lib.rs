@@ -456,10 +456,12 @@ snmp-codegen from the RFC ASN.1 modules in asn1/.
 The `data` component of the v1 and v2c messages and of `ScopedPDU` is ANY in the RFCs; it is
 bound here to the PDUs the RFC comments name, so a whole message decodes in one call.
 
-`snmpv2_mib`, `snmp_framework_mib` and `snmp_user_based_sm_mib` are generated from mibs/
-(RFC 3418, 3411, 3414): the system and snmp groups with typed scalars, the `sysORTable` rows,
-the well-known notifications; the engine objects; the usmStats counters (what a Report names)
-and the `usmUserTable` rows.
+The MIB modules are generated from mibs/: `snmpv2_mib` (RFC 3418: the system and snmp
+groups, the `sysORTable` rows, the well-known notifications), `snmp_framework_mib` (RFC 3411:
+the engine objects), `snmp_user_based_sm_mib` (RFC 3414: the usmStats counters a Report names
+and the `usmUserTable` rows), `if_mib` (RFC 2863: `ifTable`, `ifXTable`, `ifStackTable`, ... with
+`ifType` from `iana_if_type_mib`, IANA's registry) and `rfc1213_mib` (MIB-II, RFC 1213, for
+agents that still answer with it).
 
 `mib` (hand-written) supports the typed MIB bindings snmp-codegen generates from SMI modules:
 the object registry, value conversions, INDEX decoding, table rows and DISPLAY-HINTs.
@@ -478,6 +480,9 @@ pub fn snmp_builder(root: &Path) -> Builder {
         .mib("SNMPv2-MIB")
         .mib("SNMP-FRAMEWORK-MIB")
         .mib("SNMP-USER-BASED-SM-MIB")
+        .mib("IANAifType-MIB")
+        .mib("IF-MIB")
+        .mib("RFC1213-MIB")
         .open_type("RFC1157-SNMP", "Message.data", "RFC1157-SNMP", "PDUs")
         .open_type(
             "COMMUNITY-BASED-SNMPv2",

@@ -2,7 +2,16 @@
 
 /// `SNMPv3MessageSyntax` -> `snmpv3_message_syntax`, `request-id` -> `request_id`,
 /// `msgAuthoritativeEngineID` -> `msg_authoritative_engine_id`.
+///
+/// An upper-case run is one word up to the capital that starts the next (`HTTPServer` ->
+/// `http_server`), except IANA, whose modules lower-case the next word (`IANAifType` ->
+/// `iana_if_type`, not `ian_aif_type`).
 pub fn snake_case(name: &str) -> String {
+    if let Some(rest) = name.strip_prefix("IANA") {
+        if rest.starts_with(|c: char| c.is_ascii_lowercase()) {
+            return format!("iana_{}", snake_case(rest));
+        }
+    }
     let chars: Vec<char> = name.chars().collect();
     let mut out = String::new();
     for (k, &c) in chars.iter().enumerate() {
@@ -129,5 +138,9 @@ mod tests {
         assert_eq!(camel_case("snmpV2-trap"), "SnmpV2Trap");
         assert_eq!(screaming_snake_case("noError"), "NO_ERROR");
         assert_eq!(screaming_snake_case("mib-2"), "MIB_2");
+        assert_eq!(snake_case("IANAifType-MIB"), "iana_if_type_mib");
+        assert_eq!(camel_case("IANAtunnelType"), "IanaTunnelType");
+        assert_eq!(snake_case("IANA-RTPROTO-MIB"), "iana_rtproto_mib");
+        assert_eq!(snake_case("HTTPServer"), "http_server");
     }
 }

@@ -15,10 +15,12 @@
 //! The `data` component of the v1 and v2c messages and of `ScopedPDU` is ANY in the RFCs; it is
 //! bound here to the PDUs the RFC comments name, so a whole message decodes in one call.
 //!
-//! `snmpv2_mib`, `snmp_framework_mib` and `snmp_user_based_sm_mib` are generated from mibs/
-//! (RFC 3418, 3411, 3414): the system and snmp groups with typed scalars, the `sysORTable` rows,
-//! the well-known notifications; the engine objects; the usmStats counters (what a Report names)
-//! and the `usmUserTable` rows.
+//! The MIB modules are generated from mibs/: `snmpv2_mib` (RFC 3418: the system and snmp
+//! groups, the `sysORTable` rows, the well-known notifications), `snmp_framework_mib` (RFC 3411:
+//! the engine objects), `snmp_user_based_sm_mib` (RFC 3414: the usmStats counters a Report names
+//! and the `usmUserTable` rows), `if_mib` (RFC 2863: `ifTable`, `ifXTable`, `ifStackTable`, ... with
+//! `ifType` from `iana_if_type_mib`, IANA's registry) and `rfc1213_mib` (MIB-II, RFC 1213, for
+//! agents that still answer with it).
 //!
 //! `mib` (hand-written) supports the typed MIB bindings snmp-codegen generates from SMI modules:
 //! the object registry, value conversions, INDEX decoding, table rows and DISPLAY-HINTs.
@@ -47,4 +49,10 @@ pub mod snmpv2_mib;
 pub mod snmp_framework_mib;
 #[rustfmt::skip]
 pub mod snmp_user_based_sm_mib;
+#[rustfmt::skip]
+pub mod iana_if_type_mib;
+#[rustfmt::skip]
+pub mod if_mib;
+#[rustfmt::skip]
+pub mod rfc1213_mib;
 pub mod mib;

@@ -15,7 +15,7 @@ use agent::{exchange, require_or_skip, start_agent, tool};
 
 use snmp_ber::{Decode, Encode, OidBuf, SequenceOf};
 use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
-use snmp_messages::mib::Rows;
+use snmp_messages::mib::{Pushed, Rows};
 use snmp_messages::snmpv2_mib::{self, SysOrEntry};
 use snmp_messages::snmpv2_pdu::*;
 use snmp_messages::snmpv2_smi::{ApplicationSyntax, ObjectName, ObjectSyntax, SimpleSyntax};
@@ -212,5 +212,128 @@ fn generated_codec_talks_to_net_snmp() {
         compared += 1;
     }
     assert!(compared > 0);
+    drop(agent);
+}
+
+/// IF-MIB's generated bindings (mibs/IF-MIB) against a real agent: a GETBULK walk of ifTable
+/// and ifXTable (bounded: at most 40 requests) collected into typed rows, whose ifDescr, ifType
+/// and ifName agree with what snmpwalk prints for the same instances.
+#[test]
+fn if_mib_rows_from_a_walk_agree_with_snmpwalk() {
+    use snmp_messages::if_mib::{IfEntry, IfType, IfXEntry};
+
+    let (Some(snmpd), Some(snmpwalk)) = (tool("snmpd"), tool("snmpwalk")) else {
+        require_or_skip("net-snmp's snmpd or snmpwalk not found");
+        return;
+    };
+    let agent = start_agent(&snmpd);
+    let sock = UdpSocket::bind("127.0.0.1:0").unwrap();
+    sock.set_read_timeout(Some(Duration::from_millis(500)))
+        .unwrap();
+
+    // Walks the subtree under `root` by GETBULK, calling `each(name, value)` per binding.
+    let walk = |root: &str, each: &mut dyn FnMut(&[u32], &VarBindValue<'_>)| {
+        let prefix: Vec<u32> = root.split('.').map(|a| a.parse().unwrap()).collect();
+        let mut next: OidBuf = root.parse().unwrap();
+        for request_id in 1..=20 {
+            let vbs = [VarBind {
+                name: ObjectName(next.as_oid()),
+                value: VarBindValue::UnSpecified,
+            }];
+            let bulk = Message {
+                version: MessageVersion::VERSION,
+                community: b"public",
+                data: Pdus::GetBulkRequest(GetBulkRequestPdu(BulkPdu {
+                    request_id,
+                    non_repeaters: 0,
+                    max_repetitions: 25,
+                    variable_bindings: VarBindList(SequenceOf::from_slice(&vbs)),
+                })),
+            };
+            let response = exchange(
+                &sock,
+                agent.port,
+                &bulk.to_ber().unwrap(),
+                Instant::now() + Duration::from_secs(10),
+            )
+            .expect("bulk answered");
+            let m = Message::from_ber(&response).unwrap();
+            let Pdus::Response(r) = m.data else {
+                panic!("a Response")
+            };
+            for vb in r.0.variable_bindings.0.iter() {
+                let vb = vb.unwrap();
+                let name: Vec<u32> = vb.name.0.arcs().collect();
+                if !name.starts_with(&prefix) || matches!(vb.value, VarBindValue::EndOfMibView) {
+                    return;
+                }
+                each(&name, &vb.value);
+                next = vb.name.0.to_string().parse().unwrap();
+            }
+        }
+        panic!("the walk of {root} did not end within 20 requests");
+    };
+    let mut if_rows = Rows::<IfEntry>::new();
+    walk("1.3.6.1.2.1.2.2", &mut |name, value| {
+        // ifTable's subtree has only ifEntry's columns: every binding lands in a row.
+        let pushed = if_rows.push(name, value).unwrap();
+        assert!(matches!(pushed, Pushed::Row), "{name:?}");
+    });
+    let mut x_rows = Rows::<IfXEntry>::new();
+    walk("1.3.6.1.2.1.31.1.1", &mut |name, value| {
+        let pushed = x_rows.push(name, value).unwrap();
+        assert!(matches!(pushed, Pushed::Row), "{name:?}");
+    });
+    assert!(!if_rows.is_empty(), "the agent has interfaces");
+
+    let snmpwalk_of = |oid: &str| -> String {
+        let out = Command::new(&snmpwalk)
+            .args([
+                "-v2c", "-c", "public", "-On", "-Oq", "-Oe", "-t", "2", "-r", "2", "-m", "",
+            ])
+            .arg(format!("127.0.0.1:{}", agent.port))
+            .arg(oid)
+            .env("MIBS", "")
+            .output()
+            .expect("snmpwalk runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let value_of = |text: &str, instance: String| -> String {
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("{instance} ")))
+            .unwrap_or_else(|| panic!("snmpwalk has {instance}: {text}"))
+            .trim_matches('"')
+            .to_string()
+    };
+    let (descr, types, names) = (
+        snmpwalk_of("1.3.6.1.2.1.2.2.1.2"),
+        snmpwalk_of("1.3.6.1.2.1.2.2.1.3"),
+        snmpwalk_of("1.3.6.1.2.1.31.1.1.1.1"),
+    );
+    let mut compared = 0;
+    for row in if_rows.iter() {
+        let i = row.index.if_index;
+        assert_eq!(row.if_index, Some(i), "ifIndex is the row's INDEX");
+        let d = row.if_descr.as_deref().expect("ifDescr walked");
+        assert_eq!(d, value_of(&descr, format!(".1.3.6.1.2.1.2.2.1.2.{i}")));
+        let t = row.if_type.expect("ifType walked");
+        assert_eq!(
+            t.to_i32().to_string(),
+            value_of(&types, format!(".1.3.6.1.2.1.2.2.1.3.{i}"))
+        );
+        assert!(!matches!(t, IfType::Unknown(_)), "{t} is an IANA ifType");
+        compared += 3;
+    }
+    for row in x_rows.iter() {
+        let i = row.index.if_index;
+        let n = row.if_name.as_deref().expect("ifName walked");
+        assert_eq!(n, value_of(&names, format!(".1.3.6.1.2.1.31.1.1.1.1.{i}")));
+        compared += 1;
+    }
+    assert_eq!(x_rows.len(), if_rows.len(), "ifXEntry AUGMENTS ifEntry");
+    println!(
+        "IF-MIB bindings: {} interfaces, {compared} values agree with snmpwalk",
+        if_rows.len()
+    );
     drop(agent);
 }

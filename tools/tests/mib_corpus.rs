@@ -516,8 +516,13 @@ fn project_mibs_match_the_corpus_copies() {
                 .iter()
                 .filter(|t| t.textual_convention)
                 .map(|t| {
-                    // Compared without white space: `SIZE(5..32)` is `SIZE (5..32)`.
-                    let syntax: String = t.syntax_text.split_whitespace().collect();
+                    // Compared token by token, without white space or comments:
+                    // `SIZE(5..32)` is `SIZE (5..32)`.
+                    let syntax: String = snmp_codegen::smi::lex(&t.syntax_text)
+                        .expect("a parsed syntax lexes")
+                        .iter()
+                        .map(|k| &t.syntax_text[k.start..k.end])
+                        .collect();
                     (t.name.clone(), t.display_hint.clone(), syntax)
                 })
                 .collect();
