@@ -460,8 +460,10 @@ The MIB modules are generated from mibs/: `snmpv2_mib` (RFC 3418: the system and
 groups, the `sysORTable` rows, the well-known notifications), `snmp_framework_mib` (RFC 3411:
 the engine objects), `snmp_user_based_sm_mib` (RFC 3414: the usmStats counters a Report names
 and the `usmUserTable` rows), `if_mib` (RFC 2863: `ifTable`, `ifXTable`, `ifStackTable`, ... with
-`ifType` from `iana_if_type_mib`, IANA's registry) and `rfc1213_mib` (MIB-II, RFC 1213, for
-agents that still answer with it).
+`ifType` from `iana_if_type_mib`, IANA's registry), `ip_mib` (RFC 4293: IPv4 and IPv6 addresses,
+neighbours, statistics, with `inet_address_mib`'s address types, RFC 4001),
+`host_resources_mib` (RFC 2790: storage, devices, file systems, running and installed
+software) and `rfc1213_mib` (MIB-II, RFC 1213, for agents that still answer with it).
 
 `mib` (hand-written) supports the typed MIB bindings snmp-codegen generates from SMI modules:
 the object registry, value conversions, INDEX decoding, table rows and DISPLAY-HINTs.
@@ -483,6 +485,9 @@ pub fn snmp_builder(root: &Path) -> Builder {
         .mib("IANAifType-MIB")
         .mib("IF-MIB")
         .mib("RFC1213-MIB")
+        .mib("INET-ADDRESS-MIB")
+        .mib("IP-MIB")
+        .mib("HOST-RESOURCES-MIB")
         .open_type("RFC1157-SNMP", "Message.data", "RFC1157-SNMP", "PDUs")
         .open_type(
             "COMMUNITY-BASED-SNMPv2",

@@ -231,84 +231,28 @@ fn if_mib_rows_from_a_walk_agree_with_snmpwalk() {
     sock.set_read_timeout(Some(Duration::from_millis(500)))
         .unwrap();
 
-    // Walks the subtree under `root` by GETBULK, calling `each(name, value)` per binding.
-    let walk = |root: &str, each: &mut dyn FnMut(&[u32], &VarBindValue<'_>)| {
-        let prefix: Vec<u32> = root.split('.').map(|a| a.parse().unwrap()).collect();
-        let mut next: OidBuf = root.parse().unwrap();
-        for request_id in 1..=20 {
-            let vbs = [VarBind {
-                name: ObjectName(next.as_oid()),
-                value: VarBindValue::UnSpecified,
-            }];
-            let bulk = Message {
-                version: MessageVersion::VERSION,
-                community: b"public",
-                data: Pdus::GetBulkRequest(GetBulkRequestPdu(BulkPdu {
-                    request_id,
-                    non_repeaters: 0,
-                    max_repetitions: 25,
-                    variable_bindings: VarBindList(SequenceOf::from_slice(&vbs)),
-                })),
-            };
-            let response = exchange(
-                &sock,
-                agent.port,
-                &bulk.to_ber().unwrap(),
-                Instant::now() + Duration::from_secs(10),
-            )
-            .expect("bulk answered");
-            let m = Message::from_ber(&response).unwrap();
-            let Pdus::Response(r) = m.data else {
-                panic!("a Response")
-            };
-            for vb in r.0.variable_bindings.0.iter() {
-                let vb = vb.unwrap();
-                let name: Vec<u32> = vb.name.0.arcs().collect();
-                if !name.starts_with(&prefix) || matches!(vb.value, VarBindValue::EndOfMibView) {
-                    return;
-                }
-                each(&name, &vb.value);
-                next = vb.name.0.to_string().parse().unwrap();
-            }
-        }
-        panic!("the walk of {root} did not end within 20 requests");
-    };
     let mut if_rows = Rows::<IfEntry>::new();
-    walk("1.3.6.1.2.1.2.2", &mut |name, value| {
+    walk(&sock, agent.port, "1.3.6.1.2.1.2.2", &mut |name, value| {
         // ifTable's subtree has only ifEntry's columns: every binding lands in a row.
         let pushed = if_rows.push(name, value).unwrap();
         assert!(matches!(pushed, Pushed::Row), "{name:?}");
     });
     let mut x_rows = Rows::<IfXEntry>::new();
-    walk("1.3.6.1.2.1.31.1.1", &mut |name, value| {
-        let pushed = x_rows.push(name, value).unwrap();
-        assert!(matches!(pushed, Pushed::Row), "{name:?}");
-    });
+    walk(
+        &sock,
+        agent.port,
+        "1.3.6.1.2.1.31.1.1",
+        &mut |name, value| {
+            let pushed = x_rows.push(name, value).unwrap();
+            assert!(matches!(pushed, Pushed::Row), "{name:?}");
+        },
+    );
     assert!(!if_rows.is_empty(), "the agent has interfaces");
 
-    let snmpwalk_of = |oid: &str| -> String {
-        let out = Command::new(&snmpwalk)
-            .args([
-                "-v2c", "-c", "public", "-On", "-Oq", "-Oe", "-t", "2", "-r", "2", "-m", "",
-            ])
-            .arg(format!("127.0.0.1:{}", agent.port))
-            .arg(oid)
-            .env("MIBS", "")
-            .output()
-            .expect("snmpwalk runs");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
-    let value_of = |text: &str, instance: String| -> String {
-        text.lines()
-            .find_map(|l| l.strip_prefix(&format!("{instance} ")))
-            .unwrap_or_else(|| panic!("snmpwalk has {instance}: {text}"))
-            .trim_matches('"')
-            .to_string()
-    };
     let (descr, types, names) = (
-        snmpwalk_of("1.3.6.1.2.1.2.2.1.2"),
-        snmpwalk_of("1.3.6.1.2.1.2.2.1.3"),
-        snmpwalk_of("1.3.6.1.2.1.31.1.1.1.1"),
+        snmpwalk_of(&snmpwalk, agent.port, "1.3.6.1.2.1.2.2.1.2"),
+        snmpwalk_of(&snmpwalk, agent.port, "1.3.6.1.2.1.2.2.1.3"),
+        snmpwalk_of(&snmpwalk, agent.port, "1.3.6.1.2.1.31.1.1.1.1"),
     );
     let mut compared = 0;
     for row in if_rows.iter() {
@@ -334,6 +278,145 @@ fn if_mib_rows_from_a_walk_agree_with_snmpwalk() {
     println!(
         "IF-MIB bindings: {} interfaces, {compared} values agree with snmpwalk",
         if_rows.len()
+    );
+    drop(agent);
+}
+
+/// Walks the subtree under `root` by GETBULK (at most 20 requests), calling `each(name, value)`
+/// for each binding inside it.
+fn walk(sock: &UdpSocket, port: u16, root: &str, each: &mut dyn FnMut(&[u32], &VarBindValue<'_>)) {
+    let prefix: Vec<u32> = root.split('.').map(|a| a.parse().unwrap()).collect();
+    let mut next: OidBuf = root.parse().unwrap();
+    for request_id in 1..=20 {
+        let vbs = [VarBind {
+            name: ObjectName(next.as_oid()),
+            value: VarBindValue::UnSpecified,
+        }];
+        let bulk = Message {
+            version: MessageVersion::VERSION,
+            community: b"public",
+            data: Pdus::GetBulkRequest(GetBulkRequestPdu(BulkPdu {
+                request_id,
+                non_repeaters: 0,
+                max_repetitions: 25,
+                variable_bindings: VarBindList(SequenceOf::from_slice(&vbs)),
+            })),
+        };
+        let response = exchange(
+            sock,
+            port,
+            &bulk.to_ber().unwrap(),
+            Instant::now() + Duration::from_secs(10),
+        )
+        .expect("bulk answered");
+        let m = Message::from_ber(&response).unwrap();
+        let Pdus::Response(r) = m.data else {
+            panic!("a Response")
+        };
+        for vb in r.0.variable_bindings.0.iter() {
+            let vb = vb.unwrap();
+            let name: Vec<u32> = vb.name.0.arcs().collect();
+            if !name.starts_with(&prefix) || matches!(vb.value, VarBindValue::EndOfMibView) {
+                return;
+            }
+            each(&name, &vb.value);
+            next = vb.name.0.to_string().parse().unwrap();
+        }
+    }
+    panic!("the walk of {root} did not end within 20 requests");
+}
+
+/// The value snmpwalk printed for `instance` (quotes removed).
+fn value_of(text: &str, instance: String) -> String {
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{instance} ")))
+        .unwrap_or_else(|| panic!("snmpwalk has {instance}: {text}"))
+        .trim_matches('"')
+        .to_string()
+}
+
+/// What net-snmp's snmpwalk prints for `oid` (numeric names, values only, no MIBs).
+fn snmpwalk_of(snmpwalk: &std::path::Path, port: u16, oid: &str) -> String {
+    let out = Command::new(snmpwalk)
+        .args([
+            "-v2c", "-c", "public", "-On", "-Oq", "-Oe", "-t", "2", "-r", "2", "-m", "",
+        ])
+        .arg(format!("127.0.0.1:{port}"))
+        .arg(oid)
+        .env("MIBS", "")
+        .output()
+        .expect("snmpwalk runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// IP-MIB's and HOST-RESOURCES-MIB's generated bindings (mibs/IP-MIB, mibs/HOST-RESOURCES-MIB)
+/// against a real agent: ipAddressTable rows, whose INDEX is an InetAddressType and a
+/// length-prefixed InetAddress, and hrStorageTable rows agree with snmpwalk.
+#[test]
+fn ip_mib_and_host_resources_rows_agree_with_snmpwalk() {
+    use snmp_messages::host_resources_mib::HrStorageEntry;
+    use snmp_messages::ip_mib::IpAddressEntry;
+
+    let (Some(snmpd), Some(snmpwalk)) = (tool("snmpd"), tool("snmpwalk")) else {
+        require_or_skip("net-snmp's snmpd or snmpwalk not found");
+        return;
+    };
+    let agent = start_agent(&snmpd);
+    let sock = UdpSocket::bind("127.0.0.1:0").unwrap();
+    sock.set_read_timeout(Some(Duration::from_millis(500)))
+        .unwrap();
+
+    let mut addresses = Rows::<IpAddressEntry>::new();
+    walk(&sock, agent.port, "1.3.6.1.2.1.4.34", &mut |name, value| {
+        let pushed = addresses.push(name, value).unwrap();
+        assert!(matches!(pushed, Pushed::Row), "{name:?}");
+    });
+    let text = snmpwalk_of(&snmpwalk, agent.port, "1.3.6.1.2.1.4.34.1.3");
+    let mut compared = 0;
+    let mut loopback = false;
+    for row in addresses.iter() {
+        let (kind, addr) = (row.index.ip_address_addr_type, &row.index.ip_address_addr);
+        // The instance: type, then the address as a length-prefixed string.
+        let mut instance = format!(".1.3.6.1.2.1.4.34.1.3.{kind}.{}", addr.len());
+        for b in addr {
+            instance.push_str(&format!(".{b}"));
+        }
+        let ours = row.ip_address_if_index.expect("ipAddressIfIndex walked");
+        assert_eq!(ours.to_string(), value_of(&text, instance));
+        loopback |= kind == 1 && addr.as_slice() == [127, 0, 0, 1];
+        compared += 1;
+    }
+    assert!(loopback, "127.0.0.1 is among the agent's addresses");
+
+    let mut storage = Rows::<HrStorageEntry>::new();
+    walk(
+        &sock,
+        agent.port,
+        "1.3.6.1.2.1.25.2.3",
+        &mut |name, value| {
+            let pushed = storage.push(name, value).unwrap();
+            assert!(matches!(pushed, Pushed::Row), "{name:?}");
+        },
+    );
+    assert!(!storage.is_empty(), "the agent reports storage areas");
+    let text = snmpwalk_of(&snmpwalk, agent.port, "1.3.6.1.2.1.25.2.3.1.3");
+    for row in storage.iter() {
+        let instance = format!(".1.3.6.1.2.1.25.2.3.1.3.{}", row.index.hr_storage_index);
+        let theirs = text
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("{instance} ")))
+            .unwrap_or_else(|| panic!("snmpwalk has {instance}: {text}"));
+        let ours = row
+            .hr_storage_descr
+            .as_deref()
+            .expect("hrStorageDescr walked");
+        assert_eq!(ours, theirs.trim_matches('"'));
+        compared += 1;
+    }
+    println!(
+        "IP-MIB and HOST-RESOURCES-MIB bindings: {} addresses, {} storage areas, {compared} values agree with snmpwalk",
+        addresses.len(),
+        storage.len()
     );
     drop(agent);
 }
