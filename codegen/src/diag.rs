@@ -20,7 +20,12 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A diagnostic at byte `offset` of `source`.
     pub fn at(file: &str, source: &str, offset: usize, message: impl Into<String>) -> Self {
-        let offset = offset.min(source.len());
+        // Inside the text and on a character boundary (an offset from another reading of a
+        // file that has changed since must not split a character).
+        let mut offset = offset.min(source.len());
+        while !source.is_char_boundary(offset) {
+            offset -= 1;
+        }
         let before = &source[..offset];
         let line_start = before.rfind('\n').map_or(0, |k| k + 1);
         let line_end = source[offset..]

@@ -4,6 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::ast::{OidComponent, TypeKind};
 use crate::diag::Diagnostic;
@@ -35,7 +36,7 @@ pub(crate) const BASE_MODULES: &[&str] = &[
 pub const MAX_IMPORT_HOPS: usize = 32;
 
 /// SMI application types and the ASN.1 base types: TEXTUAL-CONVENTION chains stop here.
-pub(crate) const BASE_TYPES: &[&str] = &[
+pub const BASE_TYPES: &[&str] = &[
     "INTEGER",
     "OCTET STRING",
     "OBJECT IDENTIFIER",
@@ -94,34 +95,45 @@ impl std::hash::Hasher for NameHasher {
 pub type NameMap<V> = HashMap<String, V, std::hash::BuildHasherDefault<NameHasher>>;
 
 /// A file read from the search path.
+///
+/// Its text is not kept once parsed (a corpus's text is mostly DESCRIPTION prose, and holding
+/// it all would more than double the memory a load takes): diagnostics and descriptions read
+/// the file again, through [`MibFile::text`].
 #[derive(Debug, Clone)]
 pub struct MibFile {
     /// As shown in diagnostics.
     pub name: String,
     /// Where it was read from (the name, for text added by [`MibSet::add_text`]).
     pub path: PathBuf,
-    /// The text (lossily decoded: some vendor files are Latin-1).
-    pub text: String,
+    /// The text of files added by [`MibSet::add_text`], which have no file to read again.
+    kept: Option<String>,
+}
+
+impl MibFile {
+    /// The file's text, as it was parsed: read again from `path` (decoded the same way), or
+    /// the text given to [`MibSet::add_text`].
+    pub fn text(&self) -> std::io::Result<std::borrow::Cow<'_, str>> {
+        match &self.kept {
+            Some(t) => Ok(std::borrow::Cow::Borrowed(t)),
+            None => read_text(&self.path).map(std::borrow::Cow::Owned),
+        }
+    }
+}
+
+/// A MIB file's text. Some vendor files are Latin-1: those are decoded lossily.
+fn read_text(path: &Path) -> std::io::Result<String> {
+    let bytes = std::fs::read(path)?;
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 /// A file read and parsed, not yet registered in a [`MibSet`].
 struct ParsedFile {
     name: String,
-    text: String,
+    path: PathBuf,
+    kept: Option<String>,
     modules: Vec<SmiModule>,
     rest: Vec<Finding>,
-}
-
-impl ParsedFile {
-    fn parse(name: String, text: String) -> Self {
-        let (modules, rest) = smi::parse_file(&text);
-        ParsedFile {
-            name,
-            text,
-            modules,
-            rest,
-        }
-    }
 }
 
 /// A parsed module and the file it came from.
@@ -194,11 +206,15 @@ impl MibSet {
                 scope.spawn(move || loop {
                     let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(path) = all.get(k) else { break };
-                    let parsed = std::fs::read(path).map(|bytes| {
-                        // Some vendor files are Latin-1: those are decoded lossily.
-                        let text = String::from_utf8(bytes)
-                            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-                        ParsedFile::parse(path.display().to_string(), text)
+                    let parsed = read_text(path).map(|text| {
+                        let (modules, rest) = smi::parse_file(&text);
+                        ParsedFile {
+                            name: path.display().to_string(),
+                            path: path.clone(),
+                            kept: None,
+                            modules,
+                            rest,
+                        }
                     });
                     if tx.send((k, parsed)).is_err() {
                         break;
@@ -232,24 +248,28 @@ impl MibSet {
         Ok(set)
     }
 
-    /// Adds a file's text (for tests and tools).
+    /// Adds a file's text (for tests and tools); the text is kept for diagnostics.
     pub fn add_text(&mut self, name: String, text: String) {
-        self.register(ParsedFile::parse(name, text));
+        let (modules, rest) = smi::parse_file(&text);
+        self.register(ParsedFile {
+            path: PathBuf::from(&name),
+            name,
+            kept: Some(text),
+            modules,
+            rest,
+        });
     }
 
     fn register(&mut self, parsed: ParsedFile) {
         let ParsedFile {
             name,
-            text,
+            path,
+            kept,
             modules,
             rest,
         } = parsed;
         let file = self.files.len();
-        self.files.push(MibFile {
-            path: PathBuf::from(&name),
-            name,
-            text,
-        });
+        self.files.push(MibFile { name, path, kept });
         for f in rest {
             self.file_findings.push((file, f));
         }
@@ -322,10 +342,42 @@ impl MibSet {
         }
     }
 
-    /// A diagnostic at `offset` of module `m`'s file.
+    /// A diagnostic at `offset` of module `m`'s file (which is read again for it).
     pub fn diag(&self, m: usize, offset: usize, message: impl Into<String>) -> Diagnostic {
-        let f = &self.files[self.modules[m].file];
-        Diagnostic::at(&f.name, &f.text, offset, message)
+        let mut one = self.diags(vec![(m, offset, message.into())]);
+        one.pop().expect("one diagnostic per item")
+    }
+
+    /// Diagnostics for `(module, offset, message)` items, in their order, reading each file
+    /// they point into once. A file that cannot be read again gives a diagnostic with the
+    /// byte offset instead of line and column.
+    pub fn diags(&self, items: Vec<(usize, usize, String)>) -> Vec<Diagnostic> {
+        let mut by_file: Vec<usize> = (0..items.len()).collect();
+        by_file.sort_by_key(|&k| self.modules[items[k].0].file);
+        let mut out: Vec<Option<Diagnostic>> = vec![None; items.len()];
+        let mut k = 0;
+        while k < by_file.len() {
+            let file = self.modules[items[by_file[k]].0].file;
+            let f = &self.files[file];
+            let text = f.text();
+            while let Some(&i) = by_file.get(k) {
+                let (m, offset, message) = &items[i];
+                if self.modules[*m].file != file {
+                    break;
+                }
+                out[i] = Some(match &text {
+                    Ok(t) => Diagnostic::at(&f.name, t, *offset, message.clone()),
+                    Err(e) => Diagnostic::file(
+                        &f.name,
+                        format!(
+                            "{message} (at byte {offset}; the file could not be read again: {e})"
+                        ),
+                    ),
+                });
+                k += 1;
+            }
+        }
+        out.into_iter().flatten().collect()
     }
 }
 
@@ -339,11 +391,12 @@ pub struct MibNode {
     /// Descriptor.
     pub name: String,
     /// The OID.
-    pub oid: Vec<u32>,
+    pub oid: Arc<[u32]>,
     /// What defines it.
     pub kind: NodeKind,
-    /// Base type of its SYNTAX after TEXTUAL-CONVENTIONs, for OBJECT-TYPEs.
-    pub base_type: Option<String>,
+    /// Base type of its SYNTAX after TEXTUAL-CONVENTIONs, for OBJECT-TYPEs: one of
+    /// [`BASE_TYPES`] or an ASN.1 type's keyword (`SEQUENCE`, `CHOICE`, ...).
+    pub base_type: Option<&'static str>,
 }
 
 /// What a module came to.
@@ -377,10 +430,13 @@ struct Resolver<'m> {
     set: &'m MibSet,
     strict: HashSet<Relaxation>,
     /// Memoised OIDs, by module and node index: None = not computed yet.
-    oids: Vec<Vec<Option<Option<Vec<u32>>>>>,
+    oids: Vec<Vec<Option<Option<Arc<[u32]>>>>>,
     in_progress: Vec<Vec<bool>>,
-    errors: HashMap<usize, Vec<Diagnostic>>,
-    warnings: HashMap<usize, Vec<Diagnostic>>,
+    /// Problems found, as (module, offset, message): made into diagnostics at the end, each
+    /// file read once.
+    found: Vec<(usize, usize, String)>,
+    /// Per item of `found`: an error (else a warning).
+    found_error: Vec<bool>,
     warned: HashSet<(usize, String)>,
 }
 
@@ -400,8 +456,8 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
             .iter()
             .map(|l| vec![false; l.smi.nodes.len()])
             .collect(),
-        errors: HashMap::new(),
-        warnings: HashMap::new(),
+        found: Vec::new(),
+        found_error: Vec::new(),
         warned: HashSet::new(),
     };
     // The closure of `wanted` under IMPORTS.
@@ -446,11 +502,19 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
             }
         }
     }
+    let mut errors: HashMap<usize, Vec<Diagnostic>> = HashMap::new();
+    let mut warnings: HashMap<usize, Vec<Diagnostic>> = HashMap::new();
+    let modules: Vec<usize> = r.found.iter().map(|f| f.0).collect();
+    let diags = set.diags(std::mem::take(&mut r.found));
+    for ((m, d), error) in modules.into_iter().zip(diags).zip(r.found_error) {
+        let to = if error { &mut errors } else { &mut warnings };
+        to.entry(m).or_default().push(d);
+    }
     for &m in &order {
         out.reports.push(ModuleReport {
             module: m,
-            errors: r.errors.remove(&m).unwrap_or_default(),
-            warnings: r.warnings.remove(&m).unwrap_or_default(),
+            errors: errors.remove(&m).unwrap_or_default(),
+            warnings: warnings.remove(&m).unwrap_or_default(),
         });
     }
     out
@@ -462,13 +526,9 @@ impl Resolver<'_> {
             Some(r) => format!("{message} [{}]", r.name()),
             None => message,
         };
-        let d = self.set.diag(m, offset, message);
         let strict = relaxation.is_some_and(|r| self.strict.contains(&r));
-        if relaxation.is_none() || strict {
-            self.errors.entry(m).or_default().push(d);
-        } else {
-            self.warnings.entry(m).or_default().push(d);
-        }
+        self.found.push((m, offset, message));
+        self.found_error.push(relaxation.is_none() || strict);
     }
 
     /// Parse findings and imports of a module.
@@ -593,7 +653,7 @@ impl Resolver<'_> {
     }
 
     /// The OID of node `name` of module `m`.
-    fn oid_of(&mut self, m: usize, name: &str, offset: usize) -> Option<Vec<u32>> {
+    fn oid_of(&mut self, m: usize, name: &str, offset: usize) -> Option<Arc<[u32]>> {
         let i = *self.set.node_index[m].get(name)?;
         if let Some(v) = &self.oids[m][i] {
             return v.clone();
@@ -608,7 +668,7 @@ impl Resolver<'_> {
             return None;
         }
         self.in_progress[m][i] = true;
-        let result = self.compute_oid(m, i);
+        let result: Option<Arc<[u32]>> = self.compute_oid(m, i).map(Arc::from);
         self.in_progress[m][i] = false;
         self.oids[m][i] = Some(result.clone());
         result
@@ -621,8 +681,7 @@ impl Resolver<'_> {
         let (offset, kind) = (node.offset, node.kind);
         if kind == NodeKind::TrapType {
             // SMIv1 traps: enterprise.0.number (RFC 2576 3.1), as net-snmp and SMIv2 name them.
-            let (enterprise, number) = (node.enterprise.clone(), node.trap_number);
-            let (Some(e), Some(n)) = (enterprise, number) else {
+            let (Some(e), Some(n)) = (node.enterprise(), node.trap_number()) else {
                 self.report(
                     m,
                     offset,
@@ -631,7 +690,7 @@ impl Resolver<'_> {
                 );
                 return None;
             };
-            let Some(t) = self.lookup(m, &e, offset) else {
+            let Some(t) = self.lookup(m, e, offset) else {
                 self.report(
                     m,
                     offset,
@@ -640,7 +699,7 @@ impl Resolver<'_> {
                 );
                 return None;
             };
-            let mut oid = self.oid_of(t, &e, offset)?;
+            let mut oid = self.oid_of(t, e, offset)?.to_vec();
             oid.extend([0, n]);
             return Some(oid);
         }
@@ -656,7 +715,7 @@ impl Resolver<'_> {
                 }
                 OidComponent::Name(parent, sp) if k == 0 => {
                     if let Some(t) = self.lookup(m, parent, sp.start) {
-                        oid = self.oid_of(t, parent, sp.start)?;
+                        oid = self.oid_of(t, parent, sp.start)?.to_vec();
                     } else if let Some((_, v)) = ROOTS.iter().find(|(r, _)| r == parent) {
                         oid.push(*v);
                     } else {
@@ -690,25 +749,25 @@ impl Resolver<'_> {
     }
 
     /// Follows type references through TEXTUAL-CONVENTIONs and type assignments to a base type.
-    fn base_type(&mut self, m: usize, kind: &TypeKind, depth: usize) -> Option<String> {
+    fn base_type(&mut self, m: usize, kind: &TypeKind, depth: usize) -> Option<&'static str> {
         if depth > 32 {
             return None;
         }
         Some(match kind {
-            TypeKind::Integer(_) | TypeKind::Enumerated { .. } => "INTEGER".into(),
-            TypeKind::OctetString => "OCTET STRING".into(),
-            TypeKind::ObjectIdentifier => "OBJECT IDENTIFIER".into(),
-            TypeKind::BitString(_) => "BITS".into(),
-            TypeKind::Null => "NULL".into(),
-            TypeKind::Boolean => "BOOLEAN".into(),
-            TypeKind::Sequence(_) | TypeKind::Set(_) => "SEQUENCE".into(),
-            TypeKind::SequenceOf(..) | TypeKind::SetOf(..) => "SEQUENCE OF".into(),
-            TypeKind::Choice(_) => "CHOICE".into(),
-            TypeKind::Any(_) => "ANY".into(),
+            TypeKind::Integer(_) | TypeKind::Enumerated { .. } => "INTEGER",
+            TypeKind::OctetString => "OCTET STRING",
+            TypeKind::ObjectIdentifier => "OBJECT IDENTIFIER",
+            TypeKind::BitString(_) => "BITS",
+            TypeKind::Null => "NULL",
+            TypeKind::Boolean => "BOOLEAN",
+            TypeKind::Sequence(_) | TypeKind::Set(_) => "SEQUENCE",
+            TypeKind::SequenceOf(..) | TypeKind::SetOf(..) => "SEQUENCE OF",
+            TypeKind::Choice(_) => "CHOICE",
+            TypeKind::Any(_) => "ANY",
             TypeKind::Tagged { inner, .. } => return self.base_type(m, &inner.kind, depth + 1),
             TypeKind::Reference { name, .. } => {
-                if BASE_TYPES.contains(&name.as_str()) {
-                    return Some(name.clone());
+                if let Some(b) = BASE_TYPES.iter().find(|b| **b == name) {
+                    return Some(b);
                 }
                 let (t, i) = self.set.find(m, name, true)?;
                 // `set` outlives the resolver's borrow of itself: no copy of the type.

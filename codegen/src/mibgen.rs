@@ -21,7 +21,7 @@ use crate::diag::Diagnostic;
 use crate::emit::{doc_lines as doc, EmittedModule, GENERATED_HEADER};
 use crate::mib::{MibSet, Resolved, BASE_TYPES};
 use crate::naming::{camel_case, is_keyword, screaming_snake_case, snake_case};
-use crate::smi::{Node, NodeKind};
+use crate::smi::{Access, Node, NodeKind};
 
 /// Textual conventions shown as text whatever their DISPLAY-HINT says.
 const TEXT_CONVENTIONS: &[&str] = &["DisplayString", "SnmpAdminString", "Utf8String"];
@@ -237,7 +237,11 @@ struct ModuleGen<'s> {
     set: &'s MibSet,
     look: &'s Lookup<'s>,
     m: usize,
-    oids: &'s HashMap<(usize, usize), Vec<u32>>,
+    /// The module's file, read again for descriptions and line numbers.
+    text: std::borrow::Cow<'s, str>,
+    /// Byte offsets at which the file's lines start.
+    line_starts: Vec<usize>,
+    oids: &'s HashMap<(usize, usize), std::sync::Arc<[u32]>>,
     module_name: &'s str,
     file: String,
     /// Type names used so far, to keep them unique.
@@ -250,20 +254,14 @@ struct ModuleGen<'s> {
 
 impl ModuleGen<'_> {
     fn line_of(&self, offset: usize) -> usize {
-        let f = &self.set.files[self.set.modules[self.m].file];
-        f.text[..offset.min(f.text.len())]
-            .bytes()
-            .filter(|&b| b == b'\n')
-            .count()
-            + 1
+        self.line_starts.partition_point(|&s| s <= offset)
     }
 
     fn description(&self, node: &Node) -> String {
-        let f = &self.set.files[self.set.modules[self.m].file];
         let Some(span) = node.description else {
             return String::new();
         };
-        let text = f.text.get(span.start..span.end).unwrap_or("");
+        let text = self.text.get(span.start..span.end).unwrap_or("");
         // The first paragraph, re-flowed.
         let para: Vec<&str> = text
             .split("\n\n")
@@ -304,13 +302,13 @@ impl ModuleGen<'_> {
             self.file,
             self.line_of(node.offset)
         );
-        if let Some(syntax) = &node.syntax_text {
+        if let Some(syntax) = node.syntax_text(&self.text) {
             let syntax: Vec<&str> = syntax.split_whitespace().collect();
             text.push_str(&format!("\n\nSYNTAX `{}`", syntax.join(" ")));
-            if let Some(a) = &node.access {
-                text.push_str(&format!(", {a}"));
+            if let Some(a) = node.access {
+                text.push_str(&format!(", {}", a.as_str()));
             }
-            if let Some(u) = &node.units {
+            if let Some(u) = node.units() {
                 text.push_str(&format!(", UNITS \"{u}\""));
             }
             text.push('.');
@@ -577,9 +575,9 @@ impl ModuleGen<'_> {
         let index_ty = ident(&self.unique_type(format!("{name}Index")));
         let full = format!("{}::{}", self.module_name, entry.name);
         // The INDEX, through AUGMENTS when the row extends another.
-        let (index_m, index_items) = match &entry.augments {
+        let (index_m, index_items) = match entry.augments() {
             Some(base) => match self.look.node(self.m, base) {
-                Some((bm, b)) => (bm, b.index.clone()),
+                Some((bm, b)) => (bm, b.index().to_vec()),
                 None => {
                     return Err(self.set.diag(
                         self.m,
@@ -588,7 +586,7 @@ impl ModuleGen<'_> {
                     ))
                 }
             },
-            None => (self.m, entry.index.clone()),
+            None => (self.m, entry.index().to_vec()),
         };
         let mut idx_fields = Vec::new();
         let mut idx_reads = Vec::new();
@@ -646,7 +644,7 @@ impl ModuleGen<'_> {
         let mut arms = Vec::new();
         let mut used = HashSet::from(["index".to_string()]);
         for (ci, col, number) in columns {
-            if col.access.as_deref() == Some("not-accessible") {
+            if col.access == Some(Access::NotAccessible) {
                 // Never in a response: an INDEX component, decoded into `index`.
                 continue;
             }
@@ -736,7 +734,7 @@ pub fn emit_mibs(
     file_name: &dyn Fn(usize) -> String,
 ) -> Result<Vec<EmittedModule>, Diagnostic> {
     let look = Lookup { set };
-    let oids: HashMap<(usize, usize), Vec<u32>> = resolved
+    let oids: HashMap<(usize, usize), std::sync::Arc<[u32]>> = resolved
         .nodes
         .iter()
         .map(|n| ((n.module, n.index), n.oid.clone()))
@@ -744,10 +742,19 @@ pub fn emit_mibs(
     let mut out = Vec::new();
     for &m in modules {
         let smi = &set.modules[m].smi;
+        let f = &set.files[set.modules[m].file];
+        let text = f
+            .text()
+            .map_err(|e| Diagnostic::file(&f.name, format!("cannot read the file again: {e}")))?;
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(k, _)| k + 1))
+            .collect();
         let mut g = ModuleGen {
             set,
             look: &look,
             m,
+            text,
+            line_starts,
             oids: &oids,
             module_name: &smi.name,
             file: file_name(set.modules[m].file),
@@ -786,33 +793,33 @@ pub fn emit_mibs(
     Ok(out)
 }
 
-fn access_tokens(a: Option<&str>) -> TokenStream {
+fn access_tokens(a: Option<Access>) -> TokenStream {
     match a {
-        Some("not-accessible") => quote!(Access::NotAccessible),
-        Some("accessible-for-notify") => quote!(Access::AccessibleForNotify),
-        Some("read-only") => quote!(Access::ReadOnly),
-        Some("read-write") => quote!(Access::ReadWrite),
-        Some("read-create") => quote!(Access::ReadCreate),
-        Some("write-only") => quote!(Access::WriteOnly),
-        _ => quote!(Access::None),
+        Some(Access::NotAccessible) => quote!(Access::NotAccessible),
+        Some(Access::AccessibleForNotify) => quote!(Access::AccessibleForNotify),
+        Some(Access::ReadOnly) => quote!(Access::ReadOnly),
+        Some(Access::ReadWrite) => quote!(Access::ReadWrite),
+        Some(Access::ReadCreate) => quote!(Access::ReadCreate),
+        Some(Access::WriteOnly) => quote!(Access::WriteOnly),
+        None => quote!(Access::None),
     }
 }
 
 fn module_tokens(g: &mut ModuleGen<'_>) -> Result<TokenStream, Diagnostic> {
     let smi = &g.set.modules[g.m].smi;
     // Nodes with OIDs, in definition order.
-    let nodes: Vec<(usize, &Node, &Vec<u32>)> = smi
+    let nodes: Vec<(usize, &Node, &[u32])> = smi
         .nodes
         .iter()
         .enumerate()
-        .filter_map(|(i, n)| g.oids.get(&(g.m, i)).map(|o| (i, n, o)))
+        .filter_map(|(i, n)| g.oids.get(&(g.m, i)).map(|o| (i, n, &o[..])))
         .collect();
     let entries: HashMap<&[u32], usize> = nodes
         .iter()
         .filter(|(_, n, _)| {
-            n.kind == NodeKind::ObjectType && (!n.index.is_empty() || n.augments.is_some())
+            n.kind == NodeKind::ObjectType && (!n.index().is_empty() || n.augments().is_some())
         })
-        .map(|(i, _, o)| (o.as_slice(), *i))
+        .map(|(i, _, o)| (*o, *i))
         .collect();
     let is_table = |n: &Node| {
         n.syntax
@@ -821,7 +828,7 @@ fn module_tokens(g: &mut ModuleGen<'_>) -> Result<TokenStream, Diagnostic> {
     };
 
     let mut consts = Vec::new();
-    let mut registry: Vec<(&Vec<u32>, Ident)> = Vec::new();
+    let mut registry: Vec<(&[u32], Ident)> = Vec::new();
     let mut value_types = Vec::new();
     let mut columns: HashMap<usize, Vec<(usize, &Node, u32)>> = HashMap::new();
     let mut scalars = Vec::new();
@@ -830,7 +837,7 @@ fn module_tokens(g: &mut ModuleGen<'_>) -> Result<TokenStream, Diagnostic> {
         let parent = &oid[..oid.len().saturating_sub(1)];
         let kind = match node.kind {
             NodeKind::ObjectType if is_table(node) => quote!(ObjectKind::Table),
-            NodeKind::ObjectType if entries.contains_key(oid.as_slice()) => {
+            NodeKind::ObjectType if entries.contains_key(oid) => {
                 quote!(ObjectKind::Entry)
             }
             NodeKind::ObjectType if entries.contains_key(parent) => {
@@ -865,7 +872,7 @@ fn module_tokens(g: &mut ModuleGen<'_>) -> Result<TokenStream, Diagnostic> {
         let cid = ident(&cname);
         let full = format!("{}::{}", smi.name, node.name);
         let oid_lit = u32_slice(oid);
-        let access = access_tokens(node.access.as_deref());
+        let access = access_tokens(node.access);
         let base = if node.kind == NodeKind::ObjectType && !is_table(node) {
             syn.base.clone()
         } else {
@@ -894,7 +901,7 @@ fn module_tokens(g: &mut ModuleGen<'_>) -> Result<TokenStream, Diagnostic> {
     let count = registry.len();
 
     let mut rows = Vec::new();
-    let mut entry_list: Vec<(usize, &Node, &Vec<u32>)> = nodes
+    let mut entry_list: Vec<(usize, &Node, &[u32])> = nodes
         .iter()
         .filter(|(i, _, _)| entries.values().any(|e| e == i))
         .copied()

@@ -277,7 +277,93 @@ pub struct IndexItem {
     pub implied: bool,
 }
 
+/// MAX-ACCESS (SMIv2) or ACCESS (SMIv1) of an OBJECT-TYPE.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Access {
+    /// `not-accessible`.
+    NotAccessible,
+    /// `accessible-for-notify`.
+    AccessibleForNotify,
+    /// `read-only`.
+    ReadOnly,
+    /// `read-write`.
+    ReadWrite,
+    /// `read-create`.
+    ReadCreate,
+    /// `write-only` (SMIv1).
+    WriteOnly,
+}
+
+impl Access {
+    /// The keyword.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Access::NotAccessible => "not-accessible",
+            Access::AccessibleForNotify => "accessible-for-notify",
+            Access::ReadOnly => "read-only",
+            Access::ReadWrite => "read-write",
+            Access::ReadCreate => "read-create",
+            Access::WriteOnly => "write-only",
+        }
+    }
+
+    fn from_keyword(w: &str) -> Option<Access> {
+        Some(match w {
+            "not-accessible" => Access::NotAccessible,
+            "accessible-for-notify" => Access::AccessibleForNotify,
+            "read-only" => Access::ReadOnly,
+            "read-write" => Access::ReadWrite,
+            "read-create" => Access::ReadCreate,
+            "write-only" => Access::WriteOnly,
+            _ => return None,
+        })
+    }
+}
+
+/// STATUS of a definition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// `current` (SMIv2).
+    Current,
+    /// `deprecated`.
+    Deprecated,
+    /// `obsolete`.
+    Obsolete,
+    /// `mandatory` (SMIv1).
+    Mandatory,
+    /// `optional` (SMIv1).
+    Optional,
+}
+
+impl Status {
+    /// The keyword.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Current => "current",
+            Status::Deprecated => "deprecated",
+            Status::Obsolete => "obsolete",
+            Status::Mandatory => "mandatory",
+            Status::Optional => "optional",
+        }
+    }
+
+    fn from_keyword(w: &str) -> Option<Status> {
+        Some(match w {
+            "current" => Status::Current,
+            "deprecated" => Status::Deprecated,
+            "obsolete" => Status::Obsolete,
+            "mandatory" => Status::Mandatory,
+            "optional" => Status::Optional,
+            _ => return None,
+        })
+    }
+}
+
 /// A node of the OID tree defined by the module.
+///
+/// A corpus has about a hundred thousand of these, so a node is kept small: what most nodes
+/// have is inline, what few have (INDEX, UNITS, DEFVAL, group members, ...) is in
+/// [`NodeExtra`], reached through the accessors.
 #[derive(Debug, Clone)]
 pub struct Node {
     /// Its descriptor.
@@ -286,16 +372,27 @@ pub struct Node {
     pub offset: usize,
     /// What defines it.
     pub kind: NodeKind,
-    /// The OID value as written (`{ parent 3 }`); for TRAP-TYPE, empty (see `trap_number`).
+    /// MAX-ACCESS or ACCESS.
+    pub access: Option<Access>,
+    /// STATUS.
+    pub status: Option<Status>,
+    /// The OID value as written (`{ parent 3 }`); for TRAP-TYPE, empty (see
+    /// [`Node::trap_number`]).
     pub oid: Vec<OidComponent>,
     /// SYNTAX (OBJECT-TYPE).
-    pub syntax: Option<Type>,
-    /// The SYNTAX text as written.
-    pub syntax_text: Option<String>,
-    /// MAX-ACCESS or ACCESS.
-    pub access: Option<String>,
-    /// STATUS.
-    pub status: Option<String>,
+    pub syntax: Option<Box<Type>>,
+    /// The byte range of the SYNTAX as written (see [`Node::syntax_text`]).
+    pub syntax_span: Option<Span>,
+    /// DESCRIPTION, as the byte range of its text (quotes excluded) in the file: descriptions
+    /// are most of a MIB corpus's bytes, so they are not copied.
+    pub description: Option<Span>,
+    /// The clauses few nodes have.
+    pub extra: Option<Box<NodeExtra>>,
+}
+
+/// The clauses of a node that few nodes have.
+#[derive(Debug, Clone, Default)]
+pub struct NodeExtra {
     /// UNITS.
     pub units: Option<String>,
     /// INDEX.
@@ -304,16 +401,58 @@ pub struct Node {
     pub augments: Option<String>,
     /// DEFVAL, as written inside the braces.
     pub defval: Option<String>,
-    /// DESCRIPTION.
-    /// DESCRIPTION, as the byte range of its text (quotes excluded) in the file: descriptions
-    /// are most of a MIB corpus's bytes, so they are not copied.
-    pub description: Option<Span>,
     /// TRAP-TYPE's ENTERPRISE.
     pub enterprise: Option<String>,
     /// TRAP-TYPE's number.
     pub trap_number: Option<u32>,
     /// OBJECTS / VARIABLES / NOTIFICATIONS members.
     pub members: Vec<String>,
+}
+
+impl Node {
+    /// The SYNTAX as written, from the file's `text`.
+    pub fn syntax_text<'t>(&self, text: &'t str) -> Option<&'t str> {
+        self.syntax_span.and_then(|s| text.get(s.start..s.end))
+    }
+
+    /// UNITS.
+    pub fn units(&self) -> Option<&str> {
+        self.extra.as_ref()?.units.as_deref()
+    }
+
+    /// INDEX.
+    pub fn index(&self) -> &[IndexItem] {
+        self.extra.as_ref().map_or(&[], |e| &e.index)
+    }
+
+    /// AUGMENTS.
+    pub fn augments(&self) -> Option<&str> {
+        self.extra.as_ref()?.augments.as_deref()
+    }
+
+    /// DEFVAL, as written inside the braces.
+    pub fn defval(&self) -> Option<&str> {
+        self.extra.as_ref()?.defval.as_deref()
+    }
+
+    /// TRAP-TYPE's ENTERPRISE.
+    pub fn enterprise(&self) -> Option<&str> {
+        self.extra.as_ref()?.enterprise.as_deref()
+    }
+
+    /// TRAP-TYPE's number.
+    pub fn trap_number(&self) -> Option<u32> {
+        self.extra.as_ref()?.trap_number
+    }
+
+    /// OBJECTS / VARIABLES / NOTIFICATIONS members.
+    pub fn members(&self) -> &[String] {
+        self.extra.as_ref().map_or(&[], |e| &e.members)
+    }
+
+    fn extra_mut(&mut self) -> &mut NodeExtra {
+        self.extra.get_or_insert_with(Default::default)
+    }
 }
 
 /// A type assignment: a TEXTUAL-CONVENTION or a plain `Name ::= Type`.
@@ -970,14 +1109,35 @@ impl<'s> Parser<'s> {
         for (c, a, b) in self.clauses(k + 2, i) {
             match c {
                 "SYNTAX" if kind == NodeKind::ObjectType => {
-                    if let Some((ty, text)) = self.parse_type(a, b) {
-                        n.syntax = Some(ty);
-                        n.syntax_text = Some(text);
+                    if let Some((ty, _)) = self.parse_type(a, b) {
+                        n.syntax = Some(Box::new(ty));
+                        n.syntax_span = Some(Span {
+                            start: self.offset(a),
+                            end: self.toks[b - 1].end,
+                        });
                     }
                 }
-                "MAX-ACCESS" | "ACCESS" => n.access = Some(self.text(a).to_string()),
-                "STATUS" => n.status = Some(self.text(a).to_string()),
-                "UNITS" => n.units = self.string(a),
+                "MAX-ACCESS" | "ACCESS" => match Access::from_keyword(self.text(a)) {
+                    Some(x) => n.access = Some(x),
+                    None => self.error(
+                        self.offset(a),
+                        format!(
+                            "{c} of {name}: expected not-accessible, accessible-for-notify, read-only, read-write, read-create or write-only, found `{}`",
+                            self.text(a)
+                        ),
+                    ),
+                },
+                "STATUS" => match Status::from_keyword(self.text(a)) {
+                    Some(x) => n.status = Some(x),
+                    None => self.error(
+                        self.offset(a),
+                        format!(
+                            "STATUS of {name}: expected current, deprecated, obsolete, mandatory or optional, found `{}`",
+                            self.text(a)
+                        ),
+                    ),
+                },
+                "UNITS" => n.extra_mut().units = self.string(a),
                 // The first DESCRIPTION is the node's; later ones belong to REVISIONs.
                 "DESCRIPTION" if n.description.is_none() => {
                     n.description = (self.kind(a) == Some(Tok::Str)).then(|| Span {
@@ -986,24 +1146,28 @@ impl<'s> Parser<'s> {
                     })
                 }
                 "INDEX" => {
-                    n.index = self
+                    n.extra_mut().index = self
                         .name_list(a, b)
                         .into_iter()
                         .map(|(name, implied)| IndexItem { name, implied })
                         .collect()
                 }
-                "AUGMENTS" => n.augments = self.name_list(a, b).into_iter().next().map(|x| x.0),
+                "AUGMENTS" => {
+                    n.extra_mut().augments =
+                        self.name_list(a, b).into_iter().next().map(|x| x.0)
+                }
                 "DEFVAL" => {
-                    n.defval = Some(
+                    n.extra_mut().defval = Some(
                         self.span_text(a, b)
                             .trim_matches(|c| c == '{' || c == '}')
                             .trim()
                             .to_string(),
                     )
                 }
-                "ENTERPRISE" => n.enterprise = Some(self.text(a).to_string()),
+                "ENTERPRISE" => n.extra_mut().enterprise = Some(self.text(a).to_string()),
                 "OBJECTS" | "VARIABLES" | "NOTIFICATIONS" => {
-                    n.members = self.name_list(a, b).into_iter().map(|x| x.0).collect()
+                    n.extra_mut().members =
+                        self.name_list(a, b).into_iter().map(|x| x.0).collect()
                 }
                 "LAST-UPDATED" | "REVISION" => {
                     if let Some(ts) = self.string(a) {
@@ -1027,7 +1191,7 @@ impl<'s> Parser<'s> {
         }
         if kind == NodeKind::TrapType {
             match self.text(i + 1).parse::<u32>() {
-                Ok(num) => n.trap_number = Some(num),
+                Ok(num) => n.extra_mut().trap_number = Some(num),
                 Err(_) => self.error(
                     self.offset(i + 1),
                     format!(
@@ -1055,19 +1219,13 @@ fn node(name: String, offset: usize, kind: NodeKind, oid: Vec<OidComponent>) -> 
         name,
         offset,
         kind,
-        oid,
-        syntax: None,
-        syntax_text: None,
         access: None,
         status: None,
-        units: None,
-        index: Vec::new(),
-        augments: None,
-        defval: None,
+        oid,
+        syntax: None,
+        syntax_span: None,
         description: None,
-        enterprise: None,
-        trap_number: None,
-        members: Vec::new(),
+        extra: None,
     }
 }
 
@@ -1218,17 +1376,17 @@ END
             ["example", "exTable", "exEntry", "exName", "exFlags"]
         );
         assert_eq!(
-            m.nodes[2].index,
+            m.nodes[2].index(),
             [IndexItem {
                 name: "exName".into(),
                 implied: true
             }]
         );
         assert_eq!(
-            m.nodes[3].syntax_text.as_deref(),
+            m.nodes[3].syntax_text(SAMPLE),
             Some("DisplayString (SIZE (1..32))")
         );
-        assert_eq!(m.nodes[4].defval.as_deref(), Some("{ up }"));
+        assert_eq!(m.nodes[4].defval(), Some("{ up }"));
         assert_eq!(m.types.len(), 2);
         assert!(m.types[0].textual_convention && m.types[0].display_hint.as_deref() == Some("d-1"));
     }
@@ -1273,8 +1431,8 @@ END
             m.nodes.iter().map(|n| &n.name).collect::<Vec<_>>(),
             m.findings
         );
-        assert_eq!(m.nodes[2].trap_number, Some(7));
-        assert_eq!(m.nodes[2].members, ["old_thing"]);
-        assert_eq!(m.nodes[1].access.as_deref(), Some("read-only"));
+        assert_eq!(m.nodes[2].trap_number(), Some(7));
+        assert_eq!(m.nodes[2].members(), ["old_thing"]);
+        assert_eq!(m.nodes[1].access, Some(Access::ReadOnly));
     }
 }

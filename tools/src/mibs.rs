@@ -15,7 +15,7 @@ pub struct Mibs {
     /// What it resolved to.
     pub resolved: Resolved,
     by_name: HashMap<String, Vec<usize>>,
-    by_oid: BTreeMap<Vec<u32>, usize>,
+    by_oid: BTreeMap<std::sync::Arc<[u32]>, usize>,
 }
 
 impl Mibs {
@@ -86,7 +86,7 @@ impl Mibs {
                 .ok_or_else(|| format!("`{name}` is not defined in {m}"))?,
             None => candidates[0],
         };
-        let mut oid = self.resolved.nodes[node].oid.clone();
+        let mut oid = self.resolved.nodes[node].oid.to_vec();
         if let Some(s) = suffix {
             for arc in s.split('.').filter(|a| !a.is_empty()) {
                 oid.push(

@@ -456,7 +456,7 @@ fn node_facts(mibs: &Mibs, module: &str) -> std::collections::BTreeMap<String, S
                 _ => String::new(),
             };
             let index: Vec<String> = node
-                .index
+                .index()
                 .iter()
                 .map(|i| format!("{}{}", if i.implied { "IMPLIED " } else { "" }, i.name))
                 .collect();
@@ -465,10 +465,10 @@ fn node_facts(mibs: &Mibs, module: &str) -> std::collections::BTreeMap<String, S
                 snmp_codegen::mib::dotted(&n.oid),
                 n.kind.as_str(),
                 n.base_type,
-                node.access,
-                node.status,
+                node.access.map(|a| a.as_str()),
+                node.status.map(|s| s.as_str()),
                 index.join(","),
-                node.augments
+                node.augments()
             );
             (n.name.clone(), facts)
         })
