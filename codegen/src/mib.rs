@@ -426,12 +426,22 @@ pub struct Resolved {
     pub reports: Vec<ModuleReport>,
 }
 
+/// How far the resolver got with a node's OID.
+#[derive(Debug, Clone)]
+enum OidState {
+    /// Not looked at yet.
+    Unknown,
+    /// Being computed (met again: the OID is defined in terms of itself).
+    InProgress,
+    /// Computed: the OID, or `None` when it could not be resolved (reported once).
+    Done(Option<Arc<[u32]>>),
+}
+
 struct Resolver<'m> {
     set: &'m MibSet,
     strict: HashSet<Relaxation>,
-    /// Memoised OIDs, by module and node index: None = not computed yet.
-    oids: Vec<Vec<Option<Option<Arc<[u32]>>>>>,
-    in_progress: Vec<Vec<bool>>,
+    /// Memoised OIDs, by module and node index.
+    oids: Vec<Vec<OidState>>,
     /// Problems found, as (module, offset, message): made into diagnostics at the end, each
     /// file read once.
     found: Vec<(usize, usize, String)>,
@@ -449,12 +459,7 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
         oids: set
             .modules
             .iter()
-            .map(|l| vec![None; l.smi.nodes.len()])
-            .collect(),
-        in_progress: set
-            .modules
-            .iter()
-            .map(|l| vec![false; l.smi.nodes.len()])
+            .map(|l| vec![OidState::Unknown; l.smi.nodes.len()])
             .collect(),
         found: Vec::new(),
         found_error: Vec::new(),
@@ -655,22 +660,22 @@ impl Resolver<'_> {
     /// The OID of node `name` of module `m`.
     fn oid_of(&mut self, m: usize, name: &str, offset: usize) -> Option<Arc<[u32]>> {
         let i = *self.set.node_index[m].get(name)?;
-        if let Some(v) = &self.oids[m][i] {
-            return v.clone();
+        match &self.oids[m][i] {
+            OidState::Done(v) => return v.clone(),
+            OidState::InProgress => {
+                self.report(
+                    m,
+                    offset,
+                    None,
+                    format!("the OID of `{name}` is defined in terms of itself"),
+                );
+                return None;
+            }
+            OidState::Unknown => {}
         }
-        if self.in_progress[m][i] {
-            self.report(
-                m,
-                offset,
-                None,
-                format!("the OID of `{name}` is defined in terms of itself"),
-            );
-            return None;
-        }
-        self.in_progress[m][i] = true;
+        self.oids[m][i] = OidState::InProgress;
         let result: Option<Arc<[u32]>> = self.compute_oid(m, i).map(Arc::from);
-        self.in_progress[m][i] = false;
-        self.oids[m][i] = Some(result.clone());
+        self.oids[m][i] = OidState::Done(result.clone());
         result
     }
 

@@ -125,7 +125,7 @@ impl Mibs {
                 n.name,
                 mib::dotted(&n.oid),
                 n.kind.as_str(),
-                n.base_type.as_deref().unwrap_or("")
+                n.base_type.unwrap_or("")
             );
         }
         out
