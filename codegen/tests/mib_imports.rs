@@ -76,7 +76,7 @@ END
     let r = resolve(&set, &["C-MIB".into()], &HashSet::new());
     let z = r.nodes.iter().find(|n| n.name == "z").expect("z resolved");
     assert_eq!(*z.oid, [1, 3, 6, 1, 4, 1, 7, 3]);
-    assert_eq!(z.base_type.as_deref(), Some("Integer32"));
+    assert_eq!(z.base_type, Some("Integer32"));
     assert_eq!(
         set.find(set.by_name["C-MIB"], "A-Type", true),
         Some((set.by_name["A-MIB"], 0))
