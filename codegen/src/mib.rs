@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::ast::{OidComponent, TypeKind};
 use crate::diag::Diagnostic;
-use crate::smi::{self, Finding, NodeKind, Relaxation, SmiModule};
+use crate::smi::{self, Finding, Node, NodeKind, Relaxation, SmiModule};
 
 /// Arcs usable by name at the start of an OID value (X.660).
 const ROOTS: &[(&str, u32)] = &[
@@ -92,7 +92,7 @@ impl std::hash::Hasher for NameHasher {
 }
 
 /// A map keyed by descriptor.
-pub type NameMap<V> = HashMap<String, V, std::hash::BuildHasherDefault<NameHasher>>;
+pub type NameMap<V> = HashMap<Arc<str>, V, std::hash::BuildHasherDefault<NameHasher>>;
 
 /// A file read from the search path.
 ///
@@ -155,7 +155,7 @@ pub struct MibSet {
     /// The modules, in the order found.
     pub modules: Vec<Loaded>,
     /// Module name -> index in `modules`.
-    pub by_name: HashMap<String, usize>,
+    pub by_name: HashMap<String, usize, std::hash::BuildHasherDefault<NameHasher>>,
     /// Problems with files that yielded no module.
     pub file_findings: Vec<(usize, Finding)>,
     /// Per module: node name to index in its `nodes`.
@@ -284,13 +284,21 @@ impl MibSet {
                 continue;
             }
             self.by_name.insert(m.name.clone(), self.modules.len());
-            let names = |it: &mut dyn Iterator<Item = &String>| -> NameMap<usize> {
-                it.enumerate().map(|(i, n)| (n.clone(), i)).collect()
-            };
-            self.node_index
-                .push(names(&mut m.nodes.iter().map(|n| &n.name)));
-            self.type_index
-                .push(names(&mut m.types.iter().map(|t| &t.name)));
+            // Node names are shared with the nodes; type names (far fewer) are copied.
+            self.node_index.push(
+                m.nodes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| (n.name.clone(), i))
+                    .collect(),
+            );
+            self.type_index.push(
+                m.types
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| (Arc::from(t.name.as_str()), i))
+                    .collect(),
+            );
             self.modules.push(Loaded { smi: m, file });
         }
     }
@@ -389,7 +397,7 @@ pub struct MibNode {
     /// Index in that module's `nodes`.
     pub index: usize,
     /// Descriptor.
-    pub name: String,
+    pub name: Arc<str>,
     /// The OID.
     pub oid: Arc<[u32]>,
     /// What defines it.
@@ -442,6 +450,8 @@ struct Resolver<'m> {
     strict: HashSet<Relaxation>,
     /// Memoised OIDs, by module and node index.
     oids: Vec<Vec<OidState>>,
+    /// Where an OID is put together before it is allocated.
+    scratch: Vec<u32>,
     /// Problems found, as (module, offset, message): made into diagnostics at the end, each
     /// file read once.
     found: Vec<(usize, usize, String)>,
@@ -461,6 +471,7 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
             .iter()
             .map(|l| vec![OidState::Unknown; l.smi.nodes.len()])
             .collect(),
+        scratch: Vec::new(),
         found: Vec::new(),
         found_error: Vec::new(),
         warned: HashSet::new(),
@@ -576,8 +587,8 @@ impl Resolver<'_> {
                 Some(&t) => {
                     let target = &self.set.modules[t].smi;
                     for sym in &imp.symbols {
-                        let known = self.set.node_index[t].contains_key(sym)
-                            || self.set.type_index[t].contains_key(sym)
+                        let known = self.set.node_index[t].contains_key(sym.as_str())
+                            || self.set.type_index[t].contains_key(sym.as_str())
                             || target.macros.iter().any(|x| x == sym)
                             || target.imports.iter().any(|i| i.symbols.contains(sym))
                             || BASE_TYPES.contains(&sym.as_str())
@@ -674,15 +685,15 @@ impl Resolver<'_> {
             OidState::Unknown => {}
         }
         self.oids[m][i] = OidState::InProgress;
-        let result: Option<Arc<[u32]>> = self.compute_oid(m, i).map(Arc::from);
+        let result = self.compute_oid(m, i);
         self.oids[m][i] = OidState::Done(result.clone());
         result
     }
 
-    fn compute_oid(&mut self, m: usize, i: usize) -> Option<Vec<u32>> {
+    fn compute_oid(&mut self, m: usize, i: usize) -> Option<Arc<[u32]>> {
         let set: &MibSet = self.set;
         let node = &set.modules[m].smi.nodes[i];
-        let name = node.name.as_str();
+        let name: &str = &node.name;
         let (offset, kind) = (node.offset, node.kind);
         if kind == NodeKind::TrapType {
             // SMIv1 traps: enterprise.0.number (RFC 2576 3.1), as net-snmp and SMIv2 name them.
@@ -704,11 +715,46 @@ impl Resolver<'_> {
                 );
                 return None;
             };
-            let mut oid = self.oid_of(t, e, offset)?.to_vec();
-            oid.extend([0, n]);
-            return Some(oid);
+            let parent = self.oid_of(t, e, offset)?;
+            // One allocation, of the exact length.
+            return Some(parent.iter().copied().chain([0, n]).collect());
         }
-        let mut oid: Vec<u32> = Vec::new();
+        // The parent's OID is resolved first (that may recurse), then the whole OID is put
+        // together in a scratch buffer and allocated once.
+        let mut parent: Option<Arc<[u32]>> = None;
+        let mut root: Option<u32> = None;
+        if let Some(OidComponent::Name(p, sp)) = node.oid.first() {
+            if let Some(t) = self.lookup(m, p, sp.start) {
+                parent = Some(self.oid_of(t, p, sp.start)?);
+            } else if let Some((_, v)) = ROOTS.iter().find(|(r, _)| r == p) {
+                root = Some(*v);
+            } else {
+                self.report(
+                    m,
+                    sp.start,
+                    None,
+                    format!("unresolved parent `{p}` in the OID of `{name}`"),
+                );
+                return None;
+            }
+        }
+        let mut oid = std::mem::take(&mut self.scratch);
+        oid.clear();
+        oid.extend(parent.iter().flat_map(|p| p.iter().copied()).chain(root));
+        let result = self.oid_arcs(m, node, name, &mut oid);
+        self.scratch = oid;
+        result
+    }
+
+    /// The numbers of `node`'s OID value after its parent, appended to `oid`.
+    fn oid_arcs(
+        &mut self,
+        m: usize,
+        node: &Node,
+        name: &str,
+        oid: &mut Vec<u32>,
+    ) -> Option<Arc<[u32]>> {
+        let offset = node.offset;
         for (k, c) in node.oid.iter().enumerate() {
             match c {
                 OidComponent::Number(n) | OidComponent::NameAndNumber(_, n) => {
@@ -718,21 +764,8 @@ impl Resolver<'_> {
                     }
                     oid.push(*n as u32);
                 }
-                OidComponent::Name(parent, sp) if k == 0 => {
-                    if let Some(t) = self.lookup(m, parent, sp.start) {
-                        oid = self.oid_of(t, parent, sp.start)?.to_vec();
-                    } else if let Some((_, v)) = ROOTS.iter().find(|(r, _)| r == parent) {
-                        oid.push(*v);
-                    } else {
-                        self.report(
-                            m,
-                            sp.start,
-                            None,
-                            format!("unresolved parent `{parent}` in the OID of `{name}`"),
-                        );
-                        return None;
-                    }
-                }
+                // The parent, already in `oid`.
+                OidComponent::Name(..) if k == 0 => {}
                 OidComponent::Name(other, sp) => {
                     self.report(
                         m,
@@ -750,7 +783,7 @@ impl Resolver<'_> {
             self.report(m, offset, None, format!("`{name}` has an empty OID value"));
             return None;
         }
-        Some(oid)
+        Some(Arc::from(&oid[..]))
     }
 
     /// Follows type references through TEXTUAL-CONVENTIONs and type assignments to a base type.

@@ -367,7 +367,7 @@ impl Status {
 #[derive(Debug, Clone)]
 pub struct Node {
     /// Its descriptor.
-    pub name: String,
+    pub name: std::sync::Arc<str>,
     /// Where the definition starts.
     pub offset: usize,
     /// What defines it.
@@ -1216,7 +1216,7 @@ impl<'s> Parser<'s> {
 
 fn node(name: String, offset: usize, kind: NodeKind, oid: Vec<OidComponent>) -> Node {
     Node {
-        name,
+        name: name.into(),
         offset,
         kind,
         access: None,
@@ -1370,7 +1370,7 @@ END
             m.imports[1].symbols,
             ["TEXTUAL-CONVENTION", "DisplayString"]
         );
-        let names: Vec<&str> = m.nodes.iter().map(|n| n.name.as_str()).collect();
+        let names: Vec<&str> = m.nodes.iter().map(|n| &*n.name).collect();
         assert_eq!(
             names,
             ["example", "exTable", "exEntry", "exName", "exFlags"]

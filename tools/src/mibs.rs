@@ -14,7 +14,7 @@ pub struct Mibs {
     pub set: MibSet,
     /// What it resolved to.
     pub resolved: Resolved,
-    by_name: HashMap<String, Vec<usize>>,
+    by_name: HashMap<std::sync::Arc<str>, Vec<usize>>,
     by_oid: BTreeMap<std::sync::Arc<[u32]>, usize>,
 }
 
@@ -47,7 +47,7 @@ impl Mibs {
             }
         }
         let resolved = mib::resolve(&set, modules, strict);
-        let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut by_name: HashMap<std::sync::Arc<str>, Vec<usize>> = HashMap::new();
         let mut by_oid = BTreeMap::new();
         for (i, n) in resolved.nodes.iter().enumerate() {
             by_name.entry(n.name.clone()).or_default().push(i);

@@ -178,7 +178,7 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
         .collect();
     for n in &nodes {
         let oid = snmp_codegen::mib::dotted(&n.oid);
-        if theirs.get(&n.name).is_some_and(|s| s.contains(&oid)) {
+        if theirs.get(&*n.name).is_some_and(|s| s.contains(&oid)) {
             agree += 1;
         } else {
             pending.entry(n.module).or_default().push(n);
@@ -191,7 +191,7 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
         let own = tz(&tool, &path, name);
         for n in list {
             let oid = snmp_codegen::mib::dotted(&n.oid);
-            match own.get(&n.name) {
+            match own.get(&*n.name) {
                 Some(s) if s.contains(&oid) => agree += 1,
                 Some(s) => disagree.push(format!("{name}::{}: ours {oid}, net-snmp {s:?}", n.name)),
                 None => *unknown_to_net_snmp.entry(name.clone()).or_default() += 1,
@@ -227,7 +227,7 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
         .iter()
         .filter(|n| {
             theirs
-                .get(&n.name)
+                .get(&*n.name)
                 .is_some_and(|s| s.len() == 1 && s.contains(&snmp_codegen::mib::dotted(&n.oid)))
         })
         .collect();
@@ -470,7 +470,7 @@ fn node_facts(mibs: &Mibs, module: &str) -> std::collections::BTreeMap<String, S
                 index.join(","),
                 node.augments()
             );
-            (n.name.clone(), facts)
+            (n.name.to_string(), facts)
         })
         .collect()
 }
