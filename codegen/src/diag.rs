@@ -33,7 +33,7 @@ impl Diagnostic {
             .map_or(source.len(), |k| offset + k);
         Diagnostic {
             file: file.to_string(),
-            line: before.matches('\n').count() + 1,
+            line: before.bytes().filter(|&b| b == b'\n').count() + 1,
             column: source[line_start..offset].chars().count() + 1,
             source_line: source[line_start..line_end]
                 .trim_end_matches('\r')

@@ -740,7 +740,10 @@ impl Resolver<'_> {
         }
         let mut oid = std::mem::take(&mut self.scratch);
         oid.clear();
-        oid.extend(parent.iter().flat_map(|p| p.iter().copied()).chain(root));
+        if let Some(p) = &parent {
+            oid.extend_from_slice(p);
+        }
+        oid.extend(root);
         let result = self.oid_arcs(m, node, name, &mut oid);
         self.scratch = oid;
         result

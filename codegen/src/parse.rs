@@ -104,7 +104,7 @@ fn word_len(s: &str) -> usize {
 }
 
 /// Words that are never type or value references.
-const RESERVED: &[&str] = &[
+pub(crate) const RESERVED: &[&str] = &[
     "ABSENT",
     "ALL",
     "ANY",

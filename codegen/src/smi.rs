@@ -11,8 +11,7 @@
 //! Real-world modules are not always valid SMI. The parser accepts, with a named warning, what
 //! mature MIB compilers accept; see [`Relaxation`].
 
-use crate::ast::{OidComponent, Span, Type};
-use crate::parse::trivia_len;
+use crate::ast::{OidComponent, Span, Type, TypeKind};
 
 /// A deviation from the SMI that is accepted, with a warning, unless made an error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -112,27 +111,86 @@ pub struct Token {
 /// Splits `src` into tokens. Fails with an offset on an unterminated string or a character that
 /// starts no token.
 pub fn lex(src: &str) -> Result<Vec<Token>, (usize, String)> {
+    let mut out = Vec::new();
+    lex_into(src, &mut out)?;
+    Ok(out)
+}
+
+/// Byte classes for the lexer: which bytes continue a word, which are white space.
+const WORD: u8 = 1;
+const SPACE: u8 = 2;
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            t[c] = WORD;
+        } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
+            t[c] = SPACE;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// The index after the white space and comments at `i` (the rules of
+/// [`crate::parse::trivia_len`]: a `--` comment ends at the next `--` or at the end of the line).
+#[inline]
+fn skip_trivia(b: &[u8], mut i: usize) -> usize {
+    loop {
+        while i < b.len() && CLASS[b[i] as usize] == SPACE {
+            i += 1;
+        }
+        if i + 1 < b.len() && b[i] == b'-' && b[i + 1] == b'-' {
+            i += 2;
+            loop {
+                match memchr::memchr3(b'\n', b'\r', b'-', &b[i..]) {
+                    None => return b.len(),
+                    Some(k) => {
+                        i += k;
+                        if b[i] != b'-' {
+                            break;
+                        }
+                        if b.get(i + 1) == Some(&b'-') {
+                            i += 2;
+                            break;
+                        }
+                        i += 1;
+                    }
+                }
+            }
+        } else if i + 1 < b.len() && b[i] == b'/' && b[i + 1] == b'*' {
+            i = match memchr::memmem::find(&b[i + 2..], b"*/") {
+                Some(k) => i + 2 + k + 2,
+                None => b.len(),
+            };
+        } else {
+            return i;
+        }
+    }
+}
+
+/// [`lex`] into `out` (cleared first), so that a buffer can serve many files.
+pub fn lex_into(src: &str, out: &mut Vec<Token>) -> Result<(), (usize, String)> {
     let b = src.as_bytes();
-    let mut out = Vec::with_capacity(src.len() / 6);
+    out.clear();
     let mut i = 0;
     loop {
-        i += trivia_len(&src[i..]);
+        i = skip_trivia(b, i);
         if i >= b.len() {
-            return Ok(out);
+            return Ok(());
         }
         let start = i;
         let c = b[i];
         let kind = if c.is_ascii_alphabetic() || c == b'_' {
             i += 1;
-            while i < b.len() {
-                let d = b[i];
-                if d.is_ascii_alphanumeric()
-                    || d == b'_'
-                    || (d == b'-'
-                        && b.get(i + 1)
-                            .is_some_and(|n| n.is_ascii_alphanumeric() || *n == b'_')
-                        && b.get(i + 1) != Some(&b'-'))
-                {
+            loop {
+                while i < b.len() && CLASS[b[i] as usize] == WORD {
+                    i += 1;
+                }
+                // An inner hyphen, not a comment's `--`.
+                if i + 1 < b.len() && b[i] == b'-' && CLASS[b[i + 1] as usize] == WORD {
                     i += 1;
                 } else {
                     break;
@@ -162,13 +220,13 @@ pub fn lex(src: &str) -> Result<Vec<Token>, (usize, String)> {
                 Tok::Number
             }
         } else if c == b'"' {
-            match src[i + 1..].find('"') {
+            match memchr::memchr(b'"', &b[i + 1..]) {
                 Some(k) => i += k + 2,
                 None => return Err((start, "unterminated string: expected a closing `\"`".into())),
             }
             Tok::Str
         } else if c == b'\'' {
-            match src[i + 1..].find('\'') {
+            match memchr::memchr(b'\'', &b[i + 1..]) {
                 Some(k) => {
                     i += k + 2;
                     if b.get(i)
@@ -185,13 +243,30 @@ pub fn lex(src: &str) -> Result<Vec<Token>, (usize, String)> {
                 }
             }
             Tok::BinHex
-        } else if src[i..].starts_with("::=") {
+        } else if b[i..].starts_with(b"::=") {
             i += 3;
             Tok::Sym
-        } else if src[i..].starts_with("..") {
+        } else if b[i..].starts_with(b"..") {
             i += 2;
             Tok::Sym
-        } else if b"{}()[],;|.<>@!:=".contains(&c) {
+        } else if matches!(
+            c,
+            b'{' | b'}'
+                | b'('
+                | b')'
+                | b'['
+                | b']'
+                | b','
+                | b';'
+                | b'|'
+                | b'.'
+                | b'<'
+                | b'>'
+                | b'@'
+                | b'!'
+                | b':'
+                | b'='
+        ) {
             i += 1;
             Tok::Sym
         } else {
@@ -510,47 +585,51 @@ pub struct SmiModule {
 // Statement parser
 // ---------------------------------------------------------------------------------------------
 
-const CLAUSES: &[&str] = &[
-    "SYNTAX",
-    "WRITE-SYNTAX",
-    "UNITS",
-    "MAX-ACCESS",
-    "ACCESS",
-    "MIN-ACCESS",
-    "PIB-ACCESS",
-    "STATUS",
-    "DESCRIPTION",
-    "REFERENCE",
-    "INDEX",
-    "PIB-INDEX",
-    "AUGMENTS",
-    "EXTENDS",
-    "DEFVAL",
-    "DISPLAY-HINT",
-    "LAST-UPDATED",
-    "ORGANIZATION",
-    "CONTACT-INFO",
-    "REVISION",
-    "OBJECTS",
-    "NOTIFICATIONS",
-    "MODULE",
-    "MANDATORY-GROUPS",
-    "GROUP",
-    "OBJECT",
-    "ENTERPRISE",
-    "VARIABLES",
-    "PRODUCT-RELEASE",
-    "SUPPORTS",
-    "INCLUDES",
-    "VARIATION",
-    "CREATION-REQUIRES",
-    "UNIQUENESS",
-    "PIB-REFERENCES",
-    "PIB-TAG",
-    "INSTALL-ERRORS",
-    "SUBJECT-CATEGORIES",
-    "PIB-MIN-ACCESS",
-];
+/// The clause keywords of the SMI's macros (and of SPPI's, which some modules use).
+fn is_clause(w: &str) -> bool {
+    matches!(
+        w,
+        "SYNTAX"
+            | "WRITE-SYNTAX"
+            | "UNITS"
+            | "MAX-ACCESS"
+            | "ACCESS"
+            | "MIN-ACCESS"
+            | "PIB-ACCESS"
+            | "STATUS"
+            | "DESCRIPTION"
+            | "REFERENCE"
+            | "INDEX"
+            | "PIB-INDEX"
+            | "AUGMENTS"
+            | "EXTENDS"
+            | "DEFVAL"
+            | "DISPLAY-HINT"
+            | "LAST-UPDATED"
+            | "ORGANIZATION"
+            | "CONTACT-INFO"
+            | "REVISION"
+            | "OBJECTS"
+            | "NOTIFICATIONS"
+            | "MODULE"
+            | "MANDATORY-GROUPS"
+            | "GROUP"
+            | "OBJECT"
+            | "ENTERPRISE"
+            | "VARIABLES"
+            | "PRODUCT-RELEASE"
+            | "SUPPORTS"
+            | "INCLUDES"
+            | "VARIATION"
+            | "CREATION-REQUIRES"
+            | "UNIQUENESS"
+            | "PIB-REFERENCES"
+            | "PIB-TAG"
+            | "INSTALL-ERRORS"
+            | "SUBJECT-CATEGORIES"
+            | "PIB-MIN-ACCESS"
+    )
+}
 
 struct Parser<'s> {
     src: &'s str,
@@ -642,7 +721,134 @@ impl<'s> Parser<'s> {
         &self.src[self.toks[a].start..self.toks[b - 1].end]
     }
 
+    /// The type written in tokens `a..b`, and that text.
     fn parse_type(&mut self, a: usize, b: usize) -> Option<(Type, String)> {
+        let ty = self.parse_type_only(a, b)?;
+        Some((ty, self.span_text(a, b).to_string()))
+    }
+
+    /// A type name usable as a reference without the nom type parser: upper-case first,
+    /// letters, digits and inner hyphens, and no ASN.1 keyword.
+    fn is_plain_type_name(w: &str) -> bool {
+        w.starts_with(|c: char| c.is_ascii_uppercase())
+            && !w.ends_with('-')
+            && !w.contains("--")
+            && w.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-')
+            && !crate::parse::RESERVED.contains(&w)
+            && !matches!(
+                w,
+                "BOOLEAN"
+                    | "NULL"
+                    | "INTEGER"
+                    | "ENUMERATED"
+                    | "OCTET"
+                    | "BIT"
+                    | "BITS"
+                    | "OBJECT"
+                    | "SEQUENCE"
+                    | "SET"
+                    | "CHOICE"
+                    | "ANY"
+            )
+    }
+
+    /// A type of one or two words at token `k` (`Counter32`, `INTEGER`, `OCTET STRING`,
+    /// `OBJECT IDENTIFIER`), with no constraint: its kind and the token after it.
+    fn plain_type(&self, k: usize) -> Option<(TypeKind, usize)> {
+        if self.kind(k) != Some(Tok::Word) {
+            return None;
+        }
+        match self.text(k) {
+            "INTEGER" => Some((TypeKind::Integer(Vec::new()), k + 1)),
+            "OCTET" if self.is(k + 1, "STRING") => Some((TypeKind::OctetString, k + 2)),
+            "OBJECT" if self.is(k + 1, "IDENTIFIER") => Some((TypeKind::ObjectIdentifier, k + 2)),
+            w if Self::is_plain_type_name(w) => Some((
+                TypeKind::Reference {
+                    module: None,
+                    name: w.to_string(),
+                },
+                k + 1,
+            )),
+            _ => None,
+        }
+    }
+
+    /// Tokens `a..b` as a type built straight from the tokens, for the forms most SYNTAX
+    /// clauses and every table's entry type take: a plain type ([`Parser::plain_type`]),
+    /// `SEQUENCE OF` one, or `SEQUENCE { name Type, ... }` of them. `None` sends the type to
+    /// the nom type parser, which reads every form (and gives the same result for these).
+    fn simple_type(&self, a: usize, b: usize) -> Option<Type> {
+        let span = |x: usize, y: usize| Span {
+            start: self.toks[x].start,
+            end: self.toks[y - 1].end,
+        };
+        let plain = |kind| Type {
+            span: span(a, b),
+            kind,
+            constraints: Vec::new(),
+        };
+        if b <= a {
+            return None;
+        }
+        if let Some((kind, next)) = self.plain_type(a) {
+            return (next == b).then(|| plain(kind));
+        }
+        if !self.is(a, "SEQUENCE") {
+            return None;
+        }
+        if self.is(a + 1, "OF") {
+            let (kind, next) = self.plain_type(a + 2)?;
+            let inner = Type {
+                span: span(a + 2, next),
+                kind,
+                constraints: Vec::new(),
+            };
+            return (next == b).then(|| plain(TypeKind::SequenceOf(Box::new(inner), None)));
+        }
+        if !self.is(a + 1, "{") || !self.is(b - 1, "}") || b < a + 4 {
+            return None;
+        }
+        let mut components = Vec::new();
+        let mut k = a + 2;
+        while k < b - 1 {
+            let name = self.text(k);
+            let named = self.kind(k) == Some(Tok::Word)
+                && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-')
+                && !crate::parse::RESERVED.contains(&name);
+            if !named {
+                return None;
+            }
+            let (kind, next) = self.plain_type(k + 1)?;
+            components.push(crate::ast::Component {
+                name: Some(name.to_string()),
+                span: span(k, next),
+                ty: Type {
+                    span: span(k + 1, next),
+                    kind,
+                    constraints: Vec::new(),
+                },
+                optional: false,
+                default: None,
+            });
+            k = next;
+            if self.is(k, ",") && !self.is(k + 1, "}") {
+                k += 1;
+            } else if k != b - 1 {
+                return None;
+            }
+        }
+        components.shrink_to_fit();
+        Some(plain(TypeKind::Sequence(crate::ast::ComponentList {
+            components,
+            extensible: false,
+        })))
+    }
+
+    /// The type written in tokens `a..b`.
+    fn parse_type_only(&mut self, a: usize, b: usize) -> Option<Type> {
+        if let Some(ty) = self.simple_type(a, b) {
+            return Some(ty);
+        }
         let text = self.span_text(a, b);
         let start = self.offset(a);
         // A lower-case type name (`SYNTAX ifEntryType`), as some modules write entry types.
@@ -663,21 +869,18 @@ impl<'s> Parser<'s> {
                 module: None,
                 name: text.to_string(),
             };
-            return Some((
-                Type {
-                    span,
-                    kind,
-                    constraints: Vec::new(),
-                },
-                text.to_string(),
-            ));
+            return Some(Type {
+                span,
+                kind,
+                constraints: Vec::new(),
+            });
         }
         match crate::parse::type_(crate::parse::Input::new(text)) {
             Ok((rest, mut ty))
                 if crate::parse::trivia_len(rest.fragment()) == rest.fragment().len() =>
             {
                 shift(&mut ty, start);
-                Some((ty, text.to_string()))
+                Some(ty)
             }
             Ok((rest, _)) => {
                 let at = start + rest.location_offset();
@@ -818,7 +1021,7 @@ impl<'s> Parser<'s> {
             let t = self.text(i);
             let is_clause = depth == 0
                 && self.kind(i) == Some(Tok::Word)
-                && CLAUSES.contains(&t)
+                && is_clause(t)
                 && !(t == "OBJECT" && self.is(i + 1, "IDENTIFIER"))
                 && !(in_syntax && t == "OBJECT");
             if is_clause {
@@ -1109,7 +1312,7 @@ impl<'s> Parser<'s> {
         for (c, a, b) in self.clauses(k + 2, i) {
             match c {
                 "SYNTAX" if kind == NodeKind::ObjectType => {
-                    if let Some((ty, _)) = self.parse_type(a, b) {
+                    if let Some(ty) = self.parse_type_only(a, b) {
                         n.syntax = Some(Box::new(ty));
                         n.syntax_span = Some(Span {
                             start: self.offset(a),
@@ -1238,19 +1441,28 @@ fn shift(ty: &mut Type, by: usize) {
 /// Parses every module in a file. Problems come back as findings (errors and relaxations),
 /// never as a failure to return the modules that could be read.
 pub fn parse_file(src: &str) -> (Vec<SmiModule>, Vec<Finding>) {
-    let toks = match lex(src) {
-        Ok(t) => t,
-        Err((offset, message)) => {
-            return (
-                Vec::new(),
-                vec![Finding {
-                    offset,
-                    message,
-                    relaxation: None,
-                }],
-            )
-        }
-    };
+    thread_local! {
+        /// The token buffer, kept from file to file on each thread.
+        static TOKENS: std::cell::RefCell<Vec<Token>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let mut toks = TOKENS.with(|t| std::mem::take(&mut *t.borrow_mut()));
+    let parsed = parse_tokens(src, &mut toks);
+    TOKENS.with(|t| *t.borrow_mut() = toks);
+    parsed
+}
+
+fn parse_tokens(src: &str, buffer: &mut Vec<Token>) -> (Vec<SmiModule>, Vec<Finding>) {
+    if let Err((offset, message)) = lex_into(src, buffer) {
+        return (
+            Vec::new(),
+            vec![Finding {
+                offset,
+                message,
+                relaxation: None,
+            }],
+        );
+    }
+    let toks = std::mem::take(buffer);
     let mut p = Parser {
         src,
         toks,
@@ -1296,13 +1508,65 @@ pub fn parse_file(src: &str) -> (Vec<SmiModule>, Vec<Finding>) {
             }
         }
     }
-    let rest = p.findings;
-    (modules, rest)
+    *buffer = p.toks;
+    (modules, p.findings)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The token-level fast path builds exactly what the nom type parser builds, spans
+    /// included, and leaves every other form to it.
+    #[test]
+    fn simple_types_match_the_nom_parser() {
+        let same = [
+            "Counter32",
+            "DisplayString",
+            "INTEGER",
+            "OCTET STRING",
+            "OBJECT IDENTIFIER",
+            "SEQUENCE OF IfEntry",
+            "SEQUENCE OF OCTET STRING",
+            "SEQUENCE { ifIndex InterfaceIndex, ifDescr DisplayString, ifType IANAifType }",
+            "SEQUENCE {\n  a INTEGER,\n  b OCTET STRING,\n  c OBJECT IDENTIFIER,\n  IfIndex Gauge32\n}",
+        ];
+        for text in same {
+            let toks = lex(text).unwrap();
+            let p = Parser {
+                src: text,
+                toks,
+                pos: 0,
+                findings: Vec::new(),
+            };
+            let fast = p.simple_type(0, p.toks.len()).expect(text);
+            let (rest, slow) = crate::parse::type_(crate::parse::Input::new(text)).unwrap();
+            assert!(rest.fragment().trim().is_empty(), "{text}");
+            assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{text}");
+        }
+        let elsewhere = [
+            "INTEGER { up(1), down(2) }",
+            "DisplayString (SIZE (0..255))",
+            "Integer32 (1..10)",
+            "BITS { a(0) }",
+            "SEQUENCE { a INTEGER, }",
+            "SEQUENCE { a INTEGER (1..2) }",
+            "SEQUENCE { }",
+            "OCTET",
+            "bad_Name",
+            "Foo.Bar",
+        ];
+        for text in elsewhere {
+            let toks = lex(text).unwrap();
+            let p = Parser {
+                src: text,
+                toks,
+                pos: 0,
+                findings: Vec::new(),
+            };
+            assert!(p.simple_type(0, p.toks.len()).is_none(), "{text}");
+        }
+    }
 
     const SAMPLE: &str = r#"
 EXAMPLE-MIB DEFINITIONS ::= BEGIN

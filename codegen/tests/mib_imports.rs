@@ -49,7 +49,11 @@ END
         "{messages:?}"
     );
     // x still gets its OID; its syntax has no base type to find.
-    let x = r.nodes.iter().find(|n| &*n.name == "x").expect("x resolved");
+    let x = r
+        .nodes
+        .iter()
+        .find(|n| &*n.name == "x")
+        .expect("x resolved");
     assert_eq!(*x.oid, [1, 3, 6, 1, 4, 1, 99, 1]);
     assert_eq!(x.base_type, None);
     assert_eq!(set.find(set.by_name["A-MIB"], "T", true), None);
@@ -74,7 +78,11 @@ END
 ";
     let set = set(&[a, b, c]);
     let r = resolve(&set, &["C-MIB".into()], &HashSet::new());
-    let z = r.nodes.iter().find(|n| &*n.name == "z").expect("z resolved");
+    let z = r
+        .nodes
+        .iter()
+        .find(|n| &*n.name == "z")
+        .expect("z resolved");
     assert_eq!(*z.oid, [1, 3, 6, 1, 4, 1, 7, 3]);
     assert_eq!(z.base_type, Some("Integer32"));
     assert_eq!(
