@@ -12,12 +12,14 @@ fn main() {
     let t1 = Instant::now();
     let resolved = snmp_codegen::mib::resolve(&set, &[], &HashSet::new());
     let t2 = Instant::now();
+    let (files, modules, nodes) = (set.files.len(), set.modules.len(), resolved.nodes.len());
+    drop(resolved);
+    drop(set);
+    let t3 = Instant::now();
     println!(
-        "{} files, {} modules, {} nodes: read+parse {:.1} ms, resolve {:.1} ms",
-        set.files.len(),
-        set.modules.len(),
-        resolved.nodes.len(),
+        "{files} files, {modules} modules, {nodes} nodes: read+parse {:.1} ms, resolve {:.1} ms, drop {:.1} ms",
         (t1 - t0).as_secs_f64() * 1e3,
-        (t2 - t1).as_secs_f64() * 1e3
+        (t2 - t1).as_secs_f64() * 1e3,
+        (t3 - t2).as_secs_f64() * 1e3
     );
 }

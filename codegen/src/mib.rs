@@ -505,7 +505,7 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
     for &m in &order {
         r.check_module(m);
         for (i, n) in set.modules[m].smi.nodes.iter().enumerate() {
-            if let Some(oid) = r.oid_of(m, &n.name, n.offset) {
+            if let Some(oid) = r.oid_at(m, i, n.offset) {
                 let base_type = n.syntax.as_ref().and_then(|t| r.base_type(m, &t.kind, 0));
                 out.nodes.push(MibNode {
                     module: m,
@@ -621,14 +621,20 @@ impl Resolver<'_> {
             })
     }
 
-    /// Where `name`, used in module `m`, is defined: (module, is it a node).
-    fn lookup(&mut self, m: usize, name: &str, offset: usize) -> Option<usize> {
+    /// The node `name`, used in module `m`, is: (module, index in its nodes).
+    fn lookup(&mut self, m: usize, name: &str, offset: usize) -> Option<(usize, usize)> {
         self.lookup_hops(m, name, offset, 0)
     }
 
-    fn lookup_hops(&mut self, m: usize, name: &str, offset: usize, hops: usize) -> Option<usize> {
-        if self.set.node_index[m].contains_key(name) {
-            return Some(m);
+    fn lookup_hops(
+        &mut self,
+        m: usize,
+        name: &str,
+        offset: usize,
+        hops: usize,
+    ) -> Option<(usize, usize)> {
+        if let Some(&i) = self.set.node_index[m].get(name) {
+            return Some((m, i));
         }
         let imports = &self.set.modules[m].smi.imports;
         if let Some(imp) = imports.iter().find(|i| i.symbols.iter().any(|s| s == name)) {
@@ -637,10 +643,10 @@ impl Resolver<'_> {
                 // base module's.
                 return self
                     .base_module_of(name)
-                    .filter(|&t| self.set.node_index[t].contains_key(name));
+                    .and_then(|t| self.set.node_index[t].get(name).map(|&i| (t, i)));
             };
-            if self.set.node_index[t].contains_key(name) {
-                return Some(t);
+            if let Some(&i) = self.set.node_index[t].get(name) {
+                return Some((t, i));
             }
             // Re-exported through the target's own imports, unless the chain goes round (the
             // caller then reports the name as unresolved where it is used).
@@ -652,7 +658,10 @@ impl Resolver<'_> {
         // Relaxation: a base name used without being imported.
         for base in BASE_MODULES {
             if let Some(&t) = self.set.by_name.get(*base) {
-                if t != m && self.set.node_index[t].contains_key(name) {
+                let Some(&i) = self.set.node_index[t].get(name) else {
+                    continue;
+                };
+                if t != m {
                     if self.warned.insert((m, name.to_string())) {
                         self.report(
                             m,
@@ -661,19 +670,20 @@ impl Resolver<'_> {
                             format!("`{name}` is used without being imported; taken from {base}"),
                         );
                     }
-                    return Some(t);
+                    return Some((t, i));
                 }
             }
         }
         None
     }
 
-    /// The OID of node `name` of module `m`.
-    fn oid_of(&mut self, m: usize, name: &str, offset: usize) -> Option<Arc<[u32]>> {
-        let i = *self.set.node_index[m].get(name)?;
+    /// The OID of node `i` of module `m` (`offset`: where it is asked for).
+    fn oid_at(&mut self, m: usize, i: usize, offset: usize) -> Option<Arc<[u32]>> {
         match &self.oids[m][i] {
             OidState::Done(v) => return v.clone(),
             OidState::InProgress => {
+                let set: &MibSet = self.set;
+                let name = &set.modules[m].smi.nodes[i].name;
                 self.report(
                     m,
                     offset,
@@ -706,7 +716,7 @@ impl Resolver<'_> {
                 );
                 return None;
             };
-            let Some(t) = self.lookup(m, e, offset) else {
+            let Some((t, j)) = self.lookup(m, e, offset) else {
                 self.report(
                     m,
                     offset,
@@ -715,7 +725,7 @@ impl Resolver<'_> {
                 );
                 return None;
             };
-            let parent = self.oid_of(t, e, offset)?;
+            let parent = self.oid_at(t, j, offset)?;
             // One allocation, of the exact length.
             return Some(parent.iter().copied().chain([0, n]).collect());
         }
@@ -724,8 +734,8 @@ impl Resolver<'_> {
         let mut parent: Option<Arc<[u32]>> = None;
         let mut root: Option<u32> = None;
         if let Some(OidComponent::Name(p, sp)) = node.oid.first() {
-            if let Some(t) = self.lookup(m, p, sp.start) {
-                parent = Some(self.oid_of(t, p, sp.start)?);
+            if let Some((t, j)) = self.lookup(m, p, sp.start) {
+                parent = Some(self.oid_at(t, j, sp.start)?);
             } else if let Some((_, v)) = ROOTS.iter().find(|(r, _)| r == p) {
                 root = Some(*v);
             } else {

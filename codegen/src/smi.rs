@@ -752,25 +752,146 @@ impl<'s> Parser<'s> {
             )
     }
 
-    /// A type of one or two words at token `k` (`Counter32`, `INTEGER`, `OCTET STRING`,
-    /// `OBJECT IDENTIFIER`), with no constraint: its kind and the token after it.
-    fn plain_type(&self, k: usize) -> Option<(TypeKind, usize)> {
+    /// A type at token `k` built from the tokens: one or two words (`Counter32`, `INTEGER`,
+    /// `OCTET STRING`, `OBJECT IDENTIFIER`), INTEGER or BITS with named numbers, then any
+    /// number of size and value constraints with numeric bounds. The type and the token after
+    /// it; `None` for anything else.
+    fn plain_type(&self, k: usize) -> Option<(Type, usize)> {
         if self.kind(k) != Some(Tok::Word) {
             return None;
         }
-        match self.text(k) {
-            "INTEGER" => Some((TypeKind::Integer(Vec::new()), k + 1)),
-            "OCTET" if self.is(k + 1, "STRING") => Some((TypeKind::OctetString, k + 2)),
-            "OBJECT" if self.is(k + 1, "IDENTIFIER") => Some((TypeKind::ObjectIdentifier, k + 2)),
-            w if Self::is_plain_type_name(w) => Some((
+        let (kind, mut next) = match self.text(k) {
+            w @ ("INTEGER" | "BITS") => {
+                let (named, next) = if self.is(k + 1, "{") {
+                    self.named_numbers(k + 2)?
+                } else {
+                    (Vec::new(), k + 1)
+                };
+                let kind = if w == "INTEGER" {
+                    TypeKind::Integer(named)
+                } else {
+                    TypeKind::BitString(named)
+                };
+                (kind, next)
+            }
+            "OCTET" if self.is(k + 1, "STRING") => (TypeKind::OctetString, k + 2),
+            "OBJECT" if self.is(k + 1, "IDENTIFIER") => (TypeKind::ObjectIdentifier, k + 2),
+            w if Self::is_plain_type_name(w) => (
                 TypeKind::Reference {
                     module: None,
                     name: w.to_string(),
                 },
                 k + 1,
-            )),
-            _ => None,
+            ),
+            _ => return None,
+        };
+        let mut constraints = Vec::new();
+        while self.is(next, "(") {
+            let (c, after) = self.numeric_constraint(next)?;
+            constraints.push(c);
+            next = after;
         }
+        let ty = Type {
+            span: Span {
+                start: self.toks[k].start,
+                end: self.toks[next - 1].end,
+            },
+            kind,
+            constraints,
+        };
+        Some((ty, next))
+    }
+
+    /// `label(number) [,] ... }` from token `k`: the named numbers and the token after `}`.
+    fn named_numbers(&self, mut k: usize) -> Option<(Vec<crate::ast::NamedNumber>, usize)> {
+        let mut out = Vec::new();
+        while !self.is(k, "}") {
+            let label = self.text(k);
+            let ok = self.kind(k) == Some(Tok::Word)
+                && !label.ends_with('-')
+                && label
+                    .bytes()
+                    .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+                && self.is(k + 1, "(")
+                && self.kind(k + 2) == Some(Tok::Number)
+                && self.is(k + 3, ")");
+            if !ok {
+                return None;
+            }
+            let n: i128 = self.text(k + 2).parse().ok()?;
+            out.push(crate::ast::NamedNumber {
+                name: label.to_string(),
+                value: Some(crate::ast::Value::Number(n)),
+            });
+            k += 4;
+            if self.is(k, ",") {
+                k += 1;
+            }
+        }
+        if out.is_empty() {
+            return None;
+        }
+        out.shrink_to_fit();
+        Some((out, k + 1))
+    }
+
+    /// `(SIZE (items))` or `(items)` at token `k` (at `(`), with items `n`, `n..m`, MIN and
+    /// MAX separated by `|`: the constraint and the token after it.
+    fn numeric_constraint(&self, k: usize) -> Option<(crate::ast::Constraint, usize)> {
+        use crate::ast::{Bound, Constraint, RangeItem};
+        let size = self.is(k + 1, "SIZE");
+        let mut i = if size {
+            if !self.is(k + 2, "(") {
+                return None;
+            }
+            k + 3
+        } else {
+            k + 1
+        };
+        let bound = |i: usize| -> Option<Bound> {
+            match (self.kind(i)?, self.text(i)) {
+                (Tok::Word, "MIN") => Some(Bound::Min),
+                (Tok::Word, "MAX") => Some(Bound::Max),
+                (Tok::Number, t) => t.parse().ok().map(Bound::Number),
+                _ => None,
+            }
+        };
+        let mut items = Vec::new();
+        loop {
+            let lo = bound(i)?;
+            let hi = if self.is(i + 1, "..") {
+                i += 2;
+                bound(i)?
+            } else {
+                lo.clone()
+            };
+            items.push(RangeItem { lo, hi });
+            i += 1;
+            if self.is(i, "|") {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        if size {
+            if !self.is(i, ")") {
+                return None;
+            }
+            i += 1;
+        }
+        if !self.is(i, ")") {
+            return None;
+        }
+        let span = Span {
+            start: self.toks[k].start,
+            end: self.toks[i].end,
+        };
+        let c = if size {
+            Constraint::Size(items, span)
+        } else {
+            Constraint::Value(items, span)
+        };
+        Some((c, i + 1))
     }
 
     /// Tokens `a..b` as a type built straight from the tokens, for the forms most SYNTAX
@@ -778,31 +899,26 @@ impl<'s> Parser<'s> {
     /// `SEQUENCE OF` one, or `SEQUENCE { name Type, ... }` of them. `None` sends the type to
     /// the nom type parser, which reads every form (and gives the same result for these).
     fn simple_type(&self, a: usize, b: usize) -> Option<Type> {
-        let span = |x: usize, y: usize| Span {
-            start: self.toks[x].start,
-            end: self.toks[y - 1].end,
-        };
-        let plain = |kind| Type {
-            span: span(a, b),
-            kind,
-            constraints: Vec::new(),
-        };
         if b <= a {
             return None;
         }
-        if let Some((kind, next)) = self.plain_type(a) {
-            return (next == b).then(|| plain(kind));
+        if let Some((ty, next)) = self.plain_type(a) {
+            return (next == b).then_some(ty);
         }
         if !self.is(a, "SEQUENCE") {
             return None;
         }
+        let whole = Span {
+            start: self.toks[a].start,
+            end: self.toks[b - 1].end,
+        };
+        let plain = |kind| Type {
+            span: whole,
+            kind,
+            constraints: Vec::new(),
+        };
         if self.is(a + 1, "OF") {
-            let (kind, next) = self.plain_type(a + 2)?;
-            let inner = Type {
-                span: span(a + 2, next),
-                kind,
-                constraints: Vec::new(),
-            };
+            let (inner, next) = self.plain_type(a + 2)?;
             return (next == b).then(|| plain(TypeKind::SequenceOf(Box::new(inner), None)));
         }
         if !self.is(a + 1, "{") || !self.is(b - 1, "}") || b < a + 4 {
@@ -818,15 +934,14 @@ impl<'s> Parser<'s> {
             if !named {
                 return None;
             }
-            let (kind, next) = self.plain_type(k + 1)?;
+            let (ty, next) = self.plain_type(k + 1)?;
             components.push(crate::ast::Component {
                 name: Some(name.to_string()),
-                span: span(k, next),
-                ty: Type {
-                    span: span(k + 1, next),
-                    kind,
-                    constraints: Vec::new(),
+                span: Span {
+                    start: self.toks[k].start,
+                    end: self.toks[next - 1].end,
                 },
+                ty,
                 optional: false,
                 default: None,
             });
@@ -1530,6 +1645,17 @@ mod tests {
             "SEQUENCE OF OCTET STRING",
             "SEQUENCE { ifIndex InterfaceIndex, ifDescr DisplayString, ifType IANAifType }",
             "SEQUENCE {\n  a INTEGER,\n  b OCTET STRING,\n  c OBJECT IDENTIFIER,\n  IfIndex Gauge32\n}",
+            "INTEGER { up(1), down(2), testing(3) }",
+            "INTEGER { other(1) ok(2), 10mbit-half(-3), }",
+            "BITS { a(0), b-c(1) }",
+            "DisplayString (SIZE (0..255))",
+            "OCTET STRING (SIZE (0 | 6 | 8))",
+            "Integer32 (1..10)",
+            "INTEGER (MIN..-1 | 1..MAX)",
+            "Unsigned32 (0|4..9000)",
+            "INTEGER { a(1) } (1..2)",
+            "SEQUENCE { a INTEGER (1..2), b DisplayString (SIZE (1..32)), c INTEGER { x(1) } }",
+            "SEQUENCE OF OCTET STRING (SIZE (4))",
         ];
         for text in same {
             let toks = lex(text).unwrap();
@@ -1545,12 +1671,12 @@ mod tests {
             assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{text}");
         }
         let elsewhere = [
-            "INTEGER { up(1), down(2) }",
-            "DisplayString (SIZE (0..255))",
-            "Integer32 (1..10)",
-            "BITS { a(0) }",
+            "INTEGER { up(1), down(ref) }",
+            "INTEGER { }",
+            "DisplayString (SIZE (0..255), ...)",
+            "Integer32 (1..'FF'H)",
+            "Integer32 (1..limit)",
             "SEQUENCE { a INTEGER, }",
-            "SEQUENCE { a INTEGER (1..2) }",
             "SEQUENCE { }",
             "OCTET",
             "bad_Name",
