@@ -87,8 +87,7 @@ fn main() -> ExitCode {
         return instructions_child(args);
     }
     if let Some(dirs) = &cli.mib_load_child {
-        mibload::load_once(dirs);
-        println!("{}", mibload::own_peak_kb().unwrap_or(0));
+        println!("{}", mibload::child(dirs));
         return ExitCode::SUCCESS;
     }
     let budget =

@@ -17,6 +17,11 @@ pub struct Load {
     pub s_median: f64,
     /// Peak resident set size in kB, where it could be measured.
     pub peak_kb: Option<u64>,
+    /// Median time to free what was loaded, seconds (snmp-codegen's in-process load; the
+    /// net-snmp process's time includes its exit).
+    pub free_s_median: Option<f64>,
+    /// Median wall time of the whole process (start, load, exit), seconds.
+    pub process_s_median: f64,
 }
 
 /// The corpus result: what was loaded, and both sides.
@@ -46,11 +51,30 @@ pub fn dirs(root: &Path) -> Vec<PathBuf> {
     v
 }
 
-/// Loads and resolves once; (files, modules, nodes).
-pub fn load_once(dirs: &[PathBuf]) -> (usize, usize, usize) {
+/// Loads and resolves every module once: what a program using the MIBs holds.
+pub fn load(dirs: &[PathBuf]) -> (snmp_codegen::mib::MibSet, snmp_codegen::mib::Resolved) {
     let set = snmp_codegen::mib::MibSet::load(dirs).expect("MIB directories readable");
     let resolved = snmp_codegen::mib::resolve(&set, &[], &HashSet::new());
+    (set, resolved)
+}
+
+/// Loads and resolves once; (files, modules, nodes).
+pub fn load_once(dirs: &[PathBuf]) -> (usize, usize, usize) {
+    let (set, resolved) = load(dirs);
     (set.files.len(), set.modules.len(), resolved.nodes.len())
+}
+
+/// The `--mib-load-child` run, in a fresh process as net-snmp's load is: loads and resolves
+/// every module, frees them, and prints the load's seconds, the freeing's seconds and the
+/// process's peak RSS in kB.
+pub fn child(dirs: &[PathBuf]) -> String {
+    let t = Instant::now();
+    let loaded = std::hint::black_box(load(dirs));
+    let load_s = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    drop(loaded);
+    let free_s = t.elapsed().as_secs_f64();
+    format!("{load_s} {free_s} {}", own_peak_kb().unwrap_or(0))
 }
 
 /// The peak RSS of this process (Linux), for the `--mib-load-child` run.
@@ -97,12 +121,32 @@ pub fn run(root: &Path, exe: &Path, runs: usize, notes: &mut Vec<String>) -> Mib
             .map(|d| d.join("snmptranslate"))
             .find(|p| p.is_file())
     });
+    // Both sides run as fresh processes, alternating: ours reports its own load and freeing
+    // times and peak RSS; the whole process is timed for both.
+    let mut child_args: Vec<String> = vec!["--mib-load-child".into()];
+    child_args.extend(dirs.iter().map(|d| d.display().to_string()));
     let mut ours = Vec::new();
+    let mut freeing = Vec::new();
+    let mut our_process = Vec::new();
+    let mut our_peak = None;
     let mut theirs = Vec::new();
     for _ in 0..runs {
         let t = Instant::now();
-        std::hint::black_box(load_once(&dirs));
-        ours.push(t.elapsed().as_secs_f64());
+        let out = Command::new(exe).args(&child_args).output();
+        let wall = t.elapsed().as_secs_f64();
+        let text = out
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default();
+        let f: Vec<f64> = text
+            .split_whitespace()
+            .filter_map(|x| x.parse().ok())
+            .collect();
+        if let [load_s, free_s, peak] = f[..] {
+            ours.push(load_s);
+            freeing.push(free_s);
+            our_process.push(wall);
+            our_peak = Some(our_peak.unwrap_or(0u64).max(peak as u64));
+        }
         if let Some(tool) = &translate {
             let t = Instant::now();
             let ok = Command::new(tool)
@@ -118,19 +162,25 @@ pub fn run(root: &Path, exe: &Path, runs: usize, notes: &mut Vec<String>) -> Mib
             }
         }
     }
-    let mut child_args: Vec<String> = vec!["--mib-load-child".into()];
-    child_args.extend(dirs.iter().map(|d| d.display().to_string()));
-    let our_peak = Command::new(exe)
-        .args(&child_args)
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok());
+    if ours.is_empty() {
+        // The child could not run (no such executable): load in this process instead.
+        let t = Instant::now();
+        let loaded = std::hint::black_box(load(&dirs));
+        ours.push(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        drop(loaded);
+        freeing.push(t.elapsed().as_secs_f64());
+        our_process.push(ours[0] + freeing[0]);
+        notes.push("MIB corpus: the load child did not run; timed in this process".into());
+    }
     let (s_min, s_median) = median(ours);
     let mut loads = vec![Load {
         imp: "snmp-codegen",
         s_min,
         s_median,
         peak_kb: our_peak,
+        free_s_median: Some(median(freeing).1),
+        process_s_median: median(our_process).1,
     }];
     match (&translate, theirs.is_empty()) {
         (Some(tool), false) => {
@@ -150,6 +200,8 @@ pub fn run(root: &Path, exe: &Path, runs: usize, notes: &mut Vec<String>) -> Mib
                 s_min,
                 s_median,
                 peak_kb: peak,
+                free_s_median: None,
+                process_s_median: s_median,
             });
         }
         _ => notes.push(
