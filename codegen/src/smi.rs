@@ -139,6 +139,13 @@ const CLASS: [u8; 256] = {
 #[inline]
 fn skip_trivia(b: &[u8], mut i: usize) -> usize {
     loop {
+        // Indentation comes in runs of spaces: eight at a time.
+        while let Some(chunk) = b.get(i..i + 8) {
+            if chunk != b"        " {
+                break;
+            }
+            i += 8;
+        }
         while i < b.len() && CLASS[b[i] as usize] == SPACE {
             i += 1;
         }
@@ -1031,7 +1038,15 @@ impl<'s> Parser<'s> {
             );
             return None;
         }
-        let mut comps = Vec::new();
+        // Room for every word and number up to `}` (a `name(n)` pair counts twice): one
+        // allocation, trimmed once the module is read.
+        let mut room = 0;
+        let mut j = k + 1;
+        while j < self.toks.len() && !self.is(j, "}") {
+            room += usize::from(matches!(self.kind(j), Some(Tok::Word | Tok::Number)));
+            j += 1;
+        }
+        let mut comps = Vec::with_capacity(room);
         let mut i = k + 1;
         while i < self.toks.len() && !self.is(i, "}") {
             match self.kind(i) {
@@ -1128,7 +1143,7 @@ impl<'s> Parser<'s> {
 
     /// Splits the clauses of a macro invocation between tokens `a` and `b`.
     fn clauses(&self, a: usize, b: usize) -> Vec<(&'s str, usize, usize)> {
-        let mut out: Vec<(&'s str, usize, usize)> = Vec::new();
+        let mut out: Vec<(&'s str, usize, usize)> = Vec::with_capacity(8);
         let mut depth = 0i32;
         let mut i = a;
         let mut in_syntax = false;
@@ -1305,7 +1320,7 @@ impl<'s> Parser<'s> {
 
     /// Parses the statement at `k`; returns the index after it.
     fn statement(&mut self, k: usize, m: &mut SmiModule) -> usize {
-        let name = self.text(k).to_string();
+        let name: &'s str = self.text(k);
         let at = self.offset(k);
         if self.kind(k) != Some(Tok::Word) {
             self.warn(
@@ -1317,7 +1332,7 @@ impl<'s> Parser<'s> {
         }
         // NAME MACRO ::= BEGIN ... END
         if self.is(k + 1, "MACRO") {
-            m.macros.push(name);
+            m.macros.push(name.to_string());
             let mut i = k + 2;
             while i < self.toks.len() && !self.is(i, "END") {
                 i += 1;
@@ -1342,7 +1357,7 @@ impl<'s> Parser<'s> {
                 }
                 match syntax {
                     Some((ty, text)) => m.types.push(TypeDef {
-                        name,
+                        name: name.to_string(),
                         offset: at,
                         textual_convention: true,
                         display_hint: hint,
@@ -1357,7 +1372,7 @@ impl<'s> Parser<'s> {
                 }
             } else if let Some((ty, text)) = self.parse_type(k + 2, end) {
                 m.types.push(TypeDef {
-                    name,
+                    name: name.to_string(),
                     offset: at,
                     textual_convention: false,
                     display_hint: None,
@@ -1423,7 +1438,7 @@ impl<'s> Parser<'s> {
             );
             return self.next_statement(i);
         }
-        let mut n = node(name.clone(), at, kind, Vec::new());
+        let mut n = node(name, at, kind, Vec::new());
         for (c, a, b) in self.clauses(k + 2, i) {
             match c {
                 "SYNTAX" if kind == NodeKind::ObjectType => {
@@ -1532,7 +1547,7 @@ impl<'s> Parser<'s> {
     }
 }
 
-fn node(name: String, offset: usize, kind: NodeKind, oid: Vec<OidComponent>) -> Node {
+fn node(name: &str, offset: usize, kind: NodeKind, oid: Vec<OidComponent>) -> Node {
     Node {
         name: name.into(),
         offset,
