@@ -445,11 +445,15 @@ enum OidState {
     Done(Option<Arc<[u32]>>),
 }
 
+/// Resolves the nodes of some modules; one per thread (see [`resolve`]).
 struct Resolver<'m> {
     set: &'m MibSet,
-    strict: HashSet<Relaxation>,
-    /// Memoised OIDs, by module and node index.
-    oids: Vec<Vec<OidState>>,
+    strict: &'m HashSet<Relaxation>,
+    /// The OIDs of modules resolved in earlier layers, by module and node index (the modules
+    /// this resolver owns are taken out of it while it runs).
+    done: &'m [Vec<OidState>],
+    /// The OIDs of the modules this resolver owns, by module: computed, memoised, here.
+    own: Vec<Option<Vec<OidState>>>,
     /// Where an OID is put together before it is allocated.
     scratch: Vec<u32>,
     /// Problems found, as (module, offset, message): made into diagnostics at the end, each
@@ -460,22 +464,22 @@ struct Resolver<'m> {
     warned: HashSet<(usize, String)>,
 }
 
+/// What one resolver produced: per owned module its nodes, and its findings.
+struct Part {
+    oids: Vec<(usize, Vec<OidState>)>,
+    nodes: Vec<(usize, Vec<MibNode>)>,
+    found: Vec<(usize, usize, String)>,
+    found_error: Vec<bool>,
+}
+
 /// Resolves `wanted` modules (all when empty) and the modules they import. Relaxations in
 /// `strict` are errors.
+///
+/// Modules are resolved in layers of the import graph (modules that import each other are
+/// resolved together): a module's imports, and the SMI base modules its unimported names may
+/// come from, are resolved in earlier layers, so the modules of a layer are independent and
+/// are resolved on every core.
 pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) -> Resolved {
-    let mut r = Resolver {
-        set,
-        strict: strict.clone(),
-        oids: set
-            .modules
-            .iter()
-            .map(|l| vec![OidState::Unknown; l.smi.nodes.len()])
-            .collect(),
-        scratch: Vec::new(),
-        found: Vec::new(),
-        found_error: Vec::new(),
-        warned: HashSet::new(),
-    };
     // The closure of `wanted` under IMPORTS.
     let mut order = Vec::new();
     let mut seen = HashSet::new();
@@ -499,30 +503,97 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
             }
         }
     }
-    let mut out = Resolved::default();
-    out.nodes
-        .reserve_exact(order.iter().map(|&m| set.modules[m].smi.nodes.len()).sum());
+    let n = set.modules.len();
+    let mut reported = vec![false; n];
     for &m in &order {
-        r.check_module(m);
-        for (i, n) in set.modules[m].smi.nodes.iter().enumerate() {
-            if let Some(oid) = r.oid_at(m, i, n.offset) {
-                let base_type = n.syntax.as_ref().and_then(|t| r.base_type(m, &t.kind, 0));
-                out.nodes.push(MibNode {
-                    module: m,
-                    index: i,
-                    name: n.name.clone(),
-                    oid,
-                    kind: n.kind,
-                    base_type,
-                });
+        reported[m] = true;
+    }
+    let layers = layers(set, &order);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |t| t.get())
+        .clamp(1, 8);
+    let mut oids: Vec<Vec<OidState>> = set
+        .modules
+        .iter()
+        .map(|l| vec![OidState::Unknown; l.smi.nodes.len()])
+        .collect();
+    let mut nodes: Vec<Vec<MibNode>> = (0..n).map(|_| Vec::new()).collect();
+    let mut found = Vec::new();
+    let mut found_error = Vec::new();
+    for layer in layers {
+        // Units (a module, or modules importing each other) spread over the threads, the
+        // largest first, each to the thread with the fewest nodes so far.
+        let mut units = layer;
+        let size =
+            |u: &Vec<usize>| -> usize { u.iter().map(|&m| set.modules[m].smi.nodes.len()).sum() };
+        units.sort_by_key(|u| std::cmp::Reverse(size(u)));
+        let mut buckets: Vec<(usize, Vec<usize>)> = vec![(0, Vec::new()); threads.min(units.len())];
+        for u in units {
+            let least = (0..buckets.len())
+                .min_by_key(|&b| buckets[b].0)
+                .expect("at least one bucket");
+            buckets[least].0 += size(&u);
+            buckets[least].1.extend(u);
+        }
+        let owned: Vec<Vec<(usize, Vec<OidState>)>> = buckets
+            .iter()
+            .map(|(_, ms)| {
+                ms.iter()
+                    .map(|&m| (m, std::mem::take(&mut oids[m])))
+                    .collect()
+            })
+            .collect();
+        let work: Vec<(Vec<usize>, Vec<(usize, Vec<OidState>)>)> =
+            buckets.into_iter().map(|(_, ms)| ms).zip(owned).collect();
+        let done: &[Vec<OidState>] = &oids;
+        let reported = &reported;
+        let parts: Vec<Part> = if work.len() == 1 {
+            work.into_iter()
+                .map(|(ms, own)| resolve_part(set, strict, done, reported, &ms, own))
+                .collect()
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = work
+                    .into_iter()
+                    .map(|(ms, own)| {
+                        scope.spawn(move || resolve_part(set, strict, done, reported, &ms, own))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a resolver thread does not panic"))
+                    .collect()
+            })
+        };
+        for part in parts {
+            for (m, v) in part.oids {
+                oids[m] = v;
             }
+            for (m, v) in part.nodes {
+                nodes[m] = v;
+            }
+            found.extend(part.found);
+            found_error.extend(part.found_error);
         }
     }
+    let mut out = Resolved::default();
+    out.nodes
+        .reserve_exact(order.iter().map(|&m| nodes[m].len()).sum());
+    for &m in &order {
+        out.nodes.append(&mut nodes[m]);
+    }
+    // Findings of the modules reported on (base modules resolved only for their names are
+    // not), made into diagnostics.
+    let (found, found_error): (Vec<_>, Vec<bool>) = found
+        .into_iter()
+        .zip(found_error)
+        .filter(|(f, _)| reported[f.0])
+        .unzip();
     let mut errors: HashMap<usize, Vec<Diagnostic>> = HashMap::new();
     let mut warnings: HashMap<usize, Vec<Diagnostic>> = HashMap::new();
-    let modules: Vec<usize> = r.found.iter().map(|f| f.0).collect();
-    let diags = set.diags(std::mem::take(&mut r.found));
-    for ((m, d), error) in modules.into_iter().zip(diags).zip(r.found_error) {
+    let modules: Vec<usize> = found.iter().map(|f| f.0).collect();
+    let diags = set.diags(found);
+    for ((m, d), error) in modules.into_iter().zip(diags).zip(found_error) {
         let to = if error { &mut errors } else { &mut warnings };
         to.entry(m).or_default().push(d);
     }
@@ -532,6 +603,193 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
             errors: errors.remove(&m).unwrap_or_default(),
             warnings: warnings.remove(&m).unwrap_or_default(),
         });
+    }
+    out
+}
+
+/// Resolves every node of modules `ms` (whose OID tables are `own`), reporting on those in
+/// `reported` and producing their nodes.
+fn resolve_part(
+    set: &MibSet,
+    strict: &HashSet<Relaxation>,
+    done: &[Vec<OidState>],
+    reported: &[bool],
+    ms: &[usize],
+    own: Vec<(usize, Vec<OidState>)>,
+) -> Part {
+    let mut r = Resolver {
+        set,
+        strict,
+        done,
+        own: (0..set.modules.len()).map(|_| None).collect(),
+        scratch: Vec::new(),
+        found: Vec::new(),
+        found_error: Vec::new(),
+        warned: HashSet::new(),
+    };
+    for (m, v) in own {
+        r.own[m] = Some(v);
+    }
+    let mut nodes = Vec::new();
+    for &m in ms {
+        if reported[m] {
+            r.check_module(m);
+        }
+        let mut out = Vec::new();
+        for (i, n) in set.modules[m].smi.nodes.iter().enumerate() {
+            let oid = r.oid_at(m, i, n.offset);
+            if !reported[m] {
+                continue;
+            }
+            if let Some(oid) = oid {
+                let base_type = n.syntax.as_ref().and_then(|t| r.base_type(m, &t.kind, 0));
+                out.push(MibNode {
+                    module: m,
+                    index: i,
+                    name: n.name.clone(),
+                    oid,
+                    kind: n.kind,
+                    base_type,
+                });
+            }
+        }
+        nodes.push((m, out));
+    }
+    Part {
+        oids: ms
+            .iter()
+            .map(|&m| (m, r.own[m].take().unwrap_or_default()))
+            .collect(),
+        nodes,
+        found: r.found,
+        found_error: r.found_error,
+    }
+}
+
+/// The modules to resolve (`order`, and the SMI base modules present, whose names modules
+/// may use without importing them), grouped into units (modules that import each other,
+/// directly or not) and the units into layers: every unit a unit depends on is in an
+/// earlier layer. Layers in dependency order; units keep `order`'s order of their modules.
+fn layers(set: &MibSet, order: &[usize]) -> Vec<Vec<Vec<usize>>> {
+    let n = set.modules.len();
+    let base: Vec<usize> = BASE_MODULES
+        .iter()
+        .filter_map(|b| set.by_name.get(*b).copied())
+        .collect();
+    let mut chosen: Vec<usize> = order.to_vec();
+    for &b in &base {
+        if !order.contains(&b) {
+            chosen.push(b);
+        }
+    }
+    let mut member = vec![false; n];
+    for &m in &chosen {
+        member[m] = true;
+    }
+    // What a module's names can come from: its imports, and the base modules.
+    let deps: Vec<Vec<usize>> = (0..n)
+        .map(|m| {
+            if !member[m] {
+                return Vec::new();
+            }
+            let mut d: Vec<usize> = set.modules[m]
+                .smi
+                .imports
+                .iter()
+                .filter_map(|i| set.by_name.get(&i.module).copied())
+                .filter(|&t| member[t] && t != m)
+                .collect();
+            d.extend(base.iter().copied().filter(|&b| b != m));
+            d.sort_unstable();
+            d.dedup();
+            d
+        })
+        .collect();
+    // Strongly connected components (Tarjan's algorithm, without recursion).
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0usize; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut comp = vec![usize::MAX; n];
+    let mut comps: Vec<Vec<usize>> = Vec::new();
+    let mut next = 0;
+    for &root in &chosen {
+        if index[root] != usize::MAX {
+            continue;
+        }
+        // (module, next dependency to look at)
+        let mut call: Vec<(usize, usize)> = vec![(root, 0)];
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut k)) = call.last_mut() {
+            if let Some(&w) = deps[v].get(*k) {
+                *k += 1;
+                if index[w] == usize::MAX {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    call.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            call.pop();
+            if let Some(&(u, _)) = call.last() {
+                low[u] = low[u].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let c = comps.len();
+                let mut members = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    comp[w] = c;
+                    members.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                comps.push(members);
+            }
+        }
+    }
+    // Tarjan's components come out dependencies first: a component's layer is one more than
+    // the deepest of its dependencies'.
+    let mut layer_of = vec![0usize; comps.len()];
+    for (c, members) in comps.iter().enumerate() {
+        let l = members
+            .iter()
+            .flat_map(|&m| deps[m].iter())
+            .map(|&t| comp[t])
+            .filter(|&d| d != c)
+            .map(|d| layer_of[d] + 1)
+            .max()
+            .unwrap_or(0);
+        layer_of[c] = l;
+    }
+    let depth = layer_of.iter().copied().max().map_or(0, |d| d + 1);
+    let mut out: Vec<Vec<Vec<usize>>> = vec![Vec::new(); depth];
+    // A unit's modules in the order they were chosen.
+    let mut rank = vec![usize::MAX; n];
+    for (k, &m) in chosen.iter().enumerate() {
+        rank[m] = k;
+    }
+    let mut units: Vec<(usize, Vec<usize>)> = comps
+        .into_iter()
+        .enumerate()
+        .map(|(c, mut members)| {
+            members.sort_by_key(|&m| rank[m]);
+            (c, members)
+        })
+        .collect();
+    units.sort_by_key(|(_, members)| rank[members[0]]);
+    for (c, members) in units {
+        out[layer_of[c]].push(members);
     }
     out
 }
@@ -679,7 +937,14 @@ impl Resolver<'_> {
 
     /// The OID of node `i` of module `m` (`offset`: where it is asked for).
     fn oid_at(&mut self, m: usize, i: usize, offset: usize) -> Option<Arc<[u32]>> {
-        match &self.oids[m][i] {
+        let Some(own) = self.own[m].as_ref() else {
+            // A module of an earlier layer: resolved already.
+            return match self.done.get(m).and_then(|v| v.get(i)) {
+                Some(OidState::Done(v)) => v.clone(),
+                _ => None,
+            };
+        };
+        match &own[i] {
             OidState::Done(v) => return v.clone(),
             OidState::InProgress => {
                 let set: &MibSet = self.set;
@@ -694,10 +959,16 @@ impl Resolver<'_> {
             }
             OidState::Unknown => {}
         }
-        self.oids[m][i] = OidState::InProgress;
+        self.set_state(m, i, OidState::InProgress);
         let result = self.compute_oid(m, i);
-        self.oids[m][i] = OidState::Done(result.clone());
+        self.set_state(m, i, OidState::Done(result.clone()));
         result
+    }
+
+    fn set_state(&mut self, m: usize, i: usize, state: OidState) {
+        if let Some(own) = self.own[m].as_mut() {
+            own[i] = state;
+        }
     }
 
     fn compute_oid(&mut self, m: usize, i: usize) -> Option<Arc<[u32]>> {
