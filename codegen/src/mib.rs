@@ -464,9 +464,12 @@ struct Resolver<'m> {
     warned: HashSet<(usize, String)>,
 }
 
+/// OID tables handed to or back from a resolver: (module, its nodes' states).
+type OidTables = Vec<(usize, Vec<OidState>)>;
+
 /// What one resolver produced: per owned module its nodes, and its findings.
 struct Part {
-    oids: Vec<(usize, Vec<OidState>)>,
+    oids: OidTables,
     nodes: Vec<(usize, Vec<MibNode>)>,
     found: Vec<(usize, usize, String)>,
     found_error: Vec<bool>,
@@ -535,7 +538,7 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
             buckets[least].0 += size(&u);
             buckets[least].1.extend(u);
         }
-        let owned: Vec<Vec<(usize, Vec<OidState>)>> = buckets
+        let owned: Vec<OidTables> = buckets
             .iter()
             .map(|(_, ms)| {
                 ms.iter()
@@ -543,7 +546,7 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
                     .collect()
             })
             .collect();
-        let work: Vec<(Vec<usize>, Vec<(usize, Vec<OidState>)>)> =
+        let work: Vec<(Vec<usize>, OidTables)> =
             buckets.into_iter().map(|(_, ms)| ms).zip(owned).collect();
         let done: &[Vec<OidState>] = &oids;
         let reported = &reported;
@@ -615,7 +618,7 @@ fn resolve_part(
     done: &[Vec<OidState>],
     reported: &[bool],
     ms: &[usize],
-    own: Vec<(usize, Vec<OidState>)>,
+    own: OidTables,
 ) -> Part {
     let mut r = Resolver {
         set,
