@@ -132,8 +132,32 @@ struct ParsedFile {
     name: String,
     path: PathBuf,
     kept: Option<String>,
-    modules: Vec<SmiModule>,
+    /// The modules, each with its node and type name tables (built on the parsing thread).
+    modules: Vec<(SmiModule, NameMap<usize>, NameMap<usize>)>,
     rest: Vec<Finding>,
+}
+
+/// A file's modules with their name tables: node name -> index, type name -> index.
+fn indexed(modules: Vec<SmiModule>) -> Vec<(SmiModule, NameMap<usize>, NameMap<usize>)> {
+    modules
+        .into_iter()
+        .map(|m| {
+            // Node names are shared with the nodes; type names (far fewer) are copied.
+            let nodes = m
+                .nodes
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.name.clone(), i))
+                .collect();
+            let types = m
+                .types
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (Arc::from(t.name.as_str()), i))
+                .collect();
+            (m, nodes, types)
+        })
+        .collect()
 }
 
 /// A parsed module and the file it came from.
@@ -182,15 +206,28 @@ impl MibSet {
             ..Default::default()
         };
         let mut all = Vec::new();
+        let mut sizes = Vec::new();
         for dir in dirs {
-            let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_file())
+            let mut files: Vec<(PathBuf, u64)> = std::fs::read_dir(dir)?
+                .filter_map(|e| {
+                    let e = e.ok()?;
+                    let path = e.path();
+                    // Through symlinks, as `is_file` goes.
+                    let meta = std::fs::metadata(&path).ok()?;
+                    meta.is_file().then(|| (path, meta.len()))
+                })
                 .collect();
-            paths.sort();
-            all.extend(paths);
+            files.sort();
+            for (path, len) in files {
+                all.push(path);
+                sizes.push(len);
+            }
         }
         progress(0, all.len());
+        // The largest files are parsed first, so that no thread is left with a large one at
+        // the end while the others wait.
+        let mut queue: Vec<usize> = (0..all.len()).collect();
+        queue.sort_by_key(|&k| std::cmp::Reverse(sizes[k]));
         // Files are read and parsed on every core; modules are registered in path order, so
         // the first module of a name wins whatever the threads' timing.
         let threads = std::thread::available_parallelism()
@@ -202,17 +239,18 @@ impl MibSet {
         std::thread::scope(|scope| -> std::io::Result<()> {
             for _ in 0..threads {
                 let tx = tx.clone();
-                let (all, next) = (&all, &next);
+                let (all, next, queue) = (&all, &next, &queue);
                 scope.spawn(move || loop {
-                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(path) = all.get(k) else { break };
+                    let q = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&k) = queue.get(q) else { break };
+                    let path = &all[k];
                     let parsed = read_text(path).map(|text| {
                         let (modules, rest) = smi::parse_file(&text);
                         ParsedFile {
                             name: path.display().to_string(),
                             path: path.clone(),
                             kept: None,
-                            modules,
+                            modules: indexed(modules),
                             rest,
                         }
                     });
@@ -255,7 +293,7 @@ impl MibSet {
             path: PathBuf::from(&name),
             name,
             kept: Some(text),
-            modules,
+            modules: indexed(modules),
             rest,
         });
     }
@@ -273,7 +311,7 @@ impl MibSet {
         for f in rest {
             self.file_findings.push((file, f));
         }
-        for m in modules {
+        for (m, nodes, types) in modules {
             if self.by_name.contains_key(&m.name) {
                 let f = Finding {
                     offset: m.offset,
@@ -284,21 +322,8 @@ impl MibSet {
                 continue;
             }
             self.by_name.insert(m.name.clone(), self.modules.len());
-            // Node names are shared with the nodes; type names (far fewer) are copied.
-            self.node_index.push(
-                m.nodes
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| (n.name.clone(), i))
-                    .collect(),
-            );
-            self.type_index.push(
-                m.types
-                    .iter()
-                    .enumerate()
-                    .map(|(i, t)| (Arc::from(t.name.as_str()), i))
-                    .collect(),
-            );
+            self.node_index.push(nodes);
+            self.type_index.push(types);
             self.modules.push(Loaded { smi: m, file });
         }
     }
