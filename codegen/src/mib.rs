@@ -214,7 +214,7 @@ impl MibSet {
                     let path = e.path();
                     // Through symlinks, as `is_file` goes.
                     let meta = std::fs::metadata(&path).ok()?;
-                    meta.is_file().then(|| (path, meta.len()))
+                    meta.is_file().then_some((path, meta.len()))
                 })
                 .collect();
             files.sort();
