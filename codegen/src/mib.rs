@@ -6,9 +6,9 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::ast::{OidComponent, TypeKind};
+use crate::ast::TypeKind;
 use crate::diag::Diagnostic;
-use crate::smi::{self, Finding, Node, NodeKind, Relaxation, SmiModule};
+use crate::smi::{self, Finding, NodeKind, Relaxation, SmiModule};
 
 /// Arcs usable by name at the start of an OID value (X.660).
 const ROOTS: &[(&str, u32)] = &[
@@ -1028,19 +1028,22 @@ impl Resolver<'_> {
             // One allocation, of the exact length.
             return Some(parent.iter().copied().chain([0, n]).collect());
         }
+        // A value that is not an OID was reported with the module's findings.
+        let value = node.oid.as_ref()?;
         // The parent's OID is resolved first (that may recurse), then the whole OID is put
         // together in a scratch buffer and allocated once.
         let mut parent: Option<Arc<[u32]>> = None;
         let mut root: Option<u32> = None;
-        if let Some(OidComponent::Name(p, sp)) = node.oid.first() {
-            if let Some((t, j)) = self.lookup(m, p, sp.start) {
-                parent = Some(self.oid_at(t, j, sp.start)?);
-            } else if let Some((_, v)) = ROOTS.iter().find(|(r, _)| r == p) {
+        if let Some(p) = value.parent.as_deref() {
+            let at = value.parent_offset;
+            if let Some((t, j)) = self.lookup(m, p, at) {
+                parent = Some(self.oid_at(t, j, at)?);
+            } else if let Some((_, v)) = ROOTS.iter().find(|(r, _)| *r == p) {
                 root = Some(*v);
             } else {
                 self.report(
                     m,
-                    sp.start,
+                    at,
                     None,
                     format!("unresolved parent `{p}` in the OID of `{name}`"),
                 );
@@ -1053,49 +1056,13 @@ impl Resolver<'_> {
             oid.extend_from_slice(p);
         }
         oid.extend(root);
-        let result = self.oid_arcs(m, node, name, &mut oid);
+        oid.extend_from_slice(value.arcs.as_slice());
+        let result = (!oid.is_empty()).then(|| Arc::from(&oid[..]));
         self.scratch = oid;
-        result
-    }
-
-    /// The numbers of `node`'s OID value after its parent, appended to `oid`.
-    fn oid_arcs(
-        &mut self,
-        m: usize,
-        node: &Node,
-        name: &str,
-        oid: &mut Vec<u32>,
-    ) -> Option<Arc<[u32]>> {
-        let offset = node.offset;
-        for (k, c) in node.oid.iter().enumerate() {
-            match c {
-                OidComponent::Number(n) | OidComponent::NameAndNumber(_, n) => {
-                    if *n > u32::MAX as u64 {
-                        self.report(m, offset, None, format!("`{name}`: arc {n} exceeds 2^32-1"));
-                        return None;
-                    }
-                    oid.push(*n as u32);
-                }
-                // The parent, already in `oid`.
-                OidComponent::Name(..) if k == 0 => {}
-                OidComponent::Name(other, sp) => {
-                    self.report(
-                        m,
-                        sp.start,
-                        None,
-                        format!(
-                            "`{other}` inside the OID of `{name}` needs a number: `{other}(N)`"
-                        ),
-                    );
-                    return None;
-                }
-            }
-        }
-        if oid.is_empty() {
+        if result.is_none() {
             self.report(m, offset, None, format!("`{name}` has an empty OID value"));
-            return None;
         }
-        Some(Arc::from(&oid[..]))
+        result
     }
 
     /// Follows type references through TEXTUAL-CONVENTIONs and type assignments to a base type.

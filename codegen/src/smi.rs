@@ -11,7 +11,9 @@
 //! Real-world modules are not always valid SMI. The parser accepts, with a named warning, what
 //! mature MIB compilers accept; see [`Relaxation`].
 
-use crate::ast::{OidComponent, Span, Type, TypeKind};
+use std::sync::Arc;
+
+use crate::ast::{Span, Type, TypeKind};
 
 /// A deviation from the SMI that is accepted, with a warning, unless made an error.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -359,6 +361,59 @@ pub struct IndexItem {
     pub implied: bool,
 }
 
+/// The numbers of an OID value: up to three kept inline (most values are `{ parent n }`).
+#[derive(Clone, PartialEq, Eq)]
+pub enum Arcs {
+    /// Up to three numbers.
+    Inline(u8, [u32; 3]),
+    /// More.
+    Heap(Box<[u32]>),
+}
+
+impl Arcs {
+    /// The numbers.
+    pub fn as_slice(&self) -> &[u32] {
+        match self {
+            Arcs::Inline(n, a) => &a[..*n as usize],
+            Arcs::Heap(v) => v,
+        }
+    }
+
+    fn from_slice(v: &[u32]) -> Arcs {
+        match v.len() {
+            0..=3 => {
+                let mut a = [0; 3];
+                a[..v.len()].copy_from_slice(v);
+                Arcs::Inline(v.len() as u8, a)
+            }
+            _ => Arcs::Heap(v.into()),
+        }
+    }
+}
+
+impl Default for Arcs {
+    fn default() -> Self {
+        Arcs::Inline(0, [0; 3])
+    }
+}
+
+impl std::fmt::Debug for Arcs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.as_slice().fmt(f)
+    }
+}
+
+/// A node's OID value as written: `{ parent 3 }`, `{ iso org(3) 6 }`, `{ 1 3 6 1 }`.
+#[derive(Debug, Clone, Default)]
+pub struct OidValue {
+    /// The leading name: the parent node, or a root arc such as `iso`.
+    pub parent: Option<Arc<str>>,
+    /// Where the leading name is written.
+    pub parent_offset: usize,
+    /// The numbers after it (`name(n)` counts as `n`).
+    pub arcs: Arcs,
+}
+
 /// MAX-ACCESS (SMIv2) or ACCESS (SMIv1) of an OBJECT-TYPE.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Access {
@@ -458,9 +513,9 @@ pub struct Node {
     pub access: Option<Access>,
     /// STATUS.
     pub status: Option<Status>,
-    /// The OID value as written (`{ parent 3 }`); for TRAP-TYPE, empty (see
-    /// [`Node::trap_number`]).
-    pub oid: Vec<OidComponent>,
+    /// The OID value as written (`{ parent 3 }`); `None` when it is not one (the error is among
+    /// the module's findings) and for TRAP-TYPE (see [`Node::trap_number`]).
+    pub oid: Option<OidValue>,
     /// SYNTAX (OBJECT-TYPE).
     pub syntax: Option<Box<Type>>,
     /// The byte range of the SYNTAX as written (see [`Node::syntax_text`]).
@@ -643,6 +698,13 @@ struct Parser<'s> {
     toks: Vec<Token>,
     pos: usize,
     findings: Vec<Finding>,
+    /// The module's names met so far (defined or used as an OID parent): a node and the OID
+    /// values naming it as parent share one allocation.
+    names: std::collections::HashMap<
+        &'s str,
+        Arc<str>,
+        std::hash::BuildHasherDefault<crate::mib::NameHasher>,
+    >,
 }
 
 impl<'s> Parser<'s> {
@@ -1026,8 +1088,18 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// `{ a b(3) 4 }` from token `k` (at `{`); returns the components and the index after `}`.
-    fn oid_value(&mut self, k: usize) -> Option<(Vec<OidComponent>, usize)> {
+    /// A name of this module, shared: the same allocation for a node and every OID value
+    /// naming it.
+    fn shared_name(&mut self, name: &'s str) -> Arc<str> {
+        self.names
+            .entry(name)
+            .or_insert_with(|| Arc::from(name))
+            .clone()
+    }
+
+    /// `{ a b(3) 4 }` from token `k`, the value of node `name`: the value (`None` when it is
+    /// not a usable OID, reported) and the index after `}`. `None` when it cannot be read.
+    fn oid_value(&mut self, k: usize, name: &str) -> Option<(Option<OidValue>, usize)> {
         if !self.is(k, "{") {
             self.error(
                 self.offset(k),
@@ -1038,53 +1110,40 @@ impl<'s> Parser<'s> {
             );
             return None;
         }
-        // Room for every word and number up to `}` (a `name(n)` pair counts twice): one
-        // allocation, trimmed once the module is read.
-        let mut room = 0;
-        let mut j = k + 1;
-        while j < self.toks.len() && !self.is(j, "}") {
-            room += usize::from(matches!(self.kind(j), Some(Tok::Word | Tok::Number)));
-            j += 1;
-        }
-        let mut comps = Vec::with_capacity(room);
+        let mut value = OidValue::default();
+        let mut arcs: Vec<u32> = Vec::new();
+        let mut usable = true;
+        let mut first = true;
         let mut i = k + 1;
         while i < self.toks.len() && !self.is(i, "}") {
+            // A number, from `n` or `label(n)`.
+            let mut number = None;
             match self.kind(i) {
                 Some(Tok::Word) => {
-                    let name = self.text(i).to_string();
                     if self.is(i + 1, "(")
                         && self.kind(i + 2) == Some(Tok::Number)
                         && self.is(i + 3, ")")
                     {
-                        let n = self.text(i + 2).parse().unwrap_or(u64::MAX);
-                        comps.push(OidComponent::NameAndNumber(name, n));
+                        number = Some((i + 2, self.text(i + 2)));
                         i += 4;
+                    } else if first {
+                        value.parent = Some(self.shared_name(self.text(i)));
+                        value.parent_offset = self.offset(i);
+                        i += 1;
                     } else {
-                        let s = self.toks[i];
-                        comps.push(OidComponent::Name(
-                            name,
-                            Span {
-                                start: s.start,
-                                end: s.end,
-                            },
-                        ));
+                        let other = self.text(i);
+                        self.error(
+                            self.offset(i),
+                            format!(
+                                "`{other}` inside the OID of `{name}` needs a number: `{other}(N)`"
+                            ),
+                        );
+                        usable = false;
                         i += 1;
                     }
                 }
                 Some(Tok::Number) => {
-                    match self.text(i).parse::<u64>() {
-                        Ok(n) => comps.push(OidComponent::Number(n)),
-                        Err(_) => {
-                            self.error(
-                                self.offset(i),
-                                format!(
-                                    "OBJECT IDENTIFIER arc `{}` is not a number up to 2^64",
-                                    self.text(i)
-                                ),
-                            );
-                            return None;
-                        }
-                    }
+                    number = Some((i, self.text(i)));
                     i += 1;
                 }
                 _ if self.is(i, ",") => {
@@ -1094,6 +1153,7 @@ impl<'s> Parser<'s> {
                         "comma inside an OBJECT IDENTIFIER value",
                     );
                     i += 1;
+                    continue;
                 }
                 _ => {
                     self.error(
@@ -1106,6 +1166,23 @@ impl<'s> Parser<'s> {
                     return None;
                 }
             }
+            first = false;
+            if let Some((at, text)) = number {
+                match text.parse::<u64>() {
+                    Ok(n) if n <= u64::from(u32::MAX) => arcs.push(n as u32),
+                    Ok(n) => {
+                        self.error(self.offset(at), format!("`{name}`: arc {n} exceeds 2^32-1"));
+                        usable = false;
+                    }
+                    Err(_) => {
+                        self.error(
+                            self.offset(at),
+                            format!("OBJECT IDENTIFIER arc `{text}` is not a number up to 2^64"),
+                        );
+                        return None;
+                    }
+                }
+            }
         }
         if i >= self.toks.len() {
             self.error(
@@ -1114,7 +1191,12 @@ impl<'s> Parser<'s> {
             );
             return None;
         }
-        Some((comps, i + 1))
+        if value.parent.is_none() && arcs.is_empty() && usable {
+            self.error(self.offset(k), format!("`{name}` has an empty OID value"));
+            usable = false;
+        }
+        value.arcs = Arcs::from_slice(&arcs);
+        Some((usable.then_some(value), i + 1))
     }
 
     fn string(&self, k: usize) -> Option<String> {
@@ -1385,7 +1467,8 @@ impl<'s> Parser<'s> {
         }
         // name OBJECT IDENTIFIER ::= { ... }
         if self.is(k + 1, "OBJECT") && self.is(k + 2, "IDENTIFIER") && self.is(k + 3, "::=") {
-            if let Some((oid, next)) = self.oid_value(k + 4) {
+            if let Some((oid, next)) = self.oid_value(k + 4, name) {
+                let name = self.shared_name(name);
                 m.nodes.push(node(name, at, NodeKind::Identifier, oid));
                 return next;
             }
@@ -1438,7 +1521,7 @@ impl<'s> Parser<'s> {
             );
             return self.next_statement(i);
         }
-        let mut n = node(name, at, kind, Vec::new());
+        let mut n = node(self.shared_name(name), at, kind, None);
         for (c, a, b) in self.clauses(k + 2, i) {
             match c {
                 "SYNTAX" if kind == NodeKind::ObjectType => {
@@ -1536,7 +1619,7 @@ impl<'s> Parser<'s> {
             m.nodes.push(n);
             return i + 2;
         }
-        match self.oid_value(i + 1) {
+        match self.oid_value(i + 1, name) {
             Some((oid, next)) => {
                 n.oid = oid;
                 m.nodes.push(n);
@@ -1547,9 +1630,9 @@ impl<'s> Parser<'s> {
     }
 }
 
-fn node(name: &str, offset: usize, kind: NodeKind, oid: Vec<OidComponent>) -> Node {
+fn node(name: Arc<str>, offset: usize, kind: NodeKind, oid: Option<OidValue>) -> Node {
     Node {
-        name: name.into(),
+        name,
         offset,
         kind,
         access: None,
@@ -1598,6 +1681,7 @@ fn parse_tokens(src: &str, buffer: &mut Vec<Token>) -> (Vec<SmiModule>, Vec<Find
         toks,
         pos: 0,
         findings: Vec::new(),
+        names: Default::default(),
     };
     let mut modules: Vec<SmiModule> = Vec::new();
     while p.pos < p.toks.len() {
@@ -1609,9 +1693,6 @@ fn parse_tokens(src: &str, buffer: &mut Vec<Token>) -> (Vec<SmiModule>, Vec<Find
                 // A whole corpus stays in memory: no growth slack kept.
                 m.nodes.shrink_to_fit();
                 m.types.shrink_to_fit();
-                for n in &mut m.nodes {
-                    n.oid.shrink_to_fit();
-                }
                 if modules.iter().any(|x| x.name == m.name) {
                     let f = Finding {
                         offset: m.offset,
@@ -1679,6 +1760,7 @@ mod tests {
                 toks,
                 pos: 0,
                 findings: Vec::new(),
+                names: Default::default(),
             };
             let fast = p.simple_type(0, p.toks.len()).expect(text);
             let (rest, slow) = crate::parse::type_(crate::parse::Input::new(text)).unwrap();
@@ -1704,6 +1786,7 @@ mod tests {
                 toks,
                 pos: 0,
                 findings: Vec::new(),
+                names: Default::default(),
             };
             assert!(p.simple_type(0, p.toks.len()).is_none(), "{text}");
         }
