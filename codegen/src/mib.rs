@@ -663,7 +663,11 @@ fn resolve_part(
         if reported[m] {
             r.check_module(m);
         }
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(if reported[m] {
+            set.modules[m].smi.nodes.len()
+        } else {
+            0
+        });
         for (i, n) in set.modules[m].smi.nodes.iter().enumerate() {
             let oid = r.oid_at(m, i, n.offset);
             if !reported[m] {
