@@ -37,6 +37,12 @@ pub enum Relaxation {
     /// An import from a module not on the search path, whose symbols the SMI's base modules
     /// define (e.g. `mib-2 FROM RFC-1213`, a misspelt RFC1213-MIB).
     MissingModule,
+    /// `SYNTAX STRING`, which no SMI defines: read as OCTET STRING.
+    StringType,
+    /// A table entry's `SEQUENCE { ... }` whose component types are not types (e.g.
+    /// `dhcpRequestsInQueue SIZE`): kept without its components, which nothing reads (each
+    /// column's own SYNTAX is what counts).
+    EntrySequence,
 }
 
 impl Relaxation {
@@ -52,11 +58,13 @@ impl Relaxation {
             Relaxation::SkippedStatement => "skipped-statement",
             Relaxation::UnknownImport => "unknown-import",
             Relaxation::MissingModule => "missing-module",
+            Relaxation::StringType => "string-type",
+            Relaxation::EntrySequence => "entry-sequence",
         }
     }
 
     /// Every relaxation.
-    pub const ALL: [Relaxation; 9] = [
+    pub const ALL: [Relaxation; 11] = [
         Relaxation::NameCharacters,
         Relaxation::ListPunctuation,
         Relaxation::MissingImport,
@@ -66,6 +74,8 @@ impl Relaxation {
         Relaxation::SkippedStatement,
         Relaxation::UnknownImport,
         Relaxation::MissingModule,
+        Relaxation::StringType,
+        Relaxation::EntrySequence,
     ];
 }
 
@@ -790,6 +800,41 @@ impl<'s> Parser<'s> {
         &self.src[self.toks[a].start..self.toks[b - 1].end]
     }
 
+    /// The type of `Name ::= Type` in tokens `a..b`, and that text: [`Parser::parse_type`],
+    /// except that an entry's `SEQUENCE { ... }` whose component types cannot be read is kept
+    /// without its components ([`Relaxation::EntrySequence`]).
+    fn type_assignment(&mut self, a: usize, b: usize) -> Option<(Type, String)> {
+        let sequence = b > a + 2
+            && self.is(a, "SEQUENCE")
+            && self.is(a + 1, "{")
+            && self.is(b - 1, "}")
+            && self.simple_type(a, b).is_none();
+        if sequence {
+            let text = self.span_text(a, b);
+            let readable = matches!(
+                crate::parse::type_(crate::parse::Input::new(text)),
+                Ok((rest, _)) if crate::parse::trivia_len(rest.fragment()) == rest.fragment().len()
+            );
+            if !readable {
+                self.warn(
+                    self.offset(a),
+                    Relaxation::EntrySequence,
+                    "the SEQUENCE's component types are not all types; kept without its components (each column's SYNTAX is used)",
+                );
+                let ty = Type {
+                    span: Span {
+                        start: self.toks[a].start,
+                        end: self.toks[b - 1].end,
+                    },
+                    kind: TypeKind::Sequence(crate::ast::ComponentList::default()),
+                    constraints: Vec::new(),
+                };
+                return Some((ty, text.to_string()));
+            }
+        }
+        self.parse_type(a, b)
+    }
+
     /// The type written in tokens `a..b`, and that text.
     fn parse_type(&mut self, a: usize, b: usize) -> Option<(Type, String)> {
         let ty = self.parse_type_only(a, b)?;
@@ -1032,6 +1077,21 @@ impl<'s> Parser<'s> {
     fn parse_type_only(&mut self, a: usize, b: usize) -> Option<Type> {
         if let Some(ty) = self.simple_type(a, b) {
             return Some(ty);
+        }
+        if b == a + 1 && self.is(a, "STRING") {
+            self.warn(
+                self.offset(a),
+                Relaxation::StringType,
+                "`STRING` is not an SMI type; read as OCTET STRING",
+            );
+            return Some(Type {
+                span: Span {
+                    start: self.toks[a].start,
+                    end: self.toks[a].end,
+                },
+                kind: TypeKind::OctetString,
+                constraints: Vec::new(),
+            });
         }
         let text = self.span_text(a, b);
         let start = self.offset(a);
@@ -1452,7 +1512,7 @@ impl<'s> Parser<'s> {
                         format!("TEXTUAL-CONVENTION {name} has no SYNTAX it could read"),
                     ),
                 }
-            } else if let Some((ty, text)) = self.parse_type(k + 2, end) {
+            } else if let Some((ty, text)) = self.type_assignment(k + 2, end) {
                 m.types.push(TypeDef {
                     name: name.to_string(),
                     offset: at,
@@ -1922,5 +1982,60 @@ END
         assert_eq!(m.nodes[2].trap_number(), Some(7));
         assert_eq!(m.nodes[2].members(), ["old_thing"]);
         assert_eq!(m.nodes[1].access, Some(Access::ReadOnly));
+    }
+
+    /// `SYNTAX STRING` and an entry SEQUENCE naming non-types, as two vendor modules of the
+    /// corpus write them (net-snmp loads both): accepted, each with its named relaxation.
+    #[test]
+    fn string_type_and_entry_sequence_relaxations() {
+        let src = r#"
+BENT-MIB DEFINITIONS ::= BEGIN
+IMPORTS OBJECT-TYPE, enterprises FROM SNMPv2-SMI;
+bent OBJECT IDENTIFIER ::= { enterprises 2 }
+BentEntry ::= SEQUENCE { queued SIZE, since MOMENT }
+label OBJECT-TYPE
+    SYNTAX      STRING
+    MAX-ACCESS  read-only
+    STATUS      current
+    ::= { bent 1 }
+END
+"#;
+        let (mods, rest) = parse_file(src);
+        assert!(rest.is_empty(), "{rest:?}");
+        let m = &mods[0];
+        let errors: Vec<&Finding> = m
+            .findings
+            .iter()
+            .filter(|f| f.relaxation.is_none())
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        let relax: Vec<Relaxation> = m.findings.iter().filter_map(|f| f.relaxation).collect();
+        assert!(relax.contains(&Relaxation::StringType), "{:?}", m.findings);
+        assert!(
+            relax.contains(&Relaxation::EntrySequence),
+            "{:?}",
+            m.findings
+        );
+        let entry = m
+            .types
+            .iter()
+            .find(|t| t.name == "BentEntry")
+            .expect("entry type kept");
+        assert!(matches!(&entry.syntax.kind, TypeKind::Sequence(c) if c.components.is_empty()));
+        let label = m
+            .nodes
+            .iter()
+            .find(|n| &*n.name == "label")
+            .expect("label node");
+        assert!(matches!(
+            label.syntax.as_deref().map(|t| &t.kind),
+            Some(TypeKind::OctetString)
+        ));
+        // A SEQUENCE that reads is kept whole, with no warning.
+        let (mods, _) = parse_file(&src.replace("queued SIZE, since MOMENT", "queued Gauge32"));
+        assert!(!mods[0]
+            .findings
+            .iter()
+            .any(|f| f.relaxation == Some(Relaxation::EntrySequence)));
     }
 }
