@@ -18,7 +18,14 @@ cargo fuzz build -O
 total=0
 for target in $(cargo fuzz list); do
   mkdir -p "corpus/$target"
-  cp -n corpus/.seeds/* "corpus/$target/" 2>/dev/null || true
+  if [ "$target" = mib_module ]; then
+    # MIB text, not BER: the project's own modules are the seeds.
+    for f in ../mibs/*; do
+      case "$f" in *.md) ;; *) cp -n "$f" "corpus/$target/" ;; esac
+    done
+  else
+    cp -n corpus/.seeds/* "corpus/$target/" 2>/dev/null || true
+  fi
   log=$(mktemp)
   if ! cargo fuzz run -O "$target" -- -max_total_time="$seconds" -print_final_stats=1 >"$log" 2>&1; then
     tail -40 "$log"
