@@ -492,10 +492,11 @@ struct Resolver<'m> {
 /// OID tables handed to or back from a resolver: (module, its nodes' states).
 type OidTables = Vec<(usize, Vec<OidState>)>;
 
-/// What one resolver produced: per owned module its nodes, and its findings.
+/// What one resolver produced: its modules' OID tables, the base types of the nodes of those
+/// reported on, and its findings.
 struct Part {
     oids: OidTables,
-    nodes: Vec<(usize, Vec<MibNode>)>,
+    bases: Vec<(usize, Vec<Option<&'static str>>)>,
     found: Vec<(usize, usize, String)>,
     found_error: Vec<bool>,
 }
@@ -545,7 +546,7 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
         .iter()
         .map(|l| vec![OidState::Unknown; l.smi.nodes.len()])
         .collect();
-    let mut nodes: Vec<Vec<MibNode>> = (0..n).map(|_| Vec::new()).collect();
+    let mut bases: Vec<Vec<Option<&'static str>>> = (0..n).map(|_| Vec::new()).collect();
     let mut found = Vec::new();
     let mut found_error = Vec::new();
     for layer in layers {
@@ -597,19 +598,41 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
             for (m, v) in part.oids {
                 oids[m] = v;
             }
-            for (m, v) in part.nodes {
-                nodes[m] = v;
+            for (m, v) in part.bases {
+                bases[m] = v;
             }
             found.extend(part.found);
             found_error.extend(part.found_error);
         }
     }
+    // The nodes with an OID, in module order, made straight from the tables.
     let mut out = Resolved::default();
+    let resolved = |m: usize| {
+        oids[m]
+            .iter()
+            .filter(|s| matches!(s, OidState::Done(Some(_))))
+            .count()
+    };
     out.nodes
-        .reserve_exact(order.iter().map(|&m| nodes[m].len()).sum());
+        .reserve_exact(order.iter().map(|&m| resolved(m)).sum());
     for &m in &order {
-        out.nodes.append(&mut nodes[m]);
+        let smi = &set.modules[m].smi;
+        for (i, state) in oids[m].iter().enumerate() {
+            if let OidState::Done(Some(oid)) = state {
+                let n = &smi.nodes[i];
+                out.nodes.push(MibNode {
+                    module: m,
+                    index: i,
+                    name: n.name.clone(),
+                    oid: oid.clone(),
+                    kind: n.kind,
+                    base_type: bases[m].get(i).copied().flatten(),
+                });
+            }
+        }
     }
+    drop(oids);
+    drop(bases);
     // Findings of the modules reported on (base modules resolved only for their names are
     // not), made into diagnostics.
     let (found, found_error): (Vec<_>, Vec<bool>) = found
@@ -658,41 +681,29 @@ fn resolve_part(
     for (m, v) in own {
         r.own[m] = Some(v);
     }
-    let mut nodes = Vec::new();
+    let mut bases = Vec::new();
     for &m in ms {
         if reported[m] {
             r.check_module(m);
         }
-        let mut out = Vec::with_capacity(if reported[m] {
-            set.modules[m].smi.nodes.len()
-        } else {
-            0
-        });
-        for (i, n) in set.modules[m].smi.nodes.iter().enumerate() {
+        let nodes = &set.modules[m].smi.nodes;
+        let mut base = Vec::with_capacity(if reported[m] { nodes.len() } else { 0 });
+        for (i, n) in nodes.iter().enumerate() {
             let oid = r.oid_at(m, i, n.offset);
-            if !reported[m] {
-                continue;
-            }
-            if let Some(oid) = oid {
-                let base_type = n.syntax.as_ref().and_then(|t| r.base_type(m, &t.kind, 0));
-                out.push(MibNode {
-                    module: m,
-                    index: i,
-                    name: n.name.clone(),
-                    oid,
-                    kind: n.kind,
-                    base_type,
-                });
+            if reported[m] {
+                base.push(
+                    oid.and_then(|_| n.syntax.as_ref().and_then(|t| r.base_type(m, &t.kind, 0))),
+                );
             }
         }
-        nodes.push((m, out));
+        bases.push((m, base));
     }
     Part {
         oids: ms
             .iter()
             .map(|&m| (m, r.own[m].take().unwrap_or_default()))
             .collect(),
-        nodes,
+        bases,
         found: r.found,
         found_error: r.found_error,
     }
