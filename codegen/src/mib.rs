@@ -1050,7 +1050,7 @@ impl Resolver<'_> {
         let mut parent: Option<Arc<[u32]>> = None;
         let mut root: Option<u32> = None;
         if let Some(p) = value.parent.as_deref() {
-            let at = value.parent_offset;
+            let at = value.parent_offset as usize;
             if let Some((t, j)) = self.lookup(m, p, at) {
                 parent = Some(self.oid_at(t, j, at)?);
             } else if let Some((_, v)) = ROOTS.iter().find(|(r, _)| *r == p) {

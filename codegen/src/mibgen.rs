@@ -261,7 +261,7 @@ impl ModuleGen<'_> {
         let Some(span) = node.description else {
             return String::new();
         };
-        let text = self.text.get(span.start..span.end).unwrap_or("");
+        let text = span.get(&self.text).unwrap_or("");
         // The first paragraph, re-flowed.
         let para: Vec<&str> = text
             .split("\n\n")

@@ -371,6 +371,31 @@ pub struct IndexItem {
     pub implied: bool,
 }
 
+/// A byte range in a module's file, in eight bytes (a corpus has hundreds of thousands):
+/// files over 4 GiB are refused when read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextRange {
+    /// First byte.
+    pub start: u32,
+    /// After the last byte.
+    pub end: u32,
+}
+
+impl TextRange {
+    fn new(start: usize, end: usize) -> TextRange {
+        // `parse_file` refuses texts whose offsets do not fit.
+        TextRange {
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
+    /// The text in this range of `text`, when it is one.
+    pub fn get<'t>(&self, text: &'t str) -> Option<&'t str> {
+        text.get(self.start as usize..self.end as usize)
+    }
+}
+
 /// The numbers of an OID value: up to three kept inline (most values are `{ parent n }`).
 #[derive(Clone, PartialEq, Eq)]
 pub enum Arcs {
@@ -418,8 +443,8 @@ impl std::fmt::Debug for Arcs {
 pub struct OidValue {
     /// The leading name: the parent node, or a root arc such as `iso`.
     pub parent: Option<Arc<str>>,
-    /// Where the leading name is written.
-    pub parent_offset: usize,
+    /// Where the leading name is written (a byte offset).
+    pub parent_offset: u32,
     /// The numbers after it (`name(n)` counts as `n`).
     pub arcs: Arcs,
 }
@@ -529,10 +554,10 @@ pub struct Node {
     /// SYNTAX (OBJECT-TYPE).
     pub syntax: Option<Box<Type>>,
     /// The byte range of the SYNTAX as written (see [`Node::syntax_text`]).
-    pub syntax_span: Option<Span>,
+    pub syntax_span: Option<TextRange>,
     /// DESCRIPTION, as the byte range of its text (quotes excluded) in the file: descriptions
     /// are most of a MIB corpus's bytes, so they are not copied.
-    pub description: Option<Span>,
+    pub description: Option<TextRange>,
     /// The clauses few nodes have.
     pub extra: Option<Box<NodeExtra>>,
 }
@@ -559,7 +584,7 @@ pub struct NodeExtra {
 impl Node {
     /// The SYNTAX as written, from the file's `text`.
     pub fn syntax_text<'t>(&self, text: &'t str) -> Option<&'t str> {
-        self.syntax_span.and_then(|s| text.get(s.start..s.end))
+        self.syntax_span.and_then(|s| s.get(text))
     }
 
     /// UNITS.
@@ -1188,7 +1213,7 @@ impl<'s> Parser<'s> {
                         i += 4;
                     } else if first {
                         value.parent = Some(self.shared_name(self.text(i)));
-                        value.parent_offset = self.offset(i);
+                        value.parent_offset = self.offset(i) as u32;
                         i += 1;
                     } else {
                         let other = self.text(i);
@@ -1587,10 +1612,7 @@ impl<'s> Parser<'s> {
                 "SYNTAX" if kind == NodeKind::ObjectType => {
                     if let Some(ty) = self.parse_type_only(a, b) {
                         n.syntax = Some(Box::new(ty));
-                        n.syntax_span = Some(Span {
-                            start: self.offset(a),
-                            end: self.toks[b - 1].end,
-                        });
+                        n.syntax_span = Some(TextRange::new(self.offset(a), self.toks[b - 1].end));
                     }
                 }
                 "MAX-ACCESS" | "ACCESS" => match Access::from_keyword(self.text(a)) {
@@ -1616,10 +1638,8 @@ impl<'s> Parser<'s> {
                 "UNITS" => n.extra_mut().units = self.string(a),
                 // The first DESCRIPTION is the node's; later ones belong to REVISIONs.
                 "DESCRIPTION" if n.description.is_none() => {
-                    n.description = (self.kind(a) == Some(Tok::Str)).then(|| Span {
-                        start: self.toks[a].start + 1,
-                        end: self.toks[a].end - 1,
-                    })
+                    n.description = (self.kind(a) == Some(Tok::Str))
+                        .then(|| TextRange::new(self.toks[a].start + 1, self.toks[a].end - 1))
                 }
                 "INDEX" => {
                     n.extra_mut().index = self
@@ -1714,6 +1734,20 @@ fn shift(ty: &mut Type, by: usize) {
 /// Parses every module in a file. Problems come back as findings (errors and relaxations),
 /// never as a failure to return the modules that could be read.
 pub fn parse_file(src: &str) -> (Vec<SmiModule>, Vec<Finding>) {
+    if u32::try_from(src.len()).is_err() {
+        let message = format!(
+            "the file is {} bytes: MIB files over 4 GiB are not read",
+            src.len()
+        );
+        return (
+            Vec::new(),
+            vec![Finding {
+                offset: 0,
+                message,
+                relaxation: None,
+            }],
+        );
+    }
     thread_local! {
         /// The token buffer, kept from file to file on each thread.
         static TOKENS: std::cell::RefCell<Vec<Token>> = const { std::cell::RefCell::new(Vec::new()) };
