@@ -740,6 +740,9 @@ struct Parser<'s> {
         Arc<str>,
         std::hash::BuildHasherDefault<crate::mib::NameHasher>,
     >,
+    /// Buffers kept from statement to statement: a macro's clauses, an OID value's numbers.
+    clause_buf: Vec<(&'s str, usize, usize)>,
+    arcs_buf: Vec<u32>,
 }
 
 impl<'s> Parser<'s> {
@@ -829,11 +832,11 @@ impl<'s> Parser<'s> {
     /// except that an entry's `SEQUENCE { ... }` whose component types cannot be read is kept
     /// without its components ([`Relaxation::EntrySequence`]).
     fn type_assignment(&mut self, a: usize, b: usize) -> Option<(Type, String)> {
-        let sequence = b > a + 2
-            && self.is(a, "SEQUENCE")
-            && self.is(a + 1, "{")
-            && self.is(b - 1, "}")
-            && self.simple_type(a, b).is_none();
+        if let Some(ty) = self.simple_type(a, b) {
+            return Some((ty, self.span_text(a, b).to_string()));
+        }
+        let sequence =
+            b > a + 2 && self.is(a, "SEQUENCE") && self.is(a + 1, "{") && self.is(b - 1, "}");
         if sequence {
             let text = self.span_text(a, b);
             let readable = matches!(
@@ -1196,7 +1199,8 @@ impl<'s> Parser<'s> {
             return None;
         }
         let mut value = OidValue::default();
-        let mut arcs: Vec<u32> = Vec::new();
+        let mut arcs = std::mem::take(&mut self.arcs_buf);
+        arcs.clear();
         let mut usable = true;
         let mut first = true;
         let mut i = k + 1;
@@ -1281,6 +1285,7 @@ impl<'s> Parser<'s> {
             usable = false;
         }
         value.arcs = Arcs::from_slice(&arcs);
+        self.arcs_buf = arcs;
         Some((usable.then_some(value), i + 1))
     }
 
@@ -1309,8 +1314,9 @@ impl<'s> Parser<'s> {
     }
 
     /// Splits the clauses of a macro invocation between tokens `a` and `b`.
-    fn clauses(&self, a: usize, b: usize) -> Vec<(&'s str, usize, usize)> {
-        let mut out: Vec<(&'s str, usize, usize)> = Vec::with_capacity(8);
+    fn clauses(&mut self, a: usize, b: usize) -> Vec<(&'s str, usize, usize)> {
+        let mut out = std::mem::take(&mut self.clause_buf);
+        out.clear();
         let mut depth = 0i32;
         let mut i = a;
         let mut in_syntax = false;
@@ -1607,7 +1613,8 @@ impl<'s> Parser<'s> {
             return self.next_statement(i);
         }
         let mut n = node(self.shared_name(name), at, kind, None);
-        for (c, a, b) in self.clauses(k + 2, i) {
+        let clauses = self.clauses(k + 2, i);
+        for &(c, a, b) in &clauses {
             match c {
                 "SYNTAX" if kind == NodeKind::ObjectType => {
                     if let Some(ty) = self.parse_type_only(a, b) {
@@ -1682,6 +1689,7 @@ impl<'s> Parser<'s> {
                 _ => {}
             }
         }
+        self.clause_buf = clauses;
         if kind == NodeKind::ModuleIdentity {
             m.smi_v2 = true;
         }
@@ -1776,6 +1784,8 @@ fn parse_tokens(src: &str, buffer: &mut Vec<Token>) -> (Vec<SmiModule>, Vec<Find
         pos: 0,
         findings: Vec::new(),
         names: Default::default(),
+        clause_buf: Vec::new(),
+        arcs_buf: Vec::new(),
     };
     let mut modules: Vec<SmiModule> = Vec::new();
     while p.pos < p.toks.len() {
@@ -1855,6 +1865,8 @@ mod tests {
                 pos: 0,
                 findings: Vec::new(),
                 names: Default::default(),
+                clause_buf: Vec::new(),
+                arcs_buf: Vec::new(),
             };
             let fast = p.simple_type(0, p.toks.len()).expect(text);
             let (rest, slow) = crate::parse::type_(crate::parse::Input::new(text)).unwrap();
@@ -1881,6 +1893,8 @@ mod tests {
                 pos: 0,
                 findings: Vec::new(),
                 names: Default::default(),
+                clause_buf: Vec::new(),
+                arcs_buf: Vec::new(),
             };
             assert!(p.simple_type(0, p.toks.len()).is_none(), "{text}");
         }
