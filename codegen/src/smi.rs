@@ -640,10 +640,21 @@ pub struct TypeDef {
     pub display_hint: Option<String>,
     /// STATUS.
     pub status: Option<String>,
-    /// The type.
+    /// The type. A table entry's `SEQUENCE { column Type, ... }` is kept without its
+    /// components (an empty list): their names are in `columns`, and their types are the
+    /// columns' own SYNTAX clauses.
     pub syntax: Type,
-    /// As written.
-    pub syntax_text: String,
+    /// The byte range of the type as written (see [`TypeDef::syntax_text`]).
+    pub syntax_span: TextRange,
+    /// The column names of a `SEQUENCE { ... }`, in order (shared with the columns' nodes).
+    pub columns: Vec<Arc<str>>,
+}
+
+impl TypeDef {
+    /// The type as written, from the file's `text`.
+    pub fn syntax_text<'t>(&self, text: &'t str) -> Option<&'t str> {
+        self.syntax_span.get(text)
+    }
 }
 
 /// `symbols FROM module`.
@@ -831,9 +842,9 @@ impl<'s> Parser<'s> {
     /// The type of `Name ::= Type` in tokens `a..b`, and that text: [`Parser::parse_type`],
     /// except that an entry's `SEQUENCE { ... }` whose component types cannot be read is kept
     /// without its components ([`Relaxation::EntrySequence`]).
-    fn type_assignment(&mut self, a: usize, b: usize) -> Option<(Type, String)> {
+    fn type_assignment(&mut self, a: usize, b: usize) -> Option<Type> {
         if let Some(ty) = self.simple_type(a, b) {
-            return Some((ty, self.span_text(a, b).to_string()));
+            return Some(ty);
         }
         let sequence =
             b > a + 2 && self.is(a, "SEQUENCE") && self.is(a + 1, "{") && self.is(b - 1, "}");
@@ -857,16 +868,34 @@ impl<'s> Parser<'s> {
                     kind: TypeKind::Sequence(crate::ast::ComponentList::default()),
                     constraints: Vec::new(),
                 };
-                return Some((ty, text.to_string()));
+                return Some(ty);
             }
         }
-        self.parse_type(a, b)
+        self.parse_type_only(a, b)
     }
 
-    /// The type written in tokens `a..b`, and that text.
-    fn parse_type(&mut self, a: usize, b: usize) -> Option<(Type, String)> {
-        let ty = self.parse_type_only(a, b)?;
-        Some((ty, self.span_text(a, b).to_string()))
+    /// A SEQUENCE's column names, shared with the columns' nodes, and the SEQUENCE without its
+    /// components (see [`TypeDef::syntax`]); any other type as it is.
+    fn entry_columns(&mut self, mut ty: Type) -> (Type, Vec<Arc<str>>) {
+        let TypeKind::Sequence(list) = &mut ty.kind else {
+            return (ty, Vec::new());
+        };
+        let components = std::mem::take(&mut list.components);
+        let src = self.src;
+        let columns = components
+            .iter()
+            .filter_map(|c| {
+                let name = c.name.as_deref()?;
+                // The name as written (spans of the token path are file offsets), so that the
+                // column's node shares it.
+                let at = c.span.start;
+                Some(match src.get(at..at + name.len()) {
+                    Some(written) if written == name => self.shared_name(written),
+                    _ => Arc::from(name),
+                })
+            })
+            .collect();
+        (ty, columns)
     }
 
     /// A type name usable as a reference without the nom type parser: upper-case first,
@@ -1524,34 +1553,40 @@ impl<'s> Parser<'s> {
                     match c {
                         "DISPLAY-HINT" => hint = self.string(a),
                         "STATUS" => status = Some(self.text(a).to_string()),
-                        "SYNTAX" => syntax = self.parse_type(a, b),
+                        "SYNTAX" => syntax = self.parse_type_only(a, b).map(|ty| (ty, a, b)),
                         _ => {}
                     }
                 }
                 match syntax {
-                    Some((ty, text)) => m.types.push(TypeDef {
-                        name: name.to_string(),
-                        offset: at,
-                        textual_convention: true,
-                        display_hint: hint,
-                        status,
-                        syntax: ty,
-                        syntax_text: text,
-                    }),
+                    Some((ty, a, b)) => {
+                        let (syntax, columns) = self.entry_columns(ty);
+                        m.types.push(TypeDef {
+                            name: name.to_string(),
+                            offset: at,
+                            textual_convention: true,
+                            display_hint: hint,
+                            status,
+                            syntax,
+                            syntax_span: TextRange::new(self.offset(a), self.toks[b - 1].end),
+                            columns,
+                        })
+                    }
                     None => self.error(
                         at,
                         format!("TEXTUAL-CONVENTION {name} has no SYNTAX it could read"),
                     ),
                 }
-            } else if let Some((ty, text)) = self.type_assignment(k + 2, end) {
+            } else if let Some(ty) = self.type_assignment(k + 2, end) {
+                let (syntax, columns) = self.entry_columns(ty);
                 m.types.push(TypeDef {
                     name: name.to_string(),
                     offset: at,
                     textual_convention: false,
                     display_hint: None,
                     status: None,
-                    syntax: ty,
-                    syntax_text: text,
+                    syntax,
+                    syntax_span: TextRange::new(self.offset(k + 2), self.toks[end - 1].end),
+                    columns,
                 });
             }
             return end;
@@ -1984,6 +2019,25 @@ END
         );
         assert_eq!(m.nodes[4].defval(), Some("{ up }"));
         assert_eq!(m.types.len(), 2);
+        // The entry's SEQUENCE keeps its column names, shared with the columns' nodes.
+        let entry = m
+            .types
+            .iter()
+            .find(|t| t.name == "ExEntry")
+            .expect("ExEntry");
+        let columns: Vec<&str> = entry.columns.iter().map(|c| &**c).collect();
+        assert_eq!(columns, ["exName", "exLevel"]);
+        assert!(matches!(&entry.syntax.kind, TypeKind::Sequence(l) if l.components.is_empty()));
+        assert_eq!(
+            entry.syntax_text(SAMPLE),
+            Some("SEQUENCE { exName DisplayString, exLevel Level }")
+        );
+        let ex_name = m
+            .nodes
+            .iter()
+            .find(|n| &*n.name == "exName")
+            .expect("exName");
+        assert!(Arc::ptr_eq(&entry.columns[0], &ex_name.name));
         assert!(m.types[0].textual_convention && m.types[0].display_hint.as_deref() == Some("d-1"));
     }
 

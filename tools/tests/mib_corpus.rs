@@ -510,6 +510,9 @@ fn project_mibs_match_the_corpus_copies() {
         // Textual conventions: the same names, hints and base syntaxes.
         let tcs = |m: &Mibs| -> Vec<(String, Option<String>, String)> {
             let i = m.set.by_name[name];
+            let text = m.set.files[m.set.modules[i].file]
+                .text()
+                .expect("the module's file reads again");
             let mut v: Vec<_> = m.set.modules[i]
                 .smi
                 .types
@@ -518,10 +521,11 @@ fn project_mibs_match_the_corpus_copies() {
                 .map(|t| {
                     // Compared token by token, without white space or comments:
                     // `SIZE(5..32)` is `SIZE (5..32)`.
-                    let syntax: String = snmp_codegen::smi::lex(&t.syntax_text)
+                    let written = t.syntax_text(&text).expect("the syntax is in the file");
+                    let syntax: String = snmp_codegen::smi::lex(written)
                         .expect("a parsed syntax lexes")
                         .iter()
-                        .map(|k| &t.syntax_text[k.start..k.end])
+                        .map(|k| &written[k.start..k.end])
                         .collect();
                     (t.name.clone(), t.display_hint.clone(), syntax)
                 })
