@@ -144,8 +144,9 @@ pub enum TypeKind {
     Reference {
         /// The module, when written `Module.Type`.
         module: Option<String>,
-        /// The type name.
-        name: String,
+        /// The type name (shared: a MIB corpus refers to the same few types tens of
+        /// thousands of times).
+        name: std::sync::Arc<str>,
     },
     /// `[class n] [IMPLICIT|EXPLICIT] T`.
     Tagged {

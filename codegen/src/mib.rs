@@ -1098,7 +1098,7 @@ impl Resolver<'_> {
             TypeKind::Any(_) => "ANY",
             TypeKind::Tagged { inner, .. } => return self.base_type(m, &inner.kind, depth + 1),
             TypeKind::Reference { name, .. } => {
-                if let Some(b) = BASE_TYPES.iter().find(|b| **b == name) {
+                if let Some(b) = BASE_TYPES.iter().find(|b| **b == &**name) {
                     return Some(b);
                 }
                 let (t, i) = self.set.find(m, name, true)?;

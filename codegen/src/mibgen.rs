@@ -115,10 +115,10 @@ impl<'s> Lookup<'s> {
             TypeKind::Tagged { inner, .. } => self.follow(m, inner, s, depth + 1),
             TypeKind::Reference { name, .. } => {
                 if s.named.is_none() {
-                    s.named = Some(name.clone());
+                    s.named = Some(name.to_string());
                 }
-                if BASE_TYPES.contains(&name.as_str()) {
-                    s.base = name.clone();
+                if BASE_TYPES.contains(&&**name) {
+                    s.base = name.to_string();
                     return;
                 }
                 if let Some((t, i)) = self.set.find(m, name, true) {

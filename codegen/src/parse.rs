@@ -767,7 +767,10 @@ fn sequence_of_type(i: Input<'_>) -> PResult<'_, TypeKind> {
         type_,
         map(identifier, |(name, span)| Type {
             span,
-            kind: TypeKind::Reference { module: None, name },
+            kind: TypeKind::Reference {
+                module: None,
+                name: name.into(),
+            },
             constraints: Vec::new(),
         }),
     ))(i)?;
@@ -893,7 +896,7 @@ fn referenced_type_name(i: Input<'_>) -> PResult<'_, TypeKind> {
                 rest,
                 TypeKind::Reference {
                     module: Some(first),
-                    name,
+                    name: name.into(),
                 },
             ));
         }
@@ -902,7 +905,7 @@ fn referenced_type_name(i: Input<'_>) -> PResult<'_, TypeKind> {
         i,
         TypeKind::Reference {
             module: None,
-            name: first,
+            name: first.into(),
         },
     ))
 }

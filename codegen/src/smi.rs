@@ -927,7 +927,7 @@ impl<'s> Parser<'s> {
     /// `OCTET STRING`, `OBJECT IDENTIFIER`), INTEGER or BITS with named numbers, then any
     /// number of size and value constraints with numeric bounds. The type and the token after
     /// it; `None` for anything else.
-    fn plain_type(&self, k: usize) -> Option<(Type, usize)> {
+    fn plain_type(&mut self, k: usize) -> Option<(Type, usize)> {
         if self.kind(k) != Some(Tok::Word) {
             return None;
         }
@@ -950,7 +950,7 @@ impl<'s> Parser<'s> {
             w if Self::is_plain_type_name(w) => (
                 TypeKind::Reference {
                     module: None,
-                    name: w.to_string(),
+                    name: self.shared_name(w),
                 },
                 k + 1,
             ),
@@ -1069,7 +1069,7 @@ impl<'s> Parser<'s> {
     /// clauses and every table's entry type take: a plain type ([`Parser::plain_type`]),
     /// `SEQUENCE OF` one, or `SEQUENCE { name Type, ... }` of them. `None` sends the type to
     /// the nom type parser, which reads every form (and gives the same result for these).
-    fn simple_type(&self, a: usize, b: usize) -> Option<Type> {
+    fn simple_type(&mut self, a: usize, b: usize) -> Option<Type> {
         if b <= a {
             return None;
         }
@@ -1168,7 +1168,7 @@ impl<'s> Parser<'s> {
             };
             let kind = crate::ast::TypeKind::Reference {
                 module: None,
-                name: text.to_string(),
+                name: self.shared_name(text),
             };
             return Some(Type {
                 span,
@@ -1894,7 +1894,7 @@ mod tests {
         ];
         for text in same {
             let toks = lex(text).unwrap();
-            let p = Parser {
+            let mut p = Parser {
                 src: text,
                 toks,
                 pos: 0,
@@ -1922,7 +1922,7 @@ mod tests {
         ];
         for text in elsewhere {
             let toks = lex(text).unwrap();
-            let p = Parser {
+            let mut p = Parser {
                 src: text,
                 toks,
                 pos: 0,
