@@ -962,6 +962,8 @@ impl<'s> Parser<'s> {
             constraints.push(c);
             next = after;
         }
+        // Kept for the corpus's lifetime: no growth slack.
+        constraints.shrink_to_fit();
         let ty = Type {
             span: Span {
                 start: self.toks[k].start,
@@ -1053,6 +1055,7 @@ impl<'s> Parser<'s> {
         if !self.is(i, ")") {
             return None;
         }
+        items.shrink_to_fit();
         let span = Span {
             start: self.toks[k].start,
             end: self.toks[i].end,
