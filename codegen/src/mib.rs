@@ -91,8 +91,40 @@ impl std::hash::Hasher for NameHasher {
     }
 }
 
-/// A map keyed by descriptor.
-pub type NameMap<V> = HashMap<Arc<str>, V, std::hash::BuildHasherDefault<NameHasher>>;
+/// A module's names (of its nodes, or of its types) to their index, four bytes a name: the
+/// table holds indexes and compares through the module's own names.
+#[derive(Debug, Default)]
+pub(crate) struct NameTable(hashbrown::HashTable<u32>);
+
+fn name_hash(name: &str) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    BuildHasherDefault::<NameHasher>::default().hash_one(name)
+}
+
+impl NameTable {
+    /// The table of `names` (of equal names, the last defined wins).
+    fn new<'a>(names: impl ExactSizeIterator<Item = &'a str> + Clone) -> NameTable {
+        let all: Vec<&str> = names.collect();
+        let mut t = hashbrown::HashTable::with_capacity(all.len());
+        for (i, n) in all.iter().enumerate() {
+            let h = name_hash(n);
+            match t.find_mut(h, |&k: &u32| all[k as usize] == *n) {
+                Some(k) => *k = i as u32,
+                None => {
+                    t.insert_unique(h, i as u32, |&k: &u32| name_hash(all[k as usize]));
+                }
+            }
+        }
+        NameTable(t)
+    }
+
+    /// The index of `name`, where `names(i)` is the i-th name of the table's module.
+    fn get<'a>(&self, name: &str, names: impl Fn(usize) -> &'a str) -> Option<usize> {
+        self.0
+            .find(name_hash(name), |&k| names(k as usize) == name)
+            .map(|&k| k as usize)
+    }
+}
 
 /// A file read from the search path.
 ///
@@ -133,28 +165,17 @@ struct ParsedFile {
     path: PathBuf,
     kept: Option<String>,
     /// The modules, each with its node and type name tables (built on the parsing thread).
-    modules: Vec<(SmiModule, NameMap<usize>, NameMap<usize>)>,
+    modules: Vec<(SmiModule, NameTable, NameTable)>,
     rest: Vec<Finding>,
 }
 
 /// A file's modules with their name tables: node name -> index, type name -> index.
-fn indexed(modules: Vec<SmiModule>) -> Vec<(SmiModule, NameMap<usize>, NameMap<usize>)> {
+fn indexed(modules: Vec<SmiModule>) -> Vec<(SmiModule, NameTable, NameTable)> {
     modules
         .into_iter()
         .map(|m| {
-            // Node names are shared with the nodes; type names (far fewer) are copied.
-            let nodes = m
-                .nodes
-                .iter()
-                .enumerate()
-                .map(|(i, n)| (n.name.clone(), i))
-                .collect();
-            let types = m
-                .types
-                .iter()
-                .enumerate()
-                .map(|(i, t)| (Arc::from(t.name.as_str()), i))
-                .collect();
+            let nodes = NameTable::new(m.nodes.iter().map(|n| &*n.name));
+            let types = NameTable::new(m.types.iter().map(|t| t.name.as_str()));
             (m, nodes, types)
         })
         .collect()
@@ -183,9 +204,9 @@ pub struct MibSet {
     /// Problems with files that yielded no module.
     pub file_findings: Vec<(usize, Finding)>,
     /// Per module: node name to index in its `nodes`.
-    pub(crate) node_index: Vec<NameMap<usize>>,
+    pub(crate) node_index: Vec<NameTable>,
     /// Per module: type name to index in its `types`.
-    pub(crate) type_index: Vec<NameMap<usize>>,
+    pub(crate) type_index: Vec<NameTable>,
 }
 
 impl MibSet {
@@ -333,14 +354,16 @@ impl MibSet {
     /// [`MAX_IMPORT_HOPS`] of them, so import cycles end), or else the SMI base modules.
     /// Returns (module, index in its `nodes` or `types`).
     pub fn find(&self, m: usize, name: &str, types: bool) -> Option<(usize, usize)> {
-        let table = if types {
-            &self.type_index
-        } else {
-            &self.node_index
+        let at = |t: usize| {
+            if types {
+                self.type_at(t, name)
+            } else {
+                self.node_at(t, name)
+            }
         };
         let mut cur = m;
         for _ in 0..=MAX_IMPORT_HOPS {
-            if let Some(&i) = table[cur].get(name) {
+            if let Some(i) = at(cur) {
                 return Some((cur, i));
             }
             let imp = self.modules[cur]
@@ -354,11 +377,23 @@ impl MibSet {
                     return BASE_MODULES
                         .iter()
                         .filter_map(|b| self.by_name.get(*b).copied())
-                        .find_map(|t| table[t].get(name).map(|&i| (t, i)))
+                        .find_map(|t| at(t).map(|i| (t, i)))
                 }
             }
         }
         None
+    }
+
+    /// The index of node `name` among module `m`'s own nodes.
+    pub fn node_at(&self, m: usize, name: &str) -> Option<usize> {
+        let nodes = &self.modules[m].smi.nodes;
+        self.node_index[m].get(name, |i| &*nodes[i].name)
+    }
+
+    /// The index of type `name` among module `m`'s own type assignments.
+    pub fn type_at(&self, m: usize, name: &str) -> Option<usize> {
+        let types = &self.modules[m].smi.types;
+        self.type_index[m].get(name, |i| types[i].name.as_str())
     }
 
     /// The search path for messages: the directories, the first three and a count of the rest.
@@ -888,8 +923,8 @@ impl Resolver<'_> {
                 Some(&t) => {
                     let target = &self.set.modules[t].smi;
                     for sym in &imp.symbols {
-                        let known = self.set.node_index[t].contains_key(sym.as_str())
-                            || self.set.type_index[t].contains_key(sym.as_str())
+                        let known = self.set.node_at(t, sym).is_some()
+                            || self.set.type_at(t, sym).is_some()
                             || target.macros.iter().any(|x| x == sym)
                             || target.imports.iter().any(|i| i.symbols.contains(sym))
                             || BASE_TYPES.contains(&sym.as_str())
@@ -916,10 +951,7 @@ impl Resolver<'_> {
         BASE_MODULES
             .iter()
             .filter_map(|b| self.set.by_name.get(*b).copied())
-            .find(|&t| {
-                self.set.node_index[t].contains_key(name)
-                    || self.set.type_index[t].contains_key(name)
-            })
+            .find(|&t| self.set.node_at(t, name).is_some() || self.set.type_at(t, name).is_some())
     }
 
     /// The node `name`, used in module `m`, is: (module, index in its nodes).
@@ -934,7 +966,7 @@ impl Resolver<'_> {
         offset: usize,
         hops: usize,
     ) -> Option<(usize, usize)> {
-        if let Some(&i) = self.set.node_index[m].get(name) {
+        if let Some(i) = self.set.node_at(m, name) {
             return Some((m, i));
         }
         let imports = &self.set.modules[m].smi.imports;
@@ -944,9 +976,9 @@ impl Resolver<'_> {
                 // base module's.
                 return self
                     .base_module_of(name)
-                    .and_then(|t| self.set.node_index[t].get(name).map(|&i| (t, i)));
+                    .and_then(|t| self.set.node_at(t, name).map(|i| (t, i)));
             };
-            if let Some(&i) = self.set.node_index[t].get(name) {
+            if let Some(i) = self.set.node_at(t, name) {
                 return Some((t, i));
             }
             // Re-exported through the target's own imports, unless the chain goes round (the
@@ -959,7 +991,7 @@ impl Resolver<'_> {
         // Relaxation: a base name used without being imported.
         for base in BASE_MODULES {
             if let Some(&t) = self.set.by_name.get(*base) {
-                let Some(&i) = self.set.node_index[t].get(name) else {
+                let Some(i) = self.set.node_at(t, name) else {
                     continue;
                 };
                 if t != m {
