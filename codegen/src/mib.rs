@@ -103,7 +103,7 @@ fn name_hash(name: &str) -> u64 {
 
 impl NameTable {
     /// The table of `names` (of equal names, the last defined wins).
-    fn new<'a>(names: impl ExactSizeIterator<Item = &'a str> + Clone) -> NameTable {
+    fn new<'a>(names: impl Iterator<Item = &'a str>) -> NameTable {
         let all: Vec<&str> = names.collect();
         let mut t = hashbrown::HashTable::with_capacity(all.len());
         for (i, n) in all.iter().enumerate() {
