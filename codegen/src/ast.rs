@@ -164,8 +164,8 @@ pub enum TypeKind {
 /// `name(number)` of an INTEGER, ENUMERATED or BIT STRING.
 #[derive(Debug, Clone)]
 pub struct NamedNumber {
-    /// The name.
-    pub name: String,
+    /// The name (shared: MIB modules repeat the same labels across objects).
+    pub name: std::sync::Arc<str>,
     /// The value; `None` for an ENUMERATED item with no number written.
     pub value: Option<Value>,
 }

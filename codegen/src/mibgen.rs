@@ -138,7 +138,7 @@ fn numbers(named: &[crate::ast::NamedNumber]) -> Vec<(String, i128)> {
     named
         .iter()
         .filter_map(|n| match n.value {
-            Some(Value::Number(v)) => Some((n.name.clone(), v)),
+            Some(Value::Number(v)) => Some((n.name.to_string(), v)),
             _ => None,
         })
         .collect()

@@ -703,7 +703,7 @@ fn named_number(i: Input<'_>) -> PResult<'_, NamedNumber> {
     Ok((
         i,
         NamedNumber {
-            name,
+            name: name.into(),
             value: Some(v),
         },
     ))
@@ -723,7 +723,10 @@ fn enumerated_type(i: Input<'_>) -> PResult<'_, TypeKind> {
             map(sym("..."), |_| None),
             map(named_number, Some),
             map(identifier, |(name, _)| {
-                Some(NamedNumber { name, value: None })
+                Some(NamedNumber {
+                    name: name.into(),
+                    value: None,
+                })
             }),
         )),
     )(i)?;

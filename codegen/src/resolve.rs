@@ -690,7 +690,7 @@ impl<'s> Resolver<'s> {
                     format!("ENUMERATED value {v} does not fit 64 bits"),
                 ));
             }
-            out.push((name, v as i64));
+            out.push((name.to_string(), v as i64));
         }
         Ok(Body::Enumerated {
             items: out,
@@ -715,7 +715,7 @@ impl<'s> Resolver<'s> {
                 n.value.as_ref().expect("INTEGER names carry numbers"),
                 core.span.start,
             )?;
-            out.push((n.name.clone(), v));
+            out.push((n.name.to_string(), v));
         }
         Ok(Body::NamedInt { int, names: out })
     }

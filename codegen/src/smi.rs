@@ -976,7 +976,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `label(number) [,] ... }` from token `k`: the named numbers and the token after `}`.
-    fn named_numbers(&self, mut k: usize) -> Option<(Vec<crate::ast::NamedNumber>, usize)> {
+    fn named_numbers(&mut self, mut k: usize) -> Option<(Vec<crate::ast::NamedNumber>, usize)> {
         let mut out = Vec::new();
         while !self.is(k, "}") {
             let label = self.text(k);
@@ -993,7 +993,7 @@ impl<'s> Parser<'s> {
             }
             let n: i128 = self.text(k + 2).parse().ok()?;
             out.push(crate::ast::NamedNumber {
-                name: label.to_string(),
+                name: self.shared_name(label),
                 value: Some(crate::ast::Value::Number(n)),
             });
             k += 4;

@@ -449,7 +449,7 @@ fn node_facts(mibs: &Mibs, module: &str) -> std::collections::BTreeMap<String, S
                     .iter()
                     .map(|x| match &x.value {
                         Some(Value::Number(v)) => format!("{}({v})", x.name),
-                        _ => x.name.clone(),
+                        _ => x.name.to_string(),
                     })
                     .collect::<Vec<_>>()
                     .join(","),
