@@ -344,7 +344,12 @@ impl ModuleGen<'_> {
                 })
                 .collect();
             let variants = items.iter().map(|(id, _, d)| quote!(#[doc = #d] #id,));
-            let from = items.iter().map(|(id, v, _)| quote!(#v => Self::#id,));
+            // A number named twice (some vendor modules do) decodes to its first name.
+            let mut numbered = HashSet::new();
+            let from = items
+                .iter()
+                .filter(|(_, v, _)| numbered.insert(*v))
+                .map(|(id, v, _)| quote!(#v => Self::#id,));
             let to = items.iter().map(|(id, v, _)| quote!(Self::#id => #v,));
             let names = items.iter().map(|(id, _, d)| {
                 let n = d.trim().trim_matches('`');
@@ -643,9 +648,15 @@ impl ModuleGen<'_> {
         let mut inits = Vec::new();
         let mut arms = Vec::new();
         let mut used = HashSet::from(["index".to_string()]);
+        let mut numbers = HashSet::new();
         for (ci, col, number) in columns {
             if col.access == Some(Access::NotAccessible) {
                 // Never in a response: an INDEX component, decoded into `index`.
+                continue;
+            }
+            if !numbers.insert(*number) {
+                // A second object at the same column number (a vendor module's slip): values
+                // at that OID are the first one's; the second is not a field.
                 continue;
             }
             let number = Literal::u32_unsuffixed(*number);
@@ -914,13 +925,19 @@ fn module_tokens(g: &mut ModuleGen<'_>) -> Result<TokenStream, Diagnostic> {
     }
 
     let mut scalar_fns = Vec::new();
+    // One function per scalar, even where a module defines a descriptor twice.
+    let mut fn_names = HashSet::new();
     for (i, node) in scalars {
         let Some(t) = &node.syntax else { continue };
         let syn = g.look.syntax(g.m, t);
         let Some(rv) = g.rust_value(i, &syn) else {
             continue;
         };
-        let f = field_ident(&node.name);
+        let mut fname = field_ident(&node.name).to_string();
+        while !fn_names.insert(fname.clone()) {
+            fname.push('_');
+        }
+        let f = ident(fname.trim_start_matches("r#"));
         let (ty, conv) = (rv.ty, rv.convert);
         let full = format!("{}::{}", smi.name, node.name);
         let d = format!(
@@ -958,12 +975,16 @@ fn module_tokens(g: &mut ModuleGen<'_>) -> Result<TokenStream, Diagnostic> {
         }
     };
     let uses_rows = !rows.is_empty();
-    let row_uses = if uses_rows {
-        quote!(
+    // Rows whose columns all lack a typed value (all not-accessible, say) convert nothing.
+    let rows_convert = rows.iter().any(|r| r.to_string().contains("value ::"));
+    let row_uses = match (uses_rows, rows_convert) {
+        (true, true) => quote!(
             use snmp_messages::mib::{is_absent, value, IndexReader, MibError, Row};
-        )
-    } else {
-        quote!()
+        ),
+        (true, false) => quote!(
+            use snmp_messages::mib::{is_absent, IndexReader, MibError, Row};
+        ),
+        _ => quote!(),
     };
     let scalar_uses = if !uses_rows && !scalar_fns.is_empty() {
         quote!(
