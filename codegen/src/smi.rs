@@ -40,8 +40,8 @@ pub enum Relaxation {
     /// `SYNTAX STRING`, which no SMI defines: read as OCTET STRING.
     StringType,
     /// A table entry's `SEQUENCE { ... }` whose component types are not types (e.g.
-    /// `dhcpRequestsInQueue SIZE`): kept without its components, which nothing reads (each
-    /// column's own SYNTAX is what counts).
+    /// `dhcpRequestsInQueue SIZE`): kept without its columns (each column's own SYNTAX is
+    /// what counts).
     EntrySequence,
 }
 
@@ -744,8 +744,8 @@ struct Parser<'s> {
     toks: Vec<Token>,
     pos: usize,
     findings: Vec<Finding>,
-    /// The module's names met so far (defined or used as an OID parent): a node and the OID
-    /// values naming it as parent share one allocation.
+    /// The file's names met so far (nodes, OID parents, type references, enumeration labels,
+    /// entry columns): each name is allocated once and shared.
     names: std::collections::HashMap<
         &'s str,
         Arc<str>,
@@ -839,9 +839,9 @@ impl<'s> Parser<'s> {
         &self.src[self.toks[a].start..self.toks[b - 1].end]
     }
 
-    /// The type of `Name ::= Type` in tokens `a..b`, and that text: [`Parser::parse_type`],
-    /// except that an entry's `SEQUENCE { ... }` whose component types cannot be read is kept
-    /// without its components ([`Relaxation::EntrySequence`]).
+    /// The type of `Name ::= Type` in tokens `a..b` ([`Parser::parse_type_only`]), except that
+    /// an entry's `SEQUENCE { ... }` whose component types cannot be read is kept without its
+    /// components ([`Relaxation::EntrySequence`]).
     fn type_assignment(&mut self, a: usize, b: usize) -> Option<Type> {
         if let Some(ty) = self.simple_type(a, b) {
             return Some(ty);
@@ -1208,8 +1208,8 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// A name of this module, shared: the same allocation for a node and every OID value
-    /// naming it.
+    /// A name of this file, shared: one allocation for a node's name and every OID value,
+    /// type reference, label or column that writes it.
     fn shared_name(&mut self, name: &'s str) -> Arc<str> {
         self.names
             .entry(name)
