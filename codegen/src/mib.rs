@@ -995,7 +995,9 @@ impl Resolver<'_> {
                     continue;
                 };
                 if t != m {
-                    if self.warned.insert((m, name.to_string())) {
+                    // Only where the name is used: at the end of a re-export chain the bad
+                    // import was reported by `check_module`, in the module that wrote it.
+                    if hops == 0 && self.warned.insert((m, name.to_string())) {
                         self.report(
                             m,
                             offset,

@@ -90,3 +90,49 @@ END
         Some((set.by_name["A-MIB"], 0))
     );
 }
+
+#[test]
+fn a_name_missing_at_the_end_of_a_chain_is_reported_where_the_bad_import_is() {
+    // C-MIB imports `enterprises` from B-MIB, which neither defines nor imports it: the OID
+    // still resolves (from SNMPv2-SMI), C-MIB gets the unknown-import warning, and B-MIB,
+    // which does not use the name, gets nothing.
+    let b = "B-MIB DEFINITIONS ::= BEGIN
+b OBJECT IDENTIFIER ::= { iso 3 6 1 4 1 8 }
+END
+";
+    let c = "C-MIB DEFINITIONS ::= BEGIN
+IMPORTS enterprises FROM B-MIB;
+c OBJECT IDENTIFIER ::= { enterprises 9 }
+END
+";
+    let set = set(&[b, c]);
+    let r = resolve(&set, &[], &HashSet::new());
+    let c_node = r
+        .nodes
+        .iter()
+        .find(|n| &*n.name == "c")
+        .expect("c resolved");
+    assert_eq!(*c_node.oid, [1, 3, 6, 1, 4, 1, 9]);
+    let report = |module: &str| {
+        r.reports
+            .iter()
+            .find(|rep| set.modules[rep.module].smi.name == module)
+            .expect("reported")
+    };
+    let c_warnings: Vec<String> = report("C-MIB")
+        .warnings
+        .iter()
+        .map(|d| format!("{}:{} {}", d.file, d.line, d.message))
+        .collect();
+    assert!(
+        c_warnings
+            .iter()
+            .any(|w| w.starts_with("m1.mib:2 ") && w.contains("[unknown-import]")),
+        "{c_warnings:?}"
+    );
+    assert!(
+        report("B-MIB").warnings.is_empty(),
+        "{:?}",
+        report("B-MIB").warnings
+    );
+}
