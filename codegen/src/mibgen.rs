@@ -976,15 +976,14 @@ fn module_tokens(g: &mut ModuleGen<'_>) -> Result<TokenStream, Diagnostic> {
     };
     let uses_rows = !rows.is_empty();
     // Rows whose columns all lack a typed value (all not-accessible, say) convert nothing.
-    let rows_convert = rows.iter().any(|r| r.to_string().contains("value ::"));
-    let row_uses = match (uses_rows, rows_convert) {
-        (true, true) => quote!(
-            use snmp_messages::mib::{is_absent, value, IndexReader, MibError, Row};
-        ),
-        (true, false) => quote!(
+    let row_uses = if uses_rows {
+        quote!(
             use snmp_messages::mib::{is_absent, IndexReader, MibError, Row};
-        ),
-        _ => quote!(),
+            #[allow(unused_imports)]
+            use snmp_messages::mib::value;
+        )
+    } else {
+        quote!()
     };
     let scalar_uses = if !uses_rows && !scalar_fns.is_empty() {
         quote!(

@@ -3,7 +3,10 @@
 #[allow(unused_imports)]
 use snmp_messages::mib::{Access, Object, ObjectKind};
 
-use snmp_messages::mib::{is_absent, value, IndexReader, MibError, Row};
+use snmp_messages::mib::{is_absent, IndexReader, MibError, Row};
+
+#[allow(unused_imports)]
+use snmp_messages::mib::value;
 
 use snmp_messages::snmpv2_pdu::VarBindValue;
 
