@@ -11,7 +11,7 @@ use std::net::UdpSocket;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use agent::{exchange, require_or_skip, start_agent, tool};
+use agent::{exchange, require_or_skip, snmpwalk_of, start_agent, tool, walk};
 
 use snmp_ber::{Decode, Encode, OidBuf, SequenceOf};
 use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
@@ -282,50 +282,6 @@ fn if_mib_rows_from_a_walk_agree_with_snmpwalk() {
     drop(agent);
 }
 
-/// Walks the subtree under `root` by GETBULK (at most 20 requests), calling `each(name, value)`
-/// for each binding inside it.
-fn walk(sock: &UdpSocket, port: u16, root: &str, each: &mut dyn FnMut(&[u32], &VarBindValue<'_>)) {
-    let prefix: Vec<u32> = root.split('.').map(|a| a.parse().unwrap()).collect();
-    let mut next: OidBuf = root.parse().unwrap();
-    for request_id in 1..=20 {
-        let vbs = [VarBind {
-            name: ObjectName(next.as_oid()),
-            value: VarBindValue::UnSpecified,
-        }];
-        let bulk = Message {
-            version: MessageVersion::VERSION,
-            community: b"public",
-            data: Pdus::GetBulkRequest(GetBulkRequestPdu(BulkPdu {
-                request_id,
-                non_repeaters: 0,
-                max_repetitions: 25,
-                variable_bindings: VarBindList(SequenceOf::from_slice(&vbs)),
-            })),
-        };
-        let response = exchange(
-            sock,
-            port,
-            &bulk.to_ber().unwrap(),
-            Instant::now() + Duration::from_secs(10),
-        )
-        .expect("bulk answered");
-        let m = Message::from_ber(&response).unwrap();
-        let Pdus::Response(r) = m.data else {
-            panic!("a Response")
-        };
-        for vb in r.0.variable_bindings.0.iter() {
-            let vb = vb.unwrap();
-            let name: Vec<u32> = vb.name.0.arcs().collect();
-            if !name.starts_with(&prefix) || matches!(vb.value, VarBindValue::EndOfMibView) {
-                return;
-            }
-            each(&name, &vb.value);
-            next = vb.name.0.to_string().parse().unwrap();
-        }
-    }
-    panic!("the walk of {root} did not end within 20 requests");
-}
-
 /// The value snmpwalk printed for `instance` (quotes removed).
 fn value_of(text: &str, instance: String) -> String {
     text.lines()
@@ -333,20 +289,6 @@ fn value_of(text: &str, instance: String) -> String {
         .unwrap_or_else(|| panic!("snmpwalk has {instance}: {text}"))
         .trim_matches('"')
         .to_string()
-}
-
-/// What net-snmp's snmpwalk prints for `oid` (numeric names, values only, no MIBs).
-fn snmpwalk_of(snmpwalk: &std::path::Path, port: u16, oid: &str) -> String {
-    let out = Command::new(snmpwalk)
-        .args([
-            "-v2c", "-c", "public", "-On", "-Oq", "-Oe", "-t", "2", "-r", "2", "-m", "",
-        ])
-        .arg(format!("127.0.0.1:{port}"))
-        .arg(oid)
-        .env("MIBS", "")
-        .output()
-        .expect("snmpwalk runs");
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// IP-MIB's and HOST-RESOURCES-MIB's generated bindings (mibs/IP-MIB, mibs/HOST-RESOURCES-MIB)

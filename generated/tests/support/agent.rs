@@ -1,13 +1,18 @@
 //! Test support shared by the live tests: finding net-snmp's tools, skipping or failing
-//! when they are missing (SNMP_REQUIRE_TOOLS=1), an snmpd of our own on 127.0.0.1, and a
-//! bounded request/response exchange.
+//! when they are missing (SNMP_REQUIRE_TOOLS=1), an snmpd of our own on 127.0.0.1, a
+//! bounded request/response exchange, a bounded GETBULK walk, and net-snmp's snmpwalk.
 
 #![allow(dead_code)]
 
 use std::net::UdpSocket;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+use snmp_ber::{Decode, Encode, OidBuf, SequenceOf};
+use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
+use snmp_messages::snmpv2_pdu::*;
+use snmp_messages::snmpv2_smi::ObjectName;
 
 pub fn tool(name: &str) -> Option<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::env::var_os("PATH")
@@ -83,4 +88,69 @@ pub fn exchange(sock: &UdpSocket, port: u16, request: &[u8], deadline: Instant) 
         }
     }
     None
+}
+
+/// Walks the subtree under `root` of our agent by GETBULK (at most 20 requests, each bounded
+/// in time), calling `each(name, value)` for each binding inside it; returns the requests
+/// made.
+pub fn walk(
+    sock: &UdpSocket,
+    port: u16,
+    root: &str,
+    each: &mut dyn FnMut(&[u32], &VarBindValue<'_>),
+) -> i32 {
+    let prefix: Vec<u32> = root.split('.').map(|a| a.parse().unwrap()).collect();
+    let mut next: OidBuf = root.parse().unwrap();
+    for request_id in 1..=20 {
+        let vbs = [VarBind {
+            name: ObjectName(next.as_oid()),
+            value: VarBindValue::UnSpecified,
+        }];
+        let bulk = Message {
+            version: MessageVersion::VERSION,
+            community: b"public",
+            data: Pdus::GetBulkRequest(GetBulkRequestPdu(BulkPdu {
+                request_id,
+                non_repeaters: 0,
+                max_repetitions: 25,
+                variable_bindings: VarBindList(SequenceOf::from_slice(&vbs)),
+            })),
+        };
+        let response = exchange(
+            sock,
+            port,
+            &bulk.to_ber().unwrap(),
+            Instant::now() + Duration::from_secs(10),
+        )
+        .expect("bulk answered");
+        let m = Message::from_ber(&response).unwrap();
+        let Pdus::Response(r) = m.data else {
+            panic!("a Response")
+        };
+        assert_eq!(r.0.error_status, PduErrorStatus::NO_ERROR);
+        for vb in r.0.variable_bindings.0.iter() {
+            let vb = vb.unwrap();
+            let name: Vec<u32> = vb.name.0.arcs().collect();
+            if !name.starts_with(&prefix) || matches!(vb.value, VarBindValue::EndOfMibView) {
+                return request_id;
+            }
+            each(&name, &vb.value);
+            next = vb.name.0.to_string().parse().unwrap();
+        }
+    }
+    panic!("the walk of {root} did not end within 20 requests");
+}
+
+/// What net-snmp's snmpwalk prints for `oid` (numeric names, values only, no MIBs).
+pub fn snmpwalk_of(snmpwalk: &std::path::Path, port: u16, oid: &str) -> String {
+    let out = Command::new(snmpwalk)
+        .args([
+            "-v2c", "-c", "public", "-On", "-Oq", "-Oe", "-t", "2", "-r", "2", "-m", "",
+        ])
+        .arg(format!("127.0.0.1:{port}"))
+        .arg(oid)
+        .env("MIBS", "")
+        .output()
+        .expect("snmpwalk runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }

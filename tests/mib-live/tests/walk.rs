@@ -13,16 +13,11 @@ mod agent;
 fn if_table_walk_into_typed_rows() {
     use std::collections::BTreeMap;
     use std::net::UdpSocket;
-    use std::process::Command;
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
 
-    use agent::{exchange, require_or_skip, start_agent, tool};
+    use agent::{require_or_skip, snmpwalk_of, start_agent, tool, walk};
     use mib_live::if_mib::{self, IfAdminStatus, IfEntry, IfEntryIndex};
-    use snmp_ber::{Decode, Encode, OidBuf, SequenceOf};
-    use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
     use snmp_messages::mib::{Pushed, Row, Rows};
-    use snmp_messages::snmpv2_pdu::*;
-    use snmp_messages::snmpv2_smi::ObjectName;
 
     let (Some(snmpd), Some(snmpwalk)) = (tool("snmpd"), tool("snmpwalk")) else {
         require_or_skip("net-snmp's snmpd/snmpwalk not installed (apt-get install -y snmpd snmp)");
@@ -32,62 +27,25 @@ fn if_table_walk_into_typed_rows() {
     let sock = UdpSocket::bind("127.0.0.1:0").unwrap();
     sock.set_read_timeout(Some(Duration::from_millis(200)))
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
 
-    // Walk: GETBULK from ifEntry until a binding leaves the table; at most 200 requests.
+    // Walk: GETBULK through ifEntry; every binding under it lands in a row.
     let mut rows = Rows::<IfEntry>::new();
-    let mut next: Vec<u32> = IfEntry::ENTRY.to_vec();
-    let mut requests = 0;
-    'walk: while requests < 200 {
-        requests += 1;
-        let start = OidBuf::from_arcs(&next).unwrap();
-        let vbs = [VarBind {
-            name: ObjectName(start.as_oid()),
-            value: VarBindValue::UnSpecified,
-        }];
-        let request = Message {
-            version: MessageVersion::VERSION,
-            community: b"public",
-            data: Pdus::GetBulkRequest(GetBulkRequestPdu(BulkPdu {
-                request_id: requests,
-                non_repeaters: 0,
-                max_repetitions: 25,
-                variable_bindings: VarBindList(SequenceOf::from_slice(&vbs)),
-            })),
-        }
-        .to_ber()
-        .unwrap();
-        let response = exchange(&sock, agent.port, &request, deadline).expect("snmpd answers");
-        let m = Message::from_ber(&response).unwrap_or_else(|e| panic!("response: {e}"));
-        let Pdus::Response(r) = m.data else {
-            panic!("not a Response: {:?}", m.data)
-        };
-        assert_eq!(r.0.error_status, PduErrorStatus::NO_ERROR);
-        for vb in r.0.variable_bindings.0.iter() {
-            let vb = vb.unwrap();
-            let name: Vec<u32> = vb.name.0.arcs().collect();
-            match rows.push(&name, &vb.value) {
-                Ok(Pushed::Row) => next = name,
-                Ok(Pushed::OutsideTable) => break 'walk,
-                Err(e) => panic!("{e}"),
-            }
-        }
-    }
-    assert!(requests < 200, "the walk ended");
+    let entry: Vec<String> = IfEntry::ENTRY.iter().map(u32::to_string).collect();
+    let requests = walk(
+        &sock,
+        agent.port,
+        &entry.join("."),
+        &mut |name, value| match rows.push(name, value) {
+            Ok(Pushed::Row) => {}
+            Ok(Pushed::OutsideTable) => panic!("{name:?} is under ifEntry"),
+            Err(e) => panic!("{e}"),
+        },
+    );
     assert!(!rows.is_empty(), "snmpd has interfaces");
 
     // net-snmp's walk of the same columns: ifDescr ifType ifMtu ifSpeed ifPhysAddress
     // ifAdminStatus ifOperStatus, numeric.
-    let out = Command::new(snmpwalk)
-        .args([
-            "-v2c", "-c", "public", "-On", "-Oq", "-Oe", "-t", "2", "-r", "2", "-m", "",
-        ])
-        .arg(format!("127.0.0.1:{}", agent.port))
-        .arg("1.3.6.1.2.1.2.2")
-        .env("MIBS", "")
-        .output()
-        .expect("snmpwalk runs");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = snmpwalk_of(&snmpwalk, agent.port, "1.3.6.1.2.1.2.2");
     let mut theirs: BTreeMap<(u32, i32), String> = BTreeMap::new();
     for line in text.lines() {
         let Some((oid, value)) = line.split_once(' ') else {
