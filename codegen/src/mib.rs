@@ -35,6 +35,20 @@ pub(crate) const BASE_MODULES: &[&str] = &[
 /// cycle.
 pub const MAX_IMPORT_HOPS: usize = 32;
 
+/// How [`MibSet::find_via`] reached a name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Via {
+    /// Defined in the module or in one it imports the name from (through re-exports).
+    Found,
+    /// Not imported by the module that uses it: taken from this SMI base module.
+    Unimported(&'static str),
+    /// Imported from a module along whose chain nothing defines or imports it (that import is
+    /// reported where it is written): taken from an SMI base module.
+    ChainEnd,
+    /// Imported from a module not on the search path: taken from an SMI base module.
+    MissingModule,
+}
+
 /// SMI application types and the ASN.1 base types: TEXTUAL-CONVENTION chains stop here.
 pub const BASE_TYPES: &[&str] = &[
     "INTEGER",
@@ -354,6 +368,21 @@ impl MibSet {
     /// [`MAX_IMPORT_HOPS`] of them, so import cycles end), or else the SMI base modules.
     /// Returns (module, index in its `nodes` or `types`).
     pub fn find(&self, m: usize, name: &str, types: bool) -> Option<(usize, usize)> {
+        match self.find_via(m, name, types)? {
+            (_, _, Via::MissingModule) => None,
+            (t, i, _) => Some((t, i)),
+        }
+    }
+
+    /// [`MibSet::find`], saying how the name was reached: the one walk of the import chain
+    /// behind both the generator's lookups and the resolver's (which also takes a missing
+    /// module's symbols from the base modules, and warns about unimported ones).
+    pub(crate) fn find_via(
+        &self,
+        m: usize,
+        name: &str,
+        types: bool,
+    ) -> Option<(usize, usize, Via)> {
         let at = |t: usize| {
             if types {
                 self.type_at(t, name)
@@ -361,10 +390,16 @@ impl MibSet {
                 self.node_at(t, name)
             }
         };
+        let base = || {
+            BASE_MODULES.iter().find_map(|b| {
+                let t = *self.by_name.get(*b)?;
+                at(t).map(|i| (t, i, *b))
+            })
+        };
         let mut cur = m;
-        for _ in 0..=MAX_IMPORT_HOPS {
+        for hop in 0..=MAX_IMPORT_HOPS {
             if let Some(i) = at(cur) {
-                return Some((cur, i));
+                return Some((cur, i, Via::Found));
             }
             let imp = self.modules[cur]
                 .smi
@@ -372,13 +407,12 @@ impl MibSet {
                 .iter()
                 .find(|i| i.symbols.iter().any(|s| s == name));
             match imp {
-                Some(imp) => cur = *self.by_name.get(&imp.module)?,
-                None => {
-                    return BASE_MODULES
-                        .iter()
-                        .filter_map(|b| self.by_name.get(*b).copied())
-                        .find_map(|t| at(t).map(|i| (t, i)))
-                }
+                Some(imp) => match self.by_name.get(&imp.module) {
+                    Some(&t) => cur = t,
+                    None => return base().map(|(t, i, _)| (t, i, Via::MissingModule)),
+                },
+                None if hop == 0 => return base().map(|(t, i, b)| (t, i, Via::Unimported(b))),
+                None => return base().map(|(t, i, _)| (t, i, Via::ChainEnd)),
             }
         }
         None
@@ -956,60 +990,20 @@ impl Resolver<'_> {
 
     /// The node `name`, used in module `m`, is: (module, index in its nodes).
     fn lookup(&mut self, m: usize, name: &str, offset: usize) -> Option<(usize, usize)> {
-        self.lookup_hops(m, name, offset, 0)
-    }
-
-    fn lookup_hops(
-        &mut self,
-        m: usize,
-        name: &str,
-        offset: usize,
-        hops: usize,
-    ) -> Option<(usize, usize)> {
-        if let Some(i) = self.set.node_at(m, name) {
-            return Some((m, i));
-        }
-        let imports = &self.set.modules[m].smi.imports;
-        if let Some(imp) = imports.iter().find(|i| i.symbols.iter().any(|s| s == name)) {
-            let Some(&t) = self.set.by_name.get(&imp.module) else {
-                // The module is missing (reported once, in check_module); its symbol may be a
-                // base module's.
-                return self
-                    .base_module_of(name)
-                    .and_then(|t| self.set.node_at(t, name).map(|i| (t, i)));
-            };
-            if let Some(i) = self.set.node_at(t, name) {
-                return Some((t, i));
-            }
-            // Re-exported through the target's own imports, unless the chain goes round (the
-            // caller then reports the name as unresolved where it is used).
-            if hops >= MAX_IMPORT_HOPS {
-                return None;
-            }
-            return self.lookup_hops(t, name, offset, hops + 1);
-        }
-        // Relaxation: a base name used without being imported.
-        for base in BASE_MODULES {
-            if let Some(&t) = self.set.by_name.get(*base) {
-                let Some(i) = self.set.node_at(t, name) else {
-                    continue;
-                };
-                if t != m {
-                    // Only where the name is used: at the end of a re-export chain the bad
-                    // import was reported by `check_module`, in the module that wrote it.
-                    if hops == 0 && self.warned.insert((m, name.to_string())) {
-                        self.report(
-                            m,
-                            offset,
-                            Some(Relaxation::MissingImport),
-                            format!("`{name}` is used without being imported; taken from {base}"),
-                        );
-                    }
-                    return Some((t, i));
-                }
+        let (t, i, via) = self.set.find_via(m, name, false)?;
+        // Relaxation: a base name used without being imported (a bad import along a chain is
+        // reported by `check_module`, in the module that wrote it).
+        if let Via::Unimported(base) = via {
+            if self.warned.insert((m, name.to_string())) {
+                self.report(
+                    m,
+                    offset,
+                    Some(Relaxation::MissingImport),
+                    format!("`{name}` is used without being imported; taken from {base}"),
+                );
             }
         }
-        None
+        Some((t, i))
     }
 
     /// The OID of node `i` of module `m` (`offset`: where it is asked for).
