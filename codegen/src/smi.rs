@@ -816,19 +816,12 @@ impl<'s> Parser<'s> {
                 "}" | ")" | "]" => depth -= 1,
                 _ => {}
             }
-            if depth <= 0
-                && self.statement_start(k)
-                && !(self.is(k, "END") && self.inside_macro_body(k))
-            {
+            if depth <= 0 && self.statement_start(k) {
                 return k;
             }
             k += 1;
         }
         k
-    }
-
-    fn inside_macro_body(&self, _k: usize) -> bool {
-        false
     }
 
     /// Text from token `a` to before token `b`.
