@@ -492,13 +492,144 @@ pub struct MibNode {
     pub index: usize,
     /// Descriptor.
     pub name: Arc<str>,
-    /// The OID.
-    pub oid: Arc<[u32]>,
     /// What defines it.
     pub kind: NodeKind,
+    /// Position in [`BASE_NAMES`] plus one of its base type; 0: none.
+    base: u8,
+}
+
+impl MibNode {
     /// Base type of its SYNTAX after TEXTUAL-CONVENTIONs, for OBJECT-TYPEs: one of
     /// [`BASE_TYPES`] or an ASN.1 type's keyword (`SEQUENCE`, `CHOICE`, ...).
-    pub base_type: Option<&'static str>,
+    pub fn base_type(&self) -> Option<&'static str> {
+        BASE_NAMES
+            .get(usize::from(self.base).checked_sub(1)?)
+            .copied()
+    }
+}
+
+/// What [`MibNode::base_type`] can be: [`BASE_TYPES`], then the keywords of the other ASN.1
+/// types a SYNTAX may be written with.
+const BASE_NAMES: &[&str] = &[
+    "INTEGER",
+    "OCTET STRING",
+    "OBJECT IDENTIFIER",
+    "BITS",
+    "Integer32",
+    "Unsigned32",
+    "Gauge32",
+    "Counter32",
+    "Counter64",
+    "TimeTicks",
+    "IpAddress",
+    "Opaque",
+    "Counter",
+    "Gauge",
+    "NetworkAddress",
+    "NULL",
+    "BOOLEAN",
+    "SEQUENCE",
+    "SEQUENCE OF",
+    "CHOICE",
+    "ANY",
+];
+
+/// How many nodes an OID may be defined through (`{ a 1 }`, `a OBJECT IDENTIFIER ::= { b 2 }`,
+/// ...) before the chain is taken for too deep: SMI OIDs have at most 128 arcs.
+pub const MAX_OID_DEPTH: usize = 256;
+
+/// The resolved OIDs as a tree, the way net-snmp keeps them: each node's parent and the arcs
+/// it adds below it, rather than a copy of the whole OID per node.
+#[derive(Debug, Default)]
+pub struct OidTree {
+    /// Per module of the set (empty for modules not resolved), per node.
+    modules: Vec<Vec<TreeEntry>>,
+    /// The arcs the entries add, one after the other.
+    arcs: Vec<u32>,
+}
+
+/// A node's place in the [`OidTree`].
+#[derive(Debug, Clone, Copy)]
+struct TreeEntry {
+    /// The parent node, or [`Link::TOP`] when the arcs are the whole OID, or
+    /// [`Link::UNRESOLVED`] when the node has no OID.
+    parent: Link,
+    /// Where its arcs start in [`OidTree::arcs`].
+    start: u32,
+    /// How many there are.
+    len: u32,
+}
+
+/// A node, by module and index in its `nodes`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Link {
+    module: u32,
+    index: u32,
+}
+
+impl Link {
+    /// No parent: the node's arcs are its whole OID.
+    const TOP: Link = Link {
+        module: u32::MAX,
+        index: 0,
+    };
+    /// The node has no OID.
+    const UNRESOLVED: Link = Link {
+        module: u32::MAX,
+        index: 1,
+    };
+
+    fn new(module: usize, index: usize) -> Link {
+        // Module counts and per-file node counts fit: files over 4 GiB are refused.
+        Link {
+            module: module as u32,
+            index: index as u32,
+        }
+    }
+}
+
+impl OidTree {
+    /// Appends the OID of node `index` of module `module` to `out`; false (and `out` as it
+    /// was) when that node has no OID.
+    pub fn oid_into(&self, module: usize, index: usize, out: &mut Vec<u32>) -> bool {
+        let mut chain = [(0u32, 0u32); MAX_OID_DEPTH];
+        let mut depth = 0;
+        let mut at = Link::new(module, index);
+        loop {
+            let Some(e) = self
+                .modules
+                .get(at.module as usize)
+                .and_then(|v| v.get(at.index as usize))
+            else {
+                return false;
+            };
+            if e.parent == Link::UNRESOLVED || depth == MAX_OID_DEPTH {
+                return false;
+            }
+            chain[depth] = (e.start, e.len);
+            depth += 1;
+            if e.parent == Link::TOP {
+                break;
+            }
+            at = e.parent;
+        }
+        let before = out.len();
+        for &(start, len) in chain[..depth].iter().rev() {
+            let (start, len) = (start as usize, len as usize);
+            let Some(arcs) = self.arcs.get(start..start + len) else {
+                out.truncate(before);
+                return false;
+            };
+            out.extend_from_slice(arcs);
+        }
+        true
+    }
+
+    /// The OID of node `index` of module `module`, if it has one.
+    pub fn oid(&self, module: usize, index: usize) -> Option<Vec<u32>> {
+        let mut out = Vec::new();
+        self.oid_into(module, index, &mut out).then_some(out)
+    }
 }
 
 /// What a module came to.
@@ -526,17 +657,29 @@ pub struct Resolved {
     pub nodes: Vec<MibNode>,
     /// One report per module asked for (and per module they import).
     pub reports: Vec<ModuleReport>,
+    /// The OIDs of the nodes, as a tree (see [`Resolved::oid`]).
+    pub tree: OidTree,
+}
+
+impl Resolved {
+    /// The OID of a resolved node.
+    pub fn oid(&self, node: &MibNode) -> Vec<u32> {
+        self.tree.oid(node.module, node.index).unwrap_or_default()
+    }
 }
 
 /// How far the resolver got with a node's OID.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 enum OidState {
     /// Not looked at yet.
     Unknown,
     /// Being computed (met again: the OID is defined in terms of itself).
     InProgress,
-    /// Computed: the OID, or `None` when it could not be resolved (reported once).
-    Done(Option<Arc<[u32]>>),
+    /// It could not be resolved (reported once).
+    Failed,
+    /// Resolved: its own arcs follow the OID of this node ([`Link::TOP`]: they are the whole
+    /// OID).
+    Done(Link),
 }
 
 /// Resolves the nodes of some modules; one per thread (see [`resolve`]).
@@ -548,8 +691,6 @@ struct Resolver<'m> {
     done: &'m [Vec<OidState>],
     /// The OIDs of the modules this resolver owns, by module: computed, memoised, here.
     own: Vec<Option<Vec<OidState>>>,
-    /// Where an OID is put together before it is allocated.
-    scratch: Vec<u32>,
     /// Problems found, as (module, offset, message): made into diagnostics at the end, each
     /// file read once.
     found: Vec<(usize, usize, String)>,
@@ -565,7 +706,7 @@ type OidTables = Vec<(usize, Vec<OidState>)>;
 /// reported on, and its findings.
 struct Part {
     oids: OidTables,
-    bases: Vec<(usize, Vec<Option<&'static str>>)>,
+    bases: Vec<(usize, Vec<u8>)>,
     found: Vec<(usize, usize, String)>,
     found_error: Vec<bool>,
 }
@@ -615,7 +756,7 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
         .iter()
         .map(|l| vec![OidState::Unknown; l.smi.nodes.len()])
         .collect();
-    let mut bases: Vec<Vec<Option<&'static str>>> = (0..n).map(|_| Vec::new()).collect();
+    let mut bases: Vec<Vec<u8>> = (0..n).map(|_| Vec::new()).collect();
     let mut found = Vec::new();
     let mut found_error = Vec::new();
     for layer in layers {
@@ -679,7 +820,7 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
     let resolved = |m: usize| {
         oids[m]
             .iter()
-            .filter(|s| matches!(s, OidState::Done(Some(_))))
+            .filter(|s| matches!(s, OidState::Done(_)))
             .count()
     };
     out.nodes
@@ -687,21 +828,20 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
     for &m in &order {
         let smi = &set.modules[m].smi;
         for (i, state) in oids[m].iter().enumerate() {
-            if let OidState::Done(Some(oid)) = state {
+            if let OidState::Done(_) = state {
                 let n = &smi.nodes[i];
                 out.nodes.push(MibNode {
                     module: m,
                     index: i,
                     name: n.name.clone(),
-                    oid: oid.clone(),
                     kind: n.kind,
-                    base_type: bases[m].get(i).copied().flatten(),
+                    base: bases[m].get(i).copied().unwrap_or(0),
                 });
             }
         }
     }
-    drop(oids);
     drop(bases);
+    out.tree = tree(set, oids);
     // Findings of the modules reported on (base modules resolved only for their names are
     // not), made into diagnostics.
     let (found, found_error): (Vec<_>, Vec<bool>) = found
@@ -727,6 +867,59 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
     out
 }
 
+/// The OID tree of the resolved nodes: per node its parent (as the resolver linked them) and
+/// the arcs it adds, written as its OID value's numbers (a root name such as `iso` adds its
+/// number first; a TRAP-TYPE adds `0` and its number below its ENTERPRISE).
+fn tree(set: &MibSet, oids: Vec<Vec<OidState>>) -> OidTree {
+    let mut tree = OidTree {
+        modules: Vec::with_capacity(oids.len()),
+        arcs: Vec::new(),
+    };
+    let resolved: usize = oids
+        .iter()
+        .flatten()
+        .filter(|s| matches!(s, OidState::Done(_)))
+        .count();
+    tree.arcs.reserve_exact(resolved + resolved / 4);
+    for (m, states) in oids.into_iter().enumerate() {
+        if states.iter().all(|s| !matches!(s, OidState::Done(_))) {
+            tree.modules.push(Vec::new());
+            continue;
+        }
+        let nodes = &set.modules[m].smi.nodes;
+        let mut entries = Vec::with_capacity(states.len());
+        for (state, n) in states.into_iter().zip(nodes) {
+            let start = tree.arcs.len() as u32;
+            let parent = match state {
+                OidState::Done(parent) => {
+                    if n.kind == NodeKind::TrapType {
+                        tree.arcs.extend([0, n.trap_number().unwrap_or(0)]);
+                    } else if let Some(value) = &n.oid {
+                        if parent == Link::TOP {
+                            let root = value
+                                .parent
+                                .as_deref()
+                                .and_then(|p| ROOTS.iter().find(|(r, _)| *r == p).map(|(_, v)| *v));
+                            tree.arcs.extend(root);
+                        }
+                        tree.arcs.extend_from_slice(value.arcs.as_slice());
+                    }
+                    parent
+                }
+                _ => Link::UNRESOLVED,
+            };
+            entries.push(TreeEntry {
+                parent,
+                start,
+                len: tree.arcs.len() as u32 - start,
+            });
+        }
+        tree.modules.push(entries);
+    }
+    tree.arcs.shrink_to_fit();
+    tree
+}
+
 /// Resolves every node of modules `ms` (whose OID tables are `own`), reporting on those in
 /// `reported` and producing their nodes.
 fn resolve_part(
@@ -742,7 +935,6 @@ fn resolve_part(
         strict,
         done,
         own: (0..set.modules.len()).map(|_| None).collect(),
-        scratch: Vec::new(),
         found: Vec::new(),
         found_error: Vec::new(),
         warned: HashSet::new(),
@@ -758,10 +950,13 @@ fn resolve_part(
         let nodes = &set.modules[m].smi.nodes;
         let mut base = Vec::with_capacity(if reported[m] { nodes.len() } else { 0 });
         for (i, n) in nodes.iter().enumerate() {
-            let oid = r.oid_at(m, i, n.offset);
+            let oid = r.oid_at(m, i, n.offset, 0);
             if reported[m] {
+                let b =
+                    oid.and_then(|_| n.syntax.as_ref().and_then(|t| r.base_type(m, &t.kind, 0)));
                 base.push(
-                    oid.and_then(|_| n.syntax.as_ref().and_then(|t| r.base_type(m, &t.kind, 0))),
+                    b.and_then(|b| BASE_NAMES.iter().position(|x| *x == b))
+                        .map_or(0, |k| k as u8 + 1),
                 );
             }
         }
@@ -1006,17 +1201,20 @@ impl Resolver<'_> {
         Some((t, i))
     }
 
-    /// The OID of node `i` of module `m` (`offset`: where it is asked for).
-    fn oid_at(&mut self, m: usize, i: usize, offset: usize) -> Option<Arc<[u32]>> {
+    /// Resolves the OID of node `i` of module `m` (`offset`: where it is asked for; `depth`:
+    /// how many nodes down the chain of definitions it is): where it hangs in the tree, or
+    /// `None` when it has no OID.
+    fn oid_at(&mut self, m: usize, i: usize, offset: usize, depth: usize) -> Option<Link> {
         let Some(own) = self.own[m].as_ref() else {
             // A module of an earlier layer: resolved already.
             return match self.done.get(m).and_then(|v| v.get(i)) {
-                Some(OidState::Done(v)) => v.clone(),
+                Some(OidState::Done(v)) => Some(*v),
                 _ => None,
             };
         };
-        match &own[i] {
-            OidState::Done(v) => return v.clone(),
+        match own[i] {
+            OidState::Done(v) => return Some(v),
+            OidState::Failed => return None,
             OidState::InProgress => {
                 let set: &MibSet = self.set;
                 let name = &set.modules[m].smi.nodes[i].name;
@@ -1030,9 +1228,20 @@ impl Resolver<'_> {
             }
             OidState::Unknown => {}
         }
+        if depth >= MAX_OID_DEPTH {
+            let set: &MibSet = self.set;
+            let name = &set.modules[m].smi.nodes[i].name;
+            self.report(
+                m,
+                offset,
+                None,
+                format!("the OID of `{name}` is defined through more than {MAX_OID_DEPTH} nodes"),
+            );
+            return None;
+        }
         self.set_state(m, i, OidState::InProgress);
-        let result = self.compute_oid(m, i);
-        self.set_state(m, i, OidState::Done(result.clone()));
+        let result = self.compute_oid(m, i, depth);
+        self.set_state(m, i, result.map_or(OidState::Failed, OidState::Done));
         result
     }
 
@@ -1042,14 +1251,15 @@ impl Resolver<'_> {
         }
     }
 
-    fn compute_oid(&mut self, m: usize, i: usize) -> Option<Arc<[u32]>> {
+    /// Where node `i` of module `m` hangs: its parent's OID resolved (that may recurse).
+    fn compute_oid(&mut self, m: usize, i: usize, depth: usize) -> Option<Link> {
         let set: &MibSet = self.set;
         let node = &set.modules[m].smi.nodes[i];
         let name: &str = &node.name;
         let (offset, kind) = (node.offset, node.kind);
         if kind == NodeKind::TrapType {
             // SMIv1 traps: enterprise.0.number (RFC 2576 3.1), as net-snmp and SMIv2 name them.
-            let (Some(e), Some(n)) = (node.enterprise(), node.trap_number()) else {
+            let (Some(e), Some(_)) = (node.enterprise(), node.trap_number()) else {
                 self.report(
                     m,
                     offset,
@@ -1067,45 +1277,35 @@ impl Resolver<'_> {
                 );
                 return None;
             };
-            let parent = self.oid_at(t, j, offset)?;
-            // One allocation, of the exact length.
-            return Some(parent.iter().copied().chain([0, n]).collect());
+            self.oid_at(t, j, offset, depth + 1)?;
+            return Some(Link::new(t, j));
         }
         // A value that is not an OID was reported with the module's findings.
         let value = node.oid.as_ref()?;
-        // The parent's OID is resolved first (that may recurse), then the whole OID is put
-        // together in a scratch buffer and allocated once.
-        let mut parent: Option<Arc<[u32]>> = None;
-        let mut root: Option<u32> = None;
-        if let Some(p) = value.parent.as_deref() {
-            let at = value.parent_offset as usize;
-            if let Some((t, j)) = self.lookup(m, p, at) {
-                parent = Some(self.oid_at(t, j, at)?);
-            } else if let Some((_, v)) = ROOTS.iter().find(|(r, _)| *r == p) {
-                root = Some(*v);
-            } else {
-                self.report(
-                    m,
-                    at,
-                    None,
-                    format!("unresolved parent `{p}` in the OID of `{name}`"),
-                );
-                return None;
+        match value.parent.as_deref() {
+            Some(p) => {
+                let at = value.parent_offset as usize;
+                if let Some((t, j)) = self.lookup(m, p, at) {
+                    self.oid_at(t, j, at, depth + 1)?;
+                    Some(Link::new(t, j))
+                } else if ROOTS.iter().any(|(r, _)| *r == p) {
+                    Some(Link::TOP)
+                } else {
+                    self.report(
+                        m,
+                        at,
+                        None,
+                        format!("unresolved parent `{p}` in the OID of `{name}`"),
+                    );
+                    None
+                }
             }
+            None if value.arcs.as_slice().is_empty() => {
+                self.report(m, offset, None, format!("`{name}` has an empty OID value"));
+                None
+            }
+            None => Some(Link::TOP),
         }
-        let mut oid = std::mem::take(&mut self.scratch);
-        oid.clear();
-        if let Some(p) = &parent {
-            oid.extend_from_slice(p);
-        }
-        oid.extend(root);
-        oid.extend_from_slice(value.arcs.as_slice());
-        let result = (!oid.is_empty()).then(|| Arc::from(&oid[..]));
-        self.scratch = oid;
-        if result.is_none() {
-            self.report(m, offset, None, format!("`{name}` has an empty OID value"));
-        }
-        result
     }
 
     /// Follows type references through TEXTUAL-CONVENTIONs and type assignments to a base type.

@@ -241,7 +241,7 @@ struct ModuleGen<'s> {
     text: std::borrow::Cow<'s, str>,
     /// Byte offsets at which the file's lines start.
     line_starts: Vec<usize>,
-    oids: &'s HashMap<(usize, usize), std::sync::Arc<[u32]>>,
+    oids: &'s HashMap<(usize, usize), Vec<u32>>,
     module_name: &'s str,
     file: String,
     /// Type names used so far, to keep them unique.
@@ -745,10 +745,10 @@ pub fn emit_mibs(
     file_name: &dyn Fn(usize) -> String,
 ) -> Result<Vec<EmittedModule>, Diagnostic> {
     let look = Lookup { set };
-    let oids: HashMap<(usize, usize), std::sync::Arc<[u32]>> = resolved
+    let oids: HashMap<(usize, usize), Vec<u32>> = resolved
         .nodes
         .iter()
-        .map(|n| ((n.module, n.index), n.oid.clone()))
+        .map(|n| ((n.module, n.index), resolved.oid(n)))
         .collect();
     let mut out = Vec::new();
     for &m in modules {

@@ -54,8 +54,8 @@ END
         .iter()
         .find(|n| &*n.name == "x")
         .expect("x resolved");
-    assert_eq!(*x.oid, [1, 3, 6, 1, 4, 1, 99, 1]);
-    assert_eq!(x.base_type, None);
+    assert_eq!(r.oid(x), [1, 3, 6, 1, 4, 1, 99, 1]);
+    assert_eq!(x.base_type(), None);
     assert_eq!(set.find(set.by_name["A-MIB"], "T", true), None);
 }
 
@@ -83,8 +83,8 @@ END
         .iter()
         .find(|n| &*n.name == "z")
         .expect("z resolved");
-    assert_eq!(*z.oid, [1, 3, 6, 1, 4, 1, 7, 3]);
-    assert_eq!(z.base_type, Some("Integer32"));
+    assert_eq!(r.oid(z), [1, 3, 6, 1, 4, 1, 7, 3]);
+    assert_eq!(z.base_type(), Some("Integer32"));
     assert_eq!(
         set.find(set.by_name["C-MIB"], "A-Type", true),
         Some((set.by_name["A-MIB"], 0))
@@ -112,7 +112,7 @@ END
         .iter()
         .find(|n| &*n.name == "c")
         .expect("c resolved");
-    assert_eq!(*c_node.oid, [1, 3, 6, 1, 4, 1, 9]);
+    assert_eq!(r.oid(c_node), [1, 3, 6, 1, 4, 1, 9]);
     let report = |module: &str| {
         r.reports
             .iter()

@@ -36,6 +36,6 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     for n in &resolved.nodes {
-        assert!(!n.oid.is_empty());
+        assert!(!resolved.oid(n).is_empty());
     }
 });

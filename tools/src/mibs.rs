@@ -15,7 +15,7 @@ pub struct Mibs {
     /// What it resolved to.
     pub resolved: Resolved,
     by_name: HashMap<std::sync::Arc<str>, Vec<usize>>,
-    by_oid: BTreeMap<std::sync::Arc<[u32]>, usize>,
+    by_oid: BTreeMap<Vec<u32>, usize>,
 }
 
 impl Mibs {
@@ -51,7 +51,7 @@ impl Mibs {
         let mut by_oid = BTreeMap::new();
         for (i, n) in resolved.nodes.iter().enumerate() {
             by_name.entry(n.name.clone()).or_default().push(i);
-            by_oid.entry(n.oid.clone()).or_insert(i);
+            by_oid.entry(resolved.oid(n)).or_insert(i);
         }
         Ok(Mibs {
             set,
@@ -86,7 +86,7 @@ impl Mibs {
                 .ok_or_else(|| format!("`{name}` is not defined in {m}"))?,
             None => candidates[0],
         };
-        let mut oid = self.resolved.nodes[node].oid.to_vec();
+        let mut oid = self.resolved.oid(&self.resolved.nodes[node]);
         if let Some(s) = suffix {
             for arc in s.split('.').filter(|a| !a.is_empty()) {
                 oid.push(
@@ -123,9 +123,9 @@ impl Mibs {
                 "{}\t{}\t{}\t{}\t{}",
                 self.set.modules[n.module].smi.name,
                 n.name,
-                mib::dotted(&n.oid),
+                mib::dotted(&self.resolved.oid(n)),
                 n.kind.as_str(),
-                n.base_type.unwrap_or("")
+                n.base_type().unwrap_or("")
             );
         }
         out

@@ -177,7 +177,7 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
         .filter(|n| compiled.contains(&n.module))
         .collect();
     for n in &nodes {
-        let oid = snmp_codegen::mib::dotted(&n.oid);
+        let oid = snmp_codegen::mib::dotted(&mibs.resolved.oid(n));
         if theirs.get(&*n.name).is_some_and(|s| s.contains(&oid)) {
             agree += 1;
         } else {
@@ -190,7 +190,7 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
         let name = &mibs.set.modules[*module].smi.name;
         let own = tz(&tool, &path, name);
         for n in list {
-            let oid = snmp_codegen::mib::dotted(&n.oid);
+            let oid = snmp_codegen::mib::dotted(&mibs.resolved.oid(n));
             match own.get(&*n.name) {
                 Some(s) if s.contains(&oid) => agree += 1,
                 Some(s) => disagree.push(format!("{name}::{}: ours {oid}, net-snmp {s:?}", n.name)),
@@ -226,9 +226,9 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
     let known: Vec<_> = nodes
         .iter()
         .filter(|n| {
-            theirs
-                .get(&*n.name)
-                .is_some_and(|s| s.len() == 1 && s.contains(&snmp_codegen::mib::dotted(&n.oid)))
+            theirs.get(&*n.name).is_some_and(|s| {
+                s.len() == 1 && s.contains(&snmp_codegen::mib::dotted(&mibs.resolved.oid(n)))
+            })
         })
         .collect();
     let step = (known.len() / 1000).max(1);
@@ -469,9 +469,9 @@ fn node_facts(mibs: &Mibs, module: &str) -> std::collections::BTreeMap<String, S
                 .collect();
             let facts = format!(
                 "oid {} | {} | base {:?} | access {:?} | status {:?} | named {named} | index {} | augments {:?}",
-                snmp_codegen::mib::dotted(&n.oid),
+                snmp_codegen::mib::dotted(&mibs.resolved.oid(n)),
                 n.kind.as_str(),
-                n.base_type,
+                n.base_type(),
                 node.access.map(|a| a.as_str()),
                 node.status.map(|s| s.as_str()),
                 index.join(","),

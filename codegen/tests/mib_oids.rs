@@ -1,0 +1,134 @@
+//! OIDs as the resolver keeps them: a tree of parents and the arcs each node adds. Every way an
+//! OID value can be written comes out whole; a cycle, a chain deeper than any OID and an empty
+//! value are errors where they are written, never a crash.
+
+use std::collections::HashSet;
+
+use snmp_codegen::mib::{resolve, MibSet, Resolved, MAX_OID_DEPTH};
+
+const SMI: &str = "SNMPv2-SMI DEFINITIONS ::= BEGIN
+org OBJECT IDENTIFIER ::= { iso 3 }
+enterprises OBJECT IDENTIFIER ::= { org 6 1 4 1 }
+END
+";
+
+fn load(text: &str) -> (MibSet, Resolved) {
+    let mut set = MibSet::default();
+    set.add_text("SNMPv2-SMI".into(), SMI.into());
+    set.add_text("t.mib".into(), text.into());
+    let r = resolve(&set, &["T-MIB".into()], &HashSet::new());
+    (set, r)
+}
+
+fn oid_of(r: &Resolved, name: &str) -> Option<Vec<u32>> {
+    r.nodes.iter().find(|n| &*n.name == name).map(|n| r.oid(n))
+}
+
+fn errors(set: &MibSet, r: &Resolved) -> Vec<String> {
+    r.reports
+        .iter()
+        .filter(|rep| set.modules[rep.module].smi.name == "T-MIB")
+        .flat_map(|rep| rep.errors.iter().map(|d| d.message.clone()))
+        .collect()
+}
+
+#[test]
+fn every_form_of_oid_value_comes_out_whole() {
+    let (set, r) = load(
+        "T-MIB DEFINITIONS ::= BEGIN
+IMPORTS enterprises FROM SNMPv2-SMI;
+numeric OBJECT IDENTIFIER ::= { 1 3 6 1 2 }
+rooted OBJECT IDENTIFIER ::= { iso org(3) 6 }
+acme OBJECT IDENTIFIER ::= { enterprises 4242 }
+deep OBJECT IDENTIFIER ::= { acme 1 2 3 }
+alias OBJECT IDENTIFIER ::= { deep }
+leaf OBJECT IDENTIFIER ::= { alias 9 }
+acmeTrap TRAP-TYPE ENTERPRISE acme DESCRIPTION \"t\" ::= 7
+END
+",
+    );
+    assert_eq!(errors(&set, &r), Vec::<String>::new());
+    assert_eq!(oid_of(&r, "numeric").unwrap(), [1, 3, 6, 1, 2]);
+    assert_eq!(oid_of(&r, "rooted").unwrap(), [1, 3, 6]);
+    assert_eq!(oid_of(&r, "acme").unwrap(), [1, 3, 6, 1, 4, 1, 4242]);
+    assert_eq!(
+        oid_of(&r, "deep").unwrap(),
+        [1, 3, 6, 1, 4, 1, 4242, 1, 2, 3]
+    );
+    assert_eq!(
+        oid_of(&r, "alias").unwrap(),
+        [1, 3, 6, 1, 4, 1, 4242, 1, 2, 3]
+    );
+    assert_eq!(
+        oid_of(&r, "leaf").unwrap(),
+        [1, 3, 6, 1, 4, 1, 4242, 1, 2, 3, 9]
+    );
+    // SMIv1 traps: enterprise.0.number.
+    assert_eq!(
+        oid_of(&r, "acmeTrap").unwrap(),
+        [1, 3, 6, 1, 4, 1, 4242, 0, 7]
+    );
+    // The base module's nodes are in the tree too, though not reported on.
+    let smi = set.by_name["SNMPv2-SMI"];
+    assert_eq!(r.tree.oid(smi, 0).unwrap(), [1, 3]);
+    assert_eq!(r.tree.oid(smi, 5), None);
+}
+
+#[test]
+fn a_cycle_and_an_empty_value_are_errors_and_their_nodes_have_no_oid() {
+    let (set, r) = load(
+        "T-MIB DEFINITIONS ::= BEGIN
+a OBJECT IDENTIFIER ::= { b 1 }
+b OBJECT IDENTIFIER ::= { a 2 }
+e OBJECT IDENTIFIER ::= { }
+ok OBJECT IDENTIFIER ::= { iso 5 }
+END
+",
+    );
+    let errors = errors(&set, &r);
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("defined in terms of itself")),
+        "{errors:?}"
+    );
+    assert!(errors.iter().any(|e| e.contains("`e`")), "{errors:?}");
+    let names: Vec<&str> = r.nodes.iter().map(|n| &*n.name).collect();
+    assert_eq!(names, ["ok"]);
+    assert_eq!(oid_of(&r, "ok").unwrap(), [1, 5]);
+    let t = set.by_name["T-MIB"];
+    assert_eq!(r.tree.oid(t, 0), None);
+    assert_eq!(r.tree.oid(t, 1), None);
+}
+
+#[test]
+fn a_chain_deeper_than_any_oid_is_an_error_not_a_stack_overflow() {
+    // Far deeper than MAX_OID_DEPTH: without the bound, resolving the last node would recurse
+    // once per node.
+    let depth = 20_000;
+    let mut text =
+        String::from("T-MIB DEFINITIONS ::= BEGIN\nn0 OBJECT IDENTIFIER ::= { iso 1 }\n");
+    for k in 1..depth {
+        text.push_str(&format!("n{k} OBJECT IDENTIFIER ::= {{ n{} 1 }}\n", k - 1));
+    }
+    // Resolved last first, so the chain is followed from its deep end.
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[1..].reverse();
+    let text = format!("{}\nEND\n", lines.join("\n"));
+    let (set, r) = load(&text);
+    let errors = errors(&set, &r);
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains(&format!("more than {MAX_OID_DEPTH} nodes"))),
+        "{:?}",
+        &errors[..errors.len().min(3)]
+    );
+    // Every node that has an OID has the right one: `iso 1` and then one `1` per level.
+    assert!(!r.nodes.is_empty());
+    for n in &r.nodes {
+        let k: usize = n.name[1..].parse().unwrap();
+        assert_eq!(r.oid(n).len(), k + 2, "{}", n.name);
+        assert!(r.oid(n).iter().all(|&a| a == 1));
+    }
+}
