@@ -366,7 +366,7 @@ impl NodeKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IndexItem {
     /// The column (or, in SMIv1, sometimes a type) named.
-    pub name: String,
+    pub name: Arc<str>,
     /// `IMPLIED`.
     pub implied: bool,
 }
@@ -552,7 +552,10 @@ pub struct Node {
     /// the module's findings) and for TRAP-TYPE (see [`Node::trap_number`]).
     pub oid: Option<OidValue>,
     /// SYNTAX (OBJECT-TYPE).
-    pub syntax: Option<Box<Type>>,
+    ///
+    /// Nodes of one file whose SYNTAX reads the same, token for token, share one tree (the
+    /// spans in it are those of the first); [`Node::syntax_span`] is each node's own.
+    pub syntax: Option<Arc<Type>>,
     /// The byte range of the SYNTAX as written (see [`Node::syntax_text`]).
     pub syntax_span: Option<TextRange>,
     /// DESCRIPTION, as the byte range of its text (quotes excluded) in the file: descriptions
@@ -566,19 +569,19 @@ pub struct Node {
 #[derive(Debug, Clone, Default)]
 pub struct NodeExtra {
     /// UNITS.
-    pub units: Option<String>,
+    pub units: Option<Box<str>>,
     /// INDEX.
-    pub index: Vec<IndexItem>,
+    pub index: Box<[IndexItem]>,
     /// AUGMENTS.
-    pub augments: Option<String>,
+    pub augments: Option<Arc<str>>,
     /// DEFVAL, as written inside the braces.
-    pub defval: Option<String>,
+    pub defval: Option<Box<str>>,
     /// TRAP-TYPE's ENTERPRISE.
-    pub enterprise: Option<String>,
+    pub enterprise: Option<Arc<str>>,
     /// TRAP-TYPE's number.
     pub trap_number: Option<u32>,
-    /// OBJECTS / VARIABLES / NOTIFICATIONS members.
-    pub members: Vec<String>,
+    /// OBJECTS / VARIABLES / NOTIFICATIONS members (names shared with the file's nodes).
+    pub members: Box<[Arc<str>]>,
 }
 
 impl Node {
@@ -618,7 +621,7 @@ impl Node {
     }
 
     /// OBJECTS / VARIABLES / NOTIFICATIONS members.
-    pub fn members(&self) -> &[String] {
+    pub fn members(&self) -> &[Arc<str>] {
         self.extra.as_ref().map_or(&[], |e| &e.members)
     }
 
@@ -754,9 +757,32 @@ struct Parser<'s> {
     /// Buffers kept from statement to statement: a macro's clauses, an OID value's numbers.
     clause_buf: Vec<(&'s str, usize, usize)>,
     arcs_buf: Vec<u32>,
+    /// The file's SYNTAX clauses parsed so far, by their tokens (joined by spaces): objects
+    /// repeat the same few, and share one tree each.
+    syntaxes: std::collections::HashMap<
+        Box<str>,
+        Arc<Type>,
+        std::hash::BuildHasherDefault<crate::mib::NameHasher>,
+    >,
+    /// Where a SYNTAX's key is put together.
+    key_buf: String,
 }
 
 impl<'s> Parser<'s> {
+    fn new(src: &'s str, toks: Vec<Token>) -> Parser<'s> {
+        Parser {
+            src,
+            toks,
+            pos: 0,
+            findings: Vec::new(),
+            names: Default::default(),
+            clause_buf: Vec::new(),
+            arcs_buf: Vec::new(),
+            syntaxes: Default::default(),
+            key_buf: String::new(),
+        }
+    }
+
     fn text(&self, k: usize) -> &'s str {
         self.toks
             .get(k)
@@ -1127,6 +1153,32 @@ impl<'s> Parser<'s> {
     }
 
     /// The type written in tokens `a..b`.
+    /// The SYNTAX written in tokens `a..b`, shared with the file's earlier SYNTAX clauses that
+    /// read the same. One whose parse put a finding (a relaxation) is not shared, so that
+    /// every occurrence is reported.
+    fn shared_syntax(&mut self, a: usize, b: usize) -> Option<Arc<Type>> {
+        let mut key = std::mem::take(&mut self.key_buf);
+        key.clear();
+        for k in a..b {
+            key.push_str(self.text(k));
+            key.push(' ');
+        }
+        if let Some(ty) = self.syntaxes.get(key.as_str()) {
+            let ty = ty.clone();
+            self.key_buf = key;
+            return Some(ty);
+        }
+        let before = self.findings.len();
+        let ty = self.parse_type_only(a, b).map(Arc::new);
+        if let Some(ty) = &ty {
+            if self.findings.len() == before {
+                self.syntaxes.insert(key.as_str().into(), ty.clone());
+            }
+        }
+        self.key_buf = key;
+        ty
+    }
+
     fn parse_type_only(&mut self, a: usize, b: usize) -> Option<Type> {
         if let Some(ty) = self.simple_type(a, b) {
             return Some(ty);
@@ -1322,14 +1374,14 @@ impl<'s> Parser<'s> {
     }
 
     /// Names inside `{ ... }` starting at token `k`.
-    fn name_list(&self, k: usize, end: usize) -> Vec<(String, bool)> {
+    fn name_list(&mut self, k: usize, end: usize) -> Vec<(Arc<str>, bool)> {
         let mut out = Vec::new();
         let mut implied = false;
         for i in k..end {
             match (self.kind(i), self.text(i)) {
                 (Some(Tok::Word), "IMPLIED") => implied = true,
                 (Some(Tok::Word), w) => {
-                    out.push((w.to_string(), implied));
+                    out.push((self.shared_name(w), implied));
                     implied = false;
                 }
                 _ => {}
@@ -1648,8 +1700,8 @@ impl<'s> Parser<'s> {
         for &(c, a, b) in &clauses {
             match c {
                 "SYNTAX" if kind == NodeKind::ObjectType => {
-                    if let Some(ty) = self.parse_type_only(a, b) {
-                        n.syntax = Some(Box::new(ty));
+                    if let Some(ty) = self.shared_syntax(a, b) {
+                        n.syntax = Some(ty);
                         n.syntax_span = Some(TextRange::new(self.offset(a), self.toks[b - 1].end));
                     }
                 }
@@ -1673,7 +1725,7 @@ impl<'s> Parser<'s> {
                         ),
                     ),
                 },
-                "UNITS" => n.extra_mut().units = self.string(a),
+                "UNITS" => n.extra_mut().units = self.string(a).map(String::into_boxed_str),
                 // The first DESCRIPTION is the node's; later ones belong to REVISIONs.
                 "DESCRIPTION" if n.description.is_none() => {
                     n.description = (self.kind(a) == Some(Tok::Str))
@@ -1695,10 +1747,10 @@ impl<'s> Parser<'s> {
                         self.span_text(a, b)
                             .trim_matches(|c| c == '{' || c == '}')
                             .trim()
-                            .to_string(),
+                            .into(),
                     )
                 }
-                "ENTERPRISE" => n.extra_mut().enterprise = Some(self.text(a).to_string()),
+                "ENTERPRISE" => n.extra_mut().enterprise = Some(self.shared_name(self.text(a))),
                 "OBJECTS" | "VARIABLES" | "NOTIFICATIONS" => {
                     n.extra_mut().members =
                         self.name_list(a, b).into_iter().map(|x| x.0).collect()
@@ -1809,15 +1861,7 @@ fn parse_tokens(src: &str, buffer: &mut Vec<Token>) -> (Vec<SmiModule>, Vec<Find
         );
     }
     let toks = std::mem::take(buffer);
-    let mut p = Parser {
-        src,
-        toks,
-        pos: 0,
-        findings: Vec::new(),
-        names: Default::default(),
-        clause_buf: Vec::new(),
-        arcs_buf: Vec::new(),
-    };
+    let mut p = Parser::new(src, toks);
     let mut modules: Vec<SmiModule> = Vec::new();
     while p.pos < p.toks.len() {
         let before = p.findings.len();
@@ -1890,15 +1934,7 @@ mod tests {
         ];
         for text in same {
             let toks = lex(text).unwrap();
-            let mut p = Parser {
-                src: text,
-                toks,
-                pos: 0,
-                findings: Vec::new(),
-                names: Default::default(),
-                clause_buf: Vec::new(),
-                arcs_buf: Vec::new(),
-            };
+            let mut p = Parser::new(text, toks);
             let fast = p.simple_type(0, p.toks.len()).expect(text);
             let (rest, slow) = crate::parse::type_(crate::parse::Input::new(text)).unwrap();
             assert!(rest.fragment().trim().is_empty(), "{text}");
@@ -1918,15 +1954,7 @@ mod tests {
         ];
         for text in elsewhere {
             let toks = lex(text).unwrap();
-            let mut p = Parser {
-                src: text,
-                toks,
-                pos: 0,
-                findings: Vec::new(),
-                names: Default::default(),
-                clause_buf: Vec::new(),
-                arcs_buf: Vec::new(),
-            };
+            let mut p = Parser::new(text, toks);
             assert!(p.simple_type(0, p.toks.len()).is_none(), "{text}");
         }
     }
@@ -2078,7 +2106,8 @@ END
             m.findings
         );
         assert_eq!(m.nodes[2].trap_number(), Some(7));
-        assert_eq!(m.nodes[2].members(), ["old_thing"]);
+        assert_eq!(&*m.nodes[2].members()[0], "old_thing");
+        assert_eq!(m.nodes[2].members().len(), 1);
         assert_eq!(m.nodes[1].access, Some(Access::ReadOnly));
     }
 
@@ -2135,5 +2164,49 @@ END
             .findings
             .iter()
             .any(|f| f.relaxation == Some(Relaxation::EntrySequence)));
+    }
+
+    #[test]
+    fn a_file_shares_one_tree_per_syntax_but_reports_each_relaxation() {
+        let src = r#"
+SHARE-MIB DEFINITIONS ::= BEGIN
+IMPORTS OBJECT-TYPE, enterprises FROM SNMPv2-SMI;
+share OBJECT IDENTIFIER ::= { enterprises 3 }
+a OBJECT-TYPE SYNTAX DisplayString (SIZE (0..255)) MAX-ACCESS read-only STATUS current ::= { share 1 }
+b OBJECT-TYPE SYNTAX DisplayString
+    (SIZE(0..255)) -- the same, written otherwise
+    MAX-ACCESS read-only STATUS current ::= { share 2 }
+c OBJECT-TYPE SYNTAX DisplayString (SIZE (0..32)) MAX-ACCESS read-only STATUS current ::= { share 3 }
+d OBJECT-TYPE SYNTAX STRING MAX-ACCESS read-only STATUS current ::= { share 4 }
+e OBJECT-TYPE SYNTAX STRING MAX-ACCESS read-only STATUS current ::= { share 5 }
+END
+"#;
+        let (mods, _) = parse_file(src);
+        let m = &mods[0];
+        let syntax = |name: &str| {
+            m.nodes
+                .iter()
+                .find(|n| &*n.name == name)
+                .and_then(|n| n.syntax.clone())
+                .expect(name)
+        };
+        assert!(Arc::ptr_eq(&syntax("a"), &syntax("b")));
+        assert!(!Arc::ptr_eq(&syntax("a"), &syntax("c")));
+        // Each node keeps where its own SYNTAX is written.
+        let span = |name: &str| {
+            m.nodes
+                .iter()
+                .find(|n| &*n.name == name)
+                .and_then(|n| n.syntax_text(src))
+                .expect(name)
+        };
+        assert_eq!(span("a"), "DisplayString (SIZE (0..255))");
+        assert!(span("b").starts_with("DisplayString\n    (SIZE(0..255))"));
+        let string_type = m
+            .findings
+            .iter()
+            .filter(|f| f.relaxation == Some(Relaxation::StringType))
+            .count();
+        assert_eq!(string_type, 2, "{:?}", m.findings);
     }
 }
