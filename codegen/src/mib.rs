@@ -950,7 +950,7 @@ fn resolve_part(
         let nodes = &set.modules[m].smi.nodes;
         let mut base = Vec::with_capacity(if reported[m] { nodes.len() } else { 0 });
         for (i, n) in nodes.iter().enumerate() {
-            let oid = r.oid_at(m, i, n.offset, 0);
+            let oid = r.oid_at(m, i, n.offset as usize, 0);
             if reported[m] {
                 let b =
                     oid.and_then(|_| n.syntax.as_ref().and_then(|t| r.base_type(m, &t.kind, 0)));
@@ -1256,7 +1256,7 @@ impl Resolver<'_> {
         let set: &MibSet = self.set;
         let node = &set.modules[m].smi.nodes[i];
         let name: &str = &node.name;
-        let (offset, kind) = (node.offset, node.kind);
+        let (offset, kind) = (node.offset as usize, node.kind);
         if kind == NodeKind::TrapType {
             // SMIv1 traps: enterprise.0.number (RFC 2576 3.1), as net-snmp and SMIv2 name them.
             let (Some(e), Some(_)) = (node.enterprise(), node.trap_number()) else {

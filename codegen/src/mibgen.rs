@@ -258,7 +258,7 @@ impl ModuleGen<'_> {
     }
 
     fn description(&self, node: &Node) -> String {
-        let Some(span) = node.description else {
+        let Some(span) = node.description() else {
             return String::new();
         };
         let text = span.get(&self.text).unwrap_or("");
@@ -300,7 +300,7 @@ impl ModuleGen<'_> {
             },
             self.module_name,
             self.file,
-            self.line_of(node.offset)
+            self.line_of(node.offset as usize)
         );
         if let Some(syntax) = node.syntax_text(&self.text) {
             let syntax: Vec<&str> = syntax.split_whitespace().collect();
@@ -586,7 +586,7 @@ impl ModuleGen<'_> {
                 None => {
                     return Err(self.set.diag(
                         self.m,
-                        entry.offset,
+                        entry.offset as usize,
                         format!("`{}` AUGMENTS `{base}`, which is not defined", entry.name),
                     ))
                 }

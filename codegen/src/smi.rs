@@ -109,15 +109,25 @@ pub enum Tok {
     Sym,
 }
 
-/// A token: its kind and byte range.
+/// A token: its kind and byte range, in 12 bytes (texts over 4 GiB are not lexed).
 #[derive(Debug, Clone, Copy)]
 pub struct Token {
     /// Kind.
     pub kind: Tok,
+    start: u32,
+    end: u32,
+}
+
+impl Token {
     /// First byte.
-    pub start: usize,
+    pub fn start(&self) -> usize {
+        self.start as usize
+    }
+
     /// After the last byte.
-    pub end: usize,
+    pub fn end(&self) -> usize {
+        self.end as usize
+    }
 }
 
 /// Splits `src` into tokens. Fails with an offset on an unterminated string or a character that
@@ -194,6 +204,9 @@ fn skip_trivia(b: &[u8], mut i: usize) -> usize {
 pub fn lex_into(src: &str, out: &mut Vec<Token>) -> Result<(), (usize, String)> {
     let b = src.as_bytes();
     out.clear();
+    if u32::try_from(b.len()).is_err() {
+        return Err((0, format!("the text is {} bytes: over 4 GiB", b.len())));
+    }
     let mut i = 0;
     loop {
         i = skip_trivia(b, i);
@@ -292,10 +305,11 @@ pub fn lex_into(src: &str, out: &mut Vec<Token>) -> Result<(), (usize, String)> 
             let ch = src[i..].chars().next().unwrap_or('?');
             return Err((start, format!("unexpected character {ch:?}")));
         };
+        // Offsets fit: longer texts were refused above.
         out.push(Token {
             kind,
-            start,
-            end: i,
+            start: start as u32,
+            end: i as u32,
         });
     }
 }
@@ -382,6 +396,18 @@ pub struct TextRange {
 }
 
 impl TextRange {
+    /// No range: what [`Node`] holds for a clause it does not have (no real range starts
+    /// after it ends).
+    const NONE: TextRange = TextRange {
+        start: u32::MAX,
+        end: 0,
+    };
+
+    /// `Some(self)` unless it is [`TextRange::NONE`].
+    fn some(self) -> Option<TextRange> {
+        (self != TextRange::NONE).then_some(self)
+    }
+
     fn new(start: usize, end: usize) -> TextRange {
         // `parse_file` refuses texts whose offsets do not fit.
         TextRange {
@@ -396,13 +422,16 @@ impl TextRange {
     }
 }
 
-/// The numbers of an OID value: up to three kept inline (most values are `{ parent n }`).
+/// The numbers of an OID value: up to three kept inline (most values are `{ parent n }`), in
+/// 16 bytes.
 #[derive(Clone, PartialEq, Eq)]
 pub enum Arcs {
     /// Up to three numbers.
     Inline(u8, [u32; 3]),
-    /// More.
-    Heap(Box<[u32]>),
+    /// More. A thin pointer, so that the common inline case stays 16 bytes; values this long
+    /// are rare.
+    #[allow(clippy::box_collection)]
+    Heap(Box<Vec<u32>>),
 }
 
 impl Arcs {
@@ -421,7 +450,7 @@ impl Arcs {
                 a[..v.len()].copy_from_slice(v);
                 Arcs::Inline(v.len() as u8, a)
             }
-            _ => Arcs::Heap(v.into()),
+            _ => Arcs::Heap(Box::new(v.to_vec())),
         }
     }
 }
@@ -540,8 +569,8 @@ impl Status {
 pub struct Node {
     /// Its descriptor.
     pub name: std::sync::Arc<str>,
-    /// Where the definition starts.
-    pub offset: usize,
+    /// Where the definition starts (a byte offset: files over 4 GiB are refused).
+    pub offset: u32,
     /// What defines it.
     pub kind: NodeKind,
     /// MAX-ACCESS or ACCESS.
@@ -556,11 +585,12 @@ pub struct Node {
     /// Nodes of one file whose SYNTAX reads the same, token for token, share one tree (the
     /// spans in it are those of the first); [`Node::syntax_span`] is each node's own.
     pub syntax: Option<Arc<Type>>,
-    /// The byte range of the SYNTAX as written (see [`Node::syntax_text`]).
-    pub syntax_span: Option<TextRange>,
-    /// DESCRIPTION, as the byte range of its text (quotes excluded) in the file: descriptions
-    /// are most of a MIB corpus's bytes, so they are not copied.
-    pub description: Option<TextRange>,
+    /// The byte range of the SYNTAX as written, or [`TextRange::NONE`] (see
+    /// [`Node::syntax_span`]).
+    syntax_at: TextRange,
+    /// The byte range of the DESCRIPTION's text, or [`TextRange::NONE`] (see
+    /// [`Node::description`]).
+    description_at: TextRange,
     /// The clauses few nodes have.
     pub extra: Option<Box<NodeExtra>>,
 }
@@ -585,9 +615,20 @@ pub struct NodeExtra {
 }
 
 impl Node {
+    /// The byte range of the SYNTAX as written (see [`Node::syntax_text`]).
+    pub fn syntax_span(&self) -> Option<TextRange> {
+        self.syntax_at.some()
+    }
+
     /// The SYNTAX as written, from the file's `text`.
     pub fn syntax_text<'t>(&self, text: &'t str) -> Option<&'t str> {
-        self.syntax_span.and_then(|s| s.get(text))
+        self.syntax_span().and_then(|s| s.get(text))
+    }
+
+    /// DESCRIPTION, as the byte range of its text (quotes excluded) in the file: descriptions
+    /// are most of a MIB corpus's bytes, so they are not copied.
+    pub fn description(&self) -> Option<TextRange> {
+        self.description_at.some()
     }
 
     /// UNITS.
@@ -786,7 +827,7 @@ impl<'s> Parser<'s> {
     fn text(&self, k: usize) -> &'s str {
         self.toks
             .get(k)
-            .map(|t| &self.src[t.start..t.end])
+            .map(|t| &self.src[t.start()..t.end()])
             .unwrap_or("")
     }
 
@@ -799,7 +840,10 @@ impl<'s> Parser<'s> {
     }
 
     fn offset(&self, k: usize) -> usize {
-        self.toks.get(k).map(|t| t.start).unwrap_or(self.src.len())
+        self.toks
+            .get(k)
+            .map(|t| t.start())
+            .unwrap_or(self.src.len())
     }
 
     fn warn(&mut self, offset: usize, r: Relaxation, message: impl Into<String>) {
@@ -855,7 +899,7 @@ impl<'s> Parser<'s> {
         if a >= b || a >= self.toks.len() {
             return "";
         }
-        &self.src[self.toks[a].start..self.toks[b - 1].end]
+        &self.src[self.toks[a].start()..self.toks[b - 1].end()]
     }
 
     /// The type of `Name ::= Type` in tokens `a..b` ([`Parser::parse_type_only`]), except that
@@ -881,8 +925,8 @@ impl<'s> Parser<'s> {
                 );
                 let ty = Type {
                     span: Span {
-                        start: self.toks[a].start,
-                        end: self.toks[b - 1].end,
+                        start: self.toks[a].start(),
+                        end: self.toks[b - 1].end(),
                     },
                     kind: TypeKind::Sequence(crate::ast::ComponentList::default()),
                     constraints: Vec::new(),
@@ -985,8 +1029,8 @@ impl<'s> Parser<'s> {
         constraints.shrink_to_fit();
         let ty = Type {
             span: Span {
-                start: self.toks[k].start,
-                end: self.toks[next - 1].end,
+                start: self.toks[k].start(),
+                end: self.toks[next - 1].end(),
             },
             kind,
             constraints,
@@ -1076,8 +1120,8 @@ impl<'s> Parser<'s> {
         }
         items.shrink_to_fit();
         let span = Span {
-            start: self.toks[k].start,
-            end: self.toks[i].end,
+            start: self.toks[k].start(),
+            end: self.toks[i].end(),
         };
         let c = if size {
             Constraint::Size(items, span)
@@ -1102,8 +1146,8 @@ impl<'s> Parser<'s> {
             return None;
         }
         let whole = Span {
-            start: self.toks[a].start,
-            end: self.toks[b - 1].end,
+            start: self.toks[a].start(),
+            end: self.toks[b - 1].end(),
         };
         let plain = |kind| Type {
             span: whole,
@@ -1131,8 +1175,8 @@ impl<'s> Parser<'s> {
             components.push(crate::ast::Component {
                 name: Some(name.to_string()),
                 span: Span {
-                    start: self.toks[k].start,
-                    end: self.toks[next - 1].end,
+                    start: self.toks[k].start(),
+                    end: self.toks[next - 1].end(),
                 },
                 ty,
                 optional: false,
@@ -1191,8 +1235,8 @@ impl<'s> Parser<'s> {
             );
             return Some(Type {
                 span: Span {
-                    start: self.toks[a].start,
-                    end: self.toks[a].end,
+                    start: self.toks[a].start(),
+                    end: self.toks[a].end(),
                 },
                 kind: TypeKind::OctetString,
                 constraints: Vec::new(),
@@ -1615,7 +1659,7 @@ impl<'s> Parser<'s> {
                             display_hint: hint,
                             status,
                             syntax,
-                            syntax_span: TextRange::new(self.offset(a), self.toks[b - 1].end),
+                            syntax_span: TextRange::new(self.offset(a), self.toks[b - 1].end()),
                             columns,
                         })
                     }
@@ -1633,7 +1677,7 @@ impl<'s> Parser<'s> {
                     display_hint: None,
                     status: None,
                     syntax,
-                    syntax_span: TextRange::new(self.offset(k + 2), self.toks[end - 1].end),
+                    syntax_span: TextRange::new(self.offset(k + 2), self.toks[end - 1].end()),
                     columns,
                 });
             }
@@ -1702,7 +1746,7 @@ impl<'s> Parser<'s> {
                 "SYNTAX" if kind == NodeKind::ObjectType => {
                     if let Some(ty) = self.shared_syntax(a, b) {
                         n.syntax = Some(ty);
-                        n.syntax_span = Some(TextRange::new(self.offset(a), self.toks[b - 1].end));
+                        n.syntax_at = TextRange::new(self.offset(a), self.toks[b - 1].end());
                     }
                 }
                 "MAX-ACCESS" | "ACCESS" => match Access::from_keyword(self.text(a)) {
@@ -1727,9 +1771,11 @@ impl<'s> Parser<'s> {
                 },
                 "UNITS" => n.extra_mut().units = self.string(a).map(String::into_boxed_str),
                 // The first DESCRIPTION is the node's; later ones belong to REVISIONs.
-                "DESCRIPTION" if n.description.is_none() => {
-                    n.description = (self.kind(a) == Some(Tok::Str))
-                        .then(|| TextRange::new(self.toks[a].start + 1, self.toks[a].end - 1))
+                "DESCRIPTION"
+                    if n.description_at == TextRange::NONE && self.kind(a) == Some(Tok::Str) =>
+                {
+                    n.description_at =
+                        TextRange::new(self.toks[a].start() + 1, self.toks[a].end() - 1);
                 }
                 "INDEX" => {
                     n.extra_mut().index = self
@@ -1804,14 +1850,15 @@ impl<'s> Parser<'s> {
 fn node(name: Arc<str>, offset: usize, kind: NodeKind, oid: Option<OidValue>) -> Node {
     Node {
         name,
-        offset,
+        // `parse_file` refuses texts whose offsets do not fit.
+        offset: offset as u32,
         kind,
         access: None,
         status: None,
         oid,
         syntax: None,
-        syntax_span: None,
-        description: None,
+        syntax_at: TextRange::NONE,
+        description_at: TextRange::NONE,
         extra: None,
     }
 }

@@ -532,7 +532,7 @@ fn project_mibs_match_the_corpus_copies() {
                     let syntax: String = snmp_codegen::smi::lex(written)
                         .expect("a parsed syntax lexes")
                         .iter()
-                        .map(|k| &written[k.start..k.end])
+                        .map(|k| &written[k.start()..k.end()])
                         .collect();
                     (t.name.clone(), t.display_hint.clone(), syntax)
                 })
