@@ -4,7 +4,6 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use crate::ast::TypeKind;
 use crate::diag::Diagnostic;
@@ -418,6 +417,12 @@ impl MibSet {
         None
     }
 
+    /// The parsed node a resolved node is (its descriptor, SYNTAX, clauses). `node` comes from
+    /// resolving this set.
+    pub fn node(&self, node: &MibNode) -> &smi::Node {
+        &self.modules[node.module()].smi.nodes[node.index()]
+    }
+
     /// The index of node `name` among module `m`'s own nodes.
     pub fn node_at(&self, m: usize, name: &str) -> Option<usize> {
         let nodes = &self.modules[m].smi.nodes;
@@ -483,22 +488,47 @@ impl MibSet {
     }
 }
 
-/// A resolved node.
-#[derive(Debug, Clone)]
+/// A resolved node: which node of which module, what defines it, and where it hangs in the
+/// OID tree ([`Resolved::oid`]). Its descriptor, SYNTAX and the rest are the parsed node's
+/// ([`MibSet::node`]). Twenty bytes: a corpus resolves to about 100,000 of them.
+#[derive(Debug, Clone, Copy)]
 pub struct MibNode {
-    /// Index of its module in [`MibSet::modules`].
-    pub module: usize,
-    /// Index in that module's `nodes`.
-    pub index: usize,
-    /// Descriptor.
-    pub name: Arc<str>,
-    /// What defines it.
-    pub kind: NodeKind,
+    module: u32,
+    index: u32,
+    /// Its parent's position among [`Resolved::nodes`] followed by the ancestors outside
+    /// them; [`TOP`] when its own arcs are the whole OID.
+    parent: u32,
+    /// Where its own arcs start in [`Resolved`]'s arcs.
+    arcs: u32,
+    /// How many (at most [`MAX_ARCS`] + 1, with a root arc).
+    arcs_len: u8,
+    kind: NodeKind,
     /// Position in [`BASE_NAMES`] plus one of its base type; 0: none.
     base: u8,
 }
 
+/// [`MibNode::parent`] of a node whose own arcs are its whole OID.
+const TOP: u32 = u32::MAX;
+
+/// At most this many numbers in one OID value, as in a whole OID (RFC 2578 3.5).
+pub const MAX_ARCS: usize = 128;
+
 impl MibNode {
+    /// Index of its module in [`MibSet::modules`].
+    pub fn module(&self) -> usize {
+        self.module as usize
+    }
+
+    /// Index in that module's `nodes`.
+    pub fn index(&self) -> usize {
+        self.index as usize
+    }
+
+    /// What defines it.
+    pub fn kind(&self) -> NodeKind {
+        self.kind
+    }
+
     /// Base type of its SYNTAX after TEXTUAL-CONVENTIONs, for OBJECT-TYPEs: one of
     /// [`BASE_TYPES`] or an ASN.1 type's keyword (`SEQUENCE`, `CHOICE`, ...).
     pub fn base_type(&self) -> Option<&'static str> {
@@ -538,28 +568,6 @@ const BASE_NAMES: &[&str] = &[
 /// ...) before the chain is taken for too deep: SMI OIDs have at most 128 arcs.
 pub const MAX_OID_DEPTH: usize = 256;
 
-/// The resolved OIDs as a tree, the way net-snmp keeps them: each node's parent and the arcs
-/// it adds below it, rather than a copy of the whole OID per node.
-#[derive(Debug, Default)]
-pub struct OidTree {
-    /// Per module of the set (empty for modules not resolved), per node.
-    modules: Vec<Vec<TreeEntry>>,
-    /// The arcs the entries add, one after the other.
-    arcs: Vec<u32>,
-}
-
-/// A node's place in the [`OidTree`].
-#[derive(Debug, Clone, Copy)]
-struct TreeEntry {
-    /// The parent node, or [`Link::TOP`] when the arcs are the whole OID, or
-    /// [`Link::UNRESOLVED`] when the node has no OID.
-    parent: Link,
-    /// Where its arcs start in [`OidTree::arcs`].
-    start: u32,
-    /// How many there are.
-    len: u32,
-}
-
 /// A node, by module and index in its `nodes`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Link {
@@ -573,11 +581,6 @@ impl Link {
         module: u32::MAX,
         index: 0,
     };
-    /// The node has no OID.
-    const UNRESOLVED: Link = Link {
-        module: u32::MAX,
-        index: 1,
-    };
 
     fn new(module: usize, index: usize) -> Link {
         // Module counts and per-file node counts fit: files over 4 GiB are refused.
@@ -585,50 +588,6 @@ impl Link {
             module: module as u32,
             index: index as u32,
         }
-    }
-}
-
-impl OidTree {
-    /// Appends the OID of node `index` of module `module` to `out`; false (and `out` as it
-    /// was) when that node has no OID.
-    pub fn oid_into(&self, module: usize, index: usize, out: &mut Vec<u32>) -> bool {
-        let mut chain = [(0u32, 0u32); MAX_OID_DEPTH];
-        let mut depth = 0;
-        let mut at = Link::new(module, index);
-        loop {
-            let Some(e) = self
-                .modules
-                .get(at.module as usize)
-                .and_then(|v| v.get(at.index as usize))
-            else {
-                return false;
-            };
-            if e.parent == Link::UNRESOLVED || depth == MAX_OID_DEPTH {
-                return false;
-            }
-            chain[depth] = (e.start, e.len);
-            depth += 1;
-            if e.parent == Link::TOP {
-                break;
-            }
-            at = e.parent;
-        }
-        let before = out.len();
-        for &(start, len) in chain[..depth].iter().rev() {
-            let (start, len) = (start as usize, len as usize);
-            let Some(arcs) = self.arcs.get(start..start + len) else {
-                out.truncate(before);
-                return false;
-            };
-            out.extend_from_slice(arcs);
-        }
-        true
-    }
-
-    /// The OID of node `index` of module `module`, if it has one.
-    pub fn oid(&self, module: usize, index: usize) -> Option<Vec<u32>> {
-        let mut out = Vec::new();
-        self.oid_into(module, index, &mut out).then_some(out)
     }
 }
 
@@ -657,14 +616,56 @@ pub struct Resolved {
     pub nodes: Vec<MibNode>,
     /// One report per module asked for (and per module they import).
     pub reports: Vec<ModuleReport>,
-    /// The OIDs of the nodes, as a tree (see [`Resolved::oid`]).
-    pub tree: OidTree,
+    /// Nodes outside `nodes` that nodes hang under (those of SMI base modules not asked
+    /// for): with `nodes`, the OID tree.
+    ancestors: Vec<MibNode>,
+    /// The arcs each node adds below its parent, one node's after the other's.
+    arcs: Vec<u32>,
 }
 
 impl Resolved {
-    /// The OID of a resolved node.
+    /// The node at `position` among [`Resolved::nodes`] followed by the ancestors.
+    fn at(&self, position: u32) -> Option<&MibNode> {
+        let p = position as usize;
+        match p.checked_sub(self.nodes.len()) {
+            None => self.nodes.get(p),
+            Some(a) => self.ancestors.get(a),
+        }
+    }
+
+    /// The node `node` hangs under, if any: among [`Resolved::nodes`], or an SMI base
+    /// module's node not asked for.
+    pub fn parent(&self, node: &MibNode) -> Option<&MibNode> {
+        self.at(node.parent)
+    }
+
+    /// Appends the OID of `node` (a node of this result) to `out`.
+    pub fn oid_into(&self, node: &MibNode, out: &mut Vec<u32>) {
+        // The arcs of the node and its ancestors, from the node up; the chain is at most
+        // MAX_OID_DEPTH long (the resolver refuses longer ones).
+        let mut chain = [(0u32, 0u8); MAX_OID_DEPTH];
+        let mut depth = 0;
+        let mut at = Some(node);
+        while let (Some(n), true) = (at, depth < MAX_OID_DEPTH) {
+            chain[depth] = (n.arcs, n.arcs_len);
+            depth += 1;
+            at = self.at(n.parent);
+        }
+        for &(start, len) in chain[..depth].iter().rev() {
+            let start = start as usize;
+            out.extend_from_slice(
+                self.arcs
+                    .get(start..start + usize::from(len))
+                    .unwrap_or(&[]),
+            );
+        }
+    }
+
+    /// The OID of `node` (a node of this result).
     pub fn oid(&self, node: &MibNode) -> Vec<u32> {
-        self.tree.oid(node.module, node.index).unwrap_or_default()
+        let mut out = Vec::new();
+        self.oid_into(node, &mut out);
+        out
     }
 }
 
@@ -815,33 +816,12 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
             found_error.extend(part.found_error);
         }
     }
-    // The nodes with an OID, in module order, made straight from the tables.
+    // The nodes with an OID, in module order, and the tree they hang in, made straight from
+    // the tables.
     let mut out = Resolved::default();
-    let resolved = |m: usize| {
-        oids[m]
-            .iter()
-            .filter(|s| matches!(s, OidState::Done(_)))
-            .count()
-    };
-    out.nodes
-        .reserve_exact(order.iter().map(|&m| resolved(m)).sum());
-    for &m in &order {
-        let smi = &set.modules[m].smi;
-        for (i, state) in oids[m].iter().enumerate() {
-            if let OidState::Done(_) = state {
-                let n = &smi.nodes[i];
-                out.nodes.push(MibNode {
-                    module: m,
-                    index: i,
-                    name: n.name.clone(),
-                    kind: n.kind,
-                    base: bases[m].get(i).copied().unwrap_or(0),
-                });
-            }
-        }
-    }
+    build_tree(set, &order, &oids, &bases, &mut out);
     drop(bases);
-    out.tree = tree(set, oids);
+    drop(oids);
     // Findings of the modules reported on (base modules resolved only for their names are
     // not), made into diagnostics.
     let (found, found_error): (Vec<_>, Vec<bool>) = found
@@ -867,57 +847,130 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
     out
 }
 
-/// The OID tree of the resolved nodes: per node its parent (as the resolver linked them) and
-/// the arcs it adds, written as its OID value's numbers (a root name such as `iso` adds its
-/// number first; a TRAP-TYPE adds `0` and its number below its ENTERPRISE).
-fn tree(set: &MibSet, oids: Vec<Vec<OidState>>) -> OidTree {
-    let mut tree = OidTree {
-        modules: Vec::with_capacity(oids.len()),
-        arcs: Vec::new(),
-    };
-    let resolved: usize = oids
-        .iter()
-        .flatten()
-        .filter(|s| matches!(s, OidState::Done(_)))
-        .count();
-    tree.arcs.reserve_exact(resolved + resolved / 4);
-    for (m, states) in oids.into_iter().enumerate() {
-        if states.iter().all(|s| !matches!(s, OidState::Done(_))) {
-            tree.modules.push(Vec::new());
-            continue;
+/// What [`build_tree`] keeps while it places nodes.
+struct TreeBuilder<'a> {
+    set: &'a MibSet,
+    oids: &'a [Vec<OidState>],
+    bases: &'a [Vec<u8>],
+    /// How many nodes go to [`Resolved::nodes`]; those placed after are ancestors.
+    total: usize,
+    /// Positions of the placed nodes, per module (allocated for the modules placed from).
+    position: Vec<Vec<u32>>,
+}
+
+impl TreeBuilder<'_> {
+    /// Not placed (yet).
+    const NONE: u32 = u32::MAX;
+
+    /// Places node `i` of module `m` (resolved) after those placed so far, with its arcs;
+    /// its position, or [`TreeBuilder::NONE`] when it has no OID.
+    fn place(&mut self, m: usize, i: usize, out: &mut Resolved) -> u32 {
+        let Some(&OidState::Done(link)) = self.oids[m].get(i) else {
+            return Self::NONE;
+        };
+        let n = &self.set.modules[m].smi.nodes[i];
+        let start = out.arcs.len();
+        if n.kind == NodeKind::TrapType {
+            out.arcs.extend([0, n.trap_number().unwrap_or(0)]);
+        } else if let Some(value) = &n.oid {
+            if link == Link::TOP {
+                let root = value
+                    .parent
+                    .as_deref()
+                    .and_then(|p| ROOTS.iter().find(|(r, _)| *r == p).map(|(_, v)| *v));
+                out.arcs.extend(root);
+            }
+            out.arcs.extend_from_slice(value.arcs.as_slice());
         }
-        let nodes = &set.modules[m].smi.nodes;
-        let mut entries = Vec::with_capacity(states.len());
-        for (state, n) in states.into_iter().zip(nodes) {
-            let start = tree.arcs.len() as u32;
-            let parent = match state {
-                OidState::Done(parent) => {
-                    if n.kind == NodeKind::TrapType {
-                        tree.arcs.extend([0, n.trap_number().unwrap_or(0)]);
-                    } else if let Some(value) = &n.oid {
-                        if parent == Link::TOP {
-                            let root = value
-                                .parent
-                                .as_deref()
-                                .and_then(|p| ROOTS.iter().find(|(r, _)| *r == p).map(|(_, v)| *v));
-                            tree.arcs.extend(root);
-                        }
-                        tree.arcs.extend_from_slice(value.arcs.as_slice());
-                    }
-                    parent
-                }
-                _ => Link::UNRESOLVED,
-            };
-            entries.push(TreeEntry {
-                parent,
-                start,
-                len: tree.arcs.len() as u32 - start,
-            });
+        let p = out.nodes.len() + out.ancestors.len();
+        // Positions and arcs fit in u32 (each takes memory; files over 4 GiB are refused),
+        // and a node's arcs in u8 (the resolver refuses more than MAX_ARCS).
+        let node = MibNode {
+            module: m as u32,
+            index: i as u32,
+            parent: Self::NONE,
+            arcs: start as u32,
+            arcs_len: (out.arcs.len() - start).min(usize::from(u8::MAX)) as u8,
+            kind: n.kind,
+            base: self.bases[m].get(i).copied().unwrap_or(0),
+        };
+        if self.position[m].is_empty() {
+            self.position[m] = vec![Self::NONE; self.oids[m].len()];
         }
-        tree.modules.push(entries);
+        self.position[m][i] = p as u32;
+        if out.nodes.len() < self.total {
+            out.nodes.push(node);
+        } else {
+            out.ancestors.push(node);
+        }
+        p as u32
     }
-    tree.arcs.shrink_to_fit();
-    tree
+}
+
+/// Fills `out.nodes` with the nodes of `order` that have an OID, in module order, and links
+/// them into a tree: each node's parent (as the resolver linked them, adding the SMI base
+/// modules' nodes they hang under as ancestors) and the arcs it adds, written as its OID
+/// value's numbers (a root name such as `iso` adds its number first; a TRAP-TYPE adds `0` and
+/// its number below its ENTERPRISE).
+fn build_tree(
+    set: &MibSet,
+    order: &[usize],
+    oids: &[Vec<OidState>],
+    bases: &[Vec<u8>],
+    out: &mut Resolved,
+) {
+    let done = |m: usize| {
+        oids[m]
+            .iter()
+            .filter(|s| matches!(s, OidState::Done(_)))
+            .count()
+    };
+    let total: usize = order.iter().map(|&m| done(m)).sum();
+    out.nodes.reserve_exact(total);
+    out.arcs.reserve_exact(total + total / 8);
+    let mut b = TreeBuilder {
+        set,
+        oids,
+        bases,
+        total,
+        position: oids.iter().map(|_| Vec::new()).collect(),
+    };
+    for &m in order {
+        for i in 0..oids[m].len() {
+            b.place(m, i, out);
+        }
+    }
+    // Parents, placing the ancestors outside `order` as they are met (each once).
+    let mut k = 0;
+    while k < out.nodes.len() + out.ancestors.len() {
+        let node = if k < out.nodes.len() {
+            &out.nodes[k]
+        } else {
+            &out.ancestors[k - out.nodes.len()]
+        };
+        let link = match b.oids[node.module()].get(node.index()) {
+            Some(&OidState::Done(link)) => link,
+            _ => Link::TOP,
+        };
+        let parent = if link == Link::TOP {
+            TOP
+        } else {
+            let (m, i) = (link.module as usize, link.index as usize);
+            match b.position[m].get(i) {
+                Some(&p) if p != TreeBuilder::NONE => p,
+                _ => b.place(m, i, out),
+            }
+        };
+        let node = if k < out.nodes.len() {
+            &mut out.nodes[k]
+        } else {
+            &mut out.ancestors[k - out.nodes.len()]
+        };
+        node.parent = parent;
+        k += 1;
+    }
+    out.ancestors.shrink_to_fit();
+    out.arcs.shrink_to_fit();
 }
 
 /// Resolves every node of modules `ms` (whose OID tables are `own`), reporting on those in
@@ -1282,6 +1335,18 @@ impl Resolver<'_> {
         }
         // A value that is not an OID was reported with the module's findings.
         let value = node.oid.as_ref()?;
+        if value.arcs.as_slice().len() > MAX_ARCS {
+            self.report(
+                m,
+                offset,
+                None,
+                format!(
+                    "the OID value of `{name}` has {} numbers; an OID has at most {MAX_ARCS}",
+                    value.arcs.as_slice().len()
+                ),
+            );
+            return None;
+        }
         match value.parent.as_deref() {
             Some(p) => {
                 let at = value.parent_offset as usize;

@@ -748,7 +748,7 @@ pub fn emit_mibs(
     let oids: HashMap<(usize, usize), Vec<u32>> = resolved
         .nodes
         .iter()
-        .map(|n| ((n.module, n.index), resolved.oid(n)))
+        .map(|n| ((n.module(), n.index()), resolved.oid(n)))
         .collect();
     let mut out = Vec::new();
     for &m in modules {

@@ -1,10 +1,10 @@
 //! OIDs as the resolver keeps them: a tree of parents and the arcs each node adds. Every way an
-//! OID value can be written comes out whole; a cycle, a chain deeper than any OID and an empty
-//! value are errors where they are written, never a crash.
+//! OID value can be written comes out whole; a cycle, a chain deeper than any OID, an empty
+//! value and one longer than any OID are errors where they are written, never a crash.
 
 use std::collections::HashSet;
 
-use snmp_codegen::mib::{resolve, MibSet, Resolved, MAX_OID_DEPTH};
+use snmp_codegen::mib::{resolve, MibSet, Resolved, MAX_ARCS, MAX_OID_DEPTH};
 
 const SMI: &str = "SNMPv2-SMI DEFINITIONS ::= BEGIN
 org OBJECT IDENTIFIER ::= { iso 3 }
@@ -20,8 +20,11 @@ fn load(text: &str) -> (MibSet, Resolved) {
     (set, r)
 }
 
-fn oid_of(r: &Resolved, name: &str) -> Option<Vec<u32>> {
-    r.nodes.iter().find(|n| &*n.name == name).map(|n| r.oid(n))
+fn oid_of(set: &MibSet, r: &Resolved, name: &str) -> Option<Vec<u32>> {
+    r.nodes
+        .iter()
+        .find(|n| &*set.node(n).name == name)
+        .map(|n| r.oid(n))
 }
 
 fn errors(set: &MibSet, r: &Resolved) -> Vec<String> {
@@ -48,42 +51,59 @@ END
 ",
     );
     assert_eq!(errors(&set, &r), Vec::<String>::new());
-    assert_eq!(oid_of(&r, "numeric").unwrap(), [1, 3, 6, 1, 2]);
-    assert_eq!(oid_of(&r, "rooted").unwrap(), [1, 3, 6]);
-    assert_eq!(oid_of(&r, "acme").unwrap(), [1, 3, 6, 1, 4, 1, 4242]);
+    assert_eq!(oid_of(&set, &r, "numeric").unwrap(), [1, 3, 6, 1, 2]);
+    assert_eq!(oid_of(&set, &r, "rooted").unwrap(), [1, 3, 6]);
+    assert_eq!(oid_of(&set, &r, "acme").unwrap(), [1, 3, 6, 1, 4, 1, 4242]);
     assert_eq!(
-        oid_of(&r, "deep").unwrap(),
+        oid_of(&set, &r, "deep").unwrap(),
         [1, 3, 6, 1, 4, 1, 4242, 1, 2, 3]
     );
     assert_eq!(
-        oid_of(&r, "alias").unwrap(),
+        oid_of(&set, &r, "alias").unwrap(),
         [1, 3, 6, 1, 4, 1, 4242, 1, 2, 3]
     );
     assert_eq!(
-        oid_of(&r, "leaf").unwrap(),
+        oid_of(&set, &r, "leaf").unwrap(),
         [1, 3, 6, 1, 4, 1, 4242, 1, 2, 3, 9]
     );
     // SMIv1 traps: enterprise.0.number.
     assert_eq!(
-        oid_of(&r, "acmeTrap").unwrap(),
+        oid_of(&set, &r, "acmeTrap").unwrap(),
         [1, 3, 6, 1, 4, 1, 4242, 0, 7]
     );
-    // The base module's nodes are in the tree too, though not reported on.
-    let smi = set.by_name["SNMPv2-SMI"];
-    assert_eq!(r.tree.oid(smi, 0).unwrap(), [1, 3]);
-    assert_eq!(r.tree.oid(smi, 5), None);
+    // The tree is walked upwards through the imported module.
+    let acme = r
+        .nodes
+        .iter()
+        .find(|n| &*set.node(n).name == "acme")
+        .unwrap();
+    let enterprises = r.parent(acme).expect("acme has a parent");
+    assert_eq!(&*set.node(enterprises).name, "enterprises");
+    assert_eq!(r.oid(enterprises), [1, 3, 6, 1, 4, 1]);
+    let org = r.parent(enterprises).expect("enterprises has a parent");
+    assert_eq!(&*set.node(org).name, "org");
+    assert!(r.parent(org).is_none());
+    // Numbers only, or a root name: nothing above.
+    let numeric = r
+        .nodes
+        .iter()
+        .find(|n| &*set.node(n).name == "numeric")
+        .unwrap();
+    assert!(r.parent(numeric).is_none());
 }
 
 #[test]
-fn a_cycle_and_an_empty_value_are_errors_and_their_nodes_have_no_oid() {
+fn a_cycle_and_empty_and_overlong_values_are_errors_and_their_nodes_have_no_oid() {
     let (set, r) = load(
-        "T-MIB DEFINITIONS ::= BEGIN
+        &"T-MIB DEFINITIONS ::= BEGIN
 a OBJECT IDENTIFIER ::= { b 1 }
 b OBJECT IDENTIFIER ::= { a 2 }
 e OBJECT IDENTIFIER ::= { }
 ok OBJECT IDENTIFIER ::= { iso 5 }
+long OBJECT IDENTIFIER ::= { 1 LONG }
 END
-",
+"
+        .replace("LONG", &"7 ".repeat(MAX_ARCS)),
     );
     let errors = errors(&set, &r);
     assert!(
@@ -93,12 +113,15 @@ END
         "{errors:?}"
     );
     assert!(errors.iter().any(|e| e.contains("`e`")), "{errors:?}");
-    let names: Vec<&str> = r.nodes.iter().map(|n| &*n.name).collect();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains(&format!("`long` has {} numbers", MAX_ARCS + 1))),
+        "{errors:?}"
+    );
+    let names: Vec<&str> = r.nodes.iter().map(|n| &*set.node(n).name).collect();
     assert_eq!(names, ["ok"]);
-    assert_eq!(oid_of(&r, "ok").unwrap(), [1, 5]);
-    let t = set.by_name["T-MIB"];
-    assert_eq!(r.tree.oid(t, 0), None);
-    assert_eq!(r.tree.oid(t, 1), None);
+    assert_eq!(oid_of(&set, &r, "ok").unwrap(), [1, 5]);
 }
 
 #[test]
@@ -127,8 +150,34 @@ fn a_chain_deeper_than_any_oid_is_an_error_not_a_stack_overflow() {
     // Every node that has an OID has the right one: `iso 1` and then one `1` per level.
     assert!(!r.nodes.is_empty());
     for n in &r.nodes {
-        let k: usize = n.name[1..].parse().unwrap();
-        assert_eq!(r.oid(n).len(), k + 2, "{}", n.name);
+        let k: usize = set.node(n).name[1..].parse().unwrap();
+        assert_eq!(r.oid(n).len(), k + 2, "{}", set.node(n).name);
         assert!(r.oid(n).iter().all(|&a| a == 1));
     }
+}
+
+#[test]
+fn base_module_nodes_not_asked_for_are_ancestors_outside_the_nodes() {
+    // `enterprises` is used without being imported (a relaxation): SNMPv2-SMI is resolved
+    // for it, but not reported on.
+    let (set, r) = load(
+        "T-MIB DEFINITIONS ::= BEGIN
+acme OBJECT IDENTIFIER ::= { enterprises 4242 }
+widget OBJECT IDENTIFIER ::= { acme 1 }
+END
+",
+    );
+    let names: Vec<&str> = r.nodes.iter().map(|n| &*set.node(n).name).collect();
+    assert_eq!(names, ["acme", "widget"]);
+    assert_eq!(
+        oid_of(&set, &r, "widget").unwrap(),
+        [1, 3, 6, 1, 4, 1, 4242, 1]
+    );
+    let mut up = Vec::new();
+    let mut at = r.nodes.last();
+    while let Some(n) = at {
+        up.push(set.node(n).name.to_string());
+        at = r.parent(n);
+    }
+    assert_eq!(up, ["widget", "acme", "enterprises", "org"]);
 }

@@ -50,7 +50,7 @@ impl Mibs {
         let mut by_name: HashMap<std::sync::Arc<str>, Vec<usize>> = HashMap::new();
         let mut by_oid = BTreeMap::new();
         for (i, n) in resolved.nodes.iter().enumerate() {
-            by_name.entry(n.name.clone()).or_default().push(i);
+            by_name.entry(set.node(n).name.clone()).or_default().push(i);
             by_oid.entry(resolved.oid(n)).or_insert(i);
         }
         Ok(Mibs {
@@ -62,7 +62,9 @@ impl Mibs {
     }
 
     fn module_name(&self, node: usize) -> &str {
-        &self.set.modules[self.resolved.nodes[node].module].smi.name
+        &self.set.modules[self.resolved.nodes[node].module()]
+            .smi
+            .name
     }
 
     /// `IF-MIB::ifDescr.3`, `ifDescr.3` or `ifDescr` to an OID.
@@ -105,7 +107,7 @@ impl Mibs {
             let mut s = format!(
                 "{}::{}",
                 self.module_name(node),
-                self.resolved.nodes[node].name
+                self.set.node(&self.resolved.nodes[node]).name
             );
             for a in &oid[k..] {
                 let _ = write!(s, ".{a}");
@@ -121,10 +123,10 @@ impl Mibs {
             let _ = writeln!(
                 out,
                 "{}\t{}\t{}\t{}\t{}",
-                self.set.modules[n.module].smi.name,
-                n.name,
+                self.set.modules[n.module()].smi.name,
+                self.set.node(n).name,
                 mib::dotted(&self.resolved.oid(n)),
-                n.kind.as_str(),
+                n.kind().as_str(),
                 n.base_type().unwrap_or("")
             );
         }

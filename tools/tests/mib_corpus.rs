@@ -174,14 +174,17 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
         .resolved
         .nodes
         .iter()
-        .filter(|n| compiled.contains(&n.module))
+        .filter(|n| compiled.contains(&n.module()))
         .collect();
     for n in &nodes {
         let oid = snmp_codegen::mib::dotted(&mibs.resolved.oid(n));
-        if theirs.get(&*n.name).is_some_and(|s| s.contains(&oid)) {
+        if theirs
+            .get(&*mibs.set.node(n).name)
+            .is_some_and(|s| s.contains(&oid))
+        {
             agree += 1;
         } else {
-            pending.entry(n.module).or_default().push(n);
+            pending.entry(n.module()).or_default().push(n);
         }
     }
     let mut disagree = Vec::new();
@@ -191,9 +194,12 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
         let own = tz(&tool, &path, name);
         for n in list {
             let oid = snmp_codegen::mib::dotted(&mibs.resolved.oid(n));
-            match own.get(&*n.name) {
+            match own.get(&*mibs.set.node(n).name) {
                 Some(s) if s.contains(&oid) => agree += 1,
-                Some(s) => disagree.push(format!("{name}::{}: ours {oid}, net-snmp {s:?}", n.name)),
+                Some(s) => disagree.push(format!(
+                    "{name}::{}: ours {oid}, net-snmp {s:?}",
+                    mibs.set.node(n).name
+                )),
                 None => *unknown_to_net_snmp.entry(name.clone()).or_default() += 1,
             }
         }
@@ -226,7 +232,7 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
     let known: Vec<_> = nodes
         .iter()
         .filter(|n| {
-            theirs.get(&*n.name).is_some_and(|s| {
+            theirs.get(&*mibs.set.node(n).name).is_some_and(|s| {
                 s.len() == 1 && s.contains(&snmp_codegen::mib::dotted(&mibs.resolved.oid(n)))
             })
         })
@@ -244,7 +250,8 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
             };
             format!(
                 "{}::{}{suffix}",
-                mibs.set.modules[n.module].smi.name, n.name
+                mibs.set.modules[n.module()].smi.name,
+                mibs.set.node(n).name
             )
         })
         .collect();
@@ -448,9 +455,9 @@ fn node_facts(mibs: &Mibs, module: &str) -> std::collections::BTreeMap<String, S
     mibs.resolved
         .nodes
         .iter()
-        .filter(|n| n.module == m)
+        .filter(|n| n.module() == m)
         .map(|n| {
-            let node = &mibs.set.modules[m].smi.nodes[n.index];
+            let node = &mibs.set.modules[m].smi.nodes[n.index()];
             let named = match node.syntax.as_ref().map(|t| &t.kind) {
                 Some(TypeKind::Integer(nn)) | Some(TypeKind::BitString(nn)) => nn
                     .iter()
@@ -470,14 +477,14 @@ fn node_facts(mibs: &Mibs, module: &str) -> std::collections::BTreeMap<String, S
             let facts = format!(
                 "oid {} | {} | base {:?} | access {:?} | status {:?} | named {named} | index {} | augments {:?}",
                 snmp_codegen::mib::dotted(&mibs.resolved.oid(n)),
-                n.kind.as_str(),
+                n.kind().as_str(),
                 n.base_type(),
                 node.access.map(|a| a.as_str()),
                 node.status.map(|s| s.as_str()),
                 index.join(","),
                 node.augments()
             );
-            (n.name.to_string(), facts)
+            (mibs.set.node(n).name.to_string(), facts)
         })
         .collect()
 }
