@@ -234,14 +234,24 @@ pub enum Value {
     Boolean(bool),
     /// `NULL`.
     Null,
-    /// A value reference.
-    Ref(String, Span),
+    /// A value reference (boxed: values are mostly numbers, and MIB modules hold tens of
+    /// thousands of named numbers).
+    Ref(Box<ValueRef>),
     /// `{ arc arc ... }`.
     ObjectIdentifier(Vec<OidComponent>),
     /// `"text"`.
     String(String),
     /// `'0A'H` or `'1010'B`, as bytes.
     Bytes(Vec<u8>),
+}
+
+/// A reference to a value assignment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValueRef {
+    /// The value reference.
+    pub name: String,
+    /// Where it is written.
+    pub span: Span,
 }
 
 /// One arc of an OBJECT IDENTIFIER value.

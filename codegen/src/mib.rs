@@ -404,7 +404,7 @@ impl MibSet {
                 .smi
                 .imports
                 .iter()
-                .find(|i| i.symbols.iter().any(|s| s == name));
+                .find(|i| i.symbols.iter().any(|s| &**s == name));
             match imp {
                 Some(imp) => match self.by_name.get(&imp.module) {
                     Some(&t) => cur = t,
@@ -670,8 +670,8 @@ impl Resolved {
 }
 
 /// How far the resolver got with a node's OID.
-#[derive(Debug, Clone, Copy)]
-enum OidState {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
     /// Not looked at yet.
     Unknown,
     /// Being computed (met again: the OID is defined in terms of itself).
@@ -681,6 +681,52 @@ enum OidState {
     /// Resolved: its own arcs follow the OID of this node ([`Link::TOP`]: they are the whole
     /// OID).
     Done(Link),
+}
+
+/// A [`State`] in the eight bytes of a [`Link`] (the resolver keeps one per node): the states
+/// other than `Done` are links no node has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct OidState(Link);
+
+impl OidState {
+    const UNKNOWN: OidState = OidState(Link {
+        module: u32::MAX,
+        index: 1,
+    });
+    const IN_PROGRESS: OidState = OidState(Link {
+        module: u32::MAX,
+        index: 2,
+    });
+    const FAILED: OidState = OidState(Link {
+        module: u32::MAX,
+        index: 3,
+    });
+
+    fn new(state: State) -> OidState {
+        match state {
+            State::Unknown => OidState::UNKNOWN,
+            State::InProgress => OidState::IN_PROGRESS,
+            State::Failed => OidState::FAILED,
+            State::Done(link) => OidState(link),
+        }
+    }
+
+    fn get(self) -> State {
+        match self {
+            OidState::UNKNOWN => State::Unknown,
+            OidState::IN_PROGRESS => State::InProgress,
+            OidState::FAILED => State::Failed,
+            OidState(link) => State::Done(link),
+        }
+    }
+
+    /// The link, when resolved.
+    fn done(self) -> Option<Link> {
+        match self.get() {
+            State::Done(link) => Some(link),
+            _ => None,
+        }
+    }
 }
 
 /// Resolves the nodes of some modules; one per thread (see [`resolve`]).
@@ -755,7 +801,7 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
     let mut oids: Vec<Vec<OidState>> = set
         .modules
         .iter()
-        .map(|l| vec![OidState::Unknown; l.smi.nodes.len()])
+        .map(|l| vec![OidState::UNKNOWN; l.smi.nodes.len()])
         .collect();
     let mut bases: Vec<Vec<u8>> = (0..n).map(|_| Vec::new()).collect();
     let mut found = Vec::new();
@@ -865,7 +911,7 @@ impl TreeBuilder<'_> {
     /// Places node `i` of module `m` (resolved) after those placed so far, with its arcs;
     /// its position, or [`TreeBuilder::NONE`] when it has no OID.
     fn place(&mut self, m: usize, i: usize, out: &mut Resolved) -> u32 {
-        let Some(&OidState::Done(link)) = self.oids[m].get(i) else {
+        let Some(link) = self.oids[m].get(i).and_then(|s| s.done()) else {
             return Self::NONE;
         };
         let n = &self.set.modules[m].smi.nodes[i];
@@ -919,12 +965,7 @@ fn build_tree(
     bases: &[Vec<u8>],
     out: &mut Resolved,
 ) {
-    let done = |m: usize| {
-        oids[m]
-            .iter()
-            .filter(|s| matches!(s, OidState::Done(_)))
-            .count()
-    };
+    let done = |m: usize| oids[m].iter().filter(|s| s.done().is_some()).count();
     let total: usize = order.iter().map(|&m| done(m)).sum();
     out.nodes.reserve_exact(total);
     out.arcs.reserve_exact(total + total / 8);
@@ -948,10 +989,10 @@ fn build_tree(
         } else {
             &out.ancestors[k - out.nodes.len()]
         };
-        let link = match b.oids[node.module()].get(node.index()) {
-            Some(&OidState::Done(link)) => link,
-            _ => Link::TOP,
-        };
+        let link = b.oids[node.module()]
+            .get(node.index())
+            .and_then(|s| s.done())
+            .unwrap_or(Link::TOP);
         let parent = if link == Link::TOP {
             TOP
         } else {
@@ -1187,8 +1228,8 @@ impl Resolver<'_> {
                     );
                     // Accepted only when the SMI's base modules define every symbol asked for.
                     let all_in_base = imp.symbols.iter().all(|s| {
-                        BUILTIN_MACROS.contains(&s.as_str())
-                            || BASE_TYPES.contains(&s.as_str())
+                        BUILTIN_MACROS.contains(&&**s)
+                            || BASE_TYPES.contains(&&**s)
                             || self.base_module_of(s).is_some()
                     });
                     if all_in_base {
@@ -1207,10 +1248,10 @@ impl Resolver<'_> {
                     for sym in &imp.symbols {
                         let known = self.set.node_at(t, sym).is_some()
                             || self.set.type_at(t, sym).is_some()
-                            || target.macros.iter().any(|x| x == sym)
+                            || target.macros.iter().any(|x| **x == **sym)
                             || target.imports.iter().any(|i| i.symbols.contains(sym))
-                            || BASE_TYPES.contains(&sym.as_str())
-                            || BUILTIN_MACROS.contains(&sym.as_str());
+                            || BASE_TYPES.contains(&&**sym)
+                            || BUILTIN_MACROS.contains(&&**sym);
                         if !known {
                             self.report(
                                 m,
@@ -1260,15 +1301,16 @@ impl Resolver<'_> {
     fn oid_at(&mut self, m: usize, i: usize, offset: usize, depth: usize) -> Option<Link> {
         let Some(own) = self.own[m].as_ref() else {
             // A module of an earlier layer: resolved already.
-            return match self.done.get(m).and_then(|v| v.get(i)) {
-                Some(OidState::Done(v)) => Some(*v),
-                _ => None,
-            };
+            return self
+                .done
+                .get(m)
+                .and_then(|v| v.get(i))
+                .and_then(|s| s.done());
         };
-        match own[i] {
-            OidState::Done(v) => return Some(v),
-            OidState::Failed => return None,
-            OidState::InProgress => {
+        match own[i].get() {
+            State::Done(v) => return Some(v),
+            State::Failed => return None,
+            State::InProgress => {
                 let set: &MibSet = self.set;
                 let name = &set.modules[m].smi.nodes[i].name;
                 self.report(
@@ -1279,7 +1321,7 @@ impl Resolver<'_> {
                 );
                 return None;
             }
-            OidState::Unknown => {}
+            State::Unknown => {}
         }
         if depth >= MAX_OID_DEPTH {
             let set: &MibSet = self.set;
@@ -1292,15 +1334,15 @@ impl Resolver<'_> {
             );
             return None;
         }
-        self.set_state(m, i, OidState::InProgress);
+        self.set_state(m, i, State::InProgress);
         let result = self.compute_oid(m, i, depth);
-        self.set_state(m, i, result.map_or(OidState::Failed, OidState::Done));
+        self.set_state(m, i, result.map_or(State::Failed, State::Done));
         result
     }
 
-    fn set_state(&mut self, m: usize, i: usize, state: OidState) {
+    fn set_state(&mut self, m: usize, i: usize, state: State) {
         if let Some(own) = self.own[m].as_mut() {
-            own[i] = state;
+            own[i] = OidState::new(state);
         }
     }
 

@@ -1012,7 +1012,9 @@ fn number_value(i: Input<'_>) -> PResult<'_, Value> {
 }
 
 fn reference_value(i: Input<'_>) -> PResult<'_, Value> {
-    map(identifier, |(n, s)| Value::Ref(n, s))(i)
+    map(identifier, |(name, span)| {
+        Value::Ref(Box::new(ValueRef { name, span }))
+    })(i)
 }
 
 /// ```text

@@ -312,7 +312,9 @@ impl<'s> Resolver<'s> {
         let (t, a) = self.value_assignment(m, name, at.start)?;
         match &a.kind {
             AssignmentKind::Value(_, Value::Number(n)) => Ok(*n),
-            AssignmentKind::Value(_, Value::Ref(r, sp)) => self.int_value(t, r, *sp, depth + 1),
+            AssignmentKind::Value(_, Value::Ref(r)) => {
+                self.int_value(t, &r.name, r.span, depth + 1)
+            }
             _ => Err(self.diag(m, at.start, format!("`{name}` is not an INTEGER value"))),
         }
     }
@@ -701,7 +703,7 @@ impl<'s> Resolver<'s> {
     fn named_value(&self, m: usize, v: &Value, offset: usize) -> R<i128> {
         match v {
             Value::Number(n) => Ok(*n),
-            Value::Ref(r, sp) => self.int_value(m, r, *sp, 0),
+            Value::Ref(r) => self.int_value(m, &r.name, r.span, 0),
             _ => Err(self.diag(m, offset, "expected a number")),
         }
     }

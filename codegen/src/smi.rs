@@ -708,8 +708,8 @@ pub struct Import {
     pub module: String,
     /// Where its name is.
     pub offset: usize,
-    /// The symbols.
-    pub symbols: Vec<String>,
+    /// The symbols (names shared with the rest of the file).
+    pub symbols: Vec<Arc<str>>,
 }
 
 /// A parsed MIB module.
@@ -1602,7 +1602,7 @@ impl<'s> Parser<'s> {
                     );
                     return k;
                 }
-                symbols.push(t.to_string());
+                symbols.push(self.shared_name(t));
                 k += 1;
                 continue;
             }
@@ -2068,10 +2068,8 @@ END
         assert_eq!(m.name, "EXAMPLE-MIB");
         assert!(m.smi_v2);
         assert_eq!(m.imports.len(), 2);
-        assert_eq!(
-            m.imports[1].symbols,
-            ["TEXTUAL-CONVENTION", "DisplayString"]
-        );
+        let symbols: Vec<&str> = m.imports[1].symbols.iter().map(|s| &**s).collect();
+        assert_eq!(symbols, ["TEXTUAL-CONVENTION", "DisplayString"]);
         let names: Vec<&str> = m.nodes.iter().map(|n| &*n.name).collect();
         assert_eq!(
             names,
