@@ -187,7 +187,7 @@ fn indexed(modules: Vec<SmiModule>) -> Vec<(SmiModule, NameTable, NameTable)> {
     modules
         .into_iter()
         .map(|m| {
-            let nodes = NameTable::new(m.nodes.iter().map(|n| &*n.name));
+            let nodes = NameTable::new(m.nodes.iter().map(|n| m.name(n.name)));
             let types = NameTable::new(m.types.iter().map(|t| t.name.as_str()));
             (m, nodes, types)
         })
@@ -423,10 +423,15 @@ impl MibSet {
         &self.modules[node.module()].smi.nodes[node.index()]
     }
 
+    /// The descriptor of a resolved node. `node` comes from resolving this set.
+    pub fn name(&self, node: &MibNode) -> &str {
+        self.modules[node.module()].smi.node_name(node.index())
+    }
+
     /// The index of node `name` among module `m`'s own nodes.
     pub fn node_at(&self, m: usize, name: &str) -> Option<usize> {
-        let nodes = &self.modules[m].smi.nodes;
-        self.node_index[m].get(name, |i| &*nodes[i].name)
+        let smi = &self.modules[m].smi;
+        self.node_index[m].get(name, |i| smi.node_name(i))
     }
 
     /// The index of type `name` among module `m`'s own type assignments.
@@ -489,8 +494,8 @@ impl MibSet {
 }
 
 /// A resolved node: which node of which module, what defines it, and where it hangs in the
-/// OID tree ([`Resolved::oid`]). Its descriptor, SYNTAX and the rest are the parsed node's
-/// ([`MibSet::node`]). Twenty bytes: a corpus resolves to about 100,000 of them.
+/// OID tree ([`Resolved::oid`]). Its descriptor ([`MibSet::name`]), SYNTAX and the rest are
+/// the parsed node's ([`MibSet::node`]). Twenty bytes: a corpus resolves to about 100,000 of them.
 #[derive(Debug, Clone, Copy)]
 pub struct MibNode {
     module: u32,
@@ -920,9 +925,10 @@ impl TreeBuilder<'_> {
             out.arcs.extend([0, n.trap_number().unwrap_or(0)]);
         } else if let Some(value) = &n.oid {
             if link == Link::TOP {
+                let smi = &self.set.modules[m].smi;
                 let root = value
                     .parent
-                    .as_deref()
+                    .map(|p| smi.name(p))
                     .and_then(|p| ROOTS.iter().find(|(r, _)| *r == p).map(|(_, v)| *v));
                 out.arcs.extend(root);
             }
@@ -1312,7 +1318,7 @@ impl Resolver<'_> {
             State::Failed => return None,
             State::InProgress => {
                 let set: &MibSet = self.set;
-                let name = &set.modules[m].smi.nodes[i].name;
+                let name = set.modules[m].smi.node_name(i);
                 self.report(
                     m,
                     offset,
@@ -1325,7 +1331,7 @@ impl Resolver<'_> {
         }
         if depth >= MAX_OID_DEPTH {
             let set: &MibSet = self.set;
-            let name = &set.modules[m].smi.nodes[i].name;
+            let name = set.modules[m].smi.node_name(i);
             self.report(
                 m,
                 offset,
@@ -1349,12 +1355,14 @@ impl Resolver<'_> {
     /// Where node `i` of module `m` hangs: its parent's OID resolved (that may recurse).
     fn compute_oid(&mut self, m: usize, i: usize, depth: usize) -> Option<Link> {
         let set: &MibSet = self.set;
-        let node = &set.modules[m].smi.nodes[i];
-        let name: &str = &node.name;
+        let smi = &set.modules[m].smi;
+        let node = &smi.nodes[i];
+        let name = smi.name(node.name);
         let (offset, kind) = (node.offset as usize, node.kind);
         if kind == NodeKind::TrapType {
             // SMIv1 traps: enterprise.0.number (RFC 2576 3.1), as net-snmp and SMIv2 name them.
-            let (Some(e), Some(_)) = (node.enterprise(), node.trap_number()) else {
+            let (Some(e), Some(_)) = (node.enterprise().map(|e| smi.name(e)), node.trap_number())
+            else {
                 self.report(
                     m,
                     offset,
@@ -1389,7 +1397,7 @@ impl Resolver<'_> {
             );
             return None;
         }
-        match value.parent.as_deref() {
+        match value.parent.map(|p| smi.name(p)) {
             Some(p) => {
                 let at = value.parent_offset as usize;
                 if let Some((t, j)) = self.lookup(m, p, at) {

@@ -252,7 +252,13 @@ struct ModuleGen<'s> {
     rows: usize,
 }
 
-impl ModuleGen<'_> {
+impl<'s> ModuleGen<'s> {
+    /// The descriptor of `node`, a node of this module.
+    fn name_of(&self, node: &Node) -> &'s str {
+        let set: &'s MibSet = self.set;
+        set.modules[self.m].smi.name(node.name)
+    }
+
     fn line_of(&self, offset: usize) -> usize {
         self.line_starts.partition_point(|&s| s <= offset)
     }
@@ -285,7 +291,7 @@ impl ModuleGen<'_> {
     fn object_doc(&self, node: &Node) -> TokenStream {
         let mut text = format!(
             "`{}` {} ({}, {}:{}).",
-            node.name,
+            self.name_of(node),
             match node.kind {
                 NodeKind::ObjectType => "OBJECT-TYPE",
                 NodeKind::NotificationType => "NOTIFICATION-TYPE",
@@ -322,9 +328,9 @@ impl ModuleGen<'_> {
 
     /// Enum or bit-set type for an object whose SYNTAX names numbers or bits.
     fn value_type(&mut self, i: usize, node: &Node, syn: &Syntax) -> Option<TokenStream> {
-        let label = format!("`{}` ({})", node.name, self.module_name);
+        let label = format!("`{}` ({})", self.name_of(node), self.module_name);
         if syn.base == "INTEGER" && !syn.enums.is_empty() {
-            let name = self.unique_type(camel_case(&node.name));
+            let name = self.unique_type(camel_case(self.name_of(node)));
             let ty = ident(&name);
             let mut seen = HashSet::new();
             let items: Vec<(Ident, i32, String)> = syn
@@ -404,7 +410,7 @@ impl ModuleGen<'_> {
             });
         }
         if syn.base == "BITS" {
-            let name = self.unique_type(camel_case(&node.name));
+            let name = self.unique_type(camel_case(self.name_of(node)));
             let ty = ident(&name);
             let mut seen = HashSet::new();
             let bits: Vec<(Ident, u32, String)> = syn
@@ -575,23 +581,36 @@ impl ModuleGen<'_> {
         entry_oid: &[u32],
         columns: &[(usize, &Node, u32)],
     ) -> Result<TokenStream, Diagnostic> {
-        let name = self.unique_type(camel_case(&entry.name));
+        let entry_name = self.name_of(entry);
+        let name = self.unique_type(camel_case(entry_name));
         let ty = ident(&name);
         let index_ty = ident(&self.unique_type(format!("{name}Index")));
-        let full = format!("{}::{}", self.module_name, entry.name);
-        // The INDEX, through AUGMENTS when the row extends another.
+        let full = format!("{}::{}", self.module_name, entry_name);
+        // The INDEX, through AUGMENTS when the row extends another: (name, IMPLIED), the
+        // names in the module of the entry that writes the INDEX.
+        let set: &'s MibSet = self.set;
+        let items = |m: usize, e: &Node| -> Vec<(&'s str, bool)> {
+            let smi = &set.modules[m].smi;
+            e.index()
+                .iter()
+                .map(|item| (smi.name(item.name), item.implied))
+                .collect()
+        };
         let (index_m, index_items) = match entry.augments() {
-            Some(base) => match self.look.node(self.m, base) {
-                Some((bm, b)) => (bm, b.index().to_vec()),
-                None => {
-                    return Err(self.set.diag(
-                        self.m,
-                        entry.offset as usize,
-                        format!("`{}` AUGMENTS `{base}`, which is not defined", entry.name),
-                    ))
+            Some(base) => {
+                let base = set.modules[self.m].smi.name(base);
+                match self.look.node(self.m, base) {
+                    Some((bm, b)) => (bm, items(bm, b)),
+                    None => {
+                        return Err(self.set.diag(
+                            self.m,
+                            entry.offset as usize,
+                            format!("`{entry_name}` AUGMENTS `{base}`, which is not defined"),
+                        ))
+                    }
                 }
-            },
-            None => (self.m, entry.index().to_vec()),
+            }
+            None => (self.m, items(self.m, entry)),
         };
         let mut idx_fields = Vec::new();
         let mut idx_reads = Vec::new();
@@ -600,19 +619,18 @@ impl ModuleGen<'_> {
         // Why the INDEX cannot be typed, when it cannot: the row then keeps the instance
         // suffix as it came, and says why in its doc.
         let mut untyped: Option<String> = None;
-        for item in &index_items {
-            let Some((om, obj)) = self.look.node(index_m, &item.name) else {
-                untyped = Some(format!("INDEX object `{}` is not defined", item.name));
+        for &(item, implied) in &index_items {
+            let Some((om, obj)) = self.look.node(index_m, item) else {
+                untyped = Some(format!("INDEX object `{item}` is not defined"));
                 break;
             };
             let syn = match &obj.syntax {
                 Some(t) => self.look.syntax(om, t),
                 None => Syntax::default(),
             };
-            let Some((fty, read)) = self.index_reader(&syn, item.implied) else {
+            let Some((fty, read)) = self.index_reader(&syn, implied) else {
                 untyped = Some(format!(
-                    "INDEX object `{}` has a SYNTAX ({}) that cannot be an index",
-                    item.name,
+                    "INDEX object `{item}` has a SYNTAX ({}) that cannot be an index",
                     if syn.base.is_empty() {
                         "unresolved"
                     } else {
@@ -621,16 +639,12 @@ impl ModuleGen<'_> {
                 ));
                 break;
             };
-            let mut f = field_ident(&item.name).to_string();
+            let mut f = field_ident(item).to_string();
             while !seen.insert(f.clone()) {
                 f.push('_');
             }
             let f = ident(f.trim_start_matches("r#"));
-            let d = format!(
-                " `{}`{}",
-                item.name,
-                if item.implied { " (IMPLIED)" } else { "" }
-            );
+            let d = format!(" `{item}`{}", if implied { " (IMPLIED)" } else { "" });
             idx_fields.push(quote!(#[doc = #d] pub #f: #fty,));
             idx_reads.push(quote!(let #f = #read;));
             idx_names.push(f);
@@ -667,14 +681,14 @@ impl ModuleGen<'_> {
             let Some(rv) = self.rust_value(*ci, &syn) else {
                 continue;
             };
-            let mut f = field_ident(&col.name).to_string();
+            let mut f = field_ident(self.name_of(col)).to_string();
             while !used.insert(f.clone()) {
                 f.push('_');
             }
             let f = ident(f.trim_start_matches("r#"));
             let d = self.object_doc(col);
             let (fty, conv) = (rv.ty, rv.convert);
-            let col_name = format!("{}::{}", self.module_name, col.name);
+            let col_name = format!("{}::{}", self.module_name, self.name_of(col));
             fields.push(quote!(#d pub #f: Option<#fty>,));
             inits.push(quote!(#f: None,));
             arms.push(quote!(#number => {
@@ -684,10 +698,7 @@ impl ModuleGen<'_> {
         }
         let d = self.object_doc(entry);
         let entry_lit = u32_slice(entry_oid);
-        let idx_doc = format!(
-            " The INDEX of `{}`, decoded from an instance OID.",
-            entry.name
-        );
+        let idx_doc = format!(" The INDEX of `{entry_name}`, decoded from an instance OID.");
         Ok(quote! {
             #d
             #[derive(Debug, Clone, PartialEq)]
@@ -876,12 +887,12 @@ fn module_tokens(g: &mut ModuleGen<'_>) -> Result<TokenStream, Diagnostic> {
                 value_types.push(t);
             }
         }
-        let mut cname = screaming_snake_case(&node.name);
+        let mut cname = screaming_snake_case(g.name_of(node));
         while !const_names.insert(cname.clone()) {
             cname.push('_');
         }
         let cid = ident(&cname);
-        let full = format!("{}::{}", smi.name, node.name);
+        let full = format!("{}::{}", smi.name, g.name_of(node));
         let oid_lit = u32_slice(oid);
         let access = access_tokens(node.access);
         let base = if node.kind == NodeKind::ObjectType && !is_table(node) {
@@ -933,16 +944,16 @@ fn module_tokens(g: &mut ModuleGen<'_>) -> Result<TokenStream, Diagnostic> {
         let Some(rv) = g.rust_value(i, &syn) else {
             continue;
         };
-        let mut fname = field_ident(&node.name).to_string();
+        let mut fname = field_ident(g.name_of(node)).to_string();
         while !fn_names.insert(fname.clone()) {
             fname.push('_');
         }
         let f = ident(fname.trim_start_matches("r#"));
         let (ty, conv) = (rv.ty, rv.convert);
-        let full = format!("{}::{}", smi.name, node.name);
+        let name = g.name_of(node);
+        let full = format!("{}::{}", smi.name, name);
         let d = format!(
-            " Decodes the value of `{}` (instance `.0`); an exception (noSuchObject...) is `Ok(None)`.",
-            node.name
+            " Decodes the value of `{name}` (instance `.0`); an exception (noSuchObject...) is `Ok(None)`."
         );
         scalar_fns.push(quote! {
             #[doc = #d]

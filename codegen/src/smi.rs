@@ -376,11 +376,63 @@ impl NodeKind {
     }
 }
 
+/// A descriptor in its module's name table ([`SmiModule::name`]): four bytes where a shared
+/// string would take sixteen and an allocation of its own (a corpus has about 100,000 nodes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Name(std::num::NonZeroU32);
+
+/// A module's descriptors (node names and the names its clauses use), one after the other.
+#[derive(Debug, Clone, Default)]
+pub struct Names {
+    text: String,
+    /// Where each name ends in `text`; name `k` starts where name `k - 1` ends.
+    ends: Vec<u32>,
+}
+
+impl Names {
+    /// Adds `s` (the parser adds each name once).
+    fn add(&mut self, s: &str) -> Name {
+        self.text.push_str(s);
+        // Names fit: they are taken from a file, and files over 4 GiB are refused.
+        self.ends.push(self.text.len() as u32);
+        Name(std::num::NonZeroU32::MIN.saturating_add(self.ends.len() as u32 - 1))
+    }
+
+    /// The text of `name`; empty when `name` is not of this table.
+    pub fn get(&self, name: Name) -> &str {
+        let k = name.0.get() as usize - 1;
+        let start = k
+            .checked_sub(1)
+            .and_then(|p| self.ends.get(p))
+            .copied()
+            .unwrap_or(0);
+        self.ends
+            .get(k)
+            .and_then(|&end| self.text.get(start as usize..end as usize))
+            .unwrap_or("")
+    }
+
+    /// How many names there are.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// No names.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    fn shrink_to_fit(&mut self) {
+        self.text.shrink_to_fit();
+        self.ends.shrink_to_fit();
+    }
+}
+
 /// One INDEX item.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IndexItem {
     /// The column (or, in SMIv1, sometimes a type) named.
-    pub name: Arc<str>,
+    pub name: Name,
     /// `IMPLIED`.
     pub implied: bool,
 }
@@ -470,8 +522,9 @@ impl std::fmt::Debug for Arcs {
 /// A node's OID value as written: `{ parent 3 }`, `{ iso org(3) 6 }`, `{ 1 3 6 1 }`.
 #[derive(Debug, Clone, Default)]
 pub struct OidValue {
-    /// The leading name: the parent node, or a root arc such as `iso`.
-    pub parent: Option<Arc<str>>,
+    /// The leading name (in the module's [`Names`]): the parent node, or a root arc such as
+    /// `iso`.
+    pub parent: Option<Name>,
     /// Where the leading name is written (a byte offset).
     pub parent_offset: u32,
     /// The numbers after it (`name(n)` counts as `n`).
@@ -567,8 +620,8 @@ impl Status {
 /// [`NodeExtra`], reached through the accessors.
 #[derive(Debug, Clone)]
 pub struct Node {
-    /// Its descriptor.
-    pub name: std::sync::Arc<str>,
+    /// Its descriptor, in the module's [`Names`] (see [`SmiModule::node_name`]).
+    pub name: Name,
     /// Where the definition starts (a byte offset: files over 4 GiB are refused).
     pub offset: u32,
     /// What defines it.
@@ -603,15 +656,15 @@ pub struct NodeExtra {
     /// INDEX.
     pub index: Box<[IndexItem]>,
     /// AUGMENTS.
-    pub augments: Option<Arc<str>>,
+    pub augments: Option<Name>,
     /// DEFVAL, as written inside the braces.
     pub defval: Option<Box<str>>,
     /// TRAP-TYPE's ENTERPRISE.
-    pub enterprise: Option<Arc<str>>,
+    pub enterprise: Option<Name>,
     /// TRAP-TYPE's number.
     pub trap_number: Option<u32>,
-    /// OBJECTS / VARIABLES / NOTIFICATIONS members (names shared with the file's nodes).
-    pub members: Box<[Arc<str>]>,
+    /// OBJECTS / VARIABLES / NOTIFICATIONS members.
+    pub members: Box<[Name]>,
 }
 
 impl Node {
@@ -642,8 +695,8 @@ impl Node {
     }
 
     /// AUGMENTS.
-    pub fn augments(&self) -> Option<&str> {
-        self.extra.as_ref()?.augments.as_deref()
+    pub fn augments(&self) -> Option<Name> {
+        self.extra.as_ref()?.augments
     }
 
     /// DEFVAL, as written inside the braces.
@@ -652,8 +705,8 @@ impl Node {
     }
 
     /// TRAP-TYPE's ENTERPRISE.
-    pub fn enterprise(&self) -> Option<&str> {
-        self.extra.as_ref()?.enterprise.as_deref()
+    pub fn enterprise(&self) -> Option<Name> {
+        self.extra.as_ref()?.enterprise
     }
 
     /// TRAP-TYPE's number.
@@ -662,7 +715,7 @@ impl Node {
     }
 
     /// OBJECTS / VARIABLES / NOTIFICATIONS members.
-    pub fn members(&self) -> &[Arc<str>] {
+    pub fn members(&self) -> &[Name] {
         self.extra.as_ref().map_or(&[], |e| &e.members)
     }
 
@@ -690,8 +743,8 @@ pub struct TypeDef {
     pub syntax: Type,
     /// The byte range of the type as written (see [`TypeDef::syntax_text`]).
     pub syntax_span: TextRange,
-    /// The column names of a `SEQUENCE { ... }`, in order (shared with the columns' nodes).
-    pub columns: Vec<Arc<str>>,
+    /// The column names of a `SEQUENCE { ... }`, in order.
+    pub columns: Box<[Name]>,
 }
 
 impl TypeDef {
@@ -731,6 +784,20 @@ pub struct SmiModule {
     pub macros: Vec<String>,
     /// Warnings (relaxations) and errors.
     pub findings: Vec<Finding>,
+    /// The descriptors its nodes and clauses name.
+    pub names: Names,
+}
+
+impl SmiModule {
+    /// The text of `name`, a name of this module.
+    pub fn name(&self, name: Name) -> &str {
+        self.names.get(name)
+    }
+
+    /// The descriptor of node `i`.
+    pub fn node_name(&self, i: usize) -> &str {
+        self.nodes.get(i).map_or("", |n| self.names.get(n.name))
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -788,8 +855,8 @@ struct Parser<'s> {
     toks: Vec<Token>,
     pos: usize,
     findings: Vec<Finding>,
-    /// The file's names met so far (nodes, OID parents, type references, enumeration labels,
-    /// entry columns): each name is allocated once and shared.
+    /// The file's shared strings so far (type references, enumeration labels, IMPORTS
+    /// symbols): each allocated once.
     names: std::collections::HashMap<
         &'s str,
         Arc<str>,
@@ -807,6 +874,13 @@ struct Parser<'s> {
     >,
     /// Where a SYNTAX's key is put together.
     key_buf: String,
+    /// The module being parsed's descriptors, and their ids.
+    table: Names,
+    name_ids: std::collections::HashMap<
+        &'s str,
+        Name,
+        std::hash::BuildHasherDefault<crate::mib::NameHasher>,
+    >,
 }
 
 impl<'s> Parser<'s> {
@@ -821,6 +895,8 @@ impl<'s> Parser<'s> {
             arcs_buf: Vec::new(),
             syntaxes: Default::default(),
             key_buf: String::new(),
+            table: Names::default(),
+            name_ids: Default::default(),
         }
     }
 
@@ -937,11 +1013,11 @@ impl<'s> Parser<'s> {
         self.parse_type_only(a, b)
     }
 
-    /// A SEQUENCE's column names, shared with the columns' nodes, and the SEQUENCE without its
-    /// components (see [`TypeDef::syntax`]); any other type as it is.
-    fn entry_columns(&mut self, mut ty: Type) -> (Type, Vec<Arc<str>>) {
+    /// A SEQUENCE's column names and the SEQUENCE without its components (see
+    /// [`TypeDef::syntax`]); any other type as it is.
+    fn entry_columns(&mut self, mut ty: Type) -> (Type, Box<[Name]>) {
         let TypeKind::Sequence(list) = &mut ty.kind else {
-            return (ty, Vec::new());
+            return (ty, Box::default());
         };
         let components = std::mem::take(&mut list.components);
         let src = self.src;
@@ -949,12 +1025,12 @@ impl<'s> Parser<'s> {
             .iter()
             .filter_map(|c| {
                 let name = c.name.as_deref()?;
-                // The name as written (spans of the token path are file offsets), so that the
-                // column's node shares it.
+                // The name as written (spans are file offsets), to look it up in the file's
+                // slices; a name that is not there (never, in practice) is added alone.
                 let at = c.span.start;
                 Some(match src.get(at..at + name.len()) {
-                    Some(written) if written == name => self.shared_name(written),
-                    _ => Arc::from(name),
+                    Some(written) if written == name => self.name_id(written),
+                    _ => self.table.add(name),
                 })
             })
             .collect();
@@ -1297,8 +1373,19 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// A name of this file, shared: one allocation for a node's name and every OID value,
-    /// type reference, label or column that writes it.
+    /// `name` in the module's [`Names`], added the first time: node names, OID parents,
+    /// INDEX items, group members and entry columns.
+    fn name_id(&mut self, name: &'s str) -> Name {
+        if let Some(&id) = self.name_ids.get(name) {
+            return id;
+        }
+        let id = self.table.add(name);
+        self.name_ids.insert(name, id);
+        id
+    }
+
+    /// A name of this file as a shared string, for the syntax trees (type references,
+    /// enumeration labels) and IMPORTS: one allocation however often it is written.
     fn shared_name(&mut self, name: &'s str) -> Arc<str> {
         self.names
             .entry(name)
@@ -1337,7 +1424,7 @@ impl<'s> Parser<'s> {
                         number = Some((i + 2, self.text(i + 2)));
                         i += 4;
                     } else if first {
-                        value.parent = Some(self.shared_name(self.text(i)));
+                        value.parent = Some(self.name_id(self.text(i)));
                         value.parent_offset = self.offset(i) as u32;
                         i += 1;
                     } else {
@@ -1418,14 +1505,14 @@ impl<'s> Parser<'s> {
     }
 
     /// Names inside `{ ... }` starting at token `k`.
-    fn name_list(&mut self, k: usize, end: usize) -> Vec<(Arc<str>, bool)> {
+    fn name_list(&mut self, k: usize, end: usize) -> Vec<(Name, bool)> {
         let mut out = Vec::new();
         let mut implied = false;
         for i in k..end {
             match (self.kind(i), self.text(i)) {
                 (Some(Tok::Word), "IMPLIED") => implied = true,
                 (Some(Tok::Word), w) => {
-                    out.push((self.shared_name(w), implied));
+                    out.push((self.name_id(w), implied));
                     implied = false;
                 }
                 _ => {}
@@ -1502,6 +1589,8 @@ impl<'s> Parser<'s> {
             return None;
         }
         k += 3;
+        self.table = Names::default();
+        self.name_ids.clear();
         let mut m = SmiModule {
             name,
             offset: self.offset(name_at),
@@ -1511,6 +1600,7 @@ impl<'s> Parser<'s> {
             smi_v2: false,
             macros: Vec::new(),
             findings: Vec::new(),
+            names: Names::default(),
         };
         if self.is(k, "EXPORTS") {
             while k < self.toks.len() && !self.is(k, ";") {
@@ -1531,6 +1621,7 @@ impl<'s> Parser<'s> {
         while k < self.toks.len() {
             if self.is(k, "END") {
                 self.pos = k + 1;
+                m.names = std::mem::take(&mut self.table);
                 return Some(m);
             }
             let next = self.statement(k, &mut m);
@@ -1542,6 +1633,7 @@ impl<'s> Parser<'s> {
         }
         self.error(self.src.len(), format!("module {} has no END", m.name));
         self.pos = k;
+        m.names = std::mem::take(&mut self.table);
         Some(m)
     }
 
@@ -1686,7 +1778,7 @@ impl<'s> Parser<'s> {
         // name OBJECT IDENTIFIER ::= { ... }
         if self.is(k + 1, "OBJECT") && self.is(k + 2, "IDENTIFIER") && self.is(k + 3, "::=") {
             if let Some((oid, next)) = self.oid_value(k + 4, name) {
-                let name = self.shared_name(name);
+                let name = self.name_id(name);
                 m.nodes.push(node(name, at, NodeKind::Identifier, oid));
                 return next;
             }
@@ -1739,7 +1831,7 @@ impl<'s> Parser<'s> {
             );
             return self.next_statement(i);
         }
-        let mut n = node(self.shared_name(name), at, kind, None);
+        let mut n = node(self.name_id(name), at, kind, None);
         let clauses = self.clauses(k + 2, i);
         for &(c, a, b) in &clauses {
             match c {
@@ -1796,7 +1888,7 @@ impl<'s> Parser<'s> {
                             .into(),
                     )
                 }
-                "ENTERPRISE" => n.extra_mut().enterprise = Some(self.shared_name(self.text(a))),
+                "ENTERPRISE" => n.extra_mut().enterprise = Some(self.name_id(self.text(a))),
                 "OBJECTS" | "VARIABLES" | "NOTIFICATIONS" => {
                     n.extra_mut().members =
                         self.name_list(a, b).into_iter().map(|x| x.0).collect()
@@ -1847,7 +1939,7 @@ impl<'s> Parser<'s> {
     }
 }
 
-fn node(name: Arc<str>, offset: usize, kind: NodeKind, oid: Option<OidValue>) -> Node {
+fn node(name: Name, offset: usize, kind: NodeKind, oid: Option<OidValue>) -> Node {
     Node {
         name,
         // `parse_file` refuses texts whose offsets do not fit.
@@ -1919,6 +2011,7 @@ fn parse_tokens(src: &str, buffer: &mut Vec<Token>) -> (Vec<SmiModule>, Vec<Find
                 // A whole corpus stays in memory: no growth slack kept.
                 m.nodes.shrink_to_fit();
                 m.types.shrink_to_fit();
+                m.names.shrink_to_fit();
                 if modules.iter().any(|x| x.name == m.name) {
                     let f = Finding {
                         offset: m.offset,
@@ -2070,31 +2163,28 @@ END
         assert_eq!(m.imports.len(), 2);
         let symbols: Vec<&str> = m.imports[1].symbols.iter().map(|s| &**s).collect();
         assert_eq!(symbols, ["TEXTUAL-CONVENTION", "DisplayString"]);
-        let names: Vec<&str> = m.nodes.iter().map(|n| &*n.name).collect();
+        let names: Vec<&str> = m.nodes.iter().map(|n| m.name(n.name)).collect();
         assert_eq!(
             names,
             ["example", "exTable", "exEntry", "exName", "exFlags"]
         );
-        assert_eq!(
-            m.nodes[2].index(),
-            [IndexItem {
-                name: "exName".into(),
-                implied: true
-            }]
-        );
+        let index = m.nodes[2].index();
+        assert_eq!(index.len(), 1);
+        assert_eq!(m.name(index[0].name), "exName");
+        assert!(index[0].implied);
         assert_eq!(
             m.nodes[3].syntax_text(SAMPLE),
             Some("DisplayString (SIZE (1..32))")
         );
         assert_eq!(m.nodes[4].defval(), Some("{ up }"));
         assert_eq!(m.types.len(), 2);
-        // The entry's SEQUENCE keeps its column names, shared with the columns' nodes.
+        // The entry's SEQUENCE keeps its column names: the same names as the columns' nodes.
         let entry = m
             .types
             .iter()
             .find(|t| t.name == "ExEntry")
             .expect("ExEntry");
-        let columns: Vec<&str> = entry.columns.iter().map(|c| &**c).collect();
+        let columns: Vec<&str> = entry.columns.iter().map(|&c| m.name(c)).collect();
         assert_eq!(columns, ["exName", "exLevel"]);
         assert!(matches!(&entry.syntax.kind, TypeKind::Sequence(l) if l.components.is_empty()));
         assert_eq!(
@@ -2104,9 +2194,11 @@ END
         let ex_name = m
             .nodes
             .iter()
-            .find(|n| &*n.name == "exName")
+            .find(|n| m.name(n.name) == "exName")
             .expect("exName");
-        assert!(Arc::ptr_eq(&entry.columns[0], &ex_name.name));
+        // One name, one entry in the module's table.
+        assert_eq!(entry.columns[0], ex_name.name);
+        assert_eq!(index[0].name, ex_name.name);
         assert!(m.types[0].textual_convention && m.types[0].display_hint.as_deref() == Some("d-1"));
     }
 
@@ -2151,7 +2243,7 @@ END
             m.findings
         );
         assert_eq!(m.nodes[2].trap_number(), Some(7));
-        assert_eq!(&*m.nodes[2].members()[0], "old_thing");
+        assert_eq!(m.name(m.nodes[2].members()[0]), "old_thing");
         assert_eq!(m.nodes[2].members().len(), 1);
         assert_eq!(m.nodes[1].access, Some(Access::ReadOnly));
     }
@@ -2197,7 +2289,7 @@ END
         let label = m
             .nodes
             .iter()
-            .find(|n| &*n.name == "label")
+            .find(|n| m.name(n.name) == "label")
             .expect("label node");
         assert!(matches!(
             label.syntax.as_deref().map(|t| &t.kind),
@@ -2231,7 +2323,7 @@ END
         let syntax = |name: &str| {
             m.nodes
                 .iter()
-                .find(|n| &*n.name == name)
+                .find(|n| m.name(n.name) == name)
                 .and_then(|n| n.syntax.clone())
                 .expect(name)
         };
@@ -2241,7 +2333,7 @@ END
         let span = |name: &str| {
             m.nodes
                 .iter()
-                .find(|n| &*n.name == name)
+                .find(|n| m.name(n.name) == name)
                 .and_then(|n| n.syntax_text(src))
                 .expect(name)
         };
@@ -2253,5 +2345,17 @@ END
             .filter(|f| f.relaxation == Some(Relaxation::StringType))
             .count();
         assert_eq!(string_type, 2, "{:?}", m.findings);
+    }
+
+    #[test]
+    fn the_per_node_structures_stay_small() {
+        // A corpus holds about 100,000 nodes: these sizes are its memory (see
+        // codegen/examples/mib_load.rs). Growing one is a choice to make on purpose.
+        assert!(std::mem::size_of::<Node>() <= 72);
+        assert!(std::mem::size_of::<Token>() <= 12);
+        assert!(std::mem::size_of::<NodeExtra>() <= 80);
+        assert_eq!(std::mem::size_of::<Name>(), 4);
+        assert_eq!(std::mem::size_of::<Option<Name>>(), 4);
+        assert!(std::mem::size_of::<crate::mib::MibNode>() <= 20);
     }
 }

@@ -52,7 +52,7 @@ END
     let x = r
         .nodes
         .iter()
-        .find(|n| &*set.node(n).name == "x")
+        .find(|n| set.name(n) == "x")
         .expect("x resolved");
     assert_eq!(r.oid(x), [1, 3, 6, 1, 4, 1, 99, 1]);
     assert_eq!(x.base_type(), None);
@@ -81,7 +81,7 @@ END
     let z = r
         .nodes
         .iter()
-        .find(|n| &*set.node(n).name == "z")
+        .find(|n| set.name(n) == "z")
         .expect("z resolved");
     assert_eq!(r.oid(z), [1, 3, 6, 1, 4, 1, 7, 3]);
     assert_eq!(z.base_type(), Some("Integer32"));
@@ -110,7 +110,7 @@ END
     let c_node = r
         .nodes
         .iter()
-        .find(|n| &*set.node(n).name == "c")
+        .find(|n| set.name(n) == "c")
         .expect("c resolved");
     assert_eq!(r.oid(c_node), [1, 3, 6, 1, 4, 1, 9]);
     let report = |module: &str| {

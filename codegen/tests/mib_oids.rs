@@ -23,7 +23,7 @@ fn load(text: &str) -> (MibSet, Resolved) {
 fn oid_of(set: &MibSet, r: &Resolved, name: &str) -> Option<Vec<u32>> {
     r.nodes
         .iter()
-        .find(|n| &*set.node(n).name == name)
+        .find(|n| set.name(n) == name)
         .map(|n| r.oid(n))
 }
 
@@ -72,23 +72,15 @@ END
         [1, 3, 6, 1, 4, 1, 4242, 0, 7]
     );
     // The tree is walked upwards through the imported module.
-    let acme = r
-        .nodes
-        .iter()
-        .find(|n| &*set.node(n).name == "acme")
-        .unwrap();
+    let acme = r.nodes.iter().find(|n| set.name(n) == "acme").unwrap();
     let enterprises = r.parent(acme).expect("acme has a parent");
-    assert_eq!(&*set.node(enterprises).name, "enterprises");
+    assert_eq!(set.name(enterprises), "enterprises");
     assert_eq!(r.oid(enterprises), [1, 3, 6, 1, 4, 1]);
     let org = r.parent(enterprises).expect("enterprises has a parent");
-    assert_eq!(&*set.node(org).name, "org");
+    assert_eq!(set.name(org), "org");
     assert!(r.parent(org).is_none());
     // Numbers only, or a root name: nothing above.
-    let numeric = r
-        .nodes
-        .iter()
-        .find(|n| &*set.node(n).name == "numeric")
-        .unwrap();
+    let numeric = r.nodes.iter().find(|n| set.name(n) == "numeric").unwrap();
     assert!(r.parent(numeric).is_none());
 }
 
@@ -119,7 +111,7 @@ END
             .any(|e| e.contains(&format!("`long` has {} numbers", MAX_ARCS + 1))),
         "{errors:?}"
     );
-    let names: Vec<&str> = r.nodes.iter().map(|n| &*set.node(n).name).collect();
+    let names: Vec<&str> = r.nodes.iter().map(|n| set.name(n)).collect();
     assert_eq!(names, ["ok"]);
     assert_eq!(oid_of(&set, &r, "ok").unwrap(), [1, 5]);
 }
@@ -150,8 +142,8 @@ fn a_chain_deeper_than_any_oid_is_an_error_not_a_stack_overflow() {
     // Every node that has an OID has the right one: `iso 1` and then one `1` per level.
     assert!(!r.nodes.is_empty());
     for n in &r.nodes {
-        let k: usize = set.node(n).name[1..].parse().unwrap();
-        assert_eq!(r.oid(n).len(), k + 2, "{}", set.node(n).name);
+        let k: usize = set.name(n)[1..].parse().unwrap();
+        assert_eq!(r.oid(n).len(), k + 2, "{}", set.name(n));
         assert!(r.oid(n).iter().all(|&a| a == 1));
     }
 }
@@ -167,7 +159,7 @@ widget OBJECT IDENTIFIER ::= { acme 1 }
 END
 ",
     );
-    let names: Vec<&str> = r.nodes.iter().map(|n| &*set.node(n).name).collect();
+    let names: Vec<&str> = r.nodes.iter().map(|n| set.name(n)).collect();
     assert_eq!(names, ["acme", "widget"]);
     assert_eq!(
         oid_of(&set, &r, "widget").unwrap(),
@@ -176,7 +168,7 @@ END
     let mut up = Vec::new();
     let mut at = r.nodes.last();
     while let Some(n) = at {
-        up.push(set.node(n).name.to_string());
+        up.push(set.name(n).to_string());
         at = r.parent(n);
     }
     assert_eq!(up, ["widget", "acme", "enterprises", "org"]);

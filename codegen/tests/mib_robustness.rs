@@ -138,7 +138,7 @@ proptest! {
             }
         }
         for n in &resolved.nodes {
-            prop_assert!(!resolved.oid(n).is_empty(), "{} has an OID", set.node(n).name);
+            prop_assert!(!resolved.oid(n).is_empty(), "{} has an OID", set.name(n));
         }
     }
 }

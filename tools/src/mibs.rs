@@ -14,7 +14,7 @@ pub struct Mibs {
     pub set: MibSet,
     /// What it resolved to.
     pub resolved: Resolved,
-    by_name: HashMap<std::sync::Arc<str>, Vec<usize>>,
+    by_name: HashMap<Box<str>, Vec<usize>>,
     by_oid: BTreeMap<Vec<u32>, usize>,
 }
 
@@ -47,10 +47,10 @@ impl Mibs {
             }
         }
         let resolved = mib::resolve(&set, modules, strict);
-        let mut by_name: HashMap<std::sync::Arc<str>, Vec<usize>> = HashMap::new();
+        let mut by_name: HashMap<Box<str>, Vec<usize>> = HashMap::new();
         let mut by_oid = BTreeMap::new();
         for (i, n) in resolved.nodes.iter().enumerate() {
-            by_name.entry(set.node(n).name.clone()).or_default().push(i);
+            by_name.entry(set.name(n).into()).or_default().push(i);
             by_oid.entry(resolved.oid(n)).or_insert(i);
         }
         Ok(Mibs {
@@ -107,7 +107,7 @@ impl Mibs {
             let mut s = format!(
                 "{}::{}",
                 self.module_name(node),
-                self.set.node(&self.resolved.nodes[node]).name
+                self.set.name(&self.resolved.nodes[node])
             );
             for a in &oid[k..] {
                 let _ = write!(s, ".{a}");
@@ -124,7 +124,7 @@ impl Mibs {
                 out,
                 "{}\t{}\t{}\t{}\t{}",
                 self.set.modules[n.module()].smi.name,
-                self.set.node(n).name,
+                self.set.name(n),
                 mib::dotted(&self.resolved.oid(n)),
                 n.kind().as_str(),
                 n.base_type().unwrap_or("")

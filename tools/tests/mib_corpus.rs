@@ -179,7 +179,7 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
     for n in &nodes {
         let oid = snmp_codegen::mib::dotted(&mibs.resolved.oid(n));
         if theirs
-            .get(&*mibs.set.node(n).name)
+            .get(mibs.set.name(n))
             .is_some_and(|s| s.contains(&oid))
         {
             agree += 1;
@@ -194,11 +194,11 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
         let own = tz(&tool, &path, name);
         for n in list {
             let oid = snmp_codegen::mib::dotted(&mibs.resolved.oid(n));
-            match own.get(&*mibs.set.node(n).name) {
+            match own.get(mibs.set.name(n)) {
                 Some(s) if s.contains(&oid) => agree += 1,
                 Some(s) => disagree.push(format!(
                     "{name}::{}: ours {oid}, net-snmp {s:?}",
-                    mibs.set.node(n).name
+                    mibs.set.name(n)
                 )),
                 None => *unknown_to_net_snmp.entry(name.clone()).or_default() += 1,
             }
@@ -232,7 +232,7 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
     let known: Vec<_> = nodes
         .iter()
         .filter(|n| {
-            theirs.get(&*mibs.set.node(n).name).is_some_and(|s| {
+            theirs.get(mibs.set.name(n)).is_some_and(|s| {
                 s.len() == 1 && s.contains(&snmp_codegen::mib::dotted(&mibs.resolved.oid(n)))
             })
         })
@@ -251,7 +251,7 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
             format!(
                 "{}::{}{suffix}",
                 mibs.set.modules[n.module()].smi.name,
-                mibs.set.node(n).name
+                mibs.set.name(n)
             )
         })
         .collect();
@@ -457,7 +457,8 @@ fn node_facts(mibs: &Mibs, module: &str) -> std::collections::BTreeMap<String, S
         .iter()
         .filter(|n| n.module() == m)
         .map(|n| {
-            let node = &mibs.set.modules[m].smi.nodes[n.index()];
+            let smi = &mibs.set.modules[m].smi;
+            let node = &smi.nodes[n.index()];
             let named = match node.syntax.as_ref().map(|t| &t.kind) {
                 Some(TypeKind::Integer(nn)) | Some(TypeKind::BitString(nn)) => nn
                     .iter()
@@ -472,7 +473,10 @@ fn node_facts(mibs: &Mibs, module: &str) -> std::collections::BTreeMap<String, S
             let index: Vec<String> = node
                 .index()
                 .iter()
-                .map(|i| format!("{}{}", if i.implied { "IMPLIED " } else { "" }, i.name))
+                .map(|i| {
+                    let implied = if i.implied { "IMPLIED " } else { "" };
+                    format!("{implied}{}", smi.name(i.name))
+                })
                 .collect();
             let facts = format!(
                 "oid {} | {} | base {:?} | access {:?} | status {:?} | named {named} | index {} | augments {:?}",
@@ -482,9 +486,9 @@ fn node_facts(mibs: &Mibs, module: &str) -> std::collections::BTreeMap<String, S
                 node.access.map(|a| a.as_str()),
                 node.status.map(|s| s.as_str()),
                 index.join(","),
-                node.augments()
+                node.augments().map(|a| smi.name(a))
             );
-            (mibs.set.node(n).name.to_string(), facts)
+            (mibs.set.name(n).to_string(), facts)
         })
         .collect()
 }
