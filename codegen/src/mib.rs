@@ -508,7 +508,7 @@ pub struct MibNode {
     /// How many (at most [`MAX_ARCS`] + 1, with a root arc).
     arcs_len: u8,
     kind: NodeKind,
-    /// Position in [`BASE_NAMES`] plus one of its base type; 0: none.
+    /// Its base type's code (see [`base_code`]).
     base: u8,
 }
 
@@ -537,37 +537,21 @@ impl MibNode {
     /// Base type of its SYNTAX after TEXTUAL-CONVENTIONs, for OBJECT-TYPEs: one of
     /// [`BASE_TYPES`] or an ASN.1 type's keyword (`SEQUENCE`, `CHOICE`, ...).
     pub fn base_type(&self) -> Option<&'static str> {
-        BASE_NAMES
-            .get(usize::from(self.base).checked_sub(1)?)
-            .copied()
+        let k = usize::from(self.base).checked_sub(1)?;
+        BASE_TYPES.iter().chain(OTHER_BASES).nth(k).copied()
     }
 }
 
-/// What [`MibNode::base_type`] can be: [`BASE_TYPES`], then the keywords of the other ASN.1
+/// What [`MibNode::base_type`] can be besides [`BASE_TYPES`]: the keywords of the other ASN.1
 /// types a SYNTAX may be written with.
-const BASE_NAMES: &[&str] = &[
-    "INTEGER",
-    "OCTET STRING",
-    "OBJECT IDENTIFIER",
-    "BITS",
-    "Integer32",
-    "Unsigned32",
-    "Gauge32",
-    "Counter32",
-    "Counter64",
-    "TimeTicks",
-    "IpAddress",
-    "Opaque",
-    "Counter",
-    "Gauge",
-    "NetworkAddress",
-    "NULL",
-    "BOOLEAN",
-    "SEQUENCE",
-    "SEQUENCE OF",
-    "CHOICE",
-    "ANY",
-];
+const OTHER_BASES: &[&str] = &["BOOLEAN", "SEQUENCE", "SEQUENCE OF", "CHOICE", "ANY"];
+
+/// [`MibNode::base`]'s code of a base type: its position in [`BASE_TYPES`] followed by
+/// [`OTHER_BASES`], plus one; 0 for none.
+fn base_code(base: Option<&str>) -> u8 {
+    base.and_then(|b| BASE_TYPES.iter().chain(OTHER_BASES).position(|x| *x == b))
+        .map_or(0, |k| k as u8 + 1)
+}
 
 /// How many nodes an OID may be defined through (`{ a 1 }`, `a OBJECT IDENTIFIER ::= { b 2 }`,
 /// ...) before the chain is taken for too deep: SMI OIDs have at most 128 arcs.
@@ -1054,10 +1038,7 @@ fn resolve_part(
             if reported[m] {
                 let b =
                     oid.and_then(|_| n.syntax.as_ref().and_then(|t| r.base_type(m, &t.kind, 0)));
-                base.push(
-                    b.and_then(|b| BASE_NAMES.iter().position(|x| *x == b))
-                        .map_or(0, |k| k as u8 + 1),
-                );
+                base.push(base_code(b));
             }
         }
         bases.push((m, base));
