@@ -1,0 +1,14 @@
+//! The SNMPv3 side of snmp-codegen's client: the User-based Security Model (RFC 3414), with the
+//! SHA-2 authentication protocols of RFC 7860 and AES privacy (RFC 3826 and its 192- and
+//! 256-bit variants), over the message codecs generated in `snmp-messages`.
+//!
+//! [`usm`] has the primitives: keys from passwords and their localisation to an engine, the
+//! HMAC written into and checked in place in the encoded message (no re-encoding: the decoder
+//! hands out the message's bytes and where `msgAuthenticationParameters` sits), and the
+//! encryption of the scoped PDU. [`incoming`] takes a received message apart for them.
+
+pub mod incoming;
+pub mod usm;
+
+pub use incoming::Incoming;
+pub use usm::{AuthProtocol, Key, PrivProtocol, UsmError};
