@@ -20,7 +20,10 @@ fn keys() -> &'static [(AuthProtocol, Key)] {
 fuzz_target!(|data: &[u8]| {
     let Ok(m) = Incoming::parse(data) else { return };
     assert!(m.auth_params_at.end <= data.len());
-    assert_eq!(&data[m.auth_params_at.clone()], m.usm.msg_authentication_parameters);
+    assert_eq!(
+        &data[m.auth_params_at.clone()],
+        m.usm.msg_authentication_parameters
+    );
     for (p, key) in keys() {
         let _ = m.verify(*p, key);
         if *p == AuthProtocol::Sha512 {
