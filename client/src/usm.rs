@@ -260,6 +260,18 @@ impl PrivProtocol {
         })
     }
 
+    /// The protocol's OBJECT IDENTIFIER: SNMP-USER-BASED-SM-MIB's for DES, RFC 3826's for
+    /// AES-128, and for AES-192 and AES-256 those of draft-blumenthal-aes-usm-04, which
+    /// net-snmp uses.
+    pub fn oid(self) -> &'static [u32] {
+        match self {
+            PrivProtocol::Des => &[1, 3, 6, 1, 6, 3, 10, 1, 2, 2],
+            PrivProtocol::Aes128 => &[1, 3, 6, 1, 6, 3, 10, 1, 2, 4],
+            PrivProtocol::Aes192 => &[1, 3, 6, 1, 4, 1, 14832, 1, 3],
+            PrivProtocol::Aes256 => &[1, 3, 6, 1, 4, 1, 14832, 1, 4],
+        }
+    }
+
     /// How many octets of the localized privacy key it uses: DES's key and pre-IV, or the
     /// AES key.
     pub fn key_len(self) -> usize {

@@ -3,9 +3,11 @@
 //!
 //! Functions used (net-snmp's headers): `snmp_pdu_create`, `snmp_pdu_parse`, `snmp_pdu_build`,
 //! `snmp_free_pdu` (pdu_api.h, snmp_api.h) and `snmp_comstr_parse` (snmp_impl.h: the
-//! version and community of a v1/v2c message, returning the PDU that follows).
+//! version and community of a v1/v2c message, returning the PDU that follows); for the USM,
+//! `generate_Ku`, `generate_kul` (keytools.h), `sc_check_keyed_hash` and `sc_decrypt`
+//! (scapi.h).
 
-use std::ffi::{c_int, c_long, c_void};
+use std::ffi::{c_int, c_long, c_uint, c_ulong, c_void};
 use std::marker::PhantomData;
 
 type PduCreate = unsafe extern "C" fn(c_int) -> *mut c_void;
@@ -131,6 +133,24 @@ impl NetSnmp {
         ))
     }
 
+    /// net-snmp's USM cryptography, from the same library.
+    pub fn usm(&self) -> Result<UsmFunctions<'_>, String> {
+        let lib = &self._lib;
+        // SAFETY: each symbol is looked up with the signature net-snmp's headers give it.
+        let found = unsafe {
+            (|| -> Result<_, libloading::Error> {
+                Ok(UsmFunctions {
+                    _lib: lib,
+                    generate_ku: *lib.get::<GenerateKu>(b"generate_Ku\0")?,
+                    generate_kul: *lib.get::<GenerateKul>(b"generate_kul\0")?,
+                    check_keyed_hash: *lib.get::<CheckKeyedHash>(b"sc_check_keyed_hash\0")?,
+                    decrypt: *lib.get::<ScDecrypt>(b"sc_decrypt\0")?,
+                })
+            })()
+        };
+        found.map_err(|e| format!("{}: {e}", self.path))
+    }
+
     /// Parses a PDU TLV with `snmp_pdu_parse`, as a message of `version` (0 v1, 1 v2c) would,
     /// from a copy of `bytes` that the PDU keeps. Returns net-snmp's error code on failure.
     pub fn parse_pdu(&self, bytes: &[u8], version: i64) -> Result<Pdu<'_>, i32> {
@@ -210,5 +230,179 @@ impl NetSnmp {
             .parse_pdu(&copy[start..start + len], version as i64)
             .map_err(|rc| format!("snmp_pdu_parse returned {rc}"))?;
         Ok((version as i64, community, pdu))
+    }
+}
+
+/// `generate_Ku` (keytools.h).
+type GenerateKu =
+    unsafe extern "C" fn(*const c_ulong, c_uint, *const u8, usize, *mut u8, *mut usize) -> c_int;
+/// `generate_kul` (keytools.h).
+type GenerateKul = unsafe extern "C" fn(
+    *const c_ulong,
+    c_uint,
+    *const u8,
+    usize,
+    *const u8,
+    usize,
+    *mut u8,
+    *mut usize,
+) -> c_int;
+/// `sc_check_keyed_hash` (scapi.h).
+type CheckKeyedHash = unsafe extern "C" fn(
+    *const c_ulong,
+    usize,
+    *const u8,
+    c_uint,
+    *const u8,
+    c_uint,
+    *const u8,
+    c_uint,
+) -> c_int;
+/// `sc_decrypt` (scapi.h).
+type ScDecrypt = unsafe extern "C" fn(
+    *const c_ulong,
+    usize,
+    *mut u8,
+    c_uint,
+    *mut u8,
+    c_uint,
+    *mut u8,
+    c_uint,
+    *mut u8,
+    *mut usize,
+) -> c_int;
+
+/// net-snmp's USM cryptography (keytools.h, scapi.h), for the differential test and the
+/// benchmark's C column. Protocols are named by their OIDs, as net-snmp takes them.
+pub struct UsmFunctions<'a> {
+    _lib: &'a libloading::Library,
+    generate_ku: GenerateKu,
+    generate_kul: GenerateKul,
+    check_keyed_hash: CheckKeyedHash,
+    decrypt: ScDecrypt,
+}
+
+/// An OID as net-snmp's `oid` arrays hold it (`unsigned long` arcs).
+fn oid_arcs(oid: &[u32]) -> Vec<c_ulong> {
+    oid.iter().map(|&a| c_ulong::from(a)).collect()
+}
+
+impl UsmFunctions<'_> {
+    /// One of net-snmp's protocol OIDs (transform_oids.h: `usmHMACMD5AuthProtocol`, ...),
+    /// read from the library's data; `len` is the array's length the header declares.
+    pub fn protocol_oid(&self, name: &str, len: usize) -> Option<Vec<u32>> {
+        let symbol: Vec<u8> = name.bytes().chain([0]).collect();
+        // SAFETY: the symbol is an `oid name[len]` array (transform_oids.h), static data of
+        // the loaded library, which outlives this read.
+        unsafe {
+            let at = self._lib.get::<*const c_ulong>(symbol.as_slice()).ok()?;
+            let arcs = std::slice::from_raw_parts(*at, len);
+            arcs.iter().map(|&a| u32::try_from(a).ok()).collect()
+        }
+    }
+
+    /// `generate_Ku`: the key from `password` for the hash of authentication protocol `auth`.
+    pub fn key_from_password(&self, auth: &[u32], password: &[u8]) -> Result<Vec<u8>, c_int> {
+        let oid = oid_arcs(auth);
+        let mut out = vec![0u8; 64];
+        let mut len = out.len();
+        // SAFETY: the OID, password and output buffer are valid for the lengths given;
+        // generate_Ku writes at most `len` octets and stores how many it wrote.
+        let rc = unsafe {
+            (self.generate_ku)(
+                oid.as_ptr(),
+                oid.len() as c_uint,
+                password.as_ptr(),
+                password.len(),
+                out.as_mut_ptr(),
+                &mut len,
+            )
+        };
+        if rc != 0 {
+            return Err(rc);
+        }
+        out.truncate(len);
+        Ok(out)
+    }
+
+    /// `generate_kul`: `ku` localized to `engine_id`.
+    pub fn localize(&self, auth: &[u32], engine_id: &[u8], ku: &[u8]) -> Result<Vec<u8>, c_int> {
+        let oid = oid_arcs(auth);
+        let mut out = vec![0u8; 64];
+        let mut len = out.len();
+        // SAFETY: every buffer is valid for the length given with it; generate_kul writes at
+        // most `len` octets and stores how many it wrote.
+        let rc = unsafe {
+            (self.generate_kul)(
+                oid.as_ptr(),
+                oid.len() as c_uint,
+                engine_id.as_ptr(),
+                engine_id.len(),
+                ku.as_ptr(),
+                ku.len(),
+                out.as_mut_ptr(),
+                &mut len,
+            )
+        };
+        if rc != 0 {
+            return Err(rc);
+        }
+        out.truncate(len);
+        Ok(out)
+    }
+
+    /// `sc_check_keyed_hash`: whether `mac` is the (truncated) HMAC of `message` under `key`.
+    pub fn check_mac(&self, auth: &[u32], key: &[u8], message: &[u8], mac: &[u8]) -> bool {
+        let oid = oid_arcs(auth);
+        // SAFETY: every buffer is valid for the length given with it; nothing is written.
+        let rc = unsafe {
+            (self.check_keyed_hash)(
+                oid.as_ptr(),
+                oid.len(),
+                key.as_ptr(),
+                key.len() as c_uint,
+                message.as_ptr(),
+                message.len() as c_uint,
+                mac.as_ptr(),
+                mac.len() as c_uint,
+            )
+        };
+        rc == 0
+    }
+
+    /// `sc_decrypt`: `ciphertext` decrypted under `key` and `iv` by privacy protocol `privacy`.
+    pub fn decrypt(
+        &self,
+        privacy: &[u32],
+        key: &[u8],
+        iv: &[u8],
+        ciphertext: &[u8],
+    ) -> Result<Vec<u8>, c_int> {
+        let oid = oid_arcs(privacy);
+        let (mut key, mut iv, mut ct) = (key.to_vec(), iv.to_vec(), ciphertext.to_vec());
+        let mut out = vec![0u8; ciphertext.len() + 16];
+        let mut len = out.len();
+        // SAFETY: every buffer is valid for the length given with it (net-snmp takes them as
+        // mutable but only reads the key, IV and ciphertext); sc_decrypt writes at most `len`
+        // octets of plaintext and stores how many it wrote.
+        let rc = unsafe {
+            (self.decrypt)(
+                oid.as_ptr(),
+                oid.len(),
+                key.as_mut_ptr(),
+                key.len() as c_uint,
+                iv.as_mut_ptr(),
+                iv.len() as c_uint,
+                ct.as_mut_ptr(),
+                ct.len() as c_uint,
+                out.as_mut_ptr(),
+                &mut len,
+            )
+        };
+        if rc != 0 {
+            return Err(rc);
+        }
+        out.truncate(len);
+        Ok(out)
     }
 }
