@@ -5,10 +5,13 @@
 //! [`usm`] has the primitives: keys from passwords and their localisation to an engine, the
 //! HMAC written into and checked in place in the encoded message (no re-encoding: the decoder
 //! hands out the message's bytes and where `msgAuthenticationParameters` sits), and the
-//! encryption of the scoped PDU. [`incoming`] takes a received message apart for them.
+//! encryption of the scoped PDU. [`incoming`] takes a received message apart for them;
+//! [`outgoing`] makes one to send.
 
 pub mod incoming;
+pub mod outgoing;
 pub mod usm;
 
 pub use incoming::Incoming;
+pub use outgoing::{seal, Header, Security};
 pub use usm::{AuthProtocol, Key, PrivProtocol, UsmError};

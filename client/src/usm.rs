@@ -407,7 +407,7 @@ fn auth_field(
 }
 
 /// The zeros the MAC is computed over in place of itself (the longest MAC is 48 octets).
-const ZEROS: [u8; 48] = [0; 48];
+pub(crate) const ZEROS: [u8; 48] = [0; 48];
 
 /// Authenticates an encoded message in place (RFC 3414 6.3.1, 7.3.1; RFC 7860 4.2.1): the
 /// HMAC of the whole message, with `msgAuthenticationParameters` (at `at`) taken as zeros, is

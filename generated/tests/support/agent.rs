@@ -46,11 +46,18 @@ impl Drop for Agent {
 }
 
 pub fn start_agent(snmpd: &PathBuf) -> Agent {
+    start_agent_with(snmpd, "")
+}
+
+/// An snmpd of our own whose configuration has `extra` lines too (SNMPv3 users, say).
+pub fn start_agent_with(snmpd: &PathBuf, extra: &str) -> Agent {
     let dir = tempfile::tempdir().unwrap();
     let conf = dir.path().join("snmpd.conf");
     std::fs::write(
         &conf,
-        "rocommunity public 127.0.0.1\nsysLocation interop-test\nsysContact nobody\n",
+        format!(
+            "rocommunity public 127.0.0.1\nsysLocation interop-test\nsysContact nobody\n{extra}"
+        ),
     )
     .unwrap();
     // An ephemeral port: bind, note it, release it for the agent.
