@@ -57,7 +57,7 @@ pub enum UsmError {
         len: usize,
     },
     /// The MAC in the message is not the one its key gives.
-    #[error("authentication failed: the message's {protocol} MAC does not match")]
+    #[error("the message's {protocol} MAC does not match")]
     WrongDigest {
         /// The protocol.
         protocol: &'static str,

@@ -104,6 +104,21 @@ enum Command {
         /// or separate with `:`.
         #[arg(long = "mib-dir", short = 'M', value_name = "DIR")]
         mib_dir: Vec<PathBuf>,
+        /// SNMPv3: the USM user whose messages to authenticate and decrypt (net-snmp's -u).
+        #[arg(long, short = 'u', value_name = "NAME")]
+        user: Option<String>,
+        /// Its authentication protocol: MD5, SHA, SHA-224, SHA-256, SHA-384 or SHA-512.
+        #[arg(long, short = 'a', value_name = "PROTOCOL", requires_all = ["user", "auth_password"])]
+        auth_protocol: Option<String>,
+        /// Its authentication password.
+        #[arg(long, short = 'A', value_name = "PASSWORD", requires = "auth_protocol")]
+        auth_password: Option<String>,
+        /// Its privacy protocol: DES, AES, AES-192 or AES-256.
+        #[arg(long, short = 'x', value_name = "PROTOCOL", requires_all = ["auth_protocol", "priv_password"])]
+        priv_protocol: Option<String>,
+        /// Its privacy password.
+        #[arg(long, short = 'X', value_name = "PASSWORD", requires = "priv_protocol")]
+        priv_password: Option<String>,
     },
 }
 
@@ -117,7 +132,26 @@ fn main() -> ExitCode {
             json,
             trace,
             mib_dir,
+            user,
+            auth_protocol,
+            auth_password,
+            priv_protocol,
+            priv_password,
         } => {
+            let credentials = match &user {
+                None => None,
+                Some(u) => match view::Credentials::new(
+                    u,
+                    auth_protocol.as_deref().zip(auth_password.as_deref()),
+                    priv_protocol.as_deref().zip(priv_password.as_deref()),
+                ) {
+                    Ok(c) => Some(c),
+                    Err(e) => {
+                        eprintln!("snmpc: {e}");
+                        return ExitCode::from(2);
+                    }
+                },
+            };
             let namer = if mib_dir.is_empty() {
                 None
             } else {
@@ -130,7 +164,15 @@ fn main() -> ExitCode {
                     Err(code) => return code,
                 }
             };
-            decode(hex, pcap, port, json, trace, namer.as_ref())
+            decode(
+                hex,
+                pcap,
+                port,
+                json,
+                trace,
+                namer.as_ref(),
+                credentials.as_ref(),
+            )
         }
         Command::Mib { command } => mib(command),
         Command::Translate { opts, inputs } => translate(opts, inputs),
@@ -162,6 +204,7 @@ fn decode(
     json: bool,
     trace_mode: bool,
     mibs: Option<&mibs::Mibs>,
+    credentials: Option<&view::Credentials>,
 ) -> ExitCode {
     let namer = |dotted: &str| -> Option<String> {
         let arcs: Option<Vec<u32>> = dotted.split('.').map(|a| a.parse().ok()).collect();
@@ -240,6 +283,9 @@ fn decode(
         if json {
             let (mut line, ok) = view::json_line(frame, &bytes);
             failed += usize::from(!ok);
+            if let (Some(map), Some(c)) = (line.as_object_mut(), credentials) {
+                view::unlock(map, &bytes, c);
+            }
             if let (Some(map), true) = (line.as_object_mut(), mibs.is_some()) {
                 view::annotate(map, &namer);
             }
@@ -247,6 +293,9 @@ fn decode(
         } else {
             match view::decode(&bytes) {
                 Ok(mut v) => {
+                    if let Some(c) = credentials {
+                        view::unlock(&mut v, &bytes, c);
+                    }
                     if mibs.is_some() {
                         view::annotate(&mut v, &namer);
                     }

@@ -1,10 +1,16 @@
 //! A version-independent view of a decoded SNMP message: the JSON object `snmpc decode --json`
 //! prints, and the readable text built from it.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use serde_json::{json, Map, Value};
 use snmp_ber::{Decode, DecodeError};
+use snmp_client::incoming::flags;
+use snmp_client::usm::{AuthProtocol, Key, PrivProtocol};
+use snmp_client::Incoming;
 use snmp_messages::snmpv2_pdu::{self, Pdus, VarBindValue};
-use snmp_messages::snmpv3_message_syntax::{ScopedPduData, Snmpv3Message};
+use snmp_messages::snmpv3_message_syntax::{ScopedPdu, ScopedPduData, Snmpv3Message};
 use snmp_messages::usm_security_parameters_syntax::UsmSecurityParameters;
 use snmp_messages::{community_based_snmpv2, rfc1155_smi, rfc1157_snmp, snmpv2_smi};
 
@@ -242,6 +248,139 @@ pub fn decode(bytes: &[u8]) -> Result<Map<String, Value>, Failure> {
     Ok(out)
 }
 
+/// A USM user's credentials, to authenticate and decrypt the SNMPv3 messages it sent or was
+/// sent (`snmpc decode -u NAME -a PROTO -A PASS -x PROTO -X PASS`, as net-snmp's tools take
+/// them).
+pub struct Credentials {
+    user: String,
+    auth: Option<(AuthProtocol, String)>,
+    privacy: Option<(PrivProtocol, String)>,
+    /// Localized keys by engine ID.
+    keys: RefCell<HashMap<Vec<u8>, LocalKeys>>,
+}
+
+/// A user's keys localized to one engine: authentication, and privacy when it has one.
+type LocalKeys = (Key, Option<Key>);
+
+impl Credentials {
+    /// The user `user` with an authentication and a privacy protocol and password, each by
+    /// net-snmp's names (`SHA`, `AES`, ...).
+    pub fn new(
+        user: &str,
+        auth: Option<(&str, &str)>,
+        privacy: Option<(&str, &str)>,
+    ) -> Result<Credentials, String> {
+        let auth = match auth {
+            Some((p, pw)) => Some((AuthProtocol::from_name(p).map_err(|e| e.to_string())?, pw)),
+            None => None,
+        };
+        let privacy = match privacy {
+            Some(_) if auth.is_none() => {
+                return Err("a privacy protocol needs an authentication protocol".into())
+            }
+            Some((p, pw)) => Some((PrivProtocol::from_name(p).map_err(|e| e.to_string())?, pw)),
+            None => None,
+        };
+        // Refused now rather than at the first message: too short for RFC 3414.
+        for (what, pw) in [
+            auth.map(|a| ("authentication", a.1)),
+            privacy.map(|p| ("privacy", p.1)),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if pw.len() < snmp_client::usm::MIN_PASSWORD {
+                return Err(format!(
+                    "the {what} password has {} octets; the USM needs at least {}",
+                    pw.len(),
+                    snmp_client::usm::MIN_PASSWORD
+                ));
+            }
+        }
+        Ok(Credentials {
+            user: user.to_string(),
+            auth: auth.map(|(p, pw)| (p, pw.to_string())),
+            privacy: privacy.map(|(p, pw)| (p, pw.to_string())),
+            keys: RefCell::new(HashMap::new()),
+        })
+    }
+
+    /// The keys localized to `engine` (computed once per engine).
+    fn keys(&self, auth: AuthProtocol, engine: &[u8]) -> Option<LocalKeys> {
+        if let Some(k) = self.keys.borrow().get(engine) {
+            return Some(k.clone());
+        }
+        let (_, apw) = self.auth.as_ref()?;
+        let akey = Key::localized(auth, apw.as_bytes(), engine).ok()?;
+        // The privacy key is localized with the authentication protocol's hash.
+        let pkey = match &self.privacy {
+            Some((_, ppw)) => Some(Key::localized(auth, ppw.as_bytes(), engine).ok()?),
+            None => None,
+        };
+        self.keys
+            .borrow_mut()
+            .insert(engine.to_vec(), (akey.clone(), pkey.clone()));
+        Some((akey, pkey))
+    }
+}
+
+/// With `credentials` for the user of an SNMPv3 message: checks its MAC (`authentication`:
+/// `verified`, or why not) and decrypts its scoped PDU (`decrypted`: the privacy protocol,
+/// and the PDU's fields as a plaintext message has them; or `decryption`: why not).
+pub fn unlock(view: &mut Map<String, Value>, bytes: &[u8], credentials: &Credentials) {
+    if view.get("version").and_then(Value::as_str) != Some("3") {
+        return;
+    }
+    let Ok(m) = Incoming::parse(bytes) else {
+        return;
+    };
+    if m.usm.msg_user_name != credentials.user.as_bytes() {
+        return;
+    }
+    let Some(auth) = credentials.auth.as_ref().map(|a| a.0) else {
+        return;
+    };
+    if m.flags() & flags::AUTH == 0 {
+        return;
+    }
+    let engine = m.usm.msg_authoritative_engine_id;
+    let Some((akey, pkey)) = credentials.keys(auth, engine) else {
+        return;
+    };
+    let verdict = match m.verify(auth, &akey) {
+        Ok(()) => format!("verified ({})", auth.name()),
+        Err(e) => format!("failed: {e}"),
+    };
+    view.insert("authentication".into(), json!(verdict));
+    let (Some(privacy), Some(pkey)) = (credentials.privacy.as_ref().map(|p| p.0), pkey) else {
+        return;
+    };
+    if m.flags() & flags::PRIV == 0 {
+        return;
+    }
+    let opened = m
+        .scoped_pdu_octets(Some((privacy, &pkey)))
+        .map_err(|e| e.to_string())
+        .and_then(|plain| {
+            let mut fields = Map::new();
+            let s =
+                ScopedPdu::from_ber(&plain).map_err(|e| format!("the decrypted scopedPDU: {e}"))?;
+            fields.insert("context_engine_id".into(), json!(hex(s.context_engine_id)));
+            fields.insert("context_name".into(), text_or_hex(s.context_name));
+            v2_pdu(&mut fields, &s.data).map_err(|e| format!("the decrypted scopedPDU: {e}"))?;
+            Ok(fields)
+        });
+    match opened {
+        Ok(fields) => {
+            view.insert("decrypted".into(), json!(privacy.name()));
+            view.extend(fields);
+        }
+        Err(e) => {
+            view.insert("decryption".into(), json!(format!("failed: {e}")));
+        }
+    }
+}
+
 /// Adds MIB names to a decoded view: `name` beside each binding's `oid` and `value_name`
 /// beside OBJECT IDENTIFIER values (and the v1 trap's `enterprise_name`), from `namer`
 /// (dotted OID to `MODULE::name.instance`).
@@ -323,9 +462,20 @@ pub fn text(frame: usize, view: &Map<String, Value>) -> String {
                 get("user")
             ));
         }
+        if let Some(a) = view.get("authentication").and_then(Value::as_str) {
+            out.push_str(&format!("\n  authentication {a}"));
+        }
         if view.get("encrypted") == Some(&Value::Bool(true)) {
-            out.push_str("\n  scoped PDU encrypted");
-            return out + "\n";
+            match view.get("decrypted").and_then(Value::as_str) {
+                Some(p) => out.push_str(&format!("\n  scoped PDU decrypted ({p})")),
+                None => {
+                    out.push_str("\n  scoped PDU encrypted");
+                    if let Some(why) = view.get("decryption").and_then(Value::as_str) {
+                        out.push_str(&format!(": decryption {why}"));
+                    }
+                    return out + "\n";
+                }
+            }
         }
         out.push_str(&format!(
             "\n  contextEngineID {} contextName {}",
