@@ -6,12 +6,15 @@
 //! HMAC written into and checked in place in the encoded message (no re-encoding: the decoder
 //! hands out the message's bytes and where `msgAuthenticationParameters` sits), and the
 //! encryption of the scoped PDU. [`incoming`] takes a received message apart for them;
-//! [`outgoing`] makes one to send.
+//! [`outgoing`] makes one to send; [`engine`] keeps what discovery and the time window
+//! (RFC 3414 3.2 step 7) teach about an agent's engine, and reads its Reports.
 
+pub mod engine;
 pub mod incoming;
 pub mod outgoing;
 pub mod usm;
 
+pub use engine::{Engine, Report};
 pub use incoming::Incoming;
 pub use outgoing::{seal, Header, Security};
 pub use usm::{AuthProtocol, Key, PrivProtocol, UsmError};

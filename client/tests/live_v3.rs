@@ -1,8 +1,9 @@
 //! SNMPv3 against a real agent: our own net-snmp snmpd on 127.0.0.1, with a user at every
 //! security level and protocol. Engine discovery (a Report of usmStatsUnknownEngineIDs gives
 //! the engine's ID, boots and time), then a GET of sysLocation.0 sealed by `seal` and the
-//! response opened by `Incoming`, its MAC checked and its scoped PDU decrypted; and a message
-//! signed with the wrong key is answered by a Report of usmStatsWrongDigests.
+//! response opened by `Incoming`, its MAC checked and its scoped PDU decrypted; a message
+//! signed with the wrong key is answered by a Report of usmStatsWrongDigests, and one whose
+//! time is off by a Report of usmStatsNotInTimeWindows carrying the engine's clock.
 
 #[path = "../../generated/tests/support/agent.rs"]
 mod support;
@@ -13,7 +14,7 @@ use std::time::{Duration, Instant};
 use snmp_ber::{Decode, Encode, OidBuf, SequenceOf};
 use snmp_client::incoming::flags;
 use snmp_client::usm::{AuthProtocol, Key, PrivProtocol};
-use snmp_client::{seal, Header, Incoming, Security};
+use snmp_client::{seal, Engine, Header, Incoming, Report, Security};
 use snmp_messages::snmpv2_pdu::*;
 use snmp_messages::snmpv2_smi::{ObjectName, ObjectSyntax, SimpleSyntax};
 use snmp_messages::snmpv3_message_syntax::ScopedPdu;
@@ -120,8 +121,19 @@ const HEADER: Header = Header {
     reportable: true,
 };
 
-/// The engine's ID, boots and time, from the Report a discovery request gets (RFC 3414 4).
-fn discover(sock: &UdpSocket, port: u16) -> (Vec<u8>, u32, u32) {
+/// Sends `request`, returns the answer's octets; bounded in tries and time.
+fn ask(sock: &UdpSocket, port: u16, request: &[u8]) -> Vec<u8> {
+    support::exchange(
+        sock,
+        port,
+        request,
+        Instant::now() + Duration::from_secs(10),
+    )
+    .expect("the agent answers")
+}
+
+/// The engine, from the Report a discovery request gets (RFC 3414 4).
+fn discover(sock: &UdpSocket, port: u16) -> Engine {
     let security = Security {
         user: b"",
         engine_id: b"",
@@ -135,28 +147,12 @@ fn discover(sock: &UdpSocket, port: u16) -> (Vec<u8>, u32, u32) {
         ..HEADER
     };
     let request = seal(header, &security, &get_request(b"", 1, "1.3.6.1.2.1.1.6.0")).unwrap();
-    let answer = support::exchange(
-        sock,
-        port,
-        &request,
-        Instant::now() + Duration::from_secs(10),
-    )
-    .expect("the agent answers discovery");
+    let answer = ask(sock, port, &request);
     let m = Incoming::parse(&answer).unwrap();
     let scoped = m.scoped_pdu_octets(None).unwrap();
-    let ScopedPdu { data, .. } = ScopedPdu::from_ber(&scoped).unwrap();
-    let Pdus::Report(report) = data else {
-        panic!("discovery answered by {data:?}")
-    };
-    let vb = report.0.variable_bindings.0.iter().next().unwrap().unwrap();
-    // usmStatsUnknownEngineIDs.0
-    assert_eq!(vb.name.0.to_string(), "1.3.6.1.6.3.15.1.1.4.0");
+    assert_eq!(Report::of(&scoped), Some(Report::UnknownEngineId));
     assert!(!m.usm.msg_authoritative_engine_id.is_empty());
-    (
-        m.usm.msg_authoritative_engine_id.to_vec(),
-        m.usm.msg_authoritative_engine_boots,
-        m.usm.msg_authoritative_engine_time,
-    )
+    Engine::from_message(&m)
 }
 
 #[test]
@@ -169,7 +165,8 @@ fn get_at_every_security_level_from_net_snmp() {
     let sock = UdpSocket::bind("127.0.0.1:0").unwrap();
     sock.set_read_timeout(Some(Duration::from_millis(500)))
         .unwrap();
-    let (engine, boots, time) = discover(&sock, agent.port);
+    let known = discover(&sock, agent.port);
+    let engine = known.id.clone();
     let mut answered = Vec::new();
     for (k, &(user, auth, privacy)) in USERS.iter().enumerate() {
         let keys = auth.map(|(p, pw)| (p, Key::localized(p, pw.as_bytes(), &engine).unwrap()));
@@ -179,6 +176,7 @@ fn get_at_every_security_level_from_net_snmp() {
             (p, Key::localized(hash, pw.as_bytes(), &engine).unwrap())
         });
         let request_id = 100 + k as i32;
+        let (boots, time) = known.clock_at(Instant::now());
         let security = Security {
             user: user.as_bytes(),
             engine_id: &engine,
@@ -195,13 +193,7 @@ fn get_at_every_security_level_from_net_snmp() {
         };
         let scoped = get_request(&engine, request_id, "1.3.6.1.2.1.1.6.0");
         let request = seal(header, &security, &scoped).unwrap();
-        let answer = support::exchange(
-            &sock,
-            agent.port,
-            &request,
-            Instant::now() + Duration::from_secs(10),
-        )
-        .unwrap_or_else(|| panic!("{user}: no answer"));
+        let answer = ask(&sock, agent.port, &request);
         let m = Incoming::parse(&answer).unwrap();
         assert_eq!(m.message.msg_global_data.msg_id, request_id as u32);
         if let Some((p, key)) = &keys {
@@ -232,6 +224,7 @@ fn get_at_every_security_level_from_net_snmp() {
     assert_eq!(answered.len(), USERS.len());
 
     // The wrong key: the agent answers with a Report of usmStatsWrongDigests.
+    let (boots, time) = known.clock_at(Instant::now());
     let wrong = Key::localized(AuthProtocol::Sha1, b"not the password", &engine).unwrap();
     let security = Security {
         user: b"shauser",
@@ -241,33 +234,58 @@ fn get_at_every_security_level_from_net_snmp() {
         auth: Some((AuthProtocol::Sha1, &wrong)),
         privacy: None,
     };
-    let request = seal(
-        Header {
-            msg_id: 999,
-            ..HEADER
-        },
-        &security,
-        &get_request(&engine, 999, "1.3.6.1.2.1.1.6.0"),
-    )
-    .unwrap();
-    let answer = support::exchange(
+    let header = Header {
+        msg_id: 999,
+        ..HEADER
+    };
+    let scoped = get_request(&engine, 999, "1.3.6.1.2.1.1.6.0");
+    let answer = ask(
         &sock,
         agent.port,
-        &request,
-        Instant::now() + Duration::from_secs(10),
-    )
-    .expect("a Report");
+        &seal(header, &security, &scoped).unwrap(),
+    );
     let m = Incoming::parse(&answer).unwrap();
-    let scoped = m.scoped_pdu_octets(None).unwrap();
-    let ScopedPdu { data, .. } = ScopedPdu::from_ber(&scoped).unwrap();
-    let Pdus::Report(report) = data else {
-        panic!("a wrong digest answered by {data:?}")
+    let report = m.scoped_pdu_octets(None).unwrap();
+    assert_eq!(Report::of(&report), Some(Report::WrongDigest));
+
+    // A time 1000 s ahead of the engine's, with the right key: outside the window (RFC 3414
+    // 3.2 step 7a). The Report is authenticated and carries the engine's clock, which the
+    // manager may learn from.
+    let key = Key::localized(AuthProtocol::Sha1, b"shapassword", &engine).unwrap();
+    let security = Security {
+        engine_time: time + 1000,
+        auth: Some((AuthProtocol::Sha1, &key)),
+        ..security
     };
-    let vb = report.0.variable_bindings.0.iter().next().unwrap().unwrap();
-    // usmStatsWrongDigests.0
-    assert_eq!(vb.name.0.to_string(), "1.3.6.1.6.3.15.1.1.5.0");
+    let header = Header {
+        msg_id: 1000,
+        ..HEADER
+    };
+    let answer = ask(
+        &sock,
+        agent.port,
+        &seal(header, &security, &scoped).unwrap(),
+    );
+    let m = Incoming::parse(&answer).unwrap();
+    m.verify(AuthProtocol::Sha1, &key).unwrap();
+    let report = m.scoped_pdu_octets(None).unwrap();
+    assert_eq!(Report::of(&report), Some(Report::NotInTimeWindow));
+    let now = Instant::now();
+    let (b, t) = (
+        m.usm.msg_authoritative_engine_boots,
+        m.usm.msg_authoritative_engine_time,
+    );
+    assert!(
+        known.in_time_window(b, t, now),
+        "the engine's clock {b}/{t}"
+    );
+    let mut learned = known.clone();
+    learned.learn(b, t, now);
+    let (lb, lt) = learned.clock_at(now);
+    assert_eq!(lb, boots);
+    assert!(lt.abs_diff(time) <= 2, "{lt} against {time}");
     println!(
-        "snmpd answered a GET at every level ({} users) and refused the wrong digest",
+        "snmpd answered a GET at every level ({} users), refused the wrong digest and the time outside the window",
         answered.len()
     );
 }

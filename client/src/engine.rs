@@ -1,0 +1,174 @@
+//! What a manager keeps of an authoritative SNMP engine (RFC 3414 2.3 and 3.2 step 7): its ID
+//! from discovery, its boots and time as last learned (and since when, so the time is
+//! estimated forward), and the Reports by which an agent says what went wrong.
+
+use std::time::Instant;
+
+use snmp_ber::Decode;
+use snmp_messages::snmpv2_pdu::Pdus;
+use snmp_messages::snmpv3_message_syntax::ScopedPdu;
+
+use crate::incoming::Incoming;
+
+/// The largest engine boots and time (RFC 3414 2.2.2: 2147483647 means "latched").
+pub const MAX: u32 = 2_147_483_647;
+
+/// How far a message's time may lag the engine's (RFC 3414 2.2.3: 150 seconds).
+pub const TIME_WINDOW: u32 = 150;
+
+/// An authoritative engine as a manager knows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Engine {
+    /// snmpEngineID.
+    pub id: Vec<u8>,
+    /// snmpEngineBoots as last learned.
+    pub boots: u32,
+    /// snmpEngineTime as last learned (RFC 3414's latestReceivedEngineTime).
+    pub time: u32,
+    /// When `time` was learned.
+    pub learned_at: Instant,
+}
+
+impl Engine {
+    /// The engine a received message names as authoritative (a discovery Report, or any
+    /// answer), learned now.
+    pub fn from_message(m: &Incoming<'_>) -> Engine {
+        Engine {
+            id: m.usm.msg_authoritative_engine_id.to_vec(),
+            boots: m.usm.msg_authoritative_engine_boots,
+            time: m.usm.msg_authoritative_engine_time,
+            learned_at: Instant::now(),
+        }
+    }
+
+    /// Boots and time to put in a message sent at `now`: the time learned plus the seconds
+    /// since, held at [`MAX`].
+    pub fn clock_at(&self, now: Instant) -> (u32, u32) {
+        let elapsed = now.saturating_duration_since(self.learned_at).as_secs();
+        let time = u64::from(self.time)
+            .saturating_add(elapsed)
+            .min(u64::from(MAX));
+        (self.boots, time as u32)
+    }
+
+    /// Takes the boots and time of an authenticated message from this engine, learned at
+    /// `now`, when they are later than what is known (RFC 3414 3.2 step 7b(1)); whether they
+    /// were.
+    pub fn learn(&mut self, boots: u32, time: u32, now: Instant) -> bool {
+        let later = boots > self.boots || (boots == self.boots && time > self.time);
+        if later {
+            self.boots = boots;
+            self.time = time;
+            self.learned_at = now;
+        }
+        later
+    }
+
+    /// Whether an authenticated message from this engine with `boots` and `time` is inside
+    /// the time window at `now` (RFC 3414 3.2 step 7b(2)): not latched, not from an earlier
+    /// boot, and not more than [`TIME_WINDOW`] seconds behind the estimated time.
+    pub fn in_time_window(&self, boots: u32, time: u32, now: Instant) -> bool {
+        let (known_boots, known_time) = self.clock_at(now);
+        !(boots == MAX
+            || boots < known_boots
+            || (boots == known_boots
+                && u64::from(time) + u64::from(TIME_WINDOW) < u64::from(known_time)))
+    }
+}
+
+/// What a Report PDU says, by its first binding's usmStats counter (RFC 3414 5:
+/// SNMP-USER-BASED-SM-MIB `usmStats`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Report {
+    /// usmStatsUnsupportedSecLevels: the user may not use that security level.
+    UnsupportedSecLevel,
+    /// usmStatsNotInTimeWindows: boots and time are off; the Report carries the right ones.
+    NotInTimeWindow,
+    /// usmStatsUnknownUserNames.
+    UnknownUserName,
+    /// usmStatsUnknownEngineIDs: the answer to discovery.
+    UnknownEngineId,
+    /// usmStatsWrongDigests: the wrong authentication key.
+    WrongDigest,
+    /// usmStatsDecryptionErrors: the wrong privacy key, or a broken ciphertext.
+    DecryptionError,
+    /// Another counter (of another MIB), by its OID.
+    Other,
+}
+
+/// usmStats's OID, under which the counters are numbered 1 to 6.
+const USM_STATS: [u32; 9] = [1, 3, 6, 1, 6, 3, 15, 1, 1];
+
+impl Report {
+    /// What a scoped PDU's octets say, when they are a Report; `None` for any other PDU or
+    /// octets that do not decode.
+    pub fn of(scoped_pdu: &[u8]) -> Option<Report> {
+        let scoped = ScopedPdu::from_ber(scoped_pdu).ok()?;
+        let Pdus::Report(report) = scoped.data else {
+            return None;
+        };
+        let vb = report.0.variable_bindings.0.iter().next()?.ok()?;
+        let arcs: Vec<u32> = vb.name.0.arcs().collect();
+        Some(match arcs.strip_prefix(&USM_STATS[..]) {
+            Some([1, 0]) => Report::UnsupportedSecLevel,
+            Some([2, 0]) => Report::NotInTimeWindow,
+            Some([3, 0]) => Report::UnknownUserName,
+            Some([4, 0]) => Report::UnknownEngineId,
+            Some([5, 0]) => Report::WrongDigest,
+            Some([6, 0]) => Report::DecryptionError,
+            _ => Report::Other,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn engine(boots: u32, time: u32, at: Instant) -> Engine {
+        Engine {
+            id: b"e".to_vec(),
+            boots,
+            time,
+            learned_at: at,
+        }
+    }
+
+    #[test]
+    fn the_clock_runs_on_from_what_was_learned() {
+        let t0 = Instant::now();
+        let e = engine(3, 1000, t0);
+        assert_eq!(e.clock_at(t0), (3, 1000));
+        assert_eq!(e.clock_at(t0 + Duration::from_secs(61)), (3, 1061));
+        // Held at the largest time.
+        let late = engine(3, MAX - 5, t0);
+        assert_eq!(late.clock_at(t0 + Duration::from_secs(60)), (3, MAX));
+    }
+
+    #[test]
+    fn only_later_boots_and_times_are_learned() {
+        let t0 = Instant::now();
+        let mut e = engine(3, 1000, t0);
+        assert!(!e.learn(3, 999, t0));
+        assert!(!e.learn(2, 5000, t0));
+        assert_eq!((e.boots, e.time), (3, 1000));
+        assert!(e.learn(3, 1001, t0));
+        assert!(e.learn(4, 1, t0));
+        assert_eq!((e.boots, e.time), (4, 1));
+    }
+
+    #[test]
+    fn the_time_window_is_150_seconds_back_and_this_boot_on() {
+        let t0 = Instant::now();
+        let e = engine(3, 1000, t0);
+        let now = t0 + Duration::from_secs(100);
+        // The estimate is 1100: 950 is 150 behind, still in; 949 is out.
+        assert!(e.in_time_window(3, 950, now));
+        assert!(!e.in_time_window(3, 949, now));
+        assert!(e.in_time_window(3, 5000, now));
+        assert!(e.in_time_window(4, 0, now));
+        assert!(!e.in_time_window(2, 1100, now));
+        assert!(!e.in_time_window(MAX, 1100, now));
+    }
+}
