@@ -390,7 +390,7 @@ pub struct Names {
 }
 
 impl Names {
-    /// Adds `s` (the parser adds each name once).
+    /// Adds `s` (the parser looks a name up before adding it).
     fn add(&mut self, s: &str) -> Name {
         self.text.push_str(s);
         // Names fit: they are taken from a file, and files over 4 GiB are refused.
@@ -761,7 +761,7 @@ pub struct Import {
     pub module: String,
     /// Where its name is.
     pub offset: usize,
-    /// The symbols (names shared with the rest of the file).
+    /// The symbols (strings shared with the file's syntax trees).
     pub symbols: Vec<Arc<str>>,
 }
 
