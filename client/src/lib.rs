@@ -12,9 +12,11 @@
 pub mod engine;
 pub mod incoming;
 pub mod outgoing;
+pub mod session;
 pub mod usm;
 
 pub use engine::{Engine, Report};
 pub use incoming::Incoming;
 pub use outgoing::{seal, Header, Security};
+pub use session::{ClientError, Credentials, Options, Session, UsmUser, Value, VarBind};
 pub use usm::{AuthProtocol, Key, PrivProtocol, UsmError};

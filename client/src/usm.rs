@@ -62,6 +62,10 @@ pub enum UsmError {
         /// The protocol.
         protocol: &'static str,
     },
+    /// A privacy protocol without an authentication protocol (RFC 3414 3.1.1: not a
+    /// security level).
+    #[error("privacy needs authentication too")]
+    PrivacyWithoutAuth,
     /// `msgPrivacyParameters` is not the eight octets of salt every privacy protocol sends.
     #[error("msgPrivacyParameters: expected 8 octets of salt, found {0}")]
     PrivParametersLength(usize),

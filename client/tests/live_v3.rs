@@ -14,7 +14,10 @@ use std::time::{Duration, Instant};
 use snmp_ber::{Decode, Encode, OidBuf, SequenceOf};
 use snmp_client::incoming::flags;
 use snmp_client::usm::{AuthProtocol, Key, PrivProtocol};
-use snmp_client::{seal, Engine, Header, Incoming, Report, Security};
+use snmp_client::{
+    seal, ClientError, Credentials, Engine, Header, Incoming, Options, Report, Security, Session,
+    UsmUser, Value,
+};
 use snmp_messages::snmpv2_pdu::*;
 use snmp_messages::snmpv2_smi::{ObjectName, ObjectSyntax, SimpleSyntax};
 use snmp_messages::snmpv3_message_syntax::ScopedPdu;
@@ -288,4 +291,144 @@ fn get_at_every_security_level_from_net_snmp() {
         "snmpd answered a GET at every level ({} users), refused the wrong digest and the time outside the window",
         answered.len()
     );
+}
+
+/// A session of `user` (by its row in `USERS`) with the agent on `port`.
+fn session(port: u16, user: &str) -> Session {
+    let &(name, auth, privacy) = USERS.iter().find(|u| u.0 == user).expect("a user");
+    let creds = Credentials::Usm(
+        UsmUser::new(
+            name,
+            auth.map(|(p, pw)| (p, pw.as_bytes())),
+            privacy.map(|(p, pw)| (p, pw.as_bytes())),
+        )
+        .unwrap(),
+    );
+    Session::new(
+        ([127, 0, 0, 1], port).into(),
+        creds,
+        Options {
+            timeout: Duration::from_millis(500),
+            ..Options::default()
+        },
+    )
+    .unwrap()
+}
+
+/// The OIDs of a walk, dotted.
+fn walked(s: &mut Session, root: &str) -> (Vec<String>, usize) {
+    let mut oids = Vec::new();
+    let requests = s
+        .walk(&root.parse().unwrap(), |vb| oids.push(vb.oid.to_string()))
+        .unwrap();
+    (oids, requests)
+}
+
+#[test]
+fn sessions_get_and_walk_like_net_snmp() {
+    let (Some(snmpd), Some(snmpwalk)) = (support::tool("snmpd"), support::tool("snmpwalk")) else {
+        support::require_or_skip("snmpd or snmpwalk not found (apt-get install -y snmpd snmp)");
+        return;
+    };
+    let agent = support::start_agent_with(&snmpd, &users_conf());
+    // net-snmp's walk of the system group: the OIDs, in order.
+    let theirs: Vec<String> = support::snmpwalk_of(&snmpwalk, agent.port, "1.3.6.1.2.1.1")
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(|o| o.trim_start_matches('.').to_string())
+        .collect();
+    assert!(theirs.len() > 10, "{theirs:?}");
+
+    // SNMPv2c.
+    let mut v2 = Session::new(
+        ([127, 0, 0, 1], agent.port).into(),
+        Credentials::V2c(b"public".to_vec()),
+        Options::default(),
+    )
+    .unwrap();
+    let (ours, _) = walked(&mut v2, "1.3.6.1.2.1.1");
+    assert_eq!(ours, theirs, "v2c walk");
+    let got = v2.get(&["1.3.6.1.2.1.1.6.0".parse().unwrap()]).unwrap();
+    assert_eq!(got[0].value, Value::OctetString(b"interop-test".to_vec()));
+
+    // SNMPv3 at every level, each session discovering the engine itself.
+    for &(user, _, _) in USERS {
+        let mut s = session(agent.port, user);
+        let got = s.get(&["1.3.6.1.2.1.1.6.0".parse().unwrap()]).unwrap();
+        assert_eq!(
+            got[0].value,
+            Value::OctetString(b"interop-test".to_vec()),
+            "{user}"
+        );
+        let (ours, requests) = walked(&mut s, "1.3.6.1.2.1.1");
+        assert_eq!(ours, theirs, "{user} walk");
+        assert!(requests >= 2, "{user}: {requests} requests");
+        assert!(s.engine().is_some_and(|e| !e.id.is_empty()));
+    }
+
+    // A clock 1000 s off (an engine kept from another session, say): the agent's
+    // notInTimeWindow Report resynchronises the session, which sends the request again.
+    let mut s = session(agent.port, "aesuser");
+    s.get(&["1.3.6.1.2.1.1.6.0".parse().unwrap()]).unwrap();
+    let right = s.engine().unwrap().clock_at(Instant::now()).1;
+    let mut off = s.engine().unwrap().clone();
+    off.time += 1000;
+    s.set_engine(off);
+    let got = s.get(&["1.3.6.1.2.1.1.6.0".parse().unwrap()]).unwrap();
+    assert_eq!(got[0].value, Value::OctetString(b"interop-test".to_vec()));
+    // The session's clock is the agent's again, not 1000 s ahead.
+    let now = s.engine().unwrap().clock_at(Instant::now()).1;
+    assert!(now >= right && now < right + 100, "{now} against {right}");
+
+    // The wrong password: the agent's Report, as an error.
+    let mut wrong = Session::new(
+        ([127, 0, 0, 1], agent.port).into(),
+        Credentials::Usm(
+            UsmUser::new(
+                "shauser",
+                Some((AuthProtocol::Sha1, b"not the password")),
+                None,
+            )
+            .unwrap(),
+        ),
+        Options::default(),
+    )
+    .unwrap();
+    assert!(matches!(
+        wrong.get(&["1.3.6.1.2.1.1.6.0".parse().unwrap()]),
+        Err(ClientError::Report(Report::WrongDigest))
+    ));
+}
+
+#[test]
+fn a_silent_agent_times_out_after_the_retries() {
+    // A socket that never answers.
+    let silent = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let mut s = Session::new(
+        silent.local_addr().unwrap(),
+        Credentials::V2c(b"public".to_vec()),
+        Options {
+            timeout: Duration::from_millis(100),
+            retries: 2,
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    let started = Instant::now();
+    let err = s.get(&["1.3.6.1.2.1.1.1.0".parse().unwrap()]).unwrap_err();
+    assert!(
+        matches!(err, ClientError::Timeout { attempts: 3, .. }),
+        "{err}"
+    );
+    // Three sends, each waiting its timeout: bounded, not forever.
+    let mut buf = [0u8; 2048];
+    silent
+        .set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    let mut received = 0;
+    while silent.recv_from(&mut buf).is_ok() {
+        received += 1;
+    }
+    assert_eq!(received, 3);
+    assert!(started.elapsed() < Duration::from_secs(5));
 }

@@ -1,0 +1,654 @@
+//! A synchronous SNMP session over UDP, SNMPv2c or SNMPv3 (USM): GET, GETNEXT, GETBULK and
+//! subtree walks, with timeouts and bounded retries, request/response matching (request-id,
+//! and msgID under v3), engine discovery, and recovery from an agent's notInTimeWindow
+//! Report. One `tracing` span per exchange, nothing per binding.
+
+use std::net::{SocketAddr, UdpSocket};
+use std::time::{Duration, Instant};
+
+use snmp_ber::{Decode, Encode, OidBuf, SequenceOf};
+use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
+use snmp_messages::snmpv2_pdu::{
+    BulkPdu, GetBulkRequestPdu, GetNextRequestPdu, GetRequestPdu, Pdu, PduErrorStatus, Pdus,
+    VarBind as WireVarBind, VarBindList, VarBindValue,
+};
+use snmp_messages::snmpv2_smi::{ApplicationSyntax, ObjectName, ObjectSyntax, SimpleSyntax};
+use snmp_messages::snmpv3_message_syntax::ScopedPdu;
+
+use crate::engine::{Engine, Report};
+use crate::incoming::{flags, Incoming, IncomingError};
+use crate::outgoing::{seal, Header, OutgoingError, Security};
+use crate::usm::{AuthProtocol, Key, PrivProtocol, UsmError};
+
+/// A value of a variable binding, owned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    /// INTEGER / Integer32.
+    Integer(i32),
+    /// OCTET STRING.
+    OctetString(Vec<u8>),
+    /// OBJECT IDENTIFIER.
+    ObjectIdentifier(OidBuf),
+    /// IpAddress.
+    IpAddress([u8; 4]),
+    /// Counter32.
+    Counter32(u32),
+    /// Gauge32 / Unsigned32.
+    Gauge32(u32),
+    /// TimeTicks.
+    TimeTicks(u32),
+    /// Opaque.
+    Opaque(Vec<u8>),
+    /// Counter64.
+    Counter64(u64),
+    /// NULL (unSpecified).
+    Null,
+    /// noSuchObject.
+    NoSuchObject,
+    /// noSuchInstance.
+    NoSuchInstance,
+    /// endOfMibView.
+    EndOfMibView,
+}
+
+impl Value {
+    fn from_wire(v: &VarBindValue<'_>) -> Value {
+        use ApplicationSyntax as A;
+        use ObjectSyntax as O;
+        use SimpleSyntax as S;
+        match v {
+            VarBindValue::Value(O::Simple(S::IntegerValue(i))) => Value::Integer(*i),
+            VarBindValue::Value(O::Simple(S::StringValue(s))) => Value::OctetString(s.to_vec()),
+            VarBindValue::Value(O::Simple(S::ObjectIdValue(o))) => {
+                Value::ObjectIdentifier(o.to_owned())
+            }
+            VarBindValue::Value(O::ApplicationWide(A::IpAddressValue(a))) => Value::IpAddress(a.0),
+            VarBindValue::Value(O::ApplicationWide(A::CounterValue(c))) => Value::Counter32(c.0),
+            VarBindValue::Value(O::ApplicationWide(A::UnsignedIntegerValue(g))) => {
+                Value::Gauge32(g.0)
+            }
+            VarBindValue::Value(O::ApplicationWide(A::TimeticksValue(t))) => Value::TimeTicks(t.0),
+            VarBindValue::Value(O::ApplicationWide(A::ArbitraryValue(o))) => {
+                Value::Opaque(o.0.to_vec())
+            }
+            VarBindValue::Value(O::ApplicationWide(A::BigCounterValue(c))) => Value::Counter64(c.0),
+            VarBindValue::UnSpecified => Value::Null,
+            VarBindValue::NoSuchObject => Value::NoSuchObject,
+            VarBindValue::NoSuchInstance => Value::NoSuchInstance,
+            VarBindValue::EndOfMibView => Value::EndOfMibView,
+        }
+    }
+}
+
+/// A variable binding, owned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VarBind {
+    /// The OID.
+    pub oid: OidBuf,
+    /// Its value (or exception).
+    pub value: Value,
+}
+
+/// A USM user, with its keys from passwords (computed once; localised to each engine met).
+#[derive(Debug, Clone)]
+pub struct UsmUser {
+    name: Vec<u8>,
+    auth: Option<(AuthProtocol, Key)>,
+    privacy: Option<(PrivProtocol, Key)>,
+}
+
+impl UsmUser {
+    /// `name` with an authentication protocol and password and a privacy protocol and
+    /// password; privacy needs authentication (RFC 3414 3.1.1).
+    pub fn new(
+        name: &str,
+        auth: Option<(AuthProtocol, &[u8])>,
+        privacy: Option<(PrivProtocol, &[u8])>,
+    ) -> Result<UsmUser, UsmError> {
+        let auth_key = match auth {
+            Some((p, pw)) => Some((p, Key::from_password(p, pw)?)),
+            None => None,
+        };
+        let privacy_key = match (privacy, auth) {
+            // The privacy key comes from the authentication protocol's hash.
+            (Some((p, pw)), Some((a, _))) => Some((p, Key::from_password(a, pw)?)),
+            (Some(_), None) => return Err(UsmError::PrivacyWithoutAuth),
+            (None, _) => None,
+        };
+        Ok(UsmUser {
+            name: name.as_bytes().to_vec(),
+            auth: auth_key,
+            privacy: privacy_key,
+        })
+    }
+}
+
+/// Who the session speaks as.
+#[derive(Debug, Clone)]
+pub enum Credentials {
+    /// SNMPv2c with a community.
+    V2c(Vec<u8>),
+    /// SNMPv3 under the USM.
+    Usm(UsmUser),
+}
+
+/// How patient a session is.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// How long to wait for each answer.
+    pub timeout: Duration,
+    /// How many times a request is sent again after a timeout.
+    pub retries: u32,
+    /// The largest message accepted (msgMaxSize; the receive buffer).
+    pub max_size: u32,
+    /// GETBULK's max-repetitions in walks.
+    pub max_repetitions: u32,
+    /// The most requests one walk makes.
+    pub max_walk_requests: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            timeout: Duration::from_secs(1),
+            retries: 2,
+            max_size: 65507,
+            max_repetitions: 25,
+            max_walk_requests: 100_000,
+        }
+    }
+}
+
+/// Why an exchange failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// The socket failed.
+    #[error("UDP: {0}")]
+    Io(#[from] std::io::Error),
+    /// No answer.
+    #[error("no answer from {target} after {attempts} attempts of {timeout:?}")]
+    Timeout {
+        /// The agent.
+        target: SocketAddr,
+        /// Requests sent.
+        attempts: u32,
+        /// The wait for each.
+        timeout: Duration,
+    },
+    /// A request could not be encoded.
+    #[error("encoding the request: {0}")]
+    Encode(snmp_ber::EncodeError),
+    /// An answer that matched the request did not decode.
+    #[error("the answer: {0}")]
+    Decode(snmp_ber::DecodeError),
+    /// A USM check or transform failed.
+    #[error(transparent)]
+    Usm(#[from] UsmError),
+    /// The answer could not be taken apart or opened.
+    #[error(transparent)]
+    Incoming(#[from] IncomingError),
+    /// The request could not be sealed.
+    #[error(transparent)]
+    Outgoing(#[from] OutgoingError),
+    /// The agent answered with a Report (RFC 3414 3.2).
+    #[error("the agent reports {0:?}")]
+    Report(Report),
+    /// The agent answered with an error-status.
+    #[error("error-status {status} at binding {index}")]
+    ErrorStatus {
+        /// error-status.
+        status: i64,
+        /// error-index (1-based; 0 for the whole request).
+        index: u32,
+    },
+    /// A walk's next OID does not follow the previous one: the agent loops.
+    #[error("walk: {next} does not follow {previous}")]
+    NotIncreasing {
+        /// The last OID.
+        previous: OidBuf,
+        /// The one that should have followed it.
+        next: OidBuf,
+    },
+    /// The answer with the request's msgID carries another PDU than its Response.
+    #[error("the answer to the request is not its Response")]
+    NotAResponse,
+    /// A walk made [`Options::max_walk_requests`] requests without leaving the subtree.
+    #[error("walk: still inside the subtree after {0} requests")]
+    WalkTooLong(usize),
+}
+
+/// Which request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Get,
+    GetNext,
+    GetBulk {
+        non_repeaters: u32,
+        max_repetitions: u32,
+    },
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Get => "get",
+            Kind::GetNext => "getnext",
+            Kind::GetBulk { .. } => "getbulk",
+        }
+    }
+}
+
+/// An SNMPv3 engine and the user's keys localised to it.
+#[derive(Debug)]
+struct Peer {
+    engine: Engine,
+    auth: Option<(AuthProtocol, Key)>,
+    privacy: Option<(PrivProtocol, Key)>,
+}
+
+impl Peer {
+    /// `engine`, with `user`'s keys localised to it.
+    fn new(user: &UsmUser, engine: Engine) -> Peer {
+        let localize = |k: &Key, p: AuthProtocol| k.localize(p, &engine.id);
+        let auth = user.auth.as_ref().map(|(p, k)| (*p, localize(k, *p)));
+        // The privacy key is localised with the authentication protocol's hash.
+        let privacy = match (&user.privacy, &user.auth) {
+            (Some((p, k)), Some((a, _))) => Some((*p, localize(k, *a))),
+            _ => None,
+        };
+        Peer {
+            engine,
+            auth,
+            privacy,
+        }
+    }
+}
+
+/// A synchronous session with one agent.
+#[derive(Debug)]
+pub struct Session {
+    sock: UdpSocket,
+    target: SocketAddr,
+    credentials: Credentials,
+    options: Options,
+    next_id: i32,
+    salt: u64,
+    peer: Option<Peer>,
+    buf: Vec<u8>,
+}
+
+impl Session {
+    /// A session with the agent at `target`, from a socket of our own on an ephemeral port.
+    pub fn new(
+        target: SocketAddr,
+        credentials: Credentials,
+        options: Options,
+    ) -> Result<Session, ClientError> {
+        let local: SocketAddr = if target.is_ipv4() {
+            ([0, 0, 0, 0], 0).into()
+        } else {
+            ([0u16; 8], 0).into()
+        };
+        let sock = UdpSocket::bind(local)?;
+        // Request ids and salts start from the clock, so that two sessions in a row do not
+        // repeat them.
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64);
+        Ok(Session {
+            sock,
+            target,
+            credentials,
+            options,
+            next_id: (seed as i32 & 0x3fff_ffff).max(1),
+            salt: seed,
+            peer: None,
+            buf: vec![0; options.max_size.max(484) as usize],
+        })
+    }
+
+    /// The engine of a v3 agent, once discovered.
+    pub fn engine(&self) -> Option<&Engine> {
+        self.peer.as_ref().map(|p| &p.engine)
+    }
+
+    /// Uses `engine` (kept from an earlier session, say) instead of discovering it; the
+    /// user's keys are localised to it. Without effect under SNMPv2c.
+    pub fn set_engine(&mut self, engine: Engine) {
+        if let Credentials::Usm(user) = &self.credentials {
+            self.peer = Some(Peer::new(user, engine));
+        }
+    }
+
+    /// GET of `oids`.
+    pub fn get(&mut self, oids: &[OidBuf]) -> Result<Vec<VarBind>, ClientError> {
+        self.request(Kind::Get, oids)
+    }
+
+    /// GETNEXT of `oids`.
+    pub fn get_next(&mut self, oids: &[OidBuf]) -> Result<Vec<VarBind>, ClientError> {
+        self.request(Kind::GetNext, oids)
+    }
+
+    /// GETBULK of `oids`.
+    pub fn get_bulk(
+        &mut self,
+        non_repeaters: u32,
+        max_repetitions: u32,
+        oids: &[OidBuf],
+    ) -> Result<Vec<VarBind>, ClientError> {
+        self.request(
+            Kind::GetBulk {
+                non_repeaters,
+                max_repetitions,
+            },
+            oids,
+        )
+    }
+
+    /// Walks the subtree under `root` by GETBULK, calling `each` for every binding inside it
+    /// in order; the number of requests made. Stops at the end of the subtree or of the MIB
+    /// view; an OID that does not follow the previous one is an error (the agent loops).
+    pub fn walk(
+        &mut self,
+        root: &OidBuf,
+        mut each: impl FnMut(&VarBind),
+    ) -> Result<usize, ClientError> {
+        let mut last = root.clone();
+        for requests in 1..=self.options.max_walk_requests {
+            let answer = self.get_bulk(0, self.options.max_repetitions, &[last.clone()])?;
+            if answer.is_empty() {
+                return Ok(requests);
+            }
+            for vb in answer {
+                if vb.value == Value::EndOfMibView || !vb.oid.as_oid().starts_with(&root.as_oid()) {
+                    return Ok(requests);
+                }
+                if vb.oid <= last {
+                    return Err(ClientError::NotIncreasing {
+                        previous: last,
+                        next: vb.oid,
+                    });
+                }
+                each(&vb);
+                last = vb.oid;
+            }
+        }
+        Err(ClientError::WalkTooLong(self.options.max_walk_requests))
+    }
+
+    fn request(&mut self, kind: Kind, oids: &[OidBuf]) -> Result<Vec<VarBind>, ClientError> {
+        let span = tracing::debug_span!(
+            "snmp_request",
+            target = %self.target,
+            version = match self.credentials { Credentials::V2c(_) => "2c", Credentials::Usm(_) => "3" },
+            pdu = kind.name(),
+            bindings = oids.len(),
+            retries = tracing::field::Empty,
+        );
+        let _entered = span.enter();
+        if matches!(self.credentials, Credentials::Usm(_)) && self.peer.is_none() {
+            self.discover()?;
+        }
+        // A notInTimeWindow Report teaches the engine's clock; the request is then sent once
+        // more.
+        let mut resynced = false;
+        loop {
+            let request_id = self.take_id();
+            let bytes = self.encode(kind, oids, request_id)?;
+            match self.exchange(&bytes, request_id) {
+                Err(ClientError::Report(Report::NotInTimeWindow)) if !resynced => {
+                    tracing::debug!("not in the time window: resynchronised, sent again");
+                    resynced = true;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    fn take_id(&mut self) -> i32 {
+        let id = self.next_id;
+        self.next_id = if id >= 0x3fff_ffff { 1 } else { id + 1 };
+        id
+    }
+
+    /// The PDU for `kind` over `oids`, as a `Pdus` value borrowing `vbs`.
+    fn pdus<'a>(kind: Kind, vbs: &'a [WireVarBind<'a>], request_id: i32) -> Pdus<'a> {
+        let list = VarBindList(SequenceOf::from_slice(vbs));
+        let pdu = Pdu {
+            request_id,
+            error_status: PduErrorStatus::NO_ERROR,
+            error_index: 0,
+            variable_bindings: list,
+        };
+        match kind {
+            Kind::Get => Pdus::GetRequest(GetRequestPdu(pdu)),
+            Kind::GetNext => Pdus::GetNextRequest(GetNextRequestPdu(pdu)),
+            Kind::GetBulk {
+                non_repeaters,
+                max_repetitions,
+            } => Pdus::GetBulkRequest(GetBulkRequestPdu(BulkPdu {
+                request_id,
+                non_repeaters,
+                max_repetitions,
+                variable_bindings: list,
+            })),
+        }
+    }
+
+    fn encode(
+        &mut self,
+        kind: Kind,
+        oids: &[OidBuf],
+        request_id: i32,
+    ) -> Result<Vec<u8>, ClientError> {
+        let vbs: Vec<WireVarBind<'_>> = oids
+            .iter()
+            .map(|o| WireVarBind {
+                name: ObjectName(o.as_oid()),
+                value: VarBindValue::UnSpecified,
+            })
+            .collect();
+        let data = Self::pdus(kind, &vbs, request_id);
+        match &self.credentials {
+            Credentials::V2c(community) => Message {
+                version: MessageVersion::VERSION,
+                community,
+                data,
+            }
+            .to_ber()
+            .map_err(ClientError::Encode),
+            Credentials::Usm(user) => {
+                let Some(peer) = &self.peer else {
+                    return Err(ClientError::Report(Report::UnknownEngineId));
+                };
+                let scoped = ScopedPdu {
+                    context_engine_id: &peer.engine.id,
+                    context_name: b"",
+                    data,
+                }
+                .to_ber()
+                .map_err(ClientError::Encode)?;
+                self.salt = self.salt.wrapping_add(1);
+                let (boots, time) = peer.engine.clock_at(Instant::now());
+                let security = Security {
+                    user: &user.name,
+                    engine_id: &peer.engine.id,
+                    engine_boots: boots,
+                    engine_time: time,
+                    auth: peer.auth.as_ref().map(|(p, k)| (*p, k)),
+                    privacy: peer
+                        .privacy
+                        .as_ref()
+                        .map(|(p, k)| (*p, k, self.salt.to_be_bytes())),
+                };
+                let header = Header {
+                    msg_id: request_id as u32,
+                    max_size: self.options.max_size,
+                    reportable: true,
+                };
+                Ok(seal(header, &security, &scoped)?)
+            }
+        }
+    }
+
+    /// RFC 3414 4: a noAuthNoPriv request with no engine ID; the Report names the engine.
+    fn discover(&mut self) -> Result<(), ClientError> {
+        let Credentials::Usm(user) = &self.credentials else {
+            return Ok(());
+        };
+        let user = user.clone();
+        let request_id = self.take_id();
+        let vbs: [WireVarBind<'_>; 0] = [];
+        let scoped = ScopedPdu {
+            context_engine_id: b"",
+            context_name: b"",
+            data: Self::pdus(Kind::Get, &vbs, request_id),
+        }
+        .to_ber()
+        .map_err(ClientError::Encode)?;
+        let security = Security {
+            user: b"",
+            engine_id: b"",
+            engine_boots: 0,
+            engine_time: 0,
+            auth: None,
+            privacy: None,
+        };
+        let header = Header {
+            msg_id: request_id as u32,
+            max_size: self.options.max_size,
+            reportable: true,
+        };
+        let bytes = seal(header, &security, &scoped)?;
+        let answer = self.send_and_wait(&bytes, |m| {
+            let m = Incoming::parse(m).ok()?;
+            (m.message.msg_global_data.msg_id == request_id as u32)
+                .then(|| Engine::from_message(&m))
+        })?;
+        tracing::debug!(engine_boots = answer.boots, "engine discovered");
+        self.peer = Some(Peer::new(&user, answer));
+        Ok(())
+    }
+
+    /// Sends `bytes` until `accept` takes an answer (datagrams from elsewhere, or that it
+    /// does not take, are skipped), at most `retries + 1` times, each waiting `timeout`.
+    fn send_and_wait<T>(
+        &mut self,
+        bytes: &[u8],
+        mut accept: impl FnMut(&[u8]) -> Option<T>,
+    ) -> Result<T, ClientError> {
+        let attempts = self.options.retries + 1;
+        for attempt in 0..attempts {
+            if attempt > 0 {
+                tracing::Span::current().record("retries", attempt);
+            }
+            self.sock.send_to(bytes, self.target)?;
+            let deadline = Instant::now() + self.options.timeout;
+            loop {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    break;
+                }
+                self.sock.set_read_timeout(Some(left))?;
+                let (n, from) = match self.sock.recv_from(&mut self.buf) {
+                    Ok(r) => r,
+                    Err(e)
+                        if matches!(
+                            e.kind(),
+                            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                        ) =>
+                    {
+                        break
+                    }
+                    Err(e) => return Err(e.into()),
+                };
+                if from != self.target {
+                    continue;
+                }
+                if let Some(t) = accept(&self.buf[..n]) {
+                    return Ok(t);
+                }
+            }
+        }
+        Err(ClientError::Timeout {
+            target: self.target,
+            attempts,
+            timeout: self.options.timeout,
+        })
+    }
+
+    /// One request and its answer: the bindings of the Response, or why not.
+    fn exchange(&mut self, bytes: &[u8], request_id: i32) -> Result<Vec<VarBind>, ClientError> {
+        match self.credentials.clone() {
+            Credentials::V2c(_) => self.send_and_wait(bytes, |m| {
+                // Another request's answer, or not an SNMPv2c Response: skipped.
+                let msg = Message::from_ber(m).ok()?;
+                match msg.data {
+                    Pdus::Response(r) if r.0.request_id == request_id => Some(bindings(&r.0)),
+                    _ => None,
+                }
+            })?,
+            Credentials::Usm(_) => {
+                let answer = self.send_and_wait(bytes, |m| {
+                    let parsed = Incoming::parse(m).ok()?;
+                    (parsed.message.msg_global_data.msg_id == request_id as u32).then(|| m.to_vec())
+                })?;
+                let m = Incoming::parse(&answer)?;
+                let Some(peer) = self.peer.as_mut() else {
+                    return Err(ClientError::Report(Report::UnknownEngineId));
+                };
+                let authenticated = m.flags() & flags::AUTH != 0;
+                if let (true, Some((p, key))) = (authenticated, &peer.auth) {
+                    m.verify(*p, key)?;
+                    // An authenticated answer's clock may be learned (RFC 3414 3.2 step 7b).
+                    let now = Instant::now();
+                    let (b, t) = (
+                        m.usm.msg_authoritative_engine_boots,
+                        m.usm.msg_authoritative_engine_time,
+                    );
+                    peer.engine.learn(b, t, now);
+                }
+                let privacy = peer.privacy.as_ref().map(|(p, k)| (*p, k));
+                let scoped = if m.flags() & flags::PRIV != 0 {
+                    m.scoped_pdu_octets(privacy)?
+                } else {
+                    m.scoped_pdu_octets(None)?
+                };
+                if let Some(report) = Report::of(&scoped) {
+                    if report == Report::NotInTimeWindow && authenticated {
+                        // The Report carries the engine's clock: take it even if earlier.
+                        peer.engine = Engine::from_message(&m);
+                    }
+                    return Err(ClientError::Report(report));
+                }
+                let s = ScopedPdu::from_ber(&scoped).map_err(ClientError::Decode)?;
+                match s.data {
+                    Pdus::Response(r) if r.0.request_id == request_id => bindings(&r.0),
+                    _ => Err(ClientError::NotAResponse),
+                }
+            }
+        }
+    }
+}
+
+/// The Response's bindings, or its error-status.
+fn bindings(pdu: &Pdu<'_>) -> Result<Vec<VarBind>, ClientError> {
+    if pdu.error_status != PduErrorStatus::NO_ERROR {
+        return Err(ClientError::ErrorStatus {
+            status: pdu.error_status.0,
+            index: pdu.error_index,
+        });
+    }
+    pdu.variable_bindings
+        .0
+        .iter()
+        .map(|vb| {
+            let vb = vb.map_err(ClientError::Decode)?;
+            Ok(VarBind {
+                oid: vb.name.0.to_owned(),
+                value: Value::from_wire(&vb.value),
+            })
+        })
+        .collect()
+}
