@@ -18,5 +18,7 @@ pub mod usm;
 pub use engine::{Engine, Report};
 pub use incoming::Incoming;
 pub use outgoing::{seal, Header, Security};
-pub use session::{ClientError, Credentials, Options, Session, UsmUser, Value, VarBind};
+pub use session::{
+    AsyncSession, ClientError, Credentials, Options, Session, UsmUser, Value, VarBind,
+};
 pub use usm::{AuthProtocol, Key, PrivProtocol, UsmError};

@@ -48,6 +48,18 @@ pub struct Security<'a> {
     pub privacy: Option<(PrivProtocol, &'a Key, [u8; 8])>,
 }
 
+impl Security<'static> {
+    /// Discovery's (RFC 3414 4): no user, no engine, noAuthNoPriv.
+    pub const DISCOVERY: Security<'static> = Security {
+        user: b"",
+        engine_id: b"",
+        engine_boots: 0,
+        engine_time: 0,
+        auth: None,
+        privacy: None,
+    };
+}
+
 /// The header fields of a message besides its security.
 #[derive(Debug, Clone, Copy)]
 pub struct Header {
@@ -191,19 +203,7 @@ mod tests {
             }
         }
         // No security: discovery's level.
-        let bytes = seal(
-            header,
-            &Security {
-                user: b"",
-                engine_id: b"",
-                engine_boots: 0,
-                engine_time: 0,
-                auth: None,
-                privacy: None,
-            },
-            &plain,
-        )
-        .unwrap();
+        let bytes = seal(header, &Security::DISCOVERY, &plain).unwrap();
         let m = Incoming::parse(&bytes).unwrap();
         assert_eq!(m.flags(), flags::REPORTABLE);
         assert_eq!(m.scoped_pdu_octets(None).unwrap(), plain);

@@ -1,7 +1,8 @@
-//! A synchronous SNMP session over UDP, SNMPv2c or SNMPv3 (USM): GET, GETNEXT, GETBULK and
-//! subtree walks, with timeouts and bounded retries, request/response matching (request-id,
-//! and msgID under v3), engine discovery, and recovery from an agent's notInTimeWindow
-//! Report. One `tracing` span per exchange, nothing per binding.
+//! SNMP sessions over UDP, synchronous ([`Session`]) and tokio ([`AsyncSession`]), SNMPv2c or
+//! SNMPv3 (USM): GET, GETNEXT, GETBULK and subtree walks, with timeouts and bounded retries,
+//! request/response matching (request-id, and msgID under v3), engine discovery, and recovery
+//! from an agent's notInTimeWindow Report. Both move datagrams for one core that does the
+//! rest. One `tracing` span per request, nothing per binding.
 
 use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, Instant};
@@ -264,16 +265,295 @@ impl Peer {
     }
 }
 
-/// A synchronous session with one agent.
+/// What a session knows and decides, whatever carries its datagrams: the credentials and
+/// options, request ids and salts, the engine, how requests are encoded and answers matched
+/// and opened. [`Session`] and [`AsyncSession`] move the datagrams.
 #[derive(Debug)]
-pub struct Session {
-    sock: UdpSocket,
+struct Core {
     target: SocketAddr,
     credentials: Credentials,
     options: Options,
     next_id: i32,
     salt: u64,
     peer: Option<Peer>,
+}
+
+/// The next step of a request, after an answer.
+enum Step {
+    /// Done: the bindings, or why not.
+    Done(Result<Vec<VarBind>, ClientError>),
+    /// The clock was resynchronised: encode and send the request again.
+    Again,
+}
+
+impl Core {
+    fn new(target: SocketAddr, credentials: Credentials, options: Options) -> Core {
+        // Request ids and salts start from the clock, so that two sessions in a row do not
+        // repeat them.
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64);
+        Core {
+            target,
+            credentials,
+            options,
+            next_id: (seed as i32 & 0x3fff_ffff).max(1),
+            salt: seed,
+            peer: None,
+        }
+    }
+
+    /// The unspecified address of the target's family, for a socket of our own.
+    fn local(&self) -> SocketAddr {
+        if self.target.is_ipv4() {
+            ([0, 0, 0, 0], 0).into()
+        } else {
+            ([0u16; 8], 0).into()
+        }
+    }
+
+    fn span(&self, kind: Kind, bindings: usize) -> tracing::Span {
+        tracing::debug_span!(
+            "snmp_request",
+            target = %self.target,
+            version = match self.credentials { Credentials::V2c(_) => "2c", Credentials::Usm(_) => "3" },
+            pdu = kind.name(),
+            bindings,
+            retries = tracing::field::Empty,
+        )
+    }
+
+    fn set_engine(&mut self, engine: Engine) {
+        if let Credentials::Usm(user) = &self.credentials {
+            self.peer = Some(Peer::new(user, engine));
+        }
+    }
+
+    fn take_id(&mut self) -> i32 {
+        let id = self.next_id;
+        self.next_id = if id >= 0x3fff_ffff { 1 } else { id + 1 };
+        id
+    }
+
+    /// The PDU for `kind` over `vbs`.
+    fn pdus<'a>(kind: Kind, vbs: &'a [WireVarBind<'a>], request_id: i32) -> Pdus<'a> {
+        let list = VarBindList(SequenceOf::from_slice(vbs));
+        let pdu = Pdu {
+            request_id,
+            error_status: PduErrorStatus::NO_ERROR,
+            error_index: 0,
+            variable_bindings: list,
+        };
+        match kind {
+            Kind::Get => Pdus::GetRequest(GetRequestPdu(pdu)),
+            Kind::GetNext => Pdus::GetNextRequest(GetNextRequestPdu(pdu)),
+            Kind::GetBulk {
+                non_repeaters,
+                max_repetitions,
+            } => Pdus::GetBulkRequest(GetBulkRequestPdu(BulkPdu {
+                request_id,
+                non_repeaters,
+                max_repetitions,
+                variable_bindings: list,
+            })),
+        }
+    }
+
+    /// Under SNMPv3 before the engine is known: RFC 3414 4's discovery request (noAuthNoPriv,
+    /// no engine ID), and its msgID.
+    fn discovery(&mut self) -> Result<Option<(Vec<u8>, i32)>, ClientError> {
+        if !matches!(self.credentials, Credentials::Usm(_)) || self.peer.is_some() {
+            return Ok(None);
+        }
+        let request_id = self.take_id();
+        let vbs: [WireVarBind<'_>; 0] = [];
+        let scoped = ScopedPdu {
+            context_engine_id: b"",
+            context_name: b"",
+            data: Self::pdus(Kind::Get, &vbs, request_id),
+        }
+        .to_ber()
+        .map_err(ClientError::Encode)?;
+        let security = Security::DISCOVERY;
+        let header = Header {
+            msg_id: request_id as u32,
+            max_size: self.options.max_size,
+            reportable: true,
+        };
+        Ok(Some((seal(header, &security, &scoped)?, request_id)))
+    }
+
+    /// Takes the engine a discovery answer names.
+    fn discovered(&mut self, answer: &[u8]) -> Result<(), ClientError> {
+        let m = Incoming::parse(answer)?;
+        let engine = Engine::from_message(&m);
+        tracing::debug!(engine_boots = engine.boots, "engine discovered");
+        self.set_engine(engine);
+        Ok(())
+    }
+
+    /// The request's octets, and the id its answer carries.
+    fn encode(&mut self, kind: Kind, oids: &[OidBuf]) -> Result<(Vec<u8>, i32), ClientError> {
+        let request_id = self.take_id();
+        let vbs: Vec<WireVarBind<'_>> = oids
+            .iter()
+            .map(|o| WireVarBind {
+                name: ObjectName(o.as_oid()),
+                value: VarBindValue::UnSpecified,
+            })
+            .collect();
+        let data = Self::pdus(kind, &vbs, request_id);
+        let bytes = match &self.credentials {
+            Credentials::V2c(community) => Message {
+                version: MessageVersion::VERSION,
+                community,
+                data,
+            }
+            .to_ber()
+            .map_err(ClientError::Encode)?,
+            Credentials::Usm(user) => {
+                let Some(peer) = &self.peer else {
+                    return Err(ClientError::Report(Report::UnknownEngineId));
+                };
+                let scoped = ScopedPdu {
+                    context_engine_id: &peer.engine.id,
+                    context_name: b"",
+                    data,
+                }
+                .to_ber()
+                .map_err(ClientError::Encode)?;
+                self.salt = self.salt.wrapping_add(1);
+                let (boots, time) = peer.engine.clock_at(Instant::now());
+                let security = Security {
+                    user: &user.name,
+                    engine_id: &peer.engine.id,
+                    engine_boots: boots,
+                    engine_time: time,
+                    auth: peer.auth.as_ref().map(|(p, k)| (*p, k)),
+                    privacy: peer
+                        .privacy
+                        .as_ref()
+                        .map(|(p, k)| (*p, k, self.salt.to_be_bytes())),
+                };
+                let header = Header {
+                    msg_id: request_id as u32,
+                    max_size: self.options.max_size,
+                    reportable: true,
+                };
+                seal(header, &security, &scoped)?
+            }
+        };
+        Ok((bytes, request_id))
+    }
+
+    /// Whether `datagram` is the answer to request `id` (v2c: its Response's request-id;
+    /// v3: its msgID). Anything else is skipped.
+    fn is_answer(&self, datagram: &[u8], id: i32) -> bool {
+        match self.credentials {
+            Credentials::V2c(_) => Message::from_ber(datagram)
+                .is_ok_and(|m| matches!(m.data, Pdus::Response(r) if r.0.request_id == id)),
+            Credentials::Usm(_) => Incoming::parse(datagram)
+                .is_ok_and(|m| m.message.msg_global_data.msg_id == id as u32),
+        }
+    }
+
+    /// Opens the answer to request `id`: its bindings, a resynchronisation after a
+    /// notInTimeWindow Report (once: `resynced` says whether it was done already), or why
+    /// not.
+    fn open(&mut self, answer: &[u8], id: i32, resynced: &mut bool) -> Step {
+        match self.open_answer(answer, id) {
+            Err(ClientError::Report(Report::NotInTimeWindow)) if !*resynced => {
+                tracing::debug!("not in the time window: resynchronised, sent again");
+                *resynced = true;
+                Step::Again
+            }
+            other => Step::Done(other),
+        }
+    }
+
+    fn open_answer(&mut self, answer: &[u8], id: i32) -> Result<Vec<VarBind>, ClientError> {
+        if let Credentials::V2c(_) = self.credentials {
+            let msg = Message::from_ber(answer).map_err(ClientError::Decode)?;
+            return match msg.data {
+                Pdus::Response(r) if r.0.request_id == id => bindings(&r.0),
+                _ => Err(ClientError::NotAResponse),
+            };
+        }
+        let m = Incoming::parse(answer)?;
+        let Some(peer) = self.peer.as_mut() else {
+            return Err(ClientError::Report(Report::UnknownEngineId));
+        };
+        let authenticated = m.flags() & flags::AUTH != 0;
+        if let (true, Some((p, key))) = (authenticated, &peer.auth) {
+            m.verify(*p, key)?;
+            // An authenticated answer's clock may be learned (RFC 3414 3.2 step 7b).
+            let (b, t) = (
+                m.usm.msg_authoritative_engine_boots,
+                m.usm.msg_authoritative_engine_time,
+            );
+            peer.engine.learn(b, t, Instant::now());
+        }
+        let privacy = peer.privacy.as_ref().map(|(p, k)| (*p, k));
+        let scoped = if m.flags() & flags::PRIV != 0 {
+            m.scoped_pdu_octets(privacy)?
+        } else {
+            m.scoped_pdu_octets(None)?
+        };
+        if let Some(report) = Report::of(&scoped) {
+            if report == Report::NotInTimeWindow && authenticated {
+                // The Report carries the engine's clock: take it even if earlier.
+                peer.engine = Engine::from_message(&m);
+            }
+            return Err(ClientError::Report(report));
+        }
+        let s = ScopedPdu::from_ber(&scoped).map_err(ClientError::Decode)?;
+        match s.data {
+            Pdus::Response(r) if r.0.request_id == id => bindings(&r.0),
+            _ => Err(ClientError::NotAResponse),
+        }
+    }
+
+    /// The GETBULK after `last` in a walk of `root`.
+    fn walk_kind(&self) -> Kind {
+        Kind::GetBulk {
+            non_repeaters: 0,
+            max_repetitions: self.options.max_repetitions,
+        }
+    }
+}
+
+/// One answer of a walk of `root`: `each` for the bindings inside the subtree, `last` moved
+/// on; whether the walk goes on.
+fn walk_step(
+    root: &OidBuf,
+    last: &mut OidBuf,
+    answer: Vec<VarBind>,
+    each: &mut impl FnMut(&VarBind),
+) -> Result<bool, ClientError> {
+    if answer.is_empty() {
+        return Ok(false);
+    }
+    for vb in answer {
+        if vb.value == Value::EndOfMibView || !vb.oid.as_oid().starts_with(&root.as_oid()) {
+            return Ok(false);
+        }
+        if vb.oid <= *last {
+            return Err(ClientError::NotIncreasing {
+                previous: last.clone(),
+                next: vb.oid,
+            });
+        }
+        each(&vb);
+        *last = vb.oid;
+    }
+    Ok(true)
+}
+
+/// A synchronous session with one agent, over a `std` UDP socket.
+#[derive(Debug)]
+pub struct Session {
+    core: Core,
+    sock: UdpSocket,
     buf: Vec<u8>,
 }
 
@@ -284,40 +564,24 @@ impl Session {
         credentials: Credentials,
         options: Options,
     ) -> Result<Session, ClientError> {
-        let local: SocketAddr = if target.is_ipv4() {
-            ([0, 0, 0, 0], 0).into()
-        } else {
-            ([0u16; 8], 0).into()
-        };
-        let sock = UdpSocket::bind(local)?;
-        // Request ids and salts start from the clock, so that two sessions in a row do not
-        // repeat them.
-        let seed = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_nanos() as u64);
+        let core = Core::new(target, credentials, options);
+        let sock = UdpSocket::bind(core.local())?;
         Ok(Session {
+            core,
             sock,
-            target,
-            credentials,
-            options,
-            next_id: (seed as i32 & 0x3fff_ffff).max(1),
-            salt: seed,
-            peer: None,
             buf: vec![0; options.max_size.max(484) as usize],
         })
     }
 
     /// The engine of a v3 agent, once discovered.
     pub fn engine(&self) -> Option<&Engine> {
-        self.peer.as_ref().map(|p| &p.engine)
+        self.core.peer.as_ref().map(|p| &p.engine)
     }
 
     /// Uses `engine` (kept from an earlier session, say) instead of discovering it; the
     /// user's keys are localised to it. Without effect under SNMPv2c.
     pub fn set_engine(&mut self, engine: Engine) {
-        if let Credentials::Usm(user) = &self.credentials {
-            self.peer = Some(Peer::new(user, engine));
-        }
+        self.core.set_engine(engine);
     }
 
     /// GET of `oids`.
@@ -355,196 +619,46 @@ impl Session {
         mut each: impl FnMut(&VarBind),
     ) -> Result<usize, ClientError> {
         let mut last = root.clone();
-        for requests in 1..=self.options.max_walk_requests {
-            let answer = self.get_bulk(0, self.options.max_repetitions, &[last.clone()])?;
-            if answer.is_empty() {
+        for requests in 1..=self.core.options.max_walk_requests {
+            let answer = self.request(self.core.walk_kind(), std::slice::from_ref(&last))?;
+            if !walk_step(root, &mut last, answer, &mut each)? {
                 return Ok(requests);
             }
-            for vb in answer {
-                if vb.value == Value::EndOfMibView || !vb.oid.as_oid().starts_with(&root.as_oid()) {
-                    return Ok(requests);
-                }
-                if vb.oid <= last {
-                    return Err(ClientError::NotIncreasing {
-                        previous: last,
-                        next: vb.oid,
-                    });
-                }
-                each(&vb);
-                last = vb.oid;
-            }
         }
-        Err(ClientError::WalkTooLong(self.options.max_walk_requests))
+        Err(ClientError::WalkTooLong(
+            self.core.options.max_walk_requests,
+        ))
     }
 
     fn request(&mut self, kind: Kind, oids: &[OidBuf]) -> Result<Vec<VarBind>, ClientError> {
-        let span = tracing::debug_span!(
-            "snmp_request",
-            target = %self.target,
-            version = match self.credentials { Credentials::V2c(_) => "2c", Credentials::Usm(_) => "3" },
-            pdu = kind.name(),
-            bindings = oids.len(),
-            retries = tracing::field::Empty,
-        );
+        let span = self.core.span(kind, oids.len());
         let _entered = span.enter();
-        if matches!(self.credentials, Credentials::Usm(_)) && self.peer.is_none() {
-            self.discover()?;
+        if let Some((bytes, id)) = self.core.discovery()? {
+            let answer = self.send_and_wait(&bytes, id)?;
+            self.core.discovered(&answer)?;
         }
-        // A notInTimeWindow Report teaches the engine's clock; the request is then sent once
-        // more.
         let mut resynced = false;
         loop {
-            let request_id = self.take_id();
-            let bytes = self.encode(kind, oids, request_id)?;
-            match self.exchange(&bytes, request_id) {
-                Err(ClientError::Report(Report::NotInTimeWindow)) if !resynced => {
-                    tracing::debug!("not in the time window: resynchronised, sent again");
-                    resynced = true;
-                }
-                other => return other,
+            let (bytes, id) = self.core.encode(kind, oids)?;
+            let answer = self.send_and_wait(&bytes, id)?;
+            if let Step::Done(result) = self.core.open(&answer, id, &mut resynced) {
+                return result;
             }
         }
     }
 
-    fn take_id(&mut self) -> i32 {
-        let id = self.next_id;
-        self.next_id = if id >= 0x3fff_ffff { 1 } else { id + 1 };
-        id
-    }
-
-    /// The PDU for `kind` over `oids`, as a `Pdus` value borrowing `vbs`.
-    fn pdus<'a>(kind: Kind, vbs: &'a [WireVarBind<'a>], request_id: i32) -> Pdus<'a> {
-        let list = VarBindList(SequenceOf::from_slice(vbs));
-        let pdu = Pdu {
-            request_id,
-            error_status: PduErrorStatus::NO_ERROR,
-            error_index: 0,
-            variable_bindings: list,
-        };
-        match kind {
-            Kind::Get => Pdus::GetRequest(GetRequestPdu(pdu)),
-            Kind::GetNext => Pdus::GetNextRequest(GetNextRequestPdu(pdu)),
-            Kind::GetBulk {
-                non_repeaters,
-                max_repetitions,
-            } => Pdus::GetBulkRequest(GetBulkRequestPdu(BulkPdu {
-                request_id,
-                non_repeaters,
-                max_repetitions,
-                variable_bindings: list,
-            })),
-        }
-    }
-
-    fn encode(
-        &mut self,
-        kind: Kind,
-        oids: &[OidBuf],
-        request_id: i32,
-    ) -> Result<Vec<u8>, ClientError> {
-        let vbs: Vec<WireVarBind<'_>> = oids
-            .iter()
-            .map(|o| WireVarBind {
-                name: ObjectName(o.as_oid()),
-                value: VarBindValue::UnSpecified,
-            })
-            .collect();
-        let data = Self::pdus(kind, &vbs, request_id);
-        match &self.credentials {
-            Credentials::V2c(community) => Message {
-                version: MessageVersion::VERSION,
-                community,
-                data,
-            }
-            .to_ber()
-            .map_err(ClientError::Encode),
-            Credentials::Usm(user) => {
-                let Some(peer) = &self.peer else {
-                    return Err(ClientError::Report(Report::UnknownEngineId));
-                };
-                let scoped = ScopedPdu {
-                    context_engine_id: &peer.engine.id,
-                    context_name: b"",
-                    data,
-                }
-                .to_ber()
-                .map_err(ClientError::Encode)?;
-                self.salt = self.salt.wrapping_add(1);
-                let (boots, time) = peer.engine.clock_at(Instant::now());
-                let security = Security {
-                    user: &user.name,
-                    engine_id: &peer.engine.id,
-                    engine_boots: boots,
-                    engine_time: time,
-                    auth: peer.auth.as_ref().map(|(p, k)| (*p, k)),
-                    privacy: peer
-                        .privacy
-                        .as_ref()
-                        .map(|(p, k)| (*p, k, self.salt.to_be_bytes())),
-                };
-                let header = Header {
-                    msg_id: request_id as u32,
-                    max_size: self.options.max_size,
-                    reportable: true,
-                };
-                Ok(seal(header, &security, &scoped)?)
-            }
-        }
-    }
-
-    /// RFC 3414 4: a noAuthNoPriv request with no engine ID; the Report names the engine.
-    fn discover(&mut self) -> Result<(), ClientError> {
-        let Credentials::Usm(user) = &self.credentials else {
-            return Ok(());
-        };
-        let user = user.clone();
-        let request_id = self.take_id();
-        let vbs: [WireVarBind<'_>; 0] = [];
-        let scoped = ScopedPdu {
-            context_engine_id: b"",
-            context_name: b"",
-            data: Self::pdus(Kind::Get, &vbs, request_id),
-        }
-        .to_ber()
-        .map_err(ClientError::Encode)?;
-        let security = Security {
-            user: b"",
-            engine_id: b"",
-            engine_boots: 0,
-            engine_time: 0,
-            auth: None,
-            privacy: None,
-        };
-        let header = Header {
-            msg_id: request_id as u32,
-            max_size: self.options.max_size,
-            reportable: true,
-        };
-        let bytes = seal(header, &security, &scoped)?;
-        let answer = self.send_and_wait(&bytes, |m| {
-            let m = Incoming::parse(m).ok()?;
-            (m.message.msg_global_data.msg_id == request_id as u32)
-                .then(|| Engine::from_message(&m))
-        })?;
-        tracing::debug!(engine_boots = answer.boots, "engine discovered");
-        self.peer = Some(Peer::new(&user, answer));
-        Ok(())
-    }
-
-    /// Sends `bytes` until `accept` takes an answer (datagrams from elsewhere, or that it
-    /// does not take, are skipped), at most `retries + 1` times, each waiting `timeout`.
-    fn send_and_wait<T>(
-        &mut self,
-        bytes: &[u8],
-        mut accept: impl FnMut(&[u8]) -> Option<T>,
-    ) -> Result<T, ClientError> {
-        let attempts = self.options.retries + 1;
-        for attempt in 0..attempts {
+    /// Sends `bytes` until the answer to request `id` comes (datagrams from elsewhere, or
+    /// not that answer, are skipped), at most `retries + 1` times, each waiting `timeout`.
+    fn send_and_wait(&mut self, bytes: &[u8], id: i32) -> Result<Vec<u8>, ClientError> {
+        let Options {
+            timeout, retries, ..
+        } = self.core.options;
+        for attempt in 0..=retries {
             if attempt > 0 {
                 tracing::Span::current().record("retries", attempt);
             }
-            self.sock.send_to(bytes, self.target)?;
-            let deadline = Instant::now() + self.options.timeout;
+            self.sock.send_to(bytes, self.core.target)?;
+            let deadline = Instant::now() + timeout;
             loop {
                 let left = deadline.saturating_duration_since(Instant::now());
                 if left.is_zero() {
@@ -563,72 +677,149 @@ impl Session {
                     }
                     Err(e) => return Err(e.into()),
                 };
-                if from != self.target {
-                    continue;
-                }
-                if let Some(t) = accept(&self.buf[..n]) {
-                    return Ok(t);
+                if from == self.core.target && self.core.is_answer(&self.buf[..n], id) {
+                    return Ok(self.buf[..n].to_vec());
                 }
             }
         }
         Err(ClientError::Timeout {
-            target: self.target,
-            attempts,
-            timeout: self.options.timeout,
+            target: self.core.target,
+            attempts: retries + 1,
+            timeout,
+        })
+    }
+}
+
+/// An asynchronous session with one agent, over a tokio UDP socket: the same requests,
+/// matching, retries and USM handling as [`Session`].
+#[derive(Debug)]
+pub struct AsyncSession {
+    core: Core,
+    sock: tokio::net::UdpSocket,
+    buf: Vec<u8>,
+}
+
+impl AsyncSession {
+    /// A session with the agent at `target`, from a socket of our own on an ephemeral port.
+    pub async fn new(
+        target: SocketAddr,
+        credentials: Credentials,
+        options: Options,
+    ) -> Result<AsyncSession, ClientError> {
+        let core = Core::new(target, credentials, options);
+        let sock = tokio::net::UdpSocket::bind(core.local()).await?;
+        Ok(AsyncSession {
+            core,
+            sock,
+            buf: vec![0; options.max_size.max(484) as usize],
         })
     }
 
-    /// One request and its answer: the bindings of the Response, or why not.
-    fn exchange(&mut self, bytes: &[u8], request_id: i32) -> Result<Vec<VarBind>, ClientError> {
-        match self.credentials.clone() {
-            Credentials::V2c(_) => self.send_and_wait(bytes, |m| {
-                // Another request's answer, or not an SNMPv2c Response: skipped.
-                let msg = Message::from_ber(m).ok()?;
-                match msg.data {
-                    Pdus::Response(r) if r.0.request_id == request_id => Some(bindings(&r.0)),
-                    _ => None,
-                }
-            })?,
-            Credentials::Usm(_) => {
-                let answer = self.send_and_wait(bytes, |m| {
-                    let parsed = Incoming::parse(m).ok()?;
-                    (parsed.message.msg_global_data.msg_id == request_id as u32).then(|| m.to_vec())
-                })?;
-                let m = Incoming::parse(&answer)?;
-                let Some(peer) = self.peer.as_mut() else {
-                    return Err(ClientError::Report(Report::UnknownEngineId));
-                };
-                let authenticated = m.flags() & flags::AUTH != 0;
-                if let (true, Some((p, key))) = (authenticated, &peer.auth) {
-                    m.verify(*p, key)?;
-                    // An authenticated answer's clock may be learned (RFC 3414 3.2 step 7b).
-                    let now = Instant::now();
-                    let (b, t) = (
-                        m.usm.msg_authoritative_engine_boots,
-                        m.usm.msg_authoritative_engine_time,
-                    );
-                    peer.engine.learn(b, t, now);
-                }
-                let privacy = peer.privacy.as_ref().map(|(p, k)| (*p, k));
-                let scoped = if m.flags() & flags::PRIV != 0 {
-                    m.scoped_pdu_octets(privacy)?
-                } else {
-                    m.scoped_pdu_octets(None)?
-                };
-                if let Some(report) = Report::of(&scoped) {
-                    if report == Report::NotInTimeWindow && authenticated {
-                        // The Report carries the engine's clock: take it even if earlier.
-                        peer.engine = Engine::from_message(&m);
-                    }
-                    return Err(ClientError::Report(report));
-                }
-                let s = ScopedPdu::from_ber(&scoped).map_err(ClientError::Decode)?;
-                match s.data {
-                    Pdus::Response(r) if r.0.request_id == request_id => bindings(&r.0),
-                    _ => Err(ClientError::NotAResponse),
+    /// The engine of a v3 agent, once discovered.
+    pub fn engine(&self) -> Option<&Engine> {
+        self.core.peer.as_ref().map(|p| &p.engine)
+    }
+
+    /// Uses `engine` instead of discovering it (see [`Session::set_engine`]).
+    pub fn set_engine(&mut self, engine: Engine) {
+        self.core.set_engine(engine);
+    }
+
+    /// GET of `oids`.
+    pub async fn get(&mut self, oids: &[OidBuf]) -> Result<Vec<VarBind>, ClientError> {
+        self.request(Kind::Get, oids).await
+    }
+
+    /// GETNEXT of `oids`.
+    pub async fn get_next(&mut self, oids: &[OidBuf]) -> Result<Vec<VarBind>, ClientError> {
+        self.request(Kind::GetNext, oids).await
+    }
+
+    /// GETBULK of `oids`.
+    pub async fn get_bulk(
+        &mut self,
+        non_repeaters: u32,
+        max_repetitions: u32,
+        oids: &[OidBuf],
+    ) -> Result<Vec<VarBind>, ClientError> {
+        self.request(
+            Kind::GetBulk {
+                non_repeaters,
+                max_repetitions,
+            },
+            oids,
+        )
+        .await
+    }
+
+    /// Walks the subtree under `root` (see [`Session::walk`]).
+    pub async fn walk(
+        &mut self,
+        root: &OidBuf,
+        mut each: impl FnMut(&VarBind),
+    ) -> Result<usize, ClientError> {
+        let mut last = root.clone();
+        for requests in 1..=self.core.options.max_walk_requests {
+            let kind = self.core.walk_kind();
+            let answer = self.request(kind, std::slice::from_ref(&last)).await?;
+            if !walk_step(root, &mut last, answer, &mut each)? {
+                return Ok(requests);
+            }
+        }
+        Err(ClientError::WalkTooLong(
+            self.core.options.max_walk_requests,
+        ))
+    }
+
+    async fn request(&mut self, kind: Kind, oids: &[OidBuf]) -> Result<Vec<VarBind>, ClientError> {
+        use tracing::Instrument;
+        let span = self.core.span(kind, oids.len());
+        async {
+            if let Some((bytes, id)) = self.core.discovery()? {
+                let answer = self.send_and_wait(&bytes, id).await?;
+                self.core.discovered(&answer)?;
+            }
+            let mut resynced = false;
+            loop {
+                let (bytes, id) = self.core.encode(kind, oids)?;
+                let answer = self.send_and_wait(&bytes, id).await?;
+                if let Step::Done(result) = self.core.open(&answer, id, &mut resynced) {
+                    return result;
                 }
             }
         }
+        .instrument(span)
+        .await
+    }
+
+    /// Sends `bytes` until the answer to request `id` comes (see [`Session`]'s).
+    async fn send_and_wait(&mut self, bytes: &[u8], id: i32) -> Result<Vec<u8>, ClientError> {
+        let Options {
+            timeout, retries, ..
+        } = self.core.options;
+        for attempt in 0..=retries {
+            if attempt > 0 {
+                tracing::Span::current().record("retries", attempt);
+            }
+            self.sock.send_to(bytes, self.core.target).await?;
+            let deadline = tokio::time::Instant::now() + timeout;
+            loop {
+                let received =
+                    tokio::time::timeout_at(deadline, self.sock.recv_from(&mut self.buf)).await;
+                let Ok(received) = received else {
+                    break;
+                };
+                let (n, from) = received?;
+                if from == self.core.target && self.core.is_answer(&self.buf[..n], id) {
+                    return Ok(self.buf[..n].to_vec());
+                }
+            }
+        }
+        Err(ClientError::Timeout {
+            target: self.core.target,
+            attempts: retries + 1,
+            timeout,
+        })
     }
 }
 

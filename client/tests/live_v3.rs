@@ -15,8 +15,8 @@ use snmp_ber::{Decode, Encode, OidBuf, SequenceOf};
 use snmp_client::incoming::flags;
 use snmp_client::usm::{AuthProtocol, Key, PrivProtocol};
 use snmp_client::{
-    seal, ClientError, Credentials, Engine, Header, Incoming, Options, Report, Security, Session,
-    UsmUser, Value,
+    seal, AsyncSession, ClientError, Credentials, Engine, Header, Incoming, Options, Report,
+    Security, Session, UsmUser, Value,
 };
 use snmp_messages::snmpv2_pdu::*;
 use snmp_messages::snmpv2_smi::{ObjectName, ObjectSyntax, SimpleSyntax};
@@ -137,14 +137,7 @@ fn ask(sock: &UdpSocket, port: u16, request: &[u8]) -> Vec<u8> {
 
 /// The engine, from the Report a discovery request gets (RFC 3414 4).
 fn discover(sock: &UdpSocket, port: u16) -> Engine {
-    let security = Security {
-        user: b"",
-        engine_id: b"",
-        engine_boots: 0,
-        engine_time: 0,
-        auth: None,
-        privacy: None,
-    };
+    let security = Security::DISCOVERY;
     let header = Header {
         msg_id: 1,
         ..HEADER
@@ -431,4 +424,67 @@ fn a_silent_agent_times_out_after_the_retries() {
     }
     assert_eq!(received, 3);
     assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn async_sessions_walk_in_parallel_like_the_sync_one() {
+    let Some(snmpd) = support::tool("snmpd") else {
+        support::require_or_skip("snmpd not found (apt-get install -y snmpd)");
+        return;
+    };
+    let agent = support::start_agent_with(&snmpd, &users_conf());
+    // Subtrees whose contents do not change between two walks.
+    let roots = [
+        "1.3.6.1.2.1.1",
+        "1.3.6.1.2.1.2.2.1.2",
+        "1.3.6.1.2.1.4.20",
+        "1.3.6.1.6.3.10.2.1",
+        "1.3.6.1.6.3.15.1.2.2",
+    ];
+    let mut sync = session(agent.port, "aes256user");
+    let expected: Vec<Vec<String>> = roots.iter().map(|r| walked(&mut sync, r).0).collect();
+    assert!(expected.iter().all(|oids| !oids.is_empty()), "{expected:?}");
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let port = agent.port;
+    let got: Vec<Vec<String>> = runtime.block_on(async move {
+        // Every walk in its own task and session, all at once, over v2c and v3 in turn.
+        let mut tasks = tokio::task::JoinSet::new();
+        for (k, root) in roots.iter().enumerate() {
+            let root: OidBuf = root.parse().unwrap();
+            let creds = if k % 2 == 0 {
+                Credentials::V2c(b"public".to_vec())
+            } else {
+                Credentials::Usm(
+                    UsmUser::new(
+                        "aesuser",
+                        Some((AuthProtocol::Sha1, b"aesauthpass")),
+                        Some((PrivProtocol::Aes128, b"aesprivpass")),
+                    )
+                    .unwrap(),
+                )
+            };
+            tasks.spawn(async move {
+                let mut s =
+                    AsyncSession::new(([127, 0, 0, 1], port).into(), creds, Options::default())
+                        .await
+                        .unwrap();
+                let mut oids = Vec::new();
+                s.walk(&root, |vb| oids.push(vb.oid.to_string()))
+                    .await
+                    .unwrap();
+                (k, oids)
+            });
+        }
+        let mut out = vec![Vec::new(); roots.len()];
+        while let Some(done) = tasks.join_next().await {
+            let (k, oids) = done.unwrap();
+            out[k] = oids;
+        }
+        out
+    });
+    assert_eq!(got, expected);
 }
