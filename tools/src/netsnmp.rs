@@ -304,35 +304,26 @@ impl UsmFunctions<'_> {
     /// `generate_Ku`: the key from `password` for the hash of authentication protocol `auth`.
     pub fn key_from_password(&self, auth: &[u32], password: &[u8]) -> Result<Vec<u8>, c_int> {
         let oid = oid_arcs(auth);
-        let mut out = vec![0u8; 64];
-        let mut len = out.len();
-        // SAFETY: the OID, password and output buffer are valid for the lengths given;
-        // generate_Ku writes at most `len` octets and stores how many it wrote.
-        let rc = unsafe {
+        // SAFETY: the OID and password are valid for the lengths given; `out` and `len` are
+        // output_of's buffer and its length, which generate_Ku writes at most and updates.
+        output_of(64, |out, len| unsafe {
             (self.generate_ku)(
                 oid.as_ptr(),
                 oid.len() as c_uint,
                 password.as_ptr(),
                 password.len(),
-                out.as_mut_ptr(),
-                &mut len,
+                out,
+                len,
             )
-        };
-        if rc != 0 {
-            return Err(rc);
-        }
-        out.truncate(len);
-        Ok(out)
+        })
     }
 
     /// `generate_kul`: `ku` localized to `engine_id`.
     pub fn localize(&self, auth: &[u32], engine_id: &[u8], ku: &[u8]) -> Result<Vec<u8>, c_int> {
         let oid = oid_arcs(auth);
-        let mut out = vec![0u8; 64];
-        let mut len = out.len();
-        // SAFETY: every buffer is valid for the length given with it; generate_kul writes at
-        // most `len` octets and stores how many it wrote.
-        let rc = unsafe {
+        // SAFETY: every input is valid for the length given with it; `out` and `len` are
+        // output_of's buffer and its length, which generate_kul writes at most and updates.
+        output_of(64, |out, len| unsafe {
             (self.generate_kul)(
                 oid.as_ptr(),
                 oid.len() as c_uint,
@@ -340,15 +331,10 @@ impl UsmFunctions<'_> {
                 engine_id.len(),
                 ku.as_ptr(),
                 ku.len(),
-                out.as_mut_ptr(),
-                &mut len,
+                out,
+                len,
             )
-        };
-        if rc != 0 {
-            return Err(rc);
-        }
-        out.truncate(len);
-        Ok(out)
+        })
     }
 
     /// `sc_check_keyed_hash`: whether `mac` is the (truncated) HMAC of `message` under `key`.
@@ -380,12 +366,10 @@ impl UsmFunctions<'_> {
     ) -> Result<Vec<u8>, c_int> {
         let oid = oid_arcs(privacy);
         let (mut key, mut iv, mut ct) = (key.to_vec(), iv.to_vec(), ciphertext.to_vec());
-        let mut out = vec![0u8; ciphertext.len() + 16];
-        let mut len = out.len();
         // SAFETY: every buffer is valid for the length given with it (net-snmp takes them as
-        // mutable but only reads the key, IV and ciphertext); sc_decrypt writes at most `len`
-        // octets of plaintext and stores how many it wrote.
-        let rc = unsafe {
+        // mutable but only reads the key, IV and ciphertext); `out` and `len` are output_of's
+        // buffer and its length, which sc_decrypt writes at most and updates.
+        output_of(ciphertext.len() + 16, |out, len| unsafe {
             (self.decrypt)(
                 oid.as_ptr(),
                 oid.len(),
@@ -395,14 +379,25 @@ impl UsmFunctions<'_> {
                 iv.len() as c_uint,
                 ct.as_mut_ptr(),
                 ct.len() as c_uint,
-                out.as_mut_ptr(),
-                &mut len,
+                out,
+                len,
             )
-        };
-        if rc != 0 {
-            return Err(rc);
-        }
-        out.truncate(len);
-        Ok(out)
+        })
     }
+}
+
+/// Calls a net-snmp function that writes up to `*len` octets at `out` and stores how many it
+/// wrote: those octets, or its non-zero return code.
+fn output_of(
+    capacity: usize,
+    call: impl FnOnce(*mut u8, &mut usize) -> c_int,
+) -> Result<Vec<u8>, c_int> {
+    let mut out = vec![0u8; capacity];
+    let mut len = out.len();
+    let rc = call(out.as_mut_ptr(), &mut len);
+    if rc != 0 {
+        return Err(rc);
+    }
+    out.truncate(len.min(capacity));
+    Ok(out)
 }
