@@ -124,13 +124,22 @@ impl UsmUser {
     }
 }
 
-/// Who the session speaks as.
-#[derive(Debug, Clone)]
+/// Who the session speaks as. Its `Debug` shows no community and no key.
+#[derive(Clone)]
 pub enum Credentials {
     /// SNMPv2c with a community.
     V2c(Vec<u8>),
     /// SNMPv3 under the USM.
     Usm(UsmUser),
+}
+
+impl std::fmt::Debug for Credentials {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Credentials::V2c(c) => write!(f, "V2c(community of {} octets)", c.len()),
+            Credentials::Usm(u) => f.debug_tuple("Usm").field(u).finish(),
+        }
+    }
 }
 
 /// How patient a session is.
@@ -424,16 +433,24 @@ impl Core {
                 .map_err(ClientError::Encode)?;
                 self.salt = self.salt.wrapping_add(1);
                 let (boots, time) = peer.engine.clock_at(Instant::now());
+                // DES's salt is the engine boots and a counter (RFC 3414 8.1.1.1); AES's a
+                // 64-bit counter (RFC 3826 3.1.2.1).
+                let salt = match peer.privacy {
+                    Some((PrivProtocol::Des, _)) => {
+                        let mut s = [0u8; 8];
+                        s[..4].copy_from_slice(&boots.to_be_bytes());
+                        s[4..].copy_from_slice(&(self.salt as u32).to_be_bytes());
+                        s
+                    }
+                    _ => self.salt.to_be_bytes(),
+                };
                 let security = Security {
                     user: &user.name,
                     engine_id: &peer.engine.id,
                     engine_boots: boots,
                     engine_time: time,
                     auth: peer.auth.as_ref().map(|(p, k)| (*p, k)),
-                    privacy: peer
-                        .privacy
-                        .as_ref()
-                        .map(|(p, k)| (*p, k, self.salt.to_be_bytes())),
+                    privacy: peer.privacy.as_ref().map(|(p, k)| (*p, k, salt)),
                 };
                 let header = Header {
                     msg_id: request_id as u32,
@@ -842,4 +859,42 @@ fn bindings(pdu: &Pdu<'_>) -> Result<Vec<VarBind>, ClientError> {
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credentials_never_show_communities_or_keys() {
+        let v2 = format!("{:?}", Credentials::V2c(b"s3cr3t-community".to_vec()));
+        assert!(!v2.contains("s3cr3t"), "{v2}");
+        let user = UsmUser::new(
+            "someone",
+            Some((AuthProtocol::Sha1, b"authpassword")),
+            Some((PrivProtocol::Aes128, b"privpassword")),
+        )
+        .unwrap();
+        let shown = format!("{:?}", Credentials::Usm(user.clone()));
+        assert!(shown.contains("Key(20 octets)"), "{shown}");
+        let key = user.auth.as_ref().unwrap().1.as_bytes();
+        let hex: String = key.iter().map(|b| format!("{b}, ")).collect();
+        assert!(!shown.contains(hex.trim_end_matches(", ")), "{shown}");
+        assert!(matches!(
+            UsmUser::new("x", None, Some((PrivProtocol::Des, b"privpassword"))),
+            Err(UsmError::PrivacyWithoutAuth)
+        ));
+    }
+
+    #[test]
+    fn request_ids_stay_positive_and_wrap() {
+        let mut core = Core::new(
+            ([127, 0, 0, 1], 161).into(),
+            Credentials::V2c(b"public".to_vec()),
+            Options::default(),
+        );
+        core.next_id = 0x3fff_ffff;
+        assert_eq!(core.take_id(), 0x3fff_ffff);
+        assert_eq!(core.take_id(), 1);
+    }
 }
