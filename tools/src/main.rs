@@ -138,9 +138,9 @@ fn main() -> ExitCode {
             priv_protocol,
             priv_password,
         } => {
-            let credentials = match &user {
+            let passwords = match &user {
                 None => None,
-                Some(u) => match view::Credentials::new(
+                Some(u) => match view::UserPasswords::new(
                     u,
                     auth_protocol.as_deref().zip(auth_password.as_deref()),
                     priv_protocol.as_deref().zip(priv_password.as_deref()),
@@ -171,7 +171,7 @@ fn main() -> ExitCode {
                 json,
                 trace,
                 namer.as_ref(),
-                credentials.as_ref(),
+                passwords.as_ref(),
             )
         }
         Command::Mib { command } => mib(command),
@@ -204,7 +204,7 @@ fn decode(
     json: bool,
     trace_mode: bool,
     mibs: Option<&mibs::Mibs>,
-    credentials: Option<&view::Credentials>,
+    passwords: Option<&view::UserPasswords>,
 ) -> ExitCode {
     let namer = |dotted: &str| -> Option<String> {
         let arcs: Option<Vec<u32>> = dotted.split('.').map(|a| a.parse().ok()).collect();
@@ -283,7 +283,7 @@ fn decode(
         if json {
             let (mut line, ok) = view::json_line(frame, &bytes);
             failed += usize::from(!ok);
-            if let (Some(map), Some(c)) = (line.as_object_mut(), credentials) {
+            if let (Some(map), Some(c)) = (line.as_object_mut(), passwords) {
                 view::unlock(map, &bytes, c);
             }
             if let (Some(map), true) = (line.as_object_mut(), mibs.is_some()) {
@@ -293,7 +293,7 @@ fn decode(
         } else {
             match view::decode(&bytes) {
                 Ok(mut v) => {
-                    if let Some(c) = credentials {
+                    if let Some(c) = passwords {
                         view::unlock(&mut v, &bytes, c);
                     }
                     if mibs.is_some() {

@@ -248,10 +248,10 @@ pub fn decode(bytes: &[u8]) -> Result<Map<String, Value>, Failure> {
     Ok(out)
 }
 
-/// A USM user's credentials, to authenticate and decrypt the SNMPv3 messages it sent or was
+/// A USM user's name, protocols and passwords, to authenticate and decrypt the SNMPv3 messages it sent or was
 /// sent (`snmpc decode -u NAME -a PROTO -A PASS -x PROTO -X PASS`, as net-snmp's tools take
 /// them).
-pub struct Credentials {
+pub struct UserPasswords {
     user: String,
     auth: Option<(AuthProtocol, String)>,
     privacy: Option<(PrivProtocol, String)>,
@@ -262,14 +262,14 @@ pub struct Credentials {
 /// A user's keys localized to one engine: authentication, and privacy when it has one.
 type LocalKeys = (Key, Option<Key>);
 
-impl Credentials {
+impl UserPasswords {
     /// The user `user` with an authentication and a privacy protocol and password, each by
     /// net-snmp's names (`SHA`, `AES`, ...).
     pub fn new(
         user: &str,
         auth: Option<(&str, &str)>,
         privacy: Option<(&str, &str)>,
-    ) -> Result<Credentials, String> {
+    ) -> Result<UserPasswords, String> {
         let auth = match auth {
             Some((p, pw)) => Some((AuthProtocol::from_name(p).map_err(|e| e.to_string())?, pw)),
             None => None,
@@ -297,7 +297,7 @@ impl Credentials {
                 ));
             }
         }
-        Ok(Credentials {
+        Ok(UserPasswords {
             user: user.to_string(),
             auth: auth.map(|(p, pw)| (p, pw.to_string())),
             privacy: privacy.map(|(p, pw)| (p, pw.to_string())),
@@ -324,27 +324,27 @@ impl Credentials {
     }
 }
 
-/// With `credentials` for the user of an SNMPv3 message: checks its MAC (`authentication`:
+/// With `passwords` for the user of an SNMPv3 message: checks its MAC (`authentication`:
 /// `verified`, or why not) and decrypts its scoped PDU (`decrypted`: the privacy protocol,
 /// and the PDU's fields as a plaintext message has them; or `decryption`: why not).
-pub fn unlock(view: &mut Map<String, Value>, bytes: &[u8], credentials: &Credentials) {
+pub fn unlock(view: &mut Map<String, Value>, bytes: &[u8], passwords: &UserPasswords) {
     if view.get("version").and_then(Value::as_str) != Some("3") {
         return;
     }
     let Ok(m) = Incoming::parse(bytes) else {
         return;
     };
-    if m.usm.msg_user_name != credentials.user.as_bytes() {
+    if m.usm.msg_user_name != passwords.user.as_bytes() {
         return;
     }
-    let Some(auth) = credentials.auth.as_ref().map(|a| a.0) else {
+    let Some(auth) = passwords.auth.as_ref().map(|a| a.0) else {
         return;
     };
     if m.flags() & flags::AUTH == 0 {
         return;
     }
     let engine = m.usm.msg_authoritative_engine_id;
-    let Some((akey, pkey)) = credentials.keys(auth, engine) else {
+    let Some((akey, pkey)) = passwords.keys(auth, engine) else {
         return;
     };
     let verdict = match m.verify(auth, &akey) {
@@ -352,7 +352,7 @@ pub fn unlock(view: &mut Map<String, Value>, bytes: &[u8], credentials: &Credent
         Err(e) => format!("failed: {e}"),
     };
     view.insert("authentication".into(), json!(verdict));
-    let (Some(privacy), Some(pkey)) = (credentials.privacy.as_ref().map(|p| p.0), pkey) else {
+    let (Some(privacy), Some(pkey)) = (passwords.privacy.as_ref().map(|p| p.0), pkey) else {
         return;
     };
     if m.flags() & flags::PRIV == 0 {
