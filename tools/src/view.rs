@@ -248,9 +248,9 @@ pub fn decode(bytes: &[u8]) -> Result<Map<String, Value>, Failure> {
     Ok(out)
 }
 
-/// A USM user's name, protocols and passwords, to authenticate and decrypt the SNMPv3 messages it sent or was
-/// sent (`snmpc decode -u NAME -a PROTO -A PASS -x PROTO -X PASS`, as net-snmp's tools take
-/// them).
+/// A USM user's name, protocols and passwords, to authenticate and decrypt the SNMPv3
+/// messages it sent or was sent (`snmpc decode -u NAME -a PROTO -A PASS -x PROTO -X PASS`, as
+/// net-snmp's tools take them).
 pub struct UserPasswords {
     user: String,
     auth: Option<(AuthProtocol, String)>,
