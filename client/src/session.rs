@@ -1,5 +1,5 @@
-//! SNMP sessions over UDP, synchronous ([`Session`]) and tokio ([`AsyncSession`]), SNMPv2c or
-//! SNMPv3 (USM): GET, GETNEXT, GETBULK and subtree walks, with timeouts and bounded retries,
+//! SNMP sessions over UDP, synchronous ([`Session`]) and tokio ([`AsyncSession`]), SNMPv1,
+//! SNMPv2c or SNMPv3 (USM): GET, GETNEXT, GETBULK and subtree walks, with timeouts and bounded retries,
 //! request/response matching (request-id, and msgID under v3), engine discovery, and recovery
 //! from an agent's notInTimeWindow Report. Both move datagrams for one core that does the
 //! rest. One `tracing` span per request, nothing per binding.
@@ -15,6 +15,7 @@ use snmp_messages::snmpv2_pdu::{
 };
 use snmp_messages::snmpv2_smi::{ApplicationSyntax, ObjectName, ObjectSyntax, SimpleSyntax};
 use snmp_messages::snmpv3_message_syntax::ScopedPdu;
+use snmp_messages::{rfc1155_smi as v1smi, rfc1157_snmp as v1};
 
 use crate::engine::{Engine, Report};
 use crate::incoming::{flags, Incoming, IncomingError};
@@ -25,7 +26,7 @@ use crate::usm::{AuthProtocol, Key, PrivProtocol, UsmError};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Value {
     /// INTEGER / Integer32.
-    Integer(i32),
+    Integer(i64),
     /// OCTET STRING.
     OctetString(Vec<u8>),
     /// OBJECT IDENTIFIER.
@@ -58,7 +59,7 @@ impl Value {
         use ObjectSyntax as O;
         use SimpleSyntax as S;
         match v {
-            VarBindValue::Value(O::Simple(S::IntegerValue(i))) => Value::Integer(*i),
+            VarBindValue::Value(O::Simple(S::IntegerValue(i))) => Value::Integer(i64::from(*i)),
             VarBindValue::Value(O::Simple(S::StringValue(s))) => Value::OctetString(s.to_vec()),
             VarBindValue::Value(O::Simple(S::ObjectIdValue(o))) => {
                 Value::ObjectIdentifier(o.to_owned())
@@ -77,6 +78,23 @@ impl Value {
             VarBindValue::NoSuchObject => Value::NoSuchObject,
             VarBindValue::NoSuchInstance => Value::NoSuchInstance,
             VarBindValue::EndOfMibView => Value::EndOfMibView,
+        }
+    }
+}
+
+impl Value {
+    fn from_v1(v: &v1smi::ObjectSyntax<'_>) -> Value {
+        use v1smi::{ApplicationSyntax as A, NetworkAddress, ObjectSyntax as O, SimpleSyntax as S};
+        match v {
+            O::Simple(S::Number(i)) => Value::Integer(*i),
+            O::Simple(S::String(s)) => Value::OctetString(s.to_vec()),
+            O::Simple(S::Object(o)) => Value::ObjectIdentifier(o.to_owned()),
+            O::Simple(S::Empty) => Value::Null,
+            O::ApplicationWide(A::Address(NetworkAddress::Internet(a))) => Value::IpAddress(a.0),
+            O::ApplicationWide(A::Counter(c)) => Value::Counter32(c.0),
+            O::ApplicationWide(A::Gauge(g)) => Value::Gauge32(g.0),
+            O::ApplicationWide(A::Ticks(t)) => Value::TimeTicks(t.0),
+            O::ApplicationWide(A::Arbitrary(o)) => Value::Opaque(o.0.to_vec()),
         }
     }
 }
@@ -127,6 +145,8 @@ impl UsmUser {
 /// Who the session speaks as. Its `Debug` shows no community and no key.
 #[derive(Clone)]
 pub enum Credentials {
+    /// SNMPv1 with a community (RFC 1157): no GETBULK; walks go by GETNEXT.
+    V1(Vec<u8>),
     /// SNMPv2c with a community.
     V2c(Vec<u8>),
     /// SNMPv3 under the USM.
@@ -136,6 +156,7 @@ pub enum Credentials {
 impl std::fmt::Debug for Credentials {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            Credentials::V1(c) => write!(f, "V1(community of {} octets)", c.len()),
             Credentials::V2c(c) => write!(f, "V2c(community of {} octets)", c.len()),
             Credentials::Usm(u) => f.debug_tuple("Usm").field(u).finish(),
         }
@@ -209,7 +230,7 @@ pub enum ClientError {
         /// error-status.
         status: i64,
         /// error-index (1-based; 0 for the whole request).
-        index: u32,
+        index: i64,
     },
     /// A walk's next OID does not follow the previous one: the agent loops.
     #[error("walk: {next} does not follow {previous}")]
@@ -219,6 +240,9 @@ pub enum ClientError {
         /// The one that should have followed it.
         next: OidBuf,
     },
+    /// GETBULK under SNMPv1, which has none.
+    #[error("GETBULK is not in SNMPv1")]
+    NoBulkInV1,
     /// The answer with the request's msgID carries another PDU than its Response.
     #[error("the answer to the request is not its Response")]
     NotAResponse,
@@ -325,7 +349,11 @@ impl Core {
         tracing::debug_span!(
             "snmp_request",
             target = %self.target,
-            version = match self.credentials { Credentials::V2c(_) => "2c", Credentials::Usm(_) => "3" },
+            version = match self.credentials {
+                Credentials::V1(_) => "1",
+                Credentials::V2c(_) => "2c",
+                Credentials::Usm(_) => "3",
+            },
             pdu = kind.name(),
             bindings,
             retries = tracing::field::Empty,
@@ -404,15 +432,20 @@ impl Core {
     /// The request's octets, and the id its answer carries.
     fn encode(&mut self, kind: Kind, oids: &[OidBuf]) -> Result<(Vec<u8>, i32), ClientError> {
         let request_id = self.take_id();
-        let vbs: Vec<WireVarBind<'_>> = oids
-            .iter()
-            .map(|o| WireVarBind {
-                name: ObjectName(o.as_oid()),
-                value: VarBindValue::UnSpecified,
-            })
-            .collect();
+        // SNMPv2's request bindings: the OIDs, values unSpecified.
+        let vbs: Vec<WireVarBind<'_>> = match self.credentials {
+            Credentials::V1(_) => Vec::new(),
+            _ => oids
+                .iter()
+                .map(|o| WireVarBind {
+                    name: ObjectName(o.as_oid()),
+                    value: VarBindValue::UnSpecified,
+                })
+                .collect(),
+        };
         let data = Self::pdus(kind, &vbs, request_id);
         let bytes = match &self.credentials {
+            Credentials::V1(community) => v1_request(community, kind, oids, request_id)?,
             Credentials::V2c(community) => Message {
                 version: MessageVersion::VERSION,
                 community,
@@ -467,6 +500,9 @@ impl Core {
     /// v3: its msgID). Anything else is skipped.
     fn is_answer(&self, datagram: &[u8], id: i32) -> bool {
         match self.credentials {
+            Credentials::V1(_) => v1::Message::from_ber(datagram).is_ok_and(
+                |m| matches!(m.data, v1::Pdus::GetResponse(r) if r.0.request_id == i64::from(id)),
+            ),
             Credentials::V2c(_) => Message::from_ber(datagram)
                 .is_ok_and(|m| matches!(m.data, Pdus::Response(r) if r.0.request_id == id)),
             Credentials::Usm(_) => Incoming::parse(datagram)
@@ -489,6 +525,13 @@ impl Core {
     }
 
     fn open_answer(&mut self, answer: &[u8], id: i32) -> Result<Vec<VarBind>, ClientError> {
+        if let Credentials::V1(_) = self.credentials {
+            let msg = v1::Message::from_ber(answer).map_err(ClientError::Decode)?;
+            return match msg.data {
+                v1::Pdus::GetResponse(r) if r.0.request_id == i64::from(id) => v1_bindings(&r.0),
+                _ => Err(ClientError::NotAResponse),
+            };
+        }
         if let Credentials::V2c(_) = self.credentials {
             let msg = Message::from_ber(answer).map_err(ClientError::Decode)?;
             return match msg.data {
@@ -530,23 +573,30 @@ impl Core {
         }
     }
 
-    /// The GETBULK after `last` in a walk of `root`.
+    /// A walk's request: GETBULK, or GETNEXT under SNMPv1.
     fn walk_kind(&self) -> Kind {
-        Kind::GetBulk {
-            non_repeaters: 0,
-            max_repetitions: self.options.max_repetitions,
+        match self.credentials {
+            Credentials::V1(_) => Kind::GetNext,
+            _ => Kind::GetBulk {
+                non_repeaters: 0,
+                max_repetitions: self.options.max_repetitions,
+            },
         }
     }
 }
 
 /// One answer of a walk of `root`: `each` for the bindings inside the subtree, `last` moved
-/// on; whether the walk goes on.
+/// on; whether the walk goes on. An SNMPv1 agent says the MIB ends with noSuchName.
 fn walk_step(
     root: &OidBuf,
     last: &mut OidBuf,
-    answer: Vec<VarBind>,
+    answer: Result<Vec<VarBind>, ClientError>,
     each: &mut impl FnMut(&VarBind),
 ) -> Result<bool, ClientError> {
+    let answer = match answer {
+        Err(ClientError::ErrorStatus { status: 2, .. }) => return Ok(false),
+        other => other?,
+    };
     if answer.is_empty() {
         return Ok(false);
     }
@@ -637,7 +687,7 @@ impl Session {
     ) -> Result<usize, ClientError> {
         let mut last = root.clone();
         for requests in 1..=self.core.options.max_walk_requests {
-            let answer = self.request(self.core.walk_kind(), std::slice::from_ref(&last))?;
+            let answer = self.request(self.core.walk_kind(), std::slice::from_ref(&last));
             if !walk_step(root, &mut last, answer, &mut each)? {
                 return Ok(requests);
             }
@@ -778,7 +828,7 @@ impl AsyncSession {
         let mut last = root.clone();
         for requests in 1..=self.core.options.max_walk_requests {
             let kind = self.core.walk_kind();
-            let answer = self.request(kind, std::slice::from_ref(&last)).await?;
+            let answer = self.request(kind, std::slice::from_ref(&last)).await;
             if !walk_step(root, &mut last, answer, &mut each)? {
                 return Ok(requests);
             }
@@ -845,7 +895,7 @@ fn bindings(pdu: &Pdu<'_>) -> Result<Vec<VarBind>, ClientError> {
     if pdu.error_status != PduErrorStatus::NO_ERROR {
         return Err(ClientError::ErrorStatus {
             status: pdu.error_status.0,
-            index: pdu.error_index,
+            index: i64::from(pdu.error_index),
         });
     }
     pdu.variable_bindings
@@ -856,6 +906,61 @@ fn bindings(pdu: &Pdu<'_>) -> Result<Vec<VarBind>, ClientError> {
             Ok(VarBind {
                 oid: vb.name.0.to_owned(),
                 value: Value::from_wire(&vb.value),
+            })
+        })
+        .collect()
+}
+
+/// An SNMPv1 request (RFC 1157): GET or GETNEXT.
+fn v1_request(
+    community: &[u8],
+    kind: Kind,
+    oids: &[OidBuf],
+    request_id: i32,
+) -> Result<Vec<u8>, ClientError> {
+    let vbs: Vec<v1::VarBind<'_>> = oids
+        .iter()
+        .map(|o| v1::VarBind {
+            name: v1smi::ObjectName(o.as_oid()),
+            value: v1smi::ObjectSyntax::Simple(v1smi::SimpleSyntax::Empty),
+        })
+        .collect();
+    let pdu = v1::Pdu {
+        request_id: i64::from(request_id),
+        error_status: v1::PduErrorStatus(0),
+        error_index: 0,
+        variable_bindings: v1::VarBindList(SequenceOf::from_slice(&vbs)),
+    };
+    let data = match kind {
+        Kind::Get => v1::Pdus::GetRequest(v1::GetRequestPdu(pdu)),
+        Kind::GetNext => v1::Pdus::GetNextRequest(v1::GetNextRequestPdu(pdu)),
+        Kind::GetBulk { .. } => return Err(ClientError::NoBulkInV1),
+    };
+    v1::Message {
+        version: v1::MessageVersion(0),
+        community,
+        data,
+    }
+    .to_ber()
+    .map_err(ClientError::Encode)
+}
+
+/// An SNMPv1 GetResponse's bindings, or its error-status.
+fn v1_bindings(pdu: &v1::Pdu<'_>) -> Result<Vec<VarBind>, ClientError> {
+    if pdu.error_status.0 != 0 {
+        return Err(ClientError::ErrorStatus {
+            status: pdu.error_status.0,
+            index: pdu.error_index,
+        });
+    }
+    pdu.variable_bindings
+        .0
+        .iter()
+        .map(|vb| {
+            let vb = vb.map_err(ClientError::Decode)?;
+            Ok(VarBind {
+                oid: vb.name.0.to_owned(),
+                value: Value::from_v1(&vb.value),
             })
         })
         .collect()

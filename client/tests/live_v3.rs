@@ -344,6 +344,35 @@ fn sessions_get_and_walk_like_net_snmp() {
     let got = v2.get(&["1.3.6.1.2.1.1.6.0".parse().unwrap()]).unwrap();
     assert_eq!(got[0].value, Value::OctetString(b"interop-test".to_vec()));
 
+    // SNMPv1: GETNEXT walks, the end of the MIB said by noSuchName; no GETBULK.
+    let mut v1 = Session::new(
+        ([127, 0, 0, 1], agent.port).into(),
+        Credentials::V1(b"public".to_vec()),
+        Options::default(),
+    )
+    .unwrap();
+    let (ours, requests) = walked(&mut v1, "1.3.6.1.2.1.1");
+    assert_eq!(ours, theirs, "v1 walk");
+    assert_eq!(
+        requests,
+        theirs.len() + 1,
+        "one GETNEXT a binding, and the one past the end"
+    );
+    let got = v1.get(&["1.3.6.1.2.1.1.6.0".parse().unwrap()]).unwrap();
+    assert_eq!(got[0].value, Value::OctetString(b"interop-test".to_vec()));
+    assert!(matches!(
+        v1.get_bulk(0, 10, &["1.3.6.1.2.1.1".parse().unwrap()]),
+        Err(ClientError::NoBulkInV1)
+    ));
+    // A name the agent does not have: noSuchName (2) at binding 1.
+    assert!(matches!(
+        v1.get(&["1.3.6.1.2.1.1.99.0".parse().unwrap()]),
+        Err(ClientError::ErrorStatus {
+            status: 2,
+            index: 1
+        })
+    ));
+
     // SNMPv3 at every level, each session discovering the engine itself.
     for &(user, _, _) in USERS {
         let mut s = session(agent.port, user);
