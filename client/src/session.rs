@@ -1,8 +1,8 @@
 //! SNMP sessions over UDP, synchronous ([`Session`]) and tokio ([`AsyncSession`]), SNMPv1,
-//! SNMPv2c or SNMPv3 (USM): GET, GETNEXT, GETBULK and subtree walks, with timeouts and bounded retries,
-//! request/response matching (request-id, and msgID under v3), engine discovery, and recovery
-//! from an agent's notInTimeWindow Report. Both move datagrams for one core that does the
-//! rest. One `tracing` span per request, nothing per binding.
+//! SNMPv2c or SNMPv3 (USM): GET, GETNEXT, GETBULK and subtree walks, with timeouts and
+//! bounded retries, request/response matching (request-id, and msgID under v3), engine
+//! discovery, and recovery from an agent's notInTimeWindow Report. Both move datagrams for one
+//! core that does the rest. One `tracing` span per request, nothing per binding.
 
 use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, Instant};
