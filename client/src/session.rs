@@ -1,5 +1,5 @@
 //! SNMP sessions over UDP, synchronous ([`Session`]) and tokio ([`AsyncSession`]), SNMPv1,
-//! SNMPv2c or SNMPv3 (USM): GET, GETNEXT, GETBULK and subtree walks, with timeouts and
+//! SNMPv2c or SNMPv3 (USM): GET, GETNEXT, GETBULK, SET and subtree walks, with timeouts and
 //! bounded retries, request/response matching (request-id, and msgID under v3), engine
 //! discovery, and recovery from an agent's notInTimeWindow Report. Both move datagrams for one
 //! core that does the rest. One `tracing` span per request, nothing per binding.
@@ -11,9 +11,11 @@ use snmp_ber::{Decode, Encode, OidBuf, SequenceOf};
 use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
 use snmp_messages::snmpv2_pdu::{
     BulkPdu, GetBulkRequestPdu, GetNextRequestPdu, GetRequestPdu, Pdu, PduErrorStatus, Pdus,
-    VarBind as WireVarBind, VarBindList, VarBindValue,
+    SetRequestPdu, VarBind as WireVarBind, VarBindList, VarBindValue,
 };
-use snmp_messages::snmpv2_smi::{ApplicationSyntax, ObjectName, ObjectSyntax, SimpleSyntax};
+use snmp_messages::snmpv2_smi::{
+    self as v2smi, ApplicationSyntax, ObjectName, ObjectSyntax, SimpleSyntax,
+};
 use snmp_messages::snmpv3_message_syntax::ScopedPdu;
 use snmp_messages::{rfc1155_smi as v1smi, rfc1157_snmp as v1};
 
@@ -96,6 +98,56 @@ impl Value {
             O::ApplicationWide(A::Ticks(t)) => Value::TimeTicks(t.0),
             O::ApplicationWide(A::Arbitrary(o)) => Value::Opaque(o.0.to_vec()),
         }
+    }
+}
+
+impl Value {
+    /// The value as an SNMPv2 binding carries it (for SET).
+    fn to_wire(&self) -> Result<VarBindValue<'_>, ClientError> {
+        use ApplicationSyntax as A;
+        use ObjectSyntax as O;
+        use SimpleSyntax as S;
+        Ok(VarBindValue::Value(match self {
+            Value::Integer(i) => {
+                O::Simple(S::IntegerValue(i32::try_from(*i).map_err(|_| {
+                    ClientError::NotSettable("an INTEGER beyond 32 bits")
+                })?))
+            }
+            Value::OctetString(s) => O::Simple(S::StringValue(s)),
+            Value::ObjectIdentifier(o) => O::Simple(S::ObjectIdValue(o.as_oid())),
+            Value::IpAddress(a) => O::ApplicationWide(A::IpAddressValue(v2smi::IpAddress(*a))),
+            Value::Counter32(c) => O::ApplicationWide(A::CounterValue(v2smi::Counter32(*c))),
+            Value::Gauge32(g) => O::ApplicationWide(A::UnsignedIntegerValue(v2smi::Unsigned32(*g))),
+            Value::TimeTicks(t) => O::ApplicationWide(A::TimeticksValue(v2smi::TimeTicks(*t))),
+            Value::Opaque(o) => O::ApplicationWide(A::ArbitraryValue(v2smi::Opaque(o))),
+            Value::Counter64(c) => O::ApplicationWide(A::BigCounterValue(v2smi::Counter64(*c))),
+            Value::Null => return Ok(VarBindValue::UnSpecified),
+            Value::NoSuchObject | Value::NoSuchInstance | Value::EndOfMibView => {
+                return Err(ClientError::NotSettable("an exception"))
+            }
+        }))
+    }
+
+    /// The value as an SNMPv1 binding carries it (for SET).
+    fn to_v1(&self) -> Result<v1smi::ObjectSyntax<'_>, ClientError> {
+        use v1smi::{ApplicationSyntax as A, NetworkAddress, ObjectSyntax as O, SimpleSyntax as S};
+        Ok(match self {
+            Value::Integer(i) => O::Simple(S::Number(*i)),
+            Value::OctetString(s) => O::Simple(S::String(s)),
+            Value::ObjectIdentifier(o) => O::Simple(S::Object(o.as_oid())),
+            Value::Null => O::Simple(S::Empty),
+            Value::IpAddress(a) => {
+                O::ApplicationWide(A::Address(NetworkAddress::Internet(v1smi::IpAddress(*a))))
+            }
+            Value::Counter32(c) => O::ApplicationWide(A::Counter(v1smi::Counter(*c))),
+            Value::Gauge32(g) => O::ApplicationWide(A::Gauge(v1smi::Gauge(*g))),
+            Value::TimeTicks(t) => O::ApplicationWide(A::Ticks(v1smi::TimeTicks(*t))),
+            Value::Opaque(o) => O::ApplicationWide(A::Arbitrary(v1smi::Opaque(o))),
+            Value::Counter64(_) => return Err(ClientError::NotSettable("a Counter64 in SNMPv1")),
+            Value::NoSuchObject | Value::NoSuchInstance | Value::EndOfMibView => {
+                return Err(ClientError::NotSettable("an exception"))
+            }
+        })
     }
 }
 
@@ -240,6 +292,9 @@ pub enum ClientError {
         /// The one that should have followed it.
         next: OidBuf,
     },
+    /// A value a SET cannot carry.
+    #[error("a SET cannot carry {0}")]
+    NotSettable(&'static str),
     /// GETBULK under SNMPv1, which has none.
     #[error("GETBULK is not in SNMPv1")]
     NoBulkInV1,
@@ -256,6 +311,7 @@ pub enum ClientError {
 enum Kind {
     Get,
     GetNext,
+    Set,
     GetBulk {
         non_repeaters: u32,
         max_repetitions: u32,
@@ -266,6 +322,7 @@ impl Kind {
     fn name(self) -> &'static str {
         match self {
             Kind::Get => "get",
+            Kind::Set => "set",
             Kind::GetNext => "getnext",
             Kind::GetBulk { .. } => "getbulk",
         }
@@ -383,6 +440,7 @@ impl Core {
         };
         match kind {
             Kind::Get => Pdus::GetRequest(GetRequestPdu(pdu)),
+            Kind::Set => Pdus::SetRequest(SetRequestPdu(pdu)),
             Kind::GetNext => Pdus::GetNextRequest(GetNextRequestPdu(pdu)),
             Kind::GetBulk {
                 non_repeaters,
@@ -429,23 +487,35 @@ impl Core {
         Ok(())
     }
 
-    /// The request's octets, and the id its answer carries.
-    fn encode(&mut self, kind: Kind, oids: &[OidBuf]) -> Result<(Vec<u8>, i32), ClientError> {
+    /// The request's octets, and the id its answer carries. `values` are a SET's, one per
+    /// OID; other requests have none (their values are unSpecified).
+    fn encode(
+        &mut self,
+        kind: Kind,
+        oids: &[OidBuf],
+        values: &[Value],
+    ) -> Result<(Vec<u8>, i32), ClientError> {
         let request_id = self.take_id();
-        // SNMPv2's request bindings: the OIDs, values unSpecified.
+        // SNMPv2's request bindings.
         let vbs: Vec<WireVarBind<'_>> = match self.credentials {
             Credentials::V1(_) => Vec::new(),
             _ => oids
                 .iter()
-                .map(|o| WireVarBind {
-                    name: ObjectName(o.as_oid()),
-                    value: VarBindValue::UnSpecified,
+                .enumerate()
+                .map(|(k, o)| {
+                    Ok(WireVarBind {
+                        name: ObjectName(o.as_oid()),
+                        value: match values.get(k) {
+                            Some(v) => v.to_wire()?,
+                            None => VarBindValue::UnSpecified,
+                        },
+                    })
                 })
-                .collect(),
+                .collect::<Result<_, ClientError>>()?,
         };
         let data = Self::pdus(kind, &vbs, request_id);
         let bytes = match &self.credentials {
-            Credentials::V1(community) => v1_request(community, kind, oids, request_id)?,
+            Credentials::V1(community) => v1_request(community, kind, oids, values, request_id)?,
             Credentials::V2c(community) => Message {
                 version: MessageVersion::VERSION,
                 community,
@@ -653,12 +723,12 @@ impl Session {
 
     /// GET of `oids`.
     pub fn get(&mut self, oids: &[OidBuf]) -> Result<Vec<VarBind>, ClientError> {
-        self.request(Kind::Get, oids)
+        self.request(Kind::Get, oids, &[])
     }
 
     /// GETNEXT of `oids`.
     pub fn get_next(&mut self, oids: &[OidBuf]) -> Result<Vec<VarBind>, ClientError> {
-        self.request(Kind::GetNext, oids)
+        self.request(Kind::GetNext, oids, &[])
     }
 
     /// GETBULK of `oids`.
@@ -674,7 +744,14 @@ impl Session {
                 max_repetitions,
             },
             oids,
+            &[],
         )
+    }
+
+    /// SET of `bindings`: the agent's answer (the bindings as set), or its error-status.
+    pub fn set(&mut self, bindings: &[(OidBuf, Value)]) -> Result<Vec<VarBind>, ClientError> {
+        let (oids, values): (Vec<OidBuf>, Vec<Value>) = bindings.iter().cloned().unzip();
+        self.request(Kind::Set, &oids, &values)
     }
 
     /// Walks the subtree under `root` by GETBULK, calling `each` for every binding inside it
@@ -687,7 +764,7 @@ impl Session {
     ) -> Result<usize, ClientError> {
         let mut last = root.clone();
         for requests in 1..=self.core.options.max_walk_requests {
-            let answer = self.request(self.core.walk_kind(), std::slice::from_ref(&last));
+            let answer = self.request(self.core.walk_kind(), std::slice::from_ref(&last), &[]);
             if !walk_step(root, &mut last, answer, &mut each)? {
                 return Ok(requests);
             }
@@ -697,7 +774,12 @@ impl Session {
         ))
     }
 
-    fn request(&mut self, kind: Kind, oids: &[OidBuf]) -> Result<Vec<VarBind>, ClientError> {
+    fn request(
+        &mut self,
+        kind: Kind,
+        oids: &[OidBuf],
+        values: &[Value],
+    ) -> Result<Vec<VarBind>, ClientError> {
         let span = self.core.span(kind, oids.len());
         let _entered = span.enter();
         if let Some((bytes, id)) = self.core.discovery()? {
@@ -706,7 +788,7 @@ impl Session {
         }
         let mut resynced = false;
         loop {
-            let (bytes, id) = self.core.encode(kind, oids)?;
+            let (bytes, id) = self.core.encode(kind, oids, values)?;
             let answer = self.send_and_wait(&bytes, id)?;
             if let Step::Done(result) = self.core.open(&answer, id, &mut resynced) {
                 return result;
@@ -794,12 +876,12 @@ impl AsyncSession {
 
     /// GET of `oids`.
     pub async fn get(&mut self, oids: &[OidBuf]) -> Result<Vec<VarBind>, ClientError> {
-        self.request(Kind::Get, oids).await
+        self.request(Kind::Get, oids, &[]).await
     }
 
     /// GETNEXT of `oids`.
     pub async fn get_next(&mut self, oids: &[OidBuf]) -> Result<Vec<VarBind>, ClientError> {
-        self.request(Kind::GetNext, oids).await
+        self.request(Kind::GetNext, oids, &[]).await
     }
 
     /// GETBULK of `oids`.
@@ -815,8 +897,15 @@ impl AsyncSession {
                 max_repetitions,
             },
             oids,
+            &[],
         )
         .await
+    }
+
+    /// SET of `bindings` (see [`Session::set`]).
+    pub async fn set(&mut self, bindings: &[(OidBuf, Value)]) -> Result<Vec<VarBind>, ClientError> {
+        let (oids, values): (Vec<OidBuf>, Vec<Value>) = bindings.iter().cloned().unzip();
+        self.request(Kind::Set, &oids, &values).await
     }
 
     /// Walks the subtree under `root` (see [`Session::walk`]).
@@ -828,7 +917,7 @@ impl AsyncSession {
         let mut last = root.clone();
         for requests in 1..=self.core.options.max_walk_requests {
             let kind = self.core.walk_kind();
-            let answer = self.request(kind, std::slice::from_ref(&last)).await;
+            let answer = self.request(kind, std::slice::from_ref(&last), &[]).await;
             if !walk_step(root, &mut last, answer, &mut each)? {
                 return Ok(requests);
             }
@@ -838,7 +927,12 @@ impl AsyncSession {
         ))
     }
 
-    async fn request(&mut self, kind: Kind, oids: &[OidBuf]) -> Result<Vec<VarBind>, ClientError> {
+    async fn request(
+        &mut self,
+        kind: Kind,
+        oids: &[OidBuf],
+        values: &[Value],
+    ) -> Result<Vec<VarBind>, ClientError> {
         use tracing::Instrument;
         let span = self.core.span(kind, oids.len());
         async {
@@ -848,7 +942,7 @@ impl AsyncSession {
             }
             let mut resynced = false;
             loop {
-                let (bytes, id) = self.core.encode(kind, oids)?;
+                let (bytes, id) = self.core.encode(kind, oids, values)?;
                 let answer = self.send_and_wait(&bytes, id).await?;
                 if let Step::Done(result) = self.core.open(&answer, id, &mut resynced) {
                     return result;
@@ -916,15 +1010,22 @@ fn v1_request(
     community: &[u8],
     kind: Kind,
     oids: &[OidBuf],
+    values: &[Value],
     request_id: i32,
 ) -> Result<Vec<u8>, ClientError> {
     let vbs: Vec<v1::VarBind<'_>> = oids
         .iter()
-        .map(|o| v1::VarBind {
-            name: v1smi::ObjectName(o.as_oid()),
-            value: v1smi::ObjectSyntax::Simple(v1smi::SimpleSyntax::Empty),
+        .enumerate()
+        .map(|(k, o)| {
+            Ok(v1::VarBind {
+                name: v1smi::ObjectName(o.as_oid()),
+                value: match values.get(k) {
+                    Some(v) => v.to_v1()?,
+                    None => v1smi::ObjectSyntax::Simple(v1smi::SimpleSyntax::Empty),
+                },
+            })
         })
-        .collect();
+        .collect::<Result<_, ClientError>>()?;
     let pdu = v1::Pdu {
         request_id: i64::from(request_id),
         error_status: v1::PduErrorStatus(0),
@@ -934,6 +1035,7 @@ fn v1_request(
     let data = match kind {
         Kind::Get => v1::Pdus::GetRequest(v1::GetRequestPdu(pdu)),
         Kind::GetNext => v1::Pdus::GetNextRequest(v1::GetNextRequestPdu(pdu)),
+        Kind::Set => v1::Pdus::SetRequest(v1::SetRequestPdu(pdu)),
         Kind::GetBulk { .. } => return Err(ClientError::NoBulkInV1),
     };
     v1::Message {

@@ -423,6 +423,75 @@ fn sessions_get_and_walk_like_net_snmp() {
 }
 
 #[test]
+fn sets_over_every_version_are_read_back() {
+    let Some(snmpd) = support::tool("snmpd") else {
+        support::require_or_skip("snmpd not found (apt-get install -y snmpd)");
+        return;
+    };
+    let conf = "rwcommunity private 127.0.0.1\n\
+                createUser rwaes SHA \"rwauthpassword\" AES \"rwprivpassword\"\n\
+                rwuser rwaes priv\n";
+    let agent = support::start_agent_with(&snmpd, conf);
+    let addr = ([127, 0, 0, 1], agent.port).into();
+    let sys_name: OidBuf = "1.3.6.1.2.1.1.5.0".parse().unwrap();
+    let v3 = Credentials::Usm(
+        UsmUser::new(
+            "rwaes",
+            Some((AuthProtocol::Sha1, b"rwauthpassword")),
+            Some((PrivProtocol::Aes128, b"rwprivpassword")),
+        )
+        .unwrap(),
+    );
+    let sessions = [
+        ("v1", Credentials::V1(b"private".to_vec())),
+        ("v2c", Credentials::V2c(b"private".to_vec())),
+        ("v3", v3),
+    ];
+    for (version, creds) in sessions {
+        let mut s = Session::new(addr, creds, Options::default()).unwrap();
+        let name = format!("set over {version}").into_bytes();
+        let answer = s
+            .set(&[(sys_name.clone(), Value::OctetString(name.clone()))])
+            .unwrap_or_else(|e| panic!("{version}: {e}"));
+        assert_eq!(
+            answer[0].value,
+            Value::OctetString(name.clone()),
+            "{version}"
+        );
+        let got = s.get(std::slice::from_ref(&sys_name)).unwrap();
+        assert_eq!(got[0].value, Value::OctetString(name), "{version}");
+    }
+    // A read-only object: notWritable (17) at binding 1, over v2c.
+    let mut s = Session::new(
+        addr,
+        Credentials::V2c(b"private".to_vec()),
+        Options::default(),
+    )
+    .unwrap();
+    let err = s
+        .set(&[(
+            "1.3.6.1.2.1.1.1.0".parse().unwrap(),
+            Value::OctetString(b"x".to_vec()),
+        )])
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ClientError::ErrorStatus {
+                status: 17,
+                index: 1
+            }
+        ),
+        "{err}"
+    );
+    // A value no SET can carry.
+    assert!(matches!(
+        s.set(&[(sys_name.clone(), Value::EndOfMibView)]),
+        Err(ClientError::NotSettable(_))
+    ));
+}
+
+#[test]
 fn a_silent_agent_times_out_after_the_retries() {
     // A socket that never answers.
     let silent = UdpSocket::bind("127.0.0.1:0").unwrap();
