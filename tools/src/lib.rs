@@ -1,6 +1,7 @@
 //! The library behind `snmpc`: turning captured octets into readable and JSON views of SNMP
 //! messages (all versions), reading pcap/pcapng captures, and the `--trace` diagnostic walk.
 
+pub mod ask;
 pub mod capture;
 pub mod hexdump;
 pub mod mibs;

@@ -2,14 +2,16 @@
 //!
 //! `snmpc decode` prints SNMP messages given as hex (arguments, or one per line on standard
 //! input) or read from a pcap/pcapng capture: readable text, one JSON object per line
-//! (`--json`), or the developer's TLV-by-TLV diagnostic walk (`--trace`).
+//! (`--json`), or the developer's TLV-by-TLV diagnostic walk (`--trace`). `snmpc get` and
+//! `snmpc walk` ask an agent (snmp-client's session, net-snmp's flags); `snmpc mib` and
+//! `snmpc translate` read MIB modules.
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use snmpc::{capture, hexdump, mibs, trace, view};
+use snmpc::{ask, capture, hexdump, mibs, trace, view};
 
 #[derive(Parser)]
 #[command(name = "snmpc", version, about = "snmp-codegen's command line")]
@@ -83,6 +85,21 @@ enum Command {
         opts: MibOpts,
         /// Names (`IF-MIB::ifDescr.3`, `ifDescr`) or OIDs (`1.3.6.1.2.1.1.1.0`).
         inputs: Vec<String>,
+    },
+    /// GET objects from an agent (net-snmp's flags: -v, -c, -u -a -A -x -X, -t, -r).
+    Get {
+        #[command(flatten)]
+        agent: ask::AgentOpts,
+        /// OIDs, dotted.
+        #[arg(required = true)]
+        oids: Vec<String>,
+    },
+    /// Walk a subtree of an agent (GETBULK; GETNEXT over v1), net-snmp's flags.
+    Walk {
+        #[command(flatten)]
+        agent: ask::AgentOpts,
+        /// The subtree's OID, dotted (default: the whole MIB view under 1.3).
+        root: Option<String>,
     },
     /// Decode SNMP messages (v1, v2c, v3) from hex or a capture.
     Decode {
@@ -174,6 +191,8 @@ fn main() -> ExitCode {
                 passwords.as_ref(),
             )
         }
+        Command::Get { agent, oids } => get(&agent, &oids),
+        Command::Walk { agent, root } => walk(&agent, root.as_deref().unwrap_or("1.3")),
         Command::Mib { command } => mib(command),
         Command::Translate { opts, inputs } => translate(opts, inputs),
     }
@@ -425,5 +444,70 @@ fn translate(opts: MibOpts, inputs: Vec<String>) -> ExitCode {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// A session with the agent `opts` name, or the exit code after saying why not.
+fn session(opts: &ask::AgentOpts) -> Result<snmp_client::Session, ExitCode> {
+    let (addr, creds, options) = opts.session().map_err(|e| {
+        eprintln!("snmpc: {e}");
+        ExitCode::from(2)
+    })?;
+    snmp_client::Session::new(addr, creds, options).map_err(|e| {
+        eprintln!("snmpc: {e}");
+        ExitCode::FAILURE
+    })
+}
+
+fn get(opts: &ask::AgentOpts, oids: &[String]) -> ExitCode {
+    let oids: Result<Vec<_>, String> = oids.iter().map(|o| ask::oid(o)).collect();
+    let oids = match oids {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("snmpc: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut s = match session(opts) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    match s.get(&oids) {
+        Ok(vbs) => {
+            for vb in &vbs {
+                println!("{}", ask::line(vb, &vb.oid.to_string()));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("snmpc: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn walk(opts: &ask::AgentOpts, root: &str) -> ExitCode {
+    let root = match ask::oid(root) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("snmpc: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut s = match session(opts) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let walked = s.walk(&root, |vb| {
+        let _ = writeln!(out, "{}", ask::line(vb, &vb.oid.to_string()));
+    });
+    match walked {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("snmpc: {e}");
+            ExitCode::FAILURE
+        }
     }
 }

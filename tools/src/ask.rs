@@ -1,0 +1,139 @@
+//! `snmpc get` and `snmpc walk`: asking an agent with snmp-client's session, with net-snmp's
+//! flags (`-v 1|2c|3 -c COMMUNITY -u USER -a PROTO -A PASS -x PROTO -X PASS -t SECONDS -r N`),
+//! printing `OID = TYPE: value` lines as net-snmp's tools do.
+
+use std::fmt::Write;
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::time::Duration;
+
+use snmp_ber::OidBuf;
+use snmp_client::usm::{AuthProtocol, PrivProtocol};
+use snmp_client::{Credentials, Options, UsmUser, Value, VarBind};
+
+/// Who to ask, and as whom.
+#[derive(Debug, Clone, clap::Args)]
+pub struct AgentOpts {
+    /// The agent: `HOST` or `HOST:PORT` (port 161 when not given).
+    pub agent: String,
+    /// SNMP version: 1, 2c or 3.
+    #[arg(short = 'v', long, default_value = "2c", value_parser = ["1", "2c", "3"])]
+    pub version: String,
+    /// The community (v1, v2c).
+    #[arg(short = 'c', long, default_value = "public")]
+    pub community: String,
+    /// The USM user (v3).
+    #[arg(short = 'u', long, value_name = "NAME")]
+    pub user: Option<String>,
+    /// Its authentication protocol: MD5, SHA, SHA-224, SHA-256, SHA-384 or SHA-512.
+    #[arg(short = 'a', long, value_name = "PROTOCOL", requires = "auth_password")]
+    pub auth_protocol: Option<String>,
+    /// Its authentication password.
+    #[arg(short = 'A', long, value_name = "PASSWORD", requires = "auth_protocol")]
+    pub auth_password: Option<String>,
+    /// Its privacy protocol: DES, AES, AES-192 or AES-256.
+    #[arg(short = 'x', long, value_name = "PROTOCOL", requires = "priv_password")]
+    pub priv_protocol: Option<String>,
+    /// Its privacy password.
+    #[arg(short = 'X', long, value_name = "PASSWORD", requires = "priv_protocol")]
+    pub priv_password: Option<String>,
+    /// Seconds to wait for each answer.
+    #[arg(short = 't', long, default_value_t = 1.0)]
+    pub timeout: f64,
+    /// How many times a request is sent again.
+    #[arg(short = 'r', long, default_value_t = 2)]
+    pub retries: u32,
+}
+
+impl AgentOpts {
+    /// The agent's address and the session's credentials and options, or why not.
+    pub fn session(&self) -> Result<(SocketAddr, Credentials, Options), String> {
+        let with_port = if self
+            .agent
+            .rsplit_once(':')
+            .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
+        {
+            self.agent.clone()
+        } else {
+            format!("{}:161", self.agent)
+        };
+        let addr = with_port
+            .to_socket_addrs()
+            .map_err(|e| format!("{}: {e}", self.agent))?
+            .next()
+            .ok_or_else(|| format!("{}: no address", self.agent))?;
+        let creds = match self.version.as_str() {
+            "1" => Credentials::V1(self.community.as_bytes().to_vec()),
+            "2c" => Credentials::V2c(self.community.as_bytes().to_vec()),
+            _ => {
+                let user = self.user.as_deref().ok_or("SNMPv3 needs a user (-u)")?;
+                let auth = match (&self.auth_protocol, &self.auth_password) {
+                    (Some(p), Some(pw)) => Some((
+                        AuthProtocol::from_name(p).map_err(|e| e.to_string())?,
+                        pw.as_bytes(),
+                    )),
+                    _ => None,
+                };
+                let privacy = match (&self.priv_protocol, &self.priv_password) {
+                    (Some(p), Some(pw)) => Some((
+                        PrivProtocol::from_name(p).map_err(|e| e.to_string())?,
+                        pw.as_bytes(),
+                    )),
+                    _ => None,
+                };
+                Credentials::Usm(UsmUser::new(user, auth, privacy).map_err(|e| e.to_string())?)
+            }
+        };
+        if !(self.timeout.is_finite() && self.timeout > 0.0 && self.timeout <= 3600.0) {
+            return Err(format!(
+                "-t {}: expected seconds between 0 and 3600",
+                self.timeout
+            ));
+        }
+        let options = Options {
+            timeout: Duration::from_secs_f64(self.timeout),
+            retries: self.retries.min(100),
+            ..Options::default()
+        };
+        Ok((addr, creds, options))
+    }
+}
+
+/// An OID from its dotted form (a leading dot allowed), or why not.
+pub fn oid(text: &str) -> Result<OidBuf, String> {
+    text.trim_start_matches('.')
+        .parse()
+        .map_err(|e| format!("`{text}`: {e}"))
+}
+
+/// A binding as net-snmp's tools print it: `OID = TYPE: value` (`name` is the OID as
+/// printed, dotted or named from MIBs).
+pub fn line(vb: &VarBind, name: &str) -> String {
+    let mut out = format!("{name} = ");
+    let _ = match &vb.value {
+        Value::Integer(i) => write!(out, "INTEGER: {i}"),
+        Value::OctetString(s) => match std::str::from_utf8(s) {
+            Ok(t) if t.chars().all(|c| !c.is_control() || c == '\n' || c == '\t') => {
+                write!(out, "STRING: \"{t}\"")
+            }
+            _ => {
+                let hex: Vec<String> = s.iter().map(|b| format!("{b:02X}")).collect();
+                write!(out, "Hex-STRING: {}", hex.join(" "))
+            }
+        },
+        Value::ObjectIdentifier(o) => write!(out, "OID: {o}"),
+        Value::IpAddress(a) => write!(out, "IpAddress: {}.{}.{}.{}", a[0], a[1], a[2], a[3]),
+        Value::Counter32(c) => write!(out, "Counter32: {c}"),
+        Value::Gauge32(g) => write!(out, "Gauge32: {g}"),
+        Value::TimeTicks(t) => write!(out, "Timeticks: ({t})"),
+        Value::Opaque(o) => {
+            let hex: Vec<String> = o.iter().map(|b| format!("{b:02X}")).collect();
+            write!(out, "Opaque: {}", hex.join(" "))
+        }
+        Value::Counter64(c) => write!(out, "Counter64: {c}"),
+        Value::Null => write!(out, "NULL"),
+        Value::NoSuchObject => write!(out, "No Such Object available on this agent at this OID"),
+        Value::NoSuchInstance => write!(out, "No Such Instance currently exists at this OID"),
+        Value::EndOfMibView => write!(out, "No more variables left in this MIB View"),
+    };
+    out
+}

@@ -1,0 +1,114 @@
+//! `snmpc get` and `snmpc walk` against our own snmpd on 127.0.0.1, over v1, v2c and v3: the
+//! same OIDs as net-snmp's snmpwalk, the configured value, errors said with an exit code.
+
+#[path = "../../generated/tests/support/agent.rs"]
+mod support;
+
+use std::process::Command;
+
+fn snmpc(args: &[&str]) -> (String, String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_snmpc"))
+        .args(args)
+        .output()
+        .expect("snmpc runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+#[test]
+fn get_and_walk_like_net_snmps_tools() {
+    let (Some(snmpd), Some(snmpwalk)) = (support::tool("snmpd"), support::tool("snmpwalk")) else {
+        support::require_or_skip("snmpd or snmpwalk not found (apt-get install -y snmpd snmp)");
+        return;
+    };
+    let agent = support::start_agent_with(
+        &snmpd,
+        "createUser aesuser SHA \"aesauthpass\" AES \"aesprivpass\"\nrouser aesuser priv\n",
+    );
+    let target = format!("127.0.0.1:{}", agent.port);
+    let theirs: Vec<String> = support::snmpwalk_of(&snmpwalk, agent.port, "1.3.6.1.2.1.1")
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(|o| o.trim_start_matches('.').to_string())
+        .collect();
+    assert!(theirs.len() > 10);
+    let v3 = [
+        "-v",
+        "3",
+        "-u",
+        "aesuser",
+        "-a",
+        "SHA",
+        "-A",
+        "aesauthpass",
+        "-x",
+        "AES",
+        "-X",
+        "aesprivpass",
+    ];
+    let versions: [&[&str]; 3] = [&["-v", "1"], &["-v", "2c"], &v3];
+    for flags in versions {
+        let mut args = vec!["walk"];
+        args.extend_from_slice(flags);
+        args.extend([target.as_str(), ".1.3.6.1.2.1.1"]);
+        let (out, err, code) = snmpc(&args);
+        assert_eq!(code, 0, "{flags:?}: {err}");
+        let ours: Vec<String> = out
+            .lines()
+            .filter_map(|l| l.split(" = ").next())
+            .map(str::to_string)
+            .collect();
+        assert_eq!(ours, theirs, "{flags:?}");
+        let mut args = vec!["get"];
+        args.extend_from_slice(flags);
+        args.extend([target.as_str(), "1.3.6.1.2.1.1.6.0", "1.3.6.1.2.1.1.3.0"]);
+        let (out, err, code) = snmpc(&args);
+        assert_eq!(code, 0, "{flags:?}: {err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines[0], "1.3.6.1.2.1.1.6.0 = STRING: \"interop-test\"",
+            "{flags:?}"
+        );
+        assert!(
+            lines[1].starts_with("1.3.6.1.2.1.1.3.0 = Timeticks: ("),
+            "{flags:?}"
+        );
+    }
+    // Errors: the agent's, a wrong password's, a bad OID's.
+    let (_, err, code) = snmpc(&["get", "-v", "1", &target, "1.3.6.1.2.1.1.99.0"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("error-status 2"), "{err}");
+    let (_, err, code) = snmpc(&[
+        "get",
+        "-v",
+        "3",
+        "-u",
+        "aesuser",
+        "-a",
+        "SHA",
+        "-A",
+        "wrongpassword",
+        &target,
+        "1.3.6.1.2.1.1.6.0",
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("WrongDigest"), "{err}");
+    let (_, err, code) = snmpc(&["get", &target, "1.3.x"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`1.3.x`"), "{err}");
+}
+
+#[test]
+fn a_silent_agent_is_a_timeout_not_a_hang() {
+    let silent = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let target = silent.local_addr().unwrap().to_string();
+    let (_, err, code) = snmpc(&["get", "-t", "0.1", "-r", "1", &target, "1.3.6.1.2.1.1.1.0"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("no answer") && err.contains("after 2 attempts"),
+        "{err}"
+    );
+}
