@@ -47,15 +47,7 @@ pub struct AgentOpts {
 impl AgentOpts {
     /// The agent's address and the session's credentials and options, or why not.
     pub fn session(&self) -> Result<(SocketAddr, Credentials, Options), String> {
-        let with_port = if self
-            .agent
-            .rsplit_once(':')
-            .is_some_and(|(_, p)| p.parse::<u16>().is_ok())
-        {
-            self.agent.clone()
-        } else {
-            format!("{}:161", self.agent)
-        };
+        let with_port = with_default_port(&self.agent);
         let addr = with_port
             .to_socket_addrs()
             .map_err(|e| format!("{}: {e}", self.agent))?
@@ -98,6 +90,23 @@ impl AgentOpts {
     }
 }
 
+/// `agent` with port 161 when it names none: `HOST`, `HOST:PORT`, an IPv6 address bare or
+/// in brackets (`::1`, `[::1]`, `[::1]:1161`).
+fn with_default_port(agent: &str) -> String {
+    if let Some(rest) = agent.strip_prefix('[') {
+        return match rest.split_once(']') {
+            Some((_, "")) => format!("{agent}:161"),
+            _ => agent.to_string(),
+        };
+    }
+    match agent.matches(':').count() {
+        0 => format!("{agent}:161"),
+        1 => agent.to_string(),
+        // Colons of an IPv6 address, no port.
+        _ => format!("[{agent}]:161"),
+    }
+}
+
 /// An OID from its dotted form (a leading dot allowed), or why not.
 pub fn oid(text: &str) -> Result<OidBuf, String> {
     text.trim_start_matches('.')
@@ -136,4 +145,18 @@ pub fn line(vb: &VarBind, name: &str) -> String {
         Value::EndOfMibView => write!(out, "No more variables left in this MIB View"),
     };
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agents_get_port_161_unless_they_name_one() {
+        assert_eq!(with_default_port("example.net"), "example.net:161");
+        assert_eq!(with_default_port("10.0.0.1:1161"), "10.0.0.1:1161");
+        assert_eq!(with_default_port("::1"), "[::1]:161");
+        assert_eq!(with_default_port("[::1]"), "[::1]:161");
+        assert_eq!(with_default_port("[::1]:1161"), "[::1]:1161");
+    }
 }
