@@ -459,7 +459,17 @@ fn session(opts: &ask::AgentOpts) -> Result<snmp_client::Session, ExitCode> {
     })
 }
 
-fn get(opts: &ask::AgentOpts, oids: &[String]) -> ExitCode {
+/// Parses `oids`, opens a session with the agent and lets `run` ask it, printing each binding
+/// it is handed as `OID = TYPE: value`; exit 2 for bad arguments, 1 when the agent fails.
+fn ask_agent(
+    opts: &ask::AgentOpts,
+    oids: &[String],
+    run: impl FnOnce(
+        &mut snmp_client::Session,
+        &[snmp_ber::OidBuf],
+        &mut dyn FnMut(&snmp_client::VarBind),
+    ) -> Result<(), snmp_client::ClientError>,
+) -> ExitCode {
     let oids: Result<Vec<_>, String> = oids.iter().map(|o| ask::oid(o)).collect();
     let oids = match oids {
         Ok(o) => o,
@@ -472,13 +482,13 @@ fn get(opts: &ask::AgentOpts, oids: &[String]) -> ExitCode {
         Ok(s) => s,
         Err(code) => return code,
     };
-    match s.get(&oids) {
-        Ok(vbs) => {
-            for vb in &vbs {
-                println!("{}", ask::line(vb, &vb.oid.to_string()));
-            }
-            ExitCode::SUCCESS
-        }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut print = |vb: &snmp_client::VarBind| {
+        let _ = writeln!(out, "{}", ask::line(vb, &vb.oid.to_string()));
+    };
+    match run(&mut s, &oids, &mut print) {
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("snmpc: {e}");
             ExitCode::FAILURE
@@ -486,28 +496,15 @@ fn get(opts: &ask::AgentOpts, oids: &[String]) -> ExitCode {
     }
 }
 
+fn get(opts: &ask::AgentOpts, oids: &[String]) -> ExitCode {
+    ask_agent(opts, oids, |s, oids, print| {
+        s.get(oids)?.iter().for_each(print);
+        Ok(())
+    })
+}
+
 fn walk(opts: &ask::AgentOpts, root: &str) -> ExitCode {
-    let root = match ask::oid(root) {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("snmpc: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let mut s = match session(opts) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let walked = s.walk(&root, |vb| {
-        let _ = writeln!(out, "{}", ask::line(vb, &vb.oid.to_string()));
-    });
-    match walked {
-        Ok(_) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("snmpc: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    ask_agent(opts, &[root.to_string()], |s, oids, print| {
+        s.walk(&oids[0], |vb| print(vb)).map(|_| ())
+    })
 }

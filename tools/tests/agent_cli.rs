@@ -1,22 +1,12 @@
 //! `snmpc get` and `snmpc walk` against our own snmpd on 127.0.0.1, over v1, v2c and v3: the
 //! same OIDs as net-snmp's snmpwalk, the configured value, errors said with an exit code.
 
+#[path = "support/run.rs"]
+mod run;
+use run::snmpc;
+
 #[path = "../../generated/tests/support/agent.rs"]
 mod support;
-
-use std::process::Command;
-
-fn snmpc(args: &[&str]) -> (String, String, i32) {
-    let out = Command::new(env!("CARGO_BIN_EXE_snmpc"))
-        .args(args)
-        .output()
-        .expect("snmpc runs");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
-}
 
 #[test]
 fn get_and_walk_like_net_snmps_tools() {

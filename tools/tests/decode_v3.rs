@@ -1,21 +1,9 @@
 //! `snmpc decode` with a USM user's passwords (net-snmp's -u/-a/-A/-x/-X): net-snmp's own
 //! SNMPv3 captures authenticated and decrypted, wrong passwords said so, bad arguments refused.
 
-use std::path::PathBuf;
-use std::process::Command;
-
-fn snmpc(args: &[&str]) -> (String, String, i32) {
-    let out = Command::new(env!("CARGO_BIN_EXE_snmpc"))
-        .args(args)
-        .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".."))
-        .output()
-        .expect("snmpc runs");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
-}
+#[path = "support/run.rs"]
+mod run;
+use run::snmpc;
 
 #[test]
 fn encrypted_captures_open_with_their_users_passwords() {

@@ -1,0 +1,18 @@
+//! Running the `snmpc` binary from the tests, from the repository's root (so that
+//! `corpus/...` paths work): its standard output, standard error and exit code.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+pub fn snmpc(args: &[&str]) -> (String, String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_snmpc"))
+        .args(args)
+        .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .output()
+        .expect("snmpc runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
