@@ -8,8 +8,7 @@
 //! (the extra sessions' discoveries and the requests that end each subtree cost about what the
 //! overlap saves); against many agents, or distant ones, it is what a poller wants.
 
-#[path = "../../generated/tests/support/agent.rs"]
-mod support;
+use snmp_test_support::agent as support;
 
 use std::process::{Command, Stdio};
 use std::time::Duration;

@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use snmp_ber::Decode;
-use snmp_messages::snmpv2_pdu::Pdus;
+use snmp_messages::snmpv2_pdu::{Pdu, Pdus};
 use snmp_messages::snmpv3_message_syntax::ScopedPdu;
 
 use crate::incoming::Incoming;
@@ -31,13 +31,13 @@ pub struct Engine {
 
 impl Engine {
     /// The engine a received message names as authoritative (a discovery Report, or any
-    /// answer), learned now.
-    pub fn from_message(m: &Incoming<'_>) -> Engine {
+    /// answer), learned at `now`.
+    pub fn from_message(m: &Incoming<'_>, now: Instant) -> Engine {
         Engine {
             id: m.usm.msg_authoritative_engine_id.to_vec(),
             boots: m.usm.msg_authoritative_engine_boots,
             time: m.usm.msg_authoritative_engine_time,
-            learned_at: Instant::now(),
+            learned_at: now,
         }
     }
 
@@ -96,6 +96,23 @@ pub enum Report {
     Other,
 }
 
+impl Report {
+    /// Whether RFC 3414 3.2 has an agent send this Report at noAuthNoPriv (steps 3, 4, 5, 6
+    /// and 8: it could not authenticate the request, so it cannot authenticate the Report).
+    /// Only these may answer an authenticated request unauthenticated; a notInTimeWindow
+    /// Report (step 7) is authenticated, and one that is not is a forgery.
+    pub fn sent_unauthenticated(self) -> bool {
+        matches!(
+            self,
+            Report::UnknownEngineId
+                | Report::UnknownUserName
+                | Report::UnsupportedSecLevel
+                | Report::WrongDigest
+                | Report::DecryptionError
+        )
+    }
+}
+
 /// usmStats's OID, under which the counters are numbered 1 to 6.
 const USM_STATS: [u32; 9] = [1, 3, 6, 1, 6, 3, 15, 1, 1];
 
@@ -107,9 +124,23 @@ impl Report {
         let Pdus::Report(report) = scoped.data else {
             return None;
         };
-        let vb = report.0.variable_bindings.0.iter().next()?.ok()?;
-        let arcs: Vec<u32> = vb.name.0.arcs().collect();
-        Some(match arcs.strip_prefix(&USM_STATS[..]) {
+        Report::of_pdu(&report.0)
+    }
+
+    /// What a Report PDU says, by its first binding; `None` when it has none, or that one
+    /// does not decode.
+    pub fn of_pdu(report: &Pdu<'_>) -> Option<Report> {
+        let vb = report.variable_bindings.0.iter().next()?.ok()?;
+        let mut arcs = [0u32; 11];
+        let mut n = 0;
+        for arc in vb.name.0.arcs() {
+            if n == arcs.len() {
+                return Some(Report::Other);
+            }
+            arcs[n] = arc;
+            n += 1;
+        }
+        Some(match arcs[..n].strip_prefix(&USM_STATS[..]) {
             Some([1, 0]) => Report::UnsupportedSecLevel,
             Some([2, 0]) => Report::NotInTimeWindow,
             Some([3, 0]) => Report::UnknownUserName,

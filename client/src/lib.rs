@@ -8,17 +8,38 @@
 //! encryption of the scoped PDU. [`incoming`] takes a received message apart for them;
 //! [`outgoing`] makes one to send; [`engine`] keeps what discovery and the time window
 //! (RFC 3414 3.2 step 7) teach about an agent's engine, and reads its Reports.
+//!
+//! Sessions: [`Exchange`] is a session's sans-IO core (requests encoded; answers accepted by
+//! the rules `docs/ARCHITECTURE.md` lists, everything else discarded and counted in
+//! [`Stats`]; retransmissions, discovery, resynchronisation), [`Walk`] the sans-IO walk;
+//! [`Session`] (std) and `AsyncSession` (tokio, the default feature `tokio`) drive them over
+//! UDP.
 
+mod answer;
+mod config;
 pub mod engine;
+mod error;
+pub mod exchange;
 pub mod incoming;
 pub mod outgoing;
+mod request;
 pub mod session;
+pub mod stats;
 pub mod usm;
+mod value;
+pub mod walk;
 
+pub use config::{Credentials, Options, UsmUser};
 pub use engine::{Engine, Report};
+pub use error::ClientError;
+pub use exchange::Exchange;
 pub use incoming::Incoming;
 pub use outgoing::{seal, Header, Security};
-pub use session::{
-    AsyncSession, ClientError, Credentials, Options, Session, UsmUser, Value, VarBind,
-};
+pub use request::Request;
+#[cfg(feature = "tokio")]
+pub use session::AsyncSession;
+pub use session::Session;
+pub use stats::{Discard, Stats};
 pub use usm::{AuthProtocol, Key, PrivProtocol, UsmError};
+pub use value::{Value, VarBind};
+pub use walk::Walk;

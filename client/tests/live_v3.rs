@@ -5,8 +5,7 @@
 //! signed with the wrong key is answered by a Report of usmStatsWrongDigests, and one whose
 //! time is off by a Report of usmStatsNotInTimeWindows carrying the engine's clock.
 
-#[path = "../../generated/tests/support/agent.rs"]
-mod support;
+use snmp_test_support::agent as support;
 
 use std::net::UdpSocket;
 use std::time::{Duration, Instant};
@@ -148,7 +147,7 @@ fn discover(sock: &UdpSocket, port: u16) -> Engine {
     let scoped = m.scoped_pdu_octets(None).unwrap();
     assert_eq!(Report::of(&scoped), Some(Report::UnknownEngineId));
     assert!(!m.usm.msg_authoritative_engine_id.is_empty());
-    Engine::from_message(&m)
+    Engine::from_message(&m, Instant::now())
 }
 
 #[test]

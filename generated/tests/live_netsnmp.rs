@@ -4,8 +4,7 @@
 //!
 //! Skips with a printed reason when snmpd or snmpget is missing, unless SNMP_REQUIRE_TOOLS=1.
 
-#[path = "support/agent.rs"]
-mod agent;
+use snmp_test_support::agent;
 
 use std::net::UdpSocket;
 use std::process::Command;

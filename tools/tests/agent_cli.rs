@@ -5,8 +5,7 @@
 mod run;
 use run::snmpc;
 
-#[path = "../../generated/tests/support/agent.rs"]
-mod support;
+use snmp_test_support::agent as support;
 
 #[test]
 fn get_and_walk_like_net_snmps_tools() {

@@ -5,8 +5,7 @@
 //! Skips with a printed reason when ../shared/mibs, snmpd or snmpwalk is missing, unless
 //! SNMP_REQUIRE_TOOLS=1.
 
-#[path = "../../../generated/tests/support/agent.rs"]
-mod agent;
+use snmp_test_support::agent;
 
 #[cfg(shared_mibs)]
 #[test]

@@ -1,8 +1,6 @@
-//! Test support shared by the live tests: finding net-snmp's tools, skipping or failing
+//! The live tests' agent: finding net-snmp's tools, skipping or failing
 //! when they are missing (SNMP_REQUIRE_TOOLS=1), an snmpd of our own on 127.0.0.1, a
 //! bounded request/response exchange, a bounded GETBULK walk, and net-snmp's snmpwalk.
-
-#![allow(dead_code)]
 
 use std::net::UdpSocket;
 use std::path::PathBuf;

@@ -1,0 +1,97 @@
+//! Why an exchange with an agent failed.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use snmp_ber::OidBuf;
+
+use crate::engine::Report;
+use crate::incoming::IncomingError;
+use crate::outgoing::OutgoingError;
+use crate::usm::UsmError;
+
+/// Why an exchange failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// The socket failed.
+    #[error("UDP: {0}")]
+    Io(#[from] std::io::Error),
+    /// No acceptable answer: none came, or every datagram that came was discarded (see
+    /// [`crate::Stats`] for why).
+    #[error(
+        "no answer from {target} after {attempts} attempts of {timeout:?}{}",
+        discarded_note(*discarded)
+    )]
+    Timeout {
+        /// The agent.
+        target: SocketAddr,
+        /// Requests sent.
+        attempts: u32,
+        /// The wait for each.
+        timeout: Duration,
+        /// Datagrams received meanwhile and discarded (not the answer, or not acceptable).
+        discarded: u64,
+    },
+    /// A request could not be encoded.
+    #[error("encoding the request: {0}")]
+    Encode(snmp_ber::EncodeError),
+    /// A USM check or transform failed.
+    #[error(transparent)]
+    Usm(#[from] UsmError),
+    /// A message could not be taken apart or opened.
+    #[error(transparent)]
+    Incoming(#[from] IncomingError),
+    /// The request could not be sealed.
+    #[error(transparent)]
+    Outgoing(#[from] OutgoingError),
+    /// The agent answered with a Report (RFC 3414 3.2).
+    #[error("the agent reports {0:?}")]
+    Report(Report),
+    /// The agent answered with an error-status.
+    #[error("error-status {status} at binding {index}")]
+    ErrorStatus {
+        /// error-status.
+        status: i64,
+        /// error-index (1-based; 0 for the whole request).
+        index: i64,
+    },
+    /// A walk's next OID does not follow the previous one: the agent loops.
+    #[error("walk: {next} does not follow {previous}")]
+    NotIncreasing {
+        /// The last OID.
+        previous: OidBuf,
+        /// The one that should have followed it.
+        next: OidBuf,
+    },
+    /// A walk's answer holds no binding at all: the walk cannot go on, and what it gave so
+    /// far may be incomplete.
+    #[error("walk: the agent answered with no bindings after {0}; the walk is incomplete")]
+    NoBindings(OidBuf),
+    /// A value a SET cannot carry.
+    #[error("a SET cannot carry {0}")]
+    NotSettable(&'static str),
+    /// GETBULK under SNMPv1, which has none.
+    #[error("GETBULK is not in SNMPv1")]
+    NoBulkInV1,
+    /// A walk reached [`crate::Options::max_walk_requests`] or
+    /// [`crate::Options::max_walk_time`] still inside its subtree.
+    #[error(
+        "walk: still inside the subtree after {requests} requests and {elapsed:?} \
+         (the limit is {limit}); the walk is incomplete"
+    )]
+    WalkTooLong {
+        /// Requests made.
+        requests: usize,
+        /// How long the walk took.
+        elapsed: Duration,
+        /// Which limit was reached.
+        limit: &'static str,
+    },
+}
+
+fn discarded_note(discarded: u64) -> String {
+    match discarded {
+        0 => String::new(),
+        n => format!(" ({n} datagrams discarded: see the session's stats)"),
+    }
+}

@@ -1,0 +1,360 @@
+//! The sans-IO core of a session: everything but the socket and the clock. It is handed
+//! requests, received datagrams and the time; it hands back datagrams to send, the deadline
+//! it waits for, and each request's result. It owns request ids and salts, engine discovery,
+//! retransmission after timeouts, resynchronisation after a notInTimeWindow Report, and the
+//! acceptance of answers ([`crate::answer`]). [`crate::Session`] and [`crate::AsyncSession`]
+//! only move datagrams for it; a poller or a test can drive it with no socket at all.
+//!
+//! ```
+//! use std::time::{Duration, Instant};
+//! use snmp_client::{Credentials, Exchange, Options, Request};
+//!
+//! let agent = "127.0.0.1:161".parse().unwrap();
+//! let mut x = Exchange::new(agent, Credentials::V2c(b"public".to_vec()), Options::default());
+//! let t0 = Instant::now();
+//! x.start(Request::get(&["1.3.6.1.2.1.1.5.0".parse().unwrap()]), t0);
+//! let datagram = x.poll_transmit(t0).unwrap().to_vec(); // send it to the agent
+//! assert!(!datagram.is_empty());
+//! // ... no answer came before the deadline: sent again, then given up.
+//! let mut now = t0;
+//! while x.poll_result().is_none() {
+//!     now = x.poll_deadline().unwrap();
+//!     x.handle_timeout(now);
+//!     let _ = x.poll_transmit(now);
+//! }
+//! assert_eq!(x.stats().sent, 3);
+//! ```
+
+use std::net::SocketAddr;
+use std::time::Instant;
+
+use crate::answer::{self, Expected, Verdict};
+use crate::config::{Credentials, Options};
+use crate::engine::Engine;
+use crate::error::ClientError;
+use crate::request::{self, Peer, Request};
+use crate::stats::{Discard, Stats};
+use crate::value::VarBind;
+
+/// The request in flight.
+#[derive(Debug)]
+struct Pending {
+    request: Request,
+    /// Whether the datagram in flight is the discovery request that comes first.
+    discovering: bool,
+    /// Whether the request was sent again after a notInTimeWindow Report.
+    resynced: bool,
+    /// The msgID / request-id of the datagram in flight.
+    id: i32,
+    datagram: Vec<u8>,
+    /// Whether `datagram` waits to be sent (first, or again after a timeout).
+    unsent: bool,
+    /// How many times `datagram` was sent.
+    attempts: u32,
+    deadline: Option<Instant>,
+    /// Discards counted when the request started, so that a timeout says how many came.
+    discarded_before: u64,
+}
+
+/// A session's state and decisions, whatever carries its datagrams: one request at a time.
+pub struct Exchange {
+    target: SocketAddr,
+    credentials: Credentials,
+    options: Options,
+    next_id: i32,
+    salt: u64,
+    peer: Option<Peer>,
+    stats: Stats,
+    pending: Option<Pending>,
+    result: Option<Result<Vec<VarBind>, ClientError>>,
+}
+
+impl std::fmt::Debug for Exchange {
+    /// The target, version, engine and counters: no community, key, datagram or value.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Exchange")
+            .field("target", &self.target)
+            .field("credentials", &self.credentials)
+            .field("engine", &self.peer.as_ref().map(|p| &p.engine))
+            .field("pending", &self.pending.as_ref().map(|p| p.request.name()))
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Exchange {
+    /// The core of a session with the agent at `target`.
+    pub fn new(target: SocketAddr, credentials: Credentials, options: Options) -> Exchange {
+        // Request ids and salts start from the clock, so that two sessions in a row do not
+        // repeat them.
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64);
+        Exchange {
+            target,
+            credentials,
+            options,
+            next_id: (seed as i32 & 0x3fff_ffff).max(1),
+            salt: seed,
+            peer: None,
+            stats: Stats::default(),
+            pending: None,
+            result: None,
+        }
+    }
+
+    /// The agent.
+    pub fn target(&self) -> SocketAddr {
+        self.target
+    }
+
+    /// The options.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The counters: datagrams sent, answers accepted, datagrams discarded and why.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// The SNMP version, as net-snmp's `-v` names it: "1", "2c" or "3".
+    pub fn version(&self) -> &'static str {
+        match self.credentials {
+            Credentials::V1(_) => "1",
+            Credentials::V2c(_) => "2c",
+            Credentials::Usm(_) => "3",
+        }
+    }
+
+    /// The engine of a v3 agent, once discovered.
+    pub fn engine(&self) -> Option<&Engine> {
+        self.peer.as_ref().map(|p| &p.engine)
+    }
+
+    /// Uses `engine` (kept from an earlier session, say) instead of discovering it; the
+    /// user's keys are localised to it. Without effect under SNMPv1 and SNMPv2c.
+    pub fn set_engine(&mut self, engine: Engine) {
+        if let Credentials::Usm(user) = &self.credentials {
+            self.peer = Some(Peer::new(user, engine));
+        }
+    }
+
+    /// Starts `request` at `now`, giving up any request still in flight: then
+    /// [`poll_transmit`](Self::poll_transmit) has its first datagram (discovery's first,
+    /// under SNMPv3 before the engine is known).
+    pub fn start(&mut self, request: Request, now: Instant) {
+        self.result = None;
+        let discovering = matches!(self.credentials, Credentials::Usm(_)) && self.peer.is_none();
+        self.pending = Some(Pending {
+            request,
+            discovering,
+            resynced: false,
+            id: 0,
+            datagram: Vec::new(),
+            unsent: false,
+            attempts: 0,
+            deadline: None,
+            discarded_before: self.stats.discarded_total(),
+        });
+        self.prepare(now);
+    }
+
+    /// The datagram to send to [`target`](Self::target) now, if one waits; once handed out
+    /// it counts as sent at `now`, and the wait for its answer starts.
+    pub fn poll_transmit(&mut self, now: Instant) -> Option<&[u8]> {
+        let p = self.pending.as_mut().filter(|p| p.unsent)?;
+        p.unsent = false;
+        p.attempts += 1;
+        p.deadline = Some(now + self.options.timeout);
+        self.stats.sent += 1;
+        if p.attempts > 1 {
+            self.stats.retransmissions += 1;
+            tracing::Span::current().record("retries", p.attempts - 1);
+        }
+        Some(&p.datagram)
+    }
+
+    /// When [`handle_timeout`](Self::handle_timeout) is due, while a request waits.
+    pub fn poll_deadline(&self) -> Option<Instant> {
+        self.pending.as_ref().and_then(|p| p.deadline)
+    }
+
+    /// The time is `now`: past the deadline, the datagram is due again, or, after
+    /// [`Options::retries`] retransmissions, the request ends with a timeout.
+    pub fn handle_timeout(&mut self, now: Instant) {
+        let Some(p) = self.pending.as_mut() else {
+            return;
+        };
+        if p.deadline.is_none_or(|d| now < d) {
+            return;
+        }
+        p.deadline = None;
+        if p.attempts <= self.options.retries {
+            p.unsent = true;
+            return;
+        }
+        let (attempts, discarded) = (
+            p.attempts,
+            self.stats.discarded_total() - p.discarded_before,
+        );
+        tracing::debug!(attempts, discarded, "no answer");
+        self.finish(Err(ClientError::Timeout {
+            target: self.target,
+            attempts,
+            timeout: self.options.timeout,
+            discarded,
+        }));
+    }
+
+    /// `datagram` came from `from` at `now`: the answer, or discarded and counted.
+    pub fn handle_datagram(&mut self, from: SocketAddr, datagram: &[u8], now: Instant) {
+        let verdict = self.judge(from, datagram, now);
+        match verdict {
+            Verdict::Discard(why) => {
+                tracing::debug!(reason = why.name(), "datagram discarded");
+                self.stats.discard(why);
+            }
+            Verdict::Discovered(engine) => {
+                tracing::debug!(engine_boots = engine.boots, "engine discovered");
+                self.set_engine(engine);
+                if let Some(p) = self.pending.as_mut() {
+                    p.discovering = false;
+                }
+                self.prepare(now);
+            }
+            Verdict::Resync(engine) => {
+                tracing::debug!("not in the time window: resynchronised, sent again");
+                if let Some(peer) = self.peer.as_mut() {
+                    peer.engine = engine;
+                }
+                if let Some(p) = self.pending.as_mut() {
+                    p.resynced = true;
+                }
+                self.prepare(now);
+            }
+            Verdict::Done(result) => {
+                self.stats.accepted += 1;
+                self.finish(result);
+            }
+        }
+    }
+
+    /// The result of the request, once it has one (taken: `None` afterwards).
+    pub fn poll_result(&mut self) -> Option<Result<Vec<VarBind>, ClientError>> {
+        self.result.take()
+    }
+
+    /// A span for `request`: one per request, nothing per binding or datagram.
+    pub(crate) fn span(&self, request: &Request) -> tracing::Span {
+        tracing::debug_span!(
+            "snmp_request",
+            target = %self.target,
+            version = self.version(),
+            pdu = request.name(),
+            bindings = request.oids.len(),
+            retries = tracing::field::Empty,
+        )
+    }
+
+    /// What `datagram` is to the request in flight.
+    fn judge(&mut self, from: SocketAddr, datagram: &[u8], now: Instant) -> Verdict {
+        let Some(p) = self.pending.as_ref() else {
+            return Verdict::Discard(Discard::NothingPending);
+        };
+        if from != self.target {
+            return Verdict::Discard(Discard::OtherSource);
+        }
+        match (&self.credentials, self.peer.as_mut()) {
+            (Credentials::V1(_), _) => answer::v1(datagram, p.id),
+            (Credentials::V2c(_), _) => answer::v2c(datagram, p.id),
+            (Credentials::Usm(_), _) if p.discovering => answer::discovery(datagram, p.id, now),
+            (Credentials::Usm(user), Some(peer)) => {
+                let expected = Expected {
+                    id: p.id,
+                    user,
+                    resynced: p.resynced,
+                };
+                answer::usm(datagram, &expected, peer, now)
+            }
+            (Credentials::Usm(_), None) => Verdict::Discard(Discard::NothingPending),
+        }
+    }
+
+    /// Encodes the pending request's next datagram (discovery's, or the request's itself
+    /// with a new id) to be sent.
+    fn prepare(&mut self, now: Instant) {
+        let id = self.take_id();
+        let Some(p) = self.pending.as_ref() else {
+            return;
+        };
+        // A new salt for every message, whatever its id (ids wrap; salts must not repeat).
+        self.salt = self.salt.wrapping_add(1);
+        let encoded = if p.discovering {
+            request::discovery(id, self.options.max_size)
+        } else {
+            self.encode(&p.request, id, now)
+        };
+        match encoded {
+            Ok(datagram) => {
+                let p = self.pending.as_mut().expect("checked above");
+                p.id = id;
+                p.datagram = datagram;
+                p.unsent = true;
+                p.attempts = 0;
+                p.deadline = None;
+            }
+            Err(e) => self.finish(Err(e)),
+        }
+    }
+
+    fn encode(&self, request: &Request, id: i32, now: Instant) -> Result<Vec<u8>, ClientError> {
+        match &self.credentials {
+            Credentials::V1(community) => request::v1(community, request, id),
+            Credentials::V2c(community) => request::v2c(community, request, id),
+            Credentials::Usm(user) => {
+                let peer = self
+                    .peer
+                    .as_ref()
+                    .ok_or(ClientError::Report(crate::engine::Report::UnknownEngineId))?;
+                request::usm(
+                    user,
+                    peer,
+                    request,
+                    id,
+                    self.salt,
+                    self.options.max_size,
+                    now,
+                )
+            }
+        }
+    }
+
+    fn finish(&mut self, result: Result<Vec<VarBind>, ClientError>) {
+        self.pending = None;
+        self.result = Some(result);
+    }
+
+    fn take_id(&mut self) -> i32 {
+        let id = self.next_id;
+        self.next_id = if id >= 0x3fff_ffff { 1 } else { id + 1 };
+        id
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_ids_stay_positive_and_wrap() {
+        let mut x = Exchange::new(
+            ([127, 0, 0, 1], 161).into(),
+            Credentials::V2c(b"public".to_vec()),
+            Options::default(),
+        );
+        x.next_id = 0x3fff_ffff;
+        assert_eq!(x.take_id(), 0x3fff_ffff);
+        assert_eq!(x.take_id(), 1);
+    }
+}

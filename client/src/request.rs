@@ -1,0 +1,287 @@
+//! Requests and their encoding: what a caller asks ([`Request`]), and the datagram that asks
+//! it under SNMPv1, SNMPv2c or SNMPv3/USM (RFC 1157, RFC 1901 and RFC 3416, RFC 3412 and
+//! RFC 3414), including the USM's discovery request.
+
+use std::time::Instant;
+
+use snmp_ber::{Encode, OidBuf, SequenceOf};
+use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
+use snmp_messages::snmpv2_pdu::{
+    BulkPdu, GetBulkRequestPdu, GetNextRequestPdu, GetRequestPdu, Pdu, PduErrorStatus, Pdus,
+    SetRequestPdu, VarBind as WireVarBind, VarBindList, VarBindValue,
+};
+use snmp_messages::snmpv2_smi::ObjectName;
+use snmp_messages::snmpv3_message_syntax::ScopedPdu;
+use snmp_messages::{rfc1155_smi as v1smi, rfc1157_snmp as v1};
+
+use crate::config::UsmUser;
+use crate::engine::Engine;
+use crate::error::ClientError;
+use crate::outgoing::{seal, Header, Security};
+use crate::usm::{AuthProtocol, Key, PrivProtocol};
+use crate::value::Value;
+
+/// Which request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Get,
+    GetNext,
+    Set,
+    GetBulk {
+        non_repeaters: u32,
+        max_repetitions: u32,
+    },
+}
+
+/// A request to an agent: its PDU type and bindings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    pub(crate) kind: Kind,
+    pub(crate) oids: Vec<OidBuf>,
+    /// A SET's values, one per OID; empty for the others (their values are unSpecified).
+    pub(crate) values: Vec<Value>,
+}
+
+impl Request {
+    /// GET of `oids`.
+    pub fn get(oids: &[OidBuf]) -> Request {
+        Request::of(Kind::Get, oids)
+    }
+
+    /// GETNEXT of `oids`.
+    pub fn get_next(oids: &[OidBuf]) -> Request {
+        Request::of(Kind::GetNext, oids)
+    }
+
+    /// GETBULK of `oids` (RFC 3416 4.2.3): the first `non_repeaters` once, the others
+    /// `max_repetitions` times.
+    pub fn get_bulk(non_repeaters: u32, max_repetitions: u32, oids: &[OidBuf]) -> Request {
+        let kind = Kind::GetBulk {
+            non_repeaters,
+            max_repetitions,
+        };
+        Request::of(kind, oids)
+    }
+
+    /// SET of `bindings`.
+    pub fn set(bindings: &[(OidBuf, Value)]) -> Request {
+        let (oids, values) = bindings.iter().cloned().unzip();
+        Request {
+            kind: Kind::Set,
+            oids,
+            values,
+        }
+    }
+
+    fn of(kind: Kind, oids: &[OidBuf]) -> Request {
+        Request {
+            kind,
+            oids: oids.to_vec(),
+            values: Vec::new(),
+        }
+    }
+
+    /// The PDU type's name, as spans show it.
+    pub(crate) fn name(&self) -> &'static str {
+        match self.kind {
+            Kind::Get => "get",
+            Kind::Set => "set",
+            Kind::GetNext => "getnext",
+            Kind::GetBulk { .. } => "getbulk",
+        }
+    }
+}
+
+/// An SNMPv3 engine and the user's keys localised to it.
+#[derive(Debug)]
+pub(crate) struct Peer {
+    pub(crate) engine: Engine,
+    pub(crate) auth: Option<(AuthProtocol, Key)>,
+    pub(crate) privacy: Option<(PrivProtocol, Key)>,
+}
+
+impl Peer {
+    /// `engine`, with `user`'s keys localised to it.
+    pub(crate) fn new(user: &UsmUser, engine: Engine) -> Peer {
+        let localize = |k: &Key, p: AuthProtocol| k.localize(p, &engine.id);
+        let auth = user.auth.as_ref().map(|(p, k)| (*p, localize(k, *p)));
+        // The privacy key is localised with the authentication protocol's hash.
+        let privacy = match (&user.privacy, &user.auth) {
+            (Some((p, k)), Some((a, _))) => Some((*p, localize(k, *a))),
+            _ => None,
+        };
+        Peer {
+            engine,
+            auth,
+            privacy,
+        }
+    }
+
+    /// The msgFlags security bits of this peer's requests: authFlag and privFlag.
+    pub(crate) fn level(&self) -> u8 {
+        use crate::incoming::flags;
+        match (&self.auth, &self.privacy) {
+            (None, _) => 0,
+            (Some(_), None) => flags::AUTH,
+            (Some(_), Some(_)) => flags::AUTH | flags::PRIV,
+        }
+    }
+}
+
+/// The SNMPv2 PDU for `kind` over `vbs`.
+fn pdus<'a>(kind: Kind, vbs: &'a [WireVarBind<'a>], request_id: i32) -> Pdus<'a> {
+    let list = VarBindList(SequenceOf::from_slice(vbs));
+    let pdu = Pdu {
+        request_id,
+        error_status: PduErrorStatus::NO_ERROR,
+        error_index: 0,
+        variable_bindings: list,
+    };
+    match kind {
+        Kind::Get => Pdus::GetRequest(GetRequestPdu(pdu)),
+        Kind::Set => Pdus::SetRequest(SetRequestPdu(pdu)),
+        Kind::GetNext => Pdus::GetNextRequest(GetNextRequestPdu(pdu)),
+        Kind::GetBulk {
+            non_repeaters,
+            max_repetitions,
+        } => Pdus::GetBulkRequest(GetBulkRequestPdu(BulkPdu {
+            request_id,
+            non_repeaters,
+            max_repetitions,
+            variable_bindings: list,
+        })),
+    }
+}
+
+/// The request's SNMPv2 bindings.
+fn wire_bindings(request: &Request) -> Result<Vec<WireVarBind<'_>>, ClientError> {
+    request
+        .oids
+        .iter()
+        .enumerate()
+        .map(|(k, o)| {
+            Ok(WireVarBind {
+                name: ObjectName(o.as_oid()),
+                value: match request.values.get(k) {
+                    Some(v) => v.to_wire()?,
+                    None => VarBindValue::UnSpecified,
+                },
+            })
+        })
+        .collect()
+}
+
+/// An SNMPv1 message (RFC 1157) for `request`.
+pub(crate) fn v1(community: &[u8], request: &Request, id: i32) -> Result<Vec<u8>, ClientError> {
+    let vbs: Vec<v1::VarBind<'_>> = request
+        .oids
+        .iter()
+        .enumerate()
+        .map(|(k, o)| {
+            Ok(v1::VarBind {
+                name: v1smi::ObjectName(o.as_oid()),
+                value: match request.values.get(k) {
+                    Some(v) => v.to_v1()?,
+                    None => v1smi::ObjectSyntax::Simple(v1smi::SimpleSyntax::Empty),
+                },
+            })
+        })
+        .collect::<Result<_, ClientError>>()?;
+    let pdu = v1::Pdu {
+        request_id: i64::from(id),
+        error_status: v1::PduErrorStatus(0),
+        error_index: 0,
+        variable_bindings: v1::VarBindList(SequenceOf::from_slice(&vbs)),
+    };
+    let data = match request.kind {
+        Kind::Get => v1::Pdus::GetRequest(v1::GetRequestPdu(pdu)),
+        Kind::GetNext => v1::Pdus::GetNextRequest(v1::GetNextRequestPdu(pdu)),
+        Kind::Set => v1::Pdus::SetRequest(v1::SetRequestPdu(pdu)),
+        Kind::GetBulk { .. } => return Err(ClientError::NoBulkInV1),
+    };
+    v1::Message {
+        version: v1::MessageVersion(0),
+        community,
+        data,
+    }
+    .to_ber()
+    .map_err(ClientError::Encode)
+}
+
+/// An SNMPv2c message (RFC 1901) for `request`.
+pub(crate) fn v2c(community: &[u8], request: &Request, id: i32) -> Result<Vec<u8>, ClientError> {
+    let vbs = wire_bindings(request)?;
+    Message {
+        version: MessageVersion::VERSION,
+        community,
+        data: pdus(request.kind, &vbs, id),
+    }
+    .to_ber()
+    .map_err(ClientError::Encode)
+}
+
+/// RFC 3414 4's discovery request: a GET of nothing at noAuthNoPriv, with no user and no
+/// engine ID.
+pub(crate) fn discovery(id: i32, max_size: u32) -> Result<Vec<u8>, ClientError> {
+    let scoped = ScopedPdu {
+        context_engine_id: b"",
+        context_name: b"",
+        data: pdus(Kind::Get, &[], id),
+    }
+    .to_ber()
+    .map_err(ClientError::Encode)?;
+    let header = Header {
+        msg_id: id as u32,
+        max_size,
+        reportable: true,
+    };
+    Ok(seal(header, &Security::DISCOVERY, &scoped)?)
+}
+
+/// An SNMPv3 message for `request` to `peer` as `user`, sent at `now`, its msgID and
+/// request-id `id`; `counter` is the privacy salt's counter (RFC 3414 8.1.1.1, RFC 3826
+/// 3.1.2.1), which must not repeat under one key.
+pub(crate) fn usm(
+    user: &UsmUser,
+    peer: &Peer,
+    request: &Request,
+    id: i32,
+    counter: u64,
+    max_size: u32,
+    now: Instant,
+) -> Result<Vec<u8>, ClientError> {
+    let vbs = wire_bindings(request)?;
+    let scoped = ScopedPdu {
+        context_engine_id: &peer.engine.id,
+        context_name: b"",
+        data: pdus(request.kind, &vbs, id),
+    }
+    .to_ber()
+    .map_err(ClientError::Encode)?;
+    let (boots, time) = peer.engine.clock_at(now);
+    // DES's salt is the engine boots and a counter (RFC 3414 8.1.1.1); AES's a 64-bit
+    // counter (RFC 3826 3.1.2.1).
+    let salt = match peer.privacy {
+        Some((PrivProtocol::Des, _)) => {
+            let mut s = [0u8; 8];
+            s[..4].copy_from_slice(&boots.to_be_bytes());
+            s[4..].copy_from_slice(&(counter as u32).to_be_bytes());
+            s
+        }
+        _ => counter.to_be_bytes(),
+    };
+    let security = Security {
+        user: &user.name,
+        engine_id: &peer.engine.id,
+        engine_boots: boots,
+        engine_time: time,
+        auth: peer.auth.as_ref().map(|(p, k)| (*p, k)),
+        privacy: peer.privacy.as_ref().map(|(p, k)| (*p, k, salt)),
+    };
+    let header = Header {
+        msg_id: id as u32,
+        max_size,
+        reportable: true,
+    };
+    Ok(seal(header, &security, &scoped)?)
+}

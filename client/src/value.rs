@@ -1,0 +1,145 @@
+//! Values and variable bindings, owned: what a session hands back and a SET sends, and their
+//! conversions from and to the SNMPv1 and SNMPv2 wire forms the generated codec reads.
+
+use snmp_ber::OidBuf;
+use snmp_messages::rfc1155_smi as v1smi;
+use snmp_messages::snmpv2_pdu::VarBindValue;
+use snmp_messages::snmpv2_smi::{self as v2smi, ApplicationSyntax, ObjectSyntax, SimpleSyntax};
+
+use crate::error::ClientError;
+
+/// A value of a variable binding, owned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Value {
+    /// INTEGER / Integer32.
+    Integer(i64),
+    /// OCTET STRING.
+    OctetString(Vec<u8>),
+    /// OBJECT IDENTIFIER.
+    ObjectIdentifier(OidBuf),
+    /// IpAddress.
+    IpAddress([u8; 4]),
+    /// Counter32.
+    Counter32(u32),
+    /// Gauge32 / Unsigned32.
+    Gauge32(u32),
+    /// TimeTicks.
+    TimeTicks(u32),
+    /// Opaque.
+    Opaque(Vec<u8>),
+    /// Counter64.
+    Counter64(u64),
+    /// NULL (unSpecified).
+    Null,
+    /// noSuchObject.
+    NoSuchObject,
+    /// noSuchInstance.
+    NoSuchInstance,
+    /// endOfMibView.
+    EndOfMibView,
+}
+
+impl Value {
+    pub fn from_wire(v: &VarBindValue<'_>) -> Value {
+        use ApplicationSyntax as A;
+        use ObjectSyntax as O;
+        use SimpleSyntax as S;
+        match v {
+            VarBindValue::Value(O::Simple(S::IntegerValue(i))) => Value::Integer(i64::from(*i)),
+            VarBindValue::Value(O::Simple(S::StringValue(s))) => Value::OctetString(s.to_vec()),
+            VarBindValue::Value(O::Simple(S::ObjectIdValue(o))) => {
+                Value::ObjectIdentifier(o.to_owned())
+            }
+            VarBindValue::Value(O::ApplicationWide(A::IpAddressValue(a))) => Value::IpAddress(a.0),
+            VarBindValue::Value(O::ApplicationWide(A::CounterValue(c))) => Value::Counter32(c.0),
+            VarBindValue::Value(O::ApplicationWide(A::UnsignedIntegerValue(g))) => {
+                Value::Gauge32(g.0)
+            }
+            VarBindValue::Value(O::ApplicationWide(A::TimeticksValue(t))) => Value::TimeTicks(t.0),
+            VarBindValue::Value(O::ApplicationWide(A::ArbitraryValue(o))) => {
+                Value::Opaque(o.0.to_vec())
+            }
+            VarBindValue::Value(O::ApplicationWide(A::BigCounterValue(c))) => Value::Counter64(c.0),
+            VarBindValue::UnSpecified => Value::Null,
+            VarBindValue::NoSuchObject => Value::NoSuchObject,
+            VarBindValue::NoSuchInstance => Value::NoSuchInstance,
+            VarBindValue::EndOfMibView => Value::EndOfMibView,
+        }
+    }
+}
+
+impl Value {
+    pub(crate) fn from_v1(v: &v1smi::ObjectSyntax<'_>) -> Value {
+        use v1smi::{ApplicationSyntax as A, NetworkAddress, ObjectSyntax as O, SimpleSyntax as S};
+        match v {
+            O::Simple(S::Number(i)) => Value::Integer(*i),
+            O::Simple(S::String(s)) => Value::OctetString(s.to_vec()),
+            O::Simple(S::Object(o)) => Value::ObjectIdentifier(o.to_owned()),
+            O::Simple(S::Empty) => Value::Null,
+            O::ApplicationWide(A::Address(NetworkAddress::Internet(a))) => Value::IpAddress(a.0),
+            O::ApplicationWide(A::Counter(c)) => Value::Counter32(c.0),
+            O::ApplicationWide(A::Gauge(g)) => Value::Gauge32(g.0),
+            O::ApplicationWide(A::Ticks(t)) => Value::TimeTicks(t.0),
+            O::ApplicationWide(A::Arbitrary(o)) => Value::Opaque(o.0.to_vec()),
+        }
+    }
+}
+
+impl Value {
+    /// The value as an SNMPv2 binding carries it (for SET).
+    pub fn to_wire(&self) -> Result<VarBindValue<'_>, ClientError> {
+        use ApplicationSyntax as A;
+        use ObjectSyntax as O;
+        use SimpleSyntax as S;
+        Ok(VarBindValue::Value(match self {
+            Value::Integer(i) => {
+                O::Simple(S::IntegerValue(i32::try_from(*i).map_err(|_| {
+                    ClientError::NotSettable("an INTEGER beyond 32 bits")
+                })?))
+            }
+            Value::OctetString(s) => O::Simple(S::StringValue(s)),
+            Value::ObjectIdentifier(o) => O::Simple(S::ObjectIdValue(o.as_oid())),
+            Value::IpAddress(a) => O::ApplicationWide(A::IpAddressValue(v2smi::IpAddress(*a))),
+            Value::Counter32(c) => O::ApplicationWide(A::CounterValue(v2smi::Counter32(*c))),
+            Value::Gauge32(g) => O::ApplicationWide(A::UnsignedIntegerValue(v2smi::Unsigned32(*g))),
+            Value::TimeTicks(t) => O::ApplicationWide(A::TimeticksValue(v2smi::TimeTicks(*t))),
+            Value::Opaque(o) => O::ApplicationWide(A::ArbitraryValue(v2smi::Opaque(o))),
+            Value::Counter64(c) => O::ApplicationWide(A::BigCounterValue(v2smi::Counter64(*c))),
+            Value::Null => return Ok(VarBindValue::UnSpecified),
+            Value::NoSuchObject | Value::NoSuchInstance | Value::EndOfMibView => {
+                return Err(ClientError::NotSettable("an exception"))
+            }
+        }))
+    }
+
+    /// The value as an SNMPv1 binding carries it (for SET).
+    pub(crate) fn to_v1(&self) -> Result<v1smi::ObjectSyntax<'_>, ClientError> {
+        use v1smi::{ApplicationSyntax as A, NetworkAddress, ObjectSyntax as O, SimpleSyntax as S};
+        Ok(match self {
+            Value::Integer(i) => O::Simple(S::Number(*i)),
+            Value::OctetString(s) => O::Simple(S::String(s)),
+            Value::ObjectIdentifier(o) => O::Simple(S::Object(o.as_oid())),
+            Value::Null => O::Simple(S::Empty),
+            Value::IpAddress(a) => {
+                O::ApplicationWide(A::Address(NetworkAddress::Internet(v1smi::IpAddress(*a))))
+            }
+            Value::Counter32(c) => O::ApplicationWide(A::Counter(v1smi::Counter(*c))),
+            Value::Gauge32(g) => O::ApplicationWide(A::Gauge(v1smi::Gauge(*g))),
+            Value::TimeTicks(t) => O::ApplicationWide(A::Ticks(v1smi::TimeTicks(*t))),
+            Value::Opaque(o) => O::ApplicationWide(A::Arbitrary(v1smi::Opaque(o))),
+            Value::Counter64(_) => return Err(ClientError::NotSettable("a Counter64 in SNMPv1")),
+            Value::NoSuchObject | Value::NoSuchInstance | Value::EndOfMibView => {
+                return Err(ClientError::NotSettable("an exception"))
+            }
+        })
+    }
+}
+
+/// A variable binding, owned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VarBind {
+    /// The OID.
+    pub oid: OidBuf,
+    /// Its value (or exception).
+    pub value: Value,
+}
