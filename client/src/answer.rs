@@ -15,7 +15,7 @@ use std::time::Instant;
 use snmp_ber::Decode;
 use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
 use snmp_messages::rfc1157_snmp as v1;
-use snmp_messages::snmpv2_pdu::{Pdu, PduErrorStatus, Pdus};
+use snmp_messages::snmpv2_pdu::{Pdu, Pdus};
 use snmp_messages::snmpv3_message_syntax::{ScopedPdu, ScopedPduData};
 
 use crate::config::UsmUser;
@@ -39,86 +39,71 @@ pub(crate) enum Verdict {
     Done(Result<Vec<VarBind>, ClientError>),
 }
 
-use Verdict::Discard as Drop;
-
 /// An SNMPv1 answer to request `id`: a GetResponse with that request-id whose bindings all
 /// decode.
 pub(crate) fn v1(datagram: &[u8], id: i32) -> Verdict {
     let Ok(msg) = v1::Message::from_ber(datagram) else {
-        return Drop(Discard::Malformed);
+        return Verdict::Discard(Discard::Malformed);
     };
     if msg.version.0 != 0 {
-        return Drop(Discard::Malformed);
+        return Verdict::Discard(Discard::Malformed);
     }
     let v1::Pdus::GetResponse(r) = msg.data else {
-        return Drop(Discard::NotAResponse);
+        return Verdict::Discard(Discard::NotAResponse);
     };
     if r.0.request_id != i64::from(id) {
-        return Drop(Discard::Unmatched);
+        return Verdict::Discard(Discard::Unmatched);
     }
     let pdu = &r.0;
-    let bindings: Result<Vec<VarBind>, _> = pdu
-        .variable_bindings
-        .0
-        .iter()
-        .map(|vb| {
-            vb.map(|vb| VarBind {
-                oid: vb.name.0.to_owned(),
-                value: Value::from_v1(&vb.value),
-            })
+    let bindings = pdu.variable_bindings.0.iter().map(|vb| {
+        vb.map(|vb| VarBind {
+            oid: vb.name.0.to_owned(),
+            value: Value::from_v1(&vb.value),
         })
-        .collect();
-    let Ok(bindings) = bindings else {
-        return Drop(Discard::Malformed);
-    };
-    Verdict::Done(match pdu.error_status.0 {
-        0 => Ok(bindings),
-        status => Err(ClientError::ErrorStatus {
-            status,
-            index: pdu.error_index,
-        }),
-    })
+    });
+    done(bindings, pdu.error_status.0, pdu.error_index)
 }
 
 /// An SNMPv2c answer to request `id`: a Response with that request-id whose bindings all
 /// decode.
 pub(crate) fn v2c(datagram: &[u8], id: i32) -> Verdict {
     let Ok(msg) = Message::from_ber(datagram) else {
-        return Drop(Discard::Malformed);
+        return Verdict::Discard(Discard::Malformed);
     };
     if msg.version != MessageVersion::VERSION {
-        return Drop(Discard::Malformed);
+        return Verdict::Discard(Discard::Malformed);
     }
     match msg.data {
         Pdus::Response(r) if r.0.request_id == id => response(&r.0),
-        Pdus::Response(_) => Drop(Discard::Unmatched),
-        _ => Drop(Discard::NotAResponse),
+        Pdus::Response(_) => Verdict::Discard(Discard::Unmatched),
+        _ => Verdict::Discard(Discard::NotAResponse),
     }
 }
 
 /// A Response PDU's verdict: its bindings (all of them decoding) or its error-status.
 fn response(pdu: &Pdu<'_>) -> Verdict {
-    let bindings: Result<Vec<VarBind>, _> = pdu
-        .variable_bindings
-        .0
-        .iter()
-        .map(|vb| {
-            vb.map(|vb| VarBind {
-                oid: vb.name.0.to_owned(),
-                value: Value::from_wire(&vb.value),
-            })
+    let bindings = pdu.variable_bindings.0.iter().map(|vb| {
+        vb.map(|vb| VarBind {
+            oid: vb.name.0.to_owned(),
+            value: Value::from_wire(&vb.value),
         })
-        .collect();
-    let Ok(bindings) = bindings else {
-        return Drop(Discard::Malformed);
+    });
+    done(bindings, pdu.error_status.0, i64::from(pdu.error_index))
+}
+
+/// The answer: its bindings when all decode and `status` is noError, its error-status
+/// otherwise; discarded when a binding does not decode.
+fn done(
+    bindings: impl Iterator<Item = Result<VarBind, snmp_ber::DecodeError>>,
+    status: i64,
+    index: i64,
+) -> Verdict {
+    let Ok(bindings) = bindings.collect::<Result<Vec<_>, _>>() else {
+        return Verdict::Discard(Discard::Malformed);
     };
-    Verdict::Done(if pdu.error_status == PduErrorStatus::NO_ERROR {
-        Ok(bindings)
-    } else {
-        Err(ClientError::ErrorStatus {
-            status: pdu.error_status.0,
-            index: i64::from(pdu.error_index),
-        })
+    Verdict::Done(match status {
+        0 => Ok(bindings),
+        status => Err(ClientError::ErrorStatus { status, index }),
     })
 }
 
@@ -126,23 +111,23 @@ fn response(pdu: &Pdu<'_>) -> Verdict {
 /// the agent's engine.
 pub(crate) fn discovery(datagram: &[u8], id: i32, now: Instant) -> Verdict {
     let Ok(m) = Incoming::parse(datagram) else {
-        return Drop(Discard::Malformed);
+        return Verdict::Discard(Discard::Malformed);
     };
     if m.message.msg_global_data.msg_id != id as u32 {
-        return Drop(Discard::Unmatched);
+        return Verdict::Discard(Discard::Unmatched);
     }
     // Discovery went at noAuthNoPriv: nothing at another level can be checked.
     if m.flags() & (flags::AUTH | flags::PRIV) != 0 {
-        return Drop(Discard::WrongSecurityLevel);
+        return Verdict::Discard(Discard::WrongSecurityLevel);
     }
     let ScopedPduData::Plaintext(scoped) = m.message.msg_data else {
-        return Drop(Discard::Malformed);
+        return Verdict::Discard(Discard::Malformed);
     };
     if !matches!(scoped.data, Pdus::Report(_)) {
-        return Drop(Discard::NotAResponse);
+        return Verdict::Discard(Discard::NotAResponse);
     }
     if m.usm.msg_authoritative_engine_id.is_empty() {
-        return Drop(Discard::UnknownEngine);
+        return Verdict::Discard(Discard::UnknownEngine);
     }
     Verdict::Discovered(Engine::from_message(&m, now))
 }
@@ -165,15 +150,15 @@ pub(crate) fn usm(
     now: Instant,
 ) -> Verdict {
     let Ok(m) = Incoming::parse(datagram) else {
-        return Drop(Discard::Malformed);
+        return Verdict::Discard(Discard::Malformed);
     };
     if m.message.msg_global_data.msg_id != expected.id as u32 {
-        return Drop(Discard::Unmatched);
+        return Verdict::Discard(Discard::Unmatched);
     }
     let level = m.flags() & (flags::AUTH | flags::PRIV);
     if level & flags::AUTH != 0 {
         if let Err(why) = authenticate(&m, expected.user, peer) {
-            return Drop(why);
+            return Verdict::Discard(why);
         }
     }
     let plain;
@@ -182,41 +167,41 @@ pub(crate) fn usm(
         (ScopedPduData::EncryptedPdu(_), true) => {
             plain = match decrypt(&m, peer) {
                 Ok(p) => p,
-                Err(why) => return Drop(why),
+                Err(why) => return Verdict::Discard(why),
             };
             match ScopedPdu::from_ber(&plain) {
                 Ok(s) => s,
-                Err(_) => return Drop(Discard::DecryptionError),
+                Err(_) => return Verdict::Discard(Discard::DecryptionError),
             }
         }
         // The flags disagree with the data.
-        _ => return Drop(Discard::Malformed),
+        _ => return Verdict::Discard(Discard::Malformed),
     };
     match scoped.data {
         Pdus::Report(r) => report(&m, &r.0, level, expected, peer, now),
         Pdus::Response(r) => {
             if level != peer.level() {
-                return Drop(Discard::WrongSecurityLevel);
+                return Verdict::Discard(Discard::WrongSecurityLevel);
             }
             if level == 0 {
                 // Unauthenticated: at least the names must be the request's.
                 if let Err(why) = names(&m, expected.user, peer) {
-                    return Drop(why);
+                    return Verdict::Discard(why);
                 }
             } else if let Err(why) = timely(&m, peer, now) {
-                return Drop(why);
+                return Verdict::Discard(why);
             }
             if scoped.context_engine_id != peer.engine.id.as_slice()
                 || !scoped.context_name.is_empty()
             {
-                return Drop(Discard::WrongContext);
+                return Verdict::Discard(Discard::WrongContext);
             }
             if r.0.request_id != expected.id {
-                return Drop(Discard::Unmatched);
+                return Verdict::Discard(Discard::Unmatched);
             }
             response(&r.0)
         }
-        _ => Drop(Discard::NotAResponse),
+        _ => Verdict::Discard(Discard::NotAResponse),
     }
 }
 
@@ -281,7 +266,7 @@ fn report(
     if level & flags::AUTH == 0 {
         // Unauthenticated: only what the agent could not have authenticated.
         if peer.level() != 0 && !kind.sent_unauthenticated() {
-            return Drop(Discard::WrongSecurityLevel);
+            return Verdict::Discard(Discard::WrongSecurityLevel);
         }
         return Verdict::Done(Err(ClientError::Report(kind)));
     }
@@ -295,7 +280,7 @@ fn report(
         return Verdict::Resync(Engine::from_message(m, now));
     }
     if let Err(why) = timely(m, peer, now) {
-        return Drop(why);
+        return Verdict::Discard(why);
     }
     Verdict::Done(Err(ClientError::Report(kind)))
 }

@@ -8,6 +8,7 @@ use snmp_ber::OidBuf;
 use crate::engine::Report;
 use crate::incoming::IncomingError;
 use crate::outgoing::OutgoingError;
+use crate::stats::Discards;
 use crate::usm::UsmError;
 
 /// Why an exchange failed.
@@ -20,7 +21,7 @@ pub enum ClientError {
     /// [`crate::Stats`] for why).
     #[error(
         "no answer from {target} after {attempts} attempts of {timeout:?}{}",
-        discarded_note(*discarded)
+        discarded_note(discarded)
     )]
     Timeout {
         /// The agent.
@@ -29,8 +30,9 @@ pub enum ClientError {
         attempts: u32,
         /// The wait for each.
         timeout: Duration,
-        /// Datagrams received meanwhile and discarded (not the answer, or not acceptable).
-        discarded: u64,
+        /// Datagrams received meanwhile and discarded (not the answer, or not acceptable), by
+        /// reason.
+        discarded: Discards,
     },
     /// A request could not be encoded.
     #[error("encoding the request: {0}")]
@@ -89,9 +91,9 @@ pub enum ClientError {
     },
 }
 
-fn discarded_note(discarded: u64) -> String {
-    match discarded {
+fn discarded_note(discarded: &Discards) -> String {
+    match discarded.total() {
         0 => String::new(),
-        n => format!(" ({n} datagrams discarded: see the session's stats)"),
+        n => format!(" ({n} datagrams discarded: {discarded})"),
     }
 }

@@ -33,7 +33,7 @@ use crate::config::{Credentials, Options};
 use crate::engine::Engine;
 use crate::error::ClientError;
 use crate::request::{self, Peer, Request};
-use crate::stats::{Discard, Stats};
+use crate::stats::{Discard, Discards, Stats};
 use crate::value::VarBind;
 
 /// The request in flight.
@@ -52,8 +52,8 @@ struct Pending {
     /// How many times `datagram` was sent.
     attempts: u32,
     deadline: Option<Instant>,
-    /// Discards counted when the request started, so that a timeout says how many came.
-    discarded_before: u64,
+    /// Discards counted when the request started, so that a timeout says what came.
+    discarded_before: Discards,
 }
 
 /// A session's state and decisions, whatever carries its datagrams: one request at a time.
@@ -155,7 +155,7 @@ impl Exchange {
             unsent: false,
             attempts: 0,
             deadline: None,
-            discarded_before: self.stats.discarded_total(),
+            discarded_before: self.stats.discarded,
         });
         self.prepare(now);
     }
@@ -194,11 +194,9 @@ impl Exchange {
             p.unsent = true;
             return;
         }
-        let (attempts, discarded) = (
-            p.attempts,
-            self.stats.discarded_total() - p.discarded_before,
-        );
-        tracing::debug!(attempts, discarded, "no answer");
+        let attempts = p.attempts;
+        let discarded = self.stats.discarded.since(&p.discarded_before);
+        tracing::debug!(attempts, discarded = discarded.total(), "no answer");
         self.finish(Err(ClientError::Timeout {
             target: self.target,
             attempts,
@@ -213,9 +211,10 @@ impl Exchange {
         match verdict {
             Verdict::Discard(why) => {
                 tracing::debug!(reason = why.name(), "datagram discarded");
-                self.stats.discard(why);
+                self.stats.discarded.count(why);
             }
             Verdict::Discovered(engine) => {
+                self.stats.accepted += 1;
                 tracing::debug!(engine_boots = engine.boots, "engine discovered");
                 self.set_engine(engine);
                 if let Some(p) = self.pending.as_mut() {
@@ -224,6 +223,7 @@ impl Exchange {
                 self.prepare(now);
             }
             Verdict::Resync(engine) => {
+                self.stats.accepted += 1;
                 tracing::debug!("not in the time window: resynchronised, sent again");
                 if let Some(peer) = self.peer.as_mut() {
                     peer.engine = engine;

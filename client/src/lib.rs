@@ -39,7 +39,7 @@ pub use request::Request;
 #[cfg(feature = "tokio")]
 pub use session::AsyncSession;
 pub use session::Session;
-pub use stats::{Discard, Stats};
+pub use stats::{Discard, Discards, Stats};
 pub use usm::{AuthProtocol, Key, PrivProtocol, UsmError};
 pub use value::{Value, VarBind};
 pub use walk::Walk;

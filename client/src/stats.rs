@@ -75,6 +75,52 @@ impl std::fmt::Display for Discard {
     }
 }
 
+/// Discarded datagrams, counted by reason.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Discards([u64; Discard::ALL.len()]);
+
+impl Discards {
+    /// Datagrams discarded for `why`.
+    pub fn get(&self, why: Discard) -> u64 {
+        self.0[why as usize]
+    }
+
+    /// Datagrams discarded, for any reason.
+    pub fn total(&self) -> u64 {
+        self.0.iter().sum()
+    }
+
+    /// The reasons seen, with their counts.
+    pub fn iter(&self) -> impl Iterator<Item = (Discard, u64)> + '_ {
+        Discard::ALL
+            .into_iter()
+            .map(|d| (d, self.get(d)))
+            .filter(|(_, n)| *n > 0)
+    }
+
+    /// Those counted since `earlier` (a copy taken before).
+    pub fn since(&self, earlier: &Discards) -> Discards {
+        Discards(std::array::from_fn(|k| {
+            self.0[k].saturating_sub(earlier.0[k])
+        }))
+    }
+
+    pub(crate) fn count(&mut self, why: Discard) {
+        self.0[why as usize] += 1;
+    }
+}
+
+impl std::fmt::Display for Discards {
+    /// `3 wrong digest, 1 malformed`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (k, (why, n)) in self.iter().enumerate() {
+            let sep = if k == 0 { "" } else { ", " };
+            write!(f, "{sep}{n} {why}")?;
+        }
+        Ok(())
+    }
+}
+
 /// A session's counters since it was made.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Stats {
@@ -84,30 +130,19 @@ pub struct Stats {
     pub retransmissions: u64,
     /// Answers accepted (Responses, and Reports taken as the answer).
     pub accepted: u64,
-    discarded: [u64; Discard::ALL.len()],
+    /// Datagrams received and discarded, by reason.
+    pub discarded: Discards,
 }
 
 impl Stats {
     /// Datagrams discarded for `why`.
     pub fn discarded(&self, why: Discard) -> u64 {
-        self.discarded[why as usize]
+        self.discarded.get(why)
     }
 
     /// Datagrams discarded, for any reason.
     pub fn discarded_total(&self) -> u64 {
-        self.discarded.iter().sum()
-    }
-
-    /// The reasons seen, with their counts.
-    pub fn discards(&self) -> impl Iterator<Item = (Discard, u64)> + '_ {
-        Discard::ALL
-            .into_iter()
-            .map(|d| (d, self.discarded(d)))
-            .filter(|(_, n)| *n > 0)
-    }
-
-    pub(crate) fn discard(&mut self, why: Discard) {
-        self.discarded[why as usize] += 1;
+        self.discarded.total()
     }
 }
 
@@ -121,13 +156,20 @@ mod tests {
         for (k, d) in Discard::ALL.into_iter().enumerate() {
             assert_eq!(d as usize, k, "{d} is counted at its place in ALL");
             for _ in 0..=k {
-                s.discard(d);
+                s.discarded.count(d);
             }
         }
         for (k, d) in Discard::ALL.into_iter().enumerate() {
             assert_eq!(s.discarded(d), k as u64 + 1);
         }
         assert_eq!(s.discarded_total(), (1..=12).sum::<u64>());
-        assert_eq!(s.discards().count(), 12);
+        assert_eq!(s.discarded.iter().count(), 12);
+        let before = s.discarded;
+        s.discarded.count(Discard::WrongDigest);
+        s.discarded.count(Discard::WrongDigest);
+        s.discarded.count(Discard::Malformed);
+        let since = s.discarded.since(&before);
+        assert_eq!(since.to_string(), "1 malformed, 2 wrong digest");
+        assert_eq!(since.total(), 3);
     }
 }

@@ -10,8 +10,8 @@ use snmp_ber::OidBuf;
 use snmp_client::usm::{AuthProtocol, PrivProtocol};
 use snmp_client::{Credentials, Options, UsmUser, Value, VarBind};
 
-/// Who to ask, and as whom.
-#[derive(Debug, Clone, clap::Args)]
+/// Who to ask, and as whom. Its `Debug` shows neither the community nor the passwords.
+#[derive(Clone, clap::Args)]
 pub struct AgentOpts {
     /// The agent: `HOST` or `HOST:PORT` (port 161 when not given).
     pub agent: String,
@@ -42,6 +42,57 @@ pub struct AgentOpts {
     /// How many times a request is sent again.
     #[arg(short = 'r', long, default_value_t = 2)]
     pub retries: u32,
+}
+
+impl std::fmt::Debug for AgentOpts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let hidden = |s: &Option<String>| s.as_ref().map(|_| "(hidden)");
+        f.debug_struct("AgentOpts")
+            .field("agent", &self.agent)
+            .field("version", &self.version)
+            .field("community", &"(hidden)")
+            .field("user", &self.user)
+            .field("auth_protocol", &self.auth_protocol)
+            .field("auth_password", &hidden(&self.auth_password))
+            .field("priv_protocol", &self.priv_protocol)
+            .field("priv_password", &hidden(&self.priv_password))
+            .field("timeout", &self.timeout)
+            .field("retries", &self.retries)
+            .finish()
+    }
+}
+
+/// How far a walk may go before it is given up as endless (the agent's MIB view never
+/// ends, or the agent keeps answering with new OIDs): the walk then prints what it got, says
+/// it is incomplete and exits 1.
+#[derive(Debug, Clone, clap::Args)]
+pub struct WalkLimits {
+    /// The most requests one walk makes.
+    #[arg(long, value_name = "N", default_value_t = Options::default().max_walk_requests)]
+    pub max_requests: usize,
+    /// The most seconds one walk takes, all its requests together.
+    #[arg(long, value_name = "SECONDS", default_value_t = Options::default().max_walk_time.as_secs_f64())]
+    pub walk_timeout: f64,
+}
+
+impl WalkLimits {
+    /// `options` with these limits, or why they are not limits.
+    pub fn apply(&self, options: Options) -> Result<Options, String> {
+        if !(self.walk_timeout.is_finite() && self.walk_timeout > 0.0) {
+            return Err(format!(
+                "--walk-timeout {}: expected a number of seconds above 0",
+                self.walk_timeout
+            ));
+        }
+        if self.max_requests == 0 {
+            return Err("--max-requests 0: a walk needs at least one request".into());
+        }
+        Ok(Options {
+            max_walk_requests: self.max_requests,
+            max_walk_time: Duration::from_secs_f64(self.walk_timeout.min(1e9)),
+            ..options
+        })
+    }
 }
 
 impl AgentOpts {
@@ -150,6 +201,40 @@ pub fn line(vb: &VarBind, name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn agent_options_debug_without_secrets() {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            agent: AgentOpts,
+        }
+        let cli = Cli::parse_from([
+            "snmpc",
+            "-v",
+            "3",
+            "-c",
+            "S3cretCommunity",
+            "-u",
+            "u",
+            "-a",
+            "SHA",
+            "-A",
+            "AuthS3cret",
+            "-x",
+            "AES",
+            "-X",
+            "PrivS3cret",
+            "127.0.0.1",
+        ]);
+        let shown = format!("{:?}", cli.agent);
+        assert!(!shown.contains("S3cret"), "{shown}");
+        assert!(
+            shown.contains("SHA") && shown.contains("127.0.0.1"),
+            "{shown}"
+        );
+    }
 
     #[test]
     fn agents_get_port_161_unless_they_name_one() {

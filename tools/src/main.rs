@@ -98,6 +98,8 @@ enum Command {
     Walk {
         #[command(flatten)]
         agent: ask::AgentOpts,
+        #[command(flatten)]
+        limits: ask::WalkLimits,
         /// The subtree's OID, dotted (default: the whole MIB view under 1.3).
         root: Option<String>,
     },
@@ -192,7 +194,11 @@ fn main() -> ExitCode {
             )
         }
         Command::Get { agent, oids } => get(&agent, &oids),
-        Command::Walk { agent, root } => walk(&agent, root.as_deref().unwrap_or("1.3")),
+        Command::Walk {
+            agent,
+            limits,
+            root,
+        } => walk(&agent, &limits, root.as_deref().unwrap_or("1.3")),
         Command::Mib { command } => mib(command),
         Command::Translate { opts, inputs } => translate(opts, inputs),
     }
@@ -447,12 +453,20 @@ fn translate(opts: MibOpts, inputs: Vec<String>) -> ExitCode {
     }
 }
 
-/// A session with the agent `opts` name, or the exit code after saying why not.
-fn session(opts: &ask::AgentOpts) -> Result<snmp_client::Session, ExitCode> {
-    let (addr, creds, options) = opts.session().map_err(|e| {
+/// A session with the agent `opts` name (walks within `limits`), or the exit code after
+/// saying why not.
+fn session(
+    opts: &ask::AgentOpts,
+    limits: Option<&ask::WalkLimits>,
+) -> Result<snmp_client::Session, ExitCode> {
+    let bad_arguments = |e: String| {
         eprintln!("snmpc: {e}");
         ExitCode::from(2)
-    })?;
+    };
+    let (addr, creds, mut options) = opts.session().map_err(bad_arguments)?;
+    if let Some(limits) = limits {
+        options = limits.apply(options).map_err(bad_arguments)?;
+    }
     snmp_client::Session::new(addr, creds, options).map_err(|e| {
         eprintln!("snmpc: {e}");
         ExitCode::FAILURE
@@ -463,6 +477,7 @@ fn session(opts: &ask::AgentOpts) -> Result<snmp_client::Session, ExitCode> {
 /// it is handed as `OID = TYPE: value`; exit 2 for bad arguments, 1 when the agent fails.
 fn ask_agent(
     opts: &ask::AgentOpts,
+    limits: Option<&ask::WalkLimits>,
     oids: &[String],
     run: impl FnOnce(
         &mut snmp_client::Session,
@@ -478,7 +493,7 @@ fn ask_agent(
             return ExitCode::from(2);
         }
     };
-    let mut s = match session(opts) {
+    let mut s = match session(opts, limits) {
         Ok(s) => s,
         Err(code) => return code,
     };
@@ -497,14 +512,14 @@ fn ask_agent(
 }
 
 fn get(opts: &ask::AgentOpts, oids: &[String]) -> ExitCode {
-    ask_agent(opts, oids, |s, oids, print| {
+    ask_agent(opts, None, oids, |s, oids, print| {
         s.get(oids)?.iter().for_each(print);
         Ok(())
     })
 }
 
-fn walk(opts: &ask::AgentOpts, root: &str) -> ExitCode {
-    ask_agent(opts, &[root.to_string()], |s, oids, print| {
+fn walk(opts: &ask::AgentOpts, limits: &ask::WalkLimits, root: &str) -> ExitCode {
+    ask_agent(opts, Some(limits), &[root.to_string()], |s, oids, print| {
         s.walk(&oids[0], |vb| print(vb)).map(|_| ())
     })
 }

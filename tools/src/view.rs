@@ -253,18 +253,34 @@ pub fn decode(bytes: &[u8]) -> Result<Map<String, Value>, Failure> {
 /// net-snmp's tools take them).
 pub struct UserPasswords {
     user: String,
-    auth: Option<(AuthProtocol, String)>,
-    privacy: Option<(PrivProtocol, String)>,
-    /// Localized keys by engine ID.
+    /// The authentication protocol and the key from its password (RFC 3414 A.2's Ku).
+    auth: Option<(AuthProtocol, Key)>,
+    /// The privacy protocol and the key from its password, by the authentication hash.
+    privacy: Option<(PrivProtocol, Key)>,
+    /// Keys localized to the engines met, at most [`MAX_ENGINES`] of them.
     keys: RefCell<HashMap<Vec<u8>, LocalKeys>>,
 }
+
+/// How many engines' localized keys are kept; past them keys are localized per message (one
+/// hash: the password's million-octet hash is done once, in [`UserPasswords::new`]).
+const MAX_ENGINES: usize = 4096;
 
 /// A user's keys localized to one engine: authentication, and privacy when it has one.
 type LocalKeys = (Key, Option<Key>);
 
+impl std::fmt::Debug for UserPasswords {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UserPasswords")
+            .field("user", &self.user)
+            .field("auth", &self.auth.as_ref().map(|a| a.0))
+            .field("privacy", &self.privacy.as_ref().map(|p| p.0))
+            .finish_non_exhaustive()
+    }
+}
+
 impl UserPasswords {
     /// The user `user` with an authentication and a privacy protocol and password, each by
-    /// net-snmp's names (`SHA`, `AES`, ...).
+    /// net-snmp's names (`SHA`, `AES`, ...). The passwords' keys are computed here, once.
     pub fn new(
         user: &str,
         auth: Option<(&str, &str)>,
@@ -281,45 +297,48 @@ impl UserPasswords {
             Some((p, pw)) => Some((PrivProtocol::from_name(p).map_err(|e| e.to_string())?, pw)),
             None => None,
         };
-        // Refused now rather than at the first message: too short for RFC 3414.
-        for (what, pw) in [
-            auth.map(|a| ("authentication", a.1)),
-            privacy.map(|p| ("privacy", p.1)),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            if pw.len() < snmp_client::usm::MIN_PASSWORD {
-                return Err(format!(
+        let key = |what: &str, hash: AuthProtocol, pw: &str| {
+            Key::from_password(hash, pw.as_bytes()).map_err(|_| {
+                // Refused now rather than at the first message: too short for RFC 3414.
+                format!(
                     "the {what} password has {} octets; the USM needs at least {}",
                     pw.len(),
                     snmp_client::usm::MIN_PASSWORD
-                ));
-            }
-        }
+                )
+            })
+        };
+        let auth_key = match auth {
+            Some((p, pw)) => Some((p, key("authentication", p, pw)?)),
+            None => None,
+        };
+        let privacy_key = match (privacy, auth) {
+            (Some((p, pw)), Some((hash, _))) => Some((p, key("privacy", hash, pw)?)),
+            _ => None,
+        };
         Ok(UserPasswords {
             user: user.to_string(),
-            auth: auth.map(|(p, pw)| (p, pw.to_string())),
-            privacy: privacy.map(|(p, pw)| (p, pw.to_string())),
+            auth: auth_key,
+            privacy: privacy_key,
             keys: RefCell::new(HashMap::new()),
         })
     }
 
-    /// The keys localized to `engine` (computed once per engine).
-    fn keys(&self, auth: AuthProtocol, engine: &[u8]) -> Option<LocalKeys> {
+    /// The keys localized to `engine` (kept for up to [`MAX_ENGINES`] engines).
+    fn keys(&self, engine: &[u8]) -> Option<LocalKeys> {
         if let Some(k) = self.keys.borrow().get(engine) {
             return Some(k.clone());
         }
-        let (_, apw) = self.auth.as_ref()?;
-        let akey = Key::localized(auth, apw.as_bytes(), engine).ok()?;
+        let (auth, ku) = self.auth.as_ref()?;
+        let akey = ku.localize(*auth, engine);
         // The privacy key is localized with the authentication protocol's hash.
-        let pkey = match &self.privacy {
-            Some((_, ppw)) => Some(Key::localized(auth, ppw.as_bytes(), engine).ok()?),
-            None => None,
-        };
-        self.keys
-            .borrow_mut()
-            .insert(engine.to_vec(), (akey.clone(), pkey.clone()));
+        let pkey = self
+            .privacy
+            .as_ref()
+            .map(|(_, k)| k.localize(*auth, engine));
+        let mut keys = self.keys.borrow_mut();
+        if keys.len() < MAX_ENGINES {
+            keys.insert(engine.to_vec(), (akey.clone(), pkey.clone()));
+        }
         Some((akey, pkey))
     }
 }
@@ -344,7 +363,7 @@ pub fn unlock(view: &mut Map<String, Value>, bytes: &[u8], passwords: &UserPassw
         return;
     }
     let engine = m.usm.msg_authoritative_engine_id;
-    let Some((akey, pkey)) = passwords.keys(auth, engine) else {
+    let Some((akey, pkey)) = passwords.keys(engine) else {
         return;
     };
     let verdict = match m.verify(auth, &akey) {
