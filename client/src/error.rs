@@ -32,7 +32,7 @@ pub enum ClientError {
         timeout: Duration,
         /// Datagrams received meanwhile and discarded (not the answer, or not acceptable), by
         /// reason.
-        discarded: Discards,
+        discarded: Box<Discards>,
     },
     /// A request could not be encoded.
     #[error("encoding the request: {0}")]

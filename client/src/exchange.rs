@@ -201,7 +201,7 @@ impl Exchange {
             target: self.target,
             attempts,
             timeout: self.options.timeout,
-            discarded,
+            discarded: Box::new(discarded),
         }));
     }
 

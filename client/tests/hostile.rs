@@ -140,7 +140,7 @@ fn forged(mut f: Forge, change: impl FnOnce(&mut Forge)) -> Forge {
 fn assert_timed_out_discarding(outcomes: &[Outcome], why: Discard) {
     for o in outcomes {
         assert!(
-            matches!(o.result, Err(ClientError::Timeout { discarded, .. }) if discarded.get(why) == 2),
+            matches!(&o.result, Err(ClientError::Timeout { discarded, .. }) if discarded.get(why) == 2),
             "{:?}",
             o.result
         );
