@@ -75,8 +75,12 @@ fn a_forged_unauthenticated_answer_is_never_printed() {
     }
 }
 
+/// How a scripted agent answers a walk's request for the OID after the one given: the
+/// error-status and the bindings.
+type WalkAnswer = fn(&OidBuf) -> (i64, Vec<(OidBuf, Value)>);
+
 /// A v2c agent answering walks by `answer(OID asked)`.
-fn v2c_walker(answer: fn(&OidBuf) -> (i64, Vec<(OidBuf, Value)>)) -> Responder {
+fn v2c_walker(answer: WalkAnswer) -> Responder {
     Responder::start(move |d| {
         let Some(asked) = v2c_request(d) else {
             return Vec::new();
@@ -120,7 +124,7 @@ fn an_endless_walk_stops_at_max_requests_and_says_so() {
 #[test]
 fn a_walk_cut_short_by_the_agent_is_an_error() {
     // noSuchName in the middle of a v2c walk, then an answer with no bindings.
-    let cut: [fn(&OidBuf) -> (i64, Vec<(OidBuf, Value)>); 2] = [
+    let cut: [WalkAnswer; 2] = [
         |last| match last.to_string().as_str() {
             "1.3.6.1.2.1.1" => (0, vec![(oid("1.3.6.1.2.1.1.1.0"), Value::Integer(1))]),
             _ => (2, vec![(oid("1.3.6.1.2.1.1.1.0"), Value::Null)]),
