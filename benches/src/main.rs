@@ -50,7 +50,9 @@ struct Cli {
     /// Skip the callgrind instruction counts even when valgrind is present.
     #[arg(long)]
     no_instructions: bool,
-    /// The MIB corpus to time loading (default: ../shared/mibs beside the project, when there).
+    /// The MIB corpus to time loading: a folder of MIB files, or one in the real-world
+    /// corpus's layout (`ietf/` and `vendor/*/`). Default: SNMP_MIB_CORPUS, else ../shared/mibs
+    /// beside the project, when there.
     #[arg(long, value_name = "DIR")]
     mib_corpus: Option<PathBuf>,
     /// Internal: load the MIB directories once and print the peak RSS in kB.
@@ -183,8 +185,9 @@ fn main() -> ExitCode {
     let mib_root = cli
         .mib_corpus
         .clone()
+        .or_else(|| std::env::var_os("SNMP_MIB_CORPUS").map(PathBuf::from))
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/mibs"));
-    let mibs = if mib_root.join("ietf").is_dir() {
+    let mibs = if mib_root.is_dir() {
         Some(mibload::run(
             &mib_root,
             &exe,
@@ -193,7 +196,7 @@ fn main() -> ExitCode {
         ))
     } else {
         notes.push(format!(
-            "MIB corpus not timed: {} not found (--mib-corpus DIR)",
+            "MIB corpus not timed: no folder {} (--mib-corpus DIR, or SNMP_MIB_CORPUS)",
             mib_root.display()
         ));
         None

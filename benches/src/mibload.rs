@@ -37,8 +37,12 @@ pub struct MibCorpus {
     pub loads: Vec<Load>,
 }
 
-/// The corpus's directories: `ietf/` and every `vendor/*/`.
+/// The corpus's directories: `ietf/` and every `vendor/*/` in the real-world corpus's layout;
+/// any other folder of MIB files is one directory by itself.
 pub fn dirs(root: &Path) -> Vec<PathBuf> {
+    if !root.join("ietf").is_dir() {
+        return vec![root.to_path_buf()];
+    }
     let mut v = vec![root.join("ietf")];
     if let Ok(entries) = std::fs::read_dir(root.join("vendor")) {
         let mut vendors: Vec<PathBuf> = entries

@@ -235,11 +235,7 @@ fn compare_def(
 #[test]
 fn hampi_resolves_the_same_type_assignments() {
     let Some(rs_asn1c) = find_rs_asn1c() else {
-        let reason = "rs-asn1c (cargo install asn1-compiler) not found";
-        if std::env::var_os("SNMP_REQUIRE_TOOLS").is_some_and(|v| v == "1") {
-            panic!("{reason}, and SNMP_REQUIRE_TOOLS=1");
-        }
-        eprintln!("skipped: {reason}");
+        snmp_test_support::skip("rs-asn1c (cargo install asn1-compiler@0.7.2) not found");
         return;
     };
     let root = snmp_codegen::workspace_root();

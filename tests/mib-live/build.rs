@@ -1,13 +1,18 @@
 //! Generates IF-MIB's bindings from ../shared/mibs/ietf (the real-world corpus beside the
-//! project, read in place) when it is there; without it the crate is empty and its test says
+//! project, read in place; or SNMP_MIB_CORPUS's ietf/) when it is there; without it the crate is empty and its test says
 //! why it skipped.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(shared_mibs)");
+    println!("cargo:rerun-if-env-changed=SNMP_MIB_CORPUS");
     let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
-    let ietf = Path::new(&manifest).join("../../../shared/mibs/ietf");
+    let corpus = match std::env::var_os("SNMP_MIB_CORPUS") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(&manifest).join("../../../shared/mibs"),
+    };
+    let ietf = corpus.join("ietf");
     println!("cargo:rerun-if-changed={}", ietf.display());
     if !ietf.is_dir() {
         return;

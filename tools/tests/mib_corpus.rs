@@ -10,21 +10,9 @@ use std::process::Command;
 use snmp_codegen::smi::Relaxation;
 use snmpc::mibs::Mibs;
 
-fn corpus_root() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/mibs");
-    p.is_dir().then_some(p)
-}
-
 /// The corpus, or None after saying why the test skips (a failure under SNMP_REQUIRE_TOOLS=1).
 fn corpus_or_skip() -> Option<PathBuf> {
-    let root = corpus_root();
-    if root.is_none() {
-        if require_tools() {
-            panic!("../shared/mibs not found beside the project, and SNMP_REQUIRE_TOOLS=1");
-        }
-        eprintln!("skipped: ../shared/mibs not found beside the project");
-    }
-    root
+    snmp_test_support::mib_corpus_or_skip()
 }
 
 fn dirs(root: &Path) -> Vec<PathBuf> {
@@ -45,10 +33,6 @@ fn snmptranslate() -> Option<PathBuf> {
         .split(':')
         .map(|d| Path::new(d).join("snmptranslate"))
         .find(|p| p.is_file())
-}
-
-fn require_tools() -> bool {
-    std::env::var_os("SNMP_REQUIRE_TOOLS").is_some_and(|v| v == "1")
 }
 
 /// `snmptranslate` on many arguments at once (`-On` for names to OIDs, nothing for OIDs to
@@ -154,10 +138,9 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
     );
 
     let Some(tool) = snmptranslate() else {
-        if require_tools() {
-            panic!("snmptranslate not found (apt-get install -y snmp), and SNMP_REQUIRE_TOOLS=1");
-        }
-        eprintln!("skipped the net-snmp comparison: snmptranslate not found");
+        snmp_test_support::skip(
+            "the net-snmp comparison: snmptranslate not found (apt-get install -y snmp)",
+        );
         return;
     };
     let path: String = dirs

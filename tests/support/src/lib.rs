@@ -5,3 +5,58 @@
 
 pub mod agent;
 pub mod hostile;
+
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Whether missing tools (snmpd, libnetsnmp, valgrind, hampi's rs-asn1c) and the real-world
+/// MIB corpus fail the tests that need them (`SNMP_REQUIRE_TOOLS=1`, as `.ci/run` sets it)
+/// instead of skipping them.
+pub fn tools_required() -> bool {
+    std::env::var_os("SNMP_REQUIRE_TOOLS").is_some_and(|v| v == "1")
+}
+
+/// Skips the calling test for `reason`: a panic under [`tools_required`]; otherwise the reason
+/// on stderr and, when `SNMP_SKIP_LOG` names a file, a `test: reason` line appended to it.
+pub fn skip(reason: &str) {
+    if tools_required() {
+        panic!("{reason}, and SNMP_REQUIRE_TOOLS=1");
+    }
+    eprintln!("skipped: {reason}");
+    if let Some(path) = std::env::var_os("SNMP_SKIP_LOG") {
+        let test = std::thread::current()
+            .name()
+            .unwrap_or("a test")
+            .to_string();
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path);
+        if let Ok(mut f) = file {
+            let _ = writeln!(f, "{test}: {reason}");
+        }
+    }
+}
+
+/// The real-world MIB corpus (`ietf/` and `vendor/` folders of MIB files) the corpus tests
+/// read in place: `SNMP_MIB_CORPUS` when set, else `../shared/mibs` beside the project;
+/// `None` when that folder is not there.
+pub fn mib_corpus() -> Option<PathBuf> {
+    let path = match std::env::var_os("SNMP_MIB_CORPUS") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/mibs"),
+    };
+    path.join("ietf").is_dir().then_some(path)
+}
+
+/// [`mib_corpus`], or `None` after skipping the calling test with the reason.
+pub fn mib_corpus_or_skip() -> Option<PathBuf> {
+    let corpus = mib_corpus();
+    if corpus.is_none() {
+        skip(
+            "the real-world MIB corpus is not there (../shared/mibs beside the project, or a \
+             folder with ietf/ and vendor/ named by SNMP_MIB_CORPUS)",
+        );
+    }
+    corpus
+}
