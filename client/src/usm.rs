@@ -554,7 +554,7 @@ pub fn decrypt(
     let mut buf = ciphertext.to_vec();
     match protocol {
         PrivProtocol::Des => {
-            if buf.len() % 8 != 0 {
+            if !buf.len().is_multiple_of(8) {
                 return Err(UsmError::CiphertextLength(buf.len()));
             }
             let mut c = cbc::Decryptor::<des::Des>::new(k[..8].into(), iv[..8].into());

@@ -213,7 +213,7 @@ fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
     if let Some(bad) = digits.chars().find(|c| !c.is_ascii_hexdigit()) {
         return Err(format!("not hex: {bad:?}"));
     }
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return Err(format!("odd number of hex digits ({})", digits.len()));
     }
     Ok((0..digits.len())
