@@ -66,7 +66,7 @@ fn the_declared_rust_version_builds_every_locked_dependency() {
     );
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     assert!(
-        readme.contains(&format!("Rust toolchain ({declared} or newer)")),
+        readme.contains(&format!("Rust toolchain ({declared} or newer")),
         "README.md states the Rust version {declared}"
     );
 }
