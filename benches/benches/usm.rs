@@ -4,7 +4,7 @@
 //! password localized to an engine, the MAC of a 100-octet message checked, and 100 octets of
 //! scoped PDU decrypted, for every protocol.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use criterion::{criterion_group, BenchmarkId, Criterion};
 use snmp_client::usm::{self, AuthProtocol, Key, PrivProtocol};
 use snmpc::netsnmp::NetSnmp;
 
@@ -95,4 +95,78 @@ fn privacy(c: &mut Criterion) {
 }
 
 criterion_group!(benches, keys, auth, privacy);
-criterion_main!(benches);
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    side_by_side();
+}
+
+/// Where criterion keeps its results: `CRITERION_HOME`, else `criterion/` in the target
+/// directory this bench runs from (target/release/deps/usm-...).
+fn criterion_home() -> Option<std::path::PathBuf> {
+    if let Some(home) = std::env::var_os("CRITERION_HOME") {
+        return Some(home.into());
+    }
+    if let Some(target) = std::env::var_os("CARGO_TARGET_DIR") {
+        return Some(std::path::PathBuf::from(target).join("criterion"));
+    }
+    let exe = std::env::current_exe().ok()?;
+    Some(exe.parent()?.parent()?.parent()?.join("criterion"))
+}
+
+/// The median of one benchmark this run measured, in nanoseconds.
+fn median_ns(group: &str, implementation: &str, param: &str) -> Option<f64> {
+    let path = criterion_home()?
+        .join(group)
+        .join(implementation)
+        .join(param)
+        .join("new/estimates.json");
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(path).ok()?).ok()?;
+    json["median"]["point_estimate"].as_f64()
+}
+
+/// The README's table: ours / net-snmp's median per protocol, and the ratio.
+fn side_by_side() {
+    let cell = |group: &str, param: &str, scale: f64| {
+        let ours = median_ns(group, "snmp-client", param);
+        let theirs = median_ns(group, "net-snmp", param);
+        match (ours, theirs) {
+            (Some(o), Some(t)) => format!("{:.0}/{:.0} {:.1}x", o / scale, t / scale, t / o),
+            (Some(o), None) => format!("{:.0}/-", o / scale),
+            _ => "-".to_string(),
+        }
+    };
+    let auth: Vec<&str> = AuthProtocol::ALL.iter().map(|p| p.name()).collect();
+    let privacy: Vec<&str> = PrivProtocol::ALL.iter().map(|p| p.name()).collect();
+    println!("\nsnmp-client / net-snmp (medians), and net-snmp's time over ours:");
+    let rows: [(&str, &str, f64, &[&str]); 3] = [
+        (
+            "localized key (µs)",
+            "usm_localized_key_from_password",
+            1e3,
+            &auth,
+        ),
+        (
+            "check a MAC, 100 B (ns)",
+            "usm_check_mac_100_octets",
+            1.0,
+            &auth,
+        ),
+        (
+            "decrypt 100 B (ns)",
+            "usm_decrypt_100_octets",
+            1.0,
+            &privacy,
+        ),
+    ];
+    for (label, group, scale, params) in rows {
+        let head: Vec<String> = params.iter().map(|p| format!("{p:>18}")).collect();
+        println!("{:<26}{}", "", head.join(""));
+        let cells: Vec<String> = params
+            .iter()
+            .map(|p| format!("{:>18}", cell(group, p, scale)))
+            .collect();
+        println!("{label:<26}{}", cells.join(""));
+    }
+}

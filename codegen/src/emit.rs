@@ -33,11 +33,15 @@ pub fn emit(ir: &Ir) -> Result<Vec<EmittedModule>, Diagnostic> {
     for (m, module) in ir.modules.iter().enumerate() {
         let e = Emitter { ir, module: m };
         let tokens = e.module()?;
-        if std::env::var_os("SNMP_CODEGEN_DUMP").is_some() {
-            let _ = std::fs::write(
-                format!("/tmp/{}.tokens.rs", module.rust_name),
-                tokens.to_string(),
-            );
+        // SNMP_CODEGEN_DUMP=DIR (or =1: the system's temporary directory) keeps each
+        // module's tokens before formatting, for debugging the emitter.
+        if let Some(dir) = std::env::var_os("SNMP_CODEGEN_DUMP") {
+            let dir = match std::path::PathBuf::from(&dir) {
+                d if d.is_dir() => d,
+                _ => std::env::temp_dir(),
+            };
+            let path = dir.join(format!("{}.tokens.rs", module.rust_name));
+            let _ = std::fs::write(path, tokens.to_string());
         }
         let file: syn::File = syn::parse2(tokens).map_err(|err| {
             Diagnostic::file(

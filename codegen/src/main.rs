@@ -1,4 +1,5 @@
-//! `snmp-codegen`: regenerate the checked-in SNMP bindings, check them, or compile ASN.1 files.
+//! `snmp-codegen`: regenerate the checked-in SNMP bindings, check them, or compile ASN.1 files
+//! and MIB modules.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,7 +19,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Regenerate generated/src from asn1/ (run after changing asn1/ or codegen/).
+    /// Regenerate generated/src from asn1/ and mibs/ (run after changing asn1/, mibs/ or
+    /// codegen/).
     Regen {
         /// The workspace root (default: the one this binary was built in).
         #[arg(long)]
@@ -41,9 +43,10 @@ enum Command {
         /// A MIB module to generate typed bindings for; repeat for more.
         #[arg(long = "mib", short = 'm')]
         mibs: Vec<String>,
-        /// Make every SMI relaxation (underscores in names, missing imports...) an error.
-        #[arg(long)]
-        strict: bool,
+        /// Make these SMI relaxations errors: `all`, or names such as `missing-import`
+        /// (repeat for more), as `snmpc mib check --strict` takes them.
+        #[arg(long, value_name = "RELAXATION")]
+        strict: Vec<String>,
         /// Output file.
         #[arg(long, short)]
         out: PathBuf,
@@ -121,8 +124,15 @@ fn run(command: Command) -> Result<ExitCode, snmp_codegen::BuildError> {
             for m in &mibs {
                 b = b.mib(m);
             }
-            if strict {
-                b = b.strict_all();
+            let relaxations = match snmp_codegen::smi::Relaxation::parse_list(&strict) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("--strict: {e}");
+                    return Ok(ExitCode::from(2));
+                }
+            };
+            for r in relaxations {
+                b = b.strict(r);
             }
             let generated = b.generate()?;
             for w in &generated.warnings {

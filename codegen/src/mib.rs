@@ -242,7 +242,10 @@ impl MibSet {
         let mut all = Vec::new();
         let mut sizes = Vec::new();
         for dir in dirs {
-            let mut files: Vec<(PathBuf, u64)> = std::fs::read_dir(dir)?
+            let entries = std::fs::read_dir(dir).map_err(|e| {
+                std::io::Error::new(e.kind(), format!("MIB directory {}: {e}", dir.display()))
+            })?;
+            let mut files: Vec<(PathBuf, u64)> = entries
                 .filter_map(|e| {
                     let e = e.ok()?;
                     let path = e.path();

@@ -46,6 +46,29 @@ pub enum Relaxation {
 }
 
 impl Relaxation {
+    /// The relaxations `names` name, as `--strict` takes them: each a relaxation's
+    /// [`name`](Self::name), or `all`; an unknown name is an error listing the known ones.
+    pub fn parse_list(names: &[String]) -> Result<Vec<Relaxation>, String> {
+        let mut out = Vec::new();
+        for n in names {
+            if n == "all" {
+                out.extend(Relaxation::ALL);
+                continue;
+            }
+            let r = Relaxation::ALL
+                .iter()
+                .find(|r| r.name() == n)
+                .ok_or_else(|| {
+                    format!(
+                        "unknown relaxation `{n}`: one of all, {}",
+                        Relaxation::ALL.map(|r| r.name()).join(", ")
+                    )
+                })?;
+            out.push(*r);
+        }
+        Ok(out)
+    }
+
     /// The name used in `--relax`/`--strict` options and in warnings.
     pub fn name(self) -> &'static str {
         match self {

@@ -105,8 +105,13 @@ enum Command {
     },
     /// Decode SNMP messages (v1, v2c, v3) from hex or a capture.
     Decode {
-        /// Messages as hex (spaces and colons allowed); none: read one per line from stdin.
+        /// Messages as hex (spaces and colons allowed); none: read one per line from stdin
+        /// (lines starting with `#` are comments).
         hex: Vec<String>,
+        /// Read one message from each FILE: hex, wrapped across lines as it likes, lines
+        /// starting with `#` comments (as corpus/malformed/*.hex are written); repeat for more.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["hex", "pcap"])]
+        file: Vec<PathBuf>,
         /// Read the UDP datagrams of a pcap or pcapng capture instead.
         #[arg(long, value_name = "FILE")]
         pcap: Option<PathBuf>,
@@ -146,6 +151,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Decode {
             hex,
+            file,
             pcap,
             port,
             json,
@@ -183,6 +189,14 @@ fn main() -> ExitCode {
                     Err(code) => return code,
                 }
             };
+            let hex = match hex_files(&file) {
+                Ok(from_files) if !file.is_empty() => from_files,
+                Ok(_) => hex,
+                Err(e) => {
+                    eprintln!("snmpc: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             decode(
                 hex,
                 pcap,
@@ -204,15 +218,31 @@ fn main() -> ExitCode {
     }
 }
 
+/// The messages of `files`, one a file: its lines but `#` comments, joined.
+fn hex_files(files: &[PathBuf]) -> Result<Vec<String>, String> {
+    files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
+            let lines = text.lines().filter(|l| !l.trim_start().starts_with('#'));
+            Ok(lines.collect::<Vec<_>>().join(" "))
+        })
+        .collect()
+}
+
 fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
-    let digits: String = s
+    let text = s.trim();
+    let text = text.strip_prefix("0x").unwrap_or(text);
+    if let Some((at, bad)) = text
+        .char_indices()
+        .find(|(_, c)| !(c.is_ascii_hexdigit() || c.is_whitespace() || *c == ':'))
+    {
+        return Err(format!("not hex: {bad:?} at character {}", at + 1));
+    }
+    let digits: String = text
         .chars()
         .filter(|c| !c.is_whitespace() && *c != ':')
         .collect();
-    let digits = digits.strip_prefix("0x").unwrap_or(&digits);
-    if let Some(bad) = digits.chars().find(|c| !c.is_ascii_hexdigit()) {
-        return Err(format!("not hex: {bad:?}"));
-    }
     if !digits.len().is_multiple_of(2) {
         return Err(format!("odd number of hex digits ({})", digits.len()));
     }
@@ -268,6 +298,10 @@ fn decode(
                     return ExitCode::from(2);
                 }
             }
+        }
+        if inputs.is_empty() {
+            eprintln!("snmpc: no input: no message on standard input (hex, one a line)");
+            return ExitCode::from(2);
         }
     } else {
         inputs.extend(hex.iter().enumerate().map(|(n, h)| (n + 1, parse_hex(h))));

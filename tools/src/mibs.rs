@@ -181,23 +181,5 @@ impl Mibs {
 
 /// Parses relaxation names for `--strict`.
 pub fn relaxations(names: &[String]) -> Result<HashSet<Relaxation>, String> {
-    names
-        .iter()
-        .map(|n| {
-            if n == "all" {
-                return Ok(Relaxation::ALL.to_vec());
-            }
-            Relaxation::ALL
-                .iter()
-                .find(|r| r.name() == n)
-                .map(|r| vec![*r])
-                .ok_or_else(|| {
-                    format!(
-                        "unknown relaxation `{n}`: one of {}",
-                        Relaxation::ALL.map(|r| r.name()).join(", ")
-                    )
-                })
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map(|v| v.into_iter().flatten().collect())
+    Ok(Relaxation::parse_list(names)?.into_iter().collect())
 }

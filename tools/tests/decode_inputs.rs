@@ -1,0 +1,57 @@
+//! `snmpc decode`'s inputs: a file of wrapped hex with comments (`--file`, as
+//! corpus/malformed/*.hex are written) is one message; a character that is not hex is named
+//! with its place; empty standard input is an error, not silence.
+
+#[path = "support/run.rs"]
+mod run;
+use run::snmpc;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+#[test]
+fn each_malformed_case_file_is_one_message() {
+    let mut files: Vec<String> = std::fs::read_dir("../corpus/malformed")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "hex"))
+        .map(|p| {
+            format!(
+                "corpus/malformed/{}",
+                p.file_name().unwrap().to_string_lossy()
+            )
+        })
+        .collect();
+    files.sort();
+    assert!(files.len() >= 60, "{} cases", files.len());
+    for f in &files {
+        let (out, err, code) = snmpc(&["decode", "--json", "--file", f]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 1, "{f}: {out}{err}");
+        let v: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+        assert_eq!(v["frame"], 1, "{f}");
+        assert!(v.get("error").is_some(), "{f} is malformed: {out}");
+        assert_eq!(code, 1, "{f}");
+    }
+    // Two files, two frames.
+    let (out, _, _) = snmpc(&["decode", "--json", "--file", &files[0], "--file", &files[1]]);
+    assert_eq!(out.lines().count(), 2);
+}
+
+#[test]
+fn bad_hex_is_named_with_its_place_and_no_input_is_an_error() {
+    let (out, _, code) = snmpc(&["decode", "3029 02hh"]);
+    assert_eq!(code, 1);
+    assert!(out.contains("not hex: 'h' at character 8"), "{out}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snmpc"))
+        .arg("decode")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no input"));
+}
