@@ -462,7 +462,14 @@ fn translate(opts: MibOpts, inputs: Vec<String>) -> ExitCode {
             .split('.')
             .all(|a| !a.is_empty() && a.bytes().all(|b| b.is_ascii_digit()));
         if numeric {
-            let oid: Vec<u32> = digits.split('.').filter_map(|a| a.parse().ok()).collect();
+            let oid = match numeric_arcs(digits) {
+                Ok(oid) => oid,
+                Err(e) => {
+                    eprintln!("snmpc: {input}: {e}");
+                    failed = true;
+                    continue;
+                }
+            };
             match m.oid_to_name(&oid) {
                 Some(name) => println!("{name}"),
                 None => {
@@ -485,6 +492,19 @@ fn translate(opts: MibOpts, inputs: Vec<String>) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The arcs of a dotted OID of digits; an arc over 32 bits (SMI's limit, RFC 2578 3.5) is an
+/// error that names it, never dropped.
+fn numeric_arcs(digits: &str) -> Result<Vec<u32>, String> {
+    digits
+        .split('.')
+        .enumerate()
+        .map(|(k, a)| {
+            a.parse::<u32>()
+                .map_err(|_| format!("arc {k} ({a}) does not fit in 32 bits (at most 4294967295)"))
+        })
+        .collect()
 }
 
 /// A session with the agent `opts` name (walks within `limits`), or the exit code after

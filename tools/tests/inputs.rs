@@ -1,6 +1,7 @@
-//! `snmpc decode`'s inputs: a file of wrapped hex with comments (`--file`, as
-//! corpus/malformed/*.hex are written) is one message; a character that is not hex is named
-//! with its place; empty standard input is an error, not silence.
+//! What snmpc is given, never lost in silence: `decode --file` reads a file of wrapped hex
+//! with comments (as corpus/malformed/*.hex are written) as one message; a character that is
+//! not hex is named with its place; empty standard input is an error; `translate` names an
+//! arc that does not fit in 32 bits instead of dropping it.
 
 #[path = "support/run.rs"]
 mod run;
@@ -54,4 +55,20 @@ fn bad_hex_is_named_with_its_place_and_no_input_is_an_error() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no input"));
+}
+
+#[test]
+fn an_arc_over_32_bits_is_named_not_dropped() {
+    let (out, err, code) = snmpc(&["translate", "-M", "mibs", "1.3.6.1.4.1.4294967296.1"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("arc 6 (4294967296) does not fit in 32 bits"),
+        "{err}"
+    );
+    let (out, _, code) = snmpc(&["translate", "-M", "mibs", "1.3.6.1.4.1.4294967295.1"]);
+    assert_eq!(
+        (code, out.trim()),
+        (0, "SNMPv2-SMI::enterprises.4294967295.1")
+    );
 }
