@@ -41,7 +41,10 @@ fn main() {
         .filter(|p| p.extension().is_some_and(|x| x == "pcap"))
     {
         let stem = p.file_stem().unwrap().to_string_lossy().to_string();
-        for d in snmpc::capture::read(std::fs::File::open(p).unwrap()).unwrap() {
+        for d in snmpc::capture::read(std::fs::File::open(p).unwrap())
+            .unwrap()
+            .into_datagrams()
+        {
             write(format!("pcap-{stem}-{}", d.frame), &d.payload);
         }
     }

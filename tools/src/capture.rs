@@ -1,22 +1,66 @@
 //! Reading SNMP payloads out of pcap and pcapng captures (pcap-file for the file formats,
-//! etherparse for Ethernet, Linux cooked, raw IP, IPv4/IPv6 and UDP).
+//! etherparse for Ethernet, Linux cooked, raw IP, IPv4/IPv6, IP fragments and UDP), losing
+//! nothing in silence: a frame the capture cut short (a snap length) is reported with how much
+//! of it is there, a capture that ends inside a frame keeps the frames before it and says where
+//! it ends, IPv4 and IPv6 fragments are reassembled (in a bounded table; what never completes
+//! is reported), and every other frame is counted.
 
-use std::io::Read;
+use std::collections::HashMap;
 
-use etherparse::{SlicedPacket, TransportSlice};
-use pcap_file::pcap::PcapReader;
+use etherparse::defrag::IpDefragPool;
+use etherparse::{
+    IpNumber, Ipv6ExtensionSlice, LaxSlicedPacket, NetSlice, SlicedPacket, TransportSlice, UdpSlice,
+};
+use pcap_file::pcap::PcapParser;
 use pcap_file::pcapng::{Block, PcapNgReader};
 use pcap_file::DataLink;
 
 /// One UDP datagram of a capture.
 #[derive(Debug, Clone)]
 pub struct Datagram {
-    /// 1-based number of the frame in the capture (counting every frame, UDP or not).
+    /// 1-based number of the frame in the capture (counting every frame, UDP or not); for a
+    /// reassembled datagram, the frame of its last fragment.
     pub frame: usize,
     /// Source and destination ports.
     pub ports: (u16, u16),
     /// The UDP payload.
     pub payload: Vec<u8>,
+}
+
+/// What a capture holds, frame by frame.
+#[derive(Debug, Clone)]
+pub enum Item {
+    /// A whole UDP datagram.
+    Datagram(Datagram),
+    /// A UDP frame the capture cut short (its snap length): `captured` of `original` octets.
+    Cut {
+        /// Its frame number.
+        frame: usize,
+        /// Source and destination ports.
+        ports: (u16, u16),
+        /// Octets captured.
+        captured: usize,
+        /// Octets the frame had on the wire.
+        original: usize,
+    },
+}
+
+/// A capture read: its UDP datagrams and cut frames in order, and what else it held.
+#[derive(Debug, Clone, Default)]
+pub struct Capture {
+    /// Datagrams and cut UDP frames, in order.
+    pub items: Vec<Item>,
+    /// Frames in all.
+    pub frames: usize,
+    /// Frames that are not UDP over IP (other protocols, or links we do not read).
+    pub not_udp: usize,
+    /// IP fragments that reassembled into a datagram (counted in `items` once, as it).
+    pub fragments: usize,
+    /// Fragmented datagrams that never completed: (frame of the first fragment seen,
+    /// fragments seen).
+    pub incomplete: Vec<(usize, usize)>,
+    /// The capture ends inside this frame (or its header), and why it could not be read.
+    pub ends_inside: Option<(usize, String)>,
 }
 
 /// Why a capture could not be read.
@@ -29,86 +73,259 @@ impl std::fmt::Display for CaptureError {
     }
 }
 
-fn udp(link: DataLink, data: &[u8]) -> Option<((u16, u16), Vec<u8>)> {
-    let sliced = match link {
-        DataLink::ETHERNET => SlicedPacket::from_ethernet(data).ok()?,
-        DataLink::LINUX_SLL => SlicedPacket::from_linux_sll(data).ok()?,
-        DataLink::RAW | DataLink::IPV4 | DataLink::IPV6 => SlicedPacket::from_ip(data).ok()?,
+/// The most fragmented datagrams reassembled at once; past it the oldest is given up (and
+/// reported as incomplete), so a capture of endless fragments stays in bounded memory.
+const MAX_OPEN_FRAGMENTED: usize = 256;
+
+/// A fragmented datagram's identity: addresses and IP identification.
+type FragKey = (Vec<u8>, Vec<u8>, u32);
+
+/// Reads frames into a [`Capture`].
+struct Reader {
+    capture: Capture,
+    /// Reassembly buffers, each under its first fragment's frame number.
+    pool: IpDefragPool<usize, ()>,
+    /// Open fragmented datagrams: (first frame, fragments seen).
+    open: HashMap<FragKey, (usize, usize)>,
+}
+
+impl Reader {
+    fn frame(&mut self, link: DataLink, data: &[u8], original: usize) {
+        self.capture.frames += 1;
+        let frame = self.capture.frames;
+        if data.len() < original {
+            match lax_udp_ports(link, data) {
+                Some(ports) => self.capture.items.push(Item::Cut {
+                    frame,
+                    ports,
+                    captured: data.len(),
+                    original,
+                }),
+                None => self.capture.not_udp += 1,
+            }
+            return;
+        }
+        let Some(sliced) = slice(link, data) else {
+            self.capture.not_udp += 1;
+            return;
+        };
+        if let Some(key) = fragment_key(&sliced) {
+            self.fragment(frame, key, &sliced);
+            return;
+        }
+        match sliced.transport {
+            Some(TransportSlice::Udp(u)) => self.capture.items.push(Item::Datagram(Datagram {
+                frame,
+                ports: (u.source_port(), u.destination_port()),
+                payload: u.payload().to_vec(),
+            })),
+            _ => self.capture.not_udp += 1,
+        }
+    }
+
+    /// A fragment of the datagram `key`: kept until the datagram is whole.
+    fn fragment(&mut self, frame: usize, key: FragKey, sliced: &SlicedPacket<'_>) {
+        let entry = self.open.entry(key.clone()).or_insert((frame, 0));
+        entry.1 += 1;
+        // The pool keeps each datagram under its first fragment's frame, which names it.
+        let first = entry.0;
+        match self.pool.process_sliced_packet(sliced, first, ()) {
+            Ok(Some(whole)) => {
+                let (_, seen) = self.open.remove(&key).unwrap_or((frame, 1));
+                self.capture.fragments += seen;
+                let udp = (whole.ip_number == IpNumber::UDP)
+                    .then(|| UdpSlice::from_slice(&whole.payload).ok())
+                    .flatten();
+                match udp {
+                    Some(u) => self.capture.items.push(Item::Datagram(Datagram {
+                        frame,
+                        ports: (u.source_port(), u.destination_port()),
+                        payload: u.payload().to_vec(),
+                    })),
+                    None => self.capture.not_udp += seen,
+                }
+            }
+            Ok(None) => self.bound(),
+            Err(_) => {
+                // Fragments that do not fit together: the datagram is given up, reported.
+                if let Some(open) = self.open.remove(&key) {
+                    self.capture.incomplete.push(open);
+                }
+                self.pool.retain(|f| *f != first);
+            }
+        }
+    }
+
+    /// Keeps at most [`MAX_OPEN_FRAGMENTED`] datagrams in reassembly, giving up the oldest.
+    fn bound(&mut self) {
+        if self.open.len() <= MAX_OPEN_FRAGMENTED {
+            return;
+        }
+        let oldest = self.open.values().map(|v| v.0).min().unwrap_or(0);
+        let gone: Vec<FragKey> = self
+            .open
+            .iter()
+            .filter(|(_, v)| v.0 == oldest)
+            .map(|(k, _)| k.clone())
+            .collect();
+        for k in gone {
+            if let Some(first) = self.open.remove(&k) {
+                self.capture.incomplete.push(first);
+            }
+        }
+        self.pool.retain(|first| *first != oldest);
+    }
+
+    fn finish(mut self) -> Capture {
+        let mut left: Vec<(usize, usize)> = self.open.into_values().collect();
+        left.sort_unstable();
+        self.capture.incomplete.extend(left);
+        self.capture.incomplete.sort_unstable();
+        self.capture
+    }
+}
+
+/// The frame as etherparse slices it, for the links we read.
+fn slice(link: DataLink, data: &[u8]) -> Option<SlicedPacket<'_>> {
+    match link {
+        DataLink::ETHERNET => SlicedPacket::from_ethernet(data).ok(),
+        DataLink::LINUX_SLL => SlicedPacket::from_linux_sll(data).ok(),
+        DataLink::RAW | DataLink::IPV4 | DataLink::IPV6 => SlicedPacket::from_ip(data).ok(),
         // BSD loopback: a 4-octet address family in host order, then IP.
-        DataLink::NULL | DataLink::LOOP => SlicedPacket::from_ip(data.get(4..)?).ok()?,
-        _ => return None,
-    };
-    match sliced.transport? {
-        TransportSlice::Udp(u) => Some((
-            (u.source_port(), u.destination_port()),
-            u.payload().to_vec(),
-        )),
+        DataLink::NULL | DataLink::LOOP => SlicedPacket::from_ip(data.get(4..)?).ok(),
         _ => None,
     }
 }
 
-/// Every UDP datagram of a pcap or pcapng capture, in order.
-pub fn read(mut input: impl Read) -> Result<Vec<Datagram>, CaptureError> {
+/// The UDP ports of a frame cut short, when what is left shows a UDP header.
+fn lax_udp_ports(link: DataLink, data: &[u8]) -> Option<(u16, u16)> {
+    let ip = match link {
+        DataLink::ETHERNET => return udp_ports(LaxSlicedPacket::from_ethernet(data).ok()?),
+        DataLink::LINUX_SLL => data.get(16..)?,
+        DataLink::RAW | DataLink::IPV4 | DataLink::IPV6 => data,
+        DataLink::NULL | DataLink::LOOP => data.get(4..)?,
+        _ => return None,
+    };
+    udp_ports(LaxSlicedPacket::from_ip(ip).ok()?)
+}
+
+fn udp_ports(sliced: LaxSlicedPacket<'_>) -> Option<(u16, u16)> {
+    match sliced.transport? {
+        TransportSlice::Udp(u) => Some((u.source_port(), u.destination_port())),
+        _ => None,
+    }
+}
+
+/// The identity of the datagram a fragment belongs to; `None` when the frame is no fragment.
+fn fragment_key(sliced: &SlicedPacket<'_>) -> Option<FragKey> {
+    match sliced.net.as_ref()? {
+        NetSlice::Ipv4(ip) => {
+            let h = ip.header();
+            h.is_fragmenting_payload().then(|| {
+                let id = u32::from(h.identification());
+                (h.source().to_vec(), h.destination().to_vec(), id)
+            })
+        }
+        NetSlice::Ipv6(ip) => {
+            let frag = ip.extensions().clone().into_iter().find_map(|e| match e {
+                Ipv6ExtensionSlice::Fragment(f) if f.is_fragmenting_payload() => Some(f),
+                _ => None,
+            })?;
+            let h = ip.header();
+            let id = frag.identification();
+            Some((h.source().to_vec(), h.destination().to_vec(), id))
+        }
+        _ => None,
+    }
+}
+
+impl Capture {
+    /// The whole datagrams, in order (what tests of a well-formed capture want).
+    pub fn into_datagrams(self) -> Vec<Datagram> {
+        self.items
+            .into_iter()
+            .filter_map(|i| match i {
+                Item::Datagram(d) => Some(d),
+                Item::Cut { .. } => None,
+            })
+            .collect()
+    }
+}
+
+/// Every UDP datagram of a pcap or pcapng capture, in order, with what else it held.
+pub fn read(mut input: impl std::io::Read) -> Result<Capture, CaptureError> {
     let mut bytes = Vec::new();
     input
         .read_to_end(&mut bytes)
         .map_err(|e| CaptureError(e.to_string()))?;
+    read_bytes(&bytes)
+}
+
+/// [`read`], of a capture in memory.
+pub fn read_bytes(bytes: &[u8]) -> Result<Capture, CaptureError> {
     let magic = bytes
         .get(..4)
         .ok_or_else(|| CaptureError("capture shorter than its magic number".into()))?;
-    let mut out = Vec::new();
+    let mut reader = Reader {
+        capture: Capture::default(),
+        pool: IpDefragPool::new(),
+        open: HashMap::new(),
+    };
     if magic == [0x0a, 0x0d, 0x0d, 0x0a] {
-        let mut reader =
-            PcapNgReader::new(&bytes[..]).map_err(|e| CaptureError(format!("pcapng: {e}")))?;
-        let mut links = Vec::new();
-        let mut frame = 0;
-        while let Some(block) = reader.next_block() {
-            match block.map_err(|e| CaptureError(format!("pcapng: {e}")))? {
-                Block::InterfaceDescription(idb) => links.push(idb.linktype),
-                Block::EnhancedPacket(epb) => {
-                    frame += 1;
-                    let link = links
-                        .get(epb.interface_id as usize)
-                        .copied()
-                        .unwrap_or(DataLink::ETHERNET);
-                    if let Some((ports, payload)) = udp(link, &epb.data) {
-                        out.push(Datagram {
-                            frame,
-                            ports,
-                            payload,
-                        });
-                    }
-                }
-                Block::SimplePacket(spb) => {
-                    frame += 1;
-                    let link = links.first().copied().unwrap_or(DataLink::ETHERNET);
-                    if let Some((ports, payload)) = udp(link, &spb.data) {
-                        out.push(Datagram {
-                            frame,
-                            ports,
-                            payload,
-                        });
-                    }
-                }
-                _ => {}
-            }
-        }
+        read_pcapng(bytes, &mut reader)?;
     } else {
-        let mut reader =
-            PcapReader::new(&bytes[..]).map_err(|e| CaptureError(format!("pcap: {e}")))?;
-        let link = reader.header().datalink;
-        let mut frame = 0;
-        while let Some(packet) = reader.next_packet() {
-            let packet = packet.map_err(|e| CaptureError(format!("pcap: {e}")))?;
-            frame += 1;
-            if let Some((ports, payload)) = udp(link, &packet.data) {
-                out.push(Datagram {
-                    frame,
-                    ports,
-                    payload,
-                });
+        read_pcap(bytes, &mut reader)?;
+    }
+    Ok(reader.finish())
+}
+
+fn read_pcap(bytes: &[u8], reader: &mut Reader) -> Result<(), CaptureError> {
+    let (mut rest, parser) =
+        PcapParser::new(bytes).map_err(|e| CaptureError(format!("pcap: {e}")))?;
+    let link = parser.header().datalink;
+    while !rest.is_empty() {
+        match parser.next_raw_packet(rest) {
+            Ok((after, raw)) => {
+                reader.frame(link, &raw.data, raw.orig_len as usize);
+                rest = after;
+            }
+            Err(e) => {
+                let frame = reader.capture.frames + 1;
+                reader.capture.ends_inside = Some((frame, e.to_string()));
+                break;
             }
         }
     }
-    Ok(out)
+    Ok(())
+}
+
+fn read_pcapng(bytes: &[u8], reader: &mut Reader) -> Result<(), CaptureError> {
+    let mut ng = PcapNgReader::new(bytes).map_err(|e| CaptureError(format!("pcapng: {e}")))?;
+    let mut links = Vec::new();
+    while let Some(block) = ng.next_block() {
+        let block = match block {
+            Ok(b) => b,
+            Err(e) => {
+                let frame = reader.capture.frames + 1;
+                reader.capture.ends_inside = Some((frame, e.to_string()));
+                break;
+            }
+        };
+        match block {
+            Block::InterfaceDescription(idb) => links.push(idb.linktype),
+            Block::EnhancedPacket(epb) => {
+                let link = links
+                    .get(epb.interface_id as usize)
+                    .copied()
+                    .unwrap_or(DataLink::ETHERNET);
+                reader.frame(link, &epb.data, epb.original_len as usize);
+            }
+            Block::SimplePacket(spb) => {
+                let link = links.first().copied().unwrap_or(DataLink::ETHERNET);
+                reader.frame(link, &spb.data, spb.original_len as usize);
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }

@@ -115,9 +115,10 @@ enum Command {
         /// Read the UDP datagrams of a pcap or pcapng capture instead.
         #[arg(long, value_name = "FILE")]
         pcap: Option<PathBuf>,
-        /// Only datagrams to or from this UDP port (with --pcap).
+        /// Only datagrams to or from this UDP port (with --pcap; repeat for more). Without it,
+        /// every UDP datagram is read as SNMP; either way the frames left out are counted.
         #[arg(long)]
-        port: Option<u16>,
+        port: Vec<u16>,
         /// One JSON object per line per message.
         #[arg(long, conflicts_with = "trace")]
         json: bool,
@@ -252,10 +253,78 @@ fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
         .collect())
 }
 
+/// A message to decode: its frame number, and its octets or what is wrong with the input.
+type Input = (usize, Result<Vec<u8>, String>);
+
+/// The datagrams of the capture at `path` to or from `ports` (all UDP when none), and an
+/// input error for each frame that cannot be decoded whole (cut short, the capture ending
+/// inside it, fragments that never completed). A summary of every frame goes to stderr.
+fn pcap_inputs(path: &std::path::Path, ports: &[u16]) -> Result<Vec<Input>, String> {
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let capture = capture::read(file).map_err(|e| e.to_string())?;
+    let wanted = |p: (u16, u16)| ports.is_empty() || ports.contains(&p.0) || ports.contains(&p.1);
+    let mut inputs = Vec::new();
+    let (mut snmp, mut cut, mut other_ports) = (0, 0, 0);
+    for item in capture.items {
+        match item {
+            capture::Item::Datagram(d) if wanted(d.ports) => {
+                snmp += 1;
+                inputs.push((d.frame, Ok(d.payload)));
+            }
+            capture::Item::Cut {
+                frame,
+                ports,
+                captured,
+                original,
+            } if wanted(ports) => {
+                cut += 1;
+                let why = format!(
+                    "cut short by the capture (its snap length): {captured} of {original} octets captured"
+                );
+                inputs.push((frame, Err(why)));
+            }
+            _ => other_ports += 1,
+        }
+    }
+    for (first, fragments) in &capture.incomplete {
+        let why = format!("an IP datagram whose {fragments} fragment(s) never completed");
+        inputs.push((*first, Err(why)));
+    }
+    if let Some((frame, why)) = &capture.ends_inside {
+        inputs.push((
+            *frame,
+            Err(format!("the capture ends inside this frame ({why})")),
+        ));
+    }
+    let mut parts = vec![format!("{snmp} SNMP")];
+    for (n, what) in [
+        (capture.fragments, "IP fragments reassembled"),
+        (cut, "cut short"),
+        (capture.incomplete.len(), "incomplete fragmented datagrams"),
+        (other_ports, "UDP on other ports"),
+        (capture.not_udp, "not UDP"),
+        (
+            usize::from(capture.ends_inside.is_some()),
+            "cut off inside the file",
+        ),
+    ] {
+        if n > 0 {
+            parts.push(format!("{n} {what}"));
+        }
+    }
+    eprintln!(
+        "{}: {} frames: {}",
+        path.display(),
+        capture.frames,
+        parts.join(", ")
+    );
+    Ok(inputs)
+}
+
 fn decode(
     hex: Vec<String>,
     pcap: Option<PathBuf>,
-    port: Option<u16>,
+    port: Vec<u16>,
     json: bool,
     trace_mode: bool,
     mibs: Option<&mibs::Mibs>,
@@ -266,23 +335,10 @@ fn decode(
         mibs?.oid_to_name(&arcs?)
     };
     // (frame, octets or a problem with the input itself)
-    let mut inputs: Vec<(usize, Result<Vec<u8>, String>)> = Vec::new();
+    let mut inputs: Vec<Input> = Vec::new();
     if let Some(path) = pcap {
-        let file = match std::fs::File::open(&path) {
-            Ok(f) => f,
-            Err(e) => {
-                eprintln!("snmpc: {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
-        };
-        match capture::read(file) {
-            Ok(datagrams) => {
-                for d in datagrams {
-                    if port.is_none_or(|p| d.ports.0 == p || d.ports.1 == p) {
-                        inputs.push((d.frame, Ok(d.payload)));
-                    }
-                }
-            }
+        match pcap_inputs(&path, &port) {
+            Ok(from_capture) => inputs = from_capture,
             Err(e) => {
                 eprintln!("snmpc: {}: {e}", path.display());
                 return ExitCode::from(2);

@@ -45,7 +45,10 @@ fn inputs() -> (Named, Named) {
         .iter()
         .filter(|p| p.extension().is_some_and(|x| x == "pcap"))
     {
-        for d in capture::read(std::fs::File::open(p).unwrap()).unwrap() {
+        for d in capture::read(std::fs::File::open(p).unwrap())
+            .unwrap()
+            .into_datagrams()
+        {
             good.push((
                 format!(
                     "{} frame {}",

@@ -76,7 +76,9 @@ fn net_snmp_messages_verify_and_decrypt() {
     let mut wrong_password = 0;
     for path in pcaps() {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
-        let datagrams = capture::read(std::fs::File::open(&path).unwrap()).unwrap();
+        let datagrams = capture::read(std::fs::File::open(&path).unwrap())
+            .unwrap()
+            .into_datagrams();
         for d in &datagrams {
             let here = format!("{file} frame {}", d.frame);
             let m = Incoming::parse(&d.payload).unwrap_or_else(|e| panic!("{here}: {e}"));
@@ -172,7 +174,9 @@ fn net_snmp_messages_verify_and_decrypt() {
 fn flags_that_contradict_the_message_are_errors() {
     use snmp_client::incoming::IncomingError;
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/pcap/v3-md5.pcap");
-    let datagrams = capture::read(std::fs::File::open(path).unwrap()).unwrap();
+    let datagrams = capture::read(std::fs::File::open(path).unwrap())
+        .unwrap()
+        .into_datagrams();
     // An authNoPriv request (flags 5: auth, reportable).
     let request = datagrams
         .iter()

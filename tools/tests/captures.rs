@@ -1,0 +1,256 @@
+//! `snmpc decode --pcap` on captures that real tools write and real networks carry, each made
+//! here at test time: frames cut short by a snap length (pcap and pcapng), a file cut off
+//! inside a frame, SNMP datagrams in IPv4 and IPv6 fragments. Nothing is lost in silence: the
+//! whole frames decode, the others are errors at their frame numbers, and stderr sums up every
+//! frame.
+
+#[path = "support/run.rs"]
+mod run;
+use run::snmpc;
+
+use snmp_ber::OidBuf;
+use snmp_client::Value;
+use snmp_test_support::hostile::v2c_response;
+
+/// A v2c Response of `strings` bindings of 300 octets each (request-id 77).
+fn response(strings: usize) -> Vec<u8> {
+    let oid: OidBuf = "1.3.6.1.2.1.1.1.0".parse().unwrap();
+    let bindings: Vec<(OidBuf, Value)> = (0..strings)
+        .map(|k| {
+            (
+                oid.clone(),
+                Value::OctetString(vec![b'a' + (k % 26) as u8; 300]),
+            )
+        })
+        .collect();
+    v2c_response(b"public", 77, 0, &bindings)
+}
+
+fn udp(payload: &[u8]) -> Vec<u8> {
+    let mut u = Vec::new();
+    u.extend(161u16.to_be_bytes());
+    u.extend(50000u16.to_be_bytes());
+    u.extend((8 + payload.len() as u16).to_be_bytes());
+    u.extend([0, 0]); // no checksum (IPv4 allows it; the reader does not check)
+    u.extend(payload);
+    u
+}
+
+fn checksum(header: &[u8]) -> u16 {
+    let mut sum: u32 = header
+        .chunks(2)
+        .map(|c| u32::from(u16::from_be_bytes([c[0], c[1]])))
+        .sum();
+    while sum > 0xffff {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    !(sum as u16)
+}
+
+/// An IPv4 packet (or fragment: `offset` in octets, a multiple of 8, and more to come).
+fn ipv4(ip_payload: &[u8], id: u16, offset: usize, more: bool) -> Vec<u8> {
+    let mut h = vec![0x45, 0];
+    h.extend((20 + ip_payload.len() as u16).to_be_bytes());
+    h.extend(id.to_be_bytes());
+    h.extend(((u16::from(more) << 13) | (offset / 8) as u16).to_be_bytes());
+    h.extend([64, 17, 0, 0, 127, 0, 0, 1, 127, 0, 0, 1]);
+    let sum = checksum(&h);
+    h[10..12].copy_from_slice(&sum.to_be_bytes());
+    h.extend(ip_payload);
+    h
+}
+
+/// An IPv6 packet carrying a fragment (`offset` in octets, a multiple of 8).
+fn ipv6_fragment(part: &[u8], id: u32, offset: usize, more: bool) -> Vec<u8> {
+    let mut p = vec![0x60, 0, 0, 0];
+    p.extend((8 + part.len() as u16).to_be_bytes());
+    p.extend([44, 64]); // next header: Fragment; hop limit
+    let mut loopback = [0u8; 16];
+    loopback[15] = 1;
+    p.extend(loopback);
+    p.extend(loopback);
+    p.extend([17, 0]);
+    p.extend((((offset / 8) as u16) << 3 | u16::from(more)).to_be_bytes());
+    p.extend(id.to_be_bytes());
+    p.extend(part);
+    p
+}
+
+/// A classic pcap of raw-IP frames (link type 101) under `snaplen`: each frame cut to it.
+fn pcap(frames: &[Vec<u8>], snaplen: u32) -> Vec<u8> {
+    let mut f = 0xa1b2_c3d4u32.to_le_bytes().to_vec();
+    f.extend(2u16.to_le_bytes());
+    f.extend(4u16.to_le_bytes());
+    f.extend([0u8; 8]);
+    f.extend(snaplen.to_le_bytes());
+    f.extend(101u32.to_le_bytes());
+    for (k, frame) in frames.iter().enumerate() {
+        let captured = frame.len().min(snaplen as usize);
+        f.extend((k as u32).to_le_bytes());
+        f.extend(0u32.to_le_bytes());
+        f.extend((captured as u32).to_le_bytes());
+        f.extend((frame.len() as u32).to_le_bytes());
+        f.extend(&frame[..captured]);
+    }
+    f
+}
+
+/// A pcapng of raw-IP frames, each cut to `snaplen`.
+fn pcapng(frames: &[Vec<u8>], snaplen: u32) -> Vec<u8> {
+    let block = |kind: u32, body: &[u8]| {
+        let len = (12 + body.len()) as u32;
+        let mut b = kind.to_le_bytes().to_vec();
+        b.extend(len.to_le_bytes());
+        b.extend(body);
+        b.extend(len.to_le_bytes());
+        b
+    };
+    let mut shb = 0x1a2b_3c4du32.to_le_bytes().to_vec();
+    shb.extend(1u16.to_le_bytes());
+    shb.extend(0u16.to_le_bytes());
+    shb.extend((-1i64).to_le_bytes());
+    let mut f = block(0x0a0d_0d0a, &shb);
+    let mut idb = 101u16.to_le_bytes().to_vec();
+    idb.extend([0, 0]);
+    idb.extend(snaplen.to_le_bytes());
+    f.extend(block(1, &idb));
+    for frame in frames {
+        let captured = frame.len().min(snaplen as usize);
+        let mut epb = vec![0u8; 12];
+        epb.extend((captured as u32).to_le_bytes());
+        epb.extend((frame.len() as u32).to_le_bytes());
+        epb.extend(&frame[..captured]);
+        while !epb.len().is_multiple_of(4) {
+            epb.push(0);
+        }
+        f.extend(block(6, &epb));
+    }
+    f
+}
+
+fn decode(name: &str, bytes: &[u8]) -> (String, String, i32) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, bytes).unwrap();
+    snmpc(&["decode", "--json", "--pcap", path.to_str().unwrap()])
+}
+
+fn frames_of(out: &str) -> Vec<(u64, bool)> {
+    out.lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            (v["frame"].as_u64().unwrap(), v.get("error").is_none())
+        })
+        .collect()
+}
+
+/// Three frames: small, large (cut by a snap length of 96), small.
+fn three_frames() -> Vec<Vec<u8>> {
+    let small = v2c_response(b"public", 1, 0, &[]);
+    [small.clone(), response(1), small]
+        .iter()
+        .map(|m| ipv4(&udp(m), 1, 0, false))
+        .collect()
+}
+
+#[test]
+fn frames_cut_by_a_snap_length_are_reported_and_the_others_decode() {
+    for (name, file) in [
+        ("cut.pcap", pcap(&three_frames(), 96)),
+        ("cut.pcapng", pcapng(&three_frames(), 96)),
+    ] {
+        let (out, err, code) = decode(name, &file);
+        assert_eq!(code, 1, "{name}: {out}{err}");
+        assert_eq!(
+            frames_of(&out),
+            [(1, true), (2, false), (3, true)],
+            "{name}: {out}"
+        );
+        let wire = three_frames()[1].len();
+        let said = format!("cut short by the capture (its snap length): 96 of {wire} octets");
+        assert!(out.contains(&said), "{out}");
+        assert!(
+            err.contains("3 frames: 2 SNMP, 1 cut short"),
+            "{name}: {err}"
+        );
+    }
+}
+
+#[test]
+fn a_capture_cut_off_inside_a_frame_keeps_the_frames_before() {
+    let whole = pcap(&three_frames(), 65535);
+    let cut = &whole[..whole.len() - 10];
+    let (out, err, code) = decode("end.pcap", cut);
+    assert_eq!(code, 1);
+    assert_eq!(frames_of(&out), [(1, true), (2, true), (3, false)], "{out}");
+    assert!(out.contains("the capture ends inside this frame"), "{out}");
+    assert!(err.contains("cut off inside the file"), "{err}");
+    let whole = pcapng(&three_frames(), 65535);
+    let (out, _, code) = decode("end.pcapng", &whole[..whole.len() - 10]);
+    assert_eq!(code, 1);
+    assert_eq!(frames_of(&out), [(1, true), (2, true), (3, false)], "{out}");
+}
+
+#[test]
+fn snmp_in_ip_fragments_is_reassembled() {
+    let message = response(11);
+    assert!(message.len() > 3000, "{} octets", message.len());
+    let datagram = udp(&message);
+    let parts: Vec<(usize, &[u8])> = datagram
+        .chunks(1480)
+        .enumerate()
+        .map(|(k, c)| (k * 1480, c))
+        .collect();
+    assert_eq!(parts.len(), 3);
+    let last = parts.len() - 1;
+    let v4: Vec<Vec<u8>> = parts
+        .iter()
+        .enumerate()
+        .map(|(k, (at, c))| ipv4(c, 4242, *at, k < last))
+        .collect();
+    let v6: Vec<Vec<u8>> = parts
+        .iter()
+        .enumerate()
+        .map(|(k, (at, c))| ipv6_fragment(c, 4242, *at, k < last))
+        .collect();
+    for (name, frames) in [("v4.pcap", v4), ("v6.pcap", v6)] {
+        let (out, err, code) = decode(name, &pcap(&frames, 65535));
+        assert_eq!(code, 0, "{name}: {out}{err}");
+        assert_eq!(frames_of(&out), [(3, true)], "{name}: {out}");
+        let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(v["varbinds"].as_array().unwrap().len(), 11, "{name}");
+        assert!(
+            err.contains("3 frames: 1 SNMP, 3 IP fragments reassembled"),
+            "{name}: {err}"
+        );
+        // The last fragment missing: reported at the first fragment's frame, not dropped.
+        let (out, err, code) = decode(name, &pcap(&frames[..2], 65535));
+        assert_eq!(code, 1, "{name}: {out}{err}");
+        assert_eq!(frames_of(&out), [(1, false)], "{name}: {out}");
+        assert!(out.contains("2 fragment(s) never completed"), "{out}");
+    }
+}
+
+#[test]
+fn frames_that_are_not_snmp_are_counted() {
+    let mut frames = three_frames();
+    // A TCP segment and a datagram on another port.
+    let mut tcp = ipv4(&[0u8; 20], 9, 0, false);
+    tcp[9] = 6;
+    frames.push(tcp);
+    let mut other = udp(b"not snmp");
+    other[0..2].copy_from_slice(&53u16.to_be_bytes());
+    other[2..4].copy_from_slice(&53u16.to_be_bytes());
+    frames.push(ipv4(&other, 10, 0, false));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mixed.pcap");
+    std::fs::write(&path, pcap(&frames, 65535)).unwrap();
+    let p = path.to_str().unwrap();
+    let (out, err, code) = snmpc(&["decode", "--json", "--pcap", p, "--port", "161"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out.lines().count(), 3);
+    assert!(
+        err.contains("5 frames: 3 SNMP, 1 UDP on other ports, 1 not UDP"),
+        "{err}"
+    );
+}
