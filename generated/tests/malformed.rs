@@ -55,8 +55,8 @@ fn catalogue() {
     let mut indefinite = vec![0x30, 0x80];
     indefinite.extend_from_slice(&base[2..]);
     indefinite.extend_from_slice(&[0, 0]);
-    let mut five_octet_len = vec![0x30, 0x85, 0, 0, 0, 0, 0x78];
-    five_octet_len.extend_from_slice(&base[2..]);
+    let mut nine_octet_len = vec![0x30, 0x89, 1, 0, 0, 0, 0, 0, 0, 0, 0x78];
+    nine_octet_len.extend_from_slice(&base[2..]);
     let mut huge_len = vec![0x30, 0x84, 0xff, 0xff, 0xff, 0xff];
     huge_len.extend_from_slice(&base[2..]);
     let mut obsolete_pdu = base.clone();
@@ -72,7 +72,8 @@ fn catalogue() {
          "at byte 0 in Message: unexpected tag: expected SEQUENCE (0x30), found 0x31 ([UNIVERSAL 17], constructed)"),
         ("indefinite length", indefinite,
          "at byte 1 in Message: indefinite length (0x80) is not allowed: expected a definite length"),
-        ("five length octets", five_octet_len, "at byte 1 in Message: length uses 5 length octets: expected at most 4"),
+        ("nine significant length octets", nine_octet_len,
+         "at byte 1 in Message: length has 9 significant length octets: expected at most 8"),
         ("length past the end", huge_len,
          "at byte 1 in Message: length 4294967295 runs past the end: expected at most 120 octet(s)"),
         ("trailing garbage", trailing, "at byte 122: 1 trailing octet(s): expected the end of the input"),
@@ -251,6 +252,20 @@ fn sloppy_but_valid_encodings_are_accepted() {
     );
     // Re-encoding is minimal.
     assert_eq!(snmp_ber::Encode::to_ber(&m).unwrap(), canonical);
+    // Long-form lengths padded with zeros, 5, 8 and 126 length octets (X.690 8.1.3.5 allows
+    // them; net-snmp and tshark read them), read as the minimal form.
+    for n in [5usize, 8, 126] {
+        let mut padded = vec![0x30, 0x80 | n as u8];
+        padded.extend(std::iter::repeat_n(0, n - 1));
+        padded.push(canonical.len() as u8 - 2);
+        padded.extend_from_slice(&canonical[2..]);
+        let m = Message::from_ber(&padded).unwrap();
+        assert_eq!(
+            snmp_ber::Encode::to_ber(&m).unwrap(),
+            canonical,
+            "{n} length octets"
+        );
+    }
 }
 
 #[test]

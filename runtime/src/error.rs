@@ -37,12 +37,13 @@ pub enum DecodeErrorKind {
     /// The indefinite-length form (0x80), which SNMP forbids.
     #[error("indefinite length (0x80) is not allowed: expected a definite length")]
     IndefiniteLength,
-    /// A long-form length with more length octets than this decoder accepts.
-    #[error("length uses {found} length octets: expected at most {max}")]
+    /// A long-form length whose value (its octets after any leading zeros) is too large for
+    /// any input: 2^64 or more.
+    #[error("length has {found} significant length octets: expected at most {max}")]
     LengthTooLong {
-        /// Length octets found.
+        /// Significant length octets found.
         found: usize,
-        /// Length octets accepted.
+        /// Significant length octets accepted.
         max: usize,
     },
     /// The reserved length octet 0xFF.

@@ -9,9 +9,11 @@ use crate::Any;
 /// value); the bound only matters for recursive or open types and for diagnostic walks.
 pub const MAX_DEPTH: usize = 32;
 
-/// Long-form lengths may use at most this many length octets (a 4 GiB length; SNMP messages are
-/// far below 2^31 octets). Leading zero octets are tolerated within this budget.
-const MAX_LENGTH_OCTETS: usize = 4;
+/// A long-form length may have at most this many significant octets (a length of 2^64 and
+/// more runs past the end of any input). Leading zero octets before them are accepted, as many
+/// as the long form allows (X.690 8.1.3.5: up to 126 length octets), as net-snmp and tshark
+/// accept them.
+const MAX_LENGTH_OCTETS: usize = 8;
 
 /// A cursor over the contents of one BER value (or over the whole input).
 ///
@@ -282,7 +284,7 @@ impl<'a> Reader<'a> {
         Ok(contents)
     }
 
-    /// The long form: 0x81..0x84 followed by that many octets, big-endian.
+    /// The long form: 0x81..0xfe followed by that many octets, big-endian.
     #[inline(never)]
     fn long_length(&self, tag_len: usize, l0: u8) -> Result<(usize, usize), DecodeError> {
         let at = &self.buf[tag_len..];
@@ -293,20 +295,23 @@ impl<'a> Reader<'a> {
             return Err(self.error_at(at, DecodeErrorKind::ReservedLength));
         }
         let n = (l0 & 0x7f) as usize;
-        if n > MAX_LENGTH_OCTETS {
+        if at.len() < 1 + n {
+            return Err(self.truncated_at(tag_len + 1, "length", n, at.len() - 1));
+        }
+        let octets = &at[1..1 + n];
+        let zeros = octets.iter().take_while(|&&b| b == 0).count();
+        let significant = &octets[zeros..];
+        if significant.len() > MAX_LENGTH_OCTETS {
             return Err(self.error_at(
                 at,
                 DecodeErrorKind::LengthTooLong {
-                    found: n,
+                    found: significant.len(),
                     max: MAX_LENGTH_OCTETS,
                 },
             ));
         }
-        if at.len() < 1 + n {
-            return Err(self.truncated_at(tag_len + 1, "length", n, at.len() - 1));
-        }
         let mut len: u64 = 0;
-        for &b in &at[1..1 + n] {
+        for &b in significant {
             len = (len << 8) | b as u64;
         }
         let available = at.len() - 1 - n;
@@ -426,13 +431,21 @@ mod tests {
             .unwrap_err();
         assert_eq!(e.kind(), &DecodeErrorKind::IndefiniteLength);
         assert_eq!(e.offset(), 1);
-        let e = Reader::new(&[0x30, 0x85, 0, 0, 0, 0, 1, 0])
+        // Leading zero length octets, as many as the long form allows, are fine.
+        let mut padded = vec![0x30, 0x8a];
+        padded.extend([0; 9]);
+        padded.extend([1, 0x05]);
+        let c = Reader::new(&padded).read_tlv(0x30, "SEQUENCE").unwrap();
+        assert_eq!(c, &[0x05]);
+        // Nine significant octets: beyond 2^64.
+        let e = Reader::new(&[0x30, 0x89, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0])
             .read_tlv(0x30, "SEQUENCE")
             .unwrap_err();
         assert_eq!(
             e.kind(),
-            &DecodeErrorKind::LengthTooLong { found: 5, max: 4 }
+            &DecodeErrorKind::LengthTooLong { found: 9, max: 8 }
         );
+        assert_eq!(e.offset(), 1);
         let e = Reader::new(&[0x30, 0x84, 0xff, 0xff, 0xff, 0xff])
             .read_tlv(0x30, "SEQUENCE")
             .unwrap_err();

@@ -208,7 +208,7 @@ fn class_of_our_rejection(r: &Rejection) -> String {
     };
     let kind = match e.kind() {
         DecodeErrorKind::LengthPastEnd { .. } => "inner length past the end of its container",
-        DecodeErrorKind::LengthTooLong { .. } => "long-form length of 5 or more octets",
+        DecodeErrorKind::LengthTooLong { .. } => "long-form length of 9 or more significant octets",
         DecodeErrorKind::IntegerOutOfRange { .. } => "constraint: INTEGER range",
         DecodeErrorKind::SizeOutOfRange { .. } => "constraint: SIZE",
         DecodeErrorKind::TrailingData { .. } => "trailing octets",

@@ -72,3 +72,14 @@ fn an_arc_over_32_bits_is_named_not_dropped() {
         (0, "SNMPv2-SMI::enterprises.4294967295.1")
     );
 }
+
+#[test]
+fn long_form_lengths_with_leading_zero_octets_are_read() {
+    // X.690 8.1.3.5: a v1 GetRequest whose community length is `85 00 00 00 00 06`.
+    let (out, err, code) = snmpc(&[
+        "decode",
+        "302b020100048500000000067075626c6963a019020126020100020100300e300c06082b060102010102000500",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("request-id=38"), "{out}");
+}
