@@ -203,6 +203,7 @@ pub fn decode(bytes: &[u8]) -> Result<Map<String, Value>, Failure> {
         3 => {
             let m = Snmpv3Message::from_ber_validated(bytes)?;
             let h = m.msg_global_data;
+            check_v3_flags(bytes, h.msg_flags[0], &m.msg_data, &mut out)?;
             out.insert("version".into(), json!("3"));
             out.insert("msg_id".into(), json!(h.msg_id));
             out.insert("msg_max_size".into(), json!(h.msg_max_size));
@@ -455,6 +456,61 @@ fn show(v: &Value) -> String {
     }
 }
 
+/// msgFlags against RFC 3412 7.2 step 5 (privacy without authentication: the message is
+/// discarded, so an error here) and against msgData (the privFlag set over a plaintext scoped
+/// PDU, or clear over an encrypted one: a receiver could not read it; a `note`).
+fn check_v3_flags(
+    bytes: &[u8],
+    flags: u8,
+    data: &ScopedPduData<'_>,
+    out: &mut Map<String, Value>,
+) -> Result<(), Failure> {
+    let path = "SNMPv3Message.msgGlobalData.msgFlags";
+    if flags & flags::PRIV != 0 && flags & flags::AUTH == 0 {
+        let offset = flags_offset(bytes).unwrap_or(0);
+        return Err(Failure {
+            error: format!(
+                "at byte {offset} in {path}: msgFlags {flags:#04x} asks for privacy without \
+                 authentication: RFC 3412 7.2 step 5 discards the message"
+            ),
+            offset,
+            path: path.into(),
+        });
+    }
+    let note = match (data, flags & flags::PRIV != 0) {
+        (ScopedPduData::Plaintext(_), true) => {
+            Some("the privFlag is set but msgData is a plaintext scopedPDU")
+        }
+        (ScopedPduData::EncryptedPdu(_), false) => {
+            Some("msgData is an encryptedPDU but the privFlag is clear")
+        }
+        _ => None,
+    };
+    if let Some(note) = note {
+        out.insert(
+            "note".into(),
+            json!(format!(
+                "msgFlags {flags:#04x}: {note}; a receiver discards it"
+            )),
+        );
+    }
+    Ok(())
+}
+
+/// Where msgFlags's octet lies in an SNMPv3 message that decoded.
+fn flags_offset(bytes: &[u8]) -> Option<usize> {
+    let mut r = snmp_ber::Reader::new(bytes);
+    let message = r.read_tlv(0x30, "SEQUENCE").ok()?;
+    let mut m = snmp_ber::Reader::new_within(bytes, message);
+    m.read_tlv(0x02, "INTEGER").ok()?;
+    let header = m.read_tlv(0x30, "SEQUENCE").ok()?;
+    let mut h = snmp_ber::Reader::new_within(bytes, header);
+    h.read_tlv(0x02, "INTEGER").ok()?;
+    h.read_tlv(0x02, "INTEGER").ok()?;
+    let flags = h.read_tlv(0x04, "OCTET STRING").ok()?;
+    Some(snmp_ber::Reader::new(bytes).offset_of(flags))
+}
+
 /// The readable form of a decoded view.
 pub fn text(frame: usize, view: &Map<String, Value>) -> String {
     let get = |k: &str| view.get(k).map(show).unwrap_or_default();
@@ -480,6 +536,9 @@ pub fn text(frame: usize, view: &Map<String, Value>) -> String {
                 get("engine_time"),
                 get("user")
             ));
+        }
+        if let Some(note) = view.get("note").and_then(Value::as_str) {
+            out.push_str(&format!("\n  note: {note}"));
         }
         if let Some(a) = view.get("authentication").and_then(Value::as_str) {
             out.push_str(&format!("\n  authentication {a}"));

@@ -1,7 +1,8 @@
 //! What snmpc is given, never lost in silence: `decode --file` reads a file of wrapped hex
 //! with comments (as corpus/malformed/*.hex are written) as one message; a character that is
 //! not hex is named with its place; empty standard input is an error; `translate` names an
-//! arc that does not fit in 32 bits instead of dropping it.
+//! arc that does not fit in 32 bits instead of dropping it; SNMPv3 msgFlags that disagree
+//! with the message are an error or a note.
 
 #[path = "support/run.rs"]
 mod run;
@@ -82,4 +83,30 @@ fn long_form_lengths_with_leading_zero_octets_are_read() {
     ]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("request-id=38"), "{out}");
+}
+
+/// An SNMPv3 GetRequest from net-snmp's snmpget (corpus/pcap/v3-sha.pcap), authenticated, not
+/// encrypted: msgFlags `04 01 05` at byte 19.
+const V3_SHA_GET: &str = "30818f0201033011020455811568020300ffe304010502010304343032041180001f8804736e6d702d636f646567656e020101020121040773686175736572040c35f71834e3b9bd9769aacf3404003041041180001f8804736e6d702d636f646567656e0400a02a0204144f4793020100020100301c300c06082b060102010101000500300c06082b060102010103000500";
+
+#[test]
+fn v3_flags_that_disagree_are_reported() {
+    // Privacy without authentication: RFC 3412 7.2 step 5 discards it; an error at msgFlags.
+    let (out, _, code) = snmpc(&["decode", &V3_SHA_GET.replacen("040105", "040106", 1)]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("error at byte 21 in SNMPv3Message.msgGlobalData.msgFlags: msgFlags 0x06"),
+        "{out}"
+    );
+    // The privFlag over a plaintext scoped PDU: decoded, with a note.
+    let (out, _, code) = snmpc(&["decode", &V3_SHA_GET.replacen("040105", "040107", 1)]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(
+            "note: msgFlags 0x07: the privFlag is set but msgData is a plaintext scopedPDU"
+        ),
+        "{out}"
+    );
+    let (out, _, _) = snmpc(&["decode", V3_SHA_GET]);
+    assert!(!out.contains("note"), "{out}");
 }
