@@ -165,6 +165,17 @@ impl MibFile {
     }
 }
 
+/// A file of the search path that yielded no module ([`MibSet::files_without_modules`]).
+#[derive(Debug, Clone)]
+pub struct UnreadFile {
+    /// Index in [`MibSet::files`].
+    pub file: usize,
+    /// No MIB file at all (no `DEFINITIONS`): not a failure.
+    pub not_mib: bool,
+    /// Why it yielded no module (at least one).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
 /// A MIB file's text. Some vendor files are Latin-1: those are decoded lossily.
 fn read_text(path: &Path) -> std::io::Result<String> {
     let bytes = std::fs::read(path)?;
@@ -455,6 +466,58 @@ impl MibSet {
                 dirs.len() - 3
             )
         }
+    }
+
+    /// The files that yielded no module, each with why: what failed to parse (file, line and
+    /// column), or that it is no MIB file at all (no `DEFINITIONS` in it: a README, say); a
+    /// file whose only modules are copies of modules found earlier is not among them (its
+    /// copies are reported as duplicates).
+    pub fn files_without_modules(&self) -> Vec<UnreadFile> {
+        let mut has_module = vec![false; self.files.len()];
+        for m in &self.modules {
+            has_module[m.file] = true;
+        }
+        let mut findings: Vec<Vec<&Finding>> = vec![Vec::new(); self.files.len()];
+        for (file, f) in &self.file_findings {
+            findings[*file].push(f);
+        }
+        let mut out = Vec::new();
+        for (file, found) in findings.into_iter().enumerate() {
+            let duplicates_only = !found.is_empty()
+                && found
+                    .iter()
+                    .all(|f| f.relaxation == Some(Relaxation::DuplicateModule));
+            if has_module[file] || duplicates_only {
+                continue;
+            }
+            let f = &self.files[file];
+            let (not_mib, diagnostics) = match f.text() {
+                Ok(text) if !text.contains("DEFINITIONS") => (
+                    true,
+                    vec![Diagnostic::file(
+                        &f.name,
+                        "not a MIB file: no DEFINITIONS in it",
+                    )],
+                ),
+                Ok(text) => (
+                    false,
+                    found
+                        .iter()
+                        .map(|x| Diagnostic::at(&f.name, &text, x.offset, x.message.clone()))
+                        .collect(),
+                ),
+                Err(e) => (
+                    false,
+                    vec![Diagnostic::file(&f.name, format!("cannot be read: {e}"))],
+                ),
+            };
+            out.push(UnreadFile {
+                file,
+                not_mib,
+                diagnostics,
+            });
+        }
+        out
     }
 
     /// A diagnostic at `offset` of module `m`'s file (which is read again for it).

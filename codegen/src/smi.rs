@@ -43,6 +43,9 @@ pub enum Relaxation {
     /// `dhcpRequestsInQueue SIZE`): kept without its columns (each column's own SYNTAX is
     /// what counts).
     EntrySequence,
+    /// A separator line of an odd number of dashes, whose last dash the ASN.1 comment rule
+    /// (`--` to `--`) leaves outside any comment: read as a comment line, as libsmi reads it.
+    DashLine,
 }
 
 impl Relaxation {
@@ -83,11 +86,12 @@ impl Relaxation {
             Relaxation::MissingModule => "missing-module",
             Relaxation::StringType => "string-type",
             Relaxation::EntrySequence => "entry-sequence",
+            Relaxation::DashLine => "dash-line",
         }
     }
 
     /// Every relaxation.
-    pub const ALL: [Relaxation; 11] = [
+    pub const ALL: [Relaxation; 12] = [
         Relaxation::NameCharacters,
         Relaxation::ListPunctuation,
         Relaxation::MissingImport,
@@ -99,6 +103,7 @@ impl Relaxation {
         Relaxation::MissingModule,
         Relaxation::StringType,
         Relaxation::EntrySequence,
+        Relaxation::DashLine,
     ];
 }
 
@@ -159,6 +164,18 @@ pub fn lex(src: &str) -> Result<Vec<Token>, (usize, String)> {
     let mut out = Vec::new();
     lex_into(src, &mut out)?;
     Ok(out)
+}
+
+/// Whether the `-` at `i` is the last of a line of nothing but dashes (three or more) and
+/// blanks: [`Relaxation::DashLine`].
+fn ends_dash_line(b: &[u8], i: usize) -> bool {
+    let eol = |c: &u8| *c == b'\n' || *c == b'\r';
+    let start = b[..i].iter().rposition(eol).map_or(0, |k| k + 1);
+    let end = b[i..].iter().position(eol).map_or(b.len(), |k| i + k);
+    let line = &b[start..end];
+    line.iter().filter(|&&c| c == b'-').count() >= 3
+        && line.iter().all(|&c| matches!(c, b'-' | b' ' | b'\t'))
+        && b[i + 1..end].iter().all(|&c| c != b'-')
 }
 
 /// Byte classes for the lexer: which bytes continue a word, which are white space.
@@ -223,8 +240,10 @@ fn skip_trivia(b: &[u8], mut i: usize) -> usize {
     }
 }
 
-/// [`lex`] into `out` (cleared first), so that a buffer can serve many files.
-pub fn lex_into(src: &str, out: &mut Vec<Token>) -> Result<(), (usize, String)> {
+/// [`lex`] into `out` (cleared first), so that a buffer can serve many files; the offsets of
+/// the dash lines read as comments ([`Relaxation::DashLine`]).
+pub fn lex_into(src: &str, out: &mut Vec<Token>) -> Result<Vec<usize>, (usize, String)> {
+    let mut dash_lines = Vec::new();
     let b = src.as_bytes();
     out.clear();
     if u32::try_from(b.len()).is_err() {
@@ -234,7 +253,7 @@ pub fn lex_into(src: &str, out: &mut Vec<Token>) -> Result<(), (usize, String)> 
     loop {
         i = skip_trivia(b, i);
         if i >= b.len() {
-            return Ok(());
+            return Ok(dash_lines);
         }
         let start = i;
         let c = b[i];
@@ -324,6 +343,10 @@ pub fn lex_into(src: &str, out: &mut Vec<Token>) -> Result<(), (usize, String)> 
         ) {
             i += 1;
             Tok::Sym
+        } else if c == b'-' && ends_dash_line(b, i) {
+            dash_lines.push(i);
+            i += 1;
+            continue;
         } else {
             let ch = src[i..].chars().next().unwrap_or('?');
             return Err((start, format!("unexpected character {ch:?}")));
@@ -2012,16 +2035,38 @@ pub fn parse_file(src: &str) -> (Vec<SmiModule>, Vec<Finding>) {
 }
 
 fn parse_tokens(src: &str, buffer: &mut Vec<Token>) -> (Vec<SmiModule>, Vec<Finding>) {
-    if let Err((offset, message)) = lex_into(src, buffer) {
-        return (
-            Vec::new(),
-            vec![Finding {
-                offset,
-                message,
-                relaxation: None,
-            }],
-        );
+    let dash_lines = match lex_into(src, buffer) {
+        Ok(d) => d,
+        Err((offset, message)) => {
+            return (
+                Vec::new(),
+                vec![Finding {
+                    offset,
+                    message,
+                    relaxation: None,
+                }],
+            )
+        }
+    };
+    let (mut modules, mut rest) = parse_modules(src, buffer);
+    for offset in dash_lines {
+        let f = Finding {
+            offset,
+            message: "a line of an odd number of dashes: its last `-` is outside any `--` \
+                      comment; read as a comment line"
+                .into(),
+            relaxation: Some(Relaxation::DashLine),
+        };
+        match modules.iter_mut().rev().find(|m| m.offset <= offset) {
+            Some(m) => m.findings.push(f),
+            None => rest.push(f),
+        }
     }
+    (modules, rest)
+}
+
+/// The modules of a lexed file, and the findings of text that is no module.
+fn parse_modules(src: &str, buffer: &mut Vec<Token>) -> (Vec<SmiModule>, Vec<Finding>) {
     let toks = std::mem::take(buffer);
     let mut p = Parser::new(src, toks);
     let mut modules: Vec<SmiModule> = Vec::new();

@@ -37,6 +37,8 @@ impl MibOpts {
         self.mib_dir
             .iter()
             .flat_map(|d| std::env::split_paths(d.as_os_str()).collect::<Vec<_>>())
+            // `a:b:` has an empty entry, as MIBDIRS often does: no directory.
+            .filter(|d| !d.as_os_str().is_empty())
             .collect()
     }
 }
@@ -477,7 +479,7 @@ fn mib(command: MibCommand) -> ExitCode {
                 Ok(m) => m,
                 Err(code) => return code,
             };
-            let (text, ok) = m.check_report(verbose);
+            let (text, ok) = m.check_report(verbose, all);
             print!("{text}");
             if ok {
                 ExitCode::SUCCESS
@@ -495,12 +497,28 @@ fn mib(command: MibCommand) -> ExitCode {
                 eprintln!("snmpc: name modules to dump, or --all");
                 return ExitCode::from(2);
             }
-            match load(&opts, &modules) {
-                Ok(m) => {
-                    print!("{}", m.dump_tsv());
-                    ExitCode::SUCCESS
-                }
-                Err(code) => code,
+            let m = match load(&opts, &modules) {
+                Ok(m) => m,
+                Err(code) => return code,
+            };
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            if let Err(e) = m.dump_tsv(&mut out).and_then(|()| out.flush()) {
+                eprintln!("snmpc: writing the dump: {e}");
+                return ExitCode::FAILURE;
+            }
+            let failures = m.failures(all);
+            for f in &failures {
+                eprintln!("{f}");
+            }
+            if failures.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                eprintln!(
+                    "snmpc: {} module(s) or file(s) failed (above)",
+                    failures.len()
+                );
+                ExitCode::FAILURE
             }
         }
     }

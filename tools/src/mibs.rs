@@ -40,10 +40,19 @@ impl Mibs {
         for m in modules {
             if !set.by_name.contains_key(m) {
                 let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
-                return Err(format!(
-                    "module {m} is not on the search path: {}",
-                    dirs.join(", ")
-                ));
+                let mut text = format!("module {m} is not on the search path: {}", dirs.join(", "));
+                let unread: Vec<_> = set
+                    .files_without_modules()
+                    .into_iter()
+                    .filter(|u| !u.not_mib)
+                    .collect();
+                if !unread.is_empty() {
+                    let _ = write!(text, "; {} file(s) there yielded no module:", unread.len());
+                    for u in unread.iter().take(5) {
+                        let _ = write!(text, "\n{}", u.diagnostics[0]);
+                    }
+                }
+                return Err(text);
             }
         }
         let resolved = mib::resolve(&set, modules, strict);
@@ -116,11 +125,11 @@ impl Mibs {
         })
     }
 
-    /// `module<TAB>name<TAB>oid<TAB>kind<TAB>syntax` for every node.
-    pub fn dump_tsv(&self) -> String {
-        let mut out = String::new();
+    /// `module<TAB>name<TAB>oid<TAB>kind<TAB>syntax` for every node, written to `out` as it
+    /// goes (a whole corpus is never held as text).
+    pub fn dump_tsv(&self, out: &mut impl std::io::Write) -> std::io::Result<()> {
         for n in &self.resolved.nodes {
-            let _ = writeln!(
+            writeln!(
                 out,
                 "{}\t{}\t{}\t{}\t{}",
                 self.set.modules[n.module()].smi.name,
@@ -128,13 +137,45 @@ impl Mibs {
                 mib::dotted(&self.resolved.oid(n)),
                 n.kind().as_str(),
                 n.base_type().unwrap_or("")
-            );
+            )?;
+        }
+        Ok(())
+    }
+
+    /// What did not compile, a line or more each: modules that failed (with their errors)
+    /// and, with `files`, the files of the search path that yielded no module.
+    pub fn failures(&self, files: bool) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut reports: Vec<_> = self.resolved.reports.iter().filter(|r| !r.ok()).collect();
+        reports.sort_by_key(|r| &self.set.modules[r.module].smi.name);
+        for r in reports {
+            let name = &self.set.modules[r.module].smi.name;
+            let mut text = format!("{name}: FAILED, {} error(s)", r.errors.len());
+            for e in &r.errors {
+                let _ = write!(text, "\n{e}");
+            }
+            out.push(text);
+        }
+        if files {
+            for u in self
+                .set
+                .files_without_modules()
+                .into_iter()
+                .filter(|u| !u.not_mib)
+            {
+                let mut text = format!("{}: FAILED, no module read", self.set.files[u.file].name);
+                for d in u.diagnostics {
+                    let _ = write!(text, "\n{d}");
+                }
+                out.push(text);
+            }
         }
         out
     }
 
-    /// Per-module OK/warnings/errors lines and a summary; whether every module compiled.
-    pub fn check_report(&self, verbose: bool) -> (String, bool) {
+    /// Per-module OK/warnings/errors lines and a summary; whether every module compiled. With
+    /// `files` (`--all`), the files that yielded no module are reported and counted too.
+    pub fn check_report(&self, verbose: bool, files: bool) -> (String, bool) {
         let mut out = String::new();
         let (mut ok, mut warn, mut failed) = (0, 0, 0);
         let mut reports: Vec<_> = self.resolved.reports.iter().collect();
@@ -169,13 +210,52 @@ impl Mibs {
                 let _ = writeln!(out, "{name}: OK");
             }
         }
+        let (not_mib, unread): (Vec<_>, Vec<_>) = if files {
+            self.set
+                .files_without_modules()
+                .into_iter()
+                .partition(|u| u.not_mib)
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        for u in &unread {
+            let _ = writeln!(
+                out,
+                "{}: FAILED, no module read",
+                self.set.files[u.file].name
+            );
+            for d in &u.diagnostics {
+                let _ = writeln!(out, "{d}");
+            }
+        }
+        if verbose {
+            for u in &not_mib {
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    u.diagnostics[0]
+                        .to_string()
+                        .replacen(": error: ", ": note: ", 1)
+                );
+            }
+        }
+        let files_note = if files {
+            format!(
+                "{} files ({} not MIB files), {} MIB files without a module; ",
+                self.set.files.len(),
+                not_mib.len(),
+                unread.len()
+            )
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "{} modules: {ok} OK, {warn} OK with warnings, {failed} failed; {} nodes",
+            "{files_note}{} modules: {ok} OK, {warn} OK with warnings, {failed} failed; {} nodes",
             ok + warn + failed,
             self.resolved.nodes.len()
         );
-        (out, failed == 0)
+        (out, failed == 0 && unread.is_empty())
     }
 }
 

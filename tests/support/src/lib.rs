@@ -46,7 +46,9 @@ pub fn mib_corpus() -> Option<PathBuf> {
         Some(p) => PathBuf::from(p),
         None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/mibs"),
     };
-    path.join("ietf").is_dir().then_some(path)
+    path.join("ietf")
+        .is_dir()
+        .then(|| path.canonicalize().unwrap_or(path))
 }
 
 /// [`mib_corpus`], or `None` after skipping the calling test with the reason.

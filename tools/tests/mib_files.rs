@@ -1,0 +1,128 @@
+//! MIB files that do not come out whole are reported, never left out: a file that yields no
+//! module is named with its line and column by `mib check --all` and counted; a separator
+//! line of an odd number of dashes is read as a comment (the `dash-line` relaxation, an error
+//! under `--strict`); `mib dump` names the modules that failed and exits 1. The MIB files are
+//! written by the test.
+
+#[path = "support/run.rs"]
+mod run;
+use run::snmpc;
+
+fn module(name: &str, body: &str) -> String {
+    format!("{name} DEFINITIONS ::= BEGIN\nIMPORTS enterprises FROM SNMPv2-SMI;\n{body}\nEND\n")
+}
+
+fn write_mibs() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let w = |file: &str, text: String| std::fs::write(dir.path().join(file), text).unwrap();
+    w(
+        "GOOD-MIB.txt",
+        module(
+            "GOOD-MIB",
+            "good OBJECT IDENTIFIER ::= { enterprises 99991 }",
+        ),
+    );
+    let dashes = "-".repeat(85);
+    w(
+        "DASH-MIB.txt",
+        module(
+            "DASH-MIB",
+            &format!("{dashes}\ndash OBJECT IDENTIFIER ::= {{ enterprises 99992 }}"),
+        ),
+    );
+    // A character no MIB token starts with: the file cannot be read as a module at all.
+    w(
+        "BROKEN-MIB.txt",
+        "BROKEN-MIB DEFINITIONS ::= BEGIN\n  broken OBJECT IDENTIFIER ::= { enterprises $ }\nEND\n"
+            .into(),
+    );
+    w("NOTES.txt", "These are not MIB modules.\n".into());
+    w(
+        "UNRESOLVED-MIB.txt",
+        module("UNRESOLVED-MIB", "lost OBJECT IDENTIFIER ::= { nowhere 1 }"),
+    );
+    dir
+}
+
+#[test]
+fn files_that_yield_no_module_are_reported_and_counted() {
+    let dir = write_mibs();
+    let path = format!("{}:mibs", dir.path().display());
+    let (out, err, code) = snmpc(&["mib", "check", "-M", &path, "--all"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("GOOD-MIB: OK\n"), "{out}");
+    assert!(out.contains("DASH-MIB: OK, 1 warning(s)"), "{out}");
+    assert!(
+        out.contains("BROKEN-MIB.txt: FAILED, no module read"),
+        "{out}"
+    );
+    assert!(
+        out.contains("BROKEN-MIB.txt:2:46: error: unexpected character '$'"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("NOTES.txt"),
+        "not a MIB file, not a failure: {out}"
+    );
+    assert!(out.contains("UNRESOLVED-MIB: FAILED"), "{out}");
+    // mibs/README.md and NOTES.txt are no MIB files.
+    let files = std::fs::read_dir("../mibs").unwrap().count() + 5;
+    assert!(
+        out.contains(&format!(
+            "{files} files (2 not MIB files), 1 MIB files without a module;"
+        )),
+        "{out}"
+    );
+    // Asked for by name, the broken module's file is named too.
+    let (_, err, code) = snmpc(&["mib", "check", "-M", &path, "BROKEN-MIB"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("module BROKEN-MIB is not on the search path"),
+        "{err}"
+    );
+    assert!(err.contains("BROKEN-MIB.txt:2:46"), "{err}");
+}
+
+#[test]
+fn an_odd_dash_line_is_a_relaxation() {
+    let dir = write_mibs();
+    let path = format!("{}:mibs", dir.path().display());
+    let (out, _, code) = snmpc(&["mib", "check", "-M", &path, "DASH-MIB", "--verbose"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("warning: a line of an odd number of dashes"),
+        "{out}"
+    );
+    assert!(
+        out.contains("[dash-line]") || out.contains("dash-line"),
+        "{out}"
+    );
+    let (out, _, code) = snmpc(&[
+        "mib",
+        "check",
+        "-M",
+        &path,
+        "DASH-MIB",
+        "--strict",
+        "dash-line",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("DASH-MIB: FAILED"), "{out}");
+}
+
+#[test]
+fn dump_names_what_failed() {
+    let dir = write_mibs();
+    let path = format!("{}:mibs", dir.path().display());
+    let (out, err, code) = snmpc(&["mib", "dump", "-M", &path, "UNRESOLVED-MIB", "GOOD-MIB"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("GOOD-MIB\tgood\t1.3.6.1.4.1.99991"), "{out}");
+    assert!(err.contains("UNRESOLVED-MIB: FAILED"), "{err}");
+    assert!(err.contains("unresolved parent `nowhere`"), "{err}");
+    let (_, err, code) = snmpc(&["mib", "dump", "-M", &path, "--all"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("BROKEN-MIB.txt: FAILED, no module read"),
+        "{err}"
+    );
+}
