@@ -532,9 +532,8 @@ fn translate(opts: MibOpts, inputs: Vec<String>) -> ExitCode {
     let mut failed = false;
     for input in inputs {
         let digits = input.trim_start_matches('.');
-        let numeric = digits
-            .split('.')
-            .all(|a| !a.is_empty() && a.bytes().all(|b| b.is_ascii_digit()));
+        // A dotted OID starts with a digit (or a dot); a name with a letter.
+        let numeric = input.starts_with('.') || digits.starts_with(|c: char| c.is_ascii_digit());
         if numeric {
             let oid = match numeric_arcs(digits) {
                 Ok(oid) => oid,
@@ -546,10 +545,8 @@ fn translate(opts: MibOpts, inputs: Vec<String>) -> ExitCode {
             };
             match m.oid_to_name(&oid) {
                 Some(name) => println!("{name}"),
-                None => {
-                    eprintln!("snmpc: {input}: no known prefix");
-                    failed = true;
-                }
+                // Under no known root: the OID as it is, as net-snmp prints it.
+                None => println!(".{}", snmp_codegen::mib::dotted(&oid)),
             }
         } else {
             match m.name_to_oid(&input) {
@@ -568,13 +565,16 @@ fn translate(opts: MibOpts, inputs: Vec<String>) -> ExitCode {
     }
 }
 
-/// The arcs of a dotted OID of digits; an arc over 32 bits (SMI's limit, RFC 2578 3.5) is an
-/// error that names it, never dropped.
+/// The arcs of a dotted OID; an arc that is not a number, or over 32 bits (SMI's limit,
+/// RFC 2578 3.5), is an error that names it, never dropped.
 fn numeric_arcs(digits: &str) -> Result<Vec<u32>, String> {
     digits
         .split('.')
         .enumerate()
         .map(|(k, a)| {
+            if a.is_empty() || !a.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(format!("arc {k} (`{a}`) is not a number"));
+            }
             a.parse::<u32>()
                 .map_err(|_| format!("arc {k} ({a}) does not fit in 32 bits (at most 4294967295)"))
         })

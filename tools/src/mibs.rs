@@ -8,12 +8,35 @@ use std::path::PathBuf;
 use snmp_codegen::mib::{self, MibSet, Resolved};
 use snmp_codegen::smi::Relaxation;
 
-/// Loaded and resolved modules, with a name and OID registry.
+/// Loaded and resolved modules, with a name and OID registry built on first use (check and
+/// dump never look anything up, so they never pay for it).
 pub struct Mibs {
     /// What was read.
     pub set: MibSet,
     /// What it resolved to.
     pub resolved: Resolved,
+    lookup: std::sync::OnceLock<Lookup>,
+}
+
+/// The OID tree's roots (X.660), by their arcs.
+const ROOTS: [&str; 3] = ["ccitt", "iso", "joint-iso-ccitt"];
+
+/// The arcs of an instance suffix (`3`, `1.4`), or which is not a number.
+fn instance_suffix(suffix: Option<&str>) -> Result<Vec<u32>, String> {
+    let Some(s) = suffix else {
+        return Ok(Vec::new());
+    };
+    s.split('.')
+        .filter(|a| !a.is_empty())
+        .map(|arc| {
+            arc.parse()
+                .map_err(|_| format!("`{arc}` in the instance suffix is not a number"))
+        })
+        .collect()
+}
+
+/// Descriptor to nodes, and OID to node.
+struct Lookup {
     by_name: HashMap<Box<str>, Vec<usize>>,
     by_oid: BTreeMap<Vec<u32>, usize>,
 }
@@ -56,17 +79,22 @@ impl Mibs {
             }
         }
         let resolved = mib::resolve(&set, modules, strict);
-        let mut by_name: HashMap<Box<str>, Vec<usize>> = HashMap::new();
-        let mut by_oid = BTreeMap::new();
-        for (i, n) in resolved.nodes.iter().enumerate() {
-            by_name.entry(set.name(n).into()).or_default().push(i);
-            by_oid.entry(resolved.oid(n)).or_insert(i);
-        }
         Ok(Mibs {
             set,
             resolved,
-            by_name,
-            by_oid,
+            lookup: std::sync::OnceLock::new(),
+        })
+    }
+
+    fn lookup(&self) -> &Lookup {
+        self.lookup.get_or_init(|| {
+            let mut by_name: HashMap<Box<str>, Vec<usize>> = HashMap::new();
+            let mut by_oid = BTreeMap::new();
+            for (i, n) in self.resolved.nodes.iter().enumerate() {
+                by_name.entry(self.set.name(n).into()).or_default().push(i);
+                by_oid.entry(self.resolved.oid(n)).or_insert(i);
+            }
+            Lookup { by_name, by_oid }
         })
     }
 
@@ -86,10 +114,18 @@ impl Mibs {
             Some((n, s)) => (n, Some(s)),
             None => (rest, None),
         };
-        let candidates = self
-            .by_name
-            .get(name)
-            .ok_or_else(|| format!("unknown object `{name}`"))?;
+        let Some(candidates) = self.lookup().by_name.get(name) else {
+            // The roots no module defines (X.660): ccitt(0), iso(1), joint-iso-ccitt(2).
+            let root = ROOTS.iter().position(|r| *r == name);
+            return match (root, module) {
+                (Some(arc), None) => {
+                    let mut oid = vec![arc as u32];
+                    oid.extend(instance_suffix(suffix)?);
+                    Ok(oid)
+                }
+                _ => Err(format!("unknown object `{name}`")),
+            };
+        };
         let node = match module {
             Some(m) => *candidates
                 .iter()
@@ -98,21 +134,26 @@ impl Mibs {
             None => candidates[0],
         };
         let mut oid = self.resolved.oid(&self.resolved.nodes[node]);
-        if let Some(s) = suffix {
-            for arc in s.split('.').filter(|a| !a.is_empty()) {
-                oid.push(
-                    arc.parse()
-                        .map_err(|_| format!("`{arc}` in the instance suffix is not a number"))?,
-                );
-            }
-        }
+        oid.extend(instance_suffix(suffix)?);
         Ok(oid)
     }
 
-    /// An OID to `MODULE::name.suffix` by longest prefix.
+    /// An OID to `MODULE::name.suffix` by longest prefix; under no node of a module, by its
+    /// root (`joint-iso-ccitt.25.1234`, as net-snmp names it); `None` under no root either.
     pub fn oid_to_name(&self, oid: &[u32]) -> Option<String> {
+        self.oid_to_module_name(oid).or_else(|| {
+            let root = ROOTS.get(usize::try_from(*oid.first()?).ok()?)?;
+            let mut s = root.to_string();
+            for a in &oid[1..] {
+                let _ = write!(s, ".{a}");
+            }
+            Some(s)
+        })
+    }
+
+    fn oid_to_module_name(&self, oid: &[u32]) -> Option<String> {
         (0..=oid.len()).rev().find_map(|k| {
-            let node = *self.by_oid.get(&oid[..k])?;
+            let node = *self.lookup().by_oid.get(&oid[..k])?;
             let mut s = format!(
                 "{}::{}",
                 self.module_name(node),

@@ -110,3 +110,19 @@ fn v3_flags_that_disagree_are_reported() {
     let (out, _, _) = snmpc(&["decode", V3_SHA_GET]);
     assert!(!out.contains("note"), "{out}");
 }
+
+#[test]
+fn the_roots_no_module_defines_are_known() {
+    let (out, err, code) = snmpc(&[
+        "translate",
+        "-M",
+        "mibs",
+        "2.25.1234",
+        "99.1",
+        "iso.3.6",
+        "joint-iso-ccitt.25",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines, ["joint-iso-ccitt.25.1234", ".99.1", "1.3.6", "2.25"]);
+}
