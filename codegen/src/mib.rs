@@ -165,6 +165,18 @@ impl MibFile {
     }
 }
 
+/// Modules an RFC made obsolete, and the module that took their place: an import of the old
+/// name is read from the new one when only that is on the search path (net-snmp reads them so).
+pub const SUCCESSORS: &[(&str, &str)] = &[
+    ("RFC1065-SMI", "RFC1155-SMI"),
+    ("RFC1066-MIB", "RFC1156-MIB"),
+    ("RFC1156-MIB", "RFC1213-MIB"),
+    ("RFC1158-MIB", "RFC1213-MIB"),
+    ("RFC1271-MIB", "RMON-MIB"),
+    ("RFC1286-MIB", "BRIDGE-MIB"),
+    ("RFC1315-MIB", "FRAME-RELAY-DTE-MIB"),
+];
+
 /// A file of the search path that yielded no module ([`MibSet::files_without_modules`]).
 #[derive(Debug, Clone)]
 pub struct UnreadFile {
@@ -331,7 +343,22 @@ impl MibSet {
                 None => Ok(()),
             }
         })?;
+        set.add_successors();
         Ok(set)
+    }
+
+    /// Makes each obsolete module name of [`SUCCESSORS`] that is not on the search path stand
+    /// for its successor when that one is (as net-snmp does); importers are warned
+    /// ([`Relaxation::SuccessorModule`]).
+    fn add_successors(&mut self) {
+        for (old, new) in SUCCESSORS {
+            if self.by_name.contains_key(*old) {
+                continue;
+            }
+            if let Some(&t) = self.by_name.get(*new) {
+                self.by_name.insert((*old).to_string(), t);
+            }
+        }
     }
 
     /// Adds a file's text (for tests and tools); the text is kept for diagnostics.
@@ -1279,18 +1306,25 @@ impl Resolver<'_> {
                         loaded.smi.name,
                         self.set.search_path()
                     );
-                    // Accepted only when the SMI's base modules define every symbol asked for.
-                    let all_in_base = imp.symbols.iter().all(|s| {
+                    // Accepted only when the SMI's base modules, or the importing module itself,
+                    // define every symbol asked for.
+                    let all_known = imp.symbols.iter().all(|s| {
                         BUILTIN_MACROS.contains(&&**s)
                             || BASE_TYPES.contains(&&**s)
                             || self.base_module_of(s).is_some()
+                            || self.set.node_at(m, s).is_some()
+                            || self.set.type_at(m, s).is_some()
                     });
-                    if all_in_base {
+                    if all_known {
                         self.report(
                             m,
                             imp.offset,
                             Some(Relaxation::MissingModule),
-                            format!("{message}; its symbols are taken from the SMI base modules"),
+                            format!(
+                                "{message}; its symbols are taken from the SMI base modules or \
+                                 {} itself, which defines them",
+                                loaded.smi.name
+                            ),
                         );
                     } else {
                         self.report(m, imp.offset, None, message);
@@ -1298,6 +1332,18 @@ impl Resolver<'_> {
                 }
                 Some(&t) => {
                     let target = &self.set.modules[t].smi;
+                    if target.name != imp.module {
+                        self.report(
+                            m,
+                            imp.offset,
+                            Some(Relaxation::SuccessorModule),
+                            format!(
+                                "module {} (imported by {}) is not on the search path; its \
+                                 successor {} is read instead",
+                                imp.module, loaded.smi.name, target.name
+                            ),
+                        );
+                    }
                     for sym in &imp.symbols {
                         let known = self.set.node_at(t, sym).is_some()
                             || self.set.type_at(t, sym).is_some()
@@ -1456,8 +1502,11 @@ impl Resolver<'_> {
                     self.report(
                         m,
                         at,
-                        None,
-                        format!("unresolved parent `{p}` in the OID of `{name}`"),
+                        Some(Relaxation::OrphanNode),
+                        format!(
+                            "unresolved parent `{p}` in the OID of `{name}`: `{name}` and the \
+                             nodes under it are left out"
+                        ),
                     );
                     None
                 }

@@ -46,6 +46,12 @@ pub enum Relaxation {
     /// A separator line of an odd number of dashes, whose last dash the ASN.1 comment rule
     /// (`--` to `--`) leaves outside any comment: read as a comment line, as libsmi reads it.
     DashLine,
+    /// A node whose OID names a parent defined nowhere (not in the module, its imports or the
+    /// SMI's base): it and the nodes under it are left out, the module's other nodes kept.
+    OrphanNode,
+    /// An import from a module an RFC made obsolete (RFC1315-MIB) that is not on the search
+    /// path, read from its successor (FRAME-RELAY-DTE-MIB) that is.
+    SuccessorModule,
 }
 
 impl Relaxation {
@@ -87,11 +93,13 @@ impl Relaxation {
             Relaxation::StringType => "string-type",
             Relaxation::EntrySequence => "entry-sequence",
             Relaxation::DashLine => "dash-line",
+            Relaxation::OrphanNode => "orphan-node",
+            Relaxation::SuccessorModule => "successor-module",
         }
     }
 
     /// Every relaxation.
-    pub const ALL: [Relaxation; 12] = [
+    pub const ALL: [Relaxation; 14] = [
         Relaxation::NameCharacters,
         Relaxation::ListPunctuation,
         Relaxation::MissingImport,
@@ -104,6 +112,8 @@ impl Relaxation {
         Relaxation::StringType,
         Relaxation::EntrySequence,
         Relaxation::DashLine,
+        Relaxation::OrphanNode,
+        Relaxation::SuccessorModule,
     ];
 }
 

@@ -39,7 +39,32 @@ fn write_mibs() -> tempfile::TempDir {
     w("NOTES.txt", "These are not MIB modules.\n".into());
     w(
         "UNRESOLVED-MIB.txt",
-        module("UNRESOLVED-MIB", "lost OBJECT IDENTIFIER ::= { nowhere 1 }"),
+        "UNRESOLVED-MIB DEFINITIONS ::= BEGIN\nIMPORTS thing FROM NOWHERE-MIB;\n\
+         kept OBJECT IDENTIFIER ::= { thing 1 }\nEND\n"
+            .into(),
+    );
+    w(
+        "ORPHAN-MIB.txt",
+        module(
+            "ORPHAN-MIB",
+            "kept OBJECT IDENTIFIER ::= { enterprises 99994 }\n\
+             lost OBJECT IDENTIFIER ::= { nowhere 1 }\n\
+             under OBJECT IDENTIFIER ::= { lost 2 }",
+        ),
+    );
+    w(
+        "FRAME-RELAY-DTE-MIB.txt",
+        module(
+            "FRAME-RELAY-DTE-MIB",
+            "frameRelayDTE OBJECT IDENTIFIER ::= { enterprises 99995 }",
+        ),
+    );
+    w(
+        "OLD-IMPORTS-MIB.txt",
+        "OLD-IMPORTS-MIB DEFINITIONS ::= BEGIN\n\
+         IMPORTS frameRelayDTE FROM RFC1315-MIB mine FROM ABSENT-MIB;\n\
+         mine OBJECT IDENTIFIER ::= { frameRelayDTE 1 }\nEND\n"
+            .into(),
     );
     dir
 }
@@ -66,7 +91,7 @@ fn files_that_yield_no_module_are_reported_and_counted() {
     );
     assert!(out.contains("UNRESOLVED-MIB: FAILED"), "{out}");
     // mibs/README.md and NOTES.txt are no MIB files.
-    let files = std::fs::read_dir("../mibs").unwrap().count() + 5;
+    let files = std::fs::read_dir("../mibs").unwrap().count() + 8;
     assert!(
         out.contains(&format!(
             "{files} files (2 not MIB files), 1 MIB files without a module;"
@@ -118,11 +143,67 @@ fn dump_names_what_failed() {
     assert_eq!(code, 1, "{err}");
     assert!(out.contains("GOOD-MIB\tgood\t1.3.6.1.4.1.99991"), "{out}");
     assert!(err.contains("UNRESOLVED-MIB: FAILED"), "{err}");
-    assert!(err.contains("unresolved parent `nowhere`"), "{err}");
+    assert!(err.contains("module NOWHERE-MIB"), "{err}");
     let (_, err, code) = snmpc(&["mib", "dump", "-M", &path, "--all"]);
     assert_eq!(code, 1);
     assert!(
         err.contains("BROKEN-MIB.txt: FAILED, no module read"),
         "{err}"
     );
+}
+
+#[test]
+fn what_other_mib_tools_read_is_read_with_a_warning() {
+    let dir = write_mibs();
+    let path = format!("{}:mibs", dir.path().display());
+    // A node under a parent defined nowhere is left out with the nodes under it; the
+    // module's other nodes are kept.
+    let (out, err, code) = snmpc(&["mib", "dump", "-M", &path, "ORPHAN-MIB"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("ORPHAN-MIB\tkept\t1.3.6.1.4.1.99994"), "{out}");
+    assert!(
+        !out.contains("\tlost\t") && !out.contains("\tunder\t"),
+        "{out}"
+    );
+    let (out, _, code) = snmpc(&["mib", "check", "-M", &path, "ORPHAN-MIB", "--verbose"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("`lost` and the nodes under it are left out"),
+        "{out}"
+    );
+    let strict = [
+        "mib",
+        "check",
+        "-M",
+        &path,
+        "ORPHAN-MIB",
+        "--strict",
+        "orphan-node",
+    ];
+    assert_eq!(snmpc(&strict).2, 1);
+    // An import from RFC1315-MIB read from its successor, and one from an absent module of a
+    // name the importer defines itself.
+    let (out, _, code) = snmpc(&["mib", "check", "-M", &path, "OLD-IMPORTS-MIB", "--verbose"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("OLD-IMPORTS-MIB: OK, 2 warning(s)"), "{out}");
+    assert!(
+        out.contains("its successor FRAME-RELAY-DTE-MIB is read instead"),
+        "{out}"
+    );
+    assert!(
+        out.contains("OLD-IMPORTS-MIB itself, which defines them"),
+        "{out}"
+    );
+    let (out, _, _) = snmpc(&["translate", "-M", &path, "OLD-IMPORTS-MIB::mine"]);
+    assert_eq!(out.trim(), "1.3.6.1.4.1.99995.1");
+    let strict = [
+        "mib",
+        "check",
+        "-M",
+        &path,
+        "OLD-IMPORTS-MIB",
+        "--strict",
+        "successor-module",
+    ];
+    assert_eq!(snmpc(&strict).2, 1);
 }
