@@ -681,8 +681,16 @@ fn builtin_type(i: Input<'_>) -> PResult<'_, TypeKind> {
 /// `IntegerType ::= INTEGER | INTEGER "{" NamedNumberList "}"`
 fn integer_type(i: Input<'_>) -> PResult<'_, TypeKind> {
     let (i, _) = kw("INTEGER")(i)?;
-    let (i, named) = opt(delimited(sym("{"), named_number_list, sym("}")))(i)?;
+    let (i, named) = opt(named_numbers)(i)?;
     Ok((i, TypeKind::Integer(named.unwrap_or_default())))
+}
+
+/// `"{" NamedNumberList "}"` after INTEGER, BIT STRING or BITS: once the `{` is read the list
+/// must follow (a constraint would start with `(`), so an error inside it is reported where
+/// it is, not as text left after the type.
+fn named_numbers(i: Input<'_>) -> PResult<'_, Vec<NamedNumber>> {
+    let (i, _) = sym("{")(i)?;
+    nom::combinator::cut(nom::sequence::terminated(named_number_list, sym("}")))(i)
 }
 
 /// ```text
@@ -744,14 +752,14 @@ fn enumerated_type(i: Input<'_>) -> PResult<'_, TypeKind> {
 /// `BitStringType ::= BIT STRING | BIT STRING "{" NamedBitList "}"`
 fn bit_string_type(i: Input<'_>) -> PResult<'_, TypeKind> {
     let (i, _) = tuple((kw("BIT"), kw("STRING")))(i)?;
-    let (i, named) = opt(delimited(sym("{"), named_number_list, sym("}")))(i)?;
+    let (i, named) = opt(named_numbers)(i)?;
     Ok((i, TypeKind::BitString(named.unwrap_or_default())))
 }
 
 /// `BITS "{" NamedBitList "}"` (the SMIv2 pseudo-type, RFC 2578 7.1.4): a BIT STRING.
 fn bits_type(i: Input<'_>) -> PResult<'_, TypeKind> {
     let (i, _) = kw("BITS")(i)?;
-    let (i, named) = opt(delimited(sym("{"), named_number_list, sym("}")))(i)?;
+    let (i, named) = opt(named_numbers)(i)?;
     Ok((i, TypeKind::BitString(named.unwrap_or_default())))
 }
 

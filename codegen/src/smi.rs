@@ -52,6 +52,9 @@ pub enum Relaxation {
     /// An import from a module an RFC made obsolete (RFC1315-MIB) that is not on the search
     /// path, read from its successor (FRAME-RELAY-DTE-MIB) that is.
     SuccessorModule,
+    /// A descriptor defined twice in one module: both nodes are kept; the module's own
+    /// references to the name mean the last.
+    Redefinition,
 }
 
 impl Relaxation {
@@ -95,11 +98,12 @@ impl Relaxation {
             Relaxation::DashLine => "dash-line",
             Relaxation::OrphanNode => "orphan-node",
             Relaxation::SuccessorModule => "successor-module",
+            Relaxation::Redefinition => "redefinition",
         }
     }
 
     /// Every relaxation.
-    pub const ALL: [Relaxation; 14] = [
+    pub const ALL: [Relaxation; 15] = [
         Relaxation::NameCharacters,
         Relaxation::ListPunctuation,
         Relaxation::MissingImport,
@@ -114,6 +118,7 @@ impl Relaxation {
         Relaxation::DashLine,
         Relaxation::OrphanNode,
         Relaxation::SuccessorModule,
+        Relaxation::Redefinition,
     ];
 }
 
@@ -921,6 +926,10 @@ struct Parser<'s> {
     /// Buffers kept from statement to statement: a macro's clauses, an OID value's numbers.
     clause_buf: Vec<(&'s str, usize, usize)>,
     arcs_buf: Vec<u32>,
+    /// The module's labels written inside OID values (`iso8802` in `{ iso std(0)
+    /// iso8802(8802) }`), each with where it is written and the OID it names: nodes of the
+    /// module unless it defines the name itself.
+    implicit: Vec<(Name, usize, OidValue)>,
     /// The file's SYNTAX clauses parsed so far, by their tokens (joined by spaces): objects
     /// repeat the same few, and share one tree each.
     syntaxes: std::collections::HashMap<
@@ -949,6 +958,7 @@ impl<'s> Parser<'s> {
             names: Default::default(),
             clause_buf: Vec::new(),
             arcs_buf: Vec::new(),
+            implicit: Vec::new(),
             syntaxes: Default::default(),
             key_buf: String::new(),
             table: Names::default(),
@@ -1467,6 +1477,7 @@ impl<'s> Parser<'s> {
         arcs.clear();
         let mut usable = true;
         let mut first = true;
+        let mut labels: Vec<(usize, usize)> = Vec::new();
         let mut i = k + 1;
         while i < self.toks.len() && !self.is(i, "}") {
             // A number, from `n` or `label(n)`.
@@ -1478,6 +1489,8 @@ impl<'s> Parser<'s> {
                         && self.is(i + 3, ")")
                     {
                         number = Some((i + 2, self.text(i + 2)));
+                        // (the label's token, the arc it names)
+                        labels.push((i, arcs.len()));
                         i += 4;
                     } else if first {
                         value.parent = Some(self.name_id(self.text(i)));
@@ -1548,9 +1561,58 @@ impl<'s> Parser<'s> {
             self.error(self.offset(k), format!("`{name}` has an empty OID value"));
             usable = false;
         }
+        if usable {
+            for (at, arc) in labels {
+                let label = self.name_id(self.text(at));
+                let named = OidValue {
+                    parent: value.parent,
+                    parent_offset: value.parent_offset,
+                    arcs: Arcs::from_slice(&arcs[..=arc]),
+                };
+                self.implicit.push((label, self.offset(at), named));
+            }
+        }
         value.arcs = Arcs::from_slice(&arcs);
         self.arcs_buf = arcs;
         Some((usable.then_some(value), i + 1))
+    }
+
+    /// The module's last steps: the labels of OID values become nodes where the module does
+    /// not define their names ([`Parser::implicit`]), a name defined twice is reported, and
+    /// the names move into the module.
+    fn finish_module(&mut self, m: &mut SmiModule) {
+        let mut defined: Vec<(Name, usize)> = m
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.name, i))
+            .collect();
+        defined.sort_unstable_by_key(|&(name, i)| (name.0, i));
+        for pair in defined.windows(2) {
+            if pair[0].0 == pair[1].0 {
+                let (first, again) = (&m.nodes[pair[0].1], &m.nodes[pair[1].1]);
+                let line = self.src[..first.offset as usize].matches('\n').count() + 1;
+                let name = self.table.get(first.name).to_string();
+                self.warn(
+                    again.offset as usize,
+                    Relaxation::Redefinition,
+                    format!(
+                        "`{name}` is defined again (first on line {line}); this definition is used"
+                    ),
+                );
+            }
+        }
+        for (label, at, value) in std::mem::take(&mut self.implicit) {
+            let known = defined
+                .binary_search_by_key(&label.0, |&(n, _)| n.0)
+                .is_ok()
+                || m.nodes[defined.len()..].iter().any(|n| n.name == label);
+            if !known {
+                m.nodes
+                    .push(node(label, at, NodeKind::Identifier, Some(value)));
+            }
+        }
+        m.names = std::mem::take(&mut self.table);
     }
 
     fn string(&self, k: usize) -> Option<String> {
@@ -1647,6 +1709,7 @@ impl<'s> Parser<'s> {
         k += 3;
         self.table = Names::default();
         self.name_ids.clear();
+        self.implicit.clear();
         let mut m = SmiModule {
             name,
             offset: self.offset(name_at),
@@ -1677,7 +1740,7 @@ impl<'s> Parser<'s> {
         while k < self.toks.len() {
             if self.is(k, "END") {
                 self.pos = k + 1;
-                m.names = std::mem::take(&mut self.table);
+                self.finish_module(&mut m);
                 return Some(m);
             }
             let next = self.statement(k, &mut m);
@@ -1689,7 +1752,7 @@ impl<'s> Parser<'s> {
         }
         self.error(self.src.len(), format!("module {} has no END", m.name));
         self.pos = k;
-        m.names = std::mem::take(&mut self.table);
+        self.finish_module(&mut m);
         Some(m)
     }
 

@@ -41,13 +41,31 @@ END
         .iter()
         .find(|rep| set.modules[rep.module].smi.name == "A-MIB")
         .expect("A-MIB reported");
-    let messages: Vec<&str> = a_report.errors.iter().map(|d| d.message.as_str()).collect();
+    // `p` is defined nowhere: `y` is left out (the orphan-node relaxation, a warning; an error
+    // under --strict), the module's other nodes kept.
+    let messages: Vec<&str> = a_report
+        .warnings
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
     assert!(
         messages
             .iter()
             .any(|m| m.contains("unresolved parent `p` in the OID of `y`")),
         "{messages:?}"
     );
+    assert!(r.nodes.iter().all(|n| set.name(n) != "y"));
+    let strict = HashSet::from([snmp_codegen::smi::Relaxation::OrphanNode]);
+    let r2 = resolve(&set, &["A-MIB".into()], &strict);
+    let a2 = r2
+        .reports
+        .iter()
+        .find(|rep| set.modules[rep.module].smi.name == "A-MIB")
+        .expect("A-MIB reported");
+    assert!(a2
+        .errors
+        .iter()
+        .any(|d| d.message.contains("unresolved parent `p`")));
     // x still gets its OID; its syntax has no base type to find.
     let x = r
         .nodes

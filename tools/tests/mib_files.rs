@@ -207,3 +207,56 @@ fn what_other_mib_tools_read_is_read_with_a_warning() {
     ];
     assert_eq!(snmpc(&strict).2, 1);
 }
+
+#[test]
+fn labels_in_oid_values_redefinitions_and_enumeration_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = |file: &str, text: String| std::fs::write(dir.path().join(file), text).unwrap();
+    w(
+        "LABELS-MIB.txt",
+        module(
+            "LABELS-MIB",
+            "lab OBJECT IDENTIFIER ::= { iso std(0) iso8802(8802) 7 }\n\
+             twice OBJECT IDENTIFIER ::= { enterprises 1 }\n\
+             twice OBJECT IDENTIFIER ::= { enterprises 2 }",
+        ),
+    );
+    w(
+        "ENUM-MIB.txt",
+        "ENUM-MIB DEFINITIONS ::= BEGIN\n\
+         IMPORTS OBJECT-TYPE, enterprises FROM SNMPv2-SMI;\n\
+         e OBJECT-TYPE\n    SYNTAX INTEGER {\n        good(1),\n        two words(2)\n    }\n\
+         \x20   MAX-ACCESS read-only\n    STATUS current\n    DESCRIPTION \"e\"\n\
+         \x20   ::= { enterprises 3 }\nEND\n"
+            .into(),
+    );
+    let path = format!("{}:mibs", dir.path().display());
+    // Labels written inside an OID value name their arcs, as net-snmp reads them.
+    let (out, err, code) = snmpc(&[
+        "translate",
+        "-M",
+        &path,
+        "iso8802",
+        "std",
+        "LABELS-MIB::lab",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        ["1.0.8802", "1.0", "1.0.8802.7"]
+    );
+    // A name defined twice: a warning naming both lines; both nodes are kept.
+    let (out, _, code) = snmpc(&["mib", "check", "-M", &path, "LABELS-MIB", "--verbose"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(":5:1: warning: `twice` is defined again (first on line 4)"),
+        "{out}"
+    );
+    let (out, _, _) = snmpc(&["translate", "-M", &path, "1.3.6.1.4.1.1", "1.3.6.1.4.1.2"]);
+    let both: Vec<&str> = out.lines().collect();
+    assert_eq!(both, ["LABELS-MIB::twice", "LABELS-MIB::twice"]);
+    // An enumeration label with a space: the error is where the label is, not at the `{`.
+    let (out, _, code) = snmpc(&["mib", "check", "-M", &path, "ENUM-MIB"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("ENUM-MIB.txt:6:9: error:"), "{out}");
+}
