@@ -303,6 +303,7 @@ impl<'s> ModuleGen<'s> {
                 NodeKind::ModuleCompliance => "MODULE-COMPLIANCE",
                 NodeKind::AgentCapabilities => "AGENT-CAPABILITIES",
                 NodeKind::Identifier => "OBJECT IDENTIFIER",
+                NodeKind::Label => "OBJECT IDENTIFIER (a label inside an OID value)",
             },
             self.module_name,
             self.file,

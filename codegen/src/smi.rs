@@ -402,6 +402,10 @@ pub enum NodeKind {
     ModuleCompliance,
     /// AGENT-CAPABILITIES.
     AgentCapabilities,
+    /// A label written inside another node's OID value (`iso8802` in `{ iso std(0)
+    /// iso8802(8802) }`): an OBJECT IDENTIFIER the module names only there. A node defined by
+    /// an assignment is preferred to it where both name one OID.
+    Label,
 }
 
 impl NodeKind {
@@ -433,6 +437,7 @@ impl NodeKind {
             NodeKind::NotificationGroup => "notification-group",
             NodeKind::ModuleCompliance => "module-compliance",
             NodeKind::AgentCapabilities => "agent-capabilities",
+            NodeKind::Label => "label",
         }
     }
 }
@@ -1608,8 +1613,7 @@ impl<'s> Parser<'s> {
                 .is_ok()
                 || m.nodes[defined.len()..].iter().any(|n| n.name == label);
             if !known {
-                m.nodes
-                    .push(node(label, at, NodeKind::Identifier, Some(value)));
+                m.nodes.push(node(label, at, NodeKind::Label, Some(value)));
             }
         }
         m.names = std::mem::take(&mut self.table);

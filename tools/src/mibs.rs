@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use snmp_codegen::mib::{self, MibSet, Resolved};
-use snmp_codegen::smi::Relaxation;
+use snmp_codegen::smi::{NodeKind, Relaxation};
 
 /// Loaded and resolved modules, with a name and OID registry built on first use (check and
 /// dump never look anything up, so they never pay for it).
@@ -92,7 +92,16 @@ impl Mibs {
             let mut by_oid = BTreeMap::new();
             for (i, n) in self.resolved.nodes.iter().enumerate() {
                 by_name.entry(self.set.name(n).into()).or_default().push(i);
-                by_oid.entry(self.resolved.oid(n)).or_insert(i);
+            }
+            // An OID is named by a node an assignment defines before a label inside an OID
+            // value that names it too (net-snmp names it so).
+            let label = |i: &usize| self.resolved.nodes[*i].kind() == NodeKind::Label;
+            let (labels, defined): (Vec<usize>, Vec<usize>) =
+                (0..self.resolved.nodes.len()).partition(label);
+            for i in defined.into_iter().chain(labels) {
+                by_oid
+                    .entry(self.resolved.oid(&self.resolved.nodes[i]))
+                    .or_insert(i);
             }
             Lookup { by_name, by_oid }
         })
