@@ -889,6 +889,10 @@ fn module_tokens(g: &mut ModuleGen<'_>) -> Result<TokenStream, Diagnostic> {
             }
         }
         let mut cname = screaming_snake_case(g.name_of(node));
+        // A label may start with a digit (`802dot3(10006)`): a constant starts with a capital.
+        if cname.starts_with(|c: char| c.is_ascii_digit()) {
+            cname.insert(0, 'V');
+        }
         while !const_names.insert(cname.clone()) {
             cname.push('_');
         }
