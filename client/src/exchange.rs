@@ -295,16 +295,16 @@ impl Exchange {
         } else {
             self.encode(&p.request, id, now)
         };
-        match encoded {
-            Ok(datagram) => {
-                let p = self.pending.as_mut().expect("checked above");
+        match (encoded, self.pending.as_mut()) {
+            (Ok(datagram), Some(p)) => {
                 p.id = id;
                 p.datagram = datagram;
                 p.unsent = true;
                 p.attempts = 0;
                 p.deadline = None;
             }
-            Err(e) => self.finish(Err(e)),
+            (Ok(_), None) => {}
+            (Err(e), _) => self.finish(Err(e)),
         }
     }
 
