@@ -1,4 +1,4 @@
-//! `snmp-codegen`: regenerate the checked-in SNMP bindings, check them, or compile ASN.1 files
+//! `snmp-regen`: regenerate the checked-in SNMP bindings, check them, or compile ASN.1 files
 //! and MIB modules.
 
 use std::path::PathBuf;
@@ -8,7 +8,7 @@ use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
 #[command(
-    name = "snmp-codegen",
+    name = "snmp-regen",
     version,
     about = "Compile SNMP's ASN.1 modules into Rust BER codecs"
 )]
@@ -67,8 +67,8 @@ fn main() -> ExitCode {
 fn run(command: Command) -> Result<ExitCode, snmp_codegen::BuildError> {
     match command {
         Command::Regen { root } => {
-            let root = root.unwrap_or_else(snmp_codegen::workspace_root);
-            let generated = snmp_codegen::snmp_builder(&root).generate()?;
+            let root = root.unwrap_or_else(snmp_regen::workspace_root);
+            let generated = snmp_regen::snmp_builder(&root).generate()?;
             let written = generated.write_crate(&root.join("generated/src"))?;
             for m in &generated.modules {
                 println!(
@@ -85,9 +85,9 @@ fn run(command: Command) -> Result<ExitCode, snmp_codegen::BuildError> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Check { root } => {
-            let root = root.unwrap_or_else(snmp_codegen::workspace_root);
-            let generated = snmp_codegen::snmp_builder(&root).generate()?;
-            let diffs = snmp_codegen::stale_diff(&generated, &root.join("generated/src"));
+            let root = root.unwrap_or_else(snmp_regen::workspace_root);
+            let generated = snmp_regen::snmp_builder(&root).generate()?;
+            let diffs = snmp_regen::stale_diff(&generated, &root.join("generated/src"));
             if diffs.is_empty() {
                 println!(
                     "generated/ is up to date ({} modules, {} types)",
@@ -99,7 +99,7 @@ fn run(command: Command) -> Result<ExitCode, snmp_codegen::BuildError> {
                 for d in diffs {
                     println!("{d}");
                 }
-                eprintln!("generated/ is stale: run `cargo run -p snmp-codegen -- regen`");
+                eprintln!("generated/ is stale: run `cargo run -p snmp-regen -- regen`");
                 Ok(ExitCode::FAILURE)
             }
         }

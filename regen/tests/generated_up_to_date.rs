@@ -1,11 +1,11 @@
-//! generated/ must be exactly what `cargo run -p snmp-codegen -- regen` writes.
+//! generated/ must be exactly what `cargo run -p snmp-regen -- regen` writes.
 
 use std::fs;
 
 #[test]
 fn generated_crate_is_up_to_date() {
-    let root = snmp_codegen::workspace_root();
-    let generated = snmp_codegen::snmp_builder(&root)
+    let root = snmp_regen::workspace_root();
+    let generated = snmp_regen::snmp_builder(&root)
         .generate()
         .unwrap_or_else(|e| panic!("{e}"));
     // Regenerate into a temporary directory, as regen would, and compare with the checked-in files.
@@ -14,14 +14,14 @@ fn generated_crate_is_up_to_date() {
     for (name, _) in generated.crate_files() {
         assert!(tmp.path().join(&name).exists(), "{name} not written");
     }
-    let diffs = snmp_codegen::stale_diff(&generated, &root.join("generated/src"));
+    let diffs = snmp_regen::stale_diff(&generated, &root.join("generated/src"));
     assert!(
         diffs.is_empty(),
-        "generated/ is stale; run `cargo run -p snmp-codegen -- regen` and review:\n{}",
+        "generated/ is stale; run `cargo run -p snmp-regen -- regen` and review:\n{}",
         diffs.join("\n")
     );
     // And the temp copy agrees with itself (write_crate and stale_diff use the same files).
-    assert!(snmp_codegen::stale_diff(&generated, tmp.path()).is_empty());
+    assert!(snmp_regen::stale_diff(&generated, tmp.path()).is_empty());
     // Seven ASN.1 modules and nine MIB modules from mibs/.
     assert_eq!(generated.modules.len(), 16);
     assert_eq!(generated.type_count(), 166);
@@ -31,8 +31,8 @@ fn generated_crate_is_up_to_date() {
 
 #[test]
 fn a_stale_file_is_reported_with_a_diff() {
-    let root = snmp_codegen::workspace_root();
-    let generated = snmp_codegen::snmp_builder(&root).generate().unwrap();
+    let root = snmp_regen::workspace_root();
+    let generated = snmp_regen::snmp_builder(&root).generate().unwrap();
     let tmp = tempfile::tempdir().unwrap();
     generated.write_crate(tmp.path()).unwrap();
     let path = tmp.path().join("snmpv2_pdu.rs");
@@ -41,7 +41,7 @@ fn a_stale_file_is_reported_with_a_diff() {
         .replace("pub request_id: i32", "pub request_id: i64");
     fs::write(&path, edited).unwrap();
     fs::write(tmp.path().join("leftover.rs"), "// old").unwrap();
-    let diffs = snmp_codegen::stale_diff(&generated, tmp.path());
+    let diffs = snmp_regen::stale_diff(&generated, tmp.path());
     assert_eq!(diffs.len(), 2, "{diffs:?}");
     assert!(
         diffs[0].contains("-    pub request_id: i64,")
