@@ -6,7 +6,7 @@
 
 use criterion::{criterion_group, BenchmarkId, Criterion};
 use snmp_client::usm::{self, AuthProtocol, Key, PrivProtocol};
-use snmpc::netsnmp::NetSnmp;
+use snmp_netsnmp::NetSnmp;
 
 const ENGINE: &[u8] = b"\x80\x00\x1f\x88\x04snmp-codegen";
 

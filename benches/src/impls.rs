@@ -301,8 +301,8 @@ impl Codec for Floor {
 // net-snmp's libnetsnmp, loaded at run time
 // ---------------------------------------------------------------------------------------------
 
-/// libnetsnmp's PDU codec, `snmp_pdu_parse` and `snmp_pdu_build`, through `snmpc::netsnmp`.
-pub struct NetSnmp(pub snmpc::netsnmp::NetSnmp);
+/// libnetsnmp's PDU codec, `snmp_pdu_parse` and `snmp_pdu_build`, through `snmp_netsnmp` (tests/netsnmp).
+pub struct NetSnmp(pub snmp_netsnmp::NetSnmp);
 
 impl Codec for NetSnmp {
     fn name(&self) -> &'static str {
@@ -871,7 +871,7 @@ impl Codec for AsyncSnmp {
 /// or why none was.
 pub fn all() -> (Vec<Box<dyn Codec>>, Result<String, String>) {
     let mut impls: Vec<Box<dyn Codec>> = vec![Box::new(Generated)];
-    let note = match snmpc::netsnmp::NetSnmp::load() {
+    let note = match snmp_netsnmp::NetSnmp::load() {
         Ok(n) => {
             let loaded = format!("net-snmp: {} loaded", n.path);
             impls.push(Box::new(NetSnmp(n)));

@@ -5,6 +5,5 @@ pub mod ask;
 pub mod capture;
 pub mod hexdump;
 pub mod mibs;
-pub mod netsnmp;
 pub mod trace;
 pub mod view;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use snmp_ber::{Decode, DecodeErrorKind};
 use snmp_messages::{community_based_snmpv2, rfc1157_snmp, snmpv2_pdu};
-use snmpc::netsnmp::NetSnmp;
+use snmp_netsnmp::NetSnmp;
 use snmpc::{capture, view};
 
 fn corpus(sub: &str) -> PathBuf {
@@ -154,7 +154,7 @@ fn ours(bytes: &[u8]) -> Result<Ours<'_>, Rejection> {
 /// Compares two decodes that both succeeded: net-snmp's PDU, rebuilt with its own builder, must
 /// decode (with our decoder) to the PDU we decoded.
 fn same_values(
-    lib_pdu: &snmpc::netsnmp::Pdu<'_>,
+    lib_pdu: &snmp_netsnmp::Pdu<'_>,
     version: i64,
     community: &[u8],
     ours: &Ours<'_>,

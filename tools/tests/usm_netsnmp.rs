@@ -4,7 +4,7 @@
 //! the same plaintext for every privacy protocol, and the same protocol OIDs.
 
 use snmp_client::usm::{self, AuthProtocol, Key, PrivProtocol};
-use snmpc::netsnmp::NetSnmp;
+use snmp_netsnmp::NetSnmp;
 
 /// A small deterministic generator (xorshift), so that a failure repeats.
 struct Rng(u64);
