@@ -103,7 +103,11 @@ fn done(
     };
     Verdict::Done(match status {
         0 => Ok(bindings),
-        status => Err(ClientError::ErrorStatus { status, index }),
+        status => Err(ClientError::ErrorStatus {
+            status,
+            index,
+            oid: None,
+        }),
     })
 }
 

@@ -96,6 +96,38 @@ pub enum Report {
     Other,
 }
 
+impl std::fmt::Display for Report {
+    /// What the Report means to a user, and its counter (`usmStatsWrongDigests`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Report::UnsupportedSecLevel => {
+                "unsupported security level: the agent's user does not allow this level \
+                 (usmStatsUnsupportedSecLevels)"
+            }
+            Report::NotInTimeWindow => {
+                "not in time window: the engine's boots and time were off \
+                 (usmStatsNotInTimeWindows)"
+            }
+            Report::UnknownUserName => {
+                "unknown user: the agent has no USM user of that name (usmStatsUnknownUserNames)"
+            }
+            Report::UnknownEngineId => {
+                "unknown engine ID: the agent's engine is not the one the message names \
+                 (usmStatsUnknownEngineIDs)"
+            }
+            Report::WrongDigest => {
+                "authentication failure: wrong authentication password or protocol for the user \
+                 (usmStatsWrongDigests)"
+            }
+            Report::DecryptionError => {
+                "decryption failure: wrong privacy password or protocol for the user \
+                 (usmStatsDecryptionErrors)"
+            }
+            Report::Other => "a Report of a counter other than usmStats",
+        })
+    }
+}
+
 impl Report {
     /// Whether RFC 3414 3.2 has an agent send this Report at noAuthNoPriv (steps 3, 4, 5, 6
     /// and 8: it could not authenticate the request, so it cannot authenticate the Report).

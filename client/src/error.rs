@@ -47,15 +47,21 @@ pub enum ClientError {
     #[error(transparent)]
     Outgoing(#[from] OutgoingError),
     /// The agent answered with a Report (RFC 3414 3.2).
-    #[error("the agent reports {0:?}")]
+    #[error("the agent reports {0}")]
     Report(Report),
     /// The agent answered with an error-status.
-    #[error("error-status {status} at binding {index}")]
+    #[error(
+        "error-status {} ({status}) at binding {index}{}",
+        error_status_name(*status),
+        oid.as_ref().map(|o| format!(" ({o})")).unwrap_or_default()
+    )]
     ErrorStatus {
         /// error-status.
         status: i64,
         /// error-index (1-based; 0 for the whole request).
         index: i64,
+        /// The OID of the binding error-index names, when it names one of the request's.
+        oid: Option<OidBuf>,
     },
     /// A walk's next OID does not follow the previous one: the agent loops.
     #[error("walk: {next} does not follow {previous}")]
@@ -89,6 +95,36 @@ pub enum ClientError {
         /// Which limit was reached.
         limit: &'static str,
     },
+}
+
+/// RFC 3416's name of an error-status (RFC 1157's for 0 to 5), as net-snmp's tools print it.
+pub fn error_status_name(status: i64) -> &'static str {
+    const NAMES: [&str; 19] = [
+        "noError",
+        "tooBig",
+        "noSuchName",
+        "badValue",
+        "readOnly",
+        "genErr",
+        "noAccess",
+        "wrongType",
+        "wrongLength",
+        "wrongEncoding",
+        "wrongValue",
+        "noCreation",
+        "inconsistentValue",
+        "resourceUnavailable",
+        "commitFailed",
+        "undoFailed",
+        "authorizationError",
+        "notWritable",
+        "inconsistentName",
+    ];
+    usize::try_from(status)
+        .ok()
+        .and_then(|k| NAMES.get(k))
+        .copied()
+        .unwrap_or("an error-status no RFC defines")
 }
 
 fn discarded_note(discarded: &Discards) -> String {

@@ -233,8 +233,15 @@ impl Exchange {
                 }
                 self.prepare(now);
             }
-            Verdict::Done(result) => {
+            Verdict::Done(mut result) => {
                 self.stats.accepted += 1;
+                // error-index names a binding of the request: say which.
+                if let (Err(ClientError::ErrorStatus { index, oid, .. }), Some(p)) =
+                    (&mut result, self.pending.as_ref())
+                {
+                    let k = usize::try_from(*index).ok().and_then(|k| k.checked_sub(1));
+                    *oid = k.and_then(|k| p.request.oids.get(k)).cloned();
+                }
                 self.finish(result);
             }
         }

@@ -31,7 +31,7 @@ pub mod walk;
 
 pub use config::{Credentials, Options, UsmUser};
 pub use engine::{Engine, Report};
-pub use error::ClientError;
+pub use error::{error_status_name, ClientError};
 pub use exchange::Exchange;
 pub use incoming::Incoming;
 pub use outgoing::{seal, Header, Security};

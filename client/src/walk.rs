@@ -185,6 +185,7 @@ mod tests {
             Err(ClientError::ErrorStatus {
                 status: NO_SUCH_NAME,
                 index: 1,
+                oid: None,
             })
         };
         let (mut w, t0) = walk(true, &Options::default());

@@ -368,7 +368,8 @@ fn sessions_get_and_walk_like_net_snmp() {
         v1.get(&["1.3.6.1.2.1.1.99.0".parse().unwrap()]),
         Err(ClientError::ErrorStatus {
             status: 2,
-            index: 1
+            index: 1,
+            ..
         })
     ));
 
@@ -478,9 +479,15 @@ fn sets_over_every_version_are_read_back() {
             err,
             ClientError::ErrorStatus {
                 status: 17,
-                index: 1
+                index: 1,
+                ..
             }
         ),
+        "{err}"
+    );
+    assert!(
+        err.to_string()
+            .starts_with("error-status notWritable (17) at binding 1 (1.3.6.1.2.1.1.1.0)"),
         "{err}"
     );
     // A value no SET can carry.

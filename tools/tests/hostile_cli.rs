@@ -141,7 +141,7 @@ fn a_walk_cut_short_by_the_agent_is_an_error() {
         assert_eq!(code, 1, "{out}{err}");
         assert_eq!(out.lines().count(), 1, "{out}");
         assert!(
-            err.contains("error-status 2") || err.contains("incomplete"),
+            err.contains("error-status noSuchName (2)") || err.contains("incomplete"),
             "{err}"
         );
     }
