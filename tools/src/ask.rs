@@ -42,6 +42,14 @@ pub struct AgentOpts {
     /// How many times a request is sent again.
     #[arg(short = 'r', long, default_value_t = 2)]
     pub retries: u32,
+    /// A directory of MIB modules for names in and out (repeat, or separate with `:`; the
+    /// `MIBDIRS` environment variable adds more). The standard modules are built in.
+    #[arg(short = 'M', long = "mib-dir", value_name = "DIR")]
+    pub mib_dirs: Vec<std::path::PathBuf>,
+    /// Output options, as net-snmp's `-O`: `n` prints OIDs numerically (default: names, such
+    /// as `SNMPv2-MIB::sysDescr.0`).
+    #[arg(short = 'O', value_name = "FLAGS", default_value = "")]
+    pub output: String,
 }
 
 impl std::fmt::Debug for AgentOpts {
@@ -58,6 +66,8 @@ impl std::fmt::Debug for AgentOpts {
             .field("priv_password", &hidden(&self.priv_password))
             .field("timeout", &self.timeout)
             .field("retries", &self.retries)
+            .field("mib_dirs", &self.mib_dirs)
+            .field("output", &self.output)
             .finish()
     }
 }
@@ -96,6 +106,23 @@ impl WalkLimits {
 }
 
 impl AgentOpts {
+    /// Whether OIDs are printed as numbers (`-On`).
+    pub fn numeric(&self) -> bool {
+        self.output.contains('n')
+    }
+
+    /// The MIB directories: `-M`'s (each `:`-separated), then `MIBDIRS`'s.
+    pub fn mib_dirs(&self) -> Vec<std::path::PathBuf> {
+        let env = std::env::var_os("MIBDIRS");
+        self.mib_dirs
+            .iter()
+            .map(|d| d.as_os_str().to_owned())
+            .chain(env)
+            .flat_map(|d| std::env::split_paths(&d).collect::<Vec<_>>())
+            .filter(|d| !d.as_os_str().is_empty())
+            .collect()
+    }
+
     /// The agent's address and the session's credentials and options, or why not.
     pub fn session(&self) -> Result<(SocketAddr, Credentials, Options), String> {
         let with_port = with_default_port(&self.agent);

@@ -2,6 +2,7 @@
 //! messages (all versions), reading pcap/pcapng captures, and the `--trace` diagnostic walk.
 
 pub mod ask;
+pub mod builtin;
 pub mod capture;
 pub mod hexdump;
 pub mod mibs;

@@ -613,7 +613,33 @@ fn ask_agent(
         &mut dyn FnMut(&snmp_client::VarBind),
     ) -> Result<(), snmp_client::ClientError>,
 ) -> ExitCode {
-    let oids: Result<Vec<_>, String> = oids.iter().map(|o| ask::oid(o)).collect();
+    // MIBs for names in and out: not loaded when neither is asked for.
+    let numeric_in = oids.iter().all(|o| ask::oid(o).is_ok());
+    let mibs = if numeric_in && opts.numeric() {
+        None
+    } else {
+        match mibs::Mibs::load_with_builtin(&opts.mib_dirs()) {
+            Ok(m) => Some(m),
+            Err(e) => {
+                eprintln!("snmpc: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    };
+    let oids: Result<Vec<_>, String> = oids
+        .iter()
+        .map(|o| match (ask::oid(o), &mibs) {
+            (Ok(oid), _) => Ok(oid),
+            // A dotted OID that does not parse is not a name either.
+            (Err(e), _) if o.starts_with(|c: char| c.is_ascii_digit() || c == '.') => Err(e),
+            (Err(_), Some(m)) => m
+                .name_to_oid(o)
+                .map(|arcs| snmp_ber::OidBuf::from_arcs(&arcs))
+                .map_err(|e| format!("{o}: {e}"))?
+                .map_err(|e| format!("{o}: {e}")),
+            (Err(e), None) => Err(e),
+        })
+        .collect();
     let oids = match oids {
         Ok(o) => o,
         Err(e) => {
@@ -628,7 +654,15 @@ fn ask_agent(
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut print = |vb: &snmp_client::VarBind| {
-        let _ = writeln!(out, "{}", ask::line(vb, &vb.oid.to_string()));
+        let numeric = vb.oid.to_string();
+        let name = match (&mibs, opts.numeric()) {
+            (Some(m), false) => {
+                let arcs: Vec<u32> = vb.oid.as_oid().arcs().collect();
+                m.oid_to_name(&arcs).unwrap_or(numeric)
+            }
+            _ => numeric,
+        };
+        let _ = writeln!(out, "{}", ask::line(vb, &name));
     };
     match run(&mut s, &oids, &mut print) {
         Ok(()) => ExitCode::SUCCESS,

@@ -51,6 +51,24 @@ impl Mibs {
         Self::load_with_progress(dirs, modules, strict, &mut |_, _| {})
     }
 
+    /// Every module of `dirs`, then the built-in modules ([`crate::builtin`]) those do not
+    /// define, all resolved: what `snmpc get` and `walk` name OIDs with.
+    pub fn load_with_builtin(dirs: &[PathBuf]) -> Result<Mibs, String> {
+        let mut set =
+            MibSet::load(dirs).map_err(|e| format!("reading the MIB directories: {e}"))?;
+        for (name, text) in crate::builtin::MODULES {
+            if !set.by_name.contains_key(name) {
+                set.add_text(format!("(built-in) {name}"), text.to_string());
+            }
+        }
+        let resolved = mib::resolve(&set, &[], &HashSet::new());
+        Ok(Mibs {
+            set,
+            resolved,
+            lookup: std::sync::OnceLock::new(),
+        })
+    }
+
     /// [`Mibs::load`], calling `progress(files read, files in all)` as files are parsed.
     pub fn load_with_progress(
         dirs: &[PathBuf],

@@ -40,7 +40,7 @@ fn get_and_walk_like_net_snmps_tools() {
     ];
     let versions: [&[&str]; 3] = [&["-v", "1"], &["-v", "2c"], &v3];
     for flags in versions {
-        let mut args = vec!["walk"];
+        let mut args = vec!["walk", "-On"];
         args.extend_from_slice(flags);
         args.extend([target.as_str(), ".1.3.6.1.2.1.1"]);
         let (out, err, code) = snmpc(&args);
@@ -51,7 +51,7 @@ fn get_and_walk_like_net_snmps_tools() {
             .map(str::to_string)
             .collect();
         assert_eq!(ours, theirs, "{flags:?}");
-        let mut args = vec!["get"];
+        let mut args = vec!["get", "-On"];
         args.extend_from_slice(flags);
         args.extend([target.as_str(), "1.3.6.1.2.1.1.6.0", "1.3.6.1.2.1.1.3.0"]);
         let (out, err, code) = snmpc(&args);
@@ -107,4 +107,56 @@ fn a_silent_agent_is_a_timeout_not_a_hang() {
         err.contains("no answer") && err.contains("after 2 attempts"),
         "{err}"
     );
+}
+
+#[test]
+fn names_in_and_out_like_net_snmps_tools() {
+    let (Some(snmpd), Some(snmpwalk)) = (support::tool("snmpd"), support::tool("snmpwalk")) else {
+        support::require_or_skip("snmpd or snmpwalk not found (apt-get install -y snmpd snmp)");
+        return;
+    };
+    let agent = support::start_agent(&snmpd);
+    let target = format!("127.0.0.1:{}", agent.port);
+    // Names in, from the built-in modules (no -M): a bare descriptor and MODULE::name.
+    let (out, err, code) = snmpc(&[
+        "get",
+        &target,
+        "sysLocation.0",
+        "SNMPv2-MIB::sysContact.0",
+        "IF-MIB::ifNumber.0",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let names: Vec<&str> = out.lines().filter_map(|l| l.split(" = ").next()).collect();
+    assert_eq!(
+        names,
+        [
+            "SNMPv2-MIB::sysLocation.0",
+            "SNMPv2-MIB::sysContact.0",
+            "IF-MIB::ifNumber.0"
+        ]
+    );
+    assert!(out.contains("STRING: \"interop-test\""), "{out}");
+    // Names out, as net-snmp's snmpwalk names them from the same modules.
+    let (out, err, code) = snmpc(&["walk", &target, "system"]);
+    assert_eq!(code, 0, "{err}");
+    let ours: Vec<&str> = out.lines().filter_map(|l| l.split(" = ").next()).collect();
+    let mibs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mibs");
+    let theirs = std::process::Command::new(snmpwalk)
+        .args(["-v2c", "-c", "public", "-m", "SNMPv2-MIB:IF-MIB", "-M"])
+        .arg(&mibs)
+        .arg(&target)
+        .arg("SNMPv2-MIB::system")
+        .output()
+        .unwrap();
+    let theirs = String::from_utf8_lossy(&theirs.stdout);
+    let theirs: Vec<&str> = theirs
+        .lines()
+        .filter_map(|l| l.split(" = ").next())
+        .collect();
+    assert!(ours.len() > 10, "{out}");
+    assert_eq!(ours, theirs);
+    // An unknown name: an error that names it, exit 2.
+    let (_, err, code) = snmpc(&["get", &target, "noSuchThing.0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown object `noSuchThing`"), "{err}");
 }

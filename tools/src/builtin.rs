@@ -1,0 +1,35 @@
+//! The MIB modules built into snmpc (the project's mibs/, written out from their RFCs): names
+//! such as `sysDescr.0` and `IF-MIB::ifDescr.3` work with no `-M`, and answers are printed with
+//! names, as net-snmp's tools print them with their default MIBs. Directories given with `-M`
+//! or `MIBDIRS` come first: a module found there is used instead of the built-in copy.
+
+/// (module, text) of every built-in module.
+pub const MODULES: [(&str, &str); 15] = [
+    ("SNMPv2-SMI", include_str!("../../mibs/SNMPv2-SMI")),
+    ("SNMPv2-TC", include_str!("../../mibs/SNMPv2-TC")),
+    ("SNMPv2-CONF", include_str!("../../mibs/SNMPv2-CONF")),
+    ("SNMPv2-MIB", include_str!("../../mibs/SNMPv2-MIB")),
+    ("IANAifType-MIB", include_str!("../../mibs/IANAifType-MIB")),
+    ("IF-MIB", include_str!("../../mibs/IF-MIB")),
+    (
+        "INET-ADDRESS-MIB",
+        include_str!("../../mibs/INET-ADDRESS-MIB"),
+    ),
+    ("IP-MIB", include_str!("../../mibs/IP-MIB")),
+    (
+        "HOST-RESOURCES-MIB",
+        include_str!("../../mibs/HOST-RESOURCES-MIB"),
+    ),
+    (
+        "SNMP-FRAMEWORK-MIB",
+        include_str!("../../mibs/SNMP-FRAMEWORK-MIB"),
+    ),
+    (
+        "SNMP-USER-BASED-SM-MIB",
+        include_str!("../../mibs/SNMP-USER-BASED-SM-MIB"),
+    ),
+    ("RFC1155-SMI", include_str!("../../mibs/RFC1155-SMI")),
+    ("RFC-1212", include_str!("../../mibs/RFC-1212")),
+    ("RFC-1215", include_str!("../../mibs/RFC-1215")),
+    ("RFC1213-MIB", include_str!("../../mibs/RFC1213-MIB")),
+];
