@@ -682,6 +682,16 @@ fn get(opts: &ask::AgentOpts, oids: &[String]) -> ExitCode {
 
 fn walk(opts: &ask::AgentOpts, limits: &ask::WalkLimits, root: &str) -> ExitCode {
     ask_agent(opts, Some(limits), &[root.to_string()], |s, oids, print| {
-        s.walk(&oids[0], |vb| print(vb)).map(|_| ())
+        let mut printed = 0usize;
+        s.walk(&oids[0], |vb| {
+            printed += 1;
+            print(vb)
+        })?;
+        // Nothing under the root: as snmpwalk does, say what the root itself is (usually
+        // "No Such Object available on this agent at this OID").
+        if printed == 0 {
+            s.get(&oids[..1])?.iter().for_each(print);
+        }
+        Ok(())
     })
 }

@@ -155,6 +155,13 @@ fn names_in_and_out_like_net_snmps_tools() {
         .collect();
     assert!(ours.len() > 10, "{out}");
     assert_eq!(ours, theirs);
+    // An empty subtree: the root's own value, as snmpwalk prints it.
+    let (out, _, code) = snmpc(&["walk", "-On", &target, "1.3.6.1.2.1.1.99"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out.trim(),
+        "1.3.6.1.2.1.1.99 = No Such Object available on this agent at this OID"
+    );
     // An unknown name: an error that names it, exit 2.
     let (_, err, code) = snmpc(&["get", &target, "noSuchThing.0"]);
     assert_eq!(code, 2);
