@@ -1602,7 +1602,8 @@ impl<'s> Parser<'s> {
                     again.offset as usize,
                     Relaxation::Redefinition,
                     format!(
-                        "`{name}` is defined again (first on line {line}); this definition is used"
+                        "`{name}` is defined again (first on line {line}): both are kept, and \
+                         the module's own references to `{name}` mean the last"
                     ),
                 );
             }

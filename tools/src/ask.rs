@@ -114,13 +114,8 @@ impl AgentOpts {
     /// The MIB directories: `-M`'s (each `:`-separated), then `MIBDIRS`'s.
     pub fn mib_dirs(&self) -> Vec<std::path::PathBuf> {
         let env = std::env::var_os("MIBDIRS");
-        self.mib_dirs
-            .iter()
-            .map(|d| d.as_os_str().to_owned())
-            .chain(env)
-            .flat_map(|d| std::env::split_paths(&d).collect::<Vec<_>>())
-            .filter(|d| !d.as_os_str().is_empty())
-            .collect()
+        let given = self.mib_dirs.iter().map(|d| d.as_os_str());
+        crate::mibs::split_dirs(given.chain(env.as_deref()))
     }
 
     /// The agent's address and the session's credentials and options, or why not.

@@ -34,12 +34,7 @@ struct MibOpts {
 
 impl MibOpts {
     fn dirs(&self) -> Vec<PathBuf> {
-        self.mib_dir
-            .iter()
-            .flat_map(|d| std::env::split_paths(d.as_os_str()).collect::<Vec<_>>())
-            // `a:b:` has an empty entry, as MIBDIRS often does: no directory.
-            .filter(|d| !d.as_os_str().is_empty())
-            .collect()
+        mibs::split_dirs(self.mib_dir.iter().map(|d| d.as_os_str()))
     }
 }
 

@@ -18,6 +18,16 @@ pub struct Mibs {
     lookup: std::sync::OnceLock<Lookup>,
 }
 
+/// The directories of MIB path entries such as `-M a:b` or `MIBDIRS`, each `:`-separated; an
+/// empty entry (`a:b:`, as MIBDIRS often has) is no directory.
+pub fn split_dirs<'a>(entries: impl IntoIterator<Item = &'a std::ffi::OsStr>) -> Vec<PathBuf> {
+    entries
+        .into_iter()
+        .flat_map(std::env::split_paths)
+        .filter(|d| !d.as_os_str().is_empty())
+        .collect()
+}
+
 /// The OID tree's roots (X.660), by their arcs.
 const ROOTS: [&str; 3] = ["ccitt", "iso", "joint-iso-ccitt"];
 

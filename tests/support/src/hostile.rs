@@ -120,26 +120,14 @@ pub struct Asked {
     pub discovery: bool,
 }
 
-/// The OIDs of a PDU's bindings.
+/// A request PDU's request-id and its bindings' OIDs ((0, none) for other PDUs).
 fn oids_of(pdu: &Pdus<'_>) -> (i32, Vec<OidBuf>) {
-    let list = match pdu {
-        Pdus::GetRequest(p) => &p.0.variable_bindings,
-        Pdus::GetNextRequest(p) => &p.0.variable_bindings,
-        Pdus::SetRequest(p) => &p.0.variable_bindings,
-        Pdus::GetBulkRequest(p) => {
-            let oids = p.0.variable_bindings.0.iter().flatten();
-            return (
-                p.0.request_id,
-                oids.map(|vb| vb.name.0.to_owned()).collect(),
-            );
-        }
+    let (id, list) = match pdu {
+        Pdus::GetRequest(p) => (p.0.request_id, &p.0.variable_bindings),
+        Pdus::GetNextRequest(p) => (p.0.request_id, &p.0.variable_bindings),
+        Pdus::SetRequest(p) => (p.0.request_id, &p.0.variable_bindings),
+        Pdus::GetBulkRequest(p) => (p.0.request_id, &p.0.variable_bindings),
         _ => return (0, Vec::new()),
-    };
-    let id = match pdu {
-        Pdus::GetRequest(p) => p.0.request_id,
-        Pdus::GetNextRequest(p) => p.0.request_id,
-        Pdus::SetRequest(p) => p.0.request_id,
-        _ => 0,
     };
     let oids = list.0.iter().flatten().map(|vb| vb.name.0.to_owned());
     (id, oids.collect())
