@@ -6,6 +6,9 @@ use std::hint::black_box;
 
 use snmp_ber::{Decode, Encode};
 
+use snmp_messages::community_based_snmpv2::Message;
+use snmp_messages::snmpv2_pdu::{Pdus, VarBindValue};
+
 use crate::workload::{self, arcs, dotted, Bindings, Val, Workload, COMMUNITY, REQUEST_ID};
 
 /// PDU body alone, or the whole message.
@@ -27,22 +30,39 @@ impl Layer {
     }
 }
 
-/// Decode or encode.
+/// What is measured: two ways to decode and two to encode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Op {
-    /// Octets to values (and every binding's value read).
+    /// Octets to values, every binding's name and value read; values may borrow the input.
     Decode,
-    /// Values to octets.
+    /// Octets to values the caller owns, nothing borrowed from the input (what a client hands
+    /// back; what rasn and net-snmp always do).
+    DecodeOwned,
+    /// Values to octets, from the implementation's own values built beforehand (for
+    /// snmp-codegen: OIDs already in BER, written into the caller's buffer).
     Encode,
+    /// Values to octets, starting from OIDs as arcs (`&[u32]`) and ending in a new `Vec`: the
+    /// values are built and encoded in the timed operation.
+    EncodeArcs,
 }
 
 impl Op {
+    /// Every operation, each after any it may be the same as (see [`Codec::same_as`]).
+    pub const ALL: [Op; 4] = [Op::Decode, Op::DecodeOwned, Op::Encode, Op::EncodeArcs];
+
     /// As in the JSON output.
     pub fn as_str(self) -> &'static str {
         match self {
             Op::Decode => "decode",
+            Op::DecodeOwned => "decode-owned",
             Op::Encode => "encode",
+            Op::EncodeArcs => "encode-arcs",
         }
+    }
+
+    /// Decode or decode-owned.
+    pub fn is_decode(self) -> bool {
+        matches!(self, Op::Decode | Op::DecodeOwned)
     }
 }
 
@@ -65,6 +85,22 @@ pub trait Codec {
     fn name(&self) -> &'static str;
     /// Checks it on `w` and returns the timed operation.
     fn prepare<'w>(&'w self, layer: Layer, op: Op, w: &'w Workload) -> Prepared<'w>;
+    /// The operation `op` already is for this implementation, measured once and shown under
+    /// both: a decoder whose values are always owned does [`Op::DecodeOwned`] when it does
+    /// [`Op::Decode`]; an encoder whose values hold OIDs as arcs does [`Op::EncodeArcs`] when it
+    /// does [`Op::Encode`].
+    fn same_as(&self, _op: Op) -> Option<Op> {
+        None
+    }
+}
+
+/// [`Codec::same_as`] for a peer whose values are owned and hold OIDs as arcs.
+fn owned_and_arcs(op: Op) -> Option<Op> {
+    match op {
+        Op::DecodeOwned => Some(Op::Decode),
+        Op::EncodeArcs => Some(Op::Encode),
+        _ => None,
+    }
 }
 
 fn check(name: &str, got: Result<Bindings, String>, w: &Workload) -> Result<(), String> {
@@ -137,86 +173,183 @@ impl Codec for Generated {
     }
 
     fn prepare<'w>(&'w self, layer: Layer, op: Op, w: &'w Workload) -> Prepared<'w> {
-        use snmp_messages::community_based_snmpv2::Message;
-        use snmp_messages::snmpv2_pdu::{Pdus, VarBindValue};
         match op {
-            Op::Decode => {
-                let got = match layer {
-                    Layer::Msg => workload::decode_with_generated(&w.msg),
-                    Layer::Pdu => match Pdus::from_ber(w.pdu_bytes()) {
-                        Ok(Pdus::Response(r)) => workload::bindings_of(&r.0.variable_bindings),
-                        Ok(_) => Err("not a Response".into()),
-                        Err(e) => Err(e.to_string()),
-                    },
-                };
-                if let Err(e) = check(self.name(), got, w) {
-                    return Prepared::Disagrees(e);
-                }
-                // Decode, then read every binding's name and value.
-                let touch = |pdus: Pdus<'_>| -> usize {
-                    let Pdus::Response(r) = pdus else { return 0 };
-                    let mut sum = 0;
-                    for vb in r.0.variable_bindings.0.iter() {
-                        let Ok(vb) = vb else { return 0 };
-                        sum += vb.name.0.as_ber().len();
-                        if let VarBindValue::Value(v) = black_box(vb.value) {
-                            sum += matches!(v, snmp_messages::snmpv2_smi::ObjectSyntax::Simple(_))
-                                as usize;
-                        }
-                    }
-                    sum
-                };
-                match layer {
-                    Layer::Msg => Prepared::Ready(Box::new(move || {
-                        match Message::from_ber(black_box(&w.msg)) {
-                            Ok(m) => touch(m.data),
-                            Err(_) => 0,
-                        }
-                    })),
-                    Layer::Pdu => Prepared::Ready(Box::new(move || {
-                        match Pdus::from_ber(black_box(w.pdu_bytes())) {
-                            Ok(p) => touch(p),
-                            Err(_) => 0,
-                        }
-                    })),
-                }
-            }
-            Op::Encode => {
-                let owned = workload::Owned::new(&w.expected);
-                // The values are built once (borrowing `owned`); each operation writes them.
-                let owned: &'w workload::Owned = Box::leak(Box::new(owned));
-                let vbs: &'w [snmp_messages::snmpv2_pdu::VarBind<'w>] =
-                    Box::leak(owned.var_binds().into_boxed_slice());
-                let mut buf = vec![0u8; 65536];
-                let produced = match layer {
-                    Layer::Msg => workload::message(workload::response(vbs)).to_ber(),
-                    Layer::Pdu => workload::response(vbs).to_ber(),
-                };
-                let canonical = match layer {
-                    Layer::Msg => &w.msg[..],
-                    Layer::Pdu => w.pdu_bytes(),
-                };
-                match produced {
-                    Ok(p) => {
-                        if let Err(e) = check_encoding(self.name(), &p, canonical, layer, w) {
-                            return Prepared::Disagrees(e);
-                        }
-                    }
-                    Err(e) => return Prepared::Disagrees(format!("{}: {e}", self.name())),
-                }
-                match layer {
-                    Layer::Msg => Prepared::Ready(Box::new(move || {
-                        let m = workload::message(workload::response(black_box(vbs)));
-                        m.encode_to_slice(&mut buf).map(|o| o.len()).unwrap_or(0)
-                    })),
-                    Layer::Pdu => Prepared::Ready(Box::new(move || {
-                        let p = workload::response(black_box(vbs));
-                        p.encode_to_slice(&mut buf).map(|o| o.len()).unwrap_or(0)
-                    })),
-                }
-            }
+            Op::Decode => generated_decode(layer, w),
+            Op::DecodeOwned => generated_decode_owned(layer, w),
+            Op::Encode => generated_encode(layer, w),
+            Op::EncodeArcs => generated_encode_arcs(layer, w),
         }
     }
+}
+
+/// The Response PDU of `w` at `layer`, decoded by the generated codec.
+fn generated_pdus<'w>(layer: Layer, bytes: &'w Workload) -> Result<Pdus<'w>, String> {
+    match layer {
+        Layer::Msg => Message::from_ber(&bytes.msg)
+            .map(|m| m.data)
+            .map_err(|e| e.to_string()),
+        Layer::Pdu => Pdus::from_ber(bytes.pdu_bytes()).map_err(|e| e.to_string()),
+    }
+}
+
+/// The input octets of `layer`.
+fn input(layer: Layer, w: &Workload) -> &[u8] {
+    match layer {
+        Layer::Msg => &w.msg,
+        Layer::Pdu => w.pdu_bytes(),
+    }
+}
+
+/// Decodes the octets of `layer` (a whole message or a PDU) with the generated codec.
+#[inline(always)]
+fn decode_layer(layer: Layer, bytes: &[u8]) -> Option<Pdus<'_>> {
+    match layer {
+        Layer::Msg => Message::from_ber(bytes).ok().map(|m| m.data),
+        Layer::Pdu => Pdus::from_ber(bytes).ok(),
+    }
+}
+
+fn generated_decode(layer: Layer, w: &Workload) -> Prepared<'_> {
+    let got = generated_pdus(layer, w).and_then(|p| match p {
+        Pdus::Response(r) => workload::bindings_of(&r.0.variable_bindings),
+        _ => Err("not a Response".into()),
+    });
+    if let Err(e) = check("snmp-codegen", got, w) {
+        return Prepared::Disagrees(e);
+    }
+    // Decode, then read every binding's name and value.
+    Prepared::Ready(Box::new(move || {
+        let Some(Pdus::Response(r)) = decode_layer(layer, black_box(input(layer, w))) else {
+            return 0;
+        };
+        let mut sum = 0;
+        for vb in r.0.variable_bindings.0.iter() {
+            let Ok(vb) = vb else { return 0 };
+            sum += vb.name.0.as_ber().len();
+            if let VarBindValue::Value(v) = black_box(vb.value) {
+                sum += matches!(v, snmp_messages::snmpv2_smi::ObjectSyntax::Simple(_)) as usize;
+            }
+        }
+        sum
+    }))
+}
+
+/// Owned bindings as the workload's values, for checking.
+fn client_bindings(list: &[snmp_client::VarBind]) -> Result<Bindings, String> {
+    use snmp_client::Value as V;
+    list.iter()
+        .map(|vb| {
+            let val = match &vb.value {
+                V::Counter32(c) => Val::Counter32(*c),
+                V::Gauge32(g) => Val::Gauge32(*g),
+                V::TimeTicks(t) => Val::TimeTicks(*t),
+                V::OctetString(s) => Val::Octets(s.to_vec()),
+                V::IpAddress(ip) => Val::Ip(*ip),
+                V::ObjectIdentifier(o) => Val::Oid(o.to_string()),
+                V::Counter64(c) => Val::Counter64(*c),
+                V::Integer(i) => Val::Int(*i),
+                other => return Err(format!("unexpected {other:?}")),
+            };
+            Ok((vb.oid.to_string(), val))
+        })
+        .collect()
+}
+
+/// Decode into the client's owned bindings (`snmp_client::VarBind::list_from_wire`).
+fn generated_decode_owned(layer: Layer, w: &Workload) -> Prepared<'_> {
+    let owned = |pdus: Pdus<'_>| match pdus {
+        Pdus::Response(r) => snmp_client::VarBind::list_from_wire(&r.0.variable_bindings).ok(),
+        _ => None,
+    };
+    let got = generated_pdus(layer, w).and_then(|p| {
+        owned(p)
+            .ok_or_else(|| "not a Response".to_string())
+            .and_then(|l| client_bindings(&l))
+    });
+    if let Err(e) = check("snmp-codegen", got, w) {
+        return Prepared::Disagrees(e);
+    }
+    Prepared::Ready(Box::new(move || {
+        match decode_layer(layer, black_box(input(layer, w))).and_then(owned) {
+            Some(list) => black_box(list).len(),
+            None => 0,
+        }
+    }))
+}
+
+/// Checks an encoder's output for `layer` against the workload.
+fn check_produced(
+    name: &str,
+    produced: Result<Vec<u8>, String>,
+    layer: Layer,
+    w: &Workload,
+) -> Result<(), String> {
+    match produced {
+        Ok(p) => check_encoding(name, &p, input(layer, w), layer, w),
+        Err(e) => Err(format!("{name}: {e}")),
+    }
+}
+
+/// Encodes a Response over `vbs` at `layer` into `buf`.
+#[inline(always)]
+fn encode_layer<'b>(
+    layer: Layer,
+    vbs: &[snmp_messages::snmpv2_pdu::VarBind<'_>],
+    buf: &'b mut [u8],
+) -> Result<&'b [u8], snmp_ber::EncodeError> {
+    match layer {
+        Layer::Msg => workload::message(workload::response(vbs)).encode_to_slice(buf),
+        Layer::Pdu => workload::response(vbs).encode_to_slice(buf),
+    }
+}
+
+/// Encode from the generated types built beforehand, into the caller's buffer.
+fn generated_encode(layer: Layer, w: &Workload) -> Prepared<'_> {
+    let owned: &workload::Owned = Box::leak(Box::new(workload::Owned::new(&w.expected)));
+    let vbs: &[snmp_messages::snmpv2_pdu::VarBind<'_>] =
+        Box::leak(owned.var_binds().into_boxed_slice());
+    let mut buf = vec![0u8; 65536];
+    let produced = encode_layer(layer, vbs, &mut buf)
+        .map(|o| o.to_vec())
+        .map_err(|e| e.to_string());
+    if let Err(e) = check_produced("snmp-codegen", produced, layer, w) {
+        return Prepared::Disagrees(e);
+    }
+    Prepared::Ready(Box::new(move || {
+        encode_layer(layer, black_box(vbs), &mut buf)
+            .map(|o| o.len())
+            .unwrap_or(0)
+    }))
+}
+
+/// Encode from arcs: the client's owned bindings built from `&[u32]` names (and OID values),
+/// then the message, into a new `Vec`.
+fn generated_encode_arcs(layer: Layer, w: &Workload) -> Prepared<'_> {
+    let inputs: &[workload::ArcBinding] = Box::leak(workload::arc_bindings(&w.expected).into());
+    let run = move |inputs: &[workload::ArcBinding]| -> Result<Vec<u8>, String> {
+        let mut owned = Vec::with_capacity(inputs.len());
+        for b in inputs {
+            owned.push(b.to_client().map_err(|e| e.to_string())?);
+        }
+        let mut vbs = Vec::with_capacity(owned.len());
+        for vb in &owned {
+            vbs.push(snmp_messages::snmpv2_pdu::VarBind {
+                name: snmp_messages::snmpv2_smi::ObjectName(vb.oid.as_oid()),
+                value: vb.value.to_wire().map_err(|e| e.to_string())?,
+            });
+        }
+        match layer {
+            Layer::Msg => workload::message(workload::response(&vbs)).to_ber(),
+            Layer::Pdu => workload::response(&vbs).to_ber(),
+        }
+        .map_err(|e| e.to_string())
+    };
+    if let Err(e) = check_produced("snmp-codegen", run(inputs), layer, w) {
+        return Prepared::Disagrees(e);
+    }
+    Prepared::Ready(Box::new(move || {
+        run(black_box(inputs)).map(|v| v.len()).unwrap_or(0)
+    }))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -274,8 +407,8 @@ impl Codec for Floor {
     }
 
     fn prepare<'w>(&'w self, layer: Layer, op: Op, w: &'w Workload) -> Prepared<'w> {
-        if op == Op::Encode {
-            return Prepared::Unsupported("the floor is a decode-side TLV walk".into());
+        if op != Op::Decode {
+            return Prepared::Unsupported("the floor is a TLV walk that converts nothing".into());
         }
         match layer {
             Layer::Pdu => Prepared::Ready(Box::new(move || {
@@ -355,7 +488,13 @@ impl Codec for NetSnmp {
             Op::Encode => Prepared::Ready(Box::new(move || {
                 pdu.build(black_box(&mut out)).map(|o| o.len()).unwrap_or(0)
             })),
+            Op::DecodeOwned | Op::EncodeArcs => Prepared::Unsupported("see same_as".into()),
         }
+    }
+
+    /// Its parse allocates the PDU and every value; its PDU holds OIDs as arrays of arcs.
+    fn same_as(&self, op: Op) -> Option<Op> {
+        owned_and_arcs(op)
     }
 }
 
@@ -400,8 +539,12 @@ impl Codec for SnmpParser {
     }
 
     fn prepare<'w>(&'w self, layer: Layer, op: Op, w: &'w Workload) -> Prepared<'w> {
-        if op == Op::Encode {
-            return Prepared::Unsupported("decoder only".into());
+        match op {
+            Op::Decode => {}
+            Op::DecodeOwned => {
+                return Prepared::Unsupported("its values borrow the input".into());
+            }
+            Op::Encode | Op::EncodeArcs => return Prepared::Unsupported("decoder only".into()),
         }
         if layer == Layer::Pdu {
             return Prepared::Unsupported("no public PDU-level parser".into());
@@ -471,7 +614,8 @@ impl Codec for Snmp2 {
                     Err(_) => 0,
                 }))
             }
-            Op::Encode => Prepared::Unsupported(
+            Op::DecodeOwned => Prepared::Unsupported("its values borrow the input".into()),
+            Op::Encode | Op::EncodeArcs => Prepared::Unsupported(
                 "no public encoder for a Response: its message builders and BER writer are crate-private".into(),
             ),
         }
@@ -638,7 +782,13 @@ impl Codec for Rasn {
                         .unwrap_or(0)
                 }))
             }
+            (Op::DecodeOwned | Op::EncodeArcs, _) => Prepared::Unsupported("see same_as".into()),
         }
+    }
+
+    /// Its values are owned (`Vec`, `Bytes`) and its OIDs are arcs.
+    fn same_as(&self, op: Op) -> Option<Op> {
+        owned_and_arcs(op)
     }
 }
 
@@ -754,7 +904,13 @@ impl Codec for Csnmp {
                     black_box(&msg).to_bytes().map(|b| b.len()).unwrap_or(0)
                 }))
             }
+            Op::DecodeOwned | Op::EncodeArcs => Prepared::Unsupported("see same_as".into()),
         }
+    }
+
+    /// Its values are owned and its OIDs are arcs.
+    fn same_as(&self, op: Op) -> Option<Op> {
+        owned_and_arcs(op)
     }
 }
 
@@ -863,7 +1019,13 @@ impl Codec for AsyncSnmp {
                     black_box(&msg).encode().map(|b| b.len()).unwrap_or(0)
                 }))
             }
+            Op::DecodeOwned | Op::EncodeArcs => Prepared::Unsupported("see same_as".into()),
         }
+    }
+
+    /// Its values are owned (a copy of the input in `Bytes`) and its OIDs are arcs.
+    fn same_as(&self, op: Op) -> Option<Op> {
+        owned_and_arcs(op)
     }
 }
 

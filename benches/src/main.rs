@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use clap::Parser;
 
-use impls::{Layer, Op, Prepared};
+use impls::{Codec, Layer, Op, Prepared};
 
 #[derive(Parser)]
 #[command(
@@ -104,78 +104,24 @@ fn main() -> ExitCode {
         }
         Err(n) => notes.push(format!("net-snmp column missing: {n}")),
     }
-    let count_instructions = !cli.quick && !cli.no_instructions && measure::valgrind_available();
-    if !cli.quick && !cli.no_instructions && !count_instructions {
+    let count_instructions = !cli.no_instructions && measure::valgrind_available();
+    if !cli.no_instructions && !count_instructions {
         notes
             .push("valgrind not found: no instruction counts (apt-get install -y valgrind)".into());
     }
     let exe = std::env::current_exe().expect("own path");
 
     let workloads: Vec<workload::Workload> = BINDINGS.iter().map(|&n| workload::build(n)).collect();
-    let mut rows = Vec::new();
-    let mut reported = std::collections::BTreeSet::new();
-    for layer in [Layer::Pdu, Layer::Msg] {
-        for op in [Op::Decode, Op::Encode] {
-            for w in &workloads {
-                for imp in &impls {
-                    match imp.prepare(layer, op, w) {
-                        Prepared::Ready(mut job) => {
-                            let timing = measure::time(&mut job, budget);
-                            let counted =
-                                matches!(imp.name(), "snmp-codegen" | "netsnmp" | "floor");
-                            let instructions = if count_instructions && counted {
-                                match measure::instructions(
-                                    &exe,
-                                    imp.name(),
-                                    layer.as_str(),
-                                    op.as_str(),
-                                    w.n,
-                                ) {
-                                    Ok(i) => Some(i),
-                                    Err(e) => {
-                                        notes.push(format!(
-                                            "{}: instruction count failed: {e}",
-                                            imp.name()
-                                        ));
-                                        None
-                                    }
-                                }
-                            } else {
-                                None
-                            };
-                            rows.push(Row {
-                                imp: imp.name(),
-                                layer,
-                                op,
-                                n: w.n,
-                                timing,
-                                instructions,
-                            });
-                        }
-                        Prepared::Unsupported(why) => {
-                            if reported.insert((imp.name(), layer, op, "unsupported")) {
-                                notes.push(format!(
-                                    "{} {} {}: not offered ({why})",
-                                    imp.name(),
-                                    layer.as_str(),
-                                    op.as_str()
-                                ));
-                            }
-                        }
-                        Prepared::Disagrees(why) => {
-                            notes.push(format!(
-                                "{} {} {} {} bindings: not timed, disagrees: {why}",
-                                imp.name(),
-                                layer.as_str(),
-                                op.as_str(),
-                                w.n
-                            ));
-                        }
-                    }
-                }
-            }
-        }
+    let samples = if cli.quick {
+        measure::QUICK_SAMPLES
+    } else {
+        measure::SAMPLES
+    };
+    let mut rows = time_all(&impls, &workloads, budget, samples, &mut notes);
+    if count_instructions {
+        measure::count_all(&exe, &mut rows, &mut notes);
     }
+    same_as_rows(&impls, &mut rows, &mut notes);
     for n in impls::ENCODING_NOTES.lock().expect("notes lock").drain(..) {
         if !notes.contains(&n) {
             notes.push(n);
@@ -254,6 +200,90 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// Times every implementation on every workload, layer and operation, the implementations of
+/// one workload interleaved; what one does not offer or gets wrong is a note.
+fn time_all(
+    impls: &[Box<dyn Codec>],
+    workloads: &[workload::Workload],
+    budget: Duration,
+    samples: usize,
+    notes: &mut Vec<String>,
+) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let mut reported = std::collections::BTreeSet::new();
+    for layer in [Layer::Pdu, Layer::Msg] {
+        for op in Op::ALL {
+            for w in workloads {
+                let mut names = Vec::new();
+                let mut jobs = Vec::new();
+                for imp in impls.iter().filter(|i| i.same_as(op).is_none()) {
+                    match imp.prepare(layer, op, w) {
+                        Prepared::Ready(job) => {
+                            names.push(imp.name());
+                            jobs.push(job);
+                        }
+                        Prepared::Unsupported(why) => {
+                            if reported.insert((imp.name(), layer, op)) {
+                                notes.push(format!(
+                                    "{} {} {}: not offered ({why})",
+                                    imp.name(),
+                                    layer.as_str(),
+                                    op.as_str()
+                                ));
+                            }
+                        }
+                        Prepared::Disagrees(why) => notes.push(format!(
+                            "{} {} {} {} bindings: not timed, disagrees: {why}",
+                            imp.name(),
+                            layer.as_str(),
+                            op.as_str(),
+                            w.n
+                        )),
+                    }
+                }
+                let timings = measure::time_interleaved(&mut jobs, budget, samples);
+                for (imp, timing) in names.into_iter().zip(timings) {
+                    rows.push(Row {
+                        imp,
+                        layer,
+                        op,
+                        n: w.n,
+                        timing,
+                        instructions: None,
+                    });
+                }
+            }
+        }
+    }
+    rows
+}
+
+/// Shows an implementation's row under each operation it is the same as (see
+/// [`Codec::same_as`]), with a note saying so.
+fn same_as_rows(impls: &[Box<dyn Codec>], rows: &mut Vec<Row>, notes: &mut Vec<String>) {
+    for imp in impls {
+        for op in Op::ALL {
+            let Some(base) = imp.same_as(op) else {
+                continue;
+            };
+            let copies: Vec<Row> = rows
+                .iter()
+                .filter(|r| r.imp == imp.name() && r.op == base)
+                .map(|r| Row { op, ..r.clone() })
+                .collect();
+            if !copies.is_empty() {
+                notes.push(format!(
+                    "{}: its {} is already {} (its values are owned and its OIDs are arcs); shown under both",
+                    imp.name(),
+                    base.as_str(),
+                    op.as_str()
+                ));
+            }
+            rows.extend(copies);
+        }
+    }
+}
+
 /// The child side of instruction counting: prepare one job and run it ITERS times.
 fn instructions_child(args: &[String]) -> ExitCode {
     let (imp_name, layer, op, n, iters) = (&args[0], &args[1], &args[2], &args[3], &args[4]);
@@ -262,10 +292,9 @@ fn instructions_child(args: &[String]) -> ExitCode {
     } else {
         Layer::Msg
     };
-    let op = if op == "encode" {
-        Op::Encode
-    } else {
-        Op::Decode
+    let Some(op) = Op::ALL.into_iter().find(|o| o.as_str() == op) else {
+        eprintln!("no operation {op}");
+        return ExitCode::FAILURE;
     };
     let (Ok(n), Ok(iters)) = (n.parse::<usize>(), iters.parse::<u64>()) else {
         eprintln!("bad arguments");

@@ -8,13 +8,16 @@ use std::time::{Duration, Instant};
 
 use crate::impls::Job;
 
-/// Samples taken per measurement.
+/// Samples taken per measurement of a full run; a quick run takes more, shorter ones.
 pub const SAMPLES: usize = 15;
+/// Samples of a quick run.
+pub const QUICK_SAMPLES: usize = 41;
 
 /// Nanoseconds per operation: the fastest sample and the median one.
 #[derive(Debug, Clone, Copy)]
 pub struct Timing {
-    /// Fastest sample.
+    /// Fastest sample: the figure the tables and cost lines use (noise on a shared machine
+    /// only ever adds time).
     pub ns_min: f64,
     /// Median sample.
     pub ns_median: f64,
@@ -30,29 +33,46 @@ fn run(job: &mut Job<'_>, iters: u64) -> Duration {
     start.elapsed()
 }
 
-/// Times `job`: sizes the iteration count so the samples together take about `budget`, then
-/// takes [`SAMPLES`] samples.
-pub fn time(job: &mut Job<'_>, budget: Duration) -> Timing {
-    let per_sample = budget / SAMPLES as u32;
-    // Warm up and size: double until one run takes a tenth of a sample.
+/// Iterations of `job` that take about `per_sample`: doubled from one until a run takes a
+/// tenth of it, then scaled (this also warms the job up).
+fn size(job: &mut Job<'_>, per_sample: Duration) -> u64 {
     let mut iters: u64 = 1;
     loop {
         let t = run(job, iters);
         if t * 10 >= per_sample || iters >= 1 << 30 {
             let scale = per_sample.as_secs_f64() / t.as_secs_f64().max(1e-9);
-            iters = ((iters as f64 * scale) as u64).clamp(1, 1 << 32);
-            break;
+            return ((iters as f64 * scale) as u64).clamp(1, 1 << 32);
         }
         iters *= 2;
     }
-    let mut ns: Vec<f64> = (0..SAMPLES)
-        .map(|_| run(job, iters).as_nanos() as f64 / iters as f64)
-        .collect();
-    ns.sort_by(|a, b| a.total_cmp(b));
-    Timing {
-        ns_min: ns[0],
-        ns_median: ns[SAMPLES / 2],
+}
+
+/// Times every job of one workload side by side: each sized so that its samples together take
+/// about `budget`, then sampled in turns (job 1, job 2, ..., job 1, ...) so that a burst of
+/// load on the machine falls on every implementation alike.
+pub fn time_interleaved(jobs: &mut [Job<'_>], budget: Duration, samples: usize) -> Vec<Timing> {
+    let per_sample = budget / samples as u32;
+    let iters: Vec<u64> = jobs.iter_mut().map(|j| size(j, per_sample)).collect();
+    let mut ns: Vec<Vec<f64>> = vec![Vec::with_capacity(samples); jobs.len()];
+    for _ in 0..samples {
+        for ((job, &n), out) in jobs.iter_mut().zip(&iters).zip(&mut ns) {
+            out.push(run(job, n).as_nanos() as f64 / n as f64);
+        }
     }
+    ns.into_iter()
+        .map(|mut v| {
+            v.sort_by(|a, b| a.total_cmp(b));
+            Timing {
+                ns_min: v[0],
+                ns_median: v[v.len() / 2],
+            }
+        })
+        .collect()
+}
+
+/// Times one job alone (the corpus workload).
+pub fn time(job: &mut Job<'_>, budget: Duration) -> Timing {
+    time_interleaved(std::slice::from_mut(job), budget, SAMPLES)[0]
 }
 
 /// Whether valgrind can be run.
@@ -102,6 +122,47 @@ pub fn instructions(
     let a = collected(exe, &args(10))?;
     let b = collected(exe, &args(60))?;
     Ok(b.saturating_sub(a) as f64 / 50.0)
+}
+
+/// Fills in the instructions per operation of every row, two callgrind children at a time
+/// (after the timing, so that they do not disturb it); a failure is a note.
+pub fn count_all(exe: &Path, rows: &mut [crate::Row], notes: &mut Vec<String>) {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let counts: Vec<(usize, Result<f64, String>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                let (next, rows) = (&next, &*rows);
+                s.spawn(move || {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(r) = rows.get(i) else { break };
+                        out.push((
+                            i,
+                            instructions(exe, r.imp, r.layer.as_str(), r.op.as_str(), r.n),
+                        ));
+                    }
+                    out
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_default())
+            .collect()
+    });
+    for (i, c) in counts {
+        match c {
+            Ok(ir) => rows[i].instructions = Some(ir),
+            Err(e) => notes.push(format!(
+                "{} {} {} {} bindings: instruction count failed: {e}",
+                rows[i].imp,
+                rows[i].layer.as_str(),
+                rows[i].op.as_str(),
+                rows[i].n
+            )),
+        }
+    }
 }
 
 /// A least-squares line `a + b*n` through the points, with R².

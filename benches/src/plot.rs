@@ -32,7 +32,7 @@ pub fn cost_lines(path: &Path, rows: &[Row]) -> Result<(), String> {
             series
                 .entry((r.imp, r.layer))
                 .or_default()
-                .push((r.n as f64, r.timing.ns_median / 1000.0));
+                .push((r.n as f64, r.timing.ns_min / 1000.0));
         }
         let ymax = series.values().flatten().map(|p| p.1).fold(0.0, f64::max) * 1.1 + 1e-3;
         let mut chart = ChartBuilder::on(panel)

@@ -38,7 +38,7 @@ pub fn fits(rows: &[Row]) -> Vec<CostLine> {
     for ((imp, layer, op), rs) in groups {
         let ns: Vec<(f64, f64)> = rs
             .iter()
-            .map(|r| (r.n as f64, r.timing.ns_median))
+            .map(|r| (r.n as f64, r.timing.ns_min))
             .collect();
         let ir: Option<Vec<(f64, f64)>> = rs
             .iter()
@@ -89,13 +89,13 @@ fn table(names: &[&'static str], rows: &[Row], layer: Layer, markdown: bool) -> 
         header.push("netsnmp / snmp-codegen".into());
     }
     let mut lines: Vec<Vec<String>> = Vec::new();
-    for op in [Op::Decode, Op::Encode] {
+    for op in Op::ALL {
         for n in BINDINGS {
             let mut line = vec![op.as_str().to_string(), n.to_string()];
             for c in &cols {
                 line.push(
                     find(rows, c, layer, op, n)
-                        .map(|r| fmt_ns(r.timing.ns_median))
+                        .map(|r| fmt_ns(r.timing.ns_min))
                         .unwrap_or_else(|| "–".into()),
                 );
             }
@@ -105,7 +105,7 @@ fn table(names: &[&'static str], rows: &[Row], layer: Layer, markdown: bool) -> 
                     find(rows, "snmp-codegen", layer, op, n),
                 ) {
                     (Some(a), Some(b)) => {
-                        format!("{:.1}x", a.timing.ns_median / b.timing.ns_median)
+                        format!("{:.1}x", a.timing.ns_min / b.timing.ns_min)
                     }
                     _ => "–".into(),
                 };
@@ -235,8 +235,8 @@ fn corpus_table(corpus: &[CorpusResult], markdown: bool) -> String {
             vec![
                 c.imp.to_string(),
                 c.messages.to_string(),
-                fmt_ns(c.timing.ns_median),
-                fmt_ns(c.timing.ns_median / c.messages as f64),
+                fmt_ns(c.timing.ns_min),
+                fmt_ns(c.timing.ns_min / c.messages as f64),
             ]
         })
         .collect();
@@ -301,7 +301,7 @@ pub fn where_time_goes(fits: &[CostLine]) -> String {
             .find(|f| f.imp == imp && f.layer == layer && f.op == op)
     };
     let mut parts = Vec::new();
-    for op in [Op::Decode, Op::Encode] {
+    for op in Op::ALL {
         if let Some(ours) = get("snmp-codegen", Layer::Pdu, op) {
             let mut s = format!(
                 "{}: snmp-codegen {} per binding + {} per PDU",
@@ -340,9 +340,9 @@ pub fn where_time_goes(fits: &[CostLine]) -> String {
 /// encode, grouped by where the code lives; without valgrind, a phase breakdown.
 pub fn profile(exe: &Path, valgrind: bool, rows: &[Row]) -> String {
     if !valgrind {
-        let get = |op, n| find(rows, "snmp-codegen", Layer::Msg, op, n).map(|r| r.timing.ns_median);
+        let get = |op, n| find(rows, "snmp-codegen", Layer::Msg, op, n).map(|r| r.timing.ns_min);
         let mut out = String::from("Phase breakdown (no valgrind): ");
-        for op in [Op::Decode, Op::Encode] {
+        for op in Op::ALL {
             if let (Some(one), Some(fifty)) = (get(op, 1), get(op, 50)) {
                 let per = (fifty - one) / 49.0;
                 let _ = write!(

@@ -58,7 +58,13 @@ impl Workload {
     }
 }
 
-/// The binding `i` of the cycle: (name, value).
+/// The binding `i` of the cycle: (name, value). The names are what real polls return, not the
+/// best case of one-octet arcs: IF-MIB rows with small ifIndexes, an IP-address index
+/// (ipAdEntAddr.192.0.2.N: arc 192 takes two octets), a string index under an enterprise arc
+/// (NET-SNMP-EXTEND-MIB nsExtendOutput1Line."diskN": 8072 takes two), an ifIndex of a modular
+/// switch (436,207,616 + N·4096: five octets, so above 16,383), an OID value with a vendor's
+/// product arc (1208) and UCD-SNMP-MIB's laLoadInt (2021). Four names in eight and one value
+/// have a multi-octet arc.
 pub fn binding(i: usize) -> (String, Val) {
     let row = i / 8 + 1;
     match i % 8 {
@@ -74,23 +80,31 @@ pub fn binding(i: usize) -> (String, Val) {
             format!("1.3.6.1.2.1.2.2.1.9.{row}"),
             Val::TimeTicks(123_456 + i as u32),
         ),
-        3 => (
-            format!("1.3.6.1.2.1.2.2.1.2.{row}"),
-            Val::Octets(format!("GigabitEthernet0/{row}").into_bytes()),
-        ),
+        3 => {
+            let index = format!("disk{row}");
+            let arcs: Vec<String> = index.bytes().map(|b| b.to_string()).collect();
+            (
+                format!(
+                    "1.3.6.1.4.1.8072.1.3.2.3.1.1.{}.{}",
+                    index.len(),
+                    arcs.join(".")
+                ),
+                Val::Octets(format!("/dev/sda{row}: 73% used").into_bytes()),
+            )
+        }
         4 => (
-            format!("1.3.6.1.2.1.4.20.1.1.10.0.0.{row}"),
-            Val::Ip([10, 0, 0, row as u8]),
+            format!("1.3.6.1.2.1.4.20.1.1.192.0.2.{row}"),
+            Val::Ip([192, 0, 2, row as u8]),
         ),
         5 => (
-            format!("1.3.6.1.2.1.2.2.1.22.{row}"),
-            Val::Oid("1.3.6.1.4.1.9.1.1".into()),
+            format!("1.3.6.1.2.1.47.1.1.1.1.3.{row}"),
+            Val::Oid("1.3.6.1.4.1.9.12.3.1.3.1208".into()),
         ),
         6 => (
-            format!("1.3.6.1.2.1.31.1.1.1.6.{row}"),
+            format!("1.3.6.1.2.1.31.1.1.1.6.{}", 436_207_616 + row * 4096),
             Val::Counter64((1 << 63) + i as u64),
         ),
-        _ => (format!("1.3.6.1.2.1.2.2.1.8.{row}"), Val::Int(1)),
+        _ => (format!("1.3.6.1.4.1.2021.10.1.5.{row}"), Val::Int(42)),
     }
 }
 
@@ -247,4 +261,52 @@ pub fn dotted(arcs: impl IntoIterator<Item = u64>) -> String {
 pub fn arcs(dotted: &str) -> Vec<u32> {
     let o: OidBuf = dotted.parse().expect("valid OID");
     o.as_oid().arcs().collect()
+}
+
+/// A binding as a user building a message from arcs holds it: the name's arcs, and the value
+/// with an OID value's arcs.
+pub struct ArcBinding {
+    /// The name.
+    pub name: Vec<u32>,
+    /// The value (an OID value's arcs are in `oid_value`).
+    pub value: Val,
+    /// The arcs of an OBJECT IDENTIFIER value.
+    pub oid_value: Vec<u32>,
+}
+
+impl ArcBinding {
+    /// The client's owned binding, built from the arcs.
+    #[inline]
+    pub fn to_client(&self) -> Result<snmp_client::VarBind, snmp_ber::OidParseError> {
+        use snmp_client::Value as V;
+        let value = match &self.value {
+            Val::Counter32(x) => V::Counter32(*x),
+            Val::Gauge32(x) => V::Gauge32(*x),
+            Val::TimeTicks(x) => V::TimeTicks(*x),
+            Val::Octets(s) => V::OctetString(snmp_ber::OctetBuf::from_slice(s)),
+            Val::Ip(a) => V::IpAddress(*a),
+            Val::Oid(_) => V::ObjectIdentifier(OidBuf::from_arcs(&self.oid_value)?),
+            Val::Counter64(x) => V::Counter64(*x),
+            Val::Int(x) => V::Integer(*x),
+        };
+        Ok(snmp_client::VarBind {
+            oid: OidBuf::from_arcs(&self.name)?,
+            value,
+        })
+    }
+}
+
+/// The bindings of `expected` as arcs.
+pub fn arc_bindings(expected: &Bindings) -> Vec<ArcBinding> {
+    expected
+        .iter()
+        .map(|(name, value)| ArcBinding {
+            name: arcs(name),
+            value: value.clone(),
+            oid_value: match value {
+                Val::Oid(o) => arcs(o),
+                _ => Vec::new(),
+            },
+        })
+        .collect()
 }

@@ -55,13 +55,17 @@ pub(crate) fn v1(datagram: &[u8], id: i32) -> Verdict {
         return Verdict::Discard(Discard::Unmatched);
     }
     let pdu = &r.0;
-    let bindings = pdu.variable_bindings.0.iter().map(|vb| {
-        vb.map(|vb| VarBind {
+    let mut bindings = Vec::with_capacity(pdu.variable_bindings.0.len());
+    for vb in pdu.variable_bindings.0.iter() {
+        let Ok(vb) = vb else {
+            return Verdict::Discard(Discard::Malformed);
+        };
+        bindings.push(VarBind {
             oid: vb.name.0.to_owned(),
             value: Value::from_v1(&vb.value),
-        })
-    });
-    done(bindings, pdu.error_status.0, pdu.error_index)
+        });
+    }
+    done(Ok(bindings), pdu.error_status.0, pdu.error_index)
 }
 
 /// An SNMPv2c answer to request `id`: a Response with that request-id whose bindings all
@@ -82,23 +86,21 @@ pub(crate) fn v2c(datagram: &[u8], id: i32) -> Verdict {
 
 /// A Response PDU's verdict: its bindings (all of them decoding) or its error-status.
 fn response(pdu: &Pdu<'_>) -> Verdict {
-    let bindings = pdu.variable_bindings.0.iter().map(|vb| {
-        vb.map(|vb| VarBind {
-            oid: vb.name.0.to_owned(),
-            value: Value::from_wire(&vb.value),
-        })
-    });
-    done(bindings, pdu.error_status.0, i64::from(pdu.error_index))
+    done(
+        VarBind::list_from_wire(&pdu.variable_bindings),
+        pdu.error_status.0,
+        i64::from(pdu.error_index),
+    )
 }
 
 /// The answer: its bindings when all decode and `status` is noError, its error-status
 /// otherwise; discarded when a binding does not decode.
 fn done(
-    bindings: impl Iterator<Item = Result<VarBind, snmp_ber::DecodeError>>,
+    bindings: Result<Vec<VarBind>, snmp_ber::DecodeError>,
     status: i64,
     index: i64,
 ) -> Verdict {
-    let Ok(bindings) = bindings.collect::<Result<Vec<_>, _>>() else {
+    let Ok(bindings) = bindings else {
         return Verdict::Discard(Discard::Malformed);
     };
     Verdict::Done(match status {

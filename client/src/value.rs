@@ -1,9 +1,9 @@
 //! Values and variable bindings, owned: what a session hands back and a SET sends, and their
 //! conversions from and to the SNMPv1 and SNMPv2 wire forms the generated codec reads.
 
-use snmp_ber::OidBuf;
+use snmp_ber::{DecodeError, OctetBuf, OidBuf};
 use snmp_messages::rfc1155_smi as v1smi;
-use snmp_messages::snmpv2_pdu::VarBindValue;
+use snmp_messages::snmpv2_pdu::{self as wire, VarBindValue};
 use snmp_messages::snmpv2_smi::{self as v2smi, ApplicationSyntax, ObjectSyntax, SimpleSyntax};
 
 use crate::error::ClientError;
@@ -13,8 +13,8 @@ use crate::error::ClientError;
 pub enum Value {
     /// INTEGER / Integer32.
     Integer(i64),
-    /// OCTET STRING.
-    OctetString(Vec<u8>),
+    /// OCTET STRING (inline up to [`snmp_ber::INLINE_OCTETS`] octets).
+    OctetString(OctetBuf),
     /// OBJECT IDENTIFIER.
     ObjectIdentifier(OidBuf),
     /// IpAddress.
@@ -26,7 +26,7 @@ pub enum Value {
     /// TimeTicks.
     TimeTicks(u32),
     /// Opaque.
-    Opaque(Vec<u8>),
+    Opaque(OctetBuf),
     /// Counter64.
     Counter64(u64),
     /// NULL (unSpecified).
@@ -46,7 +46,7 @@ impl Value {
         use SimpleSyntax as S;
         match v {
             VarBindValue::Value(O::Simple(S::IntegerValue(i))) => Value::Integer(i64::from(*i)),
-            VarBindValue::Value(O::Simple(S::StringValue(s))) => Value::OctetString(s.to_vec()),
+            VarBindValue::Value(O::Simple(S::StringValue(s))) => Value::OctetString(OctetBuf::from_slice(s)),
             VarBindValue::Value(O::Simple(S::ObjectIdValue(o))) => {
                 Value::ObjectIdentifier(o.to_owned())
             }
@@ -57,7 +57,7 @@ impl Value {
             }
             VarBindValue::Value(O::ApplicationWide(A::TimeticksValue(t))) => Value::TimeTicks(t.0),
             VarBindValue::Value(O::ApplicationWide(A::ArbitraryValue(o))) => {
-                Value::Opaque(o.0.to_vec())
+                Value::Opaque(OctetBuf::from_slice(o.0))
             }
             VarBindValue::Value(O::ApplicationWide(A::BigCounterValue(c))) => Value::Counter64(c.0),
             VarBindValue::UnSpecified => Value::Null,
@@ -73,14 +73,14 @@ impl Value {
         use v1smi::{ApplicationSyntax as A, NetworkAddress, ObjectSyntax as O, SimpleSyntax as S};
         match v {
             O::Simple(S::Number(i)) => Value::Integer(*i),
-            O::Simple(S::String(s)) => Value::OctetString(s.to_vec()),
+            O::Simple(S::String(s)) => Value::OctetString(OctetBuf::from_slice(s)),
             O::Simple(S::Object(o)) => Value::ObjectIdentifier(o.to_owned()),
             O::Simple(S::Empty) => Value::Null,
             O::ApplicationWide(A::Address(NetworkAddress::Internet(a))) => Value::IpAddress(a.0),
             O::ApplicationWide(A::Counter(c)) => Value::Counter32(c.0),
             O::ApplicationWide(A::Gauge(g)) => Value::Gauge32(g.0),
             O::ApplicationWide(A::Ticks(t)) => Value::TimeTicks(t.0),
-            O::ApplicationWide(A::Arbitrary(o)) => Value::Opaque(o.0.to_vec()),
+            O::ApplicationWide(A::Arbitrary(o)) => Value::Opaque(OctetBuf::from_slice(o.0)),
         }
     }
 }
@@ -142,4 +142,27 @@ pub struct VarBind {
     pub oid: OidBuf,
     /// Its value (or exception).
     pub value: Value,
+}
+
+impl VarBind {
+    /// A decoded SNMPv2 binding, owned.
+    #[inline]
+    pub fn from_wire(vb: &wire::VarBind<'_>) -> VarBind {
+        VarBind {
+            oid: vb.name.0.to_owned(),
+            value: Value::from_wire(&vb.value),
+        }
+    }
+
+    /// Every binding of a decoded list, owned: one allocation for the list (its length is known
+    /// once it is decoded) and none per binding for OIDs and strings up to
+    /// [`snmp_ber::INLINE_OCTETS`] octets. The first binding that does not decode is the error,
+    /// with its index in the path.
+    pub fn list_from_wire(list: &wire::VarBindList<'_>) -> Result<Vec<VarBind>, DecodeError> {
+        let mut out = Vec::with_capacity(list.0.len());
+        for vb in list.0.iter() {
+            out.push(VarBind::from_wire(&vb?));
+        }
+        Ok(out)
+    }
 }

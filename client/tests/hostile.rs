@@ -31,7 +31,7 @@ fn oid(s: &str) -> OidBuf {
 }
 
 fn text(s: &str) -> Value {
-    Value::OctetString(s.as_bytes().to_vec())
+    Value::OctetString(s.into())
 }
 
 /// Patient enough for loopback, quick to give up: 150 ms, one retry.

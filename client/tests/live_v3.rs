@@ -341,7 +341,7 @@ fn sessions_get_and_walk_like_net_snmp() {
     let (ours, _) = walked(&mut v2, "1.3.6.1.2.1.1");
     assert_eq!(ours, theirs, "v2c walk");
     let got = v2.get(&["1.3.6.1.2.1.1.6.0".parse().unwrap()]).unwrap();
-    assert_eq!(got[0].value, Value::OctetString(b"interop-test".to_vec()));
+    assert_eq!(got[0].value, Value::OctetString(b"interop-test".to_vec().into()));
 
     // SNMPv1: GETNEXT walks, the end of the MIB said by noSuchName; no GETBULK.
     let mut v1 = Session::new(
@@ -358,7 +358,7 @@ fn sessions_get_and_walk_like_net_snmp() {
         "one GETNEXT a binding, and the one past the end"
     );
     let got = v1.get(&["1.3.6.1.2.1.1.6.0".parse().unwrap()]).unwrap();
-    assert_eq!(got[0].value, Value::OctetString(b"interop-test".to_vec()));
+    assert_eq!(got[0].value, Value::OctetString(b"interop-test".to_vec().into()));
     assert!(matches!(
         v1.get_bulk(0, 10, &["1.3.6.1.2.1.1".parse().unwrap()]),
         Err(ClientError::NoBulkInV1)
@@ -379,7 +379,7 @@ fn sessions_get_and_walk_like_net_snmp() {
         let got = s.get(&["1.3.6.1.2.1.1.6.0".parse().unwrap()]).unwrap();
         assert_eq!(
             got[0].value,
-            Value::OctetString(b"interop-test".to_vec()),
+            Value::OctetString(b"interop-test".to_vec().into()),
             "{user}"
         );
         let (ours, requests) = walked(&mut s, "1.3.6.1.2.1.1");
@@ -397,7 +397,7 @@ fn sessions_get_and_walk_like_net_snmp() {
     off.time += 1000;
     s.set_engine(off);
     let got = s.get(&["1.3.6.1.2.1.1.6.0".parse().unwrap()]).unwrap();
-    assert_eq!(got[0].value, Value::OctetString(b"interop-test".to_vec()));
+    assert_eq!(got[0].value, Value::OctetString(b"interop-test".to_vec().into()));
     // The session's clock is the agent's again, not 1000 s ahead.
     let now = s.engine().unwrap().clock_at(Instant::now()).1;
     assert!(now >= right && now < right + 100, "{now} against {right}");
@@ -451,15 +451,15 @@ fn sets_over_every_version_are_read_back() {
         let mut s = Session::new(addr, creds, Options::default()).unwrap();
         let name = format!("set over {version}").into_bytes();
         let answer = s
-            .set(&[(sys_name.clone(), Value::OctetString(name.clone()))])
+            .set(&[(sys_name.clone(), Value::OctetString(name.clone().into()))])
             .unwrap_or_else(|e| panic!("{version}: {e}"));
         assert_eq!(
             answer[0].value,
-            Value::OctetString(name.clone()),
+            Value::OctetString(name.clone().into()),
             "{version}"
         );
         let got = s.get(std::slice::from_ref(&sys_name)).unwrap();
-        assert_eq!(got[0].value, Value::OctetString(name), "{version}");
+        assert_eq!(got[0].value, Value::OctetString(name.into()), "{version}");
     }
     // A read-only object: notWritable (17) at binding 1, over v2c.
     let mut s = Session::new(
@@ -471,7 +471,7 @@ fn sets_over_every_version_are_read_back() {
     let err = s
         .set(&[(
             "1.3.6.1.2.1.1.1.0".parse().unwrap(),
-            Value::OctetString(b"x".to_vec()),
+            Value::OctetString(b"x".to_vec().into()),
         )])
         .unwrap_err();
     assert!(

@@ -17,6 +17,7 @@
 mod any;
 mod error;
 mod integer;
+mod octets;
 mod oid;
 mod prim;
 mod reader;
@@ -26,6 +27,7 @@ mod writer;
 pub use any::{Any, BitString};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, PathSegment, TagByte};
 pub use integer::{decode_i64, decode_u64, encoded_len_i64, encoded_len_u64};
+pub use octets::{OctetBuf, INLINE_OCTETS};
 pub use oid::{Arcs, Oid, OidBuf, OidParseError};
 pub use prim::{
     boolean, fixed_octets, int_i128, int_i32, int_i64, int_u32, int_u64, null, within, within_path,
@@ -82,13 +84,19 @@ pub trait Encode {
         Ok(writer.into_written())
     }
 
-    /// Encodes into a freshly allocated vector, growing the scratch buffer until it fits.
+    /// Encodes into a freshly allocated vector: one allocation (written at its end, then moved
+    /// to its start), grown and retried only for a value over 512 octets.
     fn to_ber(&self) -> Result<Vec<u8>, EncodeError> {
         let mut size = 512;
         loop {
             let mut buf = vec![0u8; size];
             match self.encode_to_slice(&mut buf) {
-                Ok(out) => return Ok(out.to_vec()),
+                Ok(out) => {
+                    let len = out.len();
+                    buf.copy_within(size - len.., 0);
+                    buf.truncate(len);
+                    return Ok(buf);
+                }
                 Err(EncodeError::BufferTooSmall { .. }) if size < (1 << 31) => size *= 4,
                 Err(e) => return Err(e),
             }

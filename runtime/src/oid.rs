@@ -5,6 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::{DecodeError, DecodeErrorKind};
+use crate::octets::{OctetBuf, INLINE_OCTETS};
 use crate::{EncodeError, Reader, Writer};
 
 /// SNMP limits an OBJECT IDENTIFIER to 128 sub-identifiers (RFC 2578, section 3.5).
@@ -80,10 +81,11 @@ impl<'a> Oid<'a> {
         self.ber.starts_with(prefix.ber)
     }
 
-    /// Copies into an owned [`OidBuf`].
+    /// Copies into an owned [`OidBuf`] (no heap allocation up to [`INLINE_OCTETS`] octets).
+    #[inline]
     pub fn to_owned(&self) -> OidBuf {
         OidBuf {
-            ber: self.ber.to_vec(),
+            ber: OctetBuf::from_slice(self.ber),
         }
     }
 
@@ -220,10 +222,12 @@ impl fmt::Debug for Oid<'_> {
     }
 }
 
-/// An owned OBJECT IDENTIFIER, for building requests and tables at run time.
+/// An owned OBJECT IDENTIFIER, for building requests and tables at run time: its BER contents
+/// octets, inline up to [`INLINE_OCTETS`] (a table column's instance with an IP-address or a
+/// short string index), on the heap beyond.
 #[derive(Clone, PartialEq, Eq, Hash, Default)]
 pub struct OidBuf {
-    ber: Vec<u8>,
+    ber: OctetBuf,
 }
 
 /// Why a dotted OBJECT IDENTIFIER or an arc list is not valid.
@@ -246,63 +250,114 @@ pub enum OidParseError {
 }
 
 impl OidBuf {
-    /// Builds from arcs.
+    /// Builds from arcs, writing base-128 straight into inline storage (no heap allocation up
+    /// to [`INLINE_OCTETS`] octets).
     pub fn from_arcs(arcs: &[u32]) -> Result<Self, OidParseError> {
-        if arcs.len() < 2 {
-            return Err(OidParseError::BadStart("expected at least two arcs"));
-        }
-        if arcs.len() > MAX_OID_ARCS {
-            return Err(OidParseError::TooMany(arcs.len()));
-        }
-        let first = match (arcs[0], arcs[1]) {
-            (0 | 1, y) if y < 40 => arcs[0] as u64 * 40 + y as u64,
-            (2, y) => 80 + y as u64,
-            (0 | 1, _) => {
-                return Err(OidParseError::BadStart(
-                    "second arc above 39 under a first arc of 0 or 1",
-                ))
-            }
-            _ => return Err(OidParseError::BadStart("first arc must be 0, 1 or 2")),
+        let (first, rest) = match arcs {
+            [x, y, rest @ ..] if rest.len() + 2 <= MAX_OID_ARCS => (first_subid(*x, *y)?, rest),
+            [_, _, ..] => return Err(OidParseError::TooMany(arcs.len())),
+            _ => return Err(OidParseError::BadStart("expected at least two arcs")),
         };
-        if first > u32::MAX as u64 {
-            return Err(OidParseError::BadArc {
-                index: 1,
-                text: arcs[1].to_string(),
-            });
+        let mut buf = [0u8; INLINE_OCTETS];
+        let mut pos = put_subid(&mut buf, 0, first);
+        let mut left = rest;
+        while !left.is_empty() {
+            // Four arcs below 128 at once (the common case) as one four-octet store.
+            if let [a, b, c, d, tail @ ..] = left {
+                if (a | b | c | d) < 0x80 && pos + 4 <= INLINE_OCTETS {
+                    let four = [*a as u8, *b as u8, *c as u8, *d as u8];
+                    buf[pos..pos + 4].copy_from_slice(&four);
+                    pos += 4;
+                    left = tail;
+                    continue;
+                }
+            }
+            if pos + SUBID_MAX > INLINE_OCTETS {
+                return Ok(Self::spilled(&buf[..pos], left));
+            }
+            // Room for five octets; those past the subidentifier are overwritten or unused.
+            pos = put_subid(&mut buf, pos, left[0]);
+            left = &left[1..];
         }
-        let mut ber = Vec::with_capacity(arcs.len() + 4);
-        push_subid(&mut ber, first as u32);
-        for &arc in &arcs[2..] {
-            push_subid(&mut ber, arc);
+        Ok(OidBuf {
+            ber: OctetBuf::from_inline(buf, pos),
+        })
+    }
+
+    /// The rest of [`OidBuf::from_arcs`] once the inline storage is full.
+    #[cold]
+    fn spilled(head: &[u8], arcs: &[u32]) -> Self {
+        let mut ber = Vec::with_capacity(head.len() + arcs.len() * SUBID_MAX);
+        ber.extend_from_slice(head);
+        for &arc in arcs {
+            let mut tmp = [0u8; SUBID_MAX];
+            let n = put_subid(&mut tmp, 0, arc);
+            ber.extend_from_slice(&tmp[..n]);
         }
-        Ok(OidBuf { ber })
+        OidBuf {
+            ber: OctetBuf::from(ber),
+        }
     }
 
     /// Borrows as an [`Oid`].
     #[inline]
     pub fn as_oid(&self) -> Oid<'_> {
-        Oid { ber: &self.ber }
+        Oid {
+            ber: self.ber.as_slice(),
+        }
     }
 
     /// Appends one arc (e.g. an instance index).
     pub fn push(&mut self, arc: u32) {
-        push_subid(&mut self.ber, arc);
+        let mut tmp = [0u8; SUBID_MAX];
+        let n = put_subid(&mut tmp, 0, arc);
+        self.ber.extend_from_slice(&tmp[..n]);
     }
 }
 
-fn push_subid(out: &mut Vec<u8>, v: u32) {
-    let mut tmp = [0u8; 5];
-    let mut i = 5;
-    let mut v = v;
-    loop {
-        i -= 1;
-        tmp[i] = (v & 0x7f) as u8 | if i == 4 { 0 } else { 0x80 };
-        v >>= 7;
-        if v == 0 {
-            break;
-        }
+/// Octets of the longest subidentifier (2^32-1 in base 128).
+const SUBID_MAX: usize = 5;
+
+/// The first subidentifier, X*40+Y (X.690 8.19.4), checked.
+#[inline]
+fn first_subid(x: u32, y: u32) -> Result<u32, OidParseError> {
+    match (x, y) {
+        (0 | 1, y) if y < 40 => Ok(x * 40 + y),
+        (2, y) if y <= u32::MAX - 80 => Ok(80 + y),
+        (2, y) => Err(OidParseError::BadArc {
+            index: 1,
+            text: y.to_string(),
+        }),
+        (0 | 1, _) => Err(OidParseError::BadStart(
+            "second arc above 39 under a first arc of 0 or 1",
+        )),
+        _ => Err(OidParseError::BadStart("first arc must be 0, 1 or 2")),
     }
-    out.extend_from_slice(&tmp[i..]);
+}
+
+/// Writes `v` in minimal base-128 at `buf[pos..]`, which has room for [`SUBID_MAX`] octets;
+/// returns the position after it.
+#[inline(always)]
+fn put_subid<const N: usize>(buf: &mut [u8; N], pos: usize, v: u32) -> usize {
+    if v < 0x80 {
+        buf[pos] = v as u8;
+        return pos + 1;
+    }
+    // All five groups of seven bits, high first, continuation bits on all but the last; then
+    // keep the last `n`, one per started group.
+    let v = v as u64;
+    let groups: u64 = ((v >> 28) & 0x7f)
+        | ((v >> 21) & 0x7f) << 8
+        | ((v >> 14) & 0x7f) << 16
+        | ((v >> 7) & 0x7f) << 24
+        | (v & 0x7f) << 32
+        | 0x80_8080_8080;
+    let n = (38 - (v as u32).leading_zeros() as usize) / 7;
+    // Drop the leading groups that are zero, then store five octets at once: those past `n`
+    // are free space the next arc overwrites.
+    let bytes = ((groups & !(0x80 << 32)) >> (8 * (5 - n))).to_le_bytes();
+    buf[pos..pos + SUBID_MAX].copy_from_slice(&bytes[..SUBID_MAX]);
+    pos + n
 }
 
 impl FromStr for OidBuf {
@@ -415,8 +470,8 @@ mod tests {
     proptest! {
         #[test]
         fn order_matches_arc_vectors(
-            a in proptest::collection::vec(any::<u32>(), 0..6),
-            b in proptest::collection::vec(any::<u32>(), 0..6),
+            a in proptest::collection::vec(any::<u32>(), 0..40),
+            b in proptest::collection::vec(any::<u32>(), 0..40),
             head in 0u32..3,
             second in 0u32..39,
         ) {

@@ -19,7 +19,7 @@ fn response(strings: usize) -> Vec<u8> {
         .map(|k| {
             (
                 oid.clone(),
-                Value::OctetString(vec![b'a' + (k % 26) as u8; 300]),
+                Value::OctetString(vec![b'a' + (k % 26) as u8; 300].into()),
             )
         })
         .collect();

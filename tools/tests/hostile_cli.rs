@@ -38,7 +38,7 @@ fn a_forged_unauthenticated_answer_is_never_printed() {
             if asked.discovery {
                 return vec![Reply::Send(agent.discovery_report(&asked))];
             }
-            let forged = Value::OctetString(b"FORGED-unauthenticated".to_vec());
+            let forged = Value::OctetString(b"FORGED-unauthenticated".to_vec().into());
             let mut f = agent.answer(&asked, vec![(oid(SYS_NAME), forged)]);
             f.auth = false;
             f.privacy = false;

@@ -1,0 +1,193 @@
+//! Owned octets that stay off the heap when short: the storage of [`crate::OidBuf`] and of the
+//! owned OCTET STRING values a client hands back.
+
+use std::borrow::Borrow;
+use std::fmt;
+use std::ops::Deref;
+
+use smallvec::SmallVec;
+
+/// Octets an [`OctetBuf`] holds without a heap allocation: enough for the OIDs of table columns
+/// with IP-address and short string indexes (ifHCInOctets.436207616 is 15 octets,
+/// nsExtendOutput1Line."disk1" 19) and for most table strings; longer values go to the heap.
+pub const INLINE_OCTETS: usize = 40;
+
+/// Owned octets: inline up to [`INLINE_OCTETS`], on the heap beyond. Dereferences to `[u8]`;
+/// compares, orders and hashes as its octets.
+#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct OctetBuf(SmallVec<[u8; INLINE_OCTETS]>);
+
+impl OctetBuf {
+    /// No octets.
+    pub const fn new() -> Self {
+        OctetBuf(SmallVec::new_const())
+    }
+
+    /// A copy of `octets` (inline when short enough).
+    #[inline]
+    pub fn from_slice(octets: &[u8]) -> Self {
+        OctetBuf(SmallVec::from_slice(octets))
+    }
+
+    /// The first `len` octets of an inline buffer, moved in without a copy loop.
+    #[inline]
+    pub(crate) fn from_inline(buf: [u8; INLINE_OCTETS], len: usize) -> Self {
+        OctetBuf(SmallVec::from_buf_and_len(buf, len))
+    }
+
+    /// The octets.
+    #[inline]
+    pub fn as_slice(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// True when the octets are on the heap (longer than [`INLINE_OCTETS`]).
+    #[inline]
+    pub fn spilled(&self) -> bool {
+        self.0.spilled()
+    }
+
+    /// Appends `octets`.
+    #[inline]
+    pub fn extend_from_slice(&mut self, octets: &[u8]) {
+        self.0.extend_from_slice(octets);
+    }
+
+    /// Appends one octet.
+    #[inline]
+    pub fn push(&mut self, octet: u8) {
+        self.0.push(octet);
+    }
+
+    /// Into a `Vec` (no copy when on the heap already).
+    pub fn into_vec(self) -> Vec<u8> {
+        self.0.into_vec()
+    }
+}
+
+impl Deref for OctetBuf {
+    type Target = [u8];
+
+    #[inline]
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl AsRef<[u8]> for OctetBuf {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl Borrow<[u8]> for OctetBuf {
+    fn borrow(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl From<&[u8]> for OctetBuf {
+    fn from(octets: &[u8]) -> Self {
+        OctetBuf::from_slice(octets)
+    }
+}
+
+impl<const N: usize> From<&[u8; N]> for OctetBuf {
+    fn from(octets: &[u8; N]) -> Self {
+        OctetBuf::from_slice(octets)
+    }
+}
+
+impl From<&str> for OctetBuf {
+    fn from(text: &str) -> Self {
+        OctetBuf::from_slice(text.as_bytes())
+    }
+}
+
+impl From<Vec<u8>> for OctetBuf {
+    /// Short vectors move inline (and their allocation is freed); long ones keep theirs.
+    fn from(v: Vec<u8>) -> Self {
+        if v.len() <= INLINE_OCTETS {
+            OctetBuf::from_slice(&v)
+        } else {
+            OctetBuf(SmallVec::from_vec(v))
+        }
+    }
+}
+
+impl From<OctetBuf> for Vec<u8> {
+    fn from(o: OctetBuf) -> Self {
+        o.into_vec()
+    }
+}
+
+impl FromIterator<u8> for OctetBuf {
+    fn from_iter<I: IntoIterator<Item = u8>>(iter: I) -> Self {
+        OctetBuf(iter.into_iter().collect())
+    }
+}
+
+impl Extend<u8> for OctetBuf {
+    fn extend<I: IntoIterator<Item = u8>>(&mut self, iter: I) {
+        self.0.extend(iter);
+    }
+}
+
+impl PartialEq<[u8]> for OctetBuf {
+    fn eq(&self, other: &[u8]) -> bool {
+        self.as_slice() == other
+    }
+}
+
+impl PartialEq<&[u8]> for OctetBuf {
+    fn eq(&self, other: &&[u8]) -> bool {
+        self.as_slice() == *other
+    }
+}
+
+impl<const N: usize> PartialEq<[u8; N]> for OctetBuf {
+    fn eq(&self, other: &[u8; N]) -> bool {
+        self.as_slice() == other
+    }
+}
+
+impl<const N: usize> PartialEq<&[u8; N]> for OctetBuf {
+    fn eq(&self, other: &&[u8; N]) -> bool {
+        self.as_slice() == *other
+    }
+}
+
+impl PartialEq<Vec<u8>> for OctetBuf {
+    fn eq(&self, other: &Vec<u8>) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl fmt::Debug for OctetBuf {
+    /// As a byte slice prints: `[71, 105]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_slice(), f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inline_up_to_the_limit_then_heap() {
+        let short = OctetBuf::from_slice(&[7; INLINE_OCTETS]);
+        assert!(!short.spilled());
+        let long = OctetBuf::from_slice(&[7; INLINE_OCTETS + 1]);
+        assert!(long.spilled());
+        assert_eq!(long.len(), INLINE_OCTETS + 1);
+        let mut grown = short.clone();
+        grown.push(1);
+        assert!(grown.spilled() && grown[INLINE_OCTETS] == 1);
+        assert_eq!(OctetBuf::from(vec![1, 2, 3]), [1, 2, 3]);
+        assert!(!OctetBuf::from(vec![1, 2, 3]).spilled());
+        assert_eq!(OctetBuf::from(vec![9; 100]).into_vec(), vec![9; 100]);
+        assert_eq!(format!("{:?}", OctetBuf::from("ab")), "[97, 98]");
+        assert!(std::mem::size_of::<OctetBuf>() <= 48);
+    }
+}
