@@ -36,10 +36,7 @@ pub fn fits(rows: &[Row]) -> Vec<CostLine> {
     }
     let mut out = Vec::new();
     for ((imp, layer, op), rs) in groups {
-        let ns: Vec<(f64, f64)> = rs
-            .iter()
-            .map(|r| (r.n as f64, r.timing.ns_min))
-            .collect();
+        let ns: Vec<(f64, f64)> = rs.iter().map(|r| (r.n as f64, r.timing.ns_min)).collect();
         let ir: Option<Vec<(f64, f64)>> = rs
             .iter()
             .map(|r| r.instructions.map(|i| (r.n as f64, i)))

@@ -95,11 +95,7 @@ fn response(pdu: &Pdu<'_>) -> Verdict {
 
 /// The answer: its bindings when all decode and `status` is noError, its error-status
 /// otherwise; discarded when a binding does not decode.
-fn done(
-    bindings: Result<Vec<VarBind>, snmp_ber::DecodeError>,
-    status: i64,
-    index: i64,
-) -> Verdict {
+fn done(bindings: Result<Vec<VarBind>, snmp_ber::DecodeError>, status: i64, index: i64) -> Verdict {
     let Ok(bindings) = bindings else {
         return Verdict::Discard(Discard::Malformed);
     };

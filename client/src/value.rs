@@ -46,7 +46,9 @@ impl Value {
         use SimpleSyntax as S;
         match v {
             VarBindValue::Value(O::Simple(S::IntegerValue(i))) => Value::Integer(i64::from(*i)),
-            VarBindValue::Value(O::Simple(S::StringValue(s))) => Value::OctetString(OctetBuf::from_slice(s)),
+            VarBindValue::Value(O::Simple(S::StringValue(s))) => {
+                Value::OctetString(OctetBuf::from_slice(s))
+            }
             VarBindValue::Value(O::Simple(S::ObjectIdValue(o))) => {
                 Value::ObjectIdentifier(o.to_owned())
             }

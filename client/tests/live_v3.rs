@@ -341,7 +341,10 @@ fn sessions_get_and_walk_like_net_snmp() {
     let (ours, _) = walked(&mut v2, "1.3.6.1.2.1.1");
     assert_eq!(ours, theirs, "v2c walk");
     let got = v2.get(&["1.3.6.1.2.1.1.6.0".parse().unwrap()]).unwrap();
-    assert_eq!(got[0].value, Value::OctetString(b"interop-test".to_vec().into()));
+    assert_eq!(
+        got[0].value,
+        Value::OctetString(b"interop-test".to_vec().into())
+    );
 
     // SNMPv1: GETNEXT walks, the end of the MIB said by noSuchName; no GETBULK.
     let mut v1 = Session::new(
@@ -358,7 +361,10 @@ fn sessions_get_and_walk_like_net_snmp() {
         "one GETNEXT a binding, and the one past the end"
     );
     let got = v1.get(&["1.3.6.1.2.1.1.6.0".parse().unwrap()]).unwrap();
-    assert_eq!(got[0].value, Value::OctetString(b"interop-test".to_vec().into()));
+    assert_eq!(
+        got[0].value,
+        Value::OctetString(b"interop-test".to_vec().into())
+    );
     assert!(matches!(
         v1.get_bulk(0, 10, &["1.3.6.1.2.1.1".parse().unwrap()]),
         Err(ClientError::NoBulkInV1)
@@ -397,7 +403,10 @@ fn sessions_get_and_walk_like_net_snmp() {
     off.time += 1000;
     s.set_engine(off);
     let got = s.get(&["1.3.6.1.2.1.1.6.0".parse().unwrap()]).unwrap();
-    assert_eq!(got[0].value, Value::OctetString(b"interop-test".to_vec().into()));
+    assert_eq!(
+        got[0].value,
+        Value::OctetString(b"interop-test".to_vec().into())
+    );
     // The session's clock is the agent's again, not 1000 s ahead.
     let now = s.engine().unwrap().clock_at(Instant::now()).1;
     assert!(now >= right && now < right + 100, "{now} against {right}");

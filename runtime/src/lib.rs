@@ -21,6 +21,7 @@ mod octets;
 mod oid;
 mod prim;
 mod reader;
+mod scratch;
 mod seq_of;
 mod writer;
 
@@ -33,6 +34,7 @@ pub use prim::{
     boolean, fixed_octets, int_i128, int_i32, int_i64, int_u32, int_u64, null, within, within_path,
 };
 pub use reader::{Reader, MAX_DEPTH};
+pub use scratch::SCRATCH_OCTETS;
 pub use seq_of::{SequenceOf, SequenceOfIter};
 pub use writer::Writer;
 
@@ -84,22 +86,11 @@ pub trait Encode {
         Ok(writer.into_written())
     }
 
-    /// Encodes into a freshly allocated vector: one allocation (written at its end, then moved
-    /// to its start), grown and retried only for a value over 512 octets.
+    /// Encodes into a freshly allocated vector of exactly the encoding's length: written into
+    /// a per-thread scratch buffer of [`SCRATCH_OCTETS`] (zeroed once per thread), then copied
+    /// out in one allocation; a value that does not fit there is encoded into a buffer grown
+    /// until it fits.
     fn to_ber(&self) -> Result<Vec<u8>, EncodeError> {
-        let mut size = 512;
-        loop {
-            let mut buf = vec![0u8; size];
-            match self.encode_to_slice(&mut buf) {
-                Ok(out) => {
-                    let len = out.len();
-                    buf.copy_within(size - len.., 0);
-                    buf.truncate(len);
-                    return Ok(buf);
-                }
-                Err(EncodeError::BufferTooSmall { .. }) if size < (1 << 31) => size *= 4,
-                Err(e) => return Err(e),
-            }
-        }
+        scratch::encode_to_vec(|buf| self.encode_to_slice(buf).map(|o| o.to_vec()))
     }
 }

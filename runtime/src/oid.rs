@@ -37,10 +37,16 @@ impl<'a> Oid<'a> {
     /// Validates contents read by `r`; errors carry the absolute offset.
     #[inline]
     pub fn decode_contents(r: &Reader<'a>, contents: &'a [u8]) -> Result<Self, DecodeError> {
-        // Fast path: no subidentifier spans more than one octet and there are few enough.
-        if !contents.is_empty() && contents.len() < MAX_OID_ARCS && contents.is_ascii() {
+        if plainly_valid(contents) {
             return Ok(Oid { ber: contents });
         }
+        Self::decode_rare(r, contents)
+    }
+
+    /// [`Oid::decode_contents`] for what the fast test leaves: OIDs under eight octets, and
+    /// errors.
+    #[inline(never)]
+    fn decode_rare(r: &Reader<'a>, contents: &'a [u8]) -> Result<Self, DecodeError> {
         match validate(contents) {
             Ok(()) => Ok(Oid { ber: contents }),
             Err(kind) => Err(r.error_at(contents, kind)),
@@ -94,6 +100,75 @@ impl<'a> Oid<'a> {
     pub fn encode_with_tag(&self, w: &mut Writer<'_>, tag: u8) -> Result<(), EncodeError> {
         w.put_tlv(tag, self.ber)
     }
+}
+
+/// Continuation bits: the high bit of every octet of a little-endian word.
+const HIGH: u64 = 0x8080_8080_8080_8080;
+/// The low seven bits of every octet.
+const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+
+/// The fast test of valid contents, eight octets at a time: true when there are 8 to 127 octets
+/// (fewer than [`MAX_OID_ARCS`], so arcs cannot be too many), the last ends a subidentifier, no
+/// subidentifier starts with 0x80 (not minimal) and none is above 2^32-1 (six octets or more,
+/// or five whose first is above 0x8F). False leaves the decision to [`validate`].
+#[inline(always)]
+fn plainly_valid(ber: &[u8]) -> bool {
+    let len = ber.len();
+    // Fewer than eight octets are left to `validate`, which is quick on so few.
+    if !(8..MAX_OID_ARCS).contains(&len) || ber[len - 1] >= 0x80 {
+        return false;
+    }
+    let word = |at: usize| u64::from_le_bytes(ber[at..at + 8].try_into().expect("eight octets"));
+    // The word before, for subidentifiers that cross a word boundary.
+    let mut prev = 0u64;
+    let mut bad = word_faults(word(0), &mut prev);
+    let mut at = 8;
+    while at + 8 <= len {
+        bad |= word_faults(word(at), &mut prev);
+        at += 8;
+    }
+    if at < len {
+        // The last eight octets, shifted so only the `len - at` not yet seen remain; the zero
+        // octets shifted in end subidentifiers and start none with 0x80.
+        bad |= word_faults(word(len - 8) >> (8 * (8 - (len - at))), &mut prev);
+    }
+    bad == 0
+}
+
+/// Bits 4 to 6 of every octet: set in the first octet of a five-octet subidentifier above
+/// 2^32-1.
+const MID: u64 = 0x7070_7070_7070_7070;
+
+/// The octets of `w` (as their high bit) that start a subidentifier with 0x80, or are the
+/// fourth continuation octet in a row of a subidentifier above 2^32-1; `prev` holds the word
+/// before and receives `w`.
+#[inline(always)]
+fn word_faults(w: u64, prev: &mut u64) -> u64 {
+    let before = std::mem::replace(prev, w);
+    let cont = w & HIGH;
+    if cont == 0 {
+        // Eight one-octet subidentifiers: nothing to check.
+        return 0;
+    }
+    let pc = before & HIGH;
+    // Continuation bits of the octet 1, 2, 3 and 4 places before each octet.
+    let c1 = (cont << 8) | (pc >> 56);
+    // 0x80 exactly: high bit set, low seven bits zero.
+    let low_zero = !((w & LOW) + LOW) & HIGH;
+    let starts_0x80 = cont & low_zero & !c1;
+    let c2 = (cont << 16) | (pc >> 48);
+    let c3 = (cont << 24) | (pc >> 40);
+    let run4 = cont & c1 & c2 & c3;
+    if run4 == 0 {
+        return starts_0x80;
+    }
+    // Five continuation octets in a row is six octets or more; four after a first octet
+    // above 0x8F is a five-octet value above 2^32-1.
+    let c4 = (cont << 32) | (pc >> 32);
+    let big = ((w & MID) + MID) & HIGH;
+    let big_before = ((before & MID) + MID) & HIGH;
+    let big3 = (big << 24) | (big_before >> 40);
+    starts_0x80 | (run4 & (c4 | big3))
 }
 
 fn validate(ber: &[u8]) -> Result<(), DecodeErrorKind> {
@@ -252,6 +327,7 @@ pub enum OidParseError {
 impl OidBuf {
     /// Builds from arcs, writing base-128 straight into inline storage (no heap allocation up
     /// to [`INLINE_OCTETS`] octets).
+    #[inline]
     pub fn from_arcs(arcs: &[u32]) -> Result<Self, OidParseError> {
         let (first, rest) = match arcs {
             [x, y, rest @ ..] if rest.len() + 2 <= MAX_OID_ARCS => (first_subid(*x, *y)?, rest),
@@ -468,6 +544,32 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn the_fast_test_never_accepts_what_validate_rejects(
+            ber in proptest::collection::vec(
+                prop_oneof![any::<u8>(), Just(0x80u8), Just(0x8fu8), Just(0x01u8)],
+                0..140,
+            ),
+        ) {
+            if plainly_valid(&ber) {
+                prop_assert_eq!(validate(&ber), Ok(()));
+            }
+        }
+
+        #[test]
+        fn the_fast_test_accepts_every_valid_oid(
+            arcs in proptest::collection::vec(
+                prop_oneof![0u32..128, 128u32..(1 << 21), any::<u32>()],
+                0..30,
+            ),
+        ) {
+            let mut all = vec![1, 3];
+            all.extend(&arcs);
+            let o = OidBuf::from_arcs(&all).unwrap();
+            let ber = o.as_oid().as_ber();
+            prop_assert_eq!(plainly_valid(ber), (8..MAX_OID_ARCS).contains(&ber.len()));
+        }
+
         #[test]
         fn order_matches_arc_vectors(
             a in proptest::collection::vec(any::<u32>(), 0..40),

@@ -1,0 +1,80 @@
+//! The per-thread scratch buffer behind [`crate::Encode::to_ber`]: the writer fills buffers from
+//! their end, so an encoding of unknown length is written where there is surely room, then
+//! copied into a vector of its own length.
+
+use std::cell::RefCell;
+
+use crate::EncodeError;
+
+/// Octets of the per-thread scratch buffer: the largest SNMP message over UDP (65,507) fits.
+pub const SCRATCH_OCTETS: usize = 1 << 16;
+
+thread_local! {
+    static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `encode` on the scratch buffer (or, when the thread's buffer is in use by an encoding
+/// further up the stack or the value does not fit, on buffers of 4 times the size until one
+/// fits).
+pub(crate) fn encode_to_vec(
+    encode: impl Fn(&mut [u8]) -> Result<Vec<u8>, EncodeError>,
+) -> Result<Vec<u8>, EncodeError> {
+    let first = SCRATCH.try_with(|cell| {
+        let mut buf = cell.try_borrow_mut().ok()?;
+        if buf.is_empty() {
+            buf.resize(SCRATCH_OCTETS, 0);
+        }
+        Some(encode(&mut buf))
+    });
+    let mut size = match first {
+        Ok(Some(Err(EncodeError::BufferTooSmall { .. }))) => SCRATCH_OCTETS * 4,
+        Ok(Some(done)) => return done,
+        // The scratch buffer is busy (or the thread is ending): a buffer of our own.
+        Ok(None) | Err(_) => SCRATCH_OCTETS,
+    };
+    loop {
+        let mut buf = vec![0u8; size];
+        match encode(&mut buf) {
+            Err(EncodeError::BufferTooSmall { .. }) if size < (1 << 31) => size *= 4,
+            done => return done,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Encode, Writer};
+
+    struct Octets(usize);
+
+    impl Encode for Octets {
+        fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+            for i in 0..self.0 {
+                w.put_u8(i as u8)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Encodes another value from inside its own encoding, as a value carrying an encoded
+    /// message in an OCTET STRING does.
+    struct Nested;
+
+    impl Encode for Nested {
+        fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+            let inner = Octets(3).to_ber()?;
+            w.put_slice(&inner)
+        }
+    }
+
+    #[test]
+    fn small_large_and_nested_encodings() {
+        assert_eq!(Octets(3).to_ber().unwrap(), vec![2, 1, 0]);
+        let big = Octets(SCRATCH_OCTETS + 10).to_ber().unwrap();
+        assert_eq!(big.len(), SCRATCH_OCTETS + 10);
+        assert_eq!(big[big.len() - 1], 0);
+        assert_eq!(Nested.to_ber().unwrap(), vec![2, 1, 0]);
+        assert_eq!(Octets(0).to_ber().unwrap(), Vec::<u8>::new());
+    }
+}
