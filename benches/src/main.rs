@@ -161,7 +161,7 @@ fn main() -> ExitCode {
     // The plot is drawn first so that a failure to draw it is among the notes.
     let svg = cli.markdown.as_ref().map(|p| p.with_extension("svg"));
     let svg_name = match &svg {
-        Some(svg) => match plot::cost_lines(svg, &rows) {
+        Some(svg) => match plot::cost_lines(svg, &rows, &fits) {
             Ok(()) => svg.file_name().and_then(|s| s.to_str()),
             Err(e) => {
                 notes.push(format!("plot not written: {e}"));
@@ -300,7 +300,7 @@ fn instructions_child(args: &[String]) -> ExitCode {
         eprintln!("bad arguments");
         return ExitCode::FAILURE;
     };
-    let (impls, _) = impls::all();
+    let (impls, _) = impls::all_with(imp_name == "netsnmp");
     let Some(imp) = impls.iter().find(|i| i.name() == imp_name) else {
         eprintln!("no implementation {imp_name}");
         return ExitCode::FAILURE;

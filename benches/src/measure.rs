@@ -176,6 +176,26 @@ pub struct Fit {
     pub r2: f64,
 }
 
+impl Fit {
+    /// A line to present: it explains the points (R² at least 0.95) and does not fall as the
+    /// bindings grow. Timings on a busy machine can give neither; the report then says
+    /// "unreliable" instead of the numbers.
+    pub fn reliable(&self) -> bool {
+        self.r2 >= 0.95 && self.b >= 0.0
+    }
+
+    /// Why the line is not [`Fit::reliable`], for the report.
+    pub fn unreliable_because(&self) -> Option<String> {
+        if self.b < 0.0 {
+            Some("unreliable: falls as bindings grow".into())
+        } else if self.r2 < 0.95 {
+            Some(format!("unreliable: R² {:.2}", self.r2))
+        } else {
+            None
+        }
+    }
+}
+
 /// Fits `y = a + b*x`.
 pub fn fit(points: &[(f64, f64)]) -> Option<Fit> {
     if points.len() < 2 {
@@ -211,8 +231,15 @@ mod tests {
         assert!(
             (f.a - 10.0).abs() < 1e-9 && (f.b - 2.0).abs() < 1e-9 && (f.r2 - 1.0).abs() < 1e-12
         );
+        assert!(f.reliable());
         let g = fit(&[(1.0, 1.0), (10.0, 30.0), (50.0, 20.0)]).unwrap();
         assert!(g.r2 < 0.9);
+        assert_eq!(
+            g.unreliable_because().as_deref(),
+            Some(format!("unreliable: R² {:.2}", g.r2).as_str())
+        );
+        let falling = fit(&[(1.0, 30.0), (10.0, 20.0), (50.0, 10.0)]).unwrap();
+        assert!(!falling.reliable() && falling.unreliable_because().unwrap().contains("falls"));
         assert!(fit(&[(1.0, 1.0)]).is_none());
     }
 }

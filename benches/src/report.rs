@@ -207,19 +207,44 @@ fn fit_lines(fits: &[CostLine], markdown: bool) -> String {
     let lines: Vec<Vec<String>> = fits
         .iter()
         .map(|f| {
-            vec![
+            let mut line = vec![
                 f.imp.to_string(),
                 f.layer.as_str().into(),
                 f.op.as_str().into(),
-                fmt_ns(f.ns.a),
-                fmt_ns(f.ns.b),
-                format!("{:.4}", f.ns.r2),
-                f.ir.map(|i| format!("{:.0} + {:.0}·n", i.a, i.b))
-                    .unwrap_or_else(|| "–".into()),
-            ]
+            ];
+            match f.ns.unreliable_because() {
+                Some(why) => line.extend([why, "–".into()]),
+                None => line.extend([fmt_intercept(f.ns.a), fmt_ns(f.ns.b)]),
+            }
+            line.push(format!("{:.4}", f.ns.r2));
+            line.push(match f.ir {
+                Some(i) if i.reliable() => format!("{} + {:.0}·n", fmt_ir_intercept(i.a), i.b),
+                Some(i) => i.unreliable_because().unwrap_or_default(),
+                None => "–".into(),
+            });
+            line
         })
         .collect();
     render(&header, &lines, markdown)
+}
+
+/// A per-message cost: a fitted intercept below zero is noise around a cost too small to
+/// time, shown as such rather than as a negative time.
+fn fmt_intercept(ns: f64) -> String {
+    if ns < 0.0 {
+        "≈ 0 (below noise)".into()
+    } else {
+        fmt_ns(ns)
+    }
+}
+
+/// [`fmt_intercept`] for instructions.
+fn fmt_ir_intercept(ir: f64) -> String {
+    if ir < 0.0 {
+        "≈ 0".into()
+    } else {
+        format!("{ir:.0}")
+    }
 }
 
 fn corpus_table(corpus: &[CorpusResult], markdown: bool) -> String {
@@ -295,7 +320,7 @@ fn mib_table(m: &MibCorpus, markdown: bool) -> String {
 pub fn where_time_goes(fits: &[CostLine]) -> String {
     let get = |imp: &str, layer: Layer, op: Op| {
         fits.iter()
-            .find(|f| f.imp == imp && f.layer == layer && f.op == op)
+            .find(|f| f.imp == imp && f.layer == layer && f.op == op && f.ns.reliable())
     };
     let mut parts = Vec::new();
     for op in Op::ALL {
@@ -444,7 +469,7 @@ fn group_costs(annotate: &str) -> BTreeMap<&'static str, u64> {
     groups
 }
 
-const PREAMBLE: &str = "SNMPv2c GetResponse with 1, 10 and 50 bindings cycling through Counter32, Gauge32, TimeTicks, DisplayString, IpAddress, OBJECT IDENTIFIER, Counter64 (>= 2^63) and INTEGER under ifTable/ifXTable OIDs. Median of 15 samples, per operation; every implementation checked against the expected values before it is timed. Shared machines: read the ratios, not the nanoseconds.";
+const PREAMBLE: &str = "SNMPv2c GetResponse with 1, 10 and 50 bindings cycling through Counter32, Gauge32, TimeTicks, OCTET STRING, IpAddress, OBJECT IDENTIFIER, Counter64 (>= 2^63) and INTEGER, named as real polls name them: IF-MIB rows, ipAdEntAddr.192.0.2.N, a string index under NET-SNMP-EXTEND-MIB, an ifIndex of 436207616 + N*4096 (five-octet arc), UCD-SNMP-MIB; an OID value with a vendor arc (1208). decode reads every name and value (borrowed where the implementation can); decode-owned leaves values the caller owns; encode writes values built beforehand; encode-arcs builds them from OID arcs and returns a new Vec. Fastest of 15 samples (41 with --quick), the implementations of a workload sampled in turns; every implementation checked against the expected values before it is timed. Shared machines: read the ratios and the instruction counts, not the nanoseconds.";
 
 /// Everything one run measured, for the renderers.
 pub struct Results<'a> {
