@@ -64,7 +64,9 @@ fn quick_run_writes_json_markdown_and_plot() {
     // rasn's values are owned and hold OIDs as arcs: its decode and encode are shown under
     // decode-owned and encode-arcs as well, with a note saying so.
     assert!(has("rasn-snmp", "msg", "decode-owned") && has("rasn-snmp", "msg", "encode-arcs"));
-    assert!(notes.iter().any(|n| n.starts_with("rasn-snmp: its decode is already decode-owned")));
+    assert!(notes
+        .iter()
+        .any(|n| n.starts_with("rasn-snmp: its decode is already decode-owned")));
 
     let require = std::env::var_os("SNMP_REQUIRE_TOOLS").is_some_and(|v| v == "1");
     // Instruction counts in quick mode too, wherever valgrind runs.
@@ -79,7 +81,10 @@ fn quick_run_writes_json_markdown_and_plot() {
                 .filter(|r| r["impl"] == imp)
                 .all(|r| r["instructions"].as_f64().is_some_and(|i| i > 0.0))
         };
-        assert!(counted("snmp-codegen") && counted("rasn-snmp"), "{notes:#?}");
+        assert!(
+            counted("snmp-codegen") && counted("rasn-snmp"),
+            "{notes:#?}"
+        );
     }
     let netsnmp = has("netsnmp", "pdu", "decode") && has("netsnmp", "pdu", "encode");
     if require {

@@ -1,0 +1,174 @@
+//! Heap allocations per message, counted by a counting allocator: none to decode (borrowed)
+//! or to encode into the caller's buffer, one to decode into owned bindings, on bindings named
+//! as real polls name them (multi-octet arcs, string and IP-address indexes).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use snmp_ber::{Decode, Encode, OidBuf, SequenceOf};
+use snmp_client::{Value, VarBind};
+use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
+use snmp_messages::snmpv2_pdu::{self as wire, PduErrorStatus, Pdus};
+use snmp_messages::snmpv2_smi::ObjectName;
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Allocations made on this thread by `f`.
+fn allocations<T>(f: impl FnOnce() -> T) -> (usize, T) {
+    let before = ALLOCATIONS.with(Cell::get);
+    let out = f();
+    (ALLOCATIONS.with(Cell::get) - before, out)
+}
+
+/// Fifty bindings as a poll returns them.
+fn bindings() -> Vec<VarBind> {
+    (0..50u32)
+        .map(|i| {
+            let row = i / 8 + 1;
+            let (name, value) = match i % 4 {
+                0 => (
+                    format!("1.3.6.1.2.1.31.1.1.1.6.{}", 436_207_616 + row * 4096),
+                    Value::Counter64(1 << 63),
+                ),
+                1 => (
+                    format!("1.3.6.1.2.1.4.20.1.1.192.0.2.{row}"),
+                    Value::IpAddress([192, 0, 2, row as u8]),
+                ),
+                2 => (
+                    format!(
+                        "1.3.6.1.4.1.8072.1.3.2.3.1.1.5.100.105.115.107.{}",
+                        48 + row
+                    ),
+                    Value::OctetString(format!("/dev/sda{row}: 73% used").as_str().into()),
+                ),
+                _ => (
+                    format!("1.3.6.1.2.1.47.1.1.1.1.3.{row}"),
+                    Value::ObjectIdentifier("1.3.6.1.4.1.9.12.3.1.3.1208".parse().unwrap()),
+                ),
+            };
+            VarBind {
+                oid: name.parse::<OidBuf>().unwrap(),
+                value,
+            }
+        })
+        .collect()
+}
+
+fn message<'a>(vbs: &'a [wire::VarBind<'a>]) -> Message<'a> {
+    Message {
+        version: MessageVersion::VERSION,
+        community: b"public",
+        data: Pdus::Response(wire::ResponsePdu(wire::Pdu {
+            request_id: 7,
+            error_status: PduErrorStatus::NO_ERROR,
+            error_index: 0,
+            variable_bindings: wire::VarBindList(SequenceOf::from_slice(vbs)),
+        })),
+    }
+}
+
+fn wire_bindings(owned: &[VarBind]) -> Vec<wire::VarBind<'_>> {
+    owned
+        .iter()
+        .map(|vb| wire::VarBind {
+            name: ObjectName(vb.oid.as_oid()),
+            value: vb.value.to_wire().unwrap(),
+        })
+        .collect()
+}
+
+#[test]
+fn no_allocation_to_decode_or_to_encode_into_a_buffer() {
+    let owned = bindings();
+    let vbs = wire_bindings(&owned);
+    let bytes = message(&vbs).to_ber().unwrap();
+    let mut buf = vec![0u8; 4096];
+
+    let (n, sum) = allocations(|| {
+        let m = Message::from_ber(&bytes).unwrap();
+        let Pdus::Response(r) = m.data else {
+            panic!("not a Response")
+        };
+        let mut sum = 0;
+        for vb in r.0.variable_bindings.0.iter() {
+            let vb = vb.unwrap();
+            sum += vb.name.0.arcs().count();
+            sum += matches!(vb.value, wire::VarBindValue::Value(_)) as usize;
+        }
+        sum
+    });
+    assert_eq!(n, 0, "borrowed decode of 50 bindings allocated");
+    assert!(sum > 50 * 10);
+
+    let (n, written) = allocations(|| message(&vbs).encode_to_slice(&mut buf).unwrap().len());
+    assert_eq!(n, 0, "encode into the caller's buffer allocated");
+    assert_eq!(written, bytes.len());
+}
+
+#[test]
+fn one_allocation_to_decode_into_owned_bindings() {
+    let owned = bindings();
+    let vbs = wire_bindings(&owned);
+    let bytes = message(&vbs).to_ber().unwrap();
+    let (n, list) = allocations(|| {
+        let m = Message::from_ber(&bytes).unwrap();
+        let Pdus::Response(r) = m.data else {
+            panic!("not a Response")
+        };
+        VarBind::list_from_wire(&r.0.variable_bindings).unwrap()
+    });
+    assert_eq!(
+        n, 1,
+        "owned decode of 50 bindings: one allocation, the list"
+    );
+    assert_eq!(list, owned);
+    // Past the inline size, an OID or a string takes its own allocation.
+    let long: OidBuf = format!("1.3.6.1.4.1.8072.1.3.2.3.1.1.40.{}", ["65"; 40].join("."))
+        .parse()
+        .unwrap();
+    let (n, copy) = allocations(|| long.as_oid().to_owned());
+    assert_eq!((n, &copy), (1, &long));
+}
+
+#[test]
+fn building_from_arcs_allocates_nothing_per_short_oid() {
+    let arcs = [1, 3, 6, 1, 2, 1, 31, 1, 1, 1, 6, 436_211_712];
+    let (n, oid) = allocations(|| OidBuf::from_arcs(&arcs).unwrap());
+    assert_eq!(n, 0);
+    assert_eq!(oid.to_string(), "1.3.6.1.2.1.31.1.1.1.6.436211712");
+    let to_ber = || {
+        let vb = [wire::VarBind {
+            name: ObjectName(oid.as_oid()),
+            value: Value::Counter64(5).to_wire().unwrap(),
+        }];
+        message(&vb).to_ber().unwrap()
+    };
+    // The thread's first to_ber allocates its scratch buffer; every one allocates its result.
+    let (first, _) = allocations(to_ber);
+    let (n, bytes) = allocations(to_ber);
+    assert_eq!((first, n), (2, 1));
+    assert!(!bytes.is_empty());
+}
