@@ -124,7 +124,7 @@ pub fn encoded_len_u64(v: u64) -> usize {
 
 impl Writer<'_> {
     /// Writes the contents octets of `v`, minimal, and returns how many were written.
-    #[inline]
+    #[inline(always)]
     pub fn put_i64_contents(&mut self, v: i64) -> Result<usize, EncodeError> {
         let n = encoded_len_i64(v);
         self.put_be_tail(v.to_be_bytes(), n)?;
@@ -132,7 +132,7 @@ impl Writer<'_> {
     }
 
     /// Writes the contents octets of the unsigned `v`, minimal, and returns how many were written.
-    #[inline]
+    #[inline(always)]
     pub fn put_u64_contents(&mut self, v: u64) -> Result<usize, EncodeError> {
         let n = encoded_len_u64(v);
         if n == 9 {
