@@ -41,7 +41,7 @@ fuzz_target!(|data: &[u8]| {
     x.start(Request::get(std::slice::from_ref(&oid)), t0);
     let request = x.poll_transmit(t0).unwrap().to_vec();
     let asked = agent.read(&request).expect("the agent reads the request");
-    let values = vec![(oid, Value::OctetString(b"genuine".to_vec()))];
+    let values = vec![(oid, Value::OctetString(b"genuine".into()))];
     let genuine = agent.seal(&agent.answer(&asked, values.clone()));
     let mut now = t0;
     let mut rest = data;
