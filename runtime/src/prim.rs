@@ -149,3 +149,47 @@ pub fn fixed_octets<const N: usize>(
         Err(_) => Err(r.size_out_of_range(c, c.len(), expected)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The minimal two's-complement contents of `v`, as an agent sends them.
+    fn contents(v: i128) -> Vec<u8> {
+        let bytes = v.to_be_bytes();
+        let mut skip = 0;
+        while skip < 15 {
+            let (a, b) = (bytes[skip], bytes[skip + 1]);
+            if (a == 0 && b & 0x80 == 0) || (a == 0xff && b & 0x80 != 0) {
+                skip += 1;
+            } else {
+                break;
+            }
+        }
+        bytes[skip..].to_vec()
+    }
+
+    proptest! {
+        #[test]
+        fn integers_decode_in_every_width(a in any::<i32>(), b in any::<u32>(), c in any::<u64>()) {
+            let ca = contents(a as i128);
+            prop_assert_eq!(int_i32(&Reader::new(&ca), &ca).unwrap(), a);
+            let cb = contents(b as i128);
+            prop_assert_eq!(int_u32(&Reader::new(&cb), &cb).unwrap(), b);
+            let cc = contents(c as i128);
+            prop_assert_eq!(int_u64(&Reader::new(&cc), &cc).unwrap(), c);
+            prop_assert_eq!(int_i64(&Reader::new(&ca), &ca).unwrap(), a as i64);
+            prop_assert_eq!(int_i128(&Reader::new(&cc), &cc).unwrap(), c as i128);
+        }
+
+        #[test]
+        fn out_of_range_is_an_error(v in (i32::MAX as i64 + 1)..i64::MAX) {
+            let c = contents(v as i128);
+            prop_assert!(int_i32(&Reader::new(&c), &c).is_err());
+            let neg = contents(-(v as i128));
+            prop_assert!(int_u32(&Reader::new(&neg), &neg).is_err());
+            prop_assert!(int_u64(&Reader::new(&neg), &neg).is_err());
+        }
+    }
+}
