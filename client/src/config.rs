@@ -59,6 +59,16 @@ impl std::fmt::Debug for Credentials {
     }
 }
 
+/// The request a walk makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum WalkWith {
+    /// GETBULK of [`Options::max_repetitions`] (SNMPv2c and v3).
+    #[default]
+    GetBulk,
+    /// GETNEXT, one OID a request.
+    GetNext,
+}
+
 /// How patient a session is.
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
@@ -70,6 +80,9 @@ pub struct Options {
     pub max_size: u32,
     /// GETBULK's max-repetitions in walks.
     pub max_repetitions: u32,
+    /// The request a walk makes: GETBULK (net-snmp's snmpbulkwalk; fewer round trips) or
+    /// GETNEXT (snmpwalk; for agents whose GETBULK is broken). SNMPv1 has only GETNEXT.
+    pub walk_with: WalkWith,
     /// The most requests one walk makes; a walk still inside its subtree after them ends
     /// with [`crate::ClientError::WalkTooLong`] (an agent whose MIB never ends cannot keep
     /// a walk going for ever).
@@ -86,6 +99,7 @@ impl Default for Options {
             retries: 2,
             max_size: 65507,
             max_repetitions: 25,
+            walk_with: WalkWith::GetBulk,
             // 250,000 bindings by GETBULK of 25: more than the largest tables seen in the
             // field's walks, and 20 s against an agent that never ends, here.
             max_walk_requests: 10_000,

@@ -29,7 +29,7 @@ pub mod usm;
 mod value;
 pub mod walk;
 
-pub use config::{Credentials, Options, UsmUser};
+pub use config::{Credentials, Options, UsmUser, WalkWith};
 pub use engine::{Engine, Report};
 pub use error::{error_status_name, ClientError};
 pub use exchange::Exchange;

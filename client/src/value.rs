@@ -40,6 +40,15 @@ pub enum Value {
 }
 
 impl Value {
+    /// noSuchObject, noSuchInstance or endOfMibView: an answer that there is no value.
+    pub fn is_exception(&self) -> bool {
+        matches!(
+            self,
+            Value::NoSuchObject | Value::NoSuchInstance | Value::EndOfMibView
+        )
+    }
+
+    /// A decoded SNMPv2 value, owned.
     pub fn from_wire(v: &VarBindValue<'_>) -> Value {
         use ApplicationSyntax as A;
         use ObjectSyntax as O;

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use snmp_ber::OidBuf;
 
-use crate::config::Options;
+use crate::config::{Options, WalkWith};
 use crate::error::ClientError;
 use crate::request::Request;
 use crate::value::{Value, VarBind};
@@ -19,6 +19,7 @@ pub struct Walk {
     root: OidBuf,
     last: OidBuf,
     v1: bool,
+    getnext: bool,
     max_repetitions: u32,
     max_requests: usize,
     max_time: std::time::Duration,
@@ -32,13 +33,15 @@ pub struct Walk {
 const NO_SUCH_NAME: i64 = 2;
 
 impl Walk {
-    /// A walk of `root` started at `now`, by GETNEXT under SNMPv1 (`v1`), by GETBULK of
-    /// `options.max_repetitions` otherwise, within `options`' limits.
+    /// A walk of `root` started at `now`, by GETNEXT under SNMPv1 (`v1`) or when
+    /// `options.walk_with` says so, by GETBULK of `options.max_repetitions` otherwise, within
+    /// `options`' limits.
     pub fn new(root: &OidBuf, v1: bool, options: &Options, now: Instant) -> Walk {
         Walk {
             root: root.clone(),
             last: root.clone(),
             v1,
+            getnext: v1 || options.walk_with == WalkWith::GetNext,
             max_repetitions: options.max_repetitions,
             max_requests: options.max_walk_requests,
             max_time: options.max_walk_time,
@@ -73,7 +76,7 @@ impl Walk {
         }
         self.requests += 1;
         let from = std::slice::from_ref(&self.last);
-        Ok(Some(if self.v1 {
+        Ok(Some(if self.getnext {
             Request::get_next(from)
         } else {
             Request::get_bulk(0, self.max_repetitions, from)
@@ -177,6 +180,25 @@ mod tests {
             .unwrap();
         assert!(w.next_request(t0).unwrap().is_none());
         assert_eq!((w.requests(), w.bindings(), seen.len()), (2, 3, 3));
+    }
+
+    #[test]
+    fn a_walk_asks_by_getbulk_or_getnext_as_told() {
+        let t0 = Instant::now();
+        let root: OidBuf = "1.3.6.1.2.1.1".parse().unwrap();
+        let bulk = Options::default();
+        let next = Options {
+            walk_with: WalkWith::GetNext,
+            ..Options::default()
+        };
+        let first = |v1, o: &Options| Walk::new(&root, v1, o, t0).next_request(t0).unwrap();
+        assert_eq!(
+            first(false, &bulk),
+            Some(Request::get_bulk(0, 25, std::slice::from_ref(&root)))
+        );
+        let getnext = Some(Request::get_next(std::slice::from_ref(&root)));
+        assert_eq!(first(false, &next), getnext);
+        assert_eq!(first(true, &bulk), getnext);
     }
 
     #[test]

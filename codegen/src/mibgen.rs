@@ -69,6 +69,39 @@ impl Syntax {
     }
 }
 
+/// How an object's values are shown, from its SYNTAX followed through its TEXTUAL-CONVENTIONs:
+/// what a tool prints values by (net-snmp's `INTEGER: up(1)`, `STRING: 0:1b:21:3c:4d:5e`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Presentation {
+    /// `INTEGER`, `OCTET STRING`, `OBJECT IDENTIFIER`, `BITS`, or an SMI application type.
+    pub base: String,
+    /// Named numbers of an INTEGER.
+    pub enums: Vec<(String, i128)>,
+    /// Named bits of BITS.
+    pub bits: Vec<(String, i128)>,
+    /// DISPLAY-HINT of the nearest TEXTUAL-CONVENTION that has one.
+    pub hint: Option<String>,
+    /// UNITS.
+    pub units: Option<String>,
+}
+
+/// The [`Presentation`] of `node` (of module `module` in `set`), when it has a SYNTAX.
+pub fn presentation(set: &MibSet, module: usize, node: &Node) -> Option<Presentation> {
+    let ty = node.syntax.as_ref()?;
+    let s = Lookup { set }.syntax(module, ty);
+    Some(Presentation {
+        base: s.base,
+        enums: s.enums,
+        bits: s.bits,
+        hint: s.hint,
+        units: node
+            .extra
+            .as_ref()
+            .and_then(|e| e.units.as_deref())
+            .map(str::to_string),
+    })
+}
+
 /// Follows syntaxes and finds nodes across modules, through [`MibSet::find`].
 struct Lookup<'s> {
     set: &'s MibSet,

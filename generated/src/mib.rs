@@ -530,6 +530,16 @@ pub fn is_absent(v: &VarBindValue<'_>) -> bool {
 /// Formats an octet string by an RFC 2579 octet-format DISPLAY-HINT, e.g. `1x:` for a MAC
 /// address, `255a` for text, `2d-1d-1d,1d:1d:1d.1d,1a1d:1d` for DateAndTime.
 pub fn format_octets(hint: &str, data: &[u8]) -> Result<String, MibError> {
+    format_octets_as(hint, data, true)
+}
+
+/// [`format_octets`] as net-snmp's tools print it: hexadecimal without leading zeros
+/// (`0:1b:21:3c:4d:5e`, their `%x`), everything else alike.
+pub fn format_octets_net_snmp(hint: &str, data: &[u8]) -> Result<String, MibError> {
+    format_octets_as(hint, data, false)
+}
+
+fn format_octets_as(hint: &str, data: &[u8], pad_hex: bool) -> Result<String, MibError> {
     let specs = parse_octet_hint(hint)?;
     let mut out = String::new();
     let mut pos = 0;
@@ -556,7 +566,8 @@ pub fn format_octets(hint: &str, data: &[u8]) -> Result<String, MibError> {
                         .iter()
                         .fold(0u128, |acc, &b| (acc << 8) | u128::from(b));
                     let _ = match spec.format {
-                        b'x' => write!(out, "{n:0width$x}", width = take * 2),
+                        b'x' if pad_hex => write!(out, "{n:0width$x}", width = take * 2),
+                        b'x' => write!(out, "{n:x}"),
                         b'o' => write!(out, "{n:o}"),
                         _ => write!(out, "{n}"),
                     };
@@ -690,6 +701,10 @@ mod tests {
     fn octet_hints() {
         let mac = [0x00, 0x1b, 0x21, 0x3c, 0x4d, 0x5e];
         assert_eq!(format_octets("1x:", &mac).unwrap(), "00:1b:21:3c:4d:5e");
+        assert_eq!(
+            format_octets_net_snmp("1x:", &mac).unwrap(),
+            "0:1b:21:3c:4d:5e"
+        );
         assert_eq!(format_octets("255a", b"eth0").unwrap(), "eth0");
         // DateAndTime 2026-11-30,2:41:07.3,+0:0 (RFC 2579's example layout).
         let dt = [0x07, 0xea, 11, 30, 2, 41, 7, 3, b'+', 0, 0];

@@ -36,6 +36,11 @@ pub struct AgentOpts {
     /// Its privacy password.
     #[arg(short = 'X', long, value_name = "PASSWORD", requires = "priv_protocol")]
     pub priv_password: Option<String>,
+    /// The security level (v3): noAuthNoPriv, authNoPriv or authPriv (net-snmp's aliases
+    /// too: noauth/nanp/1, auth/anp/2, priv/ap/3). Without it, the level follows from the
+    /// protocols given.
+    #[arg(short = 'l', long = "sec-level", value_name = "LEVEL")]
+    pub level: Option<String>,
     /// Seconds to wait for each answer.
     #[arg(short = 't', long, default_value_t = 1.0)]
     pub timeout: f64,
@@ -46,10 +51,78 @@ pub struct AgentOpts {
     /// `MIBDIRS` environment variable adds more). The standard modules are built in.
     #[arg(short = 'M', long = "mib-dir", value_name = "DIR")]
     pub mib_dirs: Vec<std::path::PathBuf>,
-    /// Output options, as net-snmp's `-O`: `n` prints OIDs numerically (default: names, such
-    /// as `SNMPv2-MIB::sysDescr.0`).
+    /// Output options, as net-snmp's `-O`: `n` numeric OIDs, `f` full names, `s` last names
+    /// only, `q` name and value only, `Q` no type, `v` the value alone, `t` TimeTicks as a
+    /// number (default: `SNMPv2-MIB::sysDescr.0 = STRING: "..."`).
     #[arg(short = 'O', value_name = "FLAGS", default_value = "")]
     pub output: String,
+}
+
+/// net-snmp's application options, `-C`: `n<N>` non-repeaters and `r<N>` max-repetitions
+/// (bulkget, bulkwalk), `i` the root's own value first and `p` the count at the end (walks).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct AppOpts {
+    /// Application options (`-Cn1 -Cr10`, `-Cip`).
+    #[arg(short = 'C', value_name = "OPTS")]
+    pub app: Vec<String>,
+}
+
+/// [`AppOpts`] read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct App {
+    /// `-Cn<N>`.
+    pub non_repeaters: Option<u32>,
+    /// `-Cr<N>`.
+    pub max_repetitions: Option<u32>,
+    /// `-Ci`.
+    pub include_root: bool,
+    /// `-Cp`.
+    pub print_count: bool,
+}
+
+impl AppOpts {
+    /// The options, or the first one not understood.
+    pub fn parse(&self) -> Result<App, String> {
+        let mut app = App::default();
+        for opts in &self.app {
+            let mut chars = opts.chars().peekable();
+            while let Some(c) = chars.next() {
+                let mut number = || {
+                    let mut digits = String::new();
+                    while let Some(d) = chars.next_if(char::is_ascii_digit) {
+                        digits.push(d);
+                    }
+                    digits
+                        .parse::<u32>()
+                        .map_err(|_| format!("-C{c}: expected a number after `{c}`, as -C{c}10"))
+                };
+                match c {
+                    'n' => app.non_repeaters = Some(number()?),
+                    'r' => app.max_repetitions = Some(number()?.max(1)),
+                    'i' => app.include_root = true,
+                    'p' => app.print_count = true,
+                    other => {
+                        return Err(format!(
+                            "-C{other}: unknown application option (known: n<N> r<N> i p)"
+                        ))
+                    }
+                }
+            }
+        }
+        Ok(app)
+    }
+}
+
+/// The security level of `-l`, by net-snmp's names and aliases: (authentication, privacy).
+fn level(text: &str) -> Result<(bool, bool), String> {
+    match text.to_ascii_lowercase().as_str() {
+        "noauthnopriv" | "noauth" | "nanp" | "1" => Ok((false, false)),
+        "authnopriv" | "auth" | "anp" | "2" => Ok((true, false)),
+        "authpriv" | "priv" | "ap" | "3" => Ok((true, true)),
+        _ => Err(format!(
+            "-l {text}: expected noAuthNoPriv, authNoPriv or authPriv"
+        )),
+    }
 }
 
 impl std::fmt::Debug for AgentOpts {
@@ -64,6 +137,7 @@ impl std::fmt::Debug for AgentOpts {
             .field("auth_password", &hidden(&self.auth_password))
             .field("priv_protocol", &self.priv_protocol)
             .field("priv_password", &hidden(&self.priv_password))
+            .field("level", &self.level)
             .field("timeout", &self.timeout)
             .field("retries", &self.retries)
             .field("mib_dirs", &self.mib_dirs)
@@ -131,20 +205,40 @@ impl AgentOpts {
             "2c" => Credentials::V2c(self.community.as_bytes().to_vec()),
             _ => {
                 let user = self.user.as_deref().ok_or("SNMPv3 needs a user (-u)")?;
-                let auth = match (&self.auth_protocol, &self.auth_password) {
+                let mut auth = match (&self.auth_protocol, &self.auth_password) {
                     (Some(p), Some(pw)) => Some((
                         AuthProtocol::from_name(p).map_err(|e| e.to_string())?,
                         pw.as_bytes(),
                     )),
                     _ => None,
                 };
-                let privacy = match (&self.priv_protocol, &self.priv_password) {
+                let mut privacy = match (&self.priv_protocol, &self.priv_password) {
                     (Some(p), Some(pw)) => Some((
                         PrivProtocol::from_name(p).map_err(|e| e.to_string())?,
                         pw.as_bytes(),
                     )),
                     _ => None,
                 };
+                if let Some(l) = &self.level {
+                    let (with_auth, with_priv) = level(l)?;
+                    if with_auth && auth.is_none() {
+                        return Err(format!(
+                            "-l {l} needs an authentication protocol and password (-a, -A)"
+                        ));
+                    }
+                    if with_priv && privacy.is_none() {
+                        return Err(format!(
+                            "-l {l} needs a privacy protocol and password (-x, -X)"
+                        ));
+                    }
+                    // A lower level than the passwords allow: those above it are not used.
+                    if !with_auth {
+                        auth = None;
+                    }
+                    if !with_priv {
+                        privacy = None;
+                    }
+                }
                 Credentials::Usm(UsmUser::new(user, auth, privacy).map_err(|e| e.to_string())?)
             }
         };

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use snmpc::{ask, capture, hexdump, mibs, trace, view};
+use snmpc::{agent, ask, capture, hexdump, mibs, trace, view};
 
 #[derive(Parser)]
 #[command(name = "snmpc", version, about = "snmp-codegen's command line")]
@@ -83,22 +83,64 @@ enum Command {
         /// Names (`IF-MIB::ifDescr.3`, `ifDescr`) or OIDs (`1.3.6.1.2.1.1.1.0`).
         inputs: Vec<String>,
     },
-    /// GET objects from an agent (net-snmp's flags: -v, -c, -u -a -A -x -X, -t, -r).
+    /// GET objects, as snmpget (net-snmp's flags: -v -c -u -l -a -A -x -X -t -r -O -M).
     Get {
         #[command(flatten)]
         agent: ask::AgentOpts,
-        /// OIDs, dotted.
+        /// OIDs: names (`sysDescr.0`, `IF-MIB::ifDescr.3`) or numbers.
         #[arg(required = true)]
         oids: Vec<String>,
     },
-    /// Walk a subtree of an agent (GETBULK; GETNEXT over v1), net-snmp's flags.
+    /// GETNEXT, as snmpgetnext.
+    Getnext {
+        #[command(flatten)]
+        agent: ask::AgentOpts,
+        /// OIDs: names or numbers.
+        #[arg(required = true)]
+        oids: Vec<String>,
+    },
+    /// GETBULK, as snmpbulkget: `-Cn<N>` non-repeaters (0), `-Cr<N>` max-repetitions (10).
+    Bulkget {
+        #[command(flatten)]
+        agent: ask::AgentOpts,
+        #[command(flatten)]
+        app: ask::AppOpts,
+        /// OIDs: names or numbers, the non-repeaters first.
+        #[arg(required = true)]
+        oids: Vec<String>,
+    },
+    /// Walk a subtree by GETNEXT, as snmpwalk (`-Ci` the root's own value first, `-Cp` the
+    /// count at the end).
     Walk {
         #[command(flatten)]
         agent: ask::AgentOpts,
         #[command(flatten)]
+        app: ask::AppOpts,
+        #[command(flatten)]
         limits: ask::WalkLimits,
-        /// The subtree's OID, dotted (default: the whole MIB view under 1.3).
+        /// The subtree: a name or numbers (default: mib-2, 1.3.6.1.2.1, as snmpwalk's).
         root: Option<String>,
+    },
+    /// Walk a subtree by GETBULK, as snmpbulkwalk (`-Cr<N>` max-repetitions, 10; GETNEXT
+    /// under SNMPv1).
+    Bulkwalk {
+        #[command(flatten)]
+        agent: ask::AgentOpts,
+        #[command(flatten)]
+        app: ask::AppOpts,
+        #[command(flatten)]
+        limits: ask::WalkLimits,
+        /// The subtree: a name or numbers (default: mib-2, 1.3.6.1.2.1).
+        root: Option<String>,
+    },
+    /// SET, as snmpset: `OID TYPE VALUE` triples, TYPE one of net-snmp's letters
+    /// (i u c C t a o s x d b n).
+    Set {
+        #[command(flatten)]
+        agent: ask::AgentOpts,
+        /// OID TYPE VALUE, repeated.
+        #[arg(required = true, num_args = 3.., allow_hyphen_values = true, value_names = ["OID", "TYPE", "VALUE"])]
+        triples: Vec<String>,
     },
     /// Decode SNMP messages (v1, v2c, v3) from hex or a capture.
     Decode {
@@ -205,12 +247,22 @@ fn main() -> ExitCode {
                 passwords.as_ref(),
             )
         }
-        Command::Get { agent, oids } => get(&agent, &oids),
+        Command::Get { agent, oids } => agent::get(&agent, &oids),
+        Command::Getnext { agent, oids } => agent::getnext(&agent, &oids),
+        Command::Bulkget { agent, app, oids } => agent::bulkget(&agent, &app, &oids),
         Command::Walk {
             agent,
+            app,
             limits,
             root,
-        } => walk(&agent, &limits, root.as_deref().unwrap_or("1.3")),
+        } => agent::walk(&agent, &app, &limits, root.as_deref(), false),
+        Command::Bulkwalk {
+            agent,
+            app,
+            limits,
+            root,
+        } => agent::walk(&agent, &app, &limits, root.as_deref(), true),
+        Command::Set { agent, triples } => agent::set(&agent, &triples),
         Command::Mib { command } => mib(command),
         Command::Translate { opts, inputs } => translate(opts, inputs),
     }
@@ -574,119 +626,4 @@ fn numeric_arcs(digits: &str) -> Result<Vec<u32>, String> {
                 .map_err(|_| format!("arc {k} ({a}) does not fit in 32 bits (at most 4294967295)"))
         })
         .collect()
-}
-
-/// A session with the agent `opts` name (walks within `limits`), or the exit code after
-/// saying why not.
-fn session(
-    opts: &ask::AgentOpts,
-    limits: Option<&ask::WalkLimits>,
-) -> Result<snmp_client::Session, ExitCode> {
-    let bad_arguments = |e: String| {
-        eprintln!("snmpc: {e}");
-        ExitCode::from(2)
-    };
-    let (addr, creds, mut options) = opts.session().map_err(bad_arguments)?;
-    if let Some(limits) = limits {
-        options = limits.apply(options).map_err(bad_arguments)?;
-    }
-    snmp_client::Session::new(addr, creds, options).map_err(|e| {
-        eprintln!("snmpc: {e}");
-        ExitCode::FAILURE
-    })
-}
-
-/// Parses `oids`, opens a session with the agent and lets `run` ask it, printing each binding
-/// it is handed as `OID = TYPE: value`; exit 2 for bad arguments, 1 when the agent fails.
-fn ask_agent(
-    opts: &ask::AgentOpts,
-    limits: Option<&ask::WalkLimits>,
-    oids: &[String],
-    run: impl FnOnce(
-        &mut snmp_client::Session,
-        &[snmp_ber::OidBuf],
-        &mut dyn FnMut(&snmp_client::VarBind),
-    ) -> Result<(), snmp_client::ClientError>,
-) -> ExitCode {
-    // MIBs for names in and out: not loaded when neither is asked for.
-    let numeric_in = oids.iter().all(|o| ask::oid(o).is_ok());
-    let mibs = if numeric_in && opts.numeric() {
-        None
-    } else {
-        match mibs::Mibs::load_with_builtin(&opts.mib_dirs()) {
-            Ok(m) => Some(m),
-            Err(e) => {
-                eprintln!("snmpc: {e}");
-                return ExitCode::from(2);
-            }
-        }
-    };
-    let oids: Result<Vec<_>, String> = oids
-        .iter()
-        .map(|o| match (ask::oid(o), &mibs) {
-            (Ok(oid), _) => Ok(oid),
-            // A dotted OID that does not parse is not a name either.
-            (Err(e), _) if o.starts_with(|c: char| c.is_ascii_digit() || c == '.') => Err(e),
-            (Err(_), Some(m)) => m
-                .name_to_oid(o)
-                .map(|arcs| snmp_ber::OidBuf::from_arcs(&arcs))
-                .map_err(|e| format!("{o}: {e}"))?
-                .map_err(|e| format!("{o}: {e}")),
-            (Err(e), None) => Err(e),
-        })
-        .collect();
-    let oids = match oids {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("snmpc: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let mut s = match session(opts, limits) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let mut print = |vb: &snmp_client::VarBind| {
-        let numeric = vb.oid.to_string();
-        let name = match (&mibs, opts.numeric()) {
-            (Some(m), false) => {
-                let arcs: Vec<u32> = vb.oid.as_oid().arcs().collect();
-                m.oid_to_name(&arcs).unwrap_or(numeric)
-            }
-            _ => numeric,
-        };
-        let _ = writeln!(out, "{}", ask::line(vb, &name));
-    };
-    match run(&mut s, &oids, &mut print) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("snmpc: {e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-fn get(opts: &ask::AgentOpts, oids: &[String]) -> ExitCode {
-    ask_agent(opts, None, oids, |s, oids, print| {
-        s.get(oids)?.iter().for_each(print);
-        Ok(())
-    })
-}
-
-fn walk(opts: &ask::AgentOpts, limits: &ask::WalkLimits, root: &str) -> ExitCode {
-    ask_agent(opts, Some(limits), &[root.to_string()], |s, oids, print| {
-        let mut printed = 0usize;
-        s.walk(&oids[0], |vb| {
-            printed += 1;
-            print(vb)
-        })?;
-        // Nothing under the root: as snmpwalk does, say what the root itself is (usually
-        // "No Such Object available on this agent at this OID").
-        if printed == 0 {
-            s.get(&oids[..1])?.iter().for_each(print);
-        }
-        Ok(())
-    })
 }

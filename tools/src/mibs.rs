@@ -188,6 +188,47 @@ impl Mibs {
         })
     }
 
+    /// An OID with every arc named down to the last node the modules define, the rest as
+    /// numbers, as net-snmp's `-Of` prints it: `.iso.org.dod.internet.mgmt.mib-2.system.sysDescr.0`.
+    pub fn full_name(&self, oid: &[u32]) -> String {
+        let mut s = String::new();
+        let mut named = true;
+        for k in 1..=oid.len() {
+            let name = if !named {
+                None
+            } else if k == 1 {
+                usize::try_from(oid[0])
+                    .ok()
+                    .and_then(|a| ROOTS.get(a))
+                    .map(|r| r.to_string())
+            } else {
+                let node = self.lookup().by_oid.get(&oid[..k]);
+                node.map(|&n| self.set.name(&self.resolved.nodes[n]).to_string())
+            };
+            named = name.is_some();
+            match name {
+                Some(n) => {
+                    let _ = write!(s, ".{n}");
+                }
+                None => {
+                    let _ = write!(s, ".{}", oid[k - 1]);
+                }
+            }
+        }
+        s
+    }
+
+    /// How the values of the object `oid` is an instance of are shown (its syntax through
+    /// its TEXTUAL-CONVENTIONs, its UNITS): the nearest node above or at `oid`, when it is
+    /// an object with a SYNTAX.
+    pub fn presentation(&self, oid: &[u32]) -> Option<snmp_codegen::mibgen::Presentation> {
+        let node = (1..=oid.len())
+            .rev()
+            .find_map(|k| self.lookup().by_oid.get(&oid[..k]))?;
+        let n = &self.resolved.nodes[*node];
+        snmp_codegen::mibgen::presentation(&self.set, n.module(), self.set.node(n))
+    }
+
     fn oid_to_module_name(&self, oid: &[u32]) -> Option<String> {
         (0..=oid.len()).rev().find_map(|k| {
             let node = *self.lookup().by_oid.get(&oid[..k])?;

@@ -1,0 +1,279 @@
+//! The commands that ask an agent, with net-snmp's habits: `get`, `getnext`, `bulkget`,
+//! `walk` (GETNEXT, as snmpwalk), `bulkwalk` (GETBULK, as snmpbulkwalk) and `set`
+//! (`OID TYPE VALUE` triples, as snmpset). Names or numbers in (`sysDescr.0`,
+//! `IF-MIB::ifDescr.3`, `1.3.6.1.2.1.1.1.0`), bindings out as net-snmp prints them under `-O`.
+//! Exit 0 on success, 1 when the agent fails or answers with an error, 2 for bad arguments.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use snmp_ber::OidBuf;
+use snmp_client::{ClientError, Session, VarBind, WalkWith};
+
+use crate::ask::{self, AgentOpts, AppOpts, WalkLimits};
+use crate::mibs::Mibs;
+use crate::print::{Output, Printer};
+use crate::setvalue;
+
+/// An open session with what it needs to read names and print bindings.
+struct Agent {
+    session: Session,
+    mibs: Option<Mibs>,
+    output: Output,
+}
+
+/// Says `e` on stderr and gives exit code 2 (bad arguments).
+fn bad_arguments(e: impl std::fmt::Display) -> ExitCode {
+    eprintln!("snmpc: {e}");
+    ExitCode::from(2)
+}
+
+impl Agent {
+    /// Loads the MIB modules (built in, and `-M`'s: for names in and out, and for values as
+    /// their objects' definitions show them, as net-snmp's tools always load theirs) and opens
+    /// the session.
+    fn open(
+        opts: &AgentOpts,
+        adjust: impl FnOnce(&mut snmp_client::Options),
+    ) -> Result<Agent, ExitCode> {
+        let output = Output::parse(&opts.output).map_err(bad_arguments)?;
+        let mibs = Some(Mibs::load_with_builtin(&opts.mib_dirs()).map_err(bad_arguments)?);
+        let (addr, creds, mut options) = opts.session().map_err(bad_arguments)?;
+        adjust(&mut options);
+        let session = Session::new(addr, creds, options).map_err(|e| {
+            eprintln!("snmpc: {e}");
+            ExitCode::FAILURE
+        })?;
+        Ok(Agent {
+            session,
+            mibs,
+            output,
+        })
+    }
+
+    /// An OID given as a name or as numbers.
+    fn oid(&self, text: &str) -> Result<OidBuf, String> {
+        match (ask::oid(text), &self.mibs) {
+            (Ok(oid), _) => Ok(oid),
+            // A dotted OID that does not parse is not a name either.
+            (Err(e), _) if text.starts_with(|c: char| c.is_ascii_digit() || c == '.') => Err(e),
+            (Err(_), Some(m)) => m
+                .name_to_oid(text)
+                .and_then(|arcs| OidBuf::from_arcs(&arcs).map_err(|e| e.to_string()))
+                .map_err(|e| format!("{text}: {e}")),
+            (Err(e), None) => Err(e),
+        }
+    }
+
+    fn oids(&self, texts: &[String]) -> Result<Vec<OidBuf>, ExitCode> {
+        texts
+            .iter()
+            .map(|t| self.oid(t))
+            .collect::<Result<_, _>>()
+            .map_err(bad_arguments)
+    }
+
+    fn printer(&self) -> Printer<'_> {
+        Printer {
+            output: self.output,
+            mibs: self.mibs.as_ref(),
+        }
+    }
+}
+
+/// Prints `bindings` (or the agent's error: exit 1).
+fn finish(agent: &Agent, answer: Result<Vec<VarBind>, ClientError>) -> ExitCode {
+    match answer {
+        Ok(bindings) => {
+            let p = agent.printer();
+            let mut out = std::io::stdout().lock();
+            for vb in &bindings {
+                let _ = writeln!(out, "{}", p.line(vb));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => agent_error(agent, e),
+    }
+}
+
+/// Says what the agent's error was, naming the OID of an error-status as bindings are named
+/// (`error-status notWritable (17) at binding 1 (SNMPv2-MIB::sysDescr.0)`); exit 1.
+fn agent_error(agent: &Agent, e: ClientError) -> ExitCode {
+    match e {
+        ClientError::ErrorStatus {
+            status,
+            index,
+            oid: Some(oid),
+        } => eprintln!(
+            "snmpc: error-status {} ({status}) at binding {index} ({})",
+            snmp_client::error_status_name(status),
+            agent.printer().name(oid.as_oid())
+        ),
+        other => eprintln!("snmpc: {other}"),
+    }
+    ExitCode::FAILURE
+}
+
+/// `get OID...`.
+pub fn get(opts: &AgentOpts, oids: &[String]) -> ExitCode {
+    let mut agent = match Agent::open(opts, |_| {}) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let oids = match agent.oids(oids) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let answer = agent.session.get(&oids);
+    finish(&agent, answer)
+}
+
+/// `getnext OID...`.
+pub fn getnext(opts: &AgentOpts, oids: &[String]) -> ExitCode {
+    let mut agent = match Agent::open(opts, |_| {}) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let oids = match agent.oids(oids) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let answer = agent.session.get_next(&oids);
+    finish(&agent, answer)
+}
+
+/// `bulkget [-Cn N] [-Cr N] OID...`: the first N OIDs once, the rest N times (net-snmp's
+/// defaults: 0 non-repeaters, 10 repetitions).
+pub fn bulkget(opts: &AgentOpts, app: &AppOpts, oids: &[String]) -> ExitCode {
+    let app = match app.parse() {
+        Ok(a) => a,
+        Err(e) => return bad_arguments(e),
+    };
+    let mut agent = match Agent::open(opts, |_| {}) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let oids = match agent.oids(oids) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let answer = agent.session.get_bulk(
+        app.non_repeaters.unwrap_or(0),
+        app.max_repetitions.unwrap_or(10),
+        &oids,
+    );
+    finish(&agent, answer)
+}
+
+/// `set OID TYPE VALUE...`: the bindings the agent answers with are printed.
+pub fn set(opts: &AgentOpts, triples: &[String]) -> ExitCode {
+    if triples.is_empty() || !triples.len().is_multiple_of(3) {
+        return bad_arguments(format!(
+            "set takes OID TYPE VALUE triples; {} arguments given",
+            triples.len()
+        ));
+    }
+    let mut agent = match Agent::open(opts, |_| {}) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let mut bindings = Vec::new();
+    for t in triples.chunks(3) {
+        let parsed = agent.oid(&t[0]).and_then(|oid| {
+            let value = setvalue::parse(&t[1], &t[2], &|text| agent.oid(text))
+                .map_err(|e| format!("{}: {e}", t[0]))?;
+            Ok((oid, value))
+        });
+        match parsed {
+            Ok(b) => bindings.push(b),
+            Err(e) => return bad_arguments(e),
+        }
+    }
+    let answer = agent.session.set(&bindings);
+    finish(&agent, answer)
+}
+
+/// `walk [ROOT]` by GETNEXT (`bulk`: `bulkwalk` by GETBULK of `-Cr N`, 10 by default as
+/// snmpbulkwalk's); `-Ci` prints the root's own value first, `-Cp` the count at the end. An
+/// empty subtree prints the root's own value, as snmpwalk does.
+pub fn walk(
+    opts: &AgentOpts,
+    app: &AppOpts,
+    limits: &WalkLimits,
+    root: Option<&str>,
+    bulk: bool,
+) -> ExitCode {
+    let app = match app.parse() {
+        Ok(a) => a,
+        Err(e) => return bad_arguments(e),
+    };
+    let root_text = root.unwrap_or("1.3.6.1.2.1");
+    let mut limit_error = None;
+    let mut agent = match Agent::open(opts, |o| {
+        match limits.apply(*o) {
+            Ok(limited) => *o = limited,
+            Err(e) => limit_error = Some(e),
+        }
+        o.walk_with = if bulk {
+            WalkWith::GetBulk
+        } else {
+            WalkWith::GetNext
+        };
+        o.max_repetitions = app.max_repetitions.unwrap_or(10);
+    }) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    if let Some(e) = limit_error {
+        return bad_arguments(e);
+    }
+    let root = match agent.oid(root_text) {
+        Ok(o) => o,
+        Err(e) => return bad_arguments(e),
+    };
+    let p = Printer {
+        output: agent.output,
+        mibs: agent.mibs.as_ref(),
+    };
+    let mut out = std::io::stdout().lock();
+    let mut printed = 0usize;
+    let mut result = Ok(());
+    if app.include_root {
+        match agent.session.get(std::slice::from_ref(&root)) {
+            Ok(vbs) => {
+                for vb in vbs.iter().filter(|vb| !vb.value.is_exception()) {
+                    printed += 1;
+                    let _ = writeln!(out, "{}", p.line(vb));
+                }
+            }
+            Err(e) => result = Err(e),
+        }
+    }
+    if result.is_ok() {
+        result = agent
+            .session
+            .walk(&root, |vb| {
+                printed += 1;
+                let _ = writeln!(out, "{}", p.line(vb));
+            })
+            .map(|_| ());
+    }
+    // Nothing under the root: as snmpwalk does, say what the root itself is (usually
+    // "No Such Object available on this agent at this OID").
+    if result.is_ok() && printed == 0 {
+        match agent.session.get(std::slice::from_ref(&root)) {
+            Ok(vbs) => vbs.iter().for_each(|vb| {
+                let _ = writeln!(out, "{}", p.line(vb));
+            }),
+            Err(e) => result = Err(e),
+        }
+    }
+    if app.print_count {
+        let _ = writeln!(out, "Variables found: {printed}");
+    }
+    drop(out);
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => agent_error(&agent, e),
+    }
+}

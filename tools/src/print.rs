@@ -1,0 +1,342 @@
+//! Bindings printed as net-snmp's tools print them, `NAME = TYPE: value`, under net-snmp's
+//! output options (`-O`): `n` numeric OIDs (`.1.3.6.1.2.1.1.1.0`), `f` full names
+//! (`.iso.org.dod.internet.mgmt.mib-2.system.sysDescr.0`), `s` the last name only
+//! (`sysDescr.0`), `S` (the default) `MODULE::name`, `q` quick (`NAME value`: no `=`, no type),
+//! `Q` (`NAME = value`: no type), `v` the value alone, `t` TimeTicks as a number, `e`
+//! enumerations as numbers, `U` no UNITS. Values follow the object's MIB definition where the
+//! modules have it: enumeration labels (`up(1)`), DISPLAY-HINTs (`STRING: 0:1b:21:3c:4d:5e`,
+//! text without quotes), UNITS.
+
+use std::fmt::Write as _;
+
+use snmp_ber::Oid;
+use snmp_client::{Value, VarBind};
+
+use snmp_codegen::mibgen::Presentation;
+
+use crate::mibs::Mibs;
+
+/// How OIDs are named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Naming {
+    /// `MODULE::name.suffix` (`-OS`, the default).
+    #[default]
+    Module,
+    /// `name.suffix` (`-Os`).
+    Short,
+    /// `.iso.org.dod...` (`-Of`).
+    Full,
+    /// `.1.3.6...` (`-On`).
+    Numeric,
+}
+
+/// net-snmp's `-O` output options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Output {
+    /// How OIDs are named (names and OID values alike).
+    pub naming: Naming,
+    /// No `=` and no type (`-Oq`).
+    pub quick: bool,
+    /// No type, the `=` kept (`-OQ`).
+    pub no_type: bool,
+    /// The value alone (`-Ov`).
+    pub value_only: bool,
+    /// TimeTicks as a number of hundredths (`-Ot`).
+    pub numeric_ticks: bool,
+    /// Enumerations as numbers (`-Oe`).
+    pub numeric_enums: bool,
+    /// No UNITS after values (`-OU`).
+    pub no_units: bool,
+}
+
+impl Output {
+    /// The options of `-O FLAGS` (one or more letters, as net-snmp takes them), or the first
+    /// letter it does not know.
+    pub fn parse(flags: &str) -> Result<Output, String> {
+        let mut out = Output::default();
+        for c in flags.chars() {
+            match c {
+                'n' => out.naming = Naming::Numeric,
+                'f' => out.naming = Naming::Full,
+                's' => out.naming = Naming::Short,
+                'S' => out.naming = Naming::Module,
+                'q' => out.quick = true,
+                'Q' => out.no_type = true,
+                'v' => out.value_only = true,
+                't' => out.numeric_ticks = true,
+                'e' => out.numeric_enums = true,
+                'U' => out.no_units = true,
+                other => {
+                    return Err(format!(
+                        "-O{other}: unknown output option (these are known: n f s S q Q v t e U)"
+                    ))
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Prints bindings under [`Output`] options, naming OIDs from `mibs` when there are any.
+pub struct Printer<'m> {
+    /// The options.
+    pub output: Output,
+    /// The modules names come from.
+    pub mibs: Option<&'m Mibs>,
+}
+
+impl Printer<'_> {
+    /// An OID as the options name it.
+    pub fn name(&self, oid: Oid<'_>) -> String {
+        let arcs: Vec<u32> = oid.arcs().collect();
+        let numeric = || format!(".{oid}");
+        let Some(m) = self.mibs else {
+            return numeric();
+        };
+        match self.output.naming {
+            Naming::Numeric => numeric(),
+            Naming::Module => m.oid_to_name(&arcs).unwrap_or_else(numeric),
+            Naming::Short => m
+                .oid_to_name(&arcs)
+                .map(|n| match n.split_once("::") {
+                    Some((_, short)) => short.to_string(),
+                    None => n,
+                })
+                .unwrap_or_else(numeric),
+            Naming::Full => m.full_name(&arcs),
+        }
+    }
+
+    /// One binding, a line without its newline.
+    pub fn line(&self, vb: &VarBind) -> String {
+        let presentation = self.mibs.and_then(|m| {
+            let arcs: Vec<u32> = vb.oid.as_oid().arcs().collect();
+            m.presentation(&arcs)
+        });
+        let value = self.value(&vb.value, presentation.as_ref());
+        if self.output.value_only {
+            return value;
+        }
+        let name = self.name(vb.oid.as_oid());
+        if self.output.quick {
+            format!("{name} {value}")
+        } else {
+            format!("{name} = {value}")
+        }
+    }
+
+    /// A value: `TYPE: value`, or the value alone under `-Oq`/`-OQ`; shown as the object's
+    /// `presentation` says when there is one.
+    pub fn value(&self, v: &Value, presentation: Option<&Presentation>) -> String {
+        let (kind, mut text) = self.typed(v, presentation);
+        let units = presentation.and_then(|p| p.units.as_deref());
+        if let (Some(u), false, true) = (units, self.output.no_units, kind.is_some()) {
+            if !matches!(v, Value::ObjectIdentifier(_) | Value::IpAddress(_)) {
+                text = format!("{text} {u}");
+            }
+        }
+        match kind {
+            Some(k) if !(self.output.quick || self.output.no_type) => format!("{k}: {text}"),
+            _ => text,
+        }
+    }
+
+    /// The type label net-snmp prints and the value's text.
+    fn typed(&self, v: &Value, p: Option<&Presentation>) -> (Option<&'static str>, String) {
+        let hint = p.and_then(|p| p.hint.as_deref());
+        match v {
+            Value::Integer(i) => (Some("INTEGER"), self.integer(*i, p)),
+            Value::OctetString(s) if p.is_some_and(|p| p.base == "BITS") => {
+                (Some("BITS"), bits(s, p.map(|p| &p.bits[..]).unwrap_or(&[])))
+            }
+            Value::OctetString(s) => {
+                match hint.and_then(|h| snmp_messages::mib::format_octets_net_snmp(h, s).ok()) {
+                    Some(t) => (Some("STRING"), t),
+                    None => match printable(s) {
+                        Some(t) => (Some("STRING"), format!("\"{t}\"")),
+                        None => (Some("Hex-STRING"), hex(s)),
+                    },
+                }
+            }
+            Value::ObjectIdentifier(o) => (Some("OID"), self.name(o.as_oid())),
+            Value::IpAddress(a) => (
+                Some("IpAddress"),
+                format!("{}.{}.{}.{}", a[0], a[1], a[2], a[3]),
+            ),
+            Value::Counter32(c) => (Some("Counter32"), c.to_string()),
+            Value::Gauge32(g) => (Some("Gauge32"), g.to_string()),
+            Value::TimeTicks(t) => (Some("Timeticks"), self.ticks(*t)),
+            Value::Opaque(o) => (Some("Opaque"), hex(o)),
+            Value::Counter64(c) => (Some("Counter64"), c.to_string()),
+            Value::Null => (None, "NULL".into()),
+            Value::NoSuchObject => (
+                None,
+                "No Such Object available on this agent at this OID".into(),
+            ),
+            Value::NoSuchInstance => (None, "No Such Instance currently exists at this OID".into()),
+            Value::EndOfMibView => (None, "No more variables left in this MIB View".into()),
+        }
+    }
+
+    /// An INTEGER: its enumeration label (`up(1)`; `up` under `-Oq`; the number under `-Oe`),
+    /// or its number, through an integer DISPLAY-HINT (`d-2`: `12.34`) when it has one.
+    fn integer(&self, i: i64, p: Option<&Presentation>) -> String {
+        let label = p
+            .filter(|_| !self.output.numeric_enums)
+            .and_then(|p| p.enums.iter().find(|(_, n)| *n == i128::from(i)));
+        match label {
+            Some((name, _)) if self.output.quick => name.clone(),
+            Some((name, _)) => format!("{name}({i})"),
+            None => p
+                .and_then(|p| p.hint.as_deref())
+                .and_then(|h| snmp_messages::mib::format_integer(h, i).ok())
+                .unwrap_or_else(|| i.to_string()),
+        }
+    }
+
+    /// TimeTicks as net-snmp prints them: `(12345) 0:02:03.45`, `0:0:02:03.45` under `-Oq`,
+    /// `12345` under `-Ot`.
+    fn ticks(&self, t: u32) -> String {
+        if self.output.numeric_ticks {
+            return t.to_string();
+        }
+        let centis = t % 100;
+        let secs = t / 100;
+        let (days, hours, minutes, seconds) =
+            (secs / 86_400, secs / 3600 % 24, secs / 60 % 60, secs % 60);
+        if self.output.quick {
+            return format!("{days}:{hours}:{minutes:02}:{seconds:02}.{centis:02}");
+        }
+        let clock = format!("{hours}:{minutes:02}:{seconds:02}.{centis:02}");
+        match days {
+            0 => format!("({t}) {clock}"),
+            1 => format!("({t}) 1 day, {clock}"),
+            d => format!("({t}) {d} days, {clock}"),
+        }
+    }
+}
+
+/// The text of an OCTET STRING that is printable (UTF-8, no control characters but newline
+/// and tab), as net-snmp prints such strings as `STRING`.
+fn printable(s: &[u8]) -> Option<&str> {
+    std::str::from_utf8(s)
+        .ok()
+        .filter(|t| t.chars().all(|c| !c.is_control() || c == '\n' || c == '\t'))
+}
+
+/// BITS as net-snmp prints them: the octets in hex, then the label and number of each bit
+/// set (`80 00 up(0)`).
+fn bits(octets: &[u8], names: &[(String, i128)]) -> String {
+    let mut out = hex(octets);
+    for (k, b) in octets.iter().enumerate() {
+        for bit in 0..8 {
+            if b & (0x80 >> bit) != 0 {
+                let n = (k * 8 + bit) as i128;
+                match names.iter().find(|(_, v)| *v == n) {
+                    Some((name, _)) => {
+                        let _ = write!(out, " {name}({n})");
+                    }
+                    None => {
+                        let _ = write!(out, " {n}");
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `00 1A 2B`, as net-snmp prints Hex-STRINGs.
+fn hex(octets: &[u8]) -> String {
+    let mut out = String::with_capacity(octets.len() * 3);
+    for (i, b) in octets.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let _ = write!(out, "{b:02X}");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vb(oid: &str, value: Value) -> VarBind {
+        VarBind {
+            oid: oid.parse().unwrap(),
+            value,
+        }
+    }
+
+    #[test]
+    fn values_as_net_snmp_prints_them() {
+        let p = |flags: &str| Printer {
+            output: Output::parse(flags).unwrap(),
+            mibs: None,
+        };
+        let up = vb("1.3.6.1.2.1.1.3.0", Value::TimeTicks(8_640_000 + 12_345));
+        assert_eq!(
+            p("n").line(&up),
+            ".1.3.6.1.2.1.1.3.0 = Timeticks: (8652345) 1 day, 0:02:03.45"
+        );
+        assert_eq!(p("nq").line(&up), ".1.3.6.1.2.1.1.3.0 1:0:02:03.45");
+        assert_eq!(p("nt").line(&up), ".1.3.6.1.2.1.1.3.0 = Timeticks: 8652345");
+        assert_eq!(p("nqv").line(&up), "1:0:02:03.45");
+        let d = vb("1.3.6.1.2.1.1.1.0", Value::OctetString("Linux".into()));
+        // With no MIB, a printable string is quoted, as net-snmp prints one it knows nothing of.
+        assert_eq!(p("nv").line(&d), "STRING: \"Linux\"");
+        assert_eq!(p("nQ").line(&d), ".1.3.6.1.2.1.1.1.0 = \"Linux\"");
+        let mac = vb(
+            "1.3.6.1.2.1.2.2.1.6.2",
+            Value::OctetString((&[0, 0x1a, 0xff]).into()),
+        );
+        assert_eq!(p("nv").line(&mac), "Hex-STRING: 00 1A FF");
+        let o = vb(
+            "1.3.6.1.2.1.1.2.0",
+            Value::ObjectIdentifier("1.3.6.1.4.1.8072.3.2.10".parse().unwrap()),
+        );
+        assert_eq!(p("nv").line(&o), "OID: .1.3.6.1.4.1.8072.3.2.10");
+        assert_eq!(
+            p("nv").line(&vb("1.3", Value::NoSuchInstance)),
+            "No Such Instance currently exists at this OID"
+        );
+        let status = Presentation {
+            base: "INTEGER".into(),
+            enums: vec![("up".into(), 1), ("down".into(), 2)],
+            units: Some("seconds".into()),
+            ..Presentation::default()
+        };
+        assert_eq!(
+            p("").value(&Value::Integer(1), Some(&status)),
+            "INTEGER: up(1) seconds"
+        );
+        assert_eq!(
+            p("q").value(&Value::Integer(2), Some(&status)),
+            "down seconds"
+        );
+        assert_eq!(
+            p("eU").value(&Value::Integer(2), Some(&status)),
+            "INTEGER: 2"
+        );
+        let mac = Presentation {
+            base: "OCTET STRING".into(),
+            hint: Some("1x:".into()),
+            ..Presentation::default()
+        };
+        let octets = Value::OctetString((&[0, 0x1b, 0x21]).into());
+        assert_eq!(p("").value(&octets, Some(&mac)), "STRING: 0:1b:21");
+        let hundredths = Presentation {
+            base: "INTEGER".into(),
+            hint: Some("d-2".into()),
+            ..Presentation::default()
+        };
+        assert_eq!(
+            p("").value(&Value::Integer(1234), Some(&hundredths)),
+            "INTEGER: 12.34"
+        );
+        assert!(Output::parse("nX").unwrap_err().contains("-OX"));
+        assert_eq!(p("n").ticks(99), "(99) 0:00:00.99");
+        assert_eq!(p("n").ticks(3 * 8_640_000), "(25920000) 3 days, 0:00:00.00");
+    }
+}

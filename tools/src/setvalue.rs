@@ -1,0 +1,169 @@
+//! `snmpc set`'s values, typed by net-snmp's letters (`snmpset`'s `OID TYPE VALUE`):
+//! `i` INTEGER, `u` Unsigned32 (Gauge32), `c` Counter32, `C` Counter64, `t` TimeTicks,
+//! `a` IpAddress, `o` OBJECT IDENTIFIER, `s` STRING, `x` hex STRING, `d` decimal STRING,
+//! `b` BITS, `n` NULL.
+
+use snmp_ber::OidBuf;
+use snmp_client::Value;
+
+/// The value of `text` as type `letter`; `oid` turns a name or a dotted OID into an OID (for
+/// `o`). The error says what was expected.
+pub fn parse(
+    letter: &str,
+    text: &str,
+    oid: &dyn Fn(&str) -> Result<OidBuf, String>,
+) -> Result<Value, String> {
+    let number = |what: &str| -> Result<u64, String> {
+        text.trim()
+            .parse::<u64>()
+            .map_err(|_| format!("`{text}` is not {what}"))
+    };
+    let u32_of = |what: &str| -> Result<u32, String> {
+        u32::try_from(number(what)?).map_err(|_| format!("`{text}` is above {}", u32::MAX))
+    };
+    Ok(match letter {
+        "i" => Value::Integer(
+            text.trim()
+                .parse::<i32>()
+                .map_err(|_| format!("`{text}` is not an INTEGER (-2147483648..2147483647)"))?
+                .into(),
+        ),
+        "u" => Value::Gauge32(u32_of("an unsigned number")?),
+        "c" => Value::Counter32(u32_of("a Counter32")?),
+        "C" => Value::Counter64(number("a Counter64")?),
+        "t" => Value::TimeTicks(u32_of("a number of TimeTicks")?),
+        "a" => {
+            let ip: std::net::Ipv4Addr = text
+                .trim()
+                .parse()
+                .map_err(|_| format!("`{text}` is not an IPv4 address"))?;
+            Value::IpAddress(ip.octets())
+        }
+        "o" => Value::ObjectIdentifier(oid(text)?),
+        "s" => Value::OctetString(text.into()),
+        "x" => Value::OctetString(hex(text)?.into()),
+        "d" => Value::OctetString(decimal(text)?.into()),
+        "b" => Value::OctetString(bits(text)?.into()),
+        "n" => Value::Null,
+        "U" | "I" | "F" | "D" => {
+            return Err(format!(
+                "type `{letter}`: net-snmp's Opaque-wrapped types are not supported"
+            ))
+        }
+        "=" => {
+            return Err("type `=` (the MIB's SYNTAX) is not supported: give a type letter".into())
+        }
+        other => {
+            return Err(format!(
+                "unknown type `{other}` (known: i u c C t a o s x d b n)"
+            ))
+        }
+    })
+}
+
+/// `x`: hex digits, spaces, colons or a `0x` prefix between them allowed.
+fn hex(text: &str) -> Result<Vec<u8>, String> {
+    let digits: String = text
+        .trim()
+        .trim_start_matches("0x")
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != ':')
+        .collect();
+    if !digits.len().is_multiple_of(2) || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
+        return Err(format!("`{text}` is not pairs of hex digits"));
+    }
+    Ok((0..digits.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).expect("hex digits"))
+        .collect())
+}
+
+/// `d`: octets as decimal numbers separated by dots or spaces (`192.0.2.1`).
+fn decimal(text: &str) -> Result<Vec<u8>, String> {
+    text.split(|c: char| c == '.' || c.is_whitespace())
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            p.parse::<u8>()
+                .map_err(|_| format!("`{p}` in `{text}` is not an octet (0..255)"))
+        })
+        .collect()
+}
+
+/// `b`: bit numbers separated by commas or spaces; bit 0 is the first octet's high bit
+/// (RFC 2578 7.1.4).
+fn bits(text: &str) -> Result<Vec<u8>, String> {
+    let mut octets = Vec::new();
+    for p in text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|p| !p.is_empty())
+    {
+        let bit: usize = p
+            .parse()
+            .ok()
+            .filter(|b| *b < 8 * 1024)
+            .ok_or_else(|| format!("`{p}` in `{text}` is not a bit number (0..8191)"))?;
+        if octets.len() <= bit / 8 {
+            octets.resize(bit / 8 + 1, 0);
+        }
+        octets[bit / 8] |= 0x80 >> (bit % 8);
+    }
+    Ok(octets)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(letter: &str, text: &str) -> Result<Value, String> {
+        parse(letter, text, &|t| {
+            t.parse::<OidBuf>().map_err(|e| e.to_string())
+        })
+    }
+
+    #[test]
+    fn every_letter() {
+        assert_eq!(p("i", "-5"), Ok(Value::Integer(-5)));
+        assert_eq!(p("u", "4294967295"), Ok(Value::Gauge32(u32::MAX)));
+        assert_eq!(p("c", "7"), Ok(Value::Counter32(7)));
+        assert_eq!(
+            p("C", "18446744073709551615"),
+            Ok(Value::Counter64(u64::MAX))
+        );
+        assert_eq!(p("t", "100"), Ok(Value::TimeTicks(100)));
+        assert_eq!(p("a", "192.0.2.1"), Ok(Value::IpAddress([192, 0, 2, 1])));
+        assert_eq!(
+            p("o", "1.3.6.1.4.1.8072"),
+            Ok(Value::ObjectIdentifier("1.3.6.1.4.1.8072".parse().unwrap()))
+        );
+        assert_eq!(p("s", "a b"), Ok(Value::OctetString("a b".into())));
+        assert_eq!(
+            p("x", "00 1a:FF"),
+            Ok(Value::OctetString((&[0, 0x1a, 0xff]).into()))
+        );
+        assert_eq!(
+            p("d", "192.0.2.1"),
+            Ok(Value::OctetString((&[192, 0, 2, 1]).into()))
+        );
+        assert_eq!(
+            p("b", "0,9"),
+            Ok(Value::OctetString((&[0x80, 0x40]).into()))
+        );
+        assert_eq!(p("n", ""), Ok(Value::Null));
+    }
+
+    #[test]
+    fn bad_values_say_what_was_expected() {
+        assert!(p("i", "2147483648").unwrap_err().contains("not an INTEGER"));
+        assert!(p("u", "-1").unwrap_err().contains("not an unsigned number"));
+        assert!(p("u", "4294967296")
+            .unwrap_err()
+            .contains("above 4294967295"));
+        assert!(p("a", "300.1.1.1")
+            .unwrap_err()
+            .contains("not an IPv4 address"));
+        assert!(p("x", "abc").unwrap_err().contains("pairs of hex digits"));
+        assert!(p("d", "1.256").unwrap_err().contains("`256`"));
+        assert!(p("F", "1.5").unwrap_err().contains("Opaque"));
+        assert!(p("z", "1").unwrap_err().contains("unknown type `z`"));
+    }
+}
