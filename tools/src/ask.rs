@@ -151,8 +151,8 @@ impl std::fmt::Debug for AgentOpts {
 /// it is incomplete and exits 1.
 #[derive(Debug, Clone, clap::Args)]
 pub struct WalkLimits {
-    /// The most requests one walk makes.
-    #[arg(long, value_name = "N", default_value_t = Options::default().max_walk_requests)]
+    /// The most requests one walk makes (a GETNEXT walk makes one a binding).
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
     pub max_requests: usize,
     /// The most seconds one walk takes, all its requests together.
     #[arg(long, value_name = "SECONDS", default_value_t = Options::default().max_walk_time.as_secs_f64())]
