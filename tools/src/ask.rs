@@ -59,7 +59,9 @@ pub struct AgentOpts {
 }
 
 /// net-snmp's application options, `-C`: `n<N>` non-repeaters and `r<N>` max-repetitions
-/// (bulkget, bulkwalk), `i` the root's own value first and `p` the count at the end (walks).
+/// (bulkget, bulkwalk, table), `i` the root's own value first (walks) or an index column
+/// (table), `p` the count at the end (walks); for table also `f<SEP>` fields separated by SEP
+/// instead of aligned, `h` the column headers only, `H` no column headers, `l` left-aligned.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct AppOpts {
     /// Application options (`-Cn1 -Cr10`, `-Cip`).
@@ -68,7 +70,7 @@ pub struct AppOpts {
 }
 
 /// [`AppOpts`] read.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct App {
     /// `-Cn<N>`.
     pub non_repeaters: Option<u32>,
@@ -78,6 +80,14 @@ pub struct App {
     pub include_root: bool,
     /// `-Cp`.
     pub print_count: bool,
+    /// `-Cf<SEP>` (net-snmp's `-Cf SEP`: the two arguments are joined before parsing).
+    pub separator: Option<String>,
+    /// `-Ch`.
+    pub headers_only: bool,
+    /// `-CH`.
+    pub no_headers: bool,
+    /// `-Cl`.
+    pub left_align: bool,
 }
 
 impl AppOpts {
@@ -101,10 +111,16 @@ impl AppOpts {
                     'r' => app.max_repetitions = Some(number()?.max(1)),
                     'i' => app.include_root = true,
                     'p' => app.print_count = true,
+                    'h' => app.headers_only = true,
+                    'H' => app.no_headers = true,
+                    'l' => app.left_align = true,
+                    'f' => {
+                        app.separator = Some(chars.by_ref().collect());
+                    }
                     other => {
                         return Err(format!(
-                            "-C{other}: unknown application option (known: n<N> r<N> i p)"
-                        ))
+                        "-C{other}: unknown application option (known: n<N> r<N> i p f<SEP> h H l)"
+                    ))
                     }
                 }
             }
@@ -350,6 +366,35 @@ mod tests {
             shown.contains("SHA") && shown.contains("127.0.0.1"),
             "{shown}"
         );
+    }
+
+    #[test]
+    fn application_options_as_net_snmp_writes_them() {
+        let parse = |v: &[&str]| {
+            AppOpts {
+                app: v.iter().map(|s| s.to_string()).collect(),
+            }
+            .parse()
+        };
+        let a = parse(&["n1", "r10", "ip"]).unwrap();
+        assert_eq!(
+            (
+                a.non_repeaters,
+                a.max_repetitions,
+                a.include_root,
+                a.print_count
+            ),
+            (Some(1), Some(10), true, true)
+        );
+        assert_eq!(parse(&["f, "]).unwrap().separator.as_deref(), Some(", "));
+        assert_eq!(parse(&["r0"]).unwrap().max_repetitions, Some(1));
+        assert!(parse(&["r"]).unwrap_err().contains("-Cr10"));
+        assert!(parse(&["x"]).unwrap_err().contains("-Cx"));
+        assert!(
+            level("authPriv").unwrap() == (true, true)
+                && level("noauth").unwrap() == (false, false)
+        );
+        assert!(level("secret").is_err());
     }
 
     #[test]

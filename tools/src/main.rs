@@ -133,6 +133,19 @@ enum Command {
         /// The subtree: a name or numbers (default: mib-2, 1.3.6.1.2.1).
         root: Option<String>,
     },
+    /// A conceptual table, as snmptable: `-Cf SEP` separated fields, `-Ci` an index
+    /// column, `-Ch` headers only, `-CH` no headers, `-Cl` left-aligned, `-Cr<N>` GETBULK's
+    /// max-repetitions.
+    Table {
+        #[command(flatten)]
+        agent: ask::AgentOpts,
+        #[command(flatten)]
+        app: ask::AppOpts,
+        #[command(flatten)]
+        limits: ask::WalkLimits,
+        /// The table: a name (`IF-MIB::ifTable`, `ifTable`) or numbers.
+        table: String,
+    },
     /// SET, as snmpset: `OID TYPE VALUE` triples, TYPE one of net-snmp's letters
     /// (i u c C t a o s x d b n).
     Set {
@@ -187,7 +200,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(join_field_separator(std::env::args_os()));
     match cli.command {
         Command::Decode {
             hex,
@@ -263,9 +276,33 @@ fn main() -> ExitCode {
             root,
         } => agent::walk(&agent, &app, &limits, root.as_deref(), true),
         Command::Set { agent, triples } => agent::set(&agent, &triples),
+        Command::Table {
+            agent,
+            app,
+            limits,
+            table,
+        } => agent::table(&agent, &app, &limits, &table),
         Command::Mib { command } => mib(command),
         Command::Translate { opts, inputs } => translate(opts, inputs),
     }
+}
+
+/// net-snmp's `-Cf SEP` is two arguments; joined into `-CfSEP` for the parser.
+fn join_field_separator(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let mut out: Vec<std::ffi::OsString> = Vec::new();
+    let mut args = args.peekable();
+    while let Some(a) = args.next() {
+        match args.peek() {
+            Some(sep) if a == "-Cf" => {
+                let mut joined = a.clone();
+                joined.push(sep);
+                out.push(joined);
+                args.next();
+            }
+            _ => out.push(a),
+        }
+    }
+    out
 }
 
 /// The messages of `files`, one a file: its lines but `#` comments, joined.

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use snmp_codegen::mib::{self, MibSet, Resolved};
-use snmp_codegen::smi::{NodeKind, Relaxation};
+use snmp_codegen::smi::{Access, NodeKind, Relaxation};
 
 /// Loaded and resolved modules, with a name and OID registry built on first use (check and
 /// dump never look anything up, so they never pay for it).
@@ -227,6 +227,32 @@ impl Mibs {
             .find_map(|k| self.lookup().by_oid.get(&oid[..k]))?;
         let n = &self.resolved.nodes[*node];
         snmp_codegen::mibgen::presentation(&self.set, n.module(), self.set.node(n))
+    }
+
+    /// The columns of the conceptual table at `table` (its entry's readable columns, in OID
+    /// order): each column's last arc and name. `None` when `table` has no entry below it.
+    pub fn table_columns(&self, table: &[u32]) -> Option<Vec<(u32, String)>> {
+        let mut entry = table.to_vec();
+        entry.push(1);
+        self.lookup().by_oid.get(&entry)?;
+        let mut columns = Vec::new();
+        for (oid, &node) in self.lookup().by_oid.range(entry.clone()..) {
+            if !oid.starts_with(&entry) {
+                break;
+            }
+            let n = self.set.node(&self.resolved.nodes[node]);
+            let readable = !matches!(
+                n.access,
+                None | Some(Access::NotAccessible) | Some(Access::AccessibleForNotify)
+            );
+            if oid.len() == entry.len() + 1 && n.syntax.is_some() && readable {
+                columns.push((
+                    oid[entry.len()],
+                    self.set.name(&self.resolved.nodes[node]).to_string(),
+                ));
+            }
+        }
+        Some(columns)
     }
 
     fn oid_to_module_name(&self, oid: &[u32]) -> Option<String> {
