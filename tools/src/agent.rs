@@ -36,7 +36,8 @@ impl Agent {
         opts: &AgentOpts,
         adjust: impl FnOnce(&mut snmp_client::Options),
     ) -> Result<Agent, ExitCode> {
-        let output = Output::parse(&opts.output).map_err(bad_arguments)?;
+        let mut output = Output::parse(&opts.output).map_err(bad_arguments)?;
+        output.json = opts.json;
         let mibs = Some(Mibs::load_with_builtin(&opts.mib_dirs()).map_err(bad_arguments)?);
         let (addr, creds, mut options) = opts.session().map_err(bad_arguments)?;
         adjust(&mut options);

@@ -56,6 +56,10 @@ pub struct AgentOpts {
     /// number (default: `SNMPv2-MIB::sysDescr.0 = STRING: "..."`).
     #[arg(short = 'O', value_name = "FLAGS", default_value = "")]
     pub output: String,
+    /// One JSON object a binding, a line each: `oid`, `type` and `value` as `snmpc decode
+    /// --json` shows them, plus `name` and `text` (the value as printed under `-O`).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// net-snmp's application options, `-C`: `n<N>` non-repeaters and `r<N>` max-repetitions
@@ -158,6 +162,7 @@ impl std::fmt::Debug for AgentOpts {
             .field("retries", &self.retries)
             .field("mib_dirs", &self.mib_dirs)
             .field("output", &self.output)
+            .field("json", &self.json)
             .finish()
     }
 }

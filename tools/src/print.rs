@@ -45,6 +45,8 @@ pub struct Output {
     pub numeric_ticks: bool,
     /// Enumerations as numbers (`-Oe`).
     pub numeric_enums: bool,
+    /// JSON lines (`--json`) instead of text.
+    pub json: bool,
     /// No UNITS after values (`-OU`).
     pub no_units: bool,
 }
@@ -113,6 +115,9 @@ impl Printer<'_> {
             let arcs: Vec<u32> = vb.oid.as_oid().arcs().collect();
             m.presentation(&arcs)
         });
+        if self.output.json {
+            return self.json(vb, presentation.as_ref());
+        }
         let value = self.value(&vb.value, presentation.as_ref());
         if self.output.value_only {
             return value;
@@ -123,6 +128,45 @@ impl Printer<'_> {
         } else {
             format!("{name} = {value}")
         }
+    }
+
+    /// One binding as a JSON object: `snmpc decode --json`'s `oid`, `type` and `value`, with
+    /// the OID's `name` and the value's `text` as `-Oqv` prints it.
+    fn json(&self, vb: &VarBind, presentation: Option<&Presentation>) -> String {
+        let wire = vb
+            .value
+            .to_wire()
+            .ok()
+            .map(|value| snmp_messages::snmpv2_pdu::VarBind {
+                name: snmp_messages::snmpv2_smi::ObjectName(vb.oid.as_oid()),
+                value,
+            });
+        let mut obj = match wire {
+            Some(w) => crate::view::v2_binding(&w),
+            // Exceptions have no SET form: shown as decode shows them.
+            None => serde_json::json!({
+                "oid": vb.oid.to_string(),
+                "type": match vb.value {
+                    Value::NoSuchObject => "noSuchObject",
+                    Value::NoSuchInstance => "noSuchInstance",
+                    _ => "endOfMibView",
+                },
+                "value": null,
+            }),
+        };
+        let quick = Printer {
+            output: Output {
+                quick: true,
+                json: false,
+                ..self.output
+            },
+            mibs: self.mibs,
+        };
+        if let Some(map) = obj.as_object_mut() {
+            map.insert("name".into(), self.name(vb.oid.as_oid()).into());
+            map.insert("text".into(), quick.value(&vb.value, presentation).into());
+        }
+        obj.to_string()
     }
 
     /// A value: `TYPE: value`, or the value alone under `-Oq`/`-OQ`; shown as the object's

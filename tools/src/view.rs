@@ -61,7 +61,9 @@ fn binding(oid: String, ty: &str, value: Value) -> Value {
     json!({"oid": oid, "type": ty, "value": value})
 }
 
-fn v2_binding(vb: &snmpv2_pdu::VarBind<'_>) -> Value {
+/// A binding as `snmpc decode --json` shows it: `{"oid", "type", "value"}` (OCTET STRING and
+/// Opaque values in hex).
+pub fn v2_binding(vb: &snmpv2_pdu::VarBind<'_>) -> Value {
     use snmpv2_smi::{ApplicationSyntax as A, ObjectSyntax as O, SimpleSyntax as S};
     let oid = vb.name.0.to_string();
     match vb.value {

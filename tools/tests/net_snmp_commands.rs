@@ -178,6 +178,41 @@ fn every_command_prints_what_net_snmps_tool_prints() {
         assert_eq!(steady(&ours), steady(&theirs), "{command} {args:?}: {err}");
     }
 
+    // --json: decode's fields plus the name and the value as -Oqv prints it.
+    let (ours, err, code) = snmpc(&[
+        "get",
+        "--json",
+        t,
+        "sysLocation.0",
+        "ifType.1",
+        "sysServices.0",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<serde_json::Value> = ours
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
+        .collect();
+    let (text, _) = net_snmp(
+        &get,
+        &[
+            "-v2c",
+            "-c",
+            "public",
+            "-Oqv",
+            t,
+            "sysLocation.0",
+            "ifType.1",
+        ],
+    );
+    let text: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0]["name"], "SNMPv2-MIB::sysLocation.0");
+    assert_eq!(lines[0]["oid"], "1.3.6.1.2.1.1.6.0");
+    assert_eq!(lines[0]["type"], "OCTET STRING");
+    assert_eq!(lines[0]["text"], text[0]);
+    assert_eq!(lines[1]["type"], "INTEGER");
+    assert_eq!(lines[1]["text"], text[1]);
+    assert_eq!(lines[2]["type"], "noSuchInstance");
+
     // set: the answer printed as snmpset prints it, and the value read back.
     let (ours, err, code) = snmpc(&[
         "set",
