@@ -52,6 +52,25 @@ impl Agent {
         })
     }
 
+    /// [`Agent::open`] for walks: within `limits`, by `walk_with`, GETBULK's max-repetitions
+    /// from `-Cr` (10, as net-snmp's).
+    fn open_walking(
+        opts: &AgentOpts,
+        limits: &WalkLimits,
+        app: &crate::ask::App,
+        walk_with: WalkWith,
+    ) -> Result<Agent, ExitCode> {
+        let limited = limits
+            .apply(snmp_client::Options::default())
+            .map_err(bad_arguments)?;
+        Agent::open(opts, |o| {
+            o.max_walk_requests = limited.max_walk_requests;
+            o.max_walk_time = limited.max_walk_time;
+            o.walk_with = walk_with;
+            o.max_repetitions = app.max_repetitions.unwrap_or(10);
+        })
+    }
+
     /// An OID given as a name or as numbers.
     fn oid(&self, text: &str) -> Result<OidBuf, String> {
         match (ask::oid(text), &self.mibs) {
@@ -115,8 +134,12 @@ fn agent_error(agent: &Agent, e: ClientError) -> ExitCode {
     ExitCode::FAILURE
 }
 
-/// `get OID...`.
-pub fn get(opts: &AgentOpts, oids: &[String]) -> ExitCode {
+/// Opens the agent, reads `oids` and prints what `request` gets for them.
+fn ask(
+    opts: &AgentOpts,
+    oids: &[String],
+    request: impl FnOnce(&mut Session, &[OidBuf]) -> Result<Vec<VarBind>, ClientError>,
+) -> ExitCode {
     let mut agent = match Agent::open(opts, |_| {}) {
         Ok(a) => a,
         Err(code) => return code,
@@ -125,22 +148,18 @@ pub fn get(opts: &AgentOpts, oids: &[String]) -> ExitCode {
         Ok(o) => o,
         Err(code) => return code,
     };
-    let answer = agent.session.get(&oids);
+    let answer = request(&mut agent.session, &oids);
     finish(&agent, answer)
+}
+
+/// `get OID...`.
+pub fn get(opts: &AgentOpts, oids: &[String]) -> ExitCode {
+    ask(opts, oids, |s, oids| s.get(oids))
 }
 
 /// `getnext OID...`.
 pub fn getnext(opts: &AgentOpts, oids: &[String]) -> ExitCode {
-    let mut agent = match Agent::open(opts, |_| {}) {
-        Ok(a) => a,
-        Err(code) => return code,
-    };
-    let oids = match agent.oids(oids) {
-        Ok(o) => o,
-        Err(code) => return code,
-    };
-    let answer = agent.session.get_next(&oids);
-    finish(&agent, answer)
+    ask(opts, oids, |s, oids| s.get_next(oids))
 }
 
 /// `bulkget [-Cn N] [-Cr N] OID...`: the first N OIDs once, the rest N times (net-snmp's
@@ -150,20 +169,13 @@ pub fn bulkget(opts: &AgentOpts, app: &AppOpts, oids: &[String]) -> ExitCode {
         Ok(a) => a,
         Err(e) => return bad_arguments(e),
     };
-    let mut agent = match Agent::open(opts, |_| {}) {
-        Ok(a) => a,
-        Err(code) => return code,
-    };
-    let oids = match agent.oids(oids) {
-        Ok(o) => o,
-        Err(code) => return code,
-    };
-    let answer = agent.session.get_bulk(
+    let (non_repeaters, max_repetitions) = (
         app.non_repeaters.unwrap_or(0),
         app.max_repetitions.unwrap_or(10),
-        &oids,
     );
-    finish(&agent, answer)
+    ask(opts, oids, |s, oids| {
+        s.get_bulk(non_repeaters, max_repetitions, oids)
+    })
 }
 
 /// `set OID TYPE VALUE...`: the bindings the agent answers with are printed.
@@ -209,25 +221,15 @@ pub fn walk(
         Err(e) => return bad_arguments(e),
     };
     let root_text = root.unwrap_or("1.3.6.1.2.1");
-    let mut limit_error = None;
-    let mut agent = match Agent::open(opts, |o| {
-        match limits.apply(*o) {
-            Ok(limited) => *o = limited,
-            Err(e) => limit_error = Some(e),
-        }
-        o.walk_with = if bulk {
-            WalkWith::GetBulk
-        } else {
-            WalkWith::GetNext
-        };
-        o.max_repetitions = app.max_repetitions.unwrap_or(10);
-    }) {
+    let walk_with = if bulk {
+        WalkWith::GetBulk
+    } else {
+        WalkWith::GetNext
+    };
+    let mut agent = match Agent::open_walking(opts, limits, &app, walk_with) {
         Ok(a) => a,
         Err(code) => return code,
     };
-    if let Some(e) = limit_error {
-        return bad_arguments(e);
-    }
     let root = match agent.oid(root_text) {
         Ok(o) => o,
         Err(e) => return bad_arguments(e),
@@ -288,20 +290,10 @@ pub fn table(opts: &AgentOpts, app: &AppOpts, limits: &WalkLimits, table: &str) 
         Ok(a) => a,
         Err(e) => return bad_arguments(e),
     };
-    let mut limit_error = None;
-    let mut agent = match Agent::open(opts, |o| {
-        match limits.apply(*o) {
-            Ok(limited) => *o = limited,
-            Err(e) => limit_error = Some(e),
-        }
-        o.max_repetitions = app.max_repetitions.unwrap_or(10);
-    }) {
+    let mut agent = match Agent::open_walking(opts, limits, &app, WalkWith::GetBulk) {
         Ok(a) => a,
         Err(code) => return code,
     };
-    if let Some(e) = limit_error {
-        return bad_arguments(e);
-    }
     agent.output.quick = true;
     let table_oid = match agent.oid(table) {
         Ok(o) => o,
