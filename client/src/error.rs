@@ -14,6 +14,10 @@ use crate::usm::UsmError;
 /// Why an exchange failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
+    /// A table's binding did not fit its row (a value outside its MIB range, an index that
+    /// does not decode): [`crate::Session::walk_table`] stops there.
+    #[error("table: {0}")]
+    Table(#[from] snmp_messages::mib::MibError),
     /// The socket failed.
     #[error("UDP: {0}")]
     Io(#[from] std::io::Error),

@@ -8,6 +8,7 @@ use std::net::{SocketAddr, UdpSocket};
 use std::time::Instant;
 
 use snmp_ber::OidBuf;
+use snmp_messages::mib::{MibError, Row, Rows};
 
 use crate::config::{Credentials, Options};
 use crate::engine::Engine;
@@ -40,6 +41,13 @@ fn idle(exchange: &mut Exchange) -> Result<Vec<VarBind>, ClientError> {
             "the exchange waits for nothing",
         )))
     })
+}
+
+/// Adds one binding of a table walk to its row.
+fn push_row<R: Row>(rows: &mut Rows<R>, vb: &VarBind) -> Result<(), ClientError> {
+    let name: Vec<u32> = vb.oid.as_oid().arcs().collect();
+    rows.push(&name, &vb.value.as_wire()?)?;
+    Ok(())
 }
 
 /// The calls both drivers offer, each running one [`Request`].
@@ -89,6 +97,39 @@ macro_rules! requests {
                 walk.absorb(answer, &mut each)?;
             }
             Ok(walk.requests())
+        }
+
+        /// Walks the conceptual table of `R` (a row type the MIB compiler generated from an
+        /// `...Entry`, such as `snmp_messages::if_mib::IfEntry`) into its rows, keyed and
+        /// ordered by their INDEX; GETBULK or GETNEXT as [`Options::walk_with`] says. A binding
+        /// that does not fit its row (a value outside the MIB's range, an index that does not
+        /// decode) ends the walk with [`ClientError::Table`]; so do [`Self::walk`]'s errors.
+        pub $($async)? fn walk_table<R: Row>(&mut self) -> Result<Rows<R>, ClientError> {
+            // A generated row's entry is an OID; a hand-written one might not be.
+            let entry = OidBuf::from_arcs(R::ENTRY).map_err(|_| {
+                ClientError::Table(MibError::BadIndex {
+                    entry: R::NAME,
+                    position: 0,
+                    suffix: R::ENTRY.to_vec(),
+                    reason: "an entry OID of two arcs or more",
+                })
+            })?;
+            let v1 = matches!(self.exchange.version(), "1");
+            let mut walk = Walk::new(&entry, v1, self.exchange.options(), Instant::now());
+            let mut rows = Rows::new();
+            let mut failed = None;
+            while let Some(request) = walk.next_request(Instant::now())? {
+                let answer = self.run(request)$(.$await)?;
+                walk.absorb(answer, &mut |vb: &VarBind| {
+                    if failed.is_none() {
+                        failed = push_row(&mut rows, vb).err();
+                    }
+                })?;
+                if let Some(e) = failed.take() {
+                    return Err(e);
+                }
+            }
+            Ok(rows)
         }
 
         /// The engine of a v3 agent, once discovered.

@@ -97,6 +97,17 @@ impl Value {
 }
 
 impl Value {
+    /// The value as an SNMPv2 binding carries it, exceptions included (for reading: the
+    /// generated bindings take these). An INTEGER beyond 32 bits is an error.
+    pub fn as_wire(&self) -> Result<VarBindValue<'_>, ClientError> {
+        Ok(match self {
+            Value::NoSuchObject => VarBindValue::NoSuchObject,
+            Value::NoSuchInstance => VarBindValue::NoSuchInstance,
+            Value::EndOfMibView => VarBindValue::EndOfMibView,
+            other => other.to_wire()?,
+        })
+    }
+
     /// The value as an SNMPv2 binding carries it (for SET).
     pub fn to_wire(&self) -> Result<VarBindValue<'_>, ClientError> {
         use ApplicationSyntax as A;
