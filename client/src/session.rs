@@ -43,10 +43,15 @@ fn idle(exchange: &mut Exchange) -> Result<Vec<VarBind>, ClientError> {
     })
 }
 
-/// Adds one binding of a table walk to its row.
-fn push_row<R: Row>(rows: &mut Rows<R>, vb: &VarBind) -> Result<(), ClientError> {
+/// Adds one binding of a table walk to its row (`strict`: what does not fit is the error).
+fn push_row<R: Row>(rows: &mut Rows<R>, vb: &VarBind, strict: bool) -> Result<(), ClientError> {
     let name: Vec<u32> = vb.oid.as_oid().arcs().collect();
-    rows.push(&name, &vb.value.as_wire()?)?;
+    let value = vb.value.as_wire()?;
+    if strict {
+        rows.push(&name, &value)?;
+    } else {
+        rows.push_lenient(&name, &value);
+    }
     Ok(())
 }
 
@@ -101,10 +106,22 @@ macro_rules! requests {
 
         /// Walks the conceptual table of `R` (a row type the MIB compiler generated from an
         /// `...Entry`, such as `snmp_messages::if_mib::IfEntry`) into its rows, keyed and
-        /// ordered by their INDEX; GETBULK or GETNEXT as [`Options::walk_with`] says. A binding
-        /// that does not fit its row (a value outside the MIB's range, an index that does not
-        /// decode) ends the walk with [`ClientError::Table`]; so do [`Self::walk`]'s errors.
+        /// ordered by their INDEX; GETBULK or GETNEXT as [`Options::walk_with`] says. Lenient
+        /// where agents are sloppy, never silent: a value that does not fit its column (outside
+        /// the MIB's range or size, text that is not UTF-8) leaves the column unset and an index
+        /// that does not decode leaves the binding out, each in [`Rows::problems`]. The walk's
+        /// own errors are [`Self::walk`]'s.
         pub $($async)? fn walk_table<R: Row>(&mut self) -> Result<Rows<R>, ClientError> {
+            self.table(false)$(.$await)?
+        }
+
+        /// [`Self::walk_table`], strict: the first binding that does not fit its row ends the
+        /// walk with [`ClientError::Table`].
+        pub $($async)? fn walk_table_strict<R: Row>(&mut self) -> Result<Rows<R>, ClientError> {
+            self.table(true)$(.$await)?
+        }
+
+        $($async)? fn table<R: Row>(&mut self, strict: bool) -> Result<Rows<R>, ClientError> {
             // A generated row's entry is an OID; a hand-written one might not be.
             let entry = OidBuf::from_arcs(R::ENTRY).map_err(|_| {
                 ClientError::Table(MibError::BadIndex {
@@ -122,7 +139,7 @@ macro_rules! requests {
                 let answer = self.run(request)$(.$await)?;
                 walk.absorb(answer, &mut |vb: &VarBind| {
                     if failed.is_none() {
-                        failed = push_row(&mut rows, vb).err();
+                        failed = push_row(&mut rows, vb, strict).err();
                     }
                 })?;
                 if let Some(e) = failed.take() {

@@ -79,3 +79,55 @@ fn if_table_into_typed_rows_like_snmpwalk() {
     });
     assert_eq!(descriptions(&rows), theirs, "async");
 }
+
+#[test]
+fn values_outside_their_mib_ranges_are_kept_out_and_reported() {
+    let Some(snmpd) = support::tool("snmpd") else {
+        support::require_or_skip("snmpd not found (apt-get install -y snmpd)");
+        return;
+    };
+    // ifIndex.2 = 0 (InterfaceIndex is 1..2147483647) and a 300-octet ifDescr.3 (DisplayString
+    // is SIZE (0..255)), as sloppy agents serve them.
+    let long = "x".repeat(300);
+    let agent = support::start_agent_with(
+        &snmpd,
+        &format!(
+            "override .1.3.6.1.2.1.2.2.1.1.2 integer 0\noverride .1.3.6.1.2.1.2.2.1.2.3 octet_str \"{long}\"\n"
+        ),
+    );
+    let addr = ([127, 0, 0, 1], agent.port).into();
+    let mut s = Session::new(
+        addr,
+        Credentials::V2c(b"public".to_vec()),
+        Options::default(),
+    )
+    .unwrap();
+    let rows = s.walk_table::<IfEntry>().unwrap();
+    assert!(rows.len() >= 3, "{rows:?}");
+    let row = |i: i32| {
+        rows.get(&IfEntryIndex { if_index: i })
+            .unwrap_or_else(|| panic!("row {i} kept"))
+    };
+    assert_eq!(
+        row(2).if_index,
+        None,
+        "the out-of-range column is left unset"
+    );
+    assert!(row(2).if_descr.is_some(), "the rest of its row is there");
+    assert_eq!(row(3).if_descr, None);
+    assert_eq!(row(1).if_index, Some(1));
+    let problems: Vec<String> = rows.problems().iter().map(|e| e.to_string()).collect();
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(
+        problems[0].contains("ifIndex") && problems[0].contains('0'),
+        "{problems:?}"
+    );
+    assert!(
+        problems[1].contains("ifDescr") && problems[1].contains("300"),
+        "{problems:?}"
+    );
+    // Strict: the first one ends the walk.
+    let err = s.walk_table_strict::<IfEntry>().unwrap_err();
+    assert!(matches!(err, snmp_client::ClientError::Table(_)), "{err}");
+    assert!(err.to_string().contains("ifIndex"), "{err}");
+}

@@ -459,12 +459,14 @@ pub enum Pushed {
 #[derive(Debug, Clone)]
 pub struct Rows<R: Row> {
     rows: BTreeMap<R::Index, R>,
+    problems: Vec<MibError>,
 }
 
 impl<R: Row> Default for Rows<R> {
     fn default() -> Self {
         Rows {
             rows: BTreeMap::new(),
+            problems: Vec::new(),
         }
     }
 }
@@ -493,6 +495,25 @@ impl<R: Row> Rows<R> {
             .or_insert_with(|| R::new(index));
         row.set_column(column, value)?;
         Ok(Pushed::Row)
+    }
+
+    /// [`Rows::push`] for agents that are sloppy: a value that does not fit its column
+    /// (outside the MIB's range or size, text that is not UTF-8) leaves the column unset and
+    /// an index that does not decode leaves the binding out, each recorded in
+    /// [`Rows::problems`]; the walk goes on.
+    pub fn push_lenient(&mut self, name: &[u32], value: &VarBindValue<'_>) -> Pushed {
+        match self.push(name, value) {
+            Ok(pushed) => pushed,
+            Err(e) => {
+                self.problems.push(e);
+                Pushed::Row
+            }
+        }
+    }
+
+    /// What [`Rows::push_lenient`] could not put in a row, in the order met.
+    pub fn problems(&self) -> &[MibError] {
+        &self.problems
     }
 
     /// Number of rows.
