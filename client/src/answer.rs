@@ -194,7 +194,7 @@ pub(crate) fn usm(
                 return Verdict::Discard(why);
             }
             if scoped.context_engine_id != peer.engine.id.as_slice()
-                || !scoped.context_name.is_empty()
+                || scoped.context_name != expected.user.context.as_slice()
             {
                 return Verdict::Discard(Discard::WrongContext);
             }

@@ -8,6 +8,8 @@ use crate::usm::{AuthProtocol, Key, PrivProtocol, UsmError};
 #[derive(Debug, Clone)]
 pub struct UsmUser {
     pub(crate) name: Vec<u8>,
+    /// The contextName its requests address (empty: the default context).
+    pub(crate) context: Vec<u8>,
     pub(crate) auth: Option<(AuthProtocol, Key)>,
     pub(crate) privacy: Option<(PrivProtocol, Key)>,
 }
@@ -32,9 +34,19 @@ impl UsmUser {
         };
         Ok(UsmUser {
             name: name.as_bytes().to_vec(),
+            context: Vec::new(),
             auth: auth_key,
             privacy: privacy_key,
         })
+    }
+}
+
+impl UsmUser {
+    /// The same user addressing the context `name` (net-snmp's `-n`; RFC 3411's
+    /// contextName) instead of the default, empty one. Answers must name the same context.
+    pub fn with_context(mut self, name: &[u8]) -> UsmUser {
+        self.context = name.to_vec();
+        self
     }
 }
 

@@ -92,6 +92,10 @@ pub enum Report {
     WrongDigest,
     /// usmStatsDecryptionErrors: the wrong privacy key, or a broken ciphertext.
     DecryptionError,
+    /// snmpUnknownContexts (SNMP-TARGET-MIB, RFC 3413): the agent has no such context.
+    UnknownContext,
+    /// snmpUnavailableContexts: the context exists but cannot be reached now.
+    UnavailableContext,
     /// Another counter (of another MIB), by its OID.
     Other,
 }
@@ -123,6 +127,13 @@ impl std::fmt::Display for Report {
                 "decryption failure: wrong privacy password or protocol for the user \
                  (usmStatsDecryptionErrors)"
             }
+            Report::UnknownContext => {
+                "unknown context: the agent has no context of that name (snmpUnknownContexts)"
+            }
+            Report::UnavailableContext => {
+                "unavailable context: the agent cannot serve that context now \
+                 (snmpUnavailableContexts)"
+            }
             Report::Other => "a Report of a counter other than usmStats",
         })
     }
@@ -144,6 +155,10 @@ impl Report {
         )
     }
 }
+
+/// snmpTargetObjects (SNMP-TARGET-MIB), where snmpUnavailableContexts (4) and
+/// snmpUnknownContexts (5) are.
+const SNMP_TARGET_OBJECTS: [u32; 8] = [1, 3, 6, 1, 6, 3, 12, 1];
 
 /// usmStats's OID, under which the counters are numbered 1 to 6.
 const USM_STATS: [u32; 9] = [1, 3, 6, 1, 6, 3, 15, 1, 1];
@@ -172,6 +187,13 @@ impl Report {
             arcs[n] = arc;
             n += 1;
         }
+        if let Some(counter) = arcs[..n].strip_prefix(&SNMP_TARGET_OBJECTS[..]) {
+            return Some(match counter {
+                [4, 0] => Report::UnavailableContext,
+                [5, 0] => Report::UnknownContext,
+                _ => Report::Other,
+            });
+        }
         Some(match arcs[..n].strip_prefix(&USM_STATS[..]) {
             Some([1, 0]) => Report::UnsupportedSecLevel,
             Some([2, 0]) => Report::NotInTimeWindow,
@@ -196,6 +218,34 @@ mod tests {
             time,
             learned_at: at,
         }
+    }
+
+    #[test]
+    fn reports_are_named_by_their_counter() {
+        use snmp_ber::{OidBuf, SequenceOf};
+        use snmp_messages::snmpv2_pdu::{PduErrorStatus, VarBind, VarBindList, VarBindValue};
+        use snmp_messages::snmpv2_smi::ObjectName;
+        let of = |oid: &str| {
+            let oid: OidBuf = oid.parse().unwrap();
+            let vbs = [VarBind {
+                name: ObjectName(oid.as_oid()),
+                value: VarBindValue::UnSpecified,
+            }];
+            Report::of_pdu(&Pdu {
+                request_id: 1,
+                error_status: PduErrorStatus::NO_ERROR,
+                error_index: 0,
+                variable_bindings: VarBindList(SequenceOf::from_slice(&vbs)),
+            })
+        };
+        assert_eq!(of("1.3.6.1.6.3.15.1.1.5.0"), Some(Report::WrongDigest));
+        assert_eq!(of("1.3.6.1.6.3.12.1.5.0"), Some(Report::UnknownContext));
+        assert_eq!(of("1.3.6.1.6.3.12.1.4.0"), Some(Report::UnavailableContext));
+        assert_eq!(of("1.3.6.1.6.3.12.1.6.0"), Some(Report::Other));
+        assert!(Report::UnknownContext
+            .to_string()
+            .contains("snmpUnknownContexts"));
+        assert!(!Report::UnknownContext.sent_unauthenticated());
     }
 
     #[test]

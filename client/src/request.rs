@@ -253,7 +253,7 @@ pub(crate) fn usm(
     let vbs = wire_bindings(request)?;
     let scoped = ScopedPdu {
         context_engine_id: &peer.engine.id,
-        context_name: b"",
+        context_name: &user.context,
         data: pdus(request.kind, &vbs, id),
     }
     .to_ber()

@@ -41,6 +41,9 @@ pub struct AgentOpts {
     /// protocols given.
     #[arg(short = 'l', long = "sec-level", value_name = "LEVEL")]
     pub level: Option<String>,
+    /// The context (v3's contextName; default the empty, default context).
+    #[arg(short = 'n', long = "context", value_name = "CONTEXT")]
+    pub context: Option<String>,
     /// Seconds to wait for each answer.
     #[arg(short = 't', long, default_value_t = 1.0)]
     pub timeout: f64,
@@ -158,6 +161,7 @@ impl std::fmt::Debug for AgentOpts {
             .field("priv_protocol", &self.priv_protocol)
             .field("priv_password", &hidden(&self.priv_password))
             .field("level", &self.level)
+            .field("context", &self.context)
             .field("timeout", &self.timeout)
             .field("retries", &self.retries)
             .field("mib_dirs", &self.mib_dirs)
@@ -221,6 +225,12 @@ impl AgentOpts {
             .map_err(|e| format!("{}: {e}", self.agent))?
             .next()
             .ok_or_else(|| format!("{}: no address", self.agent))?;
+        if self.context.is_some() && self.version != "3" {
+            return Err(
+                "-n (a context) applies to SNMPv3; SNMPv1 and v2c address contexts by community"
+                    .into(),
+            );
+        }
         let creds = match self.version.as_str() {
             "1" => Credentials::V1(self.community.as_bytes().to_vec()),
             "2c" => Credentials::V2c(self.community.as_bytes().to_vec()),
@@ -260,7 +270,9 @@ impl AgentOpts {
                         privacy = None;
                     }
                 }
-                Credentials::Usm(UsmUser::new(user, auth, privacy).map_err(|e| e.to_string())?)
+                let user = UsmUser::new(user, auth, privacy).map_err(|e| e.to_string())?;
+                let context = self.context.as_deref().unwrap_or("");
+                Credentials::Usm(user.with_context(context.as_bytes()))
             }
         };
         if !(self.timeout.is_finite() && self.timeout > 0.0 && self.timeout <= 3600.0) {
