@@ -36,6 +36,7 @@ pub mod parse;
 #[doc(hidden)]
 pub mod resolve;
 pub mod smi;
+pub mod standard;
 
 use std::fmt::Write as _;
 use std::fs;
@@ -277,6 +278,7 @@ impl Builder {
         for f in &mut set.files {
             f.name = self.display_name(Path::new(&f.name));
         }
+        set.add_standard_modules();
         let missing: Vec<Diagnostic> = self
             .mibs
             .iter()
@@ -301,7 +303,11 @@ impl Builder {
         for r in &resolved.reports {
             errors.extend(r.errors.iter().cloned());
             warnings.extend(r.warnings.iter().cloned());
-            read.push(set.files[set.modules[r.module].file].path.clone());
+            let file = &set.files[set.modules[r.module].file];
+            // A built-in module has no file for cargo to watch.
+            if file.on_disk() {
+                read.push(file.path.clone());
+            }
         }
         if !errors.is_empty() {
             return Err(Diagnostics(errors).into());

@@ -155,6 +155,12 @@ pub struct MibFile {
 }
 
 impl MibFile {
+    /// Whether it was read from a file (not added as text, as the built-in standard modules
+    /// are).
+    pub fn on_disk(&self) -> bool {
+        self.kept.is_none()
+    }
+
     /// The file's text, as it was parsed: read again from `path` (decoded the same way), or
     /// the text given to [`MibSet::add_text`].
     pub fn text(&self) -> std::io::Result<std::borrow::Cow<'_, str>> {
@@ -357,6 +363,16 @@ impl MibSet {
             }
             if let Some(&t) = self.by_name.get(*new) {
                 self.by_name.insert((*old).to_string(), t);
+            }
+        }
+    }
+
+    /// Adds the standard modules built into the generator ([`crate::standard::MODULES`]) that
+    /// no file on the search path defines, each as the file `(built-in) NAME`.
+    pub fn add_standard_modules(&mut self) {
+        for (name, text) in crate::standard::MODULES {
+            if !self.by_name.contains_key(name) {
+                self.add_text(format!("(built-in) {name}"), text.to_string());
             }
         }
     }

@@ -3,7 +3,6 @@
 
 pub mod agent;
 pub mod ask;
-pub mod builtin;
 pub mod capture;
 pub mod hexdump;
 pub mod mibs;

@@ -61,16 +61,13 @@ impl Mibs {
         Self::load_with_progress(dirs, modules, strict, &mut |_, _| {})
     }
 
-    /// Every module of `dirs`, then the built-in modules ([`crate::builtin`]) those do not
-    /// define, all resolved: what `snmpc get` and `walk` name OIDs with.
+    /// Every module of `dirs`, then the standard modules built into the generator
+    /// ([`snmp_codegen::standard`]) those do not define, all resolved: what `snmpc get` and
+    /// `walk` name OIDs with.
     pub fn load_with_builtin(dirs: &[PathBuf]) -> Result<Mibs, String> {
         let mut set =
             MibSet::load(dirs).map_err(|e| format!("reading the MIB directories: {e}"))?;
-        for (name, text) in crate::builtin::MODULES {
-            if !set.by_name.contains_key(name) {
-                set.add_text(format!("(built-in) {name}"), text.to_string());
-            }
-        }
+        set.add_standard_modules();
         let resolved = mib::resolve(&set, &[], &HashSet::new());
         Ok(Mibs {
             set,

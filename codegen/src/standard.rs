@@ -1,7 +1,8 @@
-//! The MIB modules built into snmpc (the project's mibs/, written out from their RFCs): names
-//! such as `sysDescr.0` and `IF-MIB::ifDescr.3` work with no `-M`, and answers are printed with
-//! names, as net-snmp's tools print them with their default MIBs. Directories given with `-M`
-//! or `MIBDIRS` come first: a module found there is used instead of the built-in copy.
+//! The standard MIB modules built into the generator (the project's mibs/, written out from
+//! their RFCs): a user's build.rs and `snmpc` find SNMPv2-SMI, -TC, -CONF, SNMPv2-MIB, IF-MIB,
+//! IP-MIB, HOST-RESOURCES-MIB and the rest without a search path for them
+//! ([`crate::mib::MibSet::add_standard_modules`]). A module of the same name found in a
+//! directory comes first: the built-in copy is only the fallback.
 
 /// (module, text) of every built-in module.
 pub const MODULES: [(&str, &str); 15] = [
