@@ -105,9 +105,12 @@ impl Peer {
     pub(crate) fn new(user: &UsmUser, engine: Engine) -> Peer {
         let localize = |k: &Key, p: AuthProtocol| k.localize(p, &engine.id);
         let auth = user.auth.as_ref().map(|(p, k)| (*p, localize(k, *p)));
-        // The privacy key is localised with the authentication protocol's hash.
+        // The privacy key is localised with the authentication protocol's hash, and extended
+        // when that hash is shorter than the cipher's key.
         let privacy = match (&user.privacy, &user.auth) {
-            (Some((p, k)), Some((a, _))) => Some((*p, localize(k, *a))),
+            (Some((p, k)), Some((a, _))) => {
+                Some((*p, p.extend_key(localize(k, *a), *a, &engine.id)))
+            }
             _ => None,
         };
         Peer {

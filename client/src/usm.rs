@@ -226,19 +226,28 @@ pub enum PrivProtocol {
     Des,
     /// usmAesCfb128Protocol: AES-128 in CFB mode (RFC 3826).
     Aes128,
-    /// AES-192 in CFB mode, as RFC 3826 with a 24-octet key (net-snmp's `AES-192`).
+    /// AES-192 in CFB mode, as RFC 3826 with a 24-octet key (net-snmp's `AES-192`); a
+    /// localized key shorter than that is extended as draft-blumenthal-aes-usm-04 says.
     Aes192,
-    /// AES-256 in CFB mode, as RFC 3826 with a 32-octet key (net-snmp's `AES-256`).
+    /// AES-256 in CFB mode, as RFC 3826 with a 32-octet key (net-snmp's `AES-256`); a short
+    /// key extended as draft-blumenthal-aes-usm-04 says.
     Aes256,
+    /// AES-192 with a short key extended as Cisco does (draft-reeder-snmpv3-usm-3desede;
+    /// net-snmp's `AES192C`).
+    Aes192C,
+    /// AES-256 with a short key extended as Cisco does (net-snmp's `AES256C`).
+    Aes256C,
 }
 
 impl PrivProtocol {
     /// Every protocol.
-    pub const ALL: [PrivProtocol; 4] = [
+    pub const ALL: [PrivProtocol; 6] = [
         PrivProtocol::Des,
         PrivProtocol::Aes128,
         PrivProtocol::Aes192,
         PrivProtocol::Aes256,
+        PrivProtocol::Aes192C,
+        PrivProtocol::Aes256C,
     ];
 
     /// The name net-snmp's `-x` takes.
@@ -248,6 +257,8 @@ impl PrivProtocol {
             PrivProtocol::Aes128 => "AES",
             PrivProtocol::Aes192 => "AES-192",
             PrivProtocol::Aes256 => "AES-256",
+            PrivProtocol::Aes192C => "AES192C",
+            PrivProtocol::Aes256C => "AES256C",
         }
     }
 
@@ -260,19 +271,41 @@ impl PrivProtocol {
             "AES" | "AES128" | "AES-128" => PrivProtocol::Aes128,
             "AES192" | "AES-192" => PrivProtocol::Aes192,
             "AES256" | "AES-256" => PrivProtocol::Aes256,
+            "AES192C" | "AES-192-C" | "AES-192C" => PrivProtocol::Aes192C,
+            "AES256C" | "AES-256-C" | "AES-256C" => PrivProtocol::Aes256C,
             _ => return Err(UsmError::UnknownPrivProtocol(name.to_string())),
         })
     }
 
     /// The protocol's OBJECT IDENTIFIER: SNMP-USER-BASED-SM-MIB's for DES, RFC 3826's for
-    /// AES-128, and for AES-192 and AES-256 those of draft-blumenthal-aes-usm-04, which
-    /// net-snmp uses.
+    /// AES-128, for AES-192 and AES-256 those of draft-blumenthal-aes-usm-04, which net-snmp
+    /// uses, and Cisco's (CISCO-SNMP-USM-OIDS-MIB) for their key extension.
     pub fn oid(self) -> &'static [u32] {
         match self {
             PrivProtocol::Des => &[1, 3, 6, 1, 6, 3, 10, 1, 2, 2],
             PrivProtocol::Aes128 => &[1, 3, 6, 1, 6, 3, 10, 1, 2, 4],
             PrivProtocol::Aes192 => &[1, 3, 6, 1, 4, 1, 14832, 1, 3],
             PrivProtocol::Aes256 => &[1, 3, 6, 1, 4, 1, 14832, 1, 4],
+            PrivProtocol::Aes192C => &[1, 3, 6, 1, 4, 1, 9, 12, 6, 1, 1],
+            PrivProtocol::Aes256C => &[1, 3, 6, 1, 4, 1, 9, 12, 6, 1, 2],
+        }
+    }
+
+    /// The localized privacy key `kul` long enough for this protocol: extended, when the
+    /// authentication protocol's hash is shorter than the key, by draft-blumenthal-aes-usm-04
+    /// (AES-192, AES-256) or Cisco's draft-reeder scheme (AES192C, AES256C); unchanged
+    /// otherwise (DES and AES-128 keys are never longer than a hash).
+    pub fn extend_key(self, kul: Key, auth: AuthProtocol, engine_id: &[u8]) -> Key {
+        let len = self.key_len();
+        if kul.0.len() >= len {
+            return kul;
+        }
+        match self {
+            PrivProtocol::Aes192 | PrivProtocol::Aes256 => kul.extend_blumenthal(auth, len),
+            PrivProtocol::Aes192C | PrivProtocol::Aes256C => {
+                kul.extend_reeder(auth, engine_id, len)
+            }
+            PrivProtocol::Des | PrivProtocol::Aes128 => kul,
         }
     }
 
@@ -282,8 +315,8 @@ impl PrivProtocol {
         match self {
             PrivProtocol::Des => 16,
             PrivProtocol::Aes128 => 16,
-            PrivProtocol::Aes192 => 24,
-            PrivProtocol::Aes256 => 32,
+            PrivProtocol::Aes192 | PrivProtocol::Aes192C => 24,
+            PrivProtocol::Aes256 | PrivProtocol::Aes256C => 32,
         }
     }
 }
@@ -326,6 +359,19 @@ impl Key {
         engine_id: &[u8],
     ) -> Result<Key, UsmError> {
         Ok(Key::from_password(protocol, password)?.localize(protocol, engine_id))
+    }
+
+    /// This localized key extended to at least `len` octets as draft-blumenthal-aes-usm-04
+    /// 3.1.2.1 says (net-snmp's `AES-192`/`AES-256`): the hash of the whole key so far is
+    /// appended until it is long enough. A key as long already is returned as it is.
+    pub fn extend_blumenthal(&self, protocol: AuthProtocol, len: usize) -> Key {
+        let mut out = self.0.clone();
+        // An empty key cannot be extended (and is refused where it is used).
+        while out.len() < len && !out.is_empty() {
+            let next = protocol.hash(&[&out]);
+            out.extend_from_slice(&next);
+        }
+        Key(out)
     }
 
     /// This localized key extended to at least `len` octets the way Cisco and net-snmp's
@@ -525,10 +571,10 @@ pub fn encrypt(
         PrivProtocol::Aes128 => {
             cfb_mode::Encryptor::<aes::Aes128>::new(k.into(), (&iv).into()).encrypt(&mut buf)
         }
-        PrivProtocol::Aes192 => {
+        PrivProtocol::Aes192 | PrivProtocol::Aes192C => {
             cfb_mode::Encryptor::<aes::Aes192>::new(k.into(), (&iv).into()).encrypt(&mut buf)
         }
-        PrivProtocol::Aes256 => {
+        PrivProtocol::Aes256 | PrivProtocol::Aes256C => {
             cfb_mode::Encryptor::<aes::Aes256>::new(k.into(), (&iv).into()).encrypt(&mut buf)
         }
     }
@@ -565,10 +611,10 @@ pub fn decrypt(
         PrivProtocol::Aes128 => {
             cfb_mode::Decryptor::<aes::Aes128>::new(k.into(), (&iv).into()).decrypt(&mut buf)
         }
-        PrivProtocol::Aes192 => {
+        PrivProtocol::Aes192 | PrivProtocol::Aes192C => {
             cfb_mode::Decryptor::<aes::Aes192>::new(k.into(), (&iv).into()).decrypt(&mut buf)
         }
-        PrivProtocol::Aes256 => {
+        PrivProtocol::Aes256 | PrivProtocol::Aes256C => {
             cfb_mode::Decryptor::<aes::Aes256>::new(k.into(), (&iv).into()).decrypt(&mut buf)
         }
     }

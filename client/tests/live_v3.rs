@@ -73,6 +73,17 @@ const USERS: &[User] = &[
         Some((AuthProtocol::Sha512, "aes256authpass")),
         Some((PrivProtocol::Aes256, "aes256privpass")),
     ),
+    // SHA-1's 20 octets extended to AES-256's 32: Blumenthal's draft, and Cisco's (Reeder).
+    (
+        "blumenthaluser",
+        Some((AuthProtocol::Sha1, "blumauthpass")),
+        Some((PrivProtocol::Aes256, "blumprivpass")),
+    ),
+    (
+        "reederuser",
+        Some((AuthProtocol::Md5, "reederauthpass")),
+        Some((PrivProtocol::Aes192C, "reederprivpass")),
+    ),
 ];
 
 /// The agent's configuration lines for `USERS`.
@@ -165,10 +176,12 @@ fn get_at_every_security_level_from_net_snmp() {
     let mut answered = Vec::new();
     for (k, &(user, auth, privacy)) in USERS.iter().enumerate() {
         let keys = auth.map(|(p, pw)| (p, Key::localized(p, pw.as_bytes(), &engine).unwrap()));
-        // The privacy key is localized with the authentication protocol's hash.
+        // The privacy key is localized with the authentication protocol's hash, and extended
+        // when that is shorter than the cipher's key.
         let pkeys = privacy.map(|(p, pw)| {
             let hash = auth.expect("privacy comes with authentication").0;
-            (p, Key::localized(hash, pw.as_bytes(), &engine).unwrap())
+            let kul = Key::localized(hash, pw.as_bytes(), &engine).unwrap();
+            (p, p.extend_key(kul, hash, &engine))
         });
         let request_id = 100 + k as i32;
         let (boots, time) = known.clock_at(Instant::now());

@@ -30,7 +30,8 @@ pub struct AgentOpts {
     /// Its authentication password.
     #[arg(short = 'A', long, value_name = "PASSWORD", requires = "auth_protocol")]
     pub auth_password: Option<String>,
-    /// Its privacy protocol: DES, AES, AES-192 or AES-256.
+    /// Its privacy protocol: DES, AES, AES-192, AES-256 (short keys extended as
+    /// draft-blumenthal-aes-usm-04 says, as net-snmp does), AES192C or AES256C (as Cisco does).
     #[arg(short = 'x', long, value_name = "PROTOCOL", requires = "priv_password")]
     pub priv_protocol: Option<String>,
     /// Its privacy password.

@@ -190,7 +190,8 @@ enum Command {
         /// Its authentication password.
         #[arg(long, short = 'A', value_name = "PASSWORD", requires = "auth_protocol")]
         auth_password: Option<String>,
-        /// Its privacy protocol: DES, AES, AES-192 or AES-256.
+        /// Its privacy protocol: DES, AES, AES-192, AES-256 (short keys extended as
+        /// draft-blumenthal-aes-usm-04 says, as net-snmp does), AES192C or AES256C (as Cisco does).
         #[arg(long, short = 'x', value_name = "PROTOCOL", requires_all = ["auth_protocol", "priv_password"])]
         priv_protocol: Option<String>,
         /// Its privacy password.

@@ -333,11 +333,12 @@ impl UserPasswords {
         }
         let (auth, ku) = self.auth.as_ref()?;
         let akey = ku.localize(*auth, engine);
-        // The privacy key is localized with the authentication protocol's hash.
+        // The privacy key is localized with the authentication protocol's hash, and extended
+        // when that hash is shorter than the cipher's key.
         let pkey = self
             .privacy
             .as_ref()
-            .map(|(_, k)| k.localize(*auth, engine));
+            .map(|(p, k)| p.extend_key(k.localize(*auth, engine), *auth, engine));
         let mut keys = self.keys.borrow_mut();
         if keys.len() < MAX_ENGINES {
             keys.insert(engine.to_vec(), (akey.clone(), pkey.clone()));

@@ -120,9 +120,55 @@ fn keys_macs_and_ciphertexts_agree_with_net_snmp() {
         checked.0, checked.1, checked.2
     );
     assert_eq!(checked.0, 18);
-    // Three rounds of: DES and AES-128 for each of the 6 protocols, AES-192 for the 4 whose
-    // keys have 24 octets or more (SHA-224 up), AES-256 for the 3 with 32 or more.
-    assert_eq!(checked.2, 3 * (6 * 2 + 4 + 3));
+    // Three rounds of: DES and AES-128 for each of the 6 protocols, AES-192 and AES192C for
+    // the 4 whose keys have 24 octets or more (SHA-224 up), AES-256 and AES256C for the 3 with
+    // 32 or more (shorter keys are extended: `extended_privacy_keys_agree_with_net_snmp`).
+    assert_eq!(checked.2, 3 * (6 * 2 + 4 * 2 + 3 * 2));
+}
+
+/// The AES-192 and AES-256 keys extended from short localized keys (Blumenthal's draft for
+/// `AES-192`/`AES-256`, Reeder's for Cisco's `AES192C`/`AES256C`) are net-snmp's.
+#[test]
+fn extended_privacy_keys_agree_with_net_snmp() {
+    use snmp_netsnmp::{PRIV_AES192, PRIV_AES256, PRIV_CISCO_REEDER};
+    let Some(lib) = library() else { return };
+    let theirs = lib.usm().expect("libnetsnmp has its USM functions");
+    let mut rng = Rng(0x5eed_0000_aaaa_5555);
+    let mut compared = 0;
+    for auth in [AuthProtocol::Md5, AuthProtocol::Sha1, AuthProtocol::Sha224] {
+        let password: Vec<u8> = rng.bytes(12).iter().map(|b| b'!' + b % 90).collect();
+        let engine = rng.bytes(12);
+        let kul = Key::localized(auth, &password, &engine).unwrap();
+        for (privacy, priv_type) in [
+            (PrivProtocol::Aes192, PRIV_AES192),
+            (PrivProtocol::Aes256, PRIV_AES256),
+            (PrivProtocol::Aes192C, PRIV_AES192 | PRIV_CISCO_REEDER),
+            (PrivProtocol::Aes256C, PRIV_AES256 | PRIV_CISCO_REEDER),
+        ] {
+            let ours = privacy.extend_key(kul.clone(), auth, &engine);
+            let need = privacy.key_len();
+            let Some(extended) =
+                theirs.extend_kul(auth.oid(), priv_type, &engine, kul.as_bytes(), need)
+            else {
+                snmp_test_support::skip(
+                    "libnetsnmp has no netsnmp_extend_kul (net-snmp before 5.8)",
+                );
+                return;
+            };
+            let extended = extended.unwrap_or_else(|rc| panic!("netsnmp_extend_kul: {rc}"));
+            let here = format!("{} {}", auth.name(), privacy.name());
+            if extended.len() < need {
+                snmp_test_support::skip(&format!(
+                    "libnetsnmp built without the AES key-extension drafts ({here}: {} octets)",
+                    extended.len()
+                ));
+                return;
+            }
+            assert_eq!(&ours.as_bytes()[..need], &extended[..need], "{here}");
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 12);
 }
 
 #[test]

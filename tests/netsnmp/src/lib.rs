@@ -145,6 +145,10 @@ impl NetSnmp {
                     generate_kul: *lib.get::<GenerateKul>(b"generate_kul\0")?,
                     check_keyed_hash: *lib.get::<CheckKeyedHash>(b"sc_check_keyed_hash\0")?,
                     decrypt: *lib.get::<ScDecrypt>(b"sc_decrypt\0")?,
+                    extend_kul: lib
+                        .get::<ExtendKul>(b"netsnmp_extend_kul\0")
+                        .ok()
+                        .map(|f| *f),
                 })
             })()
         };
@@ -272,6 +276,27 @@ type ScDecrypt = unsafe extern "C" fn(
     *mut usize,
 ) -> c_int;
 
+/// `netsnmp_extend_kul` (keytools.h, net-snmp 5.8 and later).
+type ExtendKul = unsafe extern "C" fn(
+    c_uint,
+    *const c_ulong,
+    c_uint,
+    c_int,
+    *const u8,
+    c_uint,
+    *mut *mut u8,
+    *mut usize,
+    c_uint,
+) -> c_int;
+
+/// snmpusm.h's privacy types for `netsnmp_extend_kul`: AES-192 and AES-256 (Blumenthal), and
+/// the Reeder/Cisco variants of each.
+pub const PRIV_AES192: i32 = 0x0102;
+/// AES-256.
+pub const PRIV_AES256: i32 = 0x0202;
+/// `USM_AES_REEDER_FLAG | USM_AES_FLAG_CISCO`, or-ed onto an AES type.
+pub const PRIV_CISCO_REEDER: i32 = 0x13_0000;
+
 /// net-snmp's USM cryptography (keytools.h, scapi.h), for the differential test and the
 /// benchmark's C column. Protocols are named by their OIDs, as net-snmp takes them.
 pub struct UsmFunctions<'a> {
@@ -280,6 +305,7 @@ pub struct UsmFunctions<'a> {
     generate_kul: GenerateKul,
     check_keyed_hash: CheckKeyedHash,
     decrypt: ScDecrypt,
+    extend_kul: Option<ExtendKul>,
 }
 
 /// An OID as net-snmp's `oid` arrays hold it (`unsigned long` arcs).
@@ -288,6 +314,48 @@ fn oid_arcs(oid: &[u32]) -> Vec<c_ulong> {
 }
 
 impl UsmFunctions<'_> {
+    /// `kul` extended to `need` octets by `netsnmp_extend_kul` for privacy type `priv_type`
+    /// ([`PRIV_AES192`], ...); `None` when the library has no such function. A library built
+    /// without the AES key-extension drafts returns the key unextended.
+    pub fn extend_kul(
+        &self,
+        auth: &[u32],
+        priv_type: i32,
+        engine_id: &[u8],
+        kul: &[u8],
+        need: usize,
+    ) -> Option<Result<Vec<u8>, c_int>> {
+        let f = self.extend_kul?;
+        let oid = oid_arcs(auth);
+        // Room for the extended key in place, so that net-snmp never frees or replaces it.
+        let mut buf = vec![0u8; 128.max(need)];
+        buf[..kul.len()].copy_from_slice(kul);
+        let mut ptr = buf.as_mut_ptr();
+        let mut len = kul.len();
+        // SAFETY: the OID and engine ID are valid for their lengths; `ptr` points at `buf`,
+        // whose size is given, at least `need`: net-snmp then extends in place and neither
+        // frees nor replaces the buffer.
+        let rc = unsafe {
+            f(
+                need as c_uint,
+                oid.as_ptr(),
+                oid.len() as c_uint,
+                priv_type,
+                engine_id.as_ptr(),
+                engine_id.len() as c_uint,
+                &mut ptr,
+                &mut len,
+                buf.len() as c_uint,
+            )
+        };
+        if rc != 0 {
+            return Some(Err(rc));
+        }
+        assert_eq!(ptr, buf.as_mut_ptr(), "extended in place");
+        buf.truncate(len.min(buf.len()));
+        Some(Ok(buf))
+    }
+
     /// One of net-snmp's protocol OIDs (transform_oids.h: `usmHMACMD5AuthProtocol`, ...),
     /// read from the library's data; `len` is the array's length the header declares.
     pub fn protocol_oid(&self, name: &str, len: usize) -> Option<Vec<u32>> {
