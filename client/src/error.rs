@@ -85,6 +85,9 @@ pub enum ClientError {
     /// GETBULK under SNMPv1, which has none.
     #[error("GETBULK is not in SNMPv1")]
     NoBulkInV1,
+    /// What the session's version or this client does not offer.
+    #[error("not offered: {0}")]
+    NotOffered(&'static str),
     /// A walk reached [`crate::Options::max_walk_requests`] or
     /// [`crate::Options::max_walk_time`] still inside its subtree.
     #[error(

@@ -28,13 +28,16 @@
 use std::net::SocketAddr;
 use std::time::Instant;
 
+use snmp_ber::OidBuf;
+
 use crate::answer::{self, Expected, Verdict};
 use crate::config::{Credentials, Options};
 use crate::engine::Engine;
 use crate::error::ClientError;
+use crate::notify::{self, V1Trap};
 use crate::request::{self, Peer, Request};
 use crate::stats::{Discard, Discards, Stats};
-use crate::value::VarBind;
+use crate::value::{Value, VarBind};
 
 /// The request in flight.
 #[derive(Debug)]
@@ -312,6 +315,46 @@ impl Exchange {
             }
             (Ok(_), None) => {}
             (Err(e), _) => self.finish(Err(e)),
+        }
+    }
+
+    /// The datagram of a trap (sent, never answered) for the SNMPv2 notification `trap_oid`
+    /// with `bindings` after sysUpTime.0 (`uptime`) and snmpTrapOID.0: an SNMPv2-Trap-PDU under
+    /// SNMPv2c; under SNMPv1 a Trap-PDU translated as RFC 3584 3.2 says, from `agent_addr`.
+    /// SNMPv3 traps (whose sender is the authoritative engine) are not offered: use
+    /// [`crate::Session::inform`].
+    pub fn trap(
+        &mut self,
+        uptime: u32,
+        trap_oid: &OidBuf,
+        bindings: &[(OidBuf, Value)],
+        agent_addr: [u8; 4],
+    ) -> Result<Vec<u8>, ClientError> {
+        let id = self.take_id();
+        match &self.credentials {
+            Credentials::V1(community) => {
+                let trap = V1Trap::from_v2(trap_oid, uptime, agent_addr);
+                notify::v1_trap(community, &trap, bindings)
+            }
+            Credentials::V2c(community) => {
+                let all = notify::v2_bindings(uptime, trap_oid, bindings);
+                notify::v2c_trap(community, id, &all)
+            }
+            Credentials::Usm(_) => Err(ClientError::NotOffered(
+                "SNMPv3 traps (their sender is the authoritative engine); send an inform",
+            )),
+        }
+    }
+
+    /// The datagram of an SNMPv1 Trap-PDU with the header `trap` (SNMPv1 sessions only).
+    pub fn trap_v1(
+        &self,
+        trap: &V1Trap,
+        bindings: &[(OidBuf, Value)],
+    ) -> Result<Vec<u8>, ClientError> {
+        match &self.credentials {
+            Credentials::V1(community) => notify::v1_trap(community, trap, bindings),
+            _ => Err(ClientError::NotOffered("a Trap-PDU outside SNMPv1")),
         }
     }
 

@@ -7,8 +7,8 @@ use std::time::Instant;
 use snmp_ber::{Encode, OidBuf, SequenceOf};
 use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
 use snmp_messages::snmpv2_pdu::{
-    BulkPdu, GetBulkRequestPdu, GetNextRequestPdu, GetRequestPdu, Pdu, PduErrorStatus, Pdus,
-    SetRequestPdu, VarBind as WireVarBind, VarBindList, VarBindValue,
+    BulkPdu, GetBulkRequestPdu, GetNextRequestPdu, GetRequestPdu, InformRequestPdu, Pdu,
+    PduErrorStatus, Pdus, SetRequestPdu, VarBind as WireVarBind, VarBindList, VarBindValue,
 };
 use snmp_messages::snmpv2_smi::ObjectName;
 use snmp_messages::snmpv3_message_syntax::ScopedPdu;
@@ -27,6 +27,7 @@ pub(crate) enum Kind {
     Get,
     GetNext,
     Set,
+    Inform,
     GetBulk {
         non_repeaters: u32,
         max_repetitions: u32,
@@ -63,6 +64,15 @@ impl Request {
         Request::of(kind, oids)
     }
 
+    /// InformRequest of `bindings` (sysUpTime.0 and snmpTrapOID.0 first: see
+    /// [`crate::notify::v2_bindings`]); the receiver answers with a Response.
+    pub fn inform(bindings: &[(OidBuf, Value)]) -> Request {
+        Request {
+            kind: Kind::Inform,
+            ..Request::set(bindings)
+        }
+    }
+
     /// SET of `bindings`.
     pub fn set(bindings: &[(OidBuf, Value)]) -> Request {
         let (oids, values) = bindings.iter().cloned().unzip();
@@ -88,6 +98,7 @@ impl Request {
             Kind::Set => "set",
             Kind::GetNext => "getnext",
             Kind::GetBulk { .. } => "getbulk",
+            Kind::Inform => "inform",
         }
     }
 }
@@ -143,6 +154,7 @@ fn pdus<'a>(kind: Kind, vbs: &'a [WireVarBind<'a>], request_id: i32) -> Pdus<'a>
     match kind {
         Kind::Get => Pdus::GetRequest(GetRequestPdu(pdu)),
         Kind::Set => Pdus::SetRequest(SetRequestPdu(pdu)),
+        Kind::Inform => Pdus::InformRequest(InformRequestPdu(pdu)),
         Kind::GetNext => Pdus::GetNextRequest(GetNextRequestPdu(pdu)),
         Kind::GetBulk {
             non_repeaters,
@@ -201,6 +213,7 @@ pub(crate) fn v1(community: &[u8], request: &Request, id: i32) -> Result<Vec<u8>
         Kind::GetNext => v1::Pdus::GetNextRequest(v1::GetNextRequestPdu(pdu)),
         Kind::Set => v1::Pdus::SetRequest(v1::SetRequestPdu(pdu)),
         Kind::GetBulk { .. } => return Err(ClientError::NoBulkInV1),
+        Kind::Inform => return Err(ClientError::NotOffered("InformRequest in SNMPv1")),
     };
     v1::Message {
         version: v1::MessageVersion(0),

@@ -28,6 +28,19 @@ fn local_for(target: SocketAddr) -> SocketAddr {
     }
 }
 
+/// The IPv4 address datagrams to `target` leave from (an SNMPv1 trap's agent-addr):
+/// 0.0.0.0 when there is none (an IPv6 target, no route).
+fn source_ipv4(target: SocketAddr) -> [u8; 4] {
+    let probe = UdpSocket::bind(local_for(target)).and_then(|s| {
+        s.connect(target)?;
+        s.local_addr()
+    });
+    match probe.map(|a| a.ip()) {
+        Ok(std::net::IpAddr::V4(a)) => a.octets(),
+        _ => [0; 4],
+    }
+}
+
 /// The receive buffer: the largest message accepted.
 fn receive_buffer(options: &Options) -> Vec<u8> {
     vec![0; options.max_size.clamp(484, 65535) as usize]
@@ -77,6 +90,62 @@ macro_rules! requests {
             oids: &[OidBuf],
         ) -> Result<Vec<VarBind>, ClientError> {
             self.run(Request::get_bulk(non_repeaters, max_repetitions, oids))$(.$await)?
+        }
+
+        /// An InformRequest of the SNMPv2 notification `trap_oid` (RFC 3416 4.2.7): sysUpTime.0
+        /// (`uptime`, hundredths of a second) and snmpTrapOID.0, then `bindings`; the receiver's
+        /// Response (its bindings echoed), retried and timed out as requests are. SNMPv2c and
+        /// v3 (the receiver is the authoritative engine: discovered as an agent is).
+        pub $($async)? fn inform(
+            &mut self,
+            uptime: u32,
+            trap_oid: &OidBuf,
+            bindings: &[(OidBuf, Value)],
+        ) -> Result<Vec<VarBind>, ClientError> {
+            let all = crate::notify::v2_bindings(uptime, trap_oid, bindings);
+            self.run(Request::inform(&all))$(.$await)?
+        }
+
+        /// Sends a trap of the SNMPv2 notification `trap_oid` (see [`Exchange::trap`]: an
+        /// SNMPv2-Trap-PDU, or under SNMPv1 its RFC 3584 translation from the socket's local
+        /// address); nothing answers a trap.
+        pub $($async)? fn trap(
+            &mut self,
+            uptime: u32,
+            trap_oid: &OidBuf,
+            bindings: &[(OidBuf, Value)],
+        ) -> Result<(), ClientError> {
+            let from = source_ipv4(self.exchange.target());
+            let datagram = self.exchange.trap(uptime, trap_oid, bindings, from)?;
+            let sent = self.sock.send_to(&datagram, self.exchange.target())$(.$await)?;
+            sent?;
+            Ok(())
+        }
+
+        /// [`Self::trap_v1`] with the header's agent-addr set to the address datagrams to the
+        /// target leave from.
+        pub $($async)? fn trap_v1_from_here(
+            &mut self,
+            trap: &crate::notify::V1Trap,
+            bindings: &[(OidBuf, Value)],
+        ) -> Result<(), ClientError> {
+            let trap = crate::notify::V1Trap {
+                agent_addr: source_ipv4(self.exchange.target()),
+                ..trap.clone()
+            };
+            self.trap_v1(&trap, bindings)$(.$await)?
+        }
+
+        /// Sends an SNMPv1 Trap-PDU with the header `trap` (SNMPv1 sessions only).
+        pub $($async)? fn trap_v1(
+            &mut self,
+            trap: &crate::notify::V1Trap,
+            bindings: &[(OidBuf, Value)],
+        ) -> Result<(), ClientError> {
+            let datagram = self.exchange.trap_v1(trap, bindings)?;
+            let sent = self.sock.send_to(&datagram, self.exchange.target())$(.$await)?;
+            sent?;
+            Ok(())
         }
 
         /// SET of `bindings`: the agent's answer (the bindings as set), or its error-status.

@@ -220,7 +220,7 @@ impl AgentOpts {
 
     /// The agent's address and the session's credentials and options, or why not.
     pub fn session(&self) -> Result<(SocketAddr, Credentials, Options), String> {
-        let with_port = with_default_port(&self.agent);
+        let with_port = with_default_port(&self.agent, 161);
         let addr = with_port
             .to_socket_addrs()
             .map_err(|e| format!("{}: {e}", self.agent))?
@@ -291,20 +291,20 @@ impl AgentOpts {
     }
 }
 
-/// `agent` with port 161 when it names none: `HOST`, `HOST:PORT`, an IPv6 address bare or
+/// `agent` with `port` when it names none: `HOST`, `HOST:PORT`, an IPv6 address bare or
 /// in brackets (`::1`, `[::1]`, `[::1]:1161`).
-fn with_default_port(agent: &str) -> String {
+pub fn with_default_port(agent: &str, port: u16) -> String {
     if let Some(rest) = agent.strip_prefix('[') {
         return match rest.split_once(']') {
-            Some((_, "")) => format!("{agent}:161"),
+            Some((_, "")) => format!("{agent}:{port}"),
             _ => agent.to_string(),
         };
     }
     match agent.matches(':').count() {
-        0 => format!("{agent}:161"),
+        0 => format!("{agent}:{port}"),
         1 => agent.to_string(),
         // Colons of an IPv6 address, no port.
-        _ => format!("[{agent}]:161"),
+        _ => format!("[{agent}]:{port}"),
     }
 }
 
@@ -417,10 +417,10 @@ mod tests {
 
     #[test]
     fn agents_get_port_161_unless_they_name_one() {
-        assert_eq!(with_default_port("example.net"), "example.net:161");
-        assert_eq!(with_default_port("10.0.0.1:1161"), "10.0.0.1:1161");
-        assert_eq!(with_default_port("::1"), "[::1]:161");
-        assert_eq!(with_default_port("[::1]"), "[::1]:161");
-        assert_eq!(with_default_port("[::1]:1161"), "[::1]:1161");
+        assert_eq!(with_default_port("example.net", 161), "example.net:161");
+        assert_eq!(with_default_port("10.0.0.1:1161", 161), "10.0.0.1:1161");
+        assert_eq!(with_default_port("::1", 161), "[::1]:161");
+        assert_eq!(with_default_port("[::1]", 162), "[::1]:162");
+        assert_eq!(with_default_port("[::1]:1161", 161), "[::1]:1161");
     }
 }

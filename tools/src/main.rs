@@ -133,6 +133,25 @@ enum Command {
         /// The subtree: a name or numbers (default: mib-2, 1.3.6.1.2.1).
         root: Option<String>,
     },
+    /// Send a trap, as snmptrap: `-v 1 ... ENTERPRISE AGENT GENERIC SPECIFIC UPTIME
+    /// [OID TYPE VALUE]...` or `-v 2c ... UPTIME TRAP-OID [OID TYPE VALUE]...` (empty
+    /// arguments: net-snmp's defaults); to port 162 unless the address names another.
+    Trap {
+        #[command(flatten)]
+        agent: ask::AgentOpts,
+        /// The trap's header and bindings, as snmptrap takes them.
+        #[arg(required = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Send an inform and wait for its acknowledgement, as snmpinform: `-v 2c|3 ... UPTIME
+    /// TRAP-OID [OID TYPE VALUE]...`.
+    Inform {
+        #[command(flatten)]
+        agent: ask::AgentOpts,
+        /// UPTIME TRAP-OID, then OID TYPE VALUE triples.
+        #[arg(required = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// A conceptual table, as snmptable: `-Cf SEP` separated fields, `-Ci` an index
     /// column, `-Ch` headers only, `-CH` no headers, `-Cl` left-aligned, `-Cr<N>` GETBULK's
     /// max-repetitions.
@@ -277,6 +296,8 @@ fn main() -> ExitCode {
             root,
         } => agent::walk(&agent, &app, &limits, root.as_deref(), true),
         Command::Set { agent, triples } => agent::set(&agent, &triples),
+        Command::Trap { agent, args } => agent::trap(&agent, &args),
+        Command::Inform { agent, args } => agent::inform(&agent, &args),
         Command::Table {
             agent,
             app,
