@@ -447,7 +447,7 @@ fn uptime(text: &str) -> Result<u32, String> {
 }
 
 /// `OID TYPE VALUE` triples into bindings.
-fn triples(agent: &Agent, args: &[String]) -> Result<Vec<(OidBuf, snmp_client::Value)>, String> {
+fn triples(agent: &Agent, args: &[String]) -> Result<Bindings, String> {
     if !args.len().is_multiple_of(3) {
         return Err(format!(
             "bindings are OID TYPE VALUE triples; {} arguments given",
@@ -495,11 +495,11 @@ pub fn trap(opts: &AgentOpts, args: &[String]) -> ExitCode {
     }
 }
 
+/// Bindings as a SET or a notification carries them.
+type Bindings = Vec<(OidBuf, snmp_client::Value)>;
+
 /// An SNMPv2 notification's arguments: UPTIME TRAP-OID, then bindings.
-fn notification(
-    agent: &Agent,
-    args: &[String],
-) -> Result<(u32, OidBuf, Vec<(OidBuf, snmp_client::Value)>), String> {
+fn notification(agent: &Agent, args: &[String]) -> Result<(u32, OidBuf, Bindings), String> {
     let [up, oid, rest @ ..] = args else {
         return Err("expected UPTIME TRAP-OID [OID TYPE VALUE]...".into());
     };
