@@ -2,9 +2,10 @@
 //!
 //! `snmpc decode` prints SNMP messages given as hex (arguments, or one per line on standard
 //! input) or read from a pcap/pcapng capture: readable text, one JSON object per line
-//! (`--json`), or the developer's TLV-by-TLV diagnostic walk (`--trace`). `snmpc get` and
-//! `snmpc walk` ask an agent (snmp-client's session, net-snmp's flags); `snmpc mib` and
-//! `snmpc translate` read MIB modules.
+//! (`--json`), or the developer's TLV-by-TLV diagnostic walk (`--trace`). `get`, `getnext`,
+//! `bulkget`, `walk`, `bulkwalk`, `set`, `table`, `trap` and `inform` stand in for net-snmp's
+//! tools of those names (snmp-client's session, net-snmp's arguments and output); `snmpc mib`
+//! and `snmpc translate` read MIB modules.
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
