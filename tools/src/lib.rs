@@ -1,7 +1,7 @@
 //! The library behind `snmpc`: turning captured octets into readable and JSON views of SNMP
 //! messages (all versions), reading pcap/pcapng captures, and the `--trace` diagnostic walk;
 //! the commands that ask an agent or send it notifications with net-snmp's arguments
-//! ([`agent`]), printing bindings as net-snmp's tools print them ([`print`]), SET values by
+//! ([`agent`]), printing bindings as net-snmp's tools print them ([`mod@print`]), SET values by
 //! net-snmp's type letters ([`setvalue`]), and MIB modules for names ([`mibs`]).
 
 pub mod agent;
