@@ -21,6 +21,7 @@ pub mod engine;
 mod error;
 pub mod exchange;
 pub mod incoming;
+pub mod listen;
 pub mod notify;
 pub mod outgoing;
 mod request;

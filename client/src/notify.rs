@@ -70,6 +70,28 @@ impl V1Trap {
     }
 }
 
+impl V1Trap {
+    /// snmpTrapOID of this trap's SNMPv2 form (RFC 3584 3.1): a generic trap's notification
+    /// under snmpTraps, or `enterprise.0.specific` for an enterpriseSpecific one; `None` for a
+    /// generic-trap number outside 0..6.
+    pub fn to_v2(&self) -> Option<OidBuf> {
+        match self.generic {
+            0..=5 => {
+                let mut oid = OidBuf::from_arcs(&SNMP_TRAPS[..9]).expect("an OID");
+                oid.push(self.generic as u32 + 1);
+                Some(oid)
+            }
+            6 => {
+                let mut oid = self.enterprise.clone();
+                oid.push(0);
+                oid.push(u32::try_from(self.specific).ok()?);
+                Some(oid)
+            }
+            _ => None,
+        }
+    }
+}
+
 /// The bindings of an SNMPv2 notification: sysUpTime.0 and snmpTrapOID.0, then `bindings`.
 pub fn v2_bindings(
     uptime: u32,
@@ -181,6 +203,9 @@ mod tests {
         );
         let plain = V1Trap::from_v2(&oid("1.3.6.1.4.1.9.9.41.2.1"), 7, [10, 0, 0, 1]);
         assert_eq!(plain.enterprise.to_string(), "1.3.6.1.4.1.9.9.41.2");
+        // And back (RFC 3584 3.1).
+        assert_eq!(link_down.to_v2(), Some(oid("1.3.6.1.6.3.1.1.5.3")));
+        assert_eq!(vendor.to_v2(), Some(oid("1.3.6.1.4.1.8072.4.0.2")));
     }
 
     #[test]

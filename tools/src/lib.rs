@@ -8,6 +8,7 @@ pub mod agent;
 pub mod ask;
 pub mod capture;
 pub mod hexdump;
+pub mod listen;
 pub mod mibs;
 pub mod print;
 pub mod setvalue;

@@ -153,6 +153,13 @@ enum Command {
         #[arg(required = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Receive notifications, as `snmptrapd -f -Lo`: v1/v2c traps and informs (answered), v3
+    /// traps of a user; printed as snmptrapd prints them, or `--json`; `--count N` or
+    /// `--for SECONDS` to stop, counters on stderr.
+    Listen {
+        #[command(flatten)]
+        opts: snmpc::listen::ListenOpts,
+    },
     /// A conceptual table, as snmptable: `-Cf SEP` separated fields, `-Ci` an index
     /// column, `-Ch` headers only, `-CH` no headers, `-Cl` left-aligned, `-Cr<N>` GETBULK's
     /// max-repetitions.
@@ -298,6 +305,7 @@ fn main() -> ExitCode {
         } => agent::walk(&agent, &app, &limits, root.as_deref(), true),
         Command::Set { agent, triples } => agent::set(&agent, &triples),
         Command::Trap { agent, args } => agent::trap(&agent, &args),
+        Command::Listen { opts } => snmpc::listen::run(&opts),
         Command::Inform { agent, args } => agent::inform(&agent, &args),
         Command::Table {
             agent,

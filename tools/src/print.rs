@@ -116,7 +116,7 @@ impl Printer<'_> {
             m.presentation(&arcs)
         });
         if self.output.json {
-            return self.json(vb, presentation.as_ref());
+            return self.json(vb, presentation.as_ref()).to_string();
         }
         let value = self.value(&vb.value, presentation.as_ref());
         if self.output.value_only {
@@ -132,7 +132,7 @@ impl Printer<'_> {
 
     /// One binding as a JSON object: `snmpc decode --json`'s `oid`, `type` and `value`, with
     /// the OID's `name` and the value's `text` as `-Oqv` prints it.
-    fn json(&self, vb: &VarBind, presentation: Option<&Presentation>) -> String {
+    fn json(&self, vb: &VarBind, presentation: Option<&Presentation>) -> serde_json::Value {
         let wire = vb
             .value
             .to_wire()
@@ -166,7 +166,16 @@ impl Printer<'_> {
             map.insert("name".into(), self.name(vb.oid.as_oid()).into());
             map.insert("text".into(), quick.value(&vb.value, presentation).into());
         }
-        obj.to_string()
+        obj
+    }
+
+    /// One binding as the JSON object `--json` prints (see [`Printer::line`]).
+    pub fn json_value(&self, vb: &VarBind) -> serde_json::Value {
+        let presentation = self.mibs.and_then(|m| {
+            let arcs: Vec<u32> = vb.oid.as_oid().arcs().collect();
+            m.presentation(&arcs)
+        });
+        self.json(vb, presentation.as_ref())
     }
 
     /// A value: `TYPE: value`, or the value alone under `-Oq`/`-OQ`; shown as the object's

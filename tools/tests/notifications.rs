@@ -201,6 +201,7 @@ fn traps_and_informs_reach_snmptrapd_as_net_snmps_do() {
     cases.push(("inform", &snmpinform, informv3));
     // Past the banner.
     let mut at = std::fs::read_to_string(&r.log).unwrap_or_default().len();
+    let mut logged: Vec<String> = Vec::new();
     for (command, tool, args) in &cases {
         let mut ours_args = vec![*command];
         ours_args.extend(args);
@@ -224,7 +225,9 @@ fn traps_and_informs_reach_snmptrapd_as_net_snmps_do() {
             "{command} {args:?}: nothing logged: {ours}"
         );
         assert_eq!(ours, theirs, "{command} {args:?}");
+        logged.push(theirs);
     }
+    listen_prints_what_snmptrapd_logs(&cases, &logged, &snmptrap);
     // A trap under SNMPv3 is not offered (its sender is the authoritative engine): said, exit 1.
     let mut v3trap = vec!["trap"];
     v3trap.extend(v3);
@@ -245,4 +248,155 @@ fn traps_and_informs_reach_snmptrapd_as_net_snmps_do() {
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("OID TYPE VALUE triples"), "{err}");
+}
+
+/// The bindings lines of each notification in `text` (what follows each header line).
+fn bodies(text: &str, header: &str) -> Vec<String> {
+    let mut out: Vec<Vec<&str>> = Vec::new();
+    for line in text.lines() {
+        if line.contains(header) {
+            out.push(Vec::new());
+        } else if let Some(last) = out.last_mut() {
+            last.push(line);
+        }
+    }
+    out.into_iter().map(|l| l.join("\n")).collect()
+}
+
+/// `snmpc listen` takes the notifications net-snmp's tools send and prints their bindings as
+/// snmptrapd logged them (`logged`), acknowledges informs (snmpinform exits 0), decrypts a v3
+/// trap from its sender's engine, and counts what it drops.
+fn listen_prints_what_snmptrapd_logs(
+    cases: &[(&str, &Path, Vec<&str>)],
+    logged: &[String],
+    snmptrap: &Path,
+) {
+    let port = std::net::UdpSocket::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let address = format!("127.0.0.1:{port}");
+    let listener = Command::new(env!("CARGO_BIN_EXE_snmpc"))
+        .args([
+            "listen",
+            "-c",
+            "public",
+            "-u",
+            "informuser",
+            "-a",
+            "SHA",
+            "-A",
+            "informauthpass",
+        ])
+        .args([
+            "-x",
+            "AES",
+            "-X",
+            "informprivpass",
+            "--count",
+            "4",
+            "--for",
+            "20",
+            &address,
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("snmpc listen starts");
+    std::thread::sleep(Duration::from_millis(300));
+    // The v1/v2c cases again, to the listener (the v3 inform is not offered there: skipped).
+    for (_, tool, args) in cases.iter().take(3) {
+        let args: Vec<&str> = args
+            .iter()
+            .map(|a| {
+                if a.starts_with("127.0.0.1:") {
+                    address.as_str()
+                } else {
+                    a
+                }
+            })
+            .collect();
+        let out = Command::new(tool)
+            .args([
+                "-m",
+                "SNMPv2-MIB:IF-MIB",
+                "-M",
+                &mibs(),
+                "-t",
+                "2",
+                "-r",
+                "1",
+            ])
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{tool:?} {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // A community it does not take, then a v3 trap from an engine of the sender's own.
+    let bad = Command::new(snmptrap)
+        .args([
+            "-v",
+            "2c",
+            "-c",
+            "wrong",
+            &address,
+            "1",
+            "1.3.6.1.6.3.1.1.5.1",
+        ])
+        .output()
+        .unwrap();
+    assert!(bad.status.success());
+    let v3 = Command::new(snmptrap)
+        .args(["-m", "SNMPv2-MIB:IF-MIB", "-M", &mibs()])
+        .args([
+            "-v",
+            "3",
+            "-e",
+            "0x8000000001020304",
+            "-u",
+            "informuser",
+            "-l",
+            "authPriv",
+        ])
+        .args([
+            "-a",
+            "SHA",
+            "-A",
+            "informauthpass",
+            "-x",
+            "AES",
+            "-X",
+            "informprivpass",
+        ])
+        .args([&address, "99", "IF-MIB::linkUp", "ifIndex.2", "i", "2"])
+        .output()
+        .unwrap();
+    assert!(v3.status.success());
+    let out = listener.wait_with_output().unwrap();
+    let printed = String::from_utf8_lossy(&out.stdout);
+    let ours = bodies(&printed, "[UDP: [127.0.0.1]");
+    let theirs: Vec<String> = logged[..3]
+        .iter()
+        .flat_map(|l| bodies(l, "UDP: [127.0.0.1]"))
+        .collect();
+    assert_eq!(ours.len(), 4, "{printed}");
+    assert_eq!(ours[..3], theirs[..], "{printed}");
+    assert!(
+        ours[3].contains("IF-MIB::linkUp") && ours[3].contains("IF-MIB::ifIndex.2 = INTEGER: 2"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("SNMPv3 trap, user informuser"),
+        "{printed}"
+    );
+    let counters = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        counters.contains("5 datagrams: 4 notifications, 1 dropped (1 bad community)"),
+        "{counters}"
+    );
 }

@@ -1,0 +1,374 @@
+//! Notifications received, sans IO: [`Listener::handle`] takes one datagram and says what it
+//! is: a notification (SNMPv1 Trap-PDU, SNMPv2-Trap or InformRequest under v1, v2c or v3/USM),
+//! with the Response to send back for an inform, or why it was dropped, counted by reason.
+//! Communities are checked when any are configured; v3 notifications are authenticated and
+//! decrypted with the configured users' keys localized to the sender's engine (a trap's sender
+//! is its authoritative engine, RFC 3414 1.5.1). An SNMPv1 trap is also given in its SNMPv2 form
+//! (RFC 3584 3.1: snmpTrapOID from generic and specific trap, the enterprise kept).
+//! v3 informs, whose receiver is the authoritative engine, are not taken yet (counted).
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+
+use snmp_ber::{Decode, Encode, OidBuf};
+use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
+use snmp_messages::rfc1157_snmp as v1;
+use snmp_messages::snmpv2_pdu::{Pdu, Pdus, ResponsePdu};
+use snmp_messages::snmpv3_message_syntax::ScopedPdu;
+
+use crate::config::UsmUser;
+use crate::incoming::{flags, Incoming};
+use crate::notify::{V1Trap, SNMP_TRAP_OID, SYS_UP_TIME};
+use crate::value::{Value, VarBind};
+
+/// A notification received.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notification {
+    /// Who sent it.
+    pub source: SocketAddr,
+    /// `1`, `2c` or `3`.
+    pub version: &'static str,
+    /// The community (v1, v2c) or the USM user (v3).
+    pub security_name: Vec<u8>,
+    /// An InformRequest (answered) rather than a trap.
+    pub inform: bool,
+    /// snmpTrapOID.0: the notification (for a v1 trap, its RFC 3584 translation).
+    pub trap_oid: Option<OidBuf>,
+    /// sysUpTime.0, the sender's uptime (a v1 trap's time-stamp).
+    pub uptime: Option<u32>,
+    /// The bindings as received (a v2 notification's sysUpTime.0 and snmpTrapOID.0 first).
+    pub bindings: Vec<VarBind>,
+    /// A v1 trap's own header.
+    pub v1: Option<V1Trap>,
+}
+
+/// Why a datagram was dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Dropped {
+    /// It does not decode as SNMP.
+    Malformed,
+    /// A PDU other than a notification.
+    NotANotification,
+    /// A community not configured.
+    BadCommunity,
+    /// A v3 user not configured.
+    UnknownUser,
+    /// A v3 MAC that does not check.
+    WrongDigest,
+    /// A v3 scoped PDU that does not decrypt.
+    DecryptionError,
+    /// A v3 notification at a lower level than its user's.
+    WrongSecurityLevel,
+    /// A v3 inform (its receiver is the authoritative engine: not offered yet).
+    V3Inform,
+}
+
+impl Dropped {
+    /// Its name in counters.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dropped::Malformed => "malformed",
+            Dropped::NotANotification => "not a notification",
+            Dropped::BadCommunity => "bad community",
+            Dropped::UnknownUser => "unknown user",
+            Dropped::WrongDigest => "wrong digest",
+            Dropped::DecryptionError => "decryption error",
+            Dropped::WrongSecurityLevel => "wrong security level",
+            Dropped::V3Inform => "v3 inform (not offered)",
+        }
+    }
+}
+
+/// What one datagram was.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Handled {
+    /// A notification, with the datagram to answer an inform with.
+    Notification(Box<Notification>, Option<Vec<u8>>),
+    /// Dropped, and why.
+    Dropped(Dropped),
+}
+
+/// The receiving side's configuration and counters.
+#[derive(Debug, Default)]
+pub struct Listener {
+    communities: Vec<Vec<u8>>,
+    users: Vec<UsmUser>,
+    received: u64,
+    notifications: u64,
+    dropped: BTreeMap<Dropped, u64>,
+}
+
+impl Listener {
+    /// A listener taking notifications in `communities` (any community when empty) and from
+    /// `users` (v3).
+    pub fn new(communities: Vec<Vec<u8>>, users: Vec<UsmUser>) -> Listener {
+        Listener {
+            communities,
+            users,
+            ..Listener::default()
+        }
+    }
+
+    /// Datagrams handled, notifications among them, and the others by why they were dropped.
+    pub fn counters(&self) -> (u64, u64, &BTreeMap<Dropped, u64>) {
+        (self.received, self.notifications, &self.dropped)
+    }
+
+    /// What the datagram `bytes` from `source` is.
+    pub fn handle(&mut self, source: SocketAddr, bytes: &[u8]) -> Handled {
+        self.received += 1;
+        let handled = match version(bytes) {
+            Some(0) => self.v1(source, bytes),
+            Some(1) => self.v2c(source, bytes),
+            Some(3) => self.v3(source, bytes),
+            _ => Err(Dropped::Malformed),
+        };
+        match handled {
+            Ok((n, reply)) => {
+                self.notifications += 1;
+                Handled::Notification(Box::new(n), reply)
+            }
+            Err(why) => {
+                *self.dropped.entry(why).or_default() += 1;
+                Handled::Dropped(why)
+            }
+        }
+    }
+
+    fn community_ok(&self, community: &[u8]) -> Result<(), Dropped> {
+        if self.communities.is_empty() || self.communities.iter().any(|c| c == community) {
+            Ok(())
+        } else {
+            Err(Dropped::BadCommunity)
+        }
+    }
+
+    fn v1(
+        &self,
+        source: SocketAddr,
+        bytes: &[u8],
+    ) -> Result<(Notification, Option<Vec<u8>>), Dropped> {
+        let m = v1::Message::from_ber(bytes).map_err(|_| Dropped::Malformed)?;
+        let v1::Pdus::Trap(t) = m.data else {
+            return Err(Dropped::NotANotification);
+        };
+        self.community_ok(m.community)?;
+        let mut bindings = Vec::with_capacity(t.variable_bindings.0.len());
+        for vb in t.variable_bindings.0.iter() {
+            let vb = vb.map_err(|_| Dropped::Malformed)?;
+            bindings.push(VarBind {
+                oid: vb.name.0.to_owned(),
+                value: Value::from_v1(&vb.value),
+            });
+        }
+        let v1::TrapPdu {
+            enterprise,
+            agent_addr,
+            generic_trap,
+            specific_trap,
+            time_stamp,
+            ..
+        } = t;
+        let snmp_messages::rfc1155_smi::NetworkAddress::Internet(addr) = agent_addr;
+        let header = V1Trap {
+            enterprise: enterprise.to_owned(),
+            agent_addr: addr.0,
+            generic: generic_trap.0,
+            specific: specific_trap,
+            uptime: time_stamp.0,
+        };
+        Ok((
+            Notification {
+                source,
+                version: "1",
+                security_name: m.community.to_vec(),
+                inform: false,
+                trap_oid: header.to_v2(),
+                uptime: Some(header.uptime),
+                bindings,
+                v1: Some(header),
+            },
+            None,
+        ))
+    }
+
+    fn v2c(
+        &self,
+        source: SocketAddr,
+        bytes: &[u8],
+    ) -> Result<(Notification, Option<Vec<u8>>), Dropped> {
+        let m = Message::from_ber(bytes).map_err(|_| Dropped::Malformed)?;
+        if m.version != MessageVersion::VERSION {
+            return Err(Dropped::Malformed);
+        }
+        let (pdu, inform) = notification_pdu(&m.data)?;
+        self.community_ok(m.community)?;
+        let bindings =
+            VarBind::list_from_wire(&pdu.variable_bindings).map_err(|_| Dropped::Malformed)?;
+        let reply = if inform {
+            // The Response: the inform's request-id and bindings (RFC 3416 4.2.7).
+            let response = Message {
+                version: MessageVersion::VERSION,
+                community: m.community,
+                data: Pdus::Response(ResponsePdu(pdu)),
+            };
+            Some(response.to_ber().map_err(|_| Dropped::Malformed)?)
+        } else {
+            None
+        };
+        Ok((
+            v2_notification(source, "2c", m.community.to_vec(), inform, bindings),
+            reply,
+        ))
+    }
+
+    fn v3(
+        &self,
+        source: SocketAddr,
+        bytes: &[u8],
+    ) -> Result<(Notification, Option<Vec<u8>>), Dropped> {
+        let m = Incoming::parse(bytes).map_err(|_| Dropped::Malformed)?;
+        let name = m.usm.msg_user_name;
+        let user = self
+            .users
+            .iter()
+            .find(|u| u.name == name)
+            .ok_or(Dropped::UnknownUser)?;
+        // A trap's sender is the authoritative engine: keys localized to it.
+        let peer = crate::request::Peer::new(
+            user,
+            crate::engine::Engine::from_message(&m, std::time::Instant::now()),
+        );
+        let level = m.flags() & (flags::AUTH | flags::PRIV);
+        if level != peer.level() {
+            return Err(Dropped::WrongSecurityLevel);
+        }
+        if let Some((p, key)) = &peer.auth {
+            m.verify(*p, key).map_err(|_| Dropped::WrongDigest)?;
+        }
+        let octets = m
+            .scoped_pdu_octets(peer.privacy.as_ref().map(|(p, k)| (*p, k)))
+            .map_err(|_| Dropped::DecryptionError)?;
+        let scoped = ScopedPdu::from_ber(&octets).map_err(|_| Dropped::Malformed)?;
+        let (pdu, inform) = notification_pdu(&scoped.data)?;
+        if inform {
+            return Err(Dropped::V3Inform);
+        }
+        let bindings =
+            VarBind::list_from_wire(&pdu.variable_bindings).map_err(|_| Dropped::Malformed)?;
+        Ok((
+            v2_notification(source, "3", name.to_vec(), false, bindings),
+            None,
+        ))
+    }
+}
+
+/// The notification PDU of `pdus` and whether it is an inform.
+fn notification_pdu<'a>(pdus: &Pdus<'a>) -> Result<(Pdu<'a>, bool), Dropped> {
+    match pdus {
+        Pdus::SnmpV2Trap(t) => Ok((t.0, false)),
+        Pdus::InformRequest(i) => Ok((i.0, true)),
+        _ => Err(Dropped::NotANotification),
+    }
+}
+
+/// An SNMPv2 notification, its sysUpTime.0 and snmpTrapOID.0 read from the bindings.
+fn v2_notification(
+    source: SocketAddr,
+    version: &'static str,
+    security_name: Vec<u8>,
+    inform: bool,
+    bindings: Vec<VarBind>,
+) -> Notification {
+    let is = |vb: &VarBind, arcs: &[u32]| vb.oid.as_oid().arcs().eq(arcs.iter().copied());
+    let uptime = bindings
+        .iter()
+        .find(|vb| is(vb, &SYS_UP_TIME))
+        .and_then(|vb| match vb.value {
+            Value::TimeTicks(t) => Some(t),
+            _ => None,
+        });
+    let trap_oid = bindings
+        .iter()
+        .find(|vb| is(vb, &SNMP_TRAP_OID))
+        .and_then(|vb| match &vb.value {
+            Value::ObjectIdentifier(o) => Some(o.clone()),
+            _ => None,
+        });
+    Notification {
+        source,
+        version,
+        security_name,
+        inform,
+        trap_oid,
+        uptime,
+        bindings,
+        v1: None,
+    }
+}
+
+/// The message version of `bytes`: 0 (v1), 1 (v2c), 3; `None` when it has none.
+fn version(bytes: &[u8]) -> Option<i64> {
+    let mut r = snmp_ber::Reader::new(bytes);
+    let mut seq = r.read_constructed(0x30, "SEQUENCE").ok()?;
+    let c = seq.read_tlv(0x02, "INTEGER").ok()?;
+    snmp_ber::int_i64(&seq, c).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notify::{v1_trap, v2_bindings, v2c_trap};
+    use crate::request::{self, Request};
+
+    fn oid(s: &str) -> OidBuf {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn notifications_are_read_answered_or_dropped_and_counted() {
+        let from: SocketAddr = "127.0.0.1:40000".parse().unwrap();
+        let mut l = Listener::new(vec![b"public".to_vec()], Vec::new());
+        let vbs = v2_bindings(77, &oid("1.3.6.1.6.3.1.1.5.3"), &[]);
+
+        let Handled::Notification(n, None) = l.handle(from, &v2c_trap(b"public", 5, &vbs).unwrap())
+        else {
+            panic!("a trap, unanswered")
+        };
+        assert_eq!((n.version, n.uptime, n.inform), ("2c", Some(77), false));
+        assert_eq!(n.trap_oid, Some(oid("1.3.6.1.6.3.1.1.5.3")));
+
+        let inform = request::v2c(b"public", &Request::inform(&vbs), 9).unwrap();
+        let Handled::Notification(n, Some(reply)) = l.handle(from, &inform) else {
+            panic!("an inform, answered")
+        };
+        assert!(n.inform);
+        let m = Message::from_ber(&reply).unwrap();
+        assert!(matches!(m.data, Pdus::Response(r) if r.0.request_id == 9));
+
+        let trap = V1Trap::from_v2(&oid("1.3.6.1.4.1.8072.4.0.2"), 5, [10, 0, 0, 1]);
+        let Handled::Notification(n, None) =
+            l.handle(from, &v1_trap(b"public", &trap, &[]).unwrap())
+        else {
+            panic!("a v1 trap")
+        };
+        assert_eq!(n.trap_oid, Some(oid("1.3.6.1.4.1.8072.4.0.2")));
+        assert_eq!(n.v1.as_ref().map(|h| h.agent_addr), Some([10, 0, 0, 1]));
+
+        assert_eq!(
+            l.handle(from, &v2c_trap(b"other", 6, &vbs).unwrap()),
+            Handled::Dropped(Dropped::BadCommunity)
+        );
+        assert_eq!(
+            l.handle(from, b"\x30\x03\x02\x01"),
+            Handled::Dropped(Dropped::Malformed)
+        );
+        let get = request::v2c(b"public", &Request::get(&[oid("1.3.6.1.2.1.1.1.0")]), 3).unwrap();
+        assert_eq!(
+            l.handle(from, &get),
+            Handled::Dropped(Dropped::NotANotification)
+        );
+        let (received, notifications, dropped) = l.counters();
+        assert_eq!((received, notifications, dropped.len()), (6, 3, 3));
+    }
+}

@@ -1,0 +1,250 @@
+//! `snmpc listen`, like `snmptrapd -f -Lo`: notifications received on a UDP address, printed
+//! one after another as snmptrapd prints them (the bindings with names, as `get` prints them),
+//! or one JSON object a line; informs acknowledged; what is dropped counted by reason and the
+//! counters said on stderr at the end (after `--count` notifications or `--for` seconds).
+
+use std::io::Write;
+use std::net::UdpSocket;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use snmp_client::listen::{Handled, Listener, Notification};
+use snmp_client::usm::{AuthProtocol, PrivProtocol};
+use snmp_client::UsmUser;
+
+use crate::mibs::Mibs;
+use crate::print::{Output, Printer};
+
+/// `snmpc listen`'s options.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ListenOpts {
+    /// The address and port to listen on.
+    #[arg(default_value = "0.0.0.0:162")]
+    pub address: String,
+    /// A community to accept (repeat for more); none: any.
+    #[arg(short = 'c', long)]
+    pub community: Vec<String>,
+    /// An SNMPv3 user to accept traps from (with -a -A, -x -X).
+    #[arg(short = 'u', long, value_name = "NAME")]
+    pub user: Option<String>,
+    /// Its authentication protocol.
+    #[arg(short = 'a', long, value_name = "PROTOCOL", requires_all = ["user", "auth_password"])]
+    pub auth_protocol: Option<String>,
+    /// Its authentication password.
+    #[arg(short = 'A', long, value_name = "PASSWORD", requires = "auth_protocol")]
+    pub auth_password: Option<String>,
+    /// Its privacy protocol.
+    #[arg(short = 'x', long, value_name = "PROTOCOL", requires_all = ["auth_protocol", "priv_password"])]
+    pub priv_protocol: Option<String>,
+    /// Its privacy password.
+    #[arg(short = 'X', long, value_name = "PASSWORD", requires = "priv_protocol")]
+    pub priv_password: Option<String>,
+    /// One JSON object a notification, a line each.
+    #[arg(long)]
+    pub json: bool,
+    /// Stop after this many notifications.
+    #[arg(long, value_name = "N")]
+    pub count: Option<u64>,
+    /// Stop after this many seconds.
+    #[arg(long = "for", value_name = "SECONDS")]
+    pub seconds: Option<f64>,
+    /// MIB directories, as for `get`.
+    #[arg(short = 'M', long = "mib-dir", value_name = "DIR")]
+    pub mib_dirs: Vec<std::path::PathBuf>,
+    /// Output options, as for `get` (`-On`, `-Os`, ...).
+    #[arg(short = 'O', value_name = "FLAGS", default_value = "")]
+    pub output: String,
+}
+
+impl ListenOpts {
+    fn user(&self) -> Result<Option<UsmUser>, String> {
+        let Some(name) = &self.user else {
+            return Ok(None);
+        };
+        let auth = match (&self.auth_protocol, &self.auth_password) {
+            (Some(p), Some(pw)) => Some((
+                AuthProtocol::from_name(p).map_err(|e| e.to_string())?,
+                pw.as_bytes(),
+            )),
+            _ => None,
+        };
+        let privacy = match (&self.priv_protocol, &self.priv_password) {
+            (Some(p), Some(pw)) => Some((
+                PrivProtocol::from_name(p).map_err(|e| e.to_string())?,
+                pw.as_bytes(),
+            )),
+            _ => None,
+        };
+        UsmUser::new(name, auth, privacy)
+            .map(Some)
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// snmptrapd's words for the generic traps.
+const GENERIC: [&str; 7] = [
+    "Cold Start",
+    "Warm Start",
+    "Link Down",
+    "Link Up",
+    "Authentication Failure",
+    "EGP Neighbor Loss",
+    "Enterprise Specific",
+];
+
+/// One notification as text: a header line, then the bindings as snmptrapd prints them
+/// (SNMPv2: tab-separated on one line; SNMPv1: the trap's header, then a binding a line).
+fn text(n: &Notification, p: &Printer<'_>) -> String {
+    let kind = if n.inform { "inform" } else { "trap" };
+    let who = String::from_utf8_lossy(&n.security_name);
+    let whose = if n.version == "3" {
+        "user"
+    } else {
+        "community"
+    };
+    let mut out = format!(
+        "[UDP: [{}]:{}]: SNMPv{} {kind}, {whose} {who}\n",
+        n.source.ip(),
+        n.source.port(),
+        n.version
+    );
+    match &n.v1 {
+        Some(h) => {
+            let generic = usize::try_from(h.generic)
+                .ok()
+                .and_then(|g| GENERIC.get(g))
+                .copied()
+                .unwrap_or("Unknown");
+            let ticks = p.value(&snmp_client::Value::TimeTicks(h.uptime), None);
+            // `Timeticks: (12345) 0:02:03.45`: snmptrapd shows the clock only.
+            let clock = ticks.rsplit(' ').next().unwrap_or_default();
+            out.push_str(&format!(
+                "\t{} {generic} Trap ({}) Uptime: {clock}\n",
+                p.name(h.enterprise.as_oid()),
+                h.specific
+            ));
+            for vb in &n.bindings {
+                out.push_str(&format!("\t{}\n", p.line(vb)));
+            }
+        }
+        None => {
+            let lines: Vec<String> = n.bindings.iter().map(|vb| p.line(vb)).collect();
+            out.push_str(&lines.join("\t"));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// One notification as a JSON object.
+fn json(n: &Notification, p: &Printer<'_>) -> serde_json::Value {
+    serde_json::json!({
+        "source": n.source.to_string(),
+        "version": n.version,
+        "security_name": String::from_utf8_lossy(&n.security_name),
+        "pdu": if n.inform { "inform" } else { "trap" },
+        "trap_oid": n.trap_oid.as_ref().map(|o| o.to_string()),
+        "trap_name": n.trap_oid.as_ref().map(|o| p.name(o.as_oid())),
+        "uptime": n.uptime,
+        "varbinds": n.bindings.iter().map(|vb| p.json_value(vb)).collect::<Vec<_>>(),
+    })
+}
+
+/// Runs `snmpc listen`.
+pub fn run(opts: &ListenOpts) -> ExitCode {
+    let bad = |e: String| {
+        eprintln!("snmpc: {e}");
+        ExitCode::from(2)
+    };
+    let output = match Output::parse(&opts.output) {
+        Ok(o) => o,
+        Err(e) => return bad(e),
+    };
+    let user = match opts.user() {
+        Ok(u) => u,
+        Err(e) => return bad(e),
+    };
+    let mibs = match Mibs::load_with_builtin(&crate::mibs::split_dirs(
+        opts.mib_dirs.iter().map(|d| d.as_os_str()),
+    )) {
+        Ok(m) => m,
+        Err(e) => return bad(e),
+    };
+    let sock = match UdpSocket::bind(&opts.address) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("snmpc: {}: {e}", opts.address);
+            return ExitCode::FAILURE;
+        }
+    };
+    let communities = opts
+        .community
+        .iter()
+        .map(|c| c.as_bytes().to_vec())
+        .collect();
+    let mut listener = Listener::new(communities, user.into_iter().collect());
+    let printer = Printer {
+        output,
+        mibs: Some(&mibs),
+    };
+    let until = opts
+        .seconds
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map(|s| Instant::now() + Duration::from_secs_f64(s.min(1e9)));
+    let mut buf = vec![0u8; 65_535];
+    let mut stdout = std::io::stdout().lock();
+    let mut taken = 0u64;
+    while opts.count.is_none_or(|c| taken < c) {
+        let wait = match until {
+            Some(u) if Instant::now() >= u => break,
+            Some(u) => Some(u - Instant::now()),
+            None => None,
+        };
+        if sock.set_read_timeout(wait).is_err() {
+            break;
+        }
+        let (n, from) = match sock.recv_from(&mut buf) {
+            Ok(r) => r,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                continue
+            }
+            Err(e) => {
+                eprintln!("snmpc: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        if let Handled::Notification(notification, reply) = listener.handle(from, &buf[..n]) {
+            taken += 1;
+            if let Some(reply) = reply {
+                let _ = sock.send_to(&reply, from);
+            }
+            let shown = if opts.json {
+                format!("{}\n", json(&notification, &printer))
+            } else {
+                text(&notification, &printer)
+            };
+            let _ = stdout.write_all(shown.as_bytes());
+            let _ = stdout.flush();
+        }
+    }
+    let (received, notifications, dropped) = listener.counters();
+    let reasons: Vec<String> = dropped
+        .iter()
+        .map(|(why, n)| format!("{n} {}", why.name()))
+        .collect();
+    eprintln!(
+        "{received} datagrams: {notifications} notifications, {} dropped{}",
+        received - notifications,
+        if reasons.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", reasons.join(", "))
+        }
+    );
+    ExitCode::SUCCESS
+}
