@@ -67,6 +67,8 @@ pub struct Exchange {
     next_id: i32,
     salt: u64,
     peer: Option<Peer>,
+    /// This engine, for SNMPv3 traps (whose sender is authoritative).
+    local_engine: Option<Engine>,
     stats: Stats,
     pending: Option<Pending>,
     result: Option<Result<Vec<VarBind>, ClientError>>,
@@ -99,6 +101,7 @@ impl Exchange {
             options,
             next_id: (seed as i32 & 0x3fff_ffff).max(1),
             salt: seed,
+            local_engine: None,
             peer: None,
             stats: Stats::default(),
             pending: None,
@@ -340,10 +343,42 @@ impl Exchange {
                 let all = notify::v2_bindings(uptime, trap_oid, bindings);
                 notify::v2c_trap(community, id, &all)
             }
-            Credentials::Usm(_) => Err(ClientError::NotOffered(
-                "SNMPv3 traps (their sender is the authoritative engine); send an inform",
-            )),
+            Credentials::Usm(user) => {
+                let Some(engine) = &self.local_engine else {
+                    return Err(ClientError::NotOffered(
+                        "SNMPv3 traps without this engine's ID (their sender is the \
+                         authoritative engine: set_local_engine), or send an inform",
+                    ));
+                };
+                self.salt = self.salt.wrapping_add(1);
+                let peer = Peer::new(user, engine.clone());
+                let all = notify::v2_bindings(uptime, trap_oid, bindings);
+                let now = Instant::now();
+                let max_size = self.options.max_size;
+                request::usm(
+                    user,
+                    &peer,
+                    &Request::trap(&all),
+                    id,
+                    self.salt,
+                    max_size,
+                    now,
+                )
+            }
         }
+    }
+
+    /// This engine's snmpEngineID and snmpEngineBoots, for the SNMPv3 traps it sends (their
+    /// sender is the authoritative engine, RFC 3414 1.5.1); snmpEngineTime counts from `now`.
+    /// The receiver must know the user under this engine ID (net-snmp's
+    /// `createUser -e ENGINEID`). Keeping boots across restarts is the caller's.
+    pub fn set_local_engine(&mut self, id: &[u8], boots: u32, now: Instant) {
+        self.local_engine = Some(Engine {
+            id: id.to_vec(),
+            boots,
+            time: 0,
+            learned_at: now,
+        });
     }
 
     /// The datagram of an SNMPv1 Trap-PDU with the header `trap` (SNMPv1 sessions only).

@@ -8,7 +8,8 @@ use snmp_ber::{Encode, OidBuf, SequenceOf};
 use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
 use snmp_messages::snmpv2_pdu::{
     BulkPdu, GetBulkRequestPdu, GetNextRequestPdu, GetRequestPdu, InformRequestPdu, Pdu,
-    PduErrorStatus, Pdus, SetRequestPdu, VarBind as WireVarBind, VarBindList, VarBindValue,
+    PduErrorStatus, Pdus, SetRequestPdu, Snmpv2TrapPdu, VarBind as WireVarBind, VarBindList,
+    VarBindValue,
 };
 use snmp_messages::snmpv2_smi::ObjectName;
 use snmp_messages::snmpv3_message_syntax::ScopedPdu;
@@ -28,6 +29,7 @@ pub(crate) enum Kind {
     GetNext,
     Set,
     Inform,
+    Trap,
     GetBulk {
         non_repeaters: u32,
         max_repetitions: u32,
@@ -73,6 +75,14 @@ impl Request {
         }
     }
 
+    /// SNMPv2-Trap of `bindings` (sysUpTime.0 and snmpTrapOID.0 first), unanswered.
+    pub(crate) fn trap(bindings: &[(OidBuf, Value)]) -> Request {
+        Request {
+            kind: Kind::Trap,
+            ..Request::set(bindings)
+        }
+    }
+
     /// SET of `bindings`.
     pub fn set(bindings: &[(OidBuf, Value)]) -> Request {
         let (oids, values) = bindings.iter().cloned().unzip();
@@ -99,6 +109,7 @@ impl Request {
             Kind::GetNext => "getnext",
             Kind::GetBulk { .. } => "getbulk",
             Kind::Inform => "inform",
+            Kind::Trap => "trap",
         }
     }
 }
@@ -155,6 +166,7 @@ fn pdus<'a>(kind: Kind, vbs: &'a [WireVarBind<'a>], request_id: i32) -> Pdus<'a>
         Kind::Get => Pdus::GetRequest(GetRequestPdu(pdu)),
         Kind::Set => Pdus::SetRequest(SetRequestPdu(pdu)),
         Kind::Inform => Pdus::InformRequest(InformRequestPdu(pdu)),
+        Kind::Trap => Pdus::SnmpV2Trap(Snmpv2TrapPdu(pdu)),
         Kind::GetNext => Pdus::GetNextRequest(GetNextRequestPdu(pdu)),
         Kind::GetBulk {
             non_repeaters,
@@ -214,6 +226,7 @@ pub(crate) fn v1(community: &[u8], request: &Request, id: i32) -> Result<Vec<u8>
         Kind::Set => v1::Pdus::SetRequest(v1::SetRequestPdu(pdu)),
         Kind::GetBulk { .. } => return Err(ClientError::NoBulkInV1),
         Kind::Inform => return Err(ClientError::NotOffered("InformRequest in SNMPv1")),
+        Kind::Trap => return Err(ClientError::NotOffered("an SNMPv2-Trap in SNMPv1")),
     };
     v1::Message {
         version: v1::MessageVersion(0),
@@ -297,7 +310,8 @@ pub(crate) fn usm(
     let header = Header {
         msg_id: id as u32,
         max_size,
-        reportable: true,
+        // Confirmed-class PDUs ask for Reports; a trap is unconfirmed (RFC 3412 6.4).
+        reportable: request.kind != Kind::Trap,
     };
     Ok(seal(header, &security, &scoped)?)
 }

@@ -218,6 +218,12 @@ macro_rules! requests {
             Ok(rows)
         }
 
+        /// This engine's snmpEngineID and boots, for the SNMPv3 traps it sends (see
+        /// [`Exchange::set_local_engine`]).
+        pub fn set_local_engine(&mut self, id: &[u8], boots: u32) {
+            self.exchange.set_local_engine(id, boots, Instant::now());
+        }
+
         /// The engine of a v3 agent, once discovered.
         pub fn engine(&self) -> Option<&Engine> {
             self.exchange.engine()

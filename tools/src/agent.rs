@@ -41,10 +41,21 @@ impl Agent {
         let mibs = Some(Mibs::load_with_builtin(&opts.mib_dirs()).map_err(bad_arguments)?);
         let (addr, creds, mut options) = opts.session().map_err(bad_arguments)?;
         adjust(&mut options);
-        let session = Session::new(addr, creds, options).map_err(|e| {
+        let engine_id = opts.engine_id().map_err(bad_arguments)?;
+        let mut session = Session::new(addr, creds, options).map_err(|e| {
             eprintln!("snmpc: {e}");
             ExitCode::FAILURE
         })?;
+        if let Some(id) = engine_id {
+            // The agent's engine, known: no discovery; its clock is learned from the first
+            // Report, as net-snmp's tools do with -e.
+            session.set_engine(snmp_client::Engine {
+                id,
+                boots: 0,
+                time: 0,
+                learned_at: std::time::Instant::now(),
+            });
+        }
         Ok(Agent {
             session,
             mibs,
@@ -482,6 +493,10 @@ pub fn trap(opts: &AgentOpts, args: &[String]) -> ExitCode {
         Ok(a) => a,
         Err(code) => return code,
     };
+    if let Ok(Some(id)) = opts.engine_id() {
+        // A v3 trap's sender is the authoritative engine: this one, under -e's ID.
+        agent.session.set_local_engine(&id, 1);
+    }
     let sent = if opts.version == "1" {
         trap_v1(&mut agent, args)
     } else {

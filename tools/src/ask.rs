@@ -42,6 +42,10 @@ pub struct AgentOpts {
     /// protocols given.
     #[arg(short = 'l', long = "sec-level", value_name = "LEVEL")]
     pub level: Option<String>,
+    /// The engine ID (v3, hex, `0x` allowed): the agent's, skipping discovery (`get`,
+    /// `walk`...), or this sender's own for `trap` (the receiver knows the user under it).
+    #[arg(short = 'e', long = "engine-id", value_name = "HEX")]
+    pub engine_id: Option<String>,
     /// The context (v3's contextName; default the empty, default context).
     #[arg(short = 'n', long = "context", value_name = "CONTEXT")]
     pub context: Option<String>,
@@ -163,6 +167,7 @@ impl std::fmt::Debug for AgentOpts {
             .field("priv_password", &hidden(&self.priv_password))
             .field("level", &self.level)
             .field("context", &self.context)
+            .field("engine_id", &self.engine_id)
             .field("timeout", &self.timeout)
             .field("retries", &self.retries)
             .field("mib_dirs", &self.mib_dirs)
@@ -206,6 +211,29 @@ impl WalkLimits {
 }
 
 impl AgentOpts {
+    /// `-e`'s engine ID, or why it is not one.
+    pub fn engine_id(&self) -> Result<Option<Vec<u8>>, String> {
+        let Some(text) = &self.engine_id else {
+            return Ok(None);
+        };
+        let digits = text.trim_start_matches("0x").trim_start_matches("0X");
+        let ok = !digits.is_empty()
+            && digits.len().is_multiple_of(2)
+            && digits.len() <= 64
+            && digits.bytes().all(|b| b.is_ascii_hexdigit());
+        if !ok {
+            return Err(format!(
+                "-e {text}: expected 1 to 32 octets in hex, as 0x80001f8803..."
+            ));
+        }
+        Ok(Some(
+            (0..digits.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).expect("hex digits"))
+                .collect(),
+        ))
+    }
+
     /// Whether OIDs are printed as numbers (`-On`).
     pub fn numeric(&self) -> bool {
         self.output.contains('n')

@@ -42,6 +42,7 @@ fn receiver(snmptrapd: &Path) -> Receiver {
         &conf,
         "authCommunity log public\n\
          createUser informuser SHA \"informauthpass\" AES \"informprivpass\"\n\
+         createUser -e 0x8000000001020304 informuser SHA \"informauthpass\" AES \"informprivpass\"\n\
          authUser log informuser\n",
     )
     .unwrap();
@@ -199,6 +200,19 @@ fn traps_and_informs_reach_snmptrapd_as_net_snmps_do() {
     let mut informv3 = v3.to_vec();
     informv3.extend([t, "7", "IF-MIB::linkUp", "ifDescr.1", "s", "eth0"]);
     cases.push(("inform", &snmpinform, informv3));
+    // A v3 trap: its sender is the authoritative engine, named by -e.
+    let mut trapv3 = v3.to_vec();
+    trapv3.extend([
+        "-e",
+        "0x8000000001020304",
+        t,
+        "8",
+        "IF-MIB::linkDown",
+        "ifIndex.2",
+        "i",
+        "2",
+    ]);
+    cases.push(("trap", &snmptrap, trapv3));
     // Past the banner.
     let mut at = std::fs::read_to_string(&r.log).unwrap_or_default().len();
     let mut logged: Vec<String> = Vec::new();
@@ -228,13 +242,16 @@ fn traps_and_informs_reach_snmptrapd_as_net_snmps_do() {
         logged.push(theirs);
     }
     listen_prints_what_snmptrapd_logs(&cases, &logged, &snmptrap);
-    // A trap under SNMPv3 is not offered (its sender is the authoritative engine): said, exit 1.
+    // A trap under SNMPv3 without -e (no engine of its own to send from): said, exit 1.
     let mut v3trap = vec!["trap"];
     v3trap.extend(v3);
     v3trap.extend([t, "1", "IF-MIB::linkUp"]);
     let (_, err, code) = snmpc(&v3trap);
     assert_eq!(code, 1);
-    assert!(err.contains("not offered: SNMPv3 traps"), "{err}");
+    assert!(
+        err.contains("not offered: SNMPv3 traps without this engine's ID"),
+        "{err}"
+    );
     // Bindings not in triples are refused before anything is sent.
     let (_, err, code) = snmpc(&[
         "trap",
