@@ -2,7 +2,7 @@
 //! requests, received datagrams and the time; it hands back datagrams to send, the deadline
 //! it waits for, and each request's result. It owns request ids and salts, engine discovery,
 //! retransmission after timeouts, resynchronisation after a notInTimeWindow Report, and the
-//! acceptance of answers ([`crate::answer`]). [`crate::Session`] and [`crate::AsyncSession`]
+//! acceptance of answers (`answer.rs`, listed in docs/ARCHITECTURE.md). [`crate::Session`] and [`crate::AsyncSession`]
 //! only move datagrams for it; a poller or a test can drive it with no socket at all.
 //!
 //! ```

@@ -897,7 +897,7 @@ impl Emitter<'_> {
                 quote!(r)
             };
             let tag_doc = doc_lines(&format!(
-                "The identifier octets values of this type start with: {desc}."
+                "The identifier octets values of this type start with: `{desc}`."
             ));
             let inherent = quote! {
                 #inherent_head {

@@ -28,7 +28,7 @@ pub struct Message<'a> {
 }
 
 impl<'a> Message<'a> {
-    /// The identifier octets values of this type start with: SEQUENCE (0x30).
+    /// The identifier octets values of this type start with: `SEQUENCE (0x30)`.
     pub const TAG: &'static [u8] = &[0x30];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -128,7 +128,7 @@ impl snmp_ber::Encode for Message<'_> {
 pub struct MessageVersion(pub i64);
 
 impl MessageVersion {
-    /// The identifier octets values of this type start with: INTEGER (0x02).
+    /// The identifier octets values of this type start with: `INTEGER (0x02)`.
     pub const TAG: &'static [u8] = &[0x02];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.

@@ -76,7 +76,7 @@ pub const ENTERPRISES: snmp_ber::Oid<'static> = snmp_ber::Oid::from_ber_unchecke
 pub struct ObjectName<'a>(pub snmp_ber::Oid<'a>);
 
 impl<'a> ObjectName<'a> {
-    /// The identifier octets values of this type start with: OBJECT IDENTIFIER (0x06).
+    /// The identifier octets values of this type start with: `OBJECT IDENTIFIER (0x06)`.
     pub const TAG: &'static [u8] = &[0x06];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -623,7 +623,7 @@ impl snmp_ber::Encode for NetworkAddress {
 pub struct IpAddress(pub [u8; 4]);
 
 impl IpAddress {
-    /// The identifier octets values of this type start with: [APPLICATION 0] (0x40).
+    /// The identifier octets values of this type start with: `[APPLICATION 0] (0x40)`.
     pub const TAG: &'static [u8] = &[0x40];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -675,7 +675,7 @@ impl snmp_ber::Encode for IpAddress {
 pub struct Counter(pub u32);
 
 impl Counter {
-    /// The identifier octets values of this type start with: [APPLICATION 1] (0x41).
+    /// The identifier octets values of this type start with: `[APPLICATION 1] (0x41)`.
     pub const TAG: &'static [u8] = &[0x41];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -727,7 +727,7 @@ impl snmp_ber::Encode for Counter {
 pub struct Gauge(pub u32);
 
 impl Gauge {
-    /// The identifier octets values of this type start with: [APPLICATION 2] (0x42).
+    /// The identifier octets values of this type start with: `[APPLICATION 2] (0x42)`.
     pub const TAG: &'static [u8] = &[0x42];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -779,7 +779,7 @@ impl snmp_ber::Encode for Gauge {
 pub struct TimeTicks(pub u32);
 
 impl TimeTicks {
-    /// The identifier octets values of this type start with: [APPLICATION 3] (0x43).
+    /// The identifier octets values of this type start with: `[APPLICATION 3] (0x43)`.
     pub const TAG: &'static [u8] = &[0x43];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -831,7 +831,7 @@ impl snmp_ber::Encode for TimeTicks {
 pub struct Opaque<'a>(pub &'a [u8]);
 
 impl<'a> Opaque<'a> {
-    /// The identifier octets values of this type start with: [APPLICATION 4] (0x44).
+    /// The identifier octets values of this type start with: `[APPLICATION 4] (0x44)`.
     pub const TAG: &'static [u8] = &[0x44];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.

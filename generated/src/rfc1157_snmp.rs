@@ -28,7 +28,7 @@ pub struct Message<'a> {
 }
 
 impl<'a> Message<'a> {
-    /// The identifier octets values of this type start with: SEQUENCE (0x30).
+    /// The identifier octets values of this type start with: `SEQUENCE (0x30)`.
     pub const TAG: &'static [u8] = &[0x30];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -278,7 +278,7 @@ impl snmp_ber::Encode for Pdus<'_> {
 pub struct GetRequestPdu<'a>(pub Pdu<'a>);
 
 impl<'a> GetRequestPdu<'a> {
-    /// The identifier octets values of this type start with: [0] (0xa0).
+    /// The identifier octets values of this type start with: `[0] (0xa0)`.
     pub const TAG: &'static [u8] = &[0xa0];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -334,7 +334,7 @@ impl snmp_ber::Encode for GetRequestPdu<'_> {
 pub struct GetNextRequestPdu<'a>(pub Pdu<'a>);
 
 impl<'a> GetNextRequestPdu<'a> {
-    /// The identifier octets values of this type start with: [1] (0xa1).
+    /// The identifier octets values of this type start with: `[1] (0xa1)`.
     pub const TAG: &'static [u8] = &[0xa1];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -390,7 +390,7 @@ impl snmp_ber::Encode for GetNextRequestPdu<'_> {
 pub struct GetResponsePdu<'a>(pub Pdu<'a>);
 
 impl<'a> GetResponsePdu<'a> {
-    /// The identifier octets values of this type start with: [2] (0xa2).
+    /// The identifier octets values of this type start with: `[2] (0xa2)`.
     pub const TAG: &'static [u8] = &[0xa2];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -446,7 +446,7 @@ impl snmp_ber::Encode for GetResponsePdu<'_> {
 pub struct SetRequestPdu<'a>(pub Pdu<'a>);
 
 impl<'a> SetRequestPdu<'a> {
-    /// The identifier octets values of this type start with: [3] (0xa3).
+    /// The identifier octets values of this type start with: `[3] (0xa3)`.
     pub const TAG: &'static [u8] = &[0xa3];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -529,7 +529,7 @@ pub struct Pdu<'a> {
 }
 
 impl<'a> Pdu<'a> {
-    /// The identifier octets values of this type start with: SEQUENCE (0x30).
+    /// The identifier octets values of this type start with: `SEQUENCE (0x30)`.
     pub const TAG: &'static [u8] = &[0x30];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -693,7 +693,7 @@ pub struct TrapPdu<'a> {
 }
 
 impl<'a> TrapPdu<'a> {
-    /// The identifier octets values of this type start with: [4] (0xa4).
+    /// The identifier octets values of this type start with: `[4] (0xa4)`.
     pub const TAG: &'static [u8] = &[0xa4];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -848,7 +848,7 @@ pub struct VarBind<'a> {
 }
 
 impl<'a> VarBind<'a> {
-    /// The identifier octets values of this type start with: SEQUENCE (0x30).
+    /// The identifier octets values of this type start with: `SEQUENCE (0x30)`.
     pub const TAG: &'static [u8] = &[0x30];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -926,7 +926,7 @@ impl snmp_ber::Encode for VarBind<'_> {
 pub struct VarBindList<'a>(pub snmp_ber::SequenceOf<'a, VarBind<'a>>);
 
 impl<'a> VarBindList<'a> {
-    /// The identifier octets values of this type start with: SEQUENCE (0x30).
+    /// The identifier octets values of this type start with: `SEQUENCE (0x30)`.
     pub const TAG: &'static [u8] = &[0x30];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -989,7 +989,7 @@ impl snmp_ber::Encode for VarBindList<'_> {
 pub struct MessageVersion(pub i64);
 
 impl MessageVersion {
-    /// The identifier octets values of this type start with: INTEGER (0x02).
+    /// The identifier octets values of this type start with: `INTEGER (0x02)`.
     pub const TAG: &'static [u8] = &[0x02];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -1066,7 +1066,7 @@ impl snmp_ber::Encode for MessageVersion {
 pub struct PduErrorStatus(pub i64);
 
 impl PduErrorStatus {
-    /// The identifier octets values of this type start with: INTEGER (0x02).
+    /// The identifier octets values of this type start with: `INTEGER (0x02)`.
     pub const TAG: &'static [u8] = &[0x02];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -1159,7 +1159,7 @@ impl snmp_ber::Encode for PduErrorStatus {
 pub struct TrapPduGenericTrap(pub i64);
 
 impl TrapPduGenericTrap {
-    /// The identifier octets values of this type start with: INTEGER (0x02).
+    /// The identifier octets values of this type start with: `INTEGER (0x02)`.
     pub const TAG: &'static [u8] = &[0x02];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.

@@ -227,7 +227,7 @@ impl snmp_ber::Encode for Pdus<'_> {
 pub struct GetRequestPdu<'a>(pub Pdu<'a>);
 
 impl<'a> GetRequestPdu<'a> {
-    /// The identifier octets values of this type start with: [0] (0xa0).
+    /// The identifier octets values of this type start with: `[0] (0xa0)`.
     pub const TAG: &'static [u8] = &[0xa0];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -282,7 +282,7 @@ impl snmp_ber::Encode for GetRequestPdu<'_> {
 pub struct GetNextRequestPdu<'a>(pub Pdu<'a>);
 
 impl<'a> GetNextRequestPdu<'a> {
-    /// The identifier octets values of this type start with: [1] (0xa1).
+    /// The identifier octets values of this type start with: `[1] (0xa1)`.
     pub const TAG: &'static [u8] = &[0xa1];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -337,7 +337,7 @@ impl snmp_ber::Encode for GetNextRequestPdu<'_> {
 pub struct ResponsePdu<'a>(pub Pdu<'a>);
 
 impl<'a> ResponsePdu<'a> {
-    /// The identifier octets values of this type start with: [2] (0xa2).
+    /// The identifier octets values of this type start with: `[2] (0xa2)`.
     pub const TAG: &'static [u8] = &[0xa2];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -392,7 +392,7 @@ impl snmp_ber::Encode for ResponsePdu<'_> {
 pub struct SetRequestPdu<'a>(pub Pdu<'a>);
 
 impl<'a> SetRequestPdu<'a> {
-    /// The identifier octets values of this type start with: [3] (0xa3).
+    /// The identifier octets values of this type start with: `[3] (0xa3)`.
     pub const TAG: &'static [u8] = &[0xa3];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -447,7 +447,7 @@ impl snmp_ber::Encode for SetRequestPdu<'_> {
 pub struct GetBulkRequestPdu<'a>(pub BulkPdu<'a>);
 
 impl<'a> GetBulkRequestPdu<'a> {
-    /// The identifier octets values of this type start with: [5] (0xa5).
+    /// The identifier octets values of this type start with: `[5] (0xa5)`.
     pub const TAG: &'static [u8] = &[0xa5];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -502,7 +502,7 @@ impl snmp_ber::Encode for GetBulkRequestPdu<'_> {
 pub struct InformRequestPdu<'a>(pub Pdu<'a>);
 
 impl<'a> InformRequestPdu<'a> {
-    /// The identifier octets values of this type start with: [6] (0xa6).
+    /// The identifier octets values of this type start with: `[6] (0xa6)`.
     pub const TAG: &'static [u8] = &[0xa6];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -557,7 +557,7 @@ impl snmp_ber::Encode for InformRequestPdu<'_> {
 pub struct Snmpv2TrapPdu<'a>(pub Pdu<'a>);
 
 impl<'a> Snmpv2TrapPdu<'a> {
-    /// The identifier octets values of this type start with: [7] (0xa7).
+    /// The identifier octets values of this type start with: `[7] (0xa7)`.
     pub const TAG: &'static [u8] = &[0xa7];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -612,7 +612,7 @@ impl snmp_ber::Encode for Snmpv2TrapPdu<'_> {
 pub struct ReportPdu<'a>(pub Pdu<'a>);
 
 impl<'a> ReportPdu<'a> {
-    /// The identifier octets values of this type start with: [8] (0xa8).
+    /// The identifier octets values of this type start with: `[8] (0xa8)`.
     pub const TAG: &'static [u8] = &[0xa8];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -710,7 +710,7 @@ pub struct Pdu<'a> {
 }
 
 impl<'a> Pdu<'a> {
-    /// The identifier octets values of this type start with: SEQUENCE (0x30).
+    /// The identifier octets values of this type start with: `SEQUENCE (0x30)`.
     pub const TAG: &'static [u8] = &[0x30];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -861,7 +861,7 @@ pub struct BulkPdu<'a> {
 }
 
 impl<'a> BulkPdu<'a> {
-    /// The identifier octets values of this type start with: SEQUENCE (0x30).
+    /// The identifier octets values of this type start with: `SEQUENCE (0x30)`.
     pub const TAG: &'static [u8] = &[0x30];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -1025,7 +1025,7 @@ pub struct VarBind<'a> {
 }
 
 impl<'a> VarBind<'a> {
-    /// The identifier octets values of this type start with: SEQUENCE (0x30).
+    /// The identifier octets values of this type start with: `SEQUENCE (0x30)`.
     pub const TAG: &'static [u8] = &[0x30];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -1103,7 +1103,7 @@ impl snmp_ber::Encode for VarBind<'_> {
 pub struct VarBindList<'a>(pub snmp_ber::SequenceOf<'a, VarBind<'a>>);
 
 impl<'a> VarBindList<'a> {
-    /// The identifier octets values of this type start with: SEQUENCE (0x30).
+    /// The identifier octets values of this type start with: `SEQUENCE (0x30)`.
     pub const TAG: &'static [u8] = &[0x30];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -1194,7 +1194,7 @@ impl snmp_ber::Encode for VarBindList<'_> {
 pub struct PduErrorStatus(pub i64);
 
 impl PduErrorStatus {
-    /// The identifier octets values of this type start with: INTEGER (0x02).
+    /// The identifier octets values of this type start with: `INTEGER (0x02)`.
     pub const TAG: &'static [u8] = &[0x02];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.

@@ -170,7 +170,7 @@ pub const SNMP_MODULES: snmp_ber::Oid<'static> = snmp_ber::Oid::from_ber_uncheck
 pub struct ExtUtcTime<'a>(pub &'a [u8]);
 
 impl<'a> ExtUtcTime<'a> {
-    /// The identifier octets values of this type start with: OCTET STRING (0x04).
+    /// The identifier octets values of this type start with: `OCTET STRING (0x04)`.
     pub const TAG: &'static [u8] = &[0x04];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -234,7 +234,7 @@ impl snmp_ber::Encode for ExtUtcTime<'_> {
 pub struct ObjectName<'a>(pub snmp_ber::Oid<'a>);
 
 impl<'a> ObjectName<'a> {
-    /// The identifier octets values of this type start with: OBJECT IDENTIFIER (0x06).
+    /// The identifier octets values of this type start with: `OBJECT IDENTIFIER (0x06)`.
     pub const TAG: &'static [u8] = &[0x06];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -285,7 +285,7 @@ impl snmp_ber::Encode for ObjectName<'_> {
 pub struct NotificationName<'a>(pub snmp_ber::Oid<'a>);
 
 impl<'a> NotificationName<'a> {
-    /// The identifier octets values of this type start with: OBJECT IDENTIFIER (0x06).
+    /// The identifier octets values of this type start with: `OBJECT IDENTIFIER (0x06)`.
     pub const TAG: &'static [u8] = &[0x06];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -644,7 +644,7 @@ impl snmp_ber::Encode for SimpleSyntax<'_> {
 pub struct Integer32(pub i32);
 
 impl Integer32 {
-    /// The identifier octets values of this type start with: INTEGER (0x02).
+    /// The identifier octets values of this type start with: `INTEGER (0x02)`.
     pub const TAG: &'static [u8] = &[0x02];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -852,7 +852,7 @@ impl snmp_ber::Encode for ApplicationSyntax<'_> {
 pub struct IpAddress(pub [u8; 4]);
 
 impl IpAddress {
-    /// The identifier octets values of this type start with: [APPLICATION 0] (0x40).
+    /// The identifier octets values of this type start with: `[APPLICATION 0] (0x40)`.
     pub const TAG: &'static [u8] = &[0x40];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -904,7 +904,7 @@ impl snmp_ber::Encode for IpAddress {
 pub struct Counter32(pub u32);
 
 impl Counter32 {
-    /// The identifier octets values of this type start with: [APPLICATION 1] (0x41).
+    /// The identifier octets values of this type start with: `[APPLICATION 1] (0x41)`.
     pub const TAG: &'static [u8] = &[0x41];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -956,7 +956,7 @@ impl snmp_ber::Encode for Counter32 {
 pub struct Gauge32(pub u32);
 
 impl Gauge32 {
-    /// The identifier octets values of this type start with: [APPLICATION 2] (0x42).
+    /// The identifier octets values of this type start with: `[APPLICATION 2] (0x42)`.
     pub const TAG: &'static [u8] = &[0x42];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -1008,7 +1008,7 @@ impl snmp_ber::Encode for Gauge32 {
 pub struct Unsigned32(pub u32);
 
 impl Unsigned32 {
-    /// The identifier octets values of this type start with: [APPLICATION 2] (0x42).
+    /// The identifier octets values of this type start with: `[APPLICATION 2] (0x42)`.
     pub const TAG: &'static [u8] = &[0x42];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -1060,7 +1060,7 @@ impl snmp_ber::Encode for Unsigned32 {
 pub struct TimeTicks(pub u32);
 
 impl TimeTicks {
-    /// The identifier octets values of this type start with: [APPLICATION 3] (0x43).
+    /// The identifier octets values of this type start with: `[APPLICATION 3] (0x43)`.
     pub const TAG: &'static [u8] = &[0x43];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -1112,7 +1112,7 @@ impl snmp_ber::Encode for TimeTicks {
 pub struct Opaque<'a>(pub &'a [u8]);
 
 impl<'a> Opaque<'a> {
-    /// The identifier octets values of this type start with: [APPLICATION 4] (0x44).
+    /// The identifier octets values of this type start with: `[APPLICATION 4] (0x44)`.
     pub const TAG: &'static [u8] = &[0x44];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -1164,7 +1164,7 @@ impl snmp_ber::Encode for Opaque<'_> {
 pub struct Counter64(pub u64);
 
 impl Counter64 {
-    /// The identifier octets values of this type start with: [APPLICATION 6] (0x46).
+    /// The identifier octets values of this type start with: `[APPLICATION 6] (0x46)`.
     pub const TAG: &'static [u8] = &[0x46];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.

@@ -30,7 +30,7 @@ pub struct Snmpv3Message<'a> {
 }
 
 impl<'a> Snmpv3Message<'a> {
-    /// The identifier octets values of this type start with: SEQUENCE (0x30).
+    /// The identifier octets values of this type start with: `SEQUENCE (0x30)`.
     pub const TAG: &'static [u8] = &[0x30];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -180,7 +180,7 @@ pub struct HeaderData {
 }
 
 impl HeaderData {
-    /// The identifier octets values of this type start with: SEQUENCE (0x30).
+    /// The identifier octets values of this type start with: `SEQUENCE (0x30)`.
     pub const TAG: &'static [u8] = &[0x30];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
@@ -416,7 +416,7 @@ pub struct ScopedPdu<'a> {
 }
 
 impl<'a> ScopedPdu<'a> {
-    /// The identifier octets values of this type start with: SEQUENCE (0x30).
+    /// The identifier octets values of this type start with: `SEQUENCE (0x30)`.
     pub const TAG: &'static [u8] = &[0x30];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.

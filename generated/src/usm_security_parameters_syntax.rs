@@ -33,7 +33,7 @@ pub struct UsmSecurityParameters<'a> {
 }
 
 impl<'a> UsmSecurityParameters<'a> {
-    /// The identifier octets values of this type start with: SEQUENCE (0x30).
+    /// The identifier octets values of this type start with: `SEQUENCE (0x30)`.
     pub const TAG: &'static [u8] = &[0x30];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
