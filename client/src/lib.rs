@@ -1,4 +1,39 @@
-//! The SNMPv3 side of snmp-codegen's client: the User-based Security Model (RFC 3414), with the
+//! snmp-client: sessions with SNMP agents (v1, v2c, v3/USM), tables walked into the rows the
+//! MIB compiler generates, and notifications sent and received.
+//!
+//! ```no_run
+//! use snmp_client::{Credentials, Options, Session};
+//! use snmp_messages::if_mib::IfEntry;
+//!
+//! let public = Credentials::V2c(b"public".to_vec());
+//! let mut s = Session::new("127.0.0.1:161".parse()?, public, Options::default())?;
+//! let rows = s.walk_table::<IfEntry>()?; // typed rows by ifIndex; what did not fit: problems()
+//! for row in rows.iter() {
+//!     println!("{} {:?} {:?}", row.index.if_index, row.if_descr, row.if_oper_status);
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Everything below a socket is sans IO and runs anywhere; a trap made and received:
+//!
+//! ```
+//! use snmp_client::listen::{Handled, Listener};
+//! use snmp_client::notify::{v2_bindings, v2c_trap};
+//! use snmp_client::Value;
+//!
+//! let link_down = "1.3.6.1.6.3.1.1.5.3".parse()?;
+//! let if_index = ("1.3.6.1.2.1.2.2.1.1.3".parse()?, Value::Integer(3));
+//! let datagram = v2c_trap(b"public", 1, &v2_bindings(4200, &link_down, &[if_index]))?;
+//!
+//! let mut listener = Listener::new(vec![b"public".to_vec()], Vec::new());
+//! let Handled::Notification(n, _) = listener.handle("127.0.0.1:40000".parse()?, &datagram) else {
+//!     panic!("a notification")
+//! };
+//! assert_eq!((n.trap_oid, n.uptime), (Some(link_down), Some(4200)));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The SNMPv3 side: the User-based Security Model (RFC 3414), with the
 //! SHA-2 authentication protocols of RFC 7860 and AES privacy (RFC 3826 and its 192- and
 //! 256-bit variants), over the message codecs generated in `snmp-messages`.
 //!

@@ -15,6 +15,30 @@
 //! // and in the crate: include!(concat!(env!("OUT_DIR"), "/asn1.rs"));
 //! ```
 //!
+//! MIB modules too: a vendor's module, its imports of the standard modules (SNMPv2-SMI, -TC,
+//! IF-MIB...) found among those built in:
+//!
+//! ```
+//! let dir = std::env::temp_dir().join(format!("snmp-codegen-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir)?;
+//! std::fs::write(
+//!     dir.join("ACME-MIB.txt"),
+//!     "ACME-MIB DEFINITIONS ::= BEGIN
+//!      IMPORTS MODULE-IDENTITY, OBJECT-TYPE, enterprises FROM SNMPv2-SMI
+//!              InterfaceIndex FROM IF-MIB;
+//!      acme MODULE-IDENTITY LAST-UPDATED \"202612010000Z\" ORGANIZATION \"Acme\"
+//!          CONTACT-INFO \"ops\" DESCRIPTION \"widgets\" ::= { enterprises 99999 }
+//!      acmeUplink OBJECT-TYPE SYNTAX InterfaceIndex MAX-ACCESS read-only STATUS current
+//!          DESCRIPTION \"the uplink\" ::= { acme 1 }
+//!      END",
+//! )?;
+//! // In build.rs: `.compile()` writes OUT_DIR/asn1.rs (or `.file_name(..)`) instead.
+//! let generated = snmp_codegen::Builder::new().mib_dir(&dir).mib("ACME-MIB").generate()?;
+//! assert!(generated.single_file().contains("ACME_UPLINK"));
+//! # std::fs::remove_dir_all(&dir)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! This crate is what a build script needs: [`Builder`], its output and its diagnostics. The
 //! project's own bindings under `generated/` are written by the `snmp-regen` tool
 //! (`cargo run -p snmp-regen -- regen`), which has the command line.
