@@ -368,9 +368,23 @@ impl Builder {
                 .map(PathBuf::from)
                 .ok_or(BuildError::NoOutDir)?,
         };
-        let path = out_dir.join(self.file_name.as_deref().unwrap_or("asn1.rs"));
+        let path = out_dir.join(self.output_file_name());
         write_if_changed(&path, &generated.single_file())?;
         Ok(path)
+    }
+
+    /// [`Builder::file_name`], or by default the first MIB's name for a MIB-only build
+    /// (`ACME-WIDGET-MIB` → `acme_widget_mib.rs`), `asn1.rs` otherwise.
+    pub fn output_file_name(&self) -> String {
+        match (
+            &self.file_name,
+            self.files.is_empty() && self.dirs.is_empty(),
+            self.mibs.first(),
+        ) {
+            (Some(name), _, _) => name.clone(),
+            (None, true, Some(mib)) => format!("{}.rs", naming::snake_case(mib)),
+            _ => "asn1.rs".into(),
+        }
     }
 }
 
@@ -398,7 +412,10 @@ impl Generated {
 
     /// All modules in one file, each as `pub mod name { ... }`, for `include!`.
     pub fn single_file(&self) -> String {
-        let mut out = format!("{GENERATED_HEADER}\n");
+        let mut out = format!(
+            "{GENERATED_HEADER}\n// Written by snmp_codegen::Builder (a build script's `compile`, run \
+             again by cargo when the modules change, or `snmp-regen compile`): edit the modules.\n"
+        );
         for m in &self.modules {
             let body = m.source.strip_prefix(GENERATED_HEADER).unwrap_or(&m.source);
             let _ = write!(

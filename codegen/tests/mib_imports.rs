@@ -187,6 +187,19 @@ END
         code.contains("ACME_PORT_IF") && code.contains("1..2147483647"),
         "{code}"
     );
+    assert!(
+        code.lines()
+            .nth(1)
+            .unwrap()
+            .contains("snmp_codegen::Builder"),
+        "{code}"
+    );
     assert_eq!(generated.inputs.len(), 1, "{:?}", generated.inputs);
+    // Named after the MIB, for a build of MIBs only.
+    let builder = snmp_codegen::Builder::new()
+        .mib_dir(dir.path())
+        .mib("ACME-PORT-MIB");
+    assert_eq!(builder.output_file_name(), "acme_port_mib.rs");
+    assert_eq!(builder.file_name("x.rs").output_file_name(), "x.rs");
     assert!(generated.inputs[0].ends_with("ACME-PORT-MIB.txt"));
 }
