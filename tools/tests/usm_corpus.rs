@@ -160,7 +160,15 @@ fn net_snmp_messages_verify_and_decrypt() {
             p.name()
         );
     }
-    for p in PrivProtocol::ALL {
+    // The captures' ciphers; AES192C and AES256C differ from AES-192 and AES-256 only in how a
+    // short key is extended (usm_netsnmp.rs and client/tests/live_v3.rs check that).
+    let captured = [
+        PrivProtocol::Des,
+        PrivProtocol::Aes128,
+        PrivProtocol::Aes192,
+        PrivProtocol::Aes256,
+    ];
+    for p in captured {
         assert!(
             decrypted.get(p.name()).copied().unwrap_or(0) >= 2,
             "{} decrypted {decrypted:?}",
