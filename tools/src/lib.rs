@@ -11,6 +11,8 @@ pub mod hexdump;
 pub mod listen;
 pub mod mibs;
 pub mod print;
+pub mod send;
 pub mod setvalue;
+pub mod table;
 pub mod trace;
 pub mod view;

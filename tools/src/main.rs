@@ -304,15 +304,15 @@ fn main() -> ExitCode {
             root,
         } => agent::walk(&agent, &app, &limits, root.as_deref(), true),
         Command::Set { agent, triples } => agent::set(&agent, &triples),
-        Command::Trap { agent, args } => agent::trap(&agent, &args),
+        Command::Trap { agent, args } => snmpc::send::trap(&agent, &args),
         Command::Listen { opts } => snmpc::listen::run(&opts),
-        Command::Inform { agent, args } => agent::inform(&agent, &args),
+        Command::Inform { agent, args } => snmpc::send::inform(&agent, &args),
         Command::Table {
             agent,
             app,
             limits,
             table,
-        } => agent::table(&agent, &app, &limits, &table),
+        } => snmpc::table::table(&agent, &app, &limits, &table),
         Command::Mib { command } => mib(command),
         Command::Translate { opts, inputs } => translate(opts, inputs),
     }

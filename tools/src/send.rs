@@ -1,0 +1,132 @@
+//! `snmpc trap` and `snmpc inform`, as snmptrap and snmpinform: notifications sent with their
+//! arguments (to port 162 unless the address names another).
+
+use std::process::ExitCode;
+
+use snmp_ber::OidBuf;
+use snmp_client::ClientError;
+
+use crate::agent::{agent_error, bad_arguments, triples, Agent, Bindings};
+use crate::ask::{self, AgentOpts};
+
+/// The sender's uptime for a notification whose UPTIME argument is empty, as net-snmp's
+/// snmptrap takes it: this host's, in hundredths of a second (0 where the system does not say).
+fn local_uptime() -> u32 {
+    std::fs::read_to_string("/proc/uptime")
+        .ok()
+        .and_then(|t| t.split_whitespace().next()?.parse::<f64>().ok())
+        .map(|s| (s * 100.0).min(u32::MAX as f64) as u32)
+        .unwrap_or(0)
+}
+
+/// An UPTIME argument: hundredths of a second, or empty for this host's.
+fn uptime(text: &str) -> Result<u32, String> {
+    if text.is_empty() {
+        return Ok(local_uptime());
+    }
+    text.parse().map_err(|_| {
+        format!("uptime `{text}`: expected hundredths of a second, or '' for this host's")
+    })
+}
+
+/// `opts` sending to port 162 unless the address names one.
+fn to_trap_port(opts: &AgentOpts) -> AgentOpts {
+    AgentOpts {
+        agent: ask::with_default_port(&opts.agent, 162),
+        ..opts.clone()
+    }
+}
+
+/// `trap`, as snmptrap: `-v 1 ... ENTERPRISE AGENT GENERIC SPECIFIC UPTIME [OID TYPE VALUE]...`
+/// (an empty ENTERPRISE is net-snmp's default, an empty AGENT this host's address), or
+/// `-v 2c ... UPTIME TRAP-OID [OID TYPE VALUE]...`; an empty UPTIME is this host's. To port 162
+/// unless the address names another. SNMPv3 traps are not offered yet: `inform` is.
+pub fn trap(opts: &AgentOpts, args: &[String]) -> ExitCode {
+    let opts = to_trap_port(opts);
+    let mut agent = match Agent::open(&opts, |_| {}) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    if let Ok(Some(id)) = opts.engine_id() {
+        // A v3 trap's sender is the authoritative engine: this one, under -e's ID.
+        agent.session.set_local_engine(&id, 1);
+    }
+    let sent = if opts.version == "1" {
+        trap_v1(&mut agent, args)
+    } else {
+        notification(&agent, args)
+            .map(|(up, oid, bindings)| agent.session.trap(up, &oid, &bindings))
+    };
+    match sent {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(e)) => agent_error(&agent, e),
+        Err(e) => bad_arguments(e),
+    }
+}
+
+/// An SNMPv2 notification's arguments: UPTIME TRAP-OID, then bindings.
+fn notification(agent: &Agent, args: &[String]) -> Result<(u32, OidBuf, Bindings), String> {
+    let [up, oid, rest @ ..] = args else {
+        return Err("expected UPTIME TRAP-OID [OID TYPE VALUE]...".into());
+    };
+    Ok((uptime(up)?, agent.oid(oid)?, triples(agent, rest)?))
+}
+
+/// snmptrap's SNMPv1 form: ENTERPRISE AGENT GENERIC SPECIFIC UPTIME, then bindings.
+fn trap_v1(agent: &mut Agent, args: &[String]) -> Result<Result<(), ClientError>, String> {
+    let [enterprise, addr, generic, specific, up, rest @ ..] = args else {
+        return Err("expected ENTERPRISE AGENT GENERIC SPECIFIC UPTIME [OID TYPE VALUE]...".into());
+    };
+    let enterprise = if enterprise.is_empty() {
+        // net-snmp's snmptrap's default enterprise.
+        "1.3.6.1.4.1.3.1.1".parse().expect("an OID")
+    } else {
+        agent.oid(enterprise)?
+    };
+    let agent_addr = if addr.is_empty() {
+        None
+    } else {
+        Some(
+            addr.parse::<std::net::Ipv4Addr>()
+                .map_err(|_| format!("agent `{addr}`: expected an IPv4 address, or ''"))?
+                .octets(),
+        )
+    };
+    let number = |what: &str, t: &str| {
+        t.parse::<i64>()
+            .map_err(|_| format!("{what} `{t}`: expected a number"))
+    };
+    let header = snmp_client::notify::V1Trap {
+        enterprise,
+        agent_addr: agent_addr.unwrap_or([0; 4]),
+        generic: number("generic trap", generic)?,
+        specific: number("specific trap", specific)?,
+        uptime: uptime(up)?,
+    };
+    let bindings = triples(agent, rest)?;
+    Ok(match agent_addr {
+        Some(_) => agent.session.trap_v1(&header, &bindings),
+        // This host's address, as the session finds it.
+        None => agent.session.trap_v1_from_here(&header, &bindings),
+    })
+}
+
+/// `inform`, as snmpinform: `-v 2c|3 ... UPTIME TRAP-OID [OID TYPE VALUE]...`; the
+/// receiver's answer printed as bindings. To port 162 unless the address names another.
+pub fn inform(opts: &AgentOpts, args: &[String]) -> ExitCode {
+    let opts = to_trap_port(opts);
+    let mut agent = match Agent::open(&opts, |_| {}) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    let (up, oid, bindings) = match notification(&agent, args) {
+        Ok(n) => n,
+        Err(e) => return bad_arguments(e),
+    };
+    let answer = agent.session.inform(up, &oid, &bindings);
+    // snmpinform prints nothing when the inform is acknowledged.
+    match answer {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => agent_error(&agent, e),
+    }
+}
