@@ -221,7 +221,9 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         if let Handled::Notification(notification, reply) = listener.handle(from, &buf[..n]) {
             taken += 1;
             if let Some(reply) = reply {
-                let _ = sock.send_to(&reply, from);
+                if let Err(e) = sock.send_to(&reply, from) {
+                    eprintln!("snmpc: answering the inform from {from}: {e}");
+                }
             }
             let shown = if opts.json {
                 format!("{}\n", json(&notification, &printer))
