@@ -5,20 +5,27 @@
 //! decrypted with the configured users' keys localized to the sender's engine (a trap's sender
 //! is its authoritative engine, RFC 3414 1.5.1). An SNMPv1 trap is also given in its SNMPv2 form
 //! (RFC 3584 3.1: snmpTrapOID from generic and specific trap, the enterprise kept).
-//! v3 informs, whose receiver is the authoritative engine, are not taken yet (counted).
+//! For v3 informs the receiver is the authoritative engine: with an engine of its own
+//! ([`Listener::with_engine`]) it answers discovery with a Report of usmStatsUnknownEngineIDs
+//! carrying its ID, boots and time (RFC 3414 4), checks the time window (3.2 step 7), and
+//! answers each inform with a Response sealed at the inform's level; without one, v3 informs
+//! are dropped (counted).
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 
-use snmp_ber::{Decode, Encode, OidBuf};
+use std::time::Instant;
+
+use snmp_ber::{Decode, Encode, OidBuf, SequenceOf};
 use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
 use snmp_messages::rfc1157_snmp as v1;
-use snmp_messages::snmpv2_pdu::{Pdu, Pdus, ResponsePdu};
-use snmp_messages::snmpv3_message_syntax::ScopedPdu;
+use snmp_messages::snmpv2_pdu::{Pdu, PduErrorStatus, Pdus, ReportPdu, ResponsePdu, VarBindList};
+use snmp_messages::snmpv3_message_syntax::{ScopedPdu, ScopedPduData};
 
 use crate::config::UsmUser;
 use crate::incoming::{flags, Incoming};
 use crate::notify::{V1Trap, SNMP_TRAP_OID, SYS_UP_TIME};
+use crate::outgoing::{seal, Header, Security};
 use crate::value::{Value, VarBind};
 
 /// A notification received.
@@ -59,8 +66,10 @@ pub enum Dropped {
     DecryptionError,
     /// A v3 notification at a lower level than its user's.
     WrongSecurityLevel,
-    /// A v3 inform (its receiver is the authoritative engine: not offered yet).
+    /// A v3 inform to a listener with no engine of its own (see [`Listener::with_engine`]).
     V3Inform,
+    /// A v3 inform outside the time window of this engine (RFC 3414 3.2 step 7b).
+    NotInTimeWindow,
 }
 
 impl Dropped {
@@ -74,7 +83,8 @@ impl Dropped {
             Dropped::WrongDigest => "wrong digest",
             Dropped::DecryptionError => "decryption error",
             Dropped::WrongSecurityLevel => "wrong security level",
-            Dropped::V3Inform => "v3 inform (not offered)",
+            Dropped::V3Inform => "v3 inform without an engine of our own",
+            Dropped::NotInTimeWindow => "not in time window",
         }
     }
 }
@@ -86,6 +96,29 @@ pub enum Handled {
     Notification(Box<Notification>, Option<Vec<u8>>),
     /// Dropped, and why.
     Dropped(Dropped),
+    /// A v3 discovery request, answered with this datagram (a Report naming this engine).
+    Discovery(Vec<u8>),
+}
+
+/// This receiver's own SNMP engine, authoritative for the v3 informs sent to it.
+#[derive(Debug, Clone)]
+struct LocalEngine {
+    id: Vec<u8>,
+    boots: u32,
+    started: Instant,
+    /// Discovery requests answered (the usmStatsUnknownEngineIDs counter).
+    discoveries: u32,
+    /// Privacy salts of the answers.
+    salt: u64,
+}
+
+impl LocalEngine {
+    /// snmpEngineTime at `now`.
+    fn time(&self, now: Instant) -> u32 {
+        now.saturating_duration_since(self.started)
+            .as_secs()
+            .min(u64::from(i32::MAX as u32)) as u32
+    }
 }
 
 /// The receiving side's configuration and counters.
@@ -93,6 +126,7 @@ pub enum Handled {
 pub struct Listener {
     communities: Vec<Vec<u8>>,
     users: Vec<UsmUser>,
+    engine: Option<LocalEngine>,
     received: u64,
     notifications: u64,
     dropped: BTreeMap<Dropped, u64>,
@@ -109,18 +143,44 @@ impl Listener {
         }
     }
 
+    /// This receiver with an SNMP engine of its own (`id`, `boots`; its time counts from
+    /// `now`), authoritative for the v3 informs sent to it.
+    pub fn with_engine(mut self, id: &[u8], boots: u32, now: Instant) -> Listener {
+        self.engine = Some(LocalEngine {
+            id: id.to_vec(),
+            boots,
+            started: now,
+            discoveries: 0,
+            salt: u64::from(boots) << 32,
+        });
+        self
+    }
+
+    /// Discovery requests answered (see [`Listener::with_engine`]).
+    pub fn discoveries(&self) -> u32 {
+        self.engine.as_ref().map_or(0, |e| e.discoveries)
+    }
+
     /// Datagrams handled, notifications among them, and the others by why they were dropped.
     pub fn counters(&self) -> (u64, u64, &BTreeMap<Dropped, u64>) {
         (self.received, self.notifications, &self.dropped)
     }
 
-    /// What the datagram `bytes` from `source` is.
+    /// What the datagram `bytes` from `source` is, received now.
     pub fn handle(&mut self, source: SocketAddr, bytes: &[u8]) -> Handled {
+        self.handle_at(source, bytes, Instant::now())
+    }
+
+    /// [`Listener::handle`] at `now`.
+    pub fn handle_at(&mut self, source: SocketAddr, bytes: &[u8], now: Instant) -> Handled {
         self.received += 1;
         let handled = match version(bytes) {
             Some(0) => self.v1(source, bytes),
             Some(1) => self.v2c(source, bytes),
-            Some(3) => self.v3(source, bytes),
+            Some(3) => match self.discovery(bytes, now) {
+                Some(report) => return Handled::Discovery(report),
+                None => self.v3(source, bytes, now),
+            },
             _ => Err(Dropped::Malformed),
         };
         match handled {
@@ -222,10 +282,60 @@ impl Listener {
         ))
     }
 
+    /// The Report that answers a discovery request (RFC 3414 4: a reportable message at
+    /// noAuthNoPriv naming no engine), when this listener has an engine.
+    fn discovery(&mut self, bytes: &[u8], now: Instant) -> Option<Vec<u8>> {
+        let engine = self.engine.as_mut()?;
+        let m = Incoming::parse(bytes).ok()?;
+        let probing = m.usm.msg_authoritative_engine_id.is_empty()
+            && m.flags() & (flags::AUTH | flags::PRIV) == 0
+            && m.flags() & flags::REPORTABLE != 0;
+        let ScopedPduData::Plaintext(scoped) = m.message.msg_data else {
+            return None;
+        };
+        if !probing {
+            return None;
+        }
+        let request_id = request_id(&scoped.data)?;
+        engine.discoveries = engine.discoveries.wrapping_add(1);
+        let counter = (
+            OidBuf::from_arcs(&USM_STATS_UNKNOWN_ENGINE_IDS).expect("an OID"),
+            Value::Counter32(engine.discoveries),
+        );
+        let vbs = wire(std::slice::from_ref(&counter))?;
+        let scoped = ScopedPdu {
+            context_engine_id: &engine.id,
+            context_name: b"",
+            data: Pdus::Report(ReportPdu(Pdu {
+                request_id,
+                error_status: PduErrorStatus::NO_ERROR,
+                error_index: 0,
+                variable_bindings: VarBindList(SequenceOf::from_slice(&vbs)),
+            })),
+        }
+        .to_ber()
+        .ok()?;
+        let security = Security {
+            user: m.usm.msg_user_name,
+            engine_id: &engine.id,
+            engine_boots: engine.boots,
+            engine_time: engine.time(now),
+            auth: None,
+            privacy: None,
+        };
+        let header = Header {
+            msg_id: m.message.msg_global_data.msg_id,
+            max_size: MAX_SIZE,
+            reportable: false,
+        };
+        seal(header, &security, &scoped).ok()
+    }
+
     fn v3(
-        &self,
+        &mut self,
         source: SocketAddr,
         bytes: &[u8],
+        now: Instant,
     ) -> Result<(Notification, Option<Vec<u8>>), Dropped> {
         let m = Incoming::parse(bytes).map_err(|_| Dropped::Malformed)?;
         let name = m.usm.msg_user_name;
@@ -233,12 +343,11 @@ impl Listener {
             .users
             .iter()
             .find(|u| u.name == name)
+            .cloned()
             .ok_or(Dropped::UnknownUser)?;
-        // A trap's sender is the authoritative engine: keys localized to it.
-        let peer = crate::request::Peer::new(
-            user,
-            crate::engine::Engine::from_message(&m, std::time::Instant::now()),
-        );
+        // Keys localized to the message's authoritative engine: a trap's sender, or this
+        // engine for an inform.
+        let peer = crate::request::Peer::new(&user, crate::engine::Engine::from_message(&m, now));
         let level = m.flags() & (flags::AUTH | flags::PRIV);
         if level != peer.level() {
             return Err(Dropped::WrongSecurityLevel);
@@ -251,16 +360,109 @@ impl Listener {
             .map_err(|_| Dropped::DecryptionError)?;
         let scoped = ScopedPdu::from_ber(&octets).map_err(|_| Dropped::Malformed)?;
         let (pdu, inform) = notification_pdu(&scoped.data)?;
-        if inform {
-            return Err(Dropped::V3Inform);
-        }
         let bindings =
             VarBind::list_from_wire(&pdu.variable_bindings).map_err(|_| Dropped::Malformed)?;
+        let reply = if inform {
+            Some(self.inform_response(&m, &scoped, pdu, &user, now)?)
+        } else {
+            None
+        };
         Ok((
-            v2_notification(source, "3", name.to_vec(), false, bindings),
-            None,
+            v2_notification(source, "3", name.to_vec(), inform, bindings),
+            reply,
         ))
     }
+
+    /// The Response to a v3 inform sent to this engine: its time window checked (RFC 3414 3.2
+    /// step 7), sealed at its level with the user's keys localized to this engine.
+    fn inform_response(
+        &mut self,
+        m: &Incoming<'_>,
+        scoped: &ScopedPdu<'_>,
+        pdu: Pdu<'_>,
+        user: &UsmUser,
+        now: Instant,
+    ) -> Result<Vec<u8>, Dropped> {
+        let engine = self.engine.as_mut().ok_or(Dropped::V3Inform)?;
+        if m.usm.msg_authoritative_engine_id != engine.id.as_slice() {
+            return Err(Dropped::V3Inform);
+        }
+        let time = engine.time(now);
+        let (boots, their_time) = (
+            m.usm.msg_authoritative_engine_boots,
+            m.usm.msg_authoritative_engine_time,
+        );
+        if boots != engine.boots || time.abs_diff(their_time) > 150 {
+            return Err(Dropped::NotInTimeWindow);
+        }
+        engine.salt = engine.salt.wrapping_add(1);
+        let peer = crate::request::Peer::new(
+            user,
+            crate::engine::Engine {
+                id: engine.id.clone(),
+                boots: engine.boots,
+                time,
+                learned_at: now,
+            },
+        );
+        // The request's context, whatever engine it names (RFC 3412 7.1 step 3: a notification
+        // originator names its own).
+        let response = ScopedPdu {
+            context_engine_id: scoped.context_engine_id,
+            context_name: scoped.context_name,
+            data: Pdus::Response(ResponsePdu(pdu)),
+        }
+        .to_ber()
+        .map_err(|_| Dropped::Malformed)?;
+        let security = Security {
+            user: &user.name,
+            engine_id: &engine.id,
+            engine_boots: engine.boots,
+            engine_time: time,
+            auth: peer.auth.as_ref().map(|(p, k)| (*p, k)),
+            privacy: peer
+                .privacy
+                .as_ref()
+                .map(|(p, k)| (*p, k, engine.salt.to_be_bytes())),
+        };
+        let header = Header {
+            msg_id: m.message.msg_global_data.msg_id,
+            max_size: MAX_SIZE,
+            reportable: false,
+        };
+        seal(header, &security, &response).map_err(|_| Dropped::Malformed)
+    }
+}
+
+/// usmStatsUnknownEngineIDs.0 (RFC 3414 5).
+const USM_STATS_UNKNOWN_ENGINE_IDS: [u32; 11] = [1, 3, 6, 1, 6, 3, 15, 1, 1, 4, 0];
+
+/// The msgMaxSize this receiver announces.
+const MAX_SIZE: u32 = 65_507;
+
+/// The request-id of a discovery request's PDU.
+fn request_id(pdus: &Pdus<'_>) -> Option<i32> {
+    match pdus {
+        Pdus::GetRequest(p) => Some(p.0.request_id),
+        Pdus::GetNextRequest(p) => Some(p.0.request_id),
+        Pdus::InformRequest(p) => Some(p.0.request_id),
+        Pdus::SetRequest(p) => Some(p.0.request_id),
+        Pdus::GetBulkRequest(b) => Some(b.0.request_id),
+        _ => None,
+    }
+}
+
+/// Owned bindings in their wire form.
+fn wire(bindings: &[(OidBuf, Value)]) -> Option<Vec<snmp_messages::snmpv2_pdu::VarBind<'_>>> {
+    bindings
+        .iter()
+        .map(|(oid, v)| {
+            Some(snmp_messages::snmpv2_pdu::VarBind {
+                name: snmp_messages::snmpv2_smi::ObjectName(oid.as_oid()),
+                value: v.to_wire().ok()?,
+            })
+        })
+        .collect()
 }
 
 /// The notification PDU of `pdus` and whether it is an inform.
@@ -370,5 +572,48 @@ mod tests {
         );
         let (received, notifications, dropped) = l.counters();
         assert_eq!((received, notifications, dropped.len()), (6, 3, 3));
+    }
+}
+
+#[cfg(test)]
+mod engine_tests {
+    use super::*;
+
+    #[test]
+    fn discovery_is_answered_with_this_engine() {
+        let from: SocketAddr = "127.0.0.1:40000".parse().unwrap();
+        let now = Instant::now();
+        let user = UsmUser::new(
+            "informuser",
+            Some((crate::usm::AuthProtocol::Sha1, b"informauthpass")),
+            Some((crate::usm::PrivProtocol::Aes128, b"informprivpass")),
+        )
+        .unwrap();
+        let mut l =
+            Listener::new(Vec::new(), vec![user]).with_engine(b"\x80\x00\x1f\x88\x04me", 3, now);
+        let probe = crate::request::discovery(42, 65507).unwrap();
+        let m = Incoming::parse(&probe).unwrap();
+        eprintln!(
+            "flags {:#x} engine {:?}",
+            m.flags(),
+            m.usm.msg_authoritative_engine_id
+        );
+        match l.handle_at(from, &probe, now) {
+            Handled::Discovery(report) => {
+                let r = Incoming::parse(&report).unwrap();
+                assert_eq!(r.usm.msg_authoritative_engine_id, b"\x80\x00\x1f\x88\x04me");
+                assert_eq!(r.usm.msg_authoritative_engine_boots, 3);
+                assert_eq!(r.message.msg_global_data.msg_id, 42);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(l.discoveries(), 1);
+        // Each probe is answered, and counted.
+        let stranger = crate::request::discovery(43, 65507).unwrap();
+        assert!(matches!(
+            l.handle_at(from, &stranger, now),
+            Handled::Discovery(_)
+        ));
+        assert_eq!(l.discoveries(), 2);
     }
 }

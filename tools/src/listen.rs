@@ -39,6 +39,10 @@ pub struct ListenOpts {
     /// Its privacy password.
     #[arg(short = 'X', long, value_name = "PASSWORD", requires = "priv_protocol")]
     pub priv_password: Option<String>,
+    /// This receiver's engine ID (hex, `0x` allowed), authoritative for the v3 informs sent to
+    /// it: discovery is answered, informs acknowledged (snmpinform's `-e` need not be given).
+    #[arg(short = 'e', long = "engine-id", value_name = "HEX")]
+    pub engine_id: Option<String>,
     /// One JSON object a notification, a line each.
     #[arg(long)]
     pub json: bool,
@@ -183,6 +187,11 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         .map(|c| c.as_bytes().to_vec())
         .collect();
     let mut listener = Listener::new(communities, user.into_iter().collect());
+    match crate::ask::hex_octets(opts.engine_id.as_deref()) {
+        Ok(Some(id)) => listener = listener.with_engine(&id, 1, Instant::now()),
+        Ok(None) => {}
+        Err(e) => return bad(e),
+    }
     let printer = Printer {
         output,
         mibs: Some(&mibs),
@@ -218,7 +227,13 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        if let Handled::Notification(notification, reply) = listener.handle(from, &buf[..n]) {
+        let handled = listener.handle(from, &buf[..n]);
+        if let Handled::Discovery(report) = &handled {
+            if let Err(e) = sock.send_to(report, from) {
+                eprintln!("snmpc: answering the discovery from {from}: {e}");
+            }
+        }
+        if let Handled::Notification(notification, reply) = handled {
             taken += 1;
             if let Some(reply) = reply {
                 if let Err(e) = sock.send_to(&reply, from) {
@@ -239,9 +254,13 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         .iter()
         .map(|(why, n)| format!("{n} {}", why.name()))
         .collect();
+    let discoveries = match listener.discoveries() {
+        0 => String::new(),
+        n => format!(", {n} discovery requests answered"),
+    };
     eprintln!(
-        "{received} datagrams: {notifications} notifications, {} dropped{}",
-        received - notifications,
+        "{received} datagrams: {notifications} notifications{discoveries}, {} dropped{}",
+        dropped.values().sum::<u64>(),
         if reasons.is_empty() {
             String::new()
         } else {

@@ -242,6 +242,7 @@ fn traps_and_informs_reach_snmptrapd_as_net_snmps_do() {
         logged.push(theirs);
     }
     listen_prints_what_snmptrapd_logs(&cases, &logged, &snmptrap);
+    listen_acknowledges_v3_informs(&snmpinform);
     // A trap under SNMPv3 without -e (no engine of its own to send from): said, exit 1.
     let mut v3trap = vec!["trap"];
     v3trap.extend(v3);
@@ -414,6 +415,66 @@ fn listen_prints_what_snmptrapd_logs(
     let counters = String::from_utf8_lossy(&out.stderr);
     assert!(
         counters.contains("5 datagrams: 4 notifications, 1 dropped (1 bad community)"),
+        "{counters}"
+    );
+}
+
+/// `snmpc listen -e ENGINE` is the authoritative engine of the v3 informs sent to it: net-snmp's
+/// snmpinform and `snmpc inform` discover it and have their informs acknowledged (exit 0).
+fn listen_acknowledges_v3_informs(snmpinform: &Path) {
+    let port = std::net::UdpSocket::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let address = format!("127.0.0.1:{port}");
+    let user = [
+        "-u",
+        "informuser",
+        "-a",
+        "SHA",
+        "-A",
+        "informauthpass",
+        "-x",
+        "AES",
+        "-X",
+        "informprivpass",
+    ];
+    let listener = Command::new(env!("CARGO_BIN_EXE_snmpc"))
+        .args(["listen", "-e", "0x80001f8804736e6d7063"])
+        .args(user)
+        .args(["--count", "2", "--for", "20", &address])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("snmpc listen starts");
+    std::thread::sleep(Duration::from_millis(300));
+    let out = Command::new(snmpinform)
+        .args(["-v", "3", "-l", "authPriv", "-t", "2", "-r", "1"])
+        .args(user)
+        .args([&address, "7", "1.3.6.1.6.3.1.1.5.4"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "snmpinform: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut ours = vec!["inform", "-v", "3", "-l", "authPriv", "-t", "2", "-r", "1"];
+    ours.extend(user);
+    ours.extend([address.as_str(), "8", "1.3.6.1.6.3.1.1.5.3"]);
+    let (_, err, code) = snmpc(&ours);
+    assert_eq!(code, 0, "{err}");
+    let out = listener.wait_with_output().unwrap();
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        printed.matches("SNMPv3 inform, user informuser").count(),
+        2,
+        "{printed}"
+    );
+    let counters = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        counters.contains("2 notifications, 2 discovery requests answered, 0 dropped"),
         "{counters}"
     );
 }
