@@ -115,7 +115,11 @@ macro_rules! requests {
             trap_oid: &OidBuf,
             bindings: &[(OidBuf, Value)],
         ) -> Result<(), ClientError> {
-            let from = source_ipv4(self.exchange.target());
+            // Only an SNMPv1 trap names its sender's address.
+            let from = match self.exchange.version() {
+                "1" => source_ipv4(self.exchange.target()),
+                _ => [0; 4],
+            };
             let datagram = self.exchange.trap(uptime, trap_oid, bindings, from)?;
             let sent = self.sock.send_to(&datagram, self.exchange.target())$(.$await)?;
             sent?;
