@@ -302,7 +302,7 @@ impl Listener {
             OidBuf::from_arcs(&USM_STATS_UNKNOWN_ENGINE_IDS).expect("an OID"),
             Value::Counter32(engine.discoveries),
         );
-        let vbs = wire(std::slice::from_ref(&counter))?;
+        let vbs = crate::value::wire_bindings(std::slice::from_ref(&counter)).ok()?;
         let scoped = ScopedPdu {
             context_engine_id: &engine.id,
             context_name: b"",
@@ -450,19 +450,6 @@ fn request_id(pdus: &Pdus<'_>) -> Option<i32> {
         Pdus::GetBulkRequest(b) => Some(b.0.request_id),
         _ => None,
     }
-}
-
-/// Owned bindings in their wire form.
-fn wire(bindings: &[(OidBuf, Value)]) -> Option<Vec<snmp_messages::snmpv2_pdu::VarBind<'_>>> {
-    bindings
-        .iter()
-        .map(|(oid, v)| {
-            Some(snmp_messages::snmpv2_pdu::VarBind {
-                name: snmp_messages::snmpv2_smi::ObjectName(oid.as_oid()),
-                value: v.to_wire().ok()?,
-            })
-        })
-        .collect()
 }
 
 /// The notification PDU of `pdus` and whether it is an inform.

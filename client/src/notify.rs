@@ -5,10 +5,7 @@
 
 use snmp_ber::{Encode, OidBuf, SequenceOf};
 use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
-use snmp_messages::snmpv2_pdu::{
-    Pdu, PduErrorStatus, Pdus, Snmpv2TrapPdu, VarBind as WireVarBind, VarBindList,
-};
-use snmp_messages::snmpv2_smi::ObjectName;
+use snmp_messages::snmpv2_pdu::{Pdu, PduErrorStatus, Pdus, Snmpv2TrapPdu, VarBindList};
 use snmp_messages::{rfc1155_smi as v1smi, rfc1157_snmp as v1};
 
 use crate::error::ClientError;
@@ -118,15 +115,7 @@ pub fn v2c_trap(
     request_id: i32,
     bindings: &[(OidBuf, Value)],
 ) -> Result<Vec<u8>, ClientError> {
-    let vbs = bindings
-        .iter()
-        .map(|(oid, v)| {
-            Ok(WireVarBind {
-                name: ObjectName(oid.as_oid()),
-                value: v.to_wire()?,
-            })
-        })
-        .collect::<Result<Vec<_>, ClientError>>()?;
+    let vbs = crate::value::wire_bindings(bindings)?;
     Message {
         version: MessageVersion::VERSION,
         community,

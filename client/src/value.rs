@@ -166,6 +166,22 @@ pub struct VarBind {
     pub value: Value,
 }
 
+/// Owned bindings in the SNMPv2 wire form (an INTEGER beyond 32 bits, or an exception, is an
+/// error: neither can be sent).
+pub(crate) fn wire_bindings(
+    bindings: &[(OidBuf, Value)],
+) -> Result<Vec<wire::VarBind<'_>>, ClientError> {
+    bindings
+        .iter()
+        .map(|(oid, v)| {
+            Ok(wire::VarBind {
+                name: snmp_messages::snmpv2_smi::ObjectName(oid.as_oid()),
+                value: v.to_wire()?,
+            })
+        })
+        .collect()
+}
+
 impl VarBind {
     /// A decoded SNMPv2 binding, owned.
     #[inline]

@@ -141,6 +141,34 @@ impl AppOpts {
     }
 }
 
+/// A USM user's protocols and passwords as `-a -A` and `-x -X` give them, by net-snmp's names.
+pub type Protocols<'a> = (
+    Option<(AuthProtocol, &'a [u8])>,
+    Option<(PrivProtocol, &'a [u8])>,
+);
+
+/// The protocols named by `-a`/`-x` with their passwords `-A`/`-X`, or the name not known.
+pub fn protocols<'a>(
+    auth: Option<(&str, &'a str)>,
+    privacy: Option<(&str, &'a str)>,
+) -> Result<Protocols<'a>, String> {
+    let auth = match auth {
+        Some((p, pw)) => Some((
+            AuthProtocol::from_name(p).map_err(|e| e.to_string())?,
+            pw.as_bytes(),
+        )),
+        None => None,
+    };
+    let privacy = match privacy {
+        Some((p, pw)) => Some((
+            PrivProtocol::from_name(p).map_err(|e| e.to_string())?,
+            pw.as_bytes(),
+        )),
+        None => None,
+    };
+    Ok((auth, privacy))
+}
+
 /// An engine ID as `-e` gives it: 1 to 32 octets in hex, `0x` allowed.
 pub fn hex_octets(text: Option<&str>) -> Result<Option<Vec<u8>>, String> {
     let Some(text) = text else {
@@ -236,25 +264,7 @@ impl WalkLimits {
 impl AgentOpts {
     /// `-e`'s engine ID, or why it is not one.
     pub fn engine_id(&self) -> Result<Option<Vec<u8>>, String> {
-        let Some(text) = &self.engine_id else {
-            return Ok(None);
-        };
-        let digits = text.trim_start_matches("0x").trim_start_matches("0X");
-        let ok = !digits.is_empty()
-            && digits.len().is_multiple_of(2)
-            && digits.len() <= 64
-            && digits.bytes().all(|b| b.is_ascii_hexdigit());
-        if !ok {
-            return Err(format!(
-                "-e {text}: expected 1 to 32 octets in hex, as 0x80001f8803..."
-            ));
-        }
-        Ok(Some(
-            (0..digits.len())
-                .step_by(2)
-                .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).expect("hex digits"))
-                .collect(),
-        ))
+        hex_octets(self.engine_id.as_deref())
     }
 
     /// Whether OIDs are printed as numbers (`-On`).
@@ -288,20 +298,14 @@ impl AgentOpts {
             "2c" => Credentials::V2c(self.community.as_bytes().to_vec()),
             _ => {
                 let user = self.user.as_deref().ok_or("SNMPv3 needs a user (-u)")?;
-                let mut auth = match (&self.auth_protocol, &self.auth_password) {
-                    (Some(p), Some(pw)) => Some((
-                        AuthProtocol::from_name(p).map_err(|e| e.to_string())?,
-                        pw.as_bytes(),
-                    )),
-                    _ => None,
-                };
-                let mut privacy = match (&self.priv_protocol, &self.priv_password) {
-                    (Some(p), Some(pw)) => Some((
-                        PrivProtocol::from_name(p).map_err(|e| e.to_string())?,
-                        pw.as_bytes(),
-                    )),
-                    _ => None,
-                };
+                let (mut auth, mut privacy) = protocols(
+                    self.auth_protocol
+                        .as_deref()
+                        .zip(self.auth_password.as_deref()),
+                    self.priv_protocol
+                        .as_deref()
+                        .zip(self.priv_password.as_deref()),
+                )?;
                 if let Some(l) = &self.level {
                     let (with_auth, with_priv) = level(l)?;
                     if with_auth && auth.is_none() {

@@ -9,7 +9,6 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use snmp_client::listen::{Handled, Listener, Notification};
-use snmp_client::usm::{AuthProtocol, PrivProtocol};
 use snmp_client::UsmUser;
 
 use crate::mibs::Mibs;
@@ -65,20 +64,14 @@ impl ListenOpts {
         let Some(name) = &self.user else {
             return Ok(None);
         };
-        let auth = match (&self.auth_protocol, &self.auth_password) {
-            (Some(p), Some(pw)) => Some((
-                AuthProtocol::from_name(p).map_err(|e| e.to_string())?,
-                pw.as_bytes(),
-            )),
-            _ => None,
-        };
-        let privacy = match (&self.priv_protocol, &self.priv_password) {
-            (Some(p), Some(pw)) => Some((
-                PrivProtocol::from_name(p).map_err(|e| e.to_string())?,
-                pw.as_bytes(),
-            )),
-            _ => None,
-        };
+        let (auth, privacy) = crate::ask::protocols(
+            self.auth_protocol
+                .as_deref()
+                .zip(self.auth_password.as_deref()),
+            self.priv_protocol
+                .as_deref()
+                .zip(self.priv_password.as_deref()),
+        )?;
         UsmUser::new(name, auth, privacy)
             .map(Some)
             .map_err(|e| e.to_string())

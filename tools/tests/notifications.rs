@@ -28,6 +28,15 @@ impl Drop for Receiver {
     }
 }
 
+/// A UDP port on 127.0.0.1 nothing listens on now.
+fn free_port() -> u16 {
+    std::net::UdpSocket::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
 fn mibs() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../mibs")
@@ -46,11 +55,7 @@ fn receiver(snmptrapd: &Path) -> Receiver {
          authUser log informuser\n",
     )
     .unwrap();
-    let port = std::net::UdpSocket::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let log = dir.path().join("traps.log");
     let child = Command::new(snmptrapd)
         .args(["-f", "-Lf"])
@@ -289,11 +294,7 @@ fn listen_prints_what_snmptrapd_logs(
     logged: &[String],
     snmptrap: &Path,
 ) {
-    let port = std::net::UdpSocket::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let address = format!("127.0.0.1:{port}");
     let listener = Command::new(env!("CARGO_BIN_EXE_snmpc"))
         .args([
@@ -422,11 +423,7 @@ fn listen_prints_what_snmptrapd_logs(
 /// `snmpc listen -e ENGINE` is the authoritative engine of the v3 informs sent to it: net-snmp's
 /// snmpinform and `snmpc inform` discover it and have their informs acknowledged (exit 0).
 fn listen_acknowledges_v3_informs(snmpinform: &Path) {
-    let port = std::net::UdpSocket::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let address = format!("127.0.0.1:{port}");
     let user = [
         "-u",
