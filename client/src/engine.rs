@@ -206,6 +206,41 @@ impl Report {
     }
 }
 
+/// This engine's snmpEngineBoots for a new start, kept in the file `path` across restarts
+/// (RFC 3414 2.2.2: one more at each start). The file holds one line, `engineBoots N`
+/// (net-snmp's word), and is replaced whole (written beside it, then renamed); a missing file
+/// starts at 1. Fails on a file that does not say that, or once boots reached [`MAX`], after
+/// which the engine needs a new ID.
+pub fn next_boots(path: &std::path::Path) -> std::io::Result<u32> {
+    use std::io::{Error, ErrorKind};
+    let bad =
+        |why: String| Error::new(ErrorKind::InvalidData, format!("{}: {why}", path.display()));
+    let last = match std::fs::read_to_string(path) {
+        Ok(text) => {
+            let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+            match line.split_whitespace().collect::<Vec<_>>()[..] {
+                ["engineBoots", n] => n
+                    .parse::<u32>()
+                    .map_err(|_| bad(format!("engineBoots {n:?} is not a number")))?,
+                _ => return Err(bad(format!("expected `engineBoots N`, found {line:?}"))),
+            }
+        }
+        Err(e) if e.kind() == ErrorKind::NotFound => 0,
+        Err(e) => return Err(e),
+    };
+    if last >= MAX {
+        return Err(bad(format!(
+            "snmpEngineBoots reached {MAX}: give this engine a new ID (RFC 3414 2.2.2)"
+        )));
+    }
+    let boots = last + 1;
+    let mut fresh = path.as_os_str().to_owned();
+    fresh.push(".new");
+    std::fs::write(&fresh, format!("engineBoots {boots}\n"))?;
+    std::fs::rename(&fresh, path)?;
+    Ok(boots)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,5 +318,23 @@ mod tests {
         assert!(e.in_time_window(4, 0, now));
         assert!(!e.in_time_window(2, 1100, now));
         assert!(!e.in_time_window(MAX, 1100, now));
+    }
+
+    #[test]
+    fn boots_are_kept_across_starts_in_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("engine.conf");
+        assert_eq!(next_boots(&path).unwrap(), 1);
+        assert_eq!(next_boots(&path).unwrap(), 2);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "engineBoots 2\n");
+        std::fs::write(&path, "engineBoots 2147483647\n").unwrap();
+        let e = next_boots(&path).unwrap_err().to_string();
+        assert!(e.contains("new ID"), "{e}");
+        std::fs::write(&path, "boots 3\n").unwrap();
+        let e = next_boots(&path).unwrap_err().to_string();
+        assert!(
+            e.contains("expected `engineBoots N`, found \"boots 3\""),
+            "{e}"
+        );
     }
 }

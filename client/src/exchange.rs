@@ -68,7 +68,8 @@ pub struct Exchange {
     salt: u64,
     peer: Option<Peer>,
     /// This engine, for SNMPv3 traps (whose sender is authoritative).
-    local_engine: Option<Engine>,
+    /// This engine, for the v3 traps it sends, with the user's keys localized to it.
+    local_engine: Option<Peer>,
     stats: Stats,
     pending: Option<Pending>,
     result: Option<Result<Vec<VarBind>, ClientError>>,
@@ -333,6 +334,14 @@ impl Exchange {
         bindings: &[(OidBuf, Value)],
         agent_addr: [u8; 4],
     ) -> Result<Vec<u8>, ClientError> {
+        let _span = tracing::debug_span!(
+            "snmp_notification_sent",
+            target = %self.target,
+            version = self.version(),
+            pdu = "trap",
+            bindings = bindings.len(),
+        )
+        .entered();
         let id = self.take_id();
         match &self.credentials {
             Credentials::V1(community) => {
@@ -344,20 +353,19 @@ impl Exchange {
                 notify::v2c_trap(community, id, &all)
             }
             Credentials::Usm(user) => {
-                let Some(engine) = &self.local_engine else {
+                let Some(peer) = &self.local_engine else {
                     return Err(ClientError::NotOffered(
                         "SNMPv3 traps without this engine's ID (their sender is the \
                          authoritative engine: set_local_engine), or send an inform",
                     ));
                 };
                 self.salt = self.salt.wrapping_add(1);
-                let peer = Peer::new(user, engine.clone());
                 let all = notify::v2_bindings(uptime, trap_oid, bindings);
                 let now = Instant::now();
                 let max_size = self.options.max_size;
                 request::usm(
                     user,
-                    &peer,
+                    peer,
                     &Request::trap(&all),
                     id,
                     self.salt,
@@ -371,14 +379,19 @@ impl Exchange {
     /// This engine's snmpEngineID and snmpEngineBoots, for the SNMPv3 traps it sends (their
     /// sender is the authoritative engine, RFC 3414 1.5.1); snmpEngineTime counts from `now`.
     /// The receiver must know the user under this engine ID (net-snmp's
-    /// `createUser -e ENGINEID`). Keeping boots across restarts is the caller's.
+    /// `createUser -e ENGINEID`). Keeping boots across restarts is the caller's (see
+    /// [`crate::engine::next_boots`]). The user's keys are localized to it once, here.
     pub fn set_local_engine(&mut self, id: &[u8], boots: u32, now: Instant) {
-        self.local_engine = Some(Engine {
+        let engine = Engine {
             id: id.to_vec(),
             boots,
             time: 0,
             learned_at: now,
-        });
+        };
+        self.local_engine = match &self.credentials {
+            Credentials::Usm(user) => Some(Peer::new(user, engine)),
+            _ => None,
+        };
     }
 
     /// The datagram of an SNMPv1 Trap-PDU with the header `trap` (SNMPv1 sessions only).
@@ -387,6 +400,14 @@ impl Exchange {
         trap: &V1Trap,
         bindings: &[(OidBuf, Value)],
     ) -> Result<Vec<u8>, ClientError> {
+        let _span = tracing::debug_span!(
+            "snmp_notification_sent",
+            target = %self.target,
+            version = self.version(),
+            pdu = "trap",
+            bindings = bindings.len(),
+        )
+        .entered();
         match &self.credentials {
             Credentials::V1(community) => notify::v1_trap(community, trap, bindings),
             _ => Err(ClientError::NotOffered("a Trap-PDU outside SNMPv1")),

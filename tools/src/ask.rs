@@ -192,6 +192,33 @@ pub fn hex_octets(text: Option<&str>) -> Result<Option<Vec<u8>>, String> {
     ))
 }
 
+/// snmpEngineBoots for this start of the local engine `id` (a v3 trap sender, a v3 inform
+/// receiver), kept across runs as net-snmp keeps its own: in `$SNMP_PERSISTENT_DIR`, else
+/// `~/.snmp/persist`, one file per engine ID. When it cannot be kept, a warning and 1.
+pub fn local_engine_boots(id: &[u8]) -> u32 {
+    let dir = match (
+        std::env::var_os("SNMP_PERSISTENT_DIR"),
+        std::env::var_os("HOME"),
+    ) {
+        (Some(d), _) => std::path::PathBuf::from(d),
+        (None, Some(home)) => std::path::Path::new(&home).join(".snmp/persist"),
+        (None, None) => {
+            eprintln!("snmpc: warning: no SNMP_PERSISTENT_DIR nor HOME: engine boots not kept");
+            return 1;
+        }
+    };
+    let hex: String = id.iter().map(|b| format!("{b:02x}")).collect();
+    let path = dir.join(format!("snmpc-engine-{hex}.conf"));
+    let boots = std::fs::create_dir_all(&dir).and_then(|()| snmp_client::engine::next_boots(&path));
+    boots.unwrap_or_else(|e| {
+        eprintln!(
+            "snmpc: warning: engine boots not kept in {}: {e}",
+            dir.display()
+        );
+        1
+    })
+}
+
 /// The security level of `-l`, by net-snmp's names and aliases: (authentication, privacy).
 fn level(text: &str) -> Result<(bool, bool), String> {
     match text.to_ascii_lowercase().as_str() {

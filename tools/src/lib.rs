@@ -15,4 +15,5 @@ pub mod send;
 pub mod setvalue;
 pub mod table;
 pub mod trace;
+pub mod trapd_conf;
 pub mod view;

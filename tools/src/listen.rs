@@ -4,15 +4,15 @@
 //! counters said on stderr at the end (after `--count` notifications or `--for` seconds).
 
 use std::io::Write;
-use std::net::UdpSocket;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use snmp_client::listen::{Handled, Listener, Notification};
+use snmp_client::listen::{Listener, Notification, Receiver};
 use snmp_client::UsmUser;
 
 use crate::mibs::Mibs;
 use crate::print::{Output, Printer};
+use crate::trapd_conf::TrapdConf;
 
 /// `snmpc listen`'s options.
 #[derive(Debug, Clone, clap::Args)]
@@ -40,8 +40,14 @@ pub struct ListenOpts {
     pub priv_password: Option<String>,
     /// This receiver's engine ID (hex, `0x` allowed), authoritative for the v3 informs sent to
     /// it: discovery is answered, informs acknowledged (snmpinform's `-e` need not be given).
+    /// Its boots are kept across runs as for `trap -e` (`$SNMP_PERSISTENT_DIR`).
     #[arg(short = 'e', long = "engine-id", value_name = "HEX")]
     pub engine_id: Option<String>,
+    /// An snmptrapd.conf whose `authCommunity`, `disableAuthorization` and `createUser [-e
+    /// ENGINEID]` lines say whose notifications to take (other directives are reported and
+    /// left aside).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<std::path::PathBuf>,
     /// One JSON object a notification, a line each.
     #[arg(long)]
     pub json: bool,
@@ -147,6 +153,64 @@ fn json(n: &Notification, p: &Printer<'_>) -> serde_json::Value {
     })
 }
 
+/// The listener `opts` ask for: communities and users from the command line and `--config`
+/// (its warnings said on stderr), with an engine of its own under `-e`.
+fn listener(opts: &ListenOpts) -> Result<Listener, String> {
+    let mut communities: Vec<Vec<u8>> = opts
+        .community
+        .iter()
+        .map(|c| c.as_bytes().to_vec())
+        .collect();
+    let mut users: Vec<UsmUser> = opts.user()?.into_iter().collect();
+    let mut bound = Vec::new();
+    if let Some(path) = &opts.config {
+        let conf = TrapdConf::read(path)?;
+        for w in &conf.warnings {
+            eprintln!("snmpc: warning: {w}");
+        }
+        if !conf.any_community {
+            communities.extend(conf.communities.iter().map(|c| c.as_bytes().to_vec()));
+        }
+        for (user, engine) in conf.users {
+            match engine {
+                Some(id) => bound.push((user, id)),
+                None => users.push(user),
+            }
+        }
+    }
+    let mut listener = Listener::new(communities, users);
+    for (user, id) in bound {
+        listener = listener.with_user_of_engine(user, &id);
+    }
+    if let Some(id) = crate::ask::hex_octets(opts.engine_id.as_deref())? {
+        let boots = crate::ask::local_engine_boots(&id);
+        listener = listener.with_engine(&id, boots, Instant::now());
+    }
+    Ok(listener)
+}
+
+/// The counters on exit: `N datagrams: N notifications, N dropped (N why, ...)`.
+fn summary(listener: &Listener) -> String {
+    let (received, notifications, dropped) = listener.counters();
+    let reasons: Vec<String> = dropped
+        .iter()
+        .map(|(why, n)| format!("{n} {}", why.name()))
+        .collect();
+    let discoveries = match listener.discoveries() {
+        0 => String::new(),
+        n => format!(", {n} discovery requests answered"),
+    };
+    format!(
+        "{received} datagrams: {notifications} notifications{discoveries}, {} dropped{}",
+        dropped.values().sum::<u64>(),
+        if reasons.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", reasons.join(", "))
+        }
+    )
+}
+
 /// Runs `snmpc listen`.
 pub fn run(opts: &ListenOpts) -> ExitCode {
     let bad = |e: String| {
@@ -157,8 +221,8 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         Ok(o) => o,
         Err(e) => return bad(e),
     };
-    let user = match opts.user() {
-        Ok(u) => u,
+    let listener = match listener(opts) {
+        Ok(l) => l,
         Err(e) => return bad(e),
     };
     let mibs = match Mibs::load_with_builtin(&crate::mibs::split_dirs(
@@ -167,24 +231,13 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         Ok(m) => m,
         Err(e) => return bad(e),
     };
-    let sock = match UdpSocket::bind(&opts.address) {
-        Ok(s) => s,
+    let mut rx = match Receiver::bind(&opts.address, listener) {
+        Ok(r) => r,
         Err(e) => {
             eprintln!("snmpc: {}: {e}", opts.address);
             return ExitCode::FAILURE;
         }
     };
-    let communities = opts
-        .community
-        .iter()
-        .map(|c| c.as_bytes().to_vec())
-        .collect();
-    let mut listener = Listener::new(communities, user.into_iter().collect());
-    match crate::ask::hex_octets(opts.engine_id.as_deref()) {
-        Ok(Some(id)) => listener = listener.with_engine(&id, 1, Instant::now()),
-        Ok(None) => {}
-        Err(e) => return bad(e),
-    }
     let printer = Printer {
         output,
         mibs: Some(&mibs),
@@ -193,72 +246,28 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         .seconds
         .filter(|s| s.is_finite() && *s > 0.0)
         .map(|s| Instant::now() + Duration::from_secs_f64(s.min(1e9)));
-    let mut buf = vec![0u8; 65_535];
     let mut stdout = std::io::stdout().lock();
     let mut taken = 0u64;
+    let mut code = ExitCode::SUCCESS;
     while opts.count.is_none_or(|c| taken < c) {
-        let wait = match until {
-            Some(u) if Instant::now() >= u => break,
-            Some(u) => Some(u - Instant::now()),
-            None => None,
-        };
-        if sock.set_read_timeout(wait).is_err() {
-            break;
-        }
-        let (n, from) = match sock.recv_from(&mut buf) {
-            Ok(r) => r,
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                ) =>
-            {
-                continue
-            }
+        let notification = match rx.recv_until(until) {
+            Ok(Some(n)) => n,
+            Ok(None) => break,
             Err(e) => {
                 eprintln!("snmpc: {e}");
-                return ExitCode::FAILURE;
+                code = ExitCode::FAILURE;
+                break;
             }
         };
-        let handled = listener.handle(from, &buf[..n]);
-        if let Handled::Discovery(report) = &handled {
-            if let Err(e) = sock.send_to(report, from) {
-                eprintln!("snmpc: answering the discovery from {from}: {e}");
-            }
-        }
-        if let Handled::Notification(notification, reply) = handled {
-            taken += 1;
-            if let Some(reply) = reply {
-                if let Err(e) = sock.send_to(&reply, from) {
-                    eprintln!("snmpc: answering the inform from {from}: {e}");
-                }
-            }
-            let shown = if opts.json {
-                format!("{}\n", json(&notification, &printer))
-            } else {
-                text(&notification, &printer)
-            };
-            let _ = stdout.write_all(shown.as_bytes());
-            let _ = stdout.flush();
-        }
-    }
-    let (received, notifications, dropped) = listener.counters();
-    let reasons: Vec<String> = dropped
-        .iter()
-        .map(|(why, n)| format!("{n} {}", why.name()))
-        .collect();
-    let discoveries = match listener.discoveries() {
-        0 => String::new(),
-        n => format!(", {n} discovery requests answered"),
-    };
-    eprintln!(
-        "{received} datagrams: {notifications} notifications{discoveries}, {} dropped{}",
-        dropped.values().sum::<u64>(),
-        if reasons.is_empty() {
-            String::new()
+        taken += 1;
+        let shown = if opts.json {
+            format!("{}\n", json(&notification, &printer))
         } else {
-            format!(" ({})", reasons.join(", "))
-        }
-    );
-    ExitCode::SUCCESS
+            text(&notification, &printer)
+        };
+        let _ = stdout.write_all(shown.as_bytes());
+        let _ = stdout.flush();
+    }
+    eprintln!("{}", summary(rx.listener()));
+    code
 }

@@ -40,16 +40,19 @@ fn to_trap_port(opts: &AgentOpts) -> AgentOpts {
 /// `trap`, as snmptrap: `-v 1 ... ENTERPRISE AGENT GENERIC SPECIFIC UPTIME [OID TYPE VALUE]...`
 /// (an empty ENTERPRISE is net-snmp's default, an empty AGENT this host's address), or
 /// `-v 2c ... UPTIME TRAP-OID [OID TYPE VALUE]...`; an empty UPTIME is this host's. To port 162
-/// unless the address names another. SNMPv3 traps are not offered yet: `inform` is.
+/// unless the address names another. SNMPv3 traps need `-e`, this sender's engine ID.
 pub fn trap(opts: &AgentOpts, args: &[String]) -> ExitCode {
     let opts = to_trap_port(opts);
     let mut agent = match Agent::open(&opts, |_| {}) {
         Ok(a) => a,
         Err(code) => return code,
     };
-    if let Ok(Some(id)) = opts.engine_id() {
-        // A v3 trap's sender is the authoritative engine: this one, under -e's ID.
-        agent.session.set_local_engine(&id, 1);
+    if let (true, Ok(Some(id))) = (opts.version == "3", opts.engine_id()) {
+        // A v3 trap's sender is the authoritative engine: this one, under -e's ID, one boot
+        // more than at its last run.
+        agent
+            .session
+            .set_local_engine(&id, ask::local_engine_boots(&id));
     }
     let sent = if opts.version == "1" {
         trap_v1(&mut agent, args)

@@ -438,6 +438,7 @@ fn listen_acknowledges_v3_informs(snmpinform: &Path) {
         "informprivpass",
     ];
     let listener = Command::new(env!("CARGO_BIN_EXE_snmpc"))
+        .env("SNMP_PERSISTENT_DIR", run::persistent_dir())
         .args(["listen", "-e", "0x80001f8804736e6d7063"])
         .args(user)
         .args(["--count", "2", "--for", "20", &address])
@@ -474,4 +475,180 @@ fn listen_acknowledges_v3_informs(snmpinform: &Path) {
         counters.contains("2 notifications, 2 discovery requests answered, 0 dropped"),
         "{counters}"
     );
+}
+
+/// `snmpc listen --config` takes its users from an snmptrapd.conf: net-snmp's snmptrap at
+/// noAuthNoPriv, SHA-1/AES-128 and SHA-256/AES-256 from the sender's engine, snmpinform to
+/// the listener's own engine (acknowledged); a wrong password, an unknown user, an inform
+/// outside the time window and garbage are counted and dropped, and the listener goes on.
+#[test]
+fn listen_takes_the_users_of_an_snmptrapd_conf() {
+    let tools = ["snmptrap", "snmpinform"].map(support::tool);
+    let [Some(snmptrap), Some(snmpinform)] = tools else {
+        support::require_or_skip("snmptrap not found (apt-get install -y snmp)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let conf = dir.path().join("snmptrapd.conf");
+    let sender = "0x8000000001020304";
+    std::fs::write(
+        &conf,
+        format!(
+            "authCommunity log public\n\
+             createUser -e {sender} nauser\n\
+             createUser -e {sender} shaaes SHA shaaespass AES shaaespriv\n\
+             createUser -e {sender} sha256user SHA-256 sha256pass AES-256 sha256priv\n\
+             createUser informuser SHA \"informauthpass\" AES \"informprivpass\"\n\
+             format2 %V\\n\n"
+        ),
+    )
+    .unwrap();
+    let address = format!("127.0.0.1:{}", free_port());
+    let listener = Command::new(env!("CARGO_BIN_EXE_snmpc"))
+        .env("SNMP_PERSISTENT_DIR", run::persistent_dir())
+        .args(["listen", "--config"])
+        .arg(&conf)
+        .args([
+            "-e",
+            "0x80001f8804736e6d7064",
+            "--count",
+            "4",
+            "--for",
+            "30",
+        ])
+        .arg(&address)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("snmpc listen starts");
+    std::thread::sleep(Duration::from_millis(300));
+    let send = |tool: &Path, args: &[&str]| {
+        Command::new(tool)
+            .args(["-t", "1", "-r", "0"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let trap = |user: &[&str], uptime: &str| {
+        let mut args = vec!["-v", "3", "-e", sender];
+        args.extend(user);
+        args.extend([address.as_str(), uptime, "1.3.6.1.6.3.1.1.5.3"]);
+        send(&snmptrap, &args)
+    };
+    // Dropped: a wrong password, an unknown user, an inform outside the time window, garbage.
+    let wrong = [
+        "-u",
+        "shaaes",
+        "-l",
+        "authPriv",
+        "-a",
+        "SHA",
+        "-A",
+        "not-the-pass",
+    ];
+    assert!(trap(
+        &[&wrong[..], &["-x", "AES", "-X", "shaaespriv"]].concat(),
+        "1"
+    )
+    .status
+    .success());
+    assert!(trap(&["-u", "nobody", "-l", "noAuthNoPriv"], "2")
+        .status
+        .success());
+    let informer = [
+        "-u",
+        "informuser",
+        "-l",
+        "authPriv",
+        "-a",
+        "SHA",
+        "-A",
+        "informauthpass",
+        "-x",
+        "AES",
+        "-X",
+        "informprivpass",
+    ];
+    let mut stale = vec!["-v", "3", "-e", "0x80001f8804736e6d7064", "-Z", "1000000,5"];
+    stale.extend(informer);
+    stale.extend([address.as_str(), "3", "1.3.6.1.6.3.1.1.5.4"]);
+    assert!(
+        !send(&snmpinform, &stale).status.success(),
+        "a stale inform is not answered"
+    );
+    let garbage = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    garbage.send_to(b"\x30\x03\x02\x01", &address).unwrap();
+    // Taken: three levels and protocols of traps, and an acknowledged inform.
+    assert!(trap(&["-u", "nauser", "-l", "noAuthNoPriv"], "11")
+        .status
+        .success());
+    let shaaes = [
+        "-u",
+        "shaaes",
+        "-l",
+        "authPriv",
+        "-a",
+        "SHA",
+        "-A",
+        "shaaespass",
+    ];
+    assert!(trap(
+        &[&shaaes[..], &["-x", "AES", "-X", "shaaespriv"]].concat(),
+        "12"
+    )
+    .status
+    .success());
+    let sha256 = [
+        "-u",
+        "sha256user",
+        "-l",
+        "authPriv",
+        "-a",
+        "SHA-256",
+        "-A",
+        "sha256pass",
+    ];
+    assert!(trap(
+        &[&sha256[..], &["-x", "AES-256", "-X", "sha256priv"]].concat(),
+        "13"
+    )
+    .status
+    .success());
+    let mut inform = vec!["-v", "3"];
+    inform.extend(informer);
+    inform.extend([address.as_str(), "14", "1.3.6.1.6.3.1.1.5.4"]);
+    let out = send(&snmpinform, &inform);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let out = listener.wait_with_output().unwrap();
+    let printed = String::from_utf8_lossy(&out.stdout);
+    let counters = String::from_utf8_lossy(&out.stderr);
+    for (who, uptime) in [
+        ("trap, user nauser", "0:00:00.11"),
+        ("trap, user shaaes", "0:00:00.12"),
+        ("trap, user sha256user", "0:00:00.13"),
+        ("inform, user informuser", "0:00:00.14"),
+    ] {
+        let at = printed
+            .find(&format!("SNMPv3 {who}"))
+            .unwrap_or_else(|| panic!("{who}: {printed}"));
+        assert!(printed[at..].contains(uptime), "{who}: {printed}");
+    }
+    assert!(
+        counters.contains("`format2` is not supported here"),
+        "{counters}"
+    );
+    for dropped in [
+        "1 malformed",
+        "1 not in time window",
+        "1 unknown user",
+        "1 wrong digest",
+    ] {
+        assert!(counters.contains(dropped), "{dropped}: {counters}");
+    }
+    assert!(counters.contains("4 notifications"), "{counters}");
 }

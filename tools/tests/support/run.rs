@@ -4,10 +4,16 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+/// Where the tests' snmpc keeps its engines' boots (never the user's home).
+pub fn persistent_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("snmpc-persist")
+}
+
 pub fn snmpc(args: &[&str]) -> (String, String, i32) {
     let out = Command::new(env!("CARGO_BIN_EXE_snmpc"))
         .args(args)
         .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .env("SNMP_PERSISTENT_DIR", persistent_dir())
         .output()
         .expect("snmpc runs");
     (

@@ -10,10 +10,17 @@
 //! carrying its ID, boots and time (RFC 3414 4), checks the time window (3.2 step 7), and
 //! answers each inform with a Response sealed at the inform's level; without one, v3 informs
 //! are dropped (counted).
+//!
+//! [`Receiver`] (std) and [`AsyncReceiver`] (tokio) drive a listener on a UDP socket: one
+//! datagram buffer each, the kernel's receive queue the only queue, and the datagrams the
+//! kernel drops when that queue is full counted too (Linux), so nothing is lost silently.
 
-use std::collections::BTreeMap;
+mod overflow;
+mod receiver;
+
+use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
-
+use std::sync::Arc;
 use std::time::Instant;
 
 use snmp_ber::{Decode, Encode, OidBuf, SequenceOf};
@@ -26,7 +33,12 @@ use crate::config::UsmUser;
 use crate::incoming::{flags, Incoming};
 use crate::notify::{V1Trap, SNMP_TRAP_OID, SYS_UP_TIME};
 use crate::outgoing::{seal, Header, Security};
+use crate::request::Peer;
 use crate::value::{Value, VarBind};
+
+#[cfg(feature = "tokio")]
+pub use receiver::AsyncReceiver;
+pub use receiver::Receiver;
 
 /// A notification received.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,6 +82,9 @@ pub enum Dropped {
     V3Inform,
     /// A v3 inform outside the time window of this engine (RFC 3414 3.2 step 7b).
     NotInTimeWindow,
+    /// Dropped by the kernel before it was read: the socket's receive queue was full (a
+    /// flood). Counted by the receivers where the platform tells (Linux's SO_RXQ_OVFL).
+    Overflow,
 }
 
 impl Dropped {
@@ -85,6 +100,7 @@ impl Dropped {
             Dropped::WrongSecurityLevel => "wrong security level",
             Dropped::V3Inform => "v3 inform without an engine of our own",
             Dropped::NotInTimeWindow => "not in time window",
+            Dropped::Overflow => "receive queue overflow",
         }
     }
 }
@@ -121,11 +137,23 @@ impl LocalEngine {
     }
 }
 
+/// A v3 user notifications are taken from, and the engine that may send them (any: `None`).
+#[derive(Debug, Clone)]
+struct Accepted {
+    user: UsmUser,
+    engine: Option<Vec<u8>>,
+}
+
+/// The most engines whose localized keys are kept (then the cache starts again).
+const KEY_CACHE: usize = 1024;
+
 /// The receiving side's configuration and counters.
 #[derive(Debug, Default)]
 pub struct Listener {
     communities: Vec<Vec<u8>>,
-    users: Vec<UsmUser>,
+    users: Vec<Accepted>,
+    /// Each user's keys localized to each engine met: (user index, engine ID) → keys.
+    keys: HashMap<(usize, Vec<u8>), Arc<Peer>>,
     engine: Option<LocalEngine>,
     received: u64,
     notifications: u64,
@@ -134,13 +162,28 @@ pub struct Listener {
 
 impl Listener {
     /// A listener taking notifications in `communities` (any community when empty) and from
-    /// `users` (v3).
+    /// `users` (v3), whichever engine sends them.
     pub fn new(communities: Vec<Vec<u8>>, users: Vec<UsmUser>) -> Listener {
+        let users = users
+            .into_iter()
+            .map(|user| Accepted { user, engine: None })
+            .collect();
         Listener {
             communities,
             users,
             ..Listener::default()
         }
+    }
+
+    /// This listener also taking v3 notifications from `user` when the engine `engine_id`
+    /// sends them (snmptrapd's `createUser -e ENGINEID`). A user of the same name bound to
+    /// the sending engine is chosen before one accepted from any engine.
+    pub fn with_user_of_engine(mut self, user: UsmUser, engine_id: &[u8]) -> Listener {
+        self.users.push(Accepted {
+            user,
+            engine: Some(engine_id.to_vec()),
+        });
+        self
     }
 
     /// This receiver with an SNMP engine of its own (`id`, `boots`; its time counts from
@@ -161,9 +204,19 @@ impl Listener {
         self.engine.as_ref().map_or(0, |e| e.discoveries)
     }
 
-    /// Datagrams handled, notifications among them, and the others by why they were dropped.
+    /// Datagrams handled (and dropped by the kernel), notifications among them, and the
+    /// others by why they were dropped.
     pub fn counters(&self) -> (u64, u64, &BTreeMap<Dropped, u64>) {
         (self.received, self.notifications, &self.dropped)
+    }
+
+    /// `n` datagrams the kernel dropped before they could be read (a receive queue overflow).
+    pub fn count_overflow(&mut self, n: u64) {
+        if n > 0 {
+            tracing::warn!(dropped = n, "receive queue overflowed: datagrams dropped");
+            self.received += n;
+            *self.dropped.entry(Dropped::Overflow).or_default() += n;
+        }
     }
 
     /// What the datagram `bytes` from `source` is, received now.
@@ -171,28 +224,77 @@ impl Listener {
         self.handle_at(source, bytes, Instant::now())
     }
 
-    /// [`Listener::handle`] at `now`.
+    /// [`Listener::handle`] at `now`. One tracing span per datagram (its version and what
+    /// it was; never a community, key or value), an event for each dropped.
     pub fn handle_at(&mut self, source: SocketAddr, bytes: &[u8], now: Instant) -> Handled {
         self.received += 1;
-        let handled = match version(bytes) {
+        let version = version(bytes);
+        let span = tracing::debug_span!(
+            "snmp_notification",
+            %source,
+            version = version.map_or("?", |v| ["1", "2c", "?", "3"][v.clamp(0, 3) as usize]),
+            pdu = tracing::field::Empty,
+            bindings = tracing::field::Empty,
+        );
+        let _entered = span.enter();
+        let handled = match version {
             Some(0) => self.v1(source, bytes),
             Some(1) => self.v2c(source, bytes),
             Some(3) => match self.discovery(bytes, now) {
-                Some(report) => return Handled::Discovery(report),
+                Some(report) => {
+                    span.record("pdu", "discovery");
+                    return Handled::Discovery(report);
+                }
                 None => self.v3(source, bytes, now),
             },
             _ => Err(Dropped::Malformed),
         };
         match handled {
             Ok((n, reply)) => {
+                span.record("pdu", if n.inform { "inform" } else { "trap" });
+                span.record("bindings", n.bindings.len());
                 self.notifications += 1;
                 Handled::Notification(Box::new(n), reply)
             }
             Err(why) => {
+                tracing::debug!(reason = why.name(), "notification dropped");
                 *self.dropped.entry(why).or_default() += 1;
                 Handled::Dropped(why)
             }
         }
+    }
+
+    /// The user `name` when `engine` sends, with its keys localized to `engine` (cached).
+    fn keys(&mut self, name: &[u8], engine: &[u8]) -> Result<Arc<Peer>, Dropped> {
+        let of_engine = |a: &Accepted| a.engine.as_deref() == Some(engine);
+        let index = self
+            .users
+            .iter()
+            .position(|a| a.user.name == name && of_engine(a))
+            .or_else(|| {
+                self.users
+                    .iter()
+                    .position(|a| a.user.name == name && a.engine.is_none())
+            })
+            .ok_or(Dropped::UnknownUser)?;
+        let user = &self.users[index].user;
+        if self.keys.len() >= KEY_CACHE {
+            self.keys.clear();
+        }
+        let peer = self
+            .keys
+            .entry((index, engine.to_vec()))
+            .or_insert_with(|| {
+                let engine = crate::engine::Engine {
+                    id: engine.to_vec(),
+                    boots: 0,
+                    time: 0,
+                    learned_at: Instant::now(),
+                };
+                Arc::new(Peer::new(user, engine))
+            })
+            .clone();
+        Ok(peer)
     }
 
     fn community_ok(&self, community: &[u8]) -> Result<(), Dropped> {
@@ -339,15 +441,9 @@ impl Listener {
     ) -> Result<(Notification, Option<Vec<u8>>), Dropped> {
         let m = Incoming::parse(bytes).map_err(|_| Dropped::Malformed)?;
         let name = m.usm.msg_user_name;
-        let user = self
-            .users
-            .iter()
-            .find(|u| u.name == name)
-            .cloned()
-            .ok_or(Dropped::UnknownUser)?;
         // Keys localized to the message's authoritative engine: a trap's sender, or this
         // engine for an inform.
-        let peer = crate::request::Peer::new(&user, crate::engine::Engine::from_message(&m, now));
+        let peer = self.keys(name, m.usm.msg_authoritative_engine_id)?;
         let level = m.flags() & (flags::AUTH | flags::PRIV);
         if level != peer.level() {
             return Err(Dropped::WrongSecurityLevel);
@@ -363,7 +459,7 @@ impl Listener {
         let bindings =
             VarBind::list_from_wire(&pdu.variable_bindings).map_err(|_| Dropped::Malformed)?;
         let reply = if inform {
-            Some(self.inform_response(&m, &scoped, pdu, &user, now)?)
+            Some(self.inform_response(&m, &scoped, pdu, &peer, now)?)
         } else {
             None
         };
@@ -374,13 +470,14 @@ impl Listener {
     }
 
     /// The Response to a v3 inform sent to this engine: its time window checked (RFC 3414 3.2
-    /// step 7), sealed at its level with the user's keys localized to this engine.
+    /// step 7), sealed at its level with the user's keys localized to this engine (`peer`'s,
+    /// as the inform names this engine).
     fn inform_response(
         &mut self,
         m: &Incoming<'_>,
         scoped: &ScopedPdu<'_>,
         pdu: Pdu<'_>,
-        user: &UsmUser,
+        peer: &Peer,
         now: Instant,
     ) -> Result<Vec<u8>, Dropped> {
         let engine = self.engine.as_mut().ok_or(Dropped::V3Inform)?;
@@ -396,15 +493,6 @@ impl Listener {
             return Err(Dropped::NotInTimeWindow);
         }
         engine.salt = engine.salt.wrapping_add(1);
-        let peer = crate::request::Peer::new(
-            user,
-            crate::engine::Engine {
-                id: engine.id.clone(),
-                boots: engine.boots,
-                time,
-                learned_at: now,
-            },
-        );
         // The request's context, whatever engine it names (RFC 3412 7.1 step 3: a notification
         // originator names its own).
         let response = ScopedPdu {
@@ -415,7 +503,7 @@ impl Listener {
         .to_ber()
         .map_err(|_| Dropped::Malformed)?;
         let security = Security {
-            user: &user.name,
+            user: m.usm.msg_user_name,
             engine_id: &engine.id,
             engine_boots: engine.boots,
             engine_time: time,
@@ -602,5 +690,59 @@ mod engine_tests {
             Handled::Discovery(_)
         ));
         assert_eq!(l.discoveries(), 2);
+    }
+
+    fn v3_trap(user: &UsmUser, engine: &[u8]) -> Vec<u8> {
+        let to: SocketAddr = "127.0.0.1:162".parse().unwrap();
+        let mut x = crate::Exchange::new(
+            to,
+            crate::Credentials::Usm(user.clone()),
+            crate::Options::default(),
+        );
+        x.set_local_engine(engine, 4, Instant::now());
+        let trap_oid: OidBuf = "1.3.6.1.6.3.1.1.5.1".parse().unwrap();
+        x.trap(5, &trap_oid, &[], [0; 4]).unwrap()
+    }
+
+    #[test]
+    fn v3_users_are_taken_from_their_engine_or_any() {
+        let from: SocketAddr = "127.0.0.1:40000".parse().unwrap();
+        let sha = |pass: &[u8]| {
+            UsmUser::new(
+                "trapper",
+                Some((crate::usm::AuthProtocol::Sha1, pass)),
+                Some((crate::usm::PrivProtocol::Aes128, b"privpass123")),
+            )
+            .unwrap()
+        };
+        // `trapper` of engine A has one password; of any other engine, another.
+        let mut l = Listener::new(Vec::new(), vec![sha(b"any-engine-pass")])
+            .with_user_of_engine(sha(b"engine-a-pass"), b"\x80\x00\x00\x01A");
+        let from_a = v3_trap(&sha(b"engine-a-pass"), b"\x80\x00\x00\x01A");
+        let from_b = v3_trap(&sha(b"any-engine-pass"), b"\x80\x00\x00\x01B");
+        let b_as_a = v3_trap(&sha(b"engine-a-pass"), b"\x80\x00\x00\x01B");
+        for _ in 0..2 {
+            assert!(matches!(l.handle(from, &from_a), Handled::Notification(..)));
+            assert!(matches!(l.handle(from, &from_b), Handled::Notification(..)));
+            assert_eq!(
+                l.handle(from, &b_as_a),
+                Handled::Dropped(Dropped::WrongDigest)
+            );
+        }
+        // Keys were localized once per (user, engine): A's user for A; the any-engine user
+        // for B (twice over: its trap and the impostor's).
+        assert_eq!(l.keys.len(), 2);
+
+        let only_a = Listener::new(Vec::new(), Vec::new())
+            .with_user_of_engine(sha(b"engine-a-pass"), b"\x80\x00\x00\x01A");
+        let mut only_a = only_a;
+        assert_eq!(
+            only_a.handle(from, &from_b),
+            Handled::Dropped(Dropped::UnknownUser)
+        );
+        only_a.count_overflow(3);
+        let (received, notifications, dropped) = only_a.counters();
+        assert_eq!((received, notifications), (4, 0));
+        assert_eq!(dropped.get(&Dropped::Overflow), Some(&3));
     }
 }

@@ -1,0 +1,193 @@
+//! The listener on a UDP socket: [`Receiver`] with std's blocking socket, [`AsyncReceiver`]
+//! with tokio's. Both are thin shells over one step ([`take`]): the datagram judged by the
+//! sans-IO [`Listener`], its answer sent back, a notification handed over. Memory is bounded
+//! (one 64 KiB buffer, no queue of our own: under a flood the kernel's queue overflows, and
+//! what it drops is counted as [`Dropped::Overflow`](super::Dropped::Overflow)).
+
+use std::io;
+use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
+use std::time::Instant;
+
+use super::overflow::{Overflow, ReadTimeout};
+use super::{Handled, Listener, Notification};
+
+/// The largest UDP payload.
+const DATAGRAM: usize = 65_535;
+
+/// One datagram through `listener`: the datagram to answer it with, if any, and the
+/// notification it carried, if any. `overflowed` datagrams were dropped by the kernel before it.
+fn take(
+    listener: &mut Listener,
+    from: SocketAddr,
+    bytes: &[u8],
+    overflowed: u64,
+) -> (Option<Vec<u8>>, Option<Notification>) {
+    listener.count_overflow(overflowed);
+    match listener.handle(from, bytes) {
+        Handled::Notification(n, reply) => (reply, Some(*n)),
+        Handled::Discovery(report) => (Some(report), None),
+        Handled::Dropped(_) => (None, None),
+    }
+}
+
+/// An answer that could not be sent: the sender retries or gives up; the receiver goes on.
+fn unsent(to: SocketAddr, e: &io::Error) {
+    tracing::debug!(%to, error = %e, "answer not sent");
+}
+
+/// A [`Listener`] on a std UDP socket.
+#[derive(Debug)]
+pub struct Receiver {
+    socket: UdpSocket,
+    listener: Listener,
+    buf: Box<[u8]>,
+    overflow: Overflow,
+    timeout: ReadTimeout,
+}
+
+impl Receiver {
+    /// `listener` on a socket bound to `address` (e.g. `0.0.0.0:162`, `[::]:162`).
+    pub fn bind(address: impl ToSocketAddrs, listener: Listener) -> io::Result<Receiver> {
+        Ok(Receiver::from_socket(UdpSocket::bind(address)?, listener))
+    }
+
+    /// `listener` on `socket`, which must be blocking.
+    pub fn from_socket(socket: UdpSocket, listener: Listener) -> Receiver {
+        let overflow = Overflow::enable(&socket);
+        Receiver {
+            socket,
+            listener,
+            buf: vec![0; DATAGRAM].into_boxed_slice(),
+            overflow,
+            timeout: ReadTimeout::default(),
+        }
+    }
+
+    /// The address the socket is bound to.
+    pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.socket.local_addr()
+    }
+
+    /// The listener, with its counters.
+    pub fn listener(&self) -> &Listener {
+        &self.listener
+    }
+
+    /// The next notification (informs answered, discovery answered, the rest dropped and
+    /// counted on the way).
+    pub fn recv(&mut self) -> io::Result<Notification> {
+        loop {
+            if let Some(n) = self.recv_until(None)? {
+                return Ok(n);
+            }
+        }
+    }
+
+    /// The next notification, or `None` once `deadline` has passed without one.
+    pub fn recv_until(&mut self, deadline: Option<Instant>) -> io::Result<Option<Notification>> {
+        loop {
+            let wait = match deadline {
+                Some(d) => match d.checked_duration_since(Instant::now()) {
+                    Some(w) if !w.is_zero() => Some(w),
+                    _ => return Ok(None),
+                },
+                None => None,
+            };
+            self.timeout.set(&self.socket, wait)?;
+            let (n, from, overflowed) = match self.overflow.recv(&self.socket, &mut self.buf) {
+                Ok(r) => r,
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    continue
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            let (reply, notification) = take(&mut self.listener, from, &self.buf[..n], overflowed);
+            if let Some(reply) = reply {
+                if let Err(e) = self.socket.send_to(&reply, from) {
+                    unsent(from, &e);
+                }
+            }
+            if notification.is_some() {
+                return Ok(notification);
+            }
+        }
+    }
+}
+
+/// A [`Listener`] on a tokio UDP socket.
+#[cfg(feature = "tokio")]
+#[derive(Debug)]
+pub struct AsyncReceiver {
+    socket: tokio::net::UdpSocket,
+    listener: Listener,
+    buf: Box<[u8]>,
+    overflow: Overflow,
+}
+
+#[cfg(feature = "tokio")]
+impl AsyncReceiver {
+    /// `listener` on a socket bound to `address`.
+    pub async fn bind(
+        address: impl tokio::net::ToSocketAddrs,
+        listener: Listener,
+    ) -> io::Result<AsyncReceiver> {
+        let socket = tokio::net::UdpSocket::bind(address).await?;
+        Ok(AsyncReceiver::from_socket(socket, listener))
+    }
+
+    /// `listener` on `socket`.
+    pub fn from_socket(socket: tokio::net::UdpSocket, listener: Listener) -> AsyncReceiver {
+        let overflow = Overflow::enable(&socket);
+        AsyncReceiver {
+            socket,
+            listener,
+            buf: vec![0; DATAGRAM].into_boxed_slice(),
+            overflow,
+        }
+    }
+
+    /// The address the socket is bound to.
+    pub fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.socket.local_addr()
+    }
+
+    /// The listener, with its counters.
+    pub fn listener(&self) -> &Listener {
+        &self.listener
+    }
+
+    /// The next notification (informs answered, discovery answered, the rest dropped and
+    /// counted on the way). Cancel-safe: nothing is awaited once a datagram is read.
+    pub async fn recv(&mut self) -> io::Result<Notification> {
+        loop {
+            let AsyncReceiver {
+                socket,
+                overflow,
+                buf,
+                ..
+            } = self;
+            let (n, from, overflowed) = socket
+                .async_io(tokio::io::Interest::READABLE, || {
+                    overflow.recv(&*socket, buf)
+                })
+                .await?;
+            let (reply, notification) = take(&mut self.listener, from, &self.buf[..n], overflowed);
+            // Sent without waiting (a UDP send does not block but on a full send buffer, and
+            // then the sender retries), so nothing taken is lost to a cancelled future.
+            if let Some(reply) = reply {
+                if let Err(e) = self.socket.try_send_to(&reply, from) {
+                    unsent(from, &e);
+                }
+            }
+            if let Some(n) = notification {
+                return Ok(n);
+            }
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! The part of snmptrapd.conf that says whose notifications to take, for `snmpc listen
+//! --config FILE`: `authCommunity TYPES COMMUNITY`, `disableAuthorization yes`, and
+//! `createUser [-e ENGINEID] NAME [AUTH-PROTOCOL AUTH-PASS [PRIV-PROTOCOL [PRIV-PASS]]]`
+//! (net-snmp's syntax: a missing privacy password is the authentication one). Other
+//! directives (traphandle, format, ...) are reported and left aside, never silently.
+
+use snmp_client::UsmUser;
+
+/// Who a listener takes notifications from, as a file says.
+#[derive(Debug, Default)]
+pub struct TrapdConf {
+    /// Communities of `authCommunity` lines.
+    pub communities: Vec<String>,
+    /// `disableAuthorization yes`: any community.
+    pub any_community: bool,
+    /// Users of `createUser` lines, with the engine of their `-e`.
+    pub users: Vec<(UsmUser, Option<Vec<u8>>)>,
+    /// What was not understood or is not supported, as `FILE:LINE: why`.
+    pub warnings: Vec<String>,
+}
+
+/// A line's words: spaces separate them, double quotes hold spaces, `#` starts a comment.
+fn words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = line.chars().peekable();
+    while let Some(&c) = chars.peek() {
+        match c {
+            '#' => break,
+            c if c.is_whitespace() => {
+                chars.next();
+            }
+            '"' => {
+                chars.next();
+                out.push(chars.by_ref().take_while(|&c| c != '"').collect());
+            }
+            _ => {
+                let mut word = String::new();
+                while let Some(&c) = chars.peek() {
+                    if c.is_whitespace() {
+                        break;
+                    }
+                    word.push(c);
+                    chars.next();
+                }
+                out.push(word);
+            }
+        }
+    }
+    out
+}
+
+/// `createUser`'s arguments as a user and its engine.
+fn create_user(args: &[String]) -> Result<(UsmUser, Option<Vec<u8>>), String> {
+    let (engine, rest) = match args {
+        [flag, id, rest @ ..] if flag == "-e" => (crate::ask::hex_octets(Some(id.as_str()))?, rest),
+        [flag, ..] if flag.starts_with('-') => {
+            return Err(format!("createUser {flag}: only -e ENGINEID is supported"))
+        }
+        _ => (None, args),
+    };
+    let (name, auth, privacy) = match rest {
+        [name] => (name, None, None),
+        [name, a, ap] => (name, Some((a, ap)), None),
+        [name, a, ap, p] => (name, Some((a, ap)), Some((p, ap))),
+        [name, a, ap, p, pp] => (name, Some((a, ap)), Some((p, pp))),
+        _ => {
+            return Err(
+                "createUser: expected [-e ENGINEID] NAME [AUTH PASS [PRIV [PASS]]]".to_string(),
+            )
+        }
+    };
+    let (auth, privacy) = crate::ask::protocols(pair(auth), pair(privacy))?;
+    let user = UsmUser::new(name, auth, privacy).map_err(|e| format!("createUser {name}: {e}"))?;
+    Ok((user, engine))
+}
+
+/// A protocol and password as `ask::protocols` takes them.
+fn pair<'a>(o: Option<(&'a String, &'a String)>) -> Option<(&'a str, &'a str)> {
+    o.map(|(p, pw)| (p.as_str(), pw.as_str()))
+}
+
+impl TrapdConf {
+    /// The file at `path`: its users and communities, or the first line that is wrong.
+    pub fn read(path: &std::path::Path) -> Result<TrapdConf, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        TrapdConf::parse(&text, &path.display().to_string())
+    }
+
+    /// `text`, named `name` in messages.
+    pub fn parse(text: &str, name: &str) -> Result<TrapdConf, String> {
+        let mut conf = TrapdConf::default();
+        for (i, line) in text.lines().enumerate() {
+            let at = format!("{name}:{}", i + 1);
+            let w = words(line);
+            let Some((directive, args)) = w.split_first() else {
+                continue;
+            };
+            match (directive.as_str(), args) {
+                ("authCommunity", [_types, community, ..]) => {
+                    conf.communities.push(community.clone())
+                }
+                ("authCommunity", _) => {
+                    return Err(format!("{at}: expected authCommunity TYPES COMMUNITY"))
+                }
+                ("disableAuthorization", [yes]) => {
+                    conf.any_community = matches!(yes.as_str(), "yes" | "true" | "1")
+                }
+                ("createUser", args) => conf
+                    .users
+                    .push(create_user(args).map_err(|e| format!("{at}: {e}"))?),
+                (other, _) => conf
+                    .warnings
+                    .push(format!("{at}: `{other}` is not supported here: left aside")),
+            }
+        }
+        Ok(conf)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn users_communities_and_the_rest_reported() {
+        let conf = TrapdConf::parse(
+            "# a comment\n\
+             authCommunity log,execute,net public\n\
+             createUser -e 0x8000000001020304 alice SHA \"alice pass\" AES\n\
+             createUser bob SHA-256 bobauthpass AES-256 bobprivpass\n\
+             createUser carol\n\
+             traphandle default /bin/true\n",
+            "t.conf",
+        )
+        .unwrap();
+        assert_eq!(conf.communities, ["public"]);
+        assert_eq!(conf.users.len(), 3);
+        assert_eq!(
+            conf.users[0].1.as_deref(),
+            Some(&[0x80, 0, 0, 0, 1, 2, 3, 4][..])
+        );
+        assert_eq!(conf.users[1].1, None);
+        assert_eq!(
+            conf.warnings,
+            ["t.conf:6: `traphandle` is not supported here: left aside"]
+        );
+        let e = TrapdConf::parse("\ncreateUser dave SHA\n", "u.conf").unwrap_err();
+        assert!(e.starts_with("u.conf:2: createUser: expected"), "{e}");
+        let e = TrapdConf::parse("createUser erin SHA pw ROT13 x\n", "v.conf").unwrap_err();
+        assert!(e.starts_with("v.conf:1:"), "{e}");
+    }
+}
