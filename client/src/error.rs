@@ -18,6 +18,9 @@ pub enum ClientError {
     /// does not decode): [`crate::Session::walk_table`] stops there.
     #[error("table: {0}")]
     Table(#[from] snmp_messages::mib::MibError),
+    /// A generated notification's binding is not one (an OBJECT IDENTIFIER value that is not).
+    #[error("notification: {0}")]
+    Notification(snmp_messages::mib::MibError),
     /// The socket failed.
     #[error("UDP: {0}")]
     Io(#[from] std::io::Error),

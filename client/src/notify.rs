@@ -8,6 +8,8 @@ use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
 use snmp_messages::snmpv2_pdu::{Pdu, PduErrorStatus, Pdus, Snmpv2TrapPdu, VarBindList};
 use snmp_messages::{rfc1155_smi as v1smi, rfc1157_snmp as v1};
 
+use snmp_messages::mib::{wire, Notification};
+
 use crate::error::ClientError;
 use crate::value::Value;
 
@@ -17,6 +19,24 @@ pub const SYS_UP_TIME: [u32; 9] = [1, 3, 6, 1, 2, 1, 1, 3, 0];
 pub const SNMP_TRAP_OID: [u32; 11] = [1, 3, 6, 1, 6, 3, 1, 1, 4, 1, 0];
 /// snmpTraps: the generic traps' notifications are its children 1 to 6 (RFC 3418).
 const SNMP_TRAPS: [u32; 10] = [1, 3, 6, 1, 6, 3, 1, 1, 5, 0];
+
+/// The notification `n` (a struct generated from a MIB's NOTIFICATION-TYPE or TRAP-TYPE, see
+/// [`snmp_messages::mib::Notification`]) as [`crate::Session::trap`] and
+/// [`crate::Session::inform`] take it: its OID and the bindings of its OBJECTS.
+pub fn of<N: Notification>(n: &N) -> Result<(OidBuf, Vec<(OidBuf, Value)>), ClientError> {
+    let oid = wire::oid_buf(N::NAME, N::OID).map_err(ClientError::Notification)?;
+    let mut bindings = Vec::new();
+    let mut failed = None;
+    n.bindings(&mut |name, value| match wire::oid_buf(N::NAME, name) {
+        Ok(name) => bindings.push((name, Value::from_wire(&value))),
+        Err(e) => failed = Some(e),
+    })
+    .map_err(ClientError::Notification)?;
+    match failed {
+        Some(e) => Err(ClientError::Notification(e)),
+        None => Ok((oid, bindings)),
+    }
+}
 
 /// An SNMPv1 Trap-PDU's header (RFC 1157 4.1.6).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use std::net::{SocketAddr, UdpSocket};
 use std::time::Instant;
 
 use snmp_ber::OidBuf;
-use snmp_messages::mib::{MibError, Row, Rows};
+use snmp_messages::mib::{MibError, Notification, Row, Rows};
 
 use crate::config::{Credentials, Options};
 use crate::engine::Engine;
@@ -104,6 +104,24 @@ macro_rules! requests {
         ) -> Result<Vec<VarBind>, ClientError> {
             let all = crate::notify::v2_bindings(uptime, trap_oid, bindings);
             self.run(Request::inform(&all))$(.$await)?
+        }
+
+        /// Sends the notification `n`, a struct generated from a MIB's NOTIFICATION-TYPE (e.g.
+        /// IF-MIB's `LinkDown`), as a trap (see [`Self::trap`]).
+        pub $($async)? fn notify<N: Notification>(&mut self, uptime: u32, n: &N) -> Result<(), ClientError> {
+            let (trap_oid, bindings) = crate::notify::of(n)?;
+            self.trap(uptime, &trap_oid, &bindings)$(.$await)?
+        }
+
+        /// Sends the notification `n` as an InformRequest (see [`Self::inform`]): the
+        /// receiver's Response.
+        pub $($async)? fn inform_of<N: Notification>(
+            &mut self,
+            uptime: u32,
+            n: &N,
+        ) -> Result<Vec<VarBind>, ClientError> {
+            let (trap_oid, bindings) = crate::notify::of(n)?;
+            self.inform(uptime, &trap_oid, &bindings)$(.$await)?
         }
 
         /// Sends a trap of the SNMPv2 notification `trap_oid` (see [`Exchange::trap`]: an

@@ -190,3 +190,43 @@ fn a_flood_is_counted_whole_in_bounded_memory() {
         );
     }
 }
+
+/// IF-MIB's generated `LinkDown`, sent by a session as a trap and as an inform: received with
+/// its OBJECTS at the row's instance.
+#[test]
+fn generated_notifications_are_sent_and_received() {
+    use snmp_messages::if_mib::{IfAdminStatus, IfOperStatus, LinkDown};
+    let mut rx = Receiver::bind("127.0.0.1:0", Listener::new(Vec::new(), Vec::new())).unwrap();
+    let to = rx.local_addr().unwrap();
+    let down = LinkDown {
+        instance: vec![3],
+        if_index: 3,
+        if_admin_status: IfAdminStatus::Up,
+        if_oper_status: IfOperStatus::Down,
+    };
+    let sender = std::thread::spawn(move || {
+        let mut s = Session::new(to, Credentials::V2c(b"public".to_vec()), quick()).unwrap();
+        s.notify(500, &down).unwrap();
+        s.inform_of(600, &down).unwrap().len()
+    });
+    let deadline = Some(Instant::now() + Duration::from_secs(20));
+    let trap = rx.recv_until(deadline).unwrap().expect("the trap");
+    let inform = rx.recv_until(deadline).unwrap().expect("the inform");
+    assert_eq!(sender.join().unwrap(), 5);
+    for (n, uptime) in [(&trap, 500), (&inform, 600)] {
+        assert_eq!(n.trap_oid, Some(oid(LINK_DOWN)));
+        assert_eq!(n.uptime, Some(uptime));
+        let rest: Vec<(String, Value)> = n.bindings[2..]
+            .iter()
+            .map(|vb| (vb.oid.to_string(), vb.value.clone()))
+            .collect();
+        assert_eq!(
+            rest,
+            [
+                ("1.3.6.1.2.1.2.2.1.1.3".to_string(), Value::Integer(3)),
+                ("1.3.6.1.2.1.2.2.1.7.3".to_string(), Value::Integer(1)),
+                ("1.3.6.1.2.1.2.2.1.8.3".to_string(), Value::Integer(2)),
+            ]
+        );
+    }
+}

@@ -8,6 +8,11 @@ use snmp_messages::mib::{is_absent, IndexReader, MibError, Row};
 #[allow(unused_imports)]
 use snmp_messages::mib::value;
 
+use snmp_messages::mib::Notification;
+
+#[allow(unused_imports)]
+use snmp_messages::mib::wire;
+
 use snmp_messages::snmpv2_pdu::VarBindValue;
 
 /// `ifMIB` MODULE-IDENTITY (IF-MIB, mibs/IF-MIB:22).
@@ -4272,6 +4277,82 @@ impl Row for IfTestEntry {
             }
             _ => {}
         }
+        Ok(())
+    }
+}
+
+/// The `linkDown` NOTIFICATION-TYPE (IF-MIB, mibs/IF-MIB:655) with values for its OBJECTS, to send as a trap or an inform.
+///
+/// The agent detected that the ifOperStatus of an interface is about to enter the down state from some other state (but not from notPresent).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkDown {
+    /// The `ifEntry` row the columns are sent for: its INDEX as arcs (`[3]` for index 3).
+    pub instance: Vec<u32>,
+    /// `ifIndex` (IF-MIB::ifIndex).
+    pub if_index: i32,
+    /// `ifAdminStatus` (IF-MIB::ifAdminStatus).
+    pub if_admin_status: IfAdminStatus,
+    /// `ifOperStatus` (IF-MIB::ifOperStatus).
+    pub if_oper_status: IfOperStatus,
+}
+
+impl Notification for LinkDown {
+    const NAME: &'static str = "IF-MIB::linkDown";
+    const OID: &'static [u32] = &[1, 3, 6, 1, 6, 3, 1, 1, 5, 3];
+    fn bindings(
+        &self,
+        each: &mut dyn FnMut(&[u32], VarBindValue<'_>),
+    ) -> Result<(), MibError> {
+        let mut name = Vec::with_capacity(32);
+        name.extend_from_slice(&[1, 3, 6, 1, 2, 1, 2, 2, 1, 1]);
+        name.extend_from_slice(&self.instance);
+        each(&name, wire::integer(self.if_index));
+        name.clear();
+        name.extend_from_slice(&[1, 3, 6, 1, 2, 1, 2, 2, 1, 7]);
+        name.extend_from_slice(&self.instance);
+        each(&name, wire::integer(self.if_admin_status.to_i32()));
+        name.clear();
+        name.extend_from_slice(&[1, 3, 6, 1, 2, 1, 2, 2, 1, 8]);
+        name.extend_from_slice(&self.instance);
+        each(&name, wire::integer(self.if_oper_status.to_i32()));
+        Ok(())
+    }
+}
+
+/// The `linkUp` NOTIFICATION-TYPE (IF-MIB, mibs/IF-MIB:663) with values for its OBJECTS, to send as a trap or an inform.
+///
+/// The agent detected that the ifOperStatus of an interface left the down state and transitioned into some other state (but not into notPresent).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkUp {
+    /// The `ifEntry` row the columns are sent for: its INDEX as arcs (`[3]` for index 3).
+    pub instance: Vec<u32>,
+    /// `ifIndex` (IF-MIB::ifIndex).
+    pub if_index: i32,
+    /// `ifAdminStatus` (IF-MIB::ifAdminStatus).
+    pub if_admin_status: IfAdminStatus,
+    /// `ifOperStatus` (IF-MIB::ifOperStatus).
+    pub if_oper_status: IfOperStatus,
+}
+
+impl Notification for LinkUp {
+    const NAME: &'static str = "IF-MIB::linkUp";
+    const OID: &'static [u32] = &[1, 3, 6, 1, 6, 3, 1, 1, 5, 4];
+    fn bindings(
+        &self,
+        each: &mut dyn FnMut(&[u32], VarBindValue<'_>),
+    ) -> Result<(), MibError> {
+        let mut name = Vec::with_capacity(32);
+        name.extend_from_slice(&[1, 3, 6, 1, 2, 1, 2, 2, 1, 1]);
+        name.extend_from_slice(&self.instance);
+        each(&name, wire::integer(self.if_index));
+        name.clear();
+        name.extend_from_slice(&[1, 3, 6, 1, 2, 1, 2, 2, 1, 7]);
+        name.extend_from_slice(&self.instance);
+        each(&name, wire::integer(self.if_admin_status.to_i32()));
+        name.clear();
+        name.extend_from_slice(&[1, 3, 6, 1, 2, 1, 2, 2, 1, 8]);
+        name.extend_from_slice(&self.instance);
+        each(&name, wire::integer(self.if_oper_status.to_i32()));
         Ok(())
     }
 }

@@ -8,6 +8,11 @@ use snmp_messages::mib::{is_absent, IndexReader, MibError, Row};
 #[allow(unused_imports)]
 use snmp_messages::mib::value;
 
+use snmp_messages::mib::Notification;
+
+#[allow(unused_imports)]
+use snmp_messages::mib::wire;
+
 use snmp_messages::snmpv2_pdu::VarBindValue;
 
 /// `snmpMIB` MODULE-IDENTITY (SNMPv2-MIB, mibs/SNMPv2-MIB:17).
@@ -1134,6 +1139,57 @@ impl Row for SysOrEntry {
             }
             _ => {}
         }
+        Ok(())
+    }
+}
+
+/// The `coldStart` NOTIFICATION-TYPE (SNMPv2-MIB, mibs/SNMPv2-MIB:273) which has no OBJECTS, to send as a trap or an inform.
+///
+/// The entity is reinitializing and its configuration may have been altered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ColdStart;
+
+impl Notification for ColdStart {
+    const NAME: &'static str = "SNMPv2-MIB::coldStart";
+    const OID: &'static [u32] = &[1, 3, 6, 1, 6, 3, 1, 1, 5, 1];
+    fn bindings(
+        &self,
+        _each: &mut dyn FnMut(&[u32], VarBindValue<'_>),
+    ) -> Result<(), MibError> {
+        Ok(())
+    }
+}
+
+/// The `warmStart` NOTIFICATION-TYPE (SNMPv2-MIB, mibs/SNMPv2-MIB:279) which has no OBJECTS, to send as a trap or an inform.
+///
+/// The entity is reinitializing such that its configuration is unaltered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct WarmStart;
+
+impl Notification for WarmStart {
+    const NAME: &'static str = "SNMPv2-MIB::warmStart";
+    const OID: &'static [u32] = &[1, 3, 6, 1, 6, 3, 1, 1, 5, 2];
+    fn bindings(
+        &self,
+        _each: &mut dyn FnMut(&[u32], VarBindValue<'_>),
+    ) -> Result<(), MibError> {
+        Ok(())
+    }
+}
+
+/// The `authenticationFailure` NOTIFICATION-TYPE (SNMPv2-MIB, mibs/SNMPv2-MIB:289) which has no OBJECTS, to send as a trap or an inform.
+///
+/// The entity received a protocol message that is not properly authenticated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AuthenticationFailure;
+
+impl Notification for AuthenticationFailure {
+    const NAME: &'static str = "SNMPv2-MIB::authenticationFailure";
+    const OID: &'static [u32] = &[1, 3, 6, 1, 6, 3, 1, 1, 5, 5];
+    fn bindings(
+        &self,
+        _each: &mut dyn FnMut(&[u32], VarBindValue<'_>),
+    ) -> Result<(), MibError> {
         Ok(())
     }
 }

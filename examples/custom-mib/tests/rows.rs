@@ -308,3 +308,72 @@ fn scalars_registry_and_hints() {
     assert!(acme_widget_mib::lookup(&[1, 3, 6, 1, 4, 1, 9]).is_none());
     assert_eq!(WidgetEntry::ENTRY, &WIDGET);
 }
+
+/// A generated notification hands out its OBJECTS in the clause's order, each at its
+/// instance: the scalar at `.0`, each table's columns at the row given for that table
+/// (widgetEntry's and, imported, IF-MIB's ifEntry), values typed as the rows decode them.
+#[test]
+fn notifications_give_their_objects_at_their_instances() {
+    use acme_widget_mib::{WidgetFailed, WidgetMoved};
+    use snmp_messages::mib::Notification;
+    let moved = WidgetMoved {
+        widget_entry_instance: vec![7],
+        if_entry_instance: vec![3],
+        widget_count: 5,
+        widget_name: "w7".into(),
+        widget_type: vec![1, 3, 6, 1, 4, 1, 32473, 9],
+        widget_features: WidgetFeatures(vec![0xa0]),
+        if_index: 3,
+        if_descr: "eth0".into(),
+    };
+    let mut got: Vec<(Vec<u32>, String)> = Vec::new();
+    moved
+        .bindings(&mut |name, value| got.push((name.to_vec(), format!("{value:?}"))))
+        .unwrap();
+    let at = |base: &[u32], rest: &[u32]| [base, rest].concat();
+    let names: Vec<Vec<u32>> = got.iter().map(|(n, _)| n.clone()).collect();
+    assert_eq!(
+        names,
+        [
+            at(&[1, 3, 6, 1, 4, 1, 32473, 7, 1, 1], &[0]),
+            at(&WIDGET, &[2, 7]),
+            at(&WIDGET, &[9, 7]),
+            at(&WIDGET, &[8, 7]),
+            at(&[1, 3, 6, 1, 2, 1, 2, 2, 1, 1], &[3]),
+            at(&[1, 3, 6, 1, 2, 1, 2, 2, 1, 2], &[3]),
+        ]
+    );
+    // Each value reads back through the generated decoders as it was given.
+    let mut rows = Rows::<WidgetEntry>::new();
+    moved
+        .bindings(&mut |name, value| {
+            if name.starts_with(&WIDGET) {
+                rows.push(name, &value).unwrap();
+            }
+        })
+        .unwrap();
+    let row = rows.get(&WidgetEntryIndex { widget_index: 7 }).unwrap();
+    assert_eq!(row.widget_name.as_deref(), Some("w7"));
+    assert_eq!(
+        row.widget_type.as_deref(),
+        Some(&[1, 3, 6, 1, 4, 1, 32473, 9][..])
+    );
+    assert_eq!(
+        row.widget_features.as_ref().map(|f| f.labels()),
+        Some(vec!["turbo", "remote"])
+    );
+    assert!(got[0].1.contains("IntegerValue(5)"), "{:?}", got[0]);
+    assert_eq!(WidgetMoved::OID, &[1, 3, 6, 1, 4, 1, 32473, 7, 2, 2]);
+    assert_eq!(WidgetFailed::NAME, "ACME-WIDGET-MIB::widgetFailed");
+
+    // An OBJECT IDENTIFIER value that is not one is an error naming the object.
+    let bad = WidgetMoved {
+        widget_type: vec![7],
+        ..moved
+    };
+    let e = bad.bindings(&mut |_, _| {}).unwrap_err().to_string();
+    assert!(
+        e.starts_with("ACME-WIDGET-MIB::widgetType: [7] is outside"),
+        "{e}"
+    );
+}
