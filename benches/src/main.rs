@@ -10,6 +10,7 @@ mod corpus;
 mod impls;
 mod measure;
 mod mibload;
+mod notify;
 mod plot;
 mod report;
 mod workload;
@@ -55,6 +56,17 @@ struct Cli {
     /// beside the project, when there.
     #[arg(long, value_name = "DIR")]
     mib_corpus: Option<PathBuf>,
+    /// Run one section only: `codec` (the default run: the codec table, the corpus and the
+    /// MIB corpus load) or `notify` (notifications received per second per core: our
+    /// receivers against net-snmp's snmptrapd).
+    #[arg(long, value_name = "SECTION", value_parser = ["codec", "notify"])]
+    only: Option<String>,
+    /// Notifications per receiver and version in the `notify` section.
+    #[arg(long, value_name = "N")]
+    notifications: Option<u64>,
+    /// Internal: a receiver for the notify section: WHICH CONF ADDRESS.
+    #[arg(long, num_args = 3, hide = true, value_names = ["WHICH", "CONF", "ADDRESS"])]
+    notify_child: Option<Vec<String>>,
     /// Internal: load the MIB directories once and print the peak RSS in kB.
     #[arg(long, num_args = 1.., hide = true, value_name = "DIR")]
     mib_load_child: Option<Vec<PathBuf>>,
@@ -91,6 +103,12 @@ fn main() -> ExitCode {
     if let Some(dirs) = &cli.mib_load_child {
         println!("{}", mibload::child(dirs));
         return ExitCode::SUCCESS;
+    }
+    if let Some(args) = &cli.notify_child {
+        return notify::child(&args[0], &args[1], &args[2]);
+    }
+    if cli.only.as_deref() == Some("notify") {
+        return notify_section(&cli);
     }
     let budget =
         Duration::from_secs_f64(cli.min_time.unwrap_or(if cli.quick { 0.03 } else { 0.3 }));
@@ -193,6 +211,28 @@ fn main() -> ExitCode {
     }
     if let Some(path) = &cli.markdown {
         if let Err(e) = std::fs::write(path, report::markdown(&results, svg_name)) {
+            eprintln!("error: {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// `--only notify`: the notification receivers' table (and its JSON `notify` array).
+fn notify_section(cli: &Cli) -> ExitCode {
+    let exe = std::env::current_exe().expect("own path");
+    let count = cli
+        .notifications
+        .unwrap_or(if cli.quick { 5_000 } else { 50_000 });
+    let mut notes = Vec::new();
+    let rates = notify::run(&exe, count, &mut notes);
+    print!("{}", notify::table(&rates));
+    for n in &notes {
+        println!("note: {n}");
+    }
+    if let Some(path) = &cli.json {
+        let json = serde_json::json!({ "notify": notify::json(&rates), "notes": notes });
+        if let Err(e) = std::fs::write(path, serde_json::to_string_pretty(&json).expect("json")) {
             eprintln!("error: {}: {e}", path.display());
             return ExitCode::FAILURE;
         }

@@ -155,7 +155,7 @@ fn json(n: &Notification, p: &Printer<'_>) -> serde_json::Value {
 
 /// The listener `opts` ask for: communities and users from the command line and `--config`
 /// (its warnings said on stderr), with an engine of its own under `-e`.
-fn listener(opts: &ListenOpts) -> Result<Listener, String> {
+pub fn listener(opts: &ListenOpts) -> Result<Listener, String> {
     let mut communities: Vec<Vec<u8>> = opts
         .community
         .iter()
