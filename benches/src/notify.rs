@@ -110,7 +110,11 @@ fn cpu_seconds(pid: u32, ticks_per_s: f64) -> Option<f64> {
     let mut any = false;
     for t in tasks.flatten() {
         let text = std::fs::read_to_string(t.path().join("schedstat")).unwrap_or_default();
-        if let Some(v) = text.split_whitespace().next().and_then(|v| v.parse::<u64>().ok()) {
+        if let Some(v) = text
+            .split_whitespace()
+            .next()
+            .and_then(|v| v.parse::<u64>().ok())
+        {
             ns += v;
             any = true;
         }

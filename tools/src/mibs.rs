@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use snmp_codegen::mib::{self, MibSet, Resolved};
+use snmp_codegen::mibgen::Presentation;
 use snmp_codegen::smi::{Access, NodeKind, Relaxation};
 
 /// Loaded and resolved modules, with a name and OID registry built on first use (check and
@@ -48,7 +49,12 @@ fn instance_suffix(suffix: Option<&str>) -> Result<Vec<u32>, String> {
 /// Descriptor to nodes, and OID to node.
 struct Lookup {
     by_name: HashMap<Box<str>, Vec<usize>>,
+    /// In OID order, for the columns under an entry.
     by_oid: BTreeMap<Vec<u32>, usize>,
+    /// The same, hashed: the prefix lookups of every printed OID.
+    at_oid: HashMap<Vec<u32>, usize>,
+    /// Each node's presentation, worked out when first asked for.
+    presentations: Vec<std::sync::OnceLock<Option<Presentation>>>,
 }
 
 impl Mibs {
@@ -128,7 +134,16 @@ impl Mibs {
                     .entry(self.resolved.oid(&self.resolved.nodes[i]))
                     .or_insert(i);
             }
-            Lookup { by_name, by_oid }
+            let at_oid = by_oid.iter().map(|(o, &n)| (o.clone(), n)).collect();
+            let presentations = (0..self.resolved.nodes.len())
+                .map(|_| std::sync::OnceLock::new())
+                .collect();
+            Lookup {
+                by_name,
+                by_oid,
+                at_oid,
+                presentations,
+            }
         })
     }
 
@@ -199,7 +214,7 @@ impl Mibs {
                     .and_then(|a| ROOTS.get(a))
                     .map(|r| r.to_string())
             } else {
-                let node = self.lookup().by_oid.get(&oid[..k]);
+                let node = self.lookup().at_oid.get(&oid[..k]);
                 node.map(|&n| self.set.name(&self.resolved.nodes[n]).to_string())
             };
             named = name.is_some();
@@ -218,12 +233,16 @@ impl Mibs {
     /// How the values of the object `oid` is an instance of are shown (its syntax through
     /// its TEXTUAL-CONVENTIONs, its UNITS): the nearest node above or at `oid`, when it is
     /// an object with a SYNTAX.
-    pub fn presentation(&self, oid: &[u32]) -> Option<snmp_codegen::mibgen::Presentation> {
-        let node = (1..=oid.len())
+    pub fn presentation(&self, oid: &[u32]) -> Option<&Presentation> {
+        let node = *(1..=oid.len())
             .rev()
-            .find_map(|k| self.lookup().by_oid.get(&oid[..k]))?;
-        let n = &self.resolved.nodes[*node];
-        snmp_codegen::mibgen::presentation(&self.set, n.module(), self.set.node(n))
+            .find_map(|k| self.lookup().at_oid.get(&oid[..k]))?;
+        self.lookup().presentations[node]
+            .get_or_init(|| {
+                let n = &self.resolved.nodes[node];
+                snmp_codegen::mibgen::presentation(&self.set, n.module(), self.set.node(n))
+            })
+            .as_ref()
     }
 
     /// The columns of the conceptual table at `table` (its entry's readable columns, in OID
@@ -254,7 +273,7 @@ impl Mibs {
 
     fn oid_to_module_name(&self, oid: &[u32]) -> Option<String> {
         (0..=oid.len()).rev().find_map(|k| {
-            let node = *self.lookup().by_oid.get(&oid[..k])?;
+            let node = *self.lookup().at_oid.get(&oid[..k])?;
             let mut s = format!(
                 "{}::{}",
                 self.module_name(node),

@@ -116,9 +116,9 @@ impl Printer<'_> {
             m.presentation(&arcs)
         });
         if self.output.json {
-            return self.json(vb, presentation.as_ref()).to_string();
+            return self.json(vb, presentation).to_string();
         }
-        let value = self.value(&vb.value, presentation.as_ref());
+        let value = self.value(&vb.value, presentation);
         if self.output.value_only {
             return value;
         }
@@ -175,7 +175,7 @@ impl Printer<'_> {
             let arcs: Vec<u32> = vb.oid.as_oid().arcs().collect();
             m.presentation(&arcs)
         });
-        self.json(vb, presentation.as_ref())
+        self.json(vb, presentation)
     }
 
     /// A value: `TYPE: value`, or the value alone under `-Oq`/`-OQ`; shown as the object's

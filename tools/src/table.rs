@@ -66,7 +66,7 @@ pub fn table(opts: &AgentOpts, app: &AppOpts, limits: &WalkLimits, table: &str) 
             let row = rows
                 .entry(index.to_vec())
                 .or_insert_with(|| vec![None; columns.len()]);
-            row[k] = Some(printer.value(&vb.value, presentations[k].as_ref()));
+            row[k] = Some(printer.value(&vb.value, presentations[k]));
         }
     });
     if let Err(e) = walked {

@@ -10,10 +10,15 @@ pub fn persistent_dir() -> PathBuf {
 }
 
 pub fn snmpc(args: &[&str]) -> (String, String, i32) {
+    snmpc_keeping_in(&persistent_dir(), args)
+}
+
+/// [`snmpc`] keeping its engines' boots in `dir`.
+pub fn snmpc_keeping_in(dir: &std::path::Path, args: &[&str]) -> (String, String, i32) {
     let out = Command::new(env!("CARGO_BIN_EXE_snmpc"))
         .args(args)
         .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".."))
-        .env("SNMP_PERSISTENT_DIR", persistent_dir())
+        .env("SNMP_PERSISTENT_DIR", dir)
         .output()
         .expect("snmpc runs");
     (
