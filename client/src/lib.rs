@@ -75,7 +75,7 @@ pub use outgoing::{seal, Header, Security};
 pub use request::Request;
 #[cfg(feature = "tokio")]
 pub use session::AsyncSession;
-pub use session::Session;
+pub use session::{Session, WalkIter};
 pub use stats::{Discard, Discards, Stats};
 pub use usm::{AuthProtocol, Key, PrivProtocol, UsmError};
 pub use value::{Value, VarBind};

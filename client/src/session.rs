@@ -8,7 +8,8 @@ use std::net::{SocketAddr, UdpSocket};
 use std::time::Instant;
 
 use snmp_ber::OidBuf;
-use snmp_messages::mib::{MibError, Notification, Row, Rows};
+use snmp_messages::mib::{MibError, Notification, Object, Row, Rows};
+use snmp_messages::snmpv2_pdu::VarBindValue;
 
 use crate::config::{Credentials, Options};
 use crate::engine::Engine;
@@ -66,6 +67,53 @@ fn push_row<R: Row>(rows: &mut Rows<R>, vb: &VarBind, strict: bool) -> Result<()
         rows.push_lenient(&name, &value);
     }
     Ok(())
+}
+
+/// A walk handed out a binding at a time, from [`Session::walk_iter`] (an `Iterator`) or
+/// `AsyncSession::walk_iter` (an async [`WalkIter::next`]). The walk itself is
+/// [`Walk`]'s, sans IO; this holds the bindings of the last answer not yet handed out.
+#[derive(Debug)]
+pub struct WalkIter<'s, S> {
+    session: &'s mut S,
+    walk: Walk,
+    pending: std::collections::VecDeque<VarBind>,
+}
+
+/// The next binding of a [`WalkIter`] (`$($await)?` for the async one): one body for both.
+macro_rules! walk_next {
+    ($self:ident $(, $await:tt)?) => {
+        loop {
+            if let Some(vb) = $self.pending.pop_front() {
+                return Some(Ok(vb));
+            }
+            let request = match $self.walk.next_request(Instant::now()) {
+                Ok(Some(r)) => r,
+                Ok(None) => return None,
+                Err(e) => return Some(Err(e)),
+            };
+            let answer = $self.session.run(request)$(.$await)?;
+            let pending = &mut $self.pending;
+            if let Err(e) = $self.walk.absorb(answer, &mut |vb: &VarBind| pending.push_back(vb.clone())) {
+                return Some(Err(e));
+            }
+        }
+    };
+}
+
+impl Iterator for WalkIter<'_, Session> {
+    type Item = Result<VarBind, ClientError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        walk_next!(self)
+    }
+}
+
+#[cfg(feature = "tokio")]
+impl WalkIter<'_, AsyncSession> {
+    /// The next binding of the walk, `None` at its end.
+    pub async fn next(&mut self) -> Option<Result<VarBind, ClientError>> {
+        walk_next!(self, await)
+    }
 }
 
 /// The calls both drivers offer, each running one [`Request`].
@@ -193,6 +241,44 @@ macro_rules! requests {
                 walk.absorb(answer, &mut each)?;
             }
             Ok(walk.requests())
+        }
+
+        /// [`Self::walk`] a binding at a time: an iterator (an async `next` on
+        /// [`AsyncSession`]) of the bindings inside `root`'s subtree, requests made as it is
+        /// read; stop at any binding by dropping it. An error ends it (as it ends `walk`).
+        pub fn walk_iter(&mut self, root: &OidBuf) -> WalkIter<'_, Self> {
+            let v1 = matches!(self.exchange.version(), "1");
+            let walk = Walk::new(root, v1, self.exchange.options(), Instant::now());
+            WalkIter {
+                session: self,
+                walk,
+                pending: std::collections::VecDeque::new(),
+            }
+        }
+
+        /// GET of the scalar `object` (a constant the MIB compiler generated, such as
+        /// `snmp_messages::snmpv2_mib::SYS_UP_TIME`) at instance `.0`, decoded by its generated
+        /// function (`snmpv2_mib::scalars::sys_up_time`): `None` when the agent has no such
+        /// object (noSuchObject, noSuchInstance), an error when the value does not fit it.
+        pub $($async)? fn get_scalar<T>(
+            &mut self,
+            object: &Object,
+            decode: fn(&VarBindValue<'_>) -> Result<Option<T>, MibError>,
+        ) -> Result<Option<T>, ClientError> {
+            let mut arcs = object.oid.to_vec();
+            arcs.push(0);
+            let oid = OidBuf::from_arcs(&arcs).map_err(|_| {
+                ClientError::Table(MibError::OutOfRange {
+                    object: object.name,
+                    found: format!("{arcs:?}"),
+                    allowed: "an object identifier",
+                })
+            })?;
+            let answer = self.run(Request::get(std::slice::from_ref(&oid)))$(.$await)??;
+            match answer.first() {
+                Some(vb) => Ok(decode(&vb.value.as_wire()?)?),
+                None => Err(ClientError::NoBindings(oid)),
+            }
         }
 
         /// Walks the conceptual table of `R` (a row type the MIB compiler generated from an

@@ -4,10 +4,13 @@
 
 use std::collections::BTreeMap;
 
+use snmp_ber::Decode;
 use snmp_client::usm::{AuthProtocol, PrivProtocol};
 use snmp_client::{AsyncSession, Credentials, Options, Session, UsmUser, WalkWith};
 use snmp_messages::if_mib::{IfEntry, IfEntryIndex};
 use snmp_messages::mib::Rows;
+use snmp_messages::snmpv2_pdu::VarBindValue;
+use snmp_messages::snmpv2_smi::{ObjectSyntax, SimpleSyntax};
 use snmp_test_support::agent as support;
 
 /// ifDescr by ifIndex, from the rows.
@@ -116,6 +119,21 @@ fn values_outside_their_mib_ranges_are_kept_out_and_reported() {
     assert!(row(2).if_descr.is_some(), "the rest of its row is there");
     assert_eq!(row(3).if_descr, None);
     assert_eq!(row(1).if_index, Some(1));
+    // Each marked in its row, with the value as it came.
+    let marked = |i: i32| -> Vec<(u32, VarBindValue<'_>)> {
+        row(i)
+            .invalid
+            .iter()
+            .map(|m| (m.column, VarBindValue::from_ber(&m.raw).unwrap()))
+            .collect()
+    };
+    let int = |v| VarBindValue::Value(ObjectSyntax::Simple(SimpleSyntax::IntegerValue(v)));
+    assert_eq!(marked(2), [(1, int(0))]);
+    let long_value = VarBindValue::Value(ObjectSyntax::Simple(SimpleSyntax::StringValue(
+        long.as_bytes(),
+    )));
+    assert_eq!(marked(3), [(2, long_value)]);
+    assert!(row(1).invalid.is_empty());
     let problems: Vec<String> = rows.problems().iter().map(|e| e.to_string()).collect();
     assert_eq!(problems.len(), 2, "{problems:?}");
     assert!(
@@ -130,4 +148,75 @@ fn values_outside_their_mib_ranges_are_kept_out_and_reported() {
     let err = s.walk_table_strict::<IfEntry>().unwrap_err();
     assert!(matches!(err, snmp_client::ClientError::Table(_)), "{err}");
     assert!(err.to_string().contains("ifIndex"), "{err}");
+}
+
+/// Walks as iterators (sync and async), stopped early or read to the end, and typed scalars:
+/// the same bindings as `walk`'s, and sysDescr.0 as snmpget shows it.
+#[test]
+fn walks_as_iterators_and_typed_scalars() {
+    let (Some(snmpd), Some(snmpwalk)) = (support::tool("snmpd"), support::tool("snmpwalk")) else {
+        support::require_or_skip("snmpd or snmpwalk not found (apt-get install -y snmpd snmp)");
+        return;
+    };
+    let agent = support::start_agent_with(&snmpd, "");
+    let addr = ([127, 0, 0, 1], agent.port).into();
+    let system: snmp_ber::OidBuf = "1.3.6.1.2.1.1".parse().unwrap();
+    let mut s = Session::new(
+        addr,
+        Credentials::V2c(b"public".to_vec()),
+        Options::default(),
+    )
+    .unwrap();
+    let mut walked = Vec::new();
+    s.walk(&system, |vb| walked.push(vb.oid.clone())).unwrap();
+    let iterated: Vec<_> = s.walk_iter(&system).map(|vb| vb.unwrap().oid).collect();
+    assert_eq!(iterated, walked);
+    assert!(walked.len() > 3, "{walked:?}");
+    // Stopped after three: the rest is never asked for.
+    let first: Vec<_> = s
+        .walk_iter(&system)
+        .take(3)
+        .map(|vb| vb.unwrap().oid)
+        .collect();
+    assert_eq!(first, walked[..3]);
+
+    use snmp_messages::snmpv2_mib::{scalars, SYS_DESCR, SYS_OR_LAST_CHANGE};
+    let descr = s.get_scalar(&SYS_DESCR, scalars::sys_descr).unwrap();
+    let theirs = support::snmpwalk_of(&snmpwalk, agent.port, "1.3.6.1.2.1.1.1.0");
+    let theirs = theirs
+        .split_once(' ')
+        .map(|(_, v)| v.trim().trim_matches('"'));
+    assert_eq!(descr.as_deref(), theirs);
+    assert!(s
+        .get_scalar(&SYS_OR_LAST_CHANGE, scalars::sys_or_last_change)
+        .unwrap()
+        .is_some());
+    // An object the agent does not have: None.
+    let missing = snmp_messages::mib::Object {
+        name: "TEST::missing",
+        oid: &[1, 3, 6, 1, 4, 1, 32473, 99, 1],
+        ..SYS_DESCR
+    };
+    assert_eq!(s.get_scalar(&missing, scalars::sys_descr).unwrap(), None);
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let async_walked = runtime.block_on(async {
+        let mut s = AsyncSession::new(
+            addr,
+            Credentials::V2c(b"public".to_vec()),
+            Options::default(),
+        )
+        .await
+        .unwrap();
+        let mut out = Vec::new();
+        let mut walk = s.walk_iter(&system);
+        while let Some(vb) = walk.next().await {
+            out.push(vb.unwrap().oid);
+        }
+        out
+    });
+    assert_eq!(async_walked, walked);
 }

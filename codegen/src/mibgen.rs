@@ -699,7 +699,7 @@ impl<'s> ModuleGen<'s> {
         let mut fields = Vec::new();
         let mut inits = Vec::new();
         let mut arms = Vec::new();
-        let mut used = HashSet::from(["index".to_string()]);
+        let mut used = HashSet::from(["index".to_string(), "invalid".to_string()]);
         let mut numbers = HashSet::new();
         for (ci, col, number) in columns {
             if col.access == Some(Access::NotAccessible) {
@@ -744,6 +744,9 @@ impl<'s> ModuleGen<'s> {
                 /// The row's INDEX.
                 pub index: #index_ty,
                 #(#fields)*
+                /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+                /// leaves them unset above and marks them here).
+                pub invalid: Vec<Invalid>,
             }
 
             #[doc = #idx_doc]
@@ -765,7 +768,11 @@ impl<'s> ModuleGen<'s> {
                 }
 
                 fn new(index: Self::Index) -> Self {
-                    #ty { index, #(#inits)* }
+                    #ty { index, #(#inits)* invalid: Vec::new() }
+                }
+
+                fn mark_invalid(&mut self, invalid: Invalid) {
+                    self.invalid.push(invalid);
                 }
 
                 // One column makes a single-arm match; none leaves `column` unused.
@@ -839,6 +846,7 @@ pub fn emit_mibs(
                 "IndexReader",
                 "VarBindValue",
                 "Notification",
+                "Invalid",
             ]
             .into_iter()
             .map(String::from)
@@ -1062,7 +1070,7 @@ fn module_tokens(g: &mut ModuleGen<'_>) -> Result<TokenStream, Diagnostic> {
     // Rows whose columns all lack a typed value (all not-accessible, say) convert nothing.
     let row_uses = if uses_rows {
         quote!(
-            use snmp_messages::mib::{is_absent, IndexReader, MibError, Row};
+            use snmp_messages::mib::{is_absent, IndexReader, Invalid, MibError, Row};
             #[allow(unused_imports)]
             use snmp_messages::mib::value;
         )

@@ -3,7 +3,7 @@
 #[allow(unused_imports)]
 use snmp_messages::mib::{Access, Object, ObjectKind};
 
-use snmp_messages::mib::{is_absent, IndexReader, MibError, Row};
+use snmp_messages::mib::{is_absent, IndexReader, Invalid, MibError, Row};
 
 #[allow(unused_imports)]
 use snmp_messages::mib::value;
@@ -2123,6 +2123,9 @@ pub struct HrStorageEntry {
     ///
     /// The number of requests for storage represented by this entry that could not be honored due to not enough storage.
     pub hr_storage_allocation_failures: Option<u32>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `hrStorageEntry`, decoded from an instance OID.
@@ -2154,7 +2157,11 @@ impl Row for HrStorageEntry {
             hr_storage_size: None,
             hr_storage_used: None,
             hr_storage_allocation_failures: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -2276,6 +2283,9 @@ pub struct HrDeviceEntry {
     ///
     /// The number of errors detected on this device.
     pub hr_device_errors: Option<u32>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `hrDeviceEntry`, decoded from an instance OID.
@@ -2306,7 +2316,11 @@ impl Row for HrDeviceEntry {
             hr_device_id: None,
             hr_device_status: None,
             hr_device_errors: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -2381,6 +2395,9 @@ pub struct HrProcessorEntry {
     ///
     /// The average, over the last minute, of the percentage of time that this processor was not idle.
     pub hr_processor_load: Option<i32>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `hrProcessorEntry`, decoded from an instance OID.
@@ -2407,7 +2424,11 @@ impl Row for HrProcessorEntry {
             index,
             hr_processor_frw_id: None,
             hr_processor_load: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -2451,6 +2472,9 @@ pub struct HrNetworkEntry {
     ///
     /// The ifIndex of the interface corresponding to this network device, or zero.
     pub hr_network_if_index: Option<i32>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `hrNetworkEntry`, decoded from an instance OID.
@@ -2476,7 +2500,11 @@ impl Row for HrNetworkEntry {
         HrNetworkEntry {
             index,
             hr_network_if_index: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -2522,6 +2550,9 @@ pub struct HrPrinterEntry {
     ///
     /// The error conditions detected by the printer, as a bit string (lowPaper, noPaper, lowToner, ...).
     pub hr_printer_detected_error_state: Option<Vec<u8>>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `hrPrinterEntry`, decoded from an instance OID.
@@ -2548,7 +2579,11 @@ impl Row for HrPrinterEntry {
             index,
             hr_printer_status: None,
             hr_printer_detected_error_state: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -2605,6 +2640,9 @@ pub struct HrDiskStorageEntry {
     ///
     /// The total size for this long-term storage device; zero when the media is removable and currently missing.
     pub hr_disk_storage_capacity: Option<i32>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `hrDiskStorageEntry`, decoded from an instance OID.
@@ -2633,7 +2671,11 @@ impl Row for HrDiskStorageEntry {
             hr_disk_storage_media: None,
             hr_disk_storage_removeble: None,
             hr_disk_storage_capacity: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -2715,6 +2757,9 @@ pub struct HrPartitionEntry {
     ///
     /// The index of the file system mounted on this partition, or zero.
     pub hr_partition_fs_index: Option<i32>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `hrPartitionEntry`, decoded from an instance OID.
@@ -2748,7 +2793,11 @@ impl Row for HrPartitionEntry {
             hr_partition_id: None,
             hr_partition_size: None,
             hr_partition_fs_index: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -2873,6 +2922,9 @@ pub struct HrFsEntry {
     ///
     /// The last date at which a portion of this file system was copied to another storage device for backup.
     pub hr_fs_last_partial_backup_date: Option<Vec<u8>>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `hrFSEntry`, decoded from an instance OID.
@@ -2904,7 +2956,11 @@ impl Row for HrFsEntry {
             hr_fs_storage_index: None,
             hr_fs_last_full_backup_date: None,
             hr_fs_last_partial_backup_date: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -3049,6 +3105,9 @@ pub struct HrSwRunEntry {
     ///
     /// The status of this running piece of software; setting it to invalid(4) stops the software and removes the entry.
     pub hr_sw_run_status: Option<HrSwRunStatus>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `hrSWRunEntry`, decoded from an instance OID.
@@ -3080,7 +3139,11 @@ impl Row for HrSwRunEntry {
             hr_sw_run_parameters: None,
             hr_sw_run_type: None,
             hr_sw_run_status: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -3175,6 +3238,9 @@ pub struct HrSwRunPerfEntry {
     ///
     /// The total amount of real system memory allocated to this process.
     pub hr_sw_run_perf_mem: Option<i32>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `hrSWRunPerfEntry`, decoded from an instance OID.
@@ -3201,7 +3267,11 @@ impl Row for HrSwRunPerfEntry {
             index,
             hr_sw_run_perf_cpu: None,
             hr_sw_run_perf_mem: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -3276,6 +3346,9 @@ pub struct HrSwInstalledEntry {
     ///
     /// The last-modification date of this application as it would appear in a directory listing.
     pub hr_sw_installed_date: Option<Vec<u8>>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `hrSWInstalledEntry`, decoded from an instance OID.
@@ -3305,7 +3378,11 @@ impl Row for HrSwInstalledEntry {
             hr_sw_installed_id: None,
             hr_sw_installed_type: None,
             hr_sw_installed_date: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {

@@ -3,7 +3,7 @@
 #[allow(unused_imports)]
 use snmp_messages::mib::{Access, Object, ObjectKind};
 
-use snmp_messages::mib::{is_absent, IndexReader, MibError, Row};
+use snmp_messages::mib::{is_absent, IndexReader, Invalid, MibError, Row};
 
 #[allow(unused_imports)]
 use snmp_messages::mib::value;
@@ -3573,6 +3573,9 @@ pub struct IfEntry {
     ///
     /// A reference to MIB definitions specific to the media; deprecated (ifType is the specification).
     pub if_specific: Option<Vec<u32>>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ifEntry`, decoded from an instance OID.
@@ -3617,7 +3620,11 @@ impl Row for IfEntry {
             if_out_errors: None,
             if_out_q_len: None,
             if_specific: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -3860,6 +3867,9 @@ pub struct IfXEntry {
     ///
     /// The value of sysUpTime on the most recent occasion at which any of this interface's counters suffered a discontinuity.
     pub if_counter_discontinuity_time: Option<u32>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ifXEntry`, decoded from an instance OID.
@@ -3901,7 +3911,11 @@ impl Row for IfXEntry {
             if_connector_present: None,
             if_alias: None,
             if_counter_discontinuity_time: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -4026,6 +4040,9 @@ pub struct IfStackEntry {
     ///
     /// The status of the relationship between two sub-layers.
     pub if_stack_status: Option<IfStackStatus>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ifStackEntry`, decoded from an instance OID.
@@ -4055,7 +4072,11 @@ impl Row for IfStackEntry {
         IfStackEntry {
             index,
             if_stack_status: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -4096,6 +4117,9 @@ pub struct IfRcvAddressEntry {
     ///
     /// Whether the entry is volatile (lost on restart) or non-volatile.
     pub if_rcv_address_type: Option<IfRcvAddressType>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ifRcvAddressEntry`, decoded from an instance OID.
@@ -4126,7 +4150,11 @@ impl Row for IfRcvAddressEntry {
             index,
             if_rcv_address_status: None,
             if_rcv_address_type: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -4197,6 +4225,9 @@ pub struct IfTestEntry {
     ///
     /// The entity which currently has the 'ownership' required to invoke a test on this interface.
     pub if_test_owner: Option<String>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ifTestEntry`, decoded from an instance OID.
@@ -4225,7 +4256,11 @@ impl Row for IfTestEntry {
             if_test_result: None,
             if_test_code: None,
             if_test_owner: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {

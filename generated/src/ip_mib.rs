@@ -3,7 +3,7 @@
 #[allow(unused_imports)]
 use snmp_messages::mib::{Access, Object, ObjectKind};
 
-use snmp_messages::mib::{is_absent, IndexReader, MibError, Row};
+use snmp_messages::mib::{is_absent, IndexReader, Invalid, MibError, Row};
 
 #[allow(unused_imports)]
 use snmp_messages::mib::value;
@@ -6074,6 +6074,9 @@ pub struct Ipv4InterfaceEntry {
     ///
     /// The time between retransmissions of ARP requests to a neighbor when resolving the address or when probing the reachability of a neighbor.
     pub ipv4_interface_retransmit_time: Option<u32>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ipv4InterfaceEntry`, decoded from an instance OID.
@@ -6101,7 +6104,11 @@ impl Row for Ipv4InterfaceEntry {
             ipv4_interface_reasm_max_size: None,
             ipv4_interface_enable_status: None,
             ipv4_interface_retransmit_time: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -6181,6 +6188,9 @@ pub struct Ipv6InterfaceEntry {
     ///
     /// Whether this entity is acting as an IPv6 router on this interface with respect to the forwarding of datagrams received by, but not addressed to, it.
     pub ipv6_interface_forwarding: Option<Ipv6InterfaceForwarding>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ipv6InterfaceEntry`, decoded from an instance OID.
@@ -6211,7 +6221,11 @@ impl Row for Ipv6InterfaceEntry {
             ipv6_interface_reachable_time: None,
             ipv6_interface_retransmit_time: None,
             ipv6_interface_forwarding: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -6546,6 +6560,9 @@ pub struct IpSystemStatsEntry {
     ///
     /// The minimum reasonable polling interval for this entry.
     pub ip_system_stats_refresh_rate: Option<u32>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ipSystemStatsEntry`, decoded from an instance OID.
@@ -6615,7 +6632,11 @@ impl Row for IpSystemStatsEntry {
             ip_system_stats_hc_out_bcast_pkts: None,
             ip_system_stats_discontinuity_time: None,
             ip_system_stats_refresh_rate: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -7104,6 +7125,9 @@ pub struct IpIfStatsEntry {
     ///
     /// The minimum reasonable polling interval for this entry.
     pub ip_if_stats_refresh_rate: Option<u32>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ipIfStatsEntry`, decoded from an instance OID.
@@ -7176,7 +7200,11 @@ impl Row for IpIfStatsEntry {
             ip_if_stats_hc_out_bcast_pkts: None,
             ip_if_stats_discontinuity_time: None,
             ip_if_stats_refresh_rate: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -7407,6 +7435,9 @@ pub struct IpAddressPrefixEntry {
     ///
     /// The remaining length of time, in seconds, that this prefix will continue to be valid; 4,294,967,295 is infinity.
     pub ip_address_prefix_adv_valid_lifetime: Option<u32>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ipAddressPrefixEntry`, decoded from an instance OID.
@@ -7448,7 +7479,11 @@ impl Row for IpAddressPrefixEntry {
             ip_address_prefix_autonomous_flag: None,
             ip_address_prefix_adv_preferred_lifetime: None,
             ip_address_prefix_adv_valid_lifetime: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -7555,6 +7590,9 @@ pub struct IpAddressEntry {
     ///
     /// The storage type for this conceptual row.
     pub ip_address_storage_type: Option<IpAddressStorageType>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ipAddressEntry`, decoded from an instance OID.
@@ -7592,7 +7630,11 @@ impl Row for IpAddressEntry {
             ip_address_last_changed: None,
             ip_address_row_status: None,
             ip_address_storage_type: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -7698,6 +7740,9 @@ pub struct IpNetToPhysicalEntry {
     ///
     /// The status of this conceptual row.
     pub ip_net_to_physical_row_status: Option<IpNetToPhysicalRowStatus>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ipNetToPhysicalEntry`, decoded from an instance OID.
@@ -7735,7 +7780,11 @@ impl Row for IpNetToPhysicalEntry {
             ip_net_to_physical_type: None,
             ip_net_to_physical_state: None,
             ip_net_to_physical_row_status: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -7856,6 +7905,9 @@ pub struct Ipv6ScopeZoneIndexEntry {
     ///
     /// The zone index for scope D on this interface.
     pub ipv6_scope_zone_index_d: Option<u32>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ipv6ScopeZoneIndexEntry`, decoded from an instance OID.
@@ -7892,7 +7944,11 @@ impl Row for Ipv6ScopeZoneIndexEntry {
             ipv6_scope_zone_index_b: None,
             ipv6_scope_zone_index_c: None,
             ipv6_scope_zone_index_d: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -7977,6 +8033,9 @@ pub struct IpDefaultRouterEntry {
     ///
     /// An indication of preference given to this router as a default router (RFC 4191).
     pub ip_default_router_preference: Option<IpDefaultRouterPreference>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ipDefaultRouterEntry`, decoded from an instance OID.
@@ -8011,7 +8070,11 @@ impl Row for IpDefaultRouterEntry {
             index,
             ip_default_router_lifetime: None,
             ip_default_router_preference: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -8117,6 +8180,9 @@ pub struct Ipv6RouterAdvertEntry {
     ///
     /// The status of this conceptual row.
     pub ipv6_router_advert_row_status: Option<Ipv6RouterAdvertRowStatus>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ipv6RouterAdvertEntry`, decoded from an instance OID.
@@ -8152,7 +8218,11 @@ impl Row for Ipv6RouterAdvertEntry {
             ipv6_router_advert_cur_hop_limit: None,
             ipv6_router_advert_default_lifetime: None,
             ipv6_router_advert_row_status: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -8286,6 +8356,9 @@ pub struct IcmpStatsEntry {
     ///
     /// The number of ICMP messages that this entity did not send due to problems discovered within ICMP, such as a lack of buffers.
     pub icmp_stats_out_errors: Option<u32>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `icmpStatsEntry`, decoded from an instance OID.
@@ -8314,7 +8387,11 @@ impl Row for IcmpStatsEntry {
             icmp_stats_in_errors: None,
             icmp_stats_out_msgs: None,
             icmp_stats_out_errors: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -8365,6 +8442,9 @@ pub struct IcmpMsgStatsEntry {
     ///
     /// The number of output packets for this AF and type.
     pub icmp_msg_stats_out_pkts: Option<u32>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `icmpMsgStatsEntry`, decoded from an instance OID.
@@ -8395,7 +8475,11 @@ impl Row for IcmpMsgStatsEntry {
             index,
             icmp_msg_stats_in_pkts: None,
             icmp_msg_stats_out_pkts: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -8456,6 +8540,9 @@ pub struct IpAddrEntry {
     ///
     /// The size of the largest IPv4 datagram this entity can re-assemble from incoming fragments received on this interface.
     pub ip_ad_ent_reasm_max_size: Option<i32>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ipAddrEntry`, decoded from an instance OID.
@@ -8483,7 +8570,11 @@ impl Row for IpAddrEntry {
             ip_ad_ent_net_mask: None,
             ip_ad_ent_bcast_addr: None,
             ip_ad_ent_reasm_max_size: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -8571,6 +8662,9 @@ pub struct IpNetToMediaEntry {
     ///
     /// The type of mapping; setting invalid(2) removes it.
     pub ip_net_to_media_type: Option<IpNetToMediaType>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ipNetToMediaEntry`, decoded from an instance OID.
@@ -8603,7 +8697,11 @@ impl Row for IpNetToMediaEntry {
             ip_net_to_media_phys_address: None,
             ip_net_to_media_net_address: None,
             ip_net_to_media_type: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {

@@ -444,6 +444,24 @@ pub trait Row: Sized {
     /// Sets column `column` from a variable binding's value. Unknown columns (from a newer
     /// revision of the MIB) are ignored; exceptions (noSuchInstance...) leave it unset.
     fn set_column(&mut self, column: u32, value: &VarBindValue<'_>) -> Result<(), MibError>;
+    /// Marks a column whose value did not fit ([`Rows::push_lenient`]): generated rows keep
+    /// it in their `invalid` field. A row type without such a field drops it here (it is in
+    /// [`Rows::problems`] all the same).
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        let _ = invalid;
+    }
+}
+
+/// A column whose value an agent sent but the MIB does not allow (outside the SYNTAX's range
+/// or size, text that is not UTF-8, another type), kept as it came.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invalid {
+    /// The column's number (its last arc under the entry).
+    pub column: u32,
+    /// What is wrong with it.
+    pub error: MibError,
+    /// The value as received, BER-encoded (`VarBindValue::from_ber` reads it back).
+    pub raw: Vec<u8>,
 }
 
 /// Where a variable binding went, for [`Rows::push`].
@@ -477,38 +495,62 @@ impl<R: Row> Rows<R> {
         Self::default()
     }
 
+    /// The row a column instance `name` belongs to (made when new) and its column number;
+    /// `None` for a binding outside the table.
+    fn row_of(
+        &mut self,
+        name: &[u32],
+        value: &VarBindValue<'_>,
+    ) -> Option<Result<(&mut R, u32), MibError>> {
+        let rest = name.strip_prefix(R::ENTRY)?;
+        let (&column, suffix) = rest.split_first()?;
+        if matches!(value, VarBindValue::EndOfMibView) {
+            return None;
+        }
+        Some(R::decode_index(suffix).map(|index| {
+            let row = self
+                .rows
+                .entry(index.clone())
+                .or_insert_with(|| R::new(index));
+            (row, column)
+        }))
+    }
+
     /// Adds one variable binding: a column instance of this table goes into its row.
     pub fn push(&mut self, name: &[u32], value: &VarBindValue<'_>) -> Result<Pushed, MibError> {
-        let Some(rest) = name.strip_prefix(R::ENTRY) else {
-            return Ok(Pushed::OutsideTable);
-        };
-        let Some((&column, suffix)) = rest.split_first() else {
-            return Ok(Pushed::OutsideTable);
-        };
-        if matches!(value, VarBindValue::EndOfMibView) {
-            return Ok(Pushed::OutsideTable);
+        match self.row_of(name, value) {
+            None => Ok(Pushed::OutsideTable),
+            Some(found) => {
+                let (row, column) = found?;
+                row.set_column(column, value)?;
+                Ok(Pushed::Row)
+            }
         }
-        let index = R::decode_index(suffix)?;
-        let row = self
-            .rows
-            .entry(index.clone())
-            .or_insert_with(|| R::new(index));
-        row.set_column(column, value)?;
-        Ok(Pushed::Row)
     }
 
     /// [`Rows::push`] for agents that are sloppy: a value that does not fit its column
     /// (outside the MIB's range or size, text that is not UTF-8) leaves the column unset and
-    /// an index that does not decode leaves the binding out, each recorded in
-    /// [`Rows::problems`]; the walk goes on.
+    /// is marked in its row's `invalid` (with the value as received); an index that does not
+    /// decode leaves the binding out. Each is recorded in [`Rows::problems`]; the walk goes on.
     pub fn push_lenient(&mut self, name: &[u32], value: &VarBindValue<'_>) -> Pushed {
-        match self.push(name, value) {
-            Ok(pushed) => pushed,
-            Err(e) => {
-                self.problems.push(e);
-                Pushed::Row
-            }
-        }
+        let problem = match self.row_of(name, value) {
+            None => return Pushed::OutsideTable,
+            Some(Err(e)) => e,
+            Some(Ok((row, column))) => match row.set_column(column, value) {
+                Ok(()) => return Pushed::Row,
+                Err(error) => {
+                    let raw = snmp_ber::Encode::to_ber(value).unwrap_or_default();
+                    row.mark_invalid(Invalid {
+                        column,
+                        error: error.clone(),
+                        raw,
+                    });
+                    error
+                }
+            },
+        };
+        self.problems.push(problem);
+        Pushed::Row
     }
 
     /// What [`Rows::push_lenient`] could not put in a row, in the order met.

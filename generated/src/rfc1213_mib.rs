@@ -3,7 +3,7 @@
 #[allow(unused_imports)]
 use snmp_messages::mib::{Access, Object, ObjectKind};
 
-use snmp_messages::mib::{is_absent, IndexReader, MibError, Row};
+use snmp_messages::mib::{is_absent, IndexReader, Invalid, MibError, Row};
 
 #[allow(unused_imports)]
 use snmp_messages::mib::value;
@@ -4058,6 +4058,9 @@ pub struct IfEntry {
     ///
     /// A reference to MIB definitions specific to the media used to realize the interface, or { 0 0 }.
     pub if_specific: Option<Vec<u32>>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ifEntry`, decoded from an instance OID.
@@ -4102,7 +4105,11 @@ impl Row for IfEntry {
             if_out_errors: None,
             if_out_q_len: None,
             if_specific: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -4242,6 +4249,9 @@ pub struct AtEntry {
     ///
     /// The NetworkAddress (e.g., the IP address) corresponding to the media-dependent `physical' address.
     pub at_net_address: Option<std::net::Ipv4Addr>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `atEntry`, decoded from an instance OID.
@@ -4273,7 +4283,11 @@ impl Row for AtEntry {
             at_if_index: None,
             at_phys_address: None,
             at_net_address: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -4338,6 +4352,9 @@ pub struct IpAddrEntry {
     ///
     /// The size of the largest IP datagram which this entity can re-assemble from incoming fragmented datagrams received on this interface.
     pub ip_ad_ent_reasm_max_size: Option<i32>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ipAddrEntry`, decoded from an instance OID.
@@ -4365,7 +4382,11 @@ impl Row for IpAddrEntry {
             ip_ad_ent_net_mask: None,
             ip_ad_ent_bcast_addr: None,
             ip_ad_ent_reasm_max_size: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -4493,6 +4514,9 @@ pub struct IpRouteEntry {
     ///
     /// A reference to MIB definitions specific to the routing protocol responsible for this route, or { 0 0 }.
     pub ip_route_info: Option<Vec<u32>>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ipRouteEntry`, decoded from an instance OID.
@@ -4528,7 +4552,11 @@ impl Row for IpRouteEntry {
             ip_route_mask: None,
             ip_route_metric5: None,
             ip_route_info: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -4631,6 +4659,9 @@ pub struct IpNetToMediaEntry {
     ///
     /// The type of mapping; setting invalid(2) removes it.
     pub ip_net_to_media_type: Option<IpNetToMediaType>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `ipNetToMediaEntry`, decoded from an instance OID.
@@ -4663,7 +4694,11 @@ impl Row for IpNetToMediaEntry {
             ip_net_to_media_phys_address: None,
             ip_net_to_media_net_address: None,
             ip_net_to_media_type: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -4734,6 +4769,9 @@ pub struct TcpConnEntry {
     ///
     /// The remote port number for this TCP connection.
     pub tcp_conn_rem_port: Option<i32>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `tcpConnEntry`, decoded from an instance OID.
@@ -4775,7 +4813,11 @@ impl Row for TcpConnEntry {
             tcp_conn_local_port: None,
             tcp_conn_rem_address: None,
             tcp_conn_rem_port: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -4846,6 +4888,9 @@ pub struct UdpEntry {
     ///
     /// The local port number for this UDP listener.
     pub udp_local_port: Option<i32>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `udpEntry`, decoded from an instance OID.
@@ -4876,7 +4921,11 @@ impl Row for UdpEntry {
             index,
             udp_local_address: None,
             udp_local_port: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
@@ -5004,6 +5053,9 @@ pub struct EgpNeighEntry {
     ///
     /// A control variable used to trigger operator-initiated Start and Stop events.
     pub egp_neigh_event_trigger: Option<EgpNeighEventTrigger>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `egpNeighEntry`, decoded from an instance OID.
@@ -5043,7 +5095,11 @@ impl Row for EgpNeighEntry {
             egp_neigh_interval_poll: None,
             egp_neigh_mode: None,
             egp_neigh_event_trigger: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {

@@ -3,7 +3,7 @@
 #[allow(unused_imports)]
 use snmp_messages::mib::{Access, Object, ObjectKind};
 
-use snmp_messages::mib::{is_absent, IndexReader, MibError, Row};
+use snmp_messages::mib::{is_absent, IndexReader, Invalid, MibError, Row};
 
 #[allow(unused_imports)]
 use snmp_messages::mib::value;
@@ -724,6 +724,9 @@ pub struct UsmUserEntry {
     ///
     /// The status of this conceptual row.
     pub usm_user_status: Option<UsmUserStatus>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `usmUserEntry`, decoded from an instance OID.
@@ -763,7 +766,11 @@ impl Row for UsmUserEntry {
             usm_user_public: None,
             usm_user_storage_type: None,
             usm_user_status: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {

@@ -3,7 +3,7 @@
 #[allow(unused_imports)]
 use snmp_messages::mib::{Access, Object, ObjectKind};
 
-use snmp_messages::mib::{is_absent, IndexReader, MibError, Row};
+use snmp_messages::mib::{is_absent, IndexReader, Invalid, MibError, Row};
 
 #[allow(unused_imports)]
 use snmp_messages::mib::value;
@@ -1085,6 +1085,9 @@ pub struct SysOrEntry {
     ///
     /// The value of sysUpTime at the time this conceptual row was last instantiated.
     pub sys_orup_time: Option<u32>,
+    /// Columns whose values did not fit their SYNTAX, as received (a lenient walk
+    /// leaves them unset above and marks them here).
+    pub invalid: Vec<Invalid>,
 }
 
 /// The INDEX of `sysOREntry`, decoded from an instance OID.
@@ -1110,7 +1113,11 @@ impl Row for SysOrEntry {
             sys_orid: None,
             sys_or_descr: None,
             sys_orup_time: None,
+            invalid: Vec::new(),
         }
+    }
+    fn mark_invalid(&mut self, invalid: Invalid) {
+        self.invalid.push(invalid);
     }
     #[allow(unused_variables, clippy::single_match)]
     fn set_column(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<(), MibError> {
