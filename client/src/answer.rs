@@ -193,7 +193,7 @@ pub(crate) fn usm(
             } else if let Err(why) = timely(&m, peer, now) {
                 return Verdict::Discard(why);
             }
-            if scoped.context_engine_id != peer.engine.id.as_slice()
+            if scoped.context_engine_id != expected.user.context_engine_for(&peer.engine.id)
                 || scoped.context_name != expected.user.context.as_slice()
             {
                 return Verdict::Discard(Discard::WrongContext);

@@ -10,6 +10,8 @@ pub struct UsmUser {
     pub(crate) name: Vec<u8>,
     /// The contextName its requests address (empty: the default context).
     pub(crate) context: Vec<u8>,
+    /// The contextEngineID its requests address (`None`: the agent's own engine).
+    pub(crate) context_engine: Option<Vec<u8>>,
     pub(crate) auth: Option<(AuthProtocol, Key)>,
     pub(crate) privacy: Option<(PrivProtocol, Key)>,
 }
@@ -35,6 +37,7 @@ impl UsmUser {
         Ok(UsmUser {
             name: name.as_bytes().to_vec(),
             context: Vec::new(),
+            context_engine: None,
             auth: auth_key,
             privacy: privacy_key,
         })
@@ -47,6 +50,18 @@ impl UsmUser {
     pub fn with_context(mut self, name: &[u8]) -> UsmUser {
         self.context = name.to_vec();
         self
+    }
+
+    /// The same user addressing the contextEngineID `id` (net-snmp's `-E`: a proxy's or
+    /// another engine's context) instead of the agent's own engine.
+    pub fn with_context_engine(mut self, id: &[u8]) -> UsmUser {
+        self.context_engine = Some(id.to_vec());
+        self
+    }
+
+    /// The contextEngineID of requests to the engine `engine`.
+    pub(crate) fn context_engine_for<'a>(&'a self, engine: &'a [u8]) -> &'a [u8] {
+        self.context_engine.as_deref().unwrap_or(engine)
     }
 }
 
@@ -102,6 +117,10 @@ pub struct Options {
     /// The longest one walk may take, all its requests together; past it the walk ends with
     /// [`crate::ClientError::WalkTooLong`].
     pub max_walk_time: Duration,
+    /// Whether a walk ends with [`crate::ClientError::NotIncreasing`] at an OID that does
+    /// not follow the one before (an agent that loops). `false` is net-snmp's `-Cc`, for
+    /// agents that answer out of order: the walk goes on, within its limits.
+    pub walk_checks_order: bool,
 }
 
 impl Default for Options {
@@ -116,6 +135,7 @@ impl Default for Options {
             // field's walks, and 20 s against an agent that never ends, here.
             max_walk_requests: 10_000,
             max_walk_time: Duration::from_secs(600),
+            walk_checks_order: true,
         }
     }
 }

@@ -281,7 +281,7 @@ pub(crate) fn usm(
 ) -> Result<Vec<u8>, ClientError> {
     let vbs = wire_bindings(request)?;
     let scoped = ScopedPdu {
-        context_engine_id: &peer.engine.id,
+        context_engine_id: user.context_engine_for(&peer.engine.id),
         context_name: &user.context,
         data: pdus(request.kind, &vbs, id),
     }

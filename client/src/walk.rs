@@ -23,6 +23,7 @@ pub struct Walk {
     max_repetitions: u32,
     max_requests: usize,
     max_time: std::time::Duration,
+    checks_order: bool,
     started: Instant,
     requests: usize,
     bindings: usize,
@@ -45,6 +46,7 @@ impl Walk {
             max_repetitions: options.max_repetitions,
             max_requests: options.max_walk_requests,
             max_time: options.max_walk_time,
+            checks_order: options.walk_checks_order,
             started: now,
             requests: 0,
             bindings: 0,
@@ -115,7 +117,7 @@ impl Walk {
                 self.done = true;
                 return Ok(());
             }
-            if vb.oid <= self.last {
+            if vb.oid <= self.last && self.checks_order {
                 self.done = true;
                 return Err(ClientError::NotIncreasing {
                     previous: self.last.clone(),

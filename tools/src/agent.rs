@@ -80,6 +80,7 @@ impl Agent {
             o.max_walk_time = limited.max_walk_time;
             o.walk_with = walk_with;
             o.max_repetitions = app.max_repetitions.unwrap_or(10);
+            o.walk_checks_order = !app.no_check_increasing;
         })
     }
 

@@ -49,6 +49,9 @@ pub struct AgentOpts {
     /// The context (v3's contextName; default the empty, default context).
     #[arg(short = 'n', long = "context", value_name = "CONTEXT")]
     pub context: Option<String>,
+    /// The context engine ID (v3's contextEngineID, hex; default the agent's own engine).
+    #[arg(short = 'E', long = "context-engine-id", value_name = "HEX")]
+    pub context_engine_id: Option<String>,
     /// Seconds to wait for each answer.
     #[arg(short = 't', long, default_value_t = 1.0)]
     pub timeout: f64,
@@ -73,7 +76,9 @@ pub struct AgentOpts {
 /// net-snmp's application options, `-C`: `n<N>` non-repeaters and `r<N>` max-repetitions
 /// (bulkget, bulkwalk, table), `i` the root's own value first (walks) or an index column
 /// (table), `p` the count at the end (walks); for table also `f<SEP>` fields separated by SEP
-/// instead of aligned, `h` the column headers only, `H` no column headers, `l` left-aligned.
+/// instead of aligned, `h` the column headers only, `H` no column headers, `l` left-aligned,
+/// `b` brief column names, `w<N>` lines at most N wide; for walks `c`, OIDs not checked to
+/// increase.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct AppOpts {
     /// Application options (`-Cn1 -Cr10`, `-Cip`).
@@ -100,6 +105,13 @@ pub struct App {
     pub no_headers: bool,
     /// `-Cl`.
     pub left_align: bool,
+    /// `-Cb` (table): column names without the prefix they share.
+    pub brief: bool,
+    /// `-Cw<N>` (table): lines at most N wide, the columns split into parts.
+    pub max_width: Option<u32>,
+    /// `-Cc` (walks): take OIDs that do not increase (an agent that loops is then stopped by
+    /// the walk's limits only).
+    pub no_check_increasing: bool,
 }
 
 impl AppOpts {
@@ -126,12 +138,20 @@ impl AppOpts {
                     'h' => app.headers_only = true,
                     'H' => app.no_headers = true,
                     'l' => app.left_align = true,
+                    'b' => app.brief = true,
+                    'w' => app.max_width = Some(number()?.max(1)),
+                    'c' if chars.peek().is_some_and(char::is_ascii_digit) => {
+                        return Err(
+                            "-Cc<N>: snmptable's fixed column width is not supported".into()
+                        )
+                    }
+                    'c' => app.no_check_increasing = true,
                     'f' => {
                         app.separator = Some(chars.by_ref().collect());
                     }
                     other => {
                         return Err(format!(
-                        "-C{other}: unknown application option (known: n<N> r<N> i p f<SEP> h H l)"
+                        "-C{other}: unknown application option (known: n<N> r<N> i p c f<SEP> h H l b w<N>)"
                     ))
                     }
                 }
@@ -245,6 +265,7 @@ impl std::fmt::Debug for AgentOpts {
             .field("priv_password", &hidden(&self.priv_password))
             .field("level", &self.level)
             .field("context", &self.context)
+            .field("context_engine_id", &self.context_engine_id)
             .field("engine_id", &self.engine_id)
             .field("timeout", &self.timeout)
             .field("retries", &self.retries)
@@ -314,6 +335,9 @@ impl AgentOpts {
             .map_err(|e| format!("{}: {e}", self.agent))?
             .next()
             .ok_or_else(|| format!("{}: no address", self.agent))?;
+        if self.context_engine_id.is_some() && self.version != "3" {
+            return Err("-E (a context engine) applies to SNMPv3".into());
+        }
         if self.context.is_some() && self.version != "3" {
             return Err(
                 "-n (a context) applies to SNMPv3; SNMPv1 and v2c address contexts by community"
@@ -355,7 +379,13 @@ impl AgentOpts {
                 }
                 let user = UsmUser::new(user, auth, privacy).map_err(|e| e.to_string())?;
                 let context = self.context.as_deref().unwrap_or("");
-                Credentials::Usm(user.with_context(context.as_bytes()))
+                let mut user = user.with_context(context.as_bytes());
+                if let Some(id) = hex_octets(self.context_engine_id.as_deref())
+                    .map_err(|e| e.replacen("-e ", "-E ", 1))?
+                {
+                    user = user.with_context_engine(&id);
+                }
+                Credentials::Usm(user)
             }
         };
         if !(self.timeout.is_finite() && self.timeout > 0.0 && self.timeout <= 3600.0) {

@@ -318,13 +318,14 @@ fn main() -> ExitCode {
     }
 }
 
-/// net-snmp's `-Cf SEP` is two arguments; joined into `-CfSEP` for the parser.
+/// snmptable's `-Cf SEP` and `-Cw WIDTH` are two arguments each; joined (`-CfSEP`,
+/// `-CwWIDTH`) for the parser.
 fn join_field_separator(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
     let mut out: Vec<std::ffi::OsString> = Vec::new();
     let mut args = args.peekable();
     while let Some(a) = args.next() {
         match args.peek() {
-            Some(sep) if a == "-Cf" => {
+            Some(sep) if a == "-Cf" || a == "-Cw" => {
                 let mut joined = a.clone();
                 joined.push(sep);
                 out.push(joined);

@@ -79,57 +79,62 @@ pub fn table(opts: &AgentOpts, app: &AppOpts, limits: &WalkLimits, table: &str) 
 /// A table's rows: index arcs to a cell per column.
 type Rows = std::collections::BTreeMap<Vec<u32>, Vec<Option<String>>>;
 
+/// The length of the prefix `-Cb` strips from every column name, as snmptable works it out:
+/// the shortest prefix each name shares with the one before it (where a name is a prefix of
+/// the next, one character less).
+fn brief_prefix(names: &[String]) -> usize {
+    if names.len() < 2 {
+        return 0;
+    }
+    let mut common = names[0].chars().count();
+    for pair in names.windows(2) {
+        let (a, b): (Vec<char>, Vec<char>) = (pair[0].chars().collect(), pair[1].chars().collect());
+        let same = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+        let len = if same == a.len() {
+            same.saturating_sub(1)
+        } else {
+            same
+        };
+        common = common.min(len);
+    }
+    common
+}
+
 /// snmptable's layout of `rows` under `columns`.
 fn print_table(name: &str, columns: &[(u32, String)], rows: &Rows, app: &crate::ask::App) {
     let mut header: Vec<String> = columns.iter().map(|(_, n)| n.clone()).collect();
+    if app.brief {
+        let strip = brief_prefix(&header);
+        for h in &mut header {
+            *h = h.chars().skip(strip).collect();
+        }
+    }
     let lines: Vec<Vec<String>> = rows
-        .iter()
-        .map(|(index, cells)| {
-            let mut line: Vec<String> = cells
+        .values()
+        .map(|cells| {
+            cells
                 .iter()
                 .map(|c| c.clone().unwrap_or_else(|| "?".into()))
-                .collect();
-            if app.include_root {
-                let dotted: Vec<String> = index.iter().map(u32::to_string).collect();
-                line.insert(0, dotted.join("."));
-            }
-            line
+                .collect()
         })
         .collect();
-    if app.include_root {
-        header.insert(0, "index".into());
-    }
+    let indices: Vec<String> = rows
+        .keys()
+        .map(|index| {
+            let dotted: Vec<String> = index.iter().map(u32::to_string).collect();
+            dotted.join(".")
+        })
+        .collect();
     let mut out = std::io::stdout().lock();
-    let widths = |lines: &[Vec<String>]| -> Vec<usize> {
-        (0..header.len())
-            .map(|k| {
-                lines
-                    .iter()
-                    .map(|l| l[k].chars().count())
-                    .chain([header[k].chars().count()])
-                    .max()
-                    .unwrap_or(0)
-            })
-            .collect()
-    };
-    // Right-aligned cells each after a space; left-aligned, each before one (`-Cl`).
-    let aligned = |cells: &[String], widths: &[usize]| -> String {
-        cells
-            .iter()
-            .zip(widths)
-            .map(|(c, w)| {
-                let pad = " ".repeat(w.saturating_sub(c.chars().count()));
-                if app.left_align {
-                    format!("{c}{pad} ")
-                } else {
-                    format!(" {pad}{c}")
-                }
-            })
-            .collect()
-    };
     // As snmptable: `-Ch` asks for no rows, so it finds none.
     if app.headers_only {
-        let _ = writeln!(out, "{}", aligned(&header, &widths(&[])));
+        let widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+        let all: Vec<usize> = (0..header.len()).collect();
+        let _ = writeln!(
+            out,
+            "{}",
+            Layout::new(app, &widths).line(&header, &all, app.include_root.then_some("index"))
+        );
     }
     if app.headers_only || lines.is_empty() {
         let _ = writeln!(out, "{name}: No entries");
@@ -139,19 +144,117 @@ fn print_table(name: &str, columns: &[(u32, String)], rows: &Rows, app: &crate::
         let _ = writeln!(out, "SNMP table: {name}\n");
     }
     if let Some(sep) = &app.separator {
+        let with_index = |cells: &[String], index: &str| -> String {
+            match app.include_root {
+                true => std::iter::once(index.to_string())
+                    .chain(cells.iter().cloned())
+                    .collect::<Vec<_>>()
+                    .join(sep),
+                false => cells.join(sep),
+            }
+        };
         if !app.no_headers {
-            let _ = writeln!(out, "{}", header.join(sep));
+            let _ = writeln!(out, "{}", with_index(&header, "index"));
         }
-        for l in &lines {
-            let _ = writeln!(out, "{}", l.join(sep));
+        for (l, index) in lines.iter().zip(&indices) {
+            let _ = writeln!(out, "{}", with_index(l, index));
         }
         return;
     }
-    let widths = widths(&lines);
-    if !app.no_headers {
-        let _ = writeln!(out, "{}", aligned(&header, &widths));
+    let widths: Vec<usize> = (0..header.len())
+        .map(|k| {
+            lines
+                .iter()
+                .map(|l| l[k].chars().count())
+                .chain([header[k].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut layout = Layout::new(app, &widths);
+    layout.index_width = indices
+        .iter()
+        .map(|i| i.chars().count())
+        .fold(layout.index_width, usize::max);
+    for (part, columns) in layout.parts(app.max_width).iter().enumerate() {
+        if part > 0 && !app.no_headers {
+            let _ = writeln!(out, "\nSNMP table {name}, part {}\n", part + 1);
+        }
+        if !app.no_headers {
+            let _ = writeln!(
+                out,
+                "{}",
+                layout.line(&header, columns, app.include_root.then_some("index"))
+            );
+        }
+        for (l, index) in lines.iter().zip(&indices) {
+            let _ = writeln!(
+                out,
+                "{}",
+                layout.line(l, columns, app.include_root.then_some(index.as_str()))
+            );
+        }
     }
-    for l in &lines {
-        let _ = writeln!(out, "{}", aligned(l, &widths));
+}
+
+/// Aligned columns as snmptable prints them: each cell right-aligned in its column's width
+/// plus one (left-aligned under `-Cl`), the index (`-Ci`) in its own width first.
+struct Layout<'a> {
+    widths: &'a [usize],
+    left: bool,
+    /// snmptable's index width: at least `index `'s.
+    index_width: usize,
+    with_index: bool,
+}
+
+impl<'a> Layout<'a> {
+    fn new(app: &crate::ask::App, widths: &'a [usize]) -> Layout<'a> {
+        Layout {
+            widths,
+            left: app.left_align,
+            index_width: "index ".len(),
+            with_index: app.include_root,
+        }
+    }
+
+    /// The columns of each part of a table at most `max_width` wide (`-Cw`): as many as fit,
+    /// one at least; all in one part without a limit.
+    fn parts(&self, max_width: Option<u32>) -> Vec<Vec<usize>> {
+        let Some(max) = max_width.map(|m| m as usize) else {
+            return vec![(0..self.widths.len()).collect()];
+        };
+        let mut parts: Vec<Vec<usize>> = Vec::new();
+        let mut k = 0;
+        while k < self.widths.len() {
+            let mut width = if self.with_index { self.index_width } else { 0 };
+            let mut part = Vec::new();
+            while k < self.widths.len() {
+                width += self.widths[k] + 1;
+                if !part.is_empty() && width > max {
+                    break;
+                }
+                part.push(k);
+                k += 1;
+            }
+            parts.push(part);
+        }
+        parts
+    }
+
+    /// One line: `index` first when given, then `cells` of `columns`.
+    fn line(&self, cells: &[String], columns: &[usize], index: Option<&str>) -> String {
+        let pad = |text: &str, width: usize| {
+            let fill = " ".repeat(width.saturating_sub(text.chars().count()));
+            if self.left {
+                format!("{text}{fill}")
+            } else {
+                format!("{fill}{text}")
+            }
+        };
+        let mut line = index.map(|i| pad(i, self.index_width)).unwrap_or_default();
+        for &k in columns {
+            line.push_str(&pad(&cells[k], self.widths[k] + 1));
+        }
+        line
     }
 }

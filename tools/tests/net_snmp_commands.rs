@@ -66,9 +66,10 @@ fn every_command_prints_what_net_snmps_tool_prints() {
         "snmpwalk",
         "snmpbulkwalk",
         "snmpset",
+        "snmptable",
     ]
     .map(support::tool);
-    let [Some(snmpd), Some(get), Some(getnext), Some(bulkget), Some(walk), Some(bulkwalk), Some(set)] =
+    let [Some(snmpd), Some(get), Some(getnext), Some(bulkget), Some(walk), Some(bulkwalk), Some(set), Some(table)] =
         tools
     else {
         support::require_or_skip(
@@ -76,7 +77,11 @@ fn every_command_prints_what_net_snmps_tool_prints() {
         );
         return;
     };
-    let agent = support::start_agent_with(&snmpd, "rwcommunity private 127.0.0.1\n");
+    let agent = support::start_agent_with(
+        &snmpd,
+        "rwcommunity private 127.0.0.1\n\
+         createUser ctxuser SHA \"ctxauthpass\" AES \"ctxprivpass\"\nrouser ctxuser priv\n",
+    );
     let target = format!("127.0.0.1:{}", agent.port);
     let t = target.as_str();
     let scalars = [
@@ -161,13 +166,41 @@ fn every_command_prints_what_net_snmps_tool_prints() {
             walk.as_path(),
             vec!["-v2c", "-c", "public", "-OU", t, "hrStorage"],
         ));
+        // snmptable: layouts (-Cb brief names, -Cw parts, -Ci, -Cl, -Cf, -CH, -Ch).
+        for opts in [
+            vec![],
+            vec!["-Cb"],
+            vec!["-Ci"],
+            vec!["-Cl", "-Ci"],
+            vec!["-Cf", ","],
+            vec!["-Ci", "-Cf", "|"],
+            vec!["-Cw", "40"],
+            vec!["-Cb", "-Ci", "-Cw", "60"],
+            vec!["-CH"],
+            vec!["-CH", "-Cw", "50"],
+        ] {
+            let mut args = vec!["-v2c", "-c", "public"];
+            args.extend(opts);
+            args.extend([t, "sysORTable"]);
+            v.push(("table", table.as_path(), args));
+        }
+        for (opts, name) in [
+            (vec![], "ipAddrTable"),
+            (vec!["-Cb"], "ifStackTable"),
+            (vec!["-Ci"], "ifStackTable"),
+            (vec!["-Ch"], "ifTable"),
+            (vec!["-Ch", "-Cb", "-Ci"], "ifTable"),
+        ] {
+            let mut args = vec!["-v2c", "-c", "public"];
+            args.extend(opts);
+            args.extend([t, name]);
+            v.push(("table", table.as_path(), args));
+        }
         v
     };
     for (command, tool, args) in &cases {
-        // snmpc has no -Cc (it never follows an agent that loops): left out of its arguments.
-        let ours_args: Vec<&str> = args.iter().copied().filter(|a| *a != "-Cc").collect();
         let mut with_command = vec![*command];
-        with_command.extend(&ours_args);
+        with_command.extend(args);
         let (ours, err, code) = snmpc(&with_command);
         let (theirs, their_code) = net_snmp(tool, args);
         assert_eq!(code, their_code, "{command} {args:?}: {err}");
@@ -177,6 +210,8 @@ fn every_command_prints_what_net_snmps_tool_prints() {
         );
         assert_eq!(steady(&ours), steady(&theirs), "{command} {args:?}: {err}");
     }
+
+    context_engine(&get, t, agent.port);
 
     // --json: decode's fields plus the name and the value as -Oqv prints it.
     let (ours, err, code) = snmpc(&[
@@ -259,4 +294,59 @@ fn every_command_prints_what_net_snmps_tool_prints() {
     let (_, err, code) = snmpc(&["set", t, "sysName.0", "s", "a", "sysContact.0"]);
     assert_eq!(code, 2);
     assert!(err.contains("OID TYPE VALUE triples"), "{err}");
+}
+
+/// `-E`: a v3 GET naming the agent's engine as the contextEngineID explicitly prints what
+/// snmpget prints with the same `-E`; another engine's is refused by the agent as it is
+/// refused to snmpget.
+fn context_engine(get: &std::path::Path, t: &str, port: u16) {
+    use snmp_client::usm::{AuthProtocol, PrivProtocol};
+    let user = snmp_client::UsmUser::new(
+        "ctxuser",
+        Some((AuthProtocol::Sha1, b"ctxauthpass")),
+        Some((PrivProtocol::Aes128, b"ctxprivpass")),
+    )
+    .unwrap();
+    let mut s = snmp_client::Session::new(
+        ([127, 0, 0, 1], port).into(),
+        snmp_client::Credentials::Usm(user),
+        snmp_client::Options::default(),
+    )
+    .unwrap();
+    s.get(&["1.3.6.1.2.1.1.4.0".parse().unwrap()]).unwrap();
+    let engine: String = s
+        .engine()
+        .expect("discovered")
+        .id
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let v3 = [
+        "-v3",
+        "-u",
+        "ctxuser",
+        "-l",
+        "authPriv",
+        "-a",
+        "SHA",
+        "-A",
+        "ctxauthpass",
+        "-x",
+        "AES",
+        "-X",
+        "ctxprivpass",
+    ];
+    for e in [engine.as_str(), "8000000001020304"] {
+        let mut args = v3.to_vec();
+        args.extend(["-E", e, t, "sysContact.0"]);
+        let mut ours = vec!["get"];
+        ours.extend(&args);
+        let (out, err, code) = snmpc(&ours);
+        let (theirs, their_code) = net_snmp(get, &args);
+        assert_eq!(code == 0, their_code == 0, "-E {e}: {err}");
+        if code == 0 {
+            assert_eq!(out, theirs, "-E {e}");
+            assert!(out.contains("sysContact.0 = STRING: nobody"), "{out}");
+        }
+    }
 }
