@@ -9,6 +9,8 @@ use crate::ast::TypeKind;
 use crate::diag::Diagnostic;
 use crate::smi::{self, Finding, NodeKind, Relaxation, SmiModule};
 
+mod needed;
+
 /// Arcs usable by name at the start of an OID value (X.660).
 const ROOTS: &[(&str, u32)] = &[
     ("ccitt", 0),
@@ -201,6 +203,27 @@ fn read_text(path: &Path) -> std::io::Result<String> {
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
+/// The regular files of `dirs` (not recursively; through symlinks), each directory's in name
+/// order, with their sizes.
+fn list_files(dirs: &[PathBuf]) -> std::io::Result<Vec<(PathBuf, u64)>> {
+    let mut all = Vec::new();
+    for dir in dirs {
+        let entries = std::fs::read_dir(dir).map_err(|e| {
+            std::io::Error::new(e.kind(), format!("MIB directory {}: {e}", dir.display()))
+        })?;
+        let mut files: Vec<(PathBuf, u64)> = entries
+            .filter_map(|e| {
+                let path = e.ok()?.path();
+                let meta = std::fs::metadata(&path).ok()?;
+                meta.is_file().then_some((path, meta.len()))
+            })
+            .collect();
+        files.sort();
+        all.extend(files);
+    }
+    Ok(all)
+}
+
 /// A file read and parsed, not yet registered in a [`MibSet`].
 struct ParsedFile {
     name: String,
@@ -268,27 +291,7 @@ impl MibSet {
             dirs: dirs.to_vec(),
             ..Default::default()
         };
-        let mut all = Vec::new();
-        let mut sizes = Vec::new();
-        for dir in dirs {
-            let entries = std::fs::read_dir(dir).map_err(|e| {
-                std::io::Error::new(e.kind(), format!("MIB directory {}: {e}", dir.display()))
-            })?;
-            let mut files: Vec<(PathBuf, u64)> = entries
-                .filter_map(|e| {
-                    let e = e.ok()?;
-                    let path = e.path();
-                    // Through symlinks, as `is_file` goes.
-                    let meta = std::fs::metadata(&path).ok()?;
-                    meta.is_file().then_some((path, meta.len()))
-                })
-                .collect();
-            files.sort();
-            for (path, len) in files {
-                all.push(path);
-                sizes.push(len);
-            }
-        }
+        let (all, sizes): (Vec<PathBuf>, Vec<u64>) = list_files(dirs)?.into_iter().unzip();
         progress(0, all.len());
         // The largest files are parsed first, so that no thread is left with a large one at
         // the end while the others wait.

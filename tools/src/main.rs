@@ -39,6 +39,23 @@ impl MibOpts {
     }
 }
 
+/// Where `translate` looks for modules, and which it reads: as snmptranslate, the modules
+/// named (`-m`, `MIBS`, and those of `MODULE::name` inputs) with what they import, and the
+/// built-in standard ones; a bare name found in none of them, or an OID whose arcs they do
+/// not all name, makes it read every module on the path (`-M`, `MIBDIRS`).
+#[derive(Args)]
+struct TranslateOpts {
+    /// A directory of MIB modules; repeat, or separate with `:` (added to `MIBDIRS`).
+    #[arg(long = "mib-dir", short = 'M', value_name = "DIR")]
+    mib_dir: Vec<PathBuf>,
+    /// Modules to read, `:`-separated (`ALL`: every one on the path); default `MIBS`.
+    #[arg(short = 'm', value_name = "MODULES")]
+    modules: Option<String>,
+    /// Make these relaxations errors (`all`, or names such as `missing-import`).
+    #[arg(long, value_name = "RELAXATION")]
+    strict: Vec<String>,
+}
+
 #[derive(Subcommand)]
 enum MibCommand {
     /// Compile modules and print OK, warnings or errors for each, and a summary.
@@ -80,7 +97,7 @@ enum Command {
     /// `IF-MIB::ifDescr.3` <-> `1.3.6.1.2.1.2.2.1.2.3`.
     Translate {
         #[command(flatten)]
-        opts: MibOpts,
+        opts: TranslateOpts,
         /// Names (`IF-MIB::ifDescr.3`, `ifDescr`) or OIDs (`1.3.6.1.2.1.1.1.0`).
         inputs: Vec<String>,
     },
@@ -640,37 +657,68 @@ fn mib(command: MibCommand) -> ExitCode {
     }
 }
 
-fn translate(opts: MibOpts, inputs: Vec<String>) -> ExitCode {
-    let m = match load(&opts, &[]) {
-        Ok(m) => m,
-        Err(code) => return code,
+fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
+    let env = std::env::var_os("MIBDIRS");
+    let given = opts.mib_dir.iter().map(|d| d.as_os_str());
+    let dirs = mibs::split_dirs(given.chain(env.as_deref()));
+    let listed = opts
+        .modules
+        .clone()
+        .or_else(|| std::env::var("MIBS").ok())
+        .unwrap_or_default();
+    let mut wanted: Vec<String> = listed
+        .split(':')
+        .map(|m| m.trim_start_matches('+').to_string())
+        .filter(|m| !m.is_empty())
+        .collect();
+    wanted.extend(
+        inputs
+            .iter()
+            .filter_map(|i| i.split_once("::").map(|(m, _)| m.to_string())),
+    );
+    let strict = match mibs::relaxations(&opts.strict) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("snmpc: {e}");
+            return ExitCode::from(2);
+        }
     };
+    let all = wanted.iter().any(|m| m == "ALL");
+    let loaded = match all {
+        true => mibs::Mibs::load_everything(&dirs, &strict),
+        false => mibs::Mibs::load_needed(&dirs, &wanted, &strict),
+    };
+    let mut m = match loaded {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("snmpc: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    // A bare name none of the modules read defines, or an OID with arcs they leave unnamed:
+    // every module on the path, once.
+    let wants_more = |m: &mibs::Mibs| {
+        inputs.iter().any(|i| match numeric_input(i) {
+            true => numeric_arcs(i.trim_start_matches('.')).is_ok_and(|o| !m.names_fully(&o)),
+            false => !i.contains("::") && m.name_to_oid(i).is_err(),
+        })
+    };
+    if !all && !dirs.is_empty() && wants_more(&m) {
+        match mibs::Mibs::load_everything(&dirs, &strict) {
+            Ok(everything) => m = everything,
+            Err(e) => {
+                eprintln!("snmpc: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let mut failed = false;
     for input in inputs {
-        let digits = input.trim_start_matches('.');
-        // A dotted OID starts with a digit (or a dot); a name with a letter.
-        let numeric = input.starts_with('.') || digits.starts_with(|c: char| c.is_ascii_digit());
-        if numeric {
-            let oid = match numeric_arcs(digits) {
-                Ok(oid) => oid,
-                Err(e) => {
-                    eprintln!("snmpc: {input}: {e}");
-                    failed = true;
-                    continue;
-                }
-            };
-            match m.oid_to_name(&oid) {
-                Some(name) => println!("{name}"),
-                // Under no known root: the OID as it is, as net-snmp prints it.
-                None => println!(".{}", snmp_codegen::mib::dotted(&oid)),
-            }
-        } else {
-            match m.name_to_oid(&input) {
-                Ok(oid) => println!("{}", snmp_codegen::mib::dotted(&oid)),
-                Err(e) => {
-                    eprintln!("snmpc: {input}: {e}");
-                    failed = true;
-                }
+        match translate_one(&m, &input) {
+            Ok(text) => println!("{text}"),
+            Err(e) => {
+                eprintln!("snmpc: {input}: {e}");
+                failed = true;
             }
         }
     }
@@ -679,6 +727,26 @@ fn translate(opts: MibOpts, inputs: Vec<String>) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// A dotted OID starts with a digit (or a dot); a name with a letter.
+fn numeric_input(input: &str) -> bool {
+    input.starts_with('.') || input.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// One input translated: a name to its OID, an OID to its name.
+fn translate_one(m: &mibs::Mibs, input: &str) -> Result<String, String> {
+    if !numeric_input(input) {
+        return m
+            .name_to_oid(input)
+            .map(|oid| snmp_codegen::mib::dotted(&oid));
+    }
+    let oid = numeric_arcs(input.trim_start_matches('.'))?;
+    Ok(match m.oid_to_name(&oid) {
+        Some(name) => name,
+        // Under no known root: the OID as it is, as net-snmp prints it.
+        None => format!(".{}", snmp_codegen::mib::dotted(&oid)),
+    })
 }
 
 /// The arcs of a dotted OID; an arc that is not a number, or over 32 bits (SMI's limit,

@@ -71,15 +71,36 @@ impl Mibs {
     /// ([`snmp_codegen::standard`]) those do not define, all resolved: what `snmpc get` and
     /// `walk` name OIDs with.
     pub fn load_with_builtin(dirs: &[PathBuf]) -> Result<Mibs, String> {
-        let mut set =
-            MibSet::load(dirs).map_err(|e| format!("reading the MIB directories: {e}"))?;
+        Self::load_everything(dirs, &HashSet::new())
+    }
+
+    /// The modules `wanted` and what they import, read from `dirs` and nothing more
+    /// ([`MibSet::load_needed`]), then the built-in standard modules those do not define, all
+    /// resolved (`strict`: relaxations made errors).
+    pub fn load_needed(
+        dirs: &[PathBuf],
+        wanted: &[String],
+        strict: &HashSet<Relaxation>,
+    ) -> Result<Mibs, String> {
+        let set = MibSet::load_needed(dirs, wanted)
+            .map_err(|e| format!("reading the MIB directories: {e}"))?;
+        Ok(Self::with_builtin(set, strict))
+    }
+
+    /// Every module of `dirs`, then the built-in standard modules those do not define.
+    pub fn load_everything(dirs: &[PathBuf], strict: &HashSet<Relaxation>) -> Result<Mibs, String> {
+        let set = MibSet::load(dirs).map_err(|e| format!("reading the MIB directories: {e}"))?;
+        Ok(Self::with_builtin(set, strict))
+    }
+
+    fn with_builtin(mut set: MibSet, strict: &HashSet<Relaxation>) -> Mibs {
         set.add_standard_modules();
-        let resolved = mib::resolve(&set, &[], &HashSet::new());
-        Ok(Mibs {
+        let resolved = mib::resolve(&set, &[], strict);
+        Mibs {
             set,
             resolved,
             lookup: std::sync::OnceLock::new(),
-        })
+        }
     }
 
     /// [`Mibs::load`], calling `progress(files read, files in all)` as files are parsed.
@@ -228,6 +249,16 @@ impl Mibs {
             }
         }
         s
+    }
+
+    /// Whether every arc of `oid` is named: the deepest node above or at it is `oid` itself or
+    /// an object (whose instance the rest of the arcs are), not a node with arcs below it
+    /// that no module read names.
+    pub fn names_fully(&self, oid: &[u32]) -> bool {
+        (1..=oid.len()).rev().find_map(|k| {
+            let node = *self.lookup().at_oid.get(&oid[..k])?;
+            Some(k == oid.len() || self.resolved.nodes[node].kind() == NodeKind::ObjectType)
+        }) == Some(true)
     }
 
     /// How the values of the object `oid` is an instance of are shown (its syntax through
