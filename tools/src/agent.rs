@@ -39,7 +39,14 @@ impl Agent {
     ) -> Result<Agent, ExitCode> {
         let mut output = Output::parse(&opts.output).map_err(bad_arguments)?;
         output.json = opts.json;
-        let mibs = Some(Mibs::load_with_builtin(&opts.mib_dirs()).map_err(bad_arguments)?);
+        let loaded = Mibs::load_with_builtin(&opts.mib_dirs()).map_err(bad_arguments)?;
+        let (modules, given) = opts.mib_modules();
+        match loaded.require(&modules) {
+            Err(e) if given => return Err(bad_arguments(e)),
+            Err(e) => eprintln!("snmpc: warning: MIBS: {e}"),
+            Ok(()) => {}
+        }
+        let mibs = Some(loaded);
         let (addr, creds, mut options) = opts.session().map_err(bad_arguments)?;
         adjust(&mut options);
         let engine_id = opts.engine_id().map_err(bad_arguments)?;

@@ -62,6 +62,11 @@ pub struct AgentOpts {
     /// `MIBDIRS` environment variable adds more). The standard modules are built in.
     #[arg(short = 'M', long = "mib-dir", value_name = "DIR")]
     pub mib_dirs: Vec<std::path::PathBuf>,
+    /// MIB modules that must be there, `:`-separated (default `MIBS`; `ALL` or `+` prefixes
+    /// as net-snmp writes them): every module on the path is read anyway, and one missing
+    /// is an error that names the path.
+    #[arg(short = 'm', value_name = "MODULES")]
+    pub mib_modules: Option<String>,
     /// Output options, as net-snmp's `-O`: `n` numeric OIDs, `f` full names, `s` last names
     /// only, `q` name and value only, `Q` no type, `v` the value alone, `t` TimeTicks as a
     /// number (default: `SNMPv2-MIB::sysDescr.0 = STRING: "..."`).
@@ -318,6 +323,23 @@ impl AgentOpts {
     /// Whether OIDs are printed as numbers (`-On`).
     pub fn numeric(&self) -> bool {
         self.output.contains('n')
+    }
+
+    /// The modules `-m` (else `MIBS`) names, `ALL` and empty entries left out, and whether
+    /// they come from `-m` (a missing one is then an error; from `MIBS`, a warning).
+    pub fn mib_modules(&self) -> (Vec<String>, bool) {
+        let given = self.mib_modules.is_some();
+        let listed = self
+            .mib_modules
+            .clone()
+            .or_else(|| std::env::var("MIBS").ok())
+            .unwrap_or_default();
+        let modules = listed
+            .split(':')
+            .map(|m| m.trim_start_matches('+').to_string())
+            .filter(|m| !m.is_empty() && m != "ALL")
+            .collect();
+        (modules, given)
     }
 
     /// The MIB directories: `-M`'s (each `:`-separated), then `MIBDIRS`'s.

@@ -184,6 +184,9 @@ impl Mibs {
             Some((n, s)) => (n, Some(s)),
             None => (rest, None),
         };
+        if let Some(m) = module.filter(|m| !self.set.by_name.contains_key(*m)) {
+            return Err(self.not_found(m));
+        }
         let Some(candidates) = self.lookup().by_name.get(name) else {
             // The roots no module defines (X.660): ccitt(0), iso(1), joint-iso-ccitt(2).
             let root = ROOTS.iter().position(|r| *r == name);
@@ -249,6 +252,35 @@ impl Mibs {
             }
         }
         s
+    }
+
+    /// Fails naming the first of `modules` that was not read, and the path.
+    pub fn require(&self, modules: &[String]) -> Result<(), String> {
+        match modules
+            .iter()
+            .find(|m| !self.set.by_name.contains_key(m.as_str()))
+        {
+            Some(m) => Err(self.not_found(m)),
+            None => Ok(()),
+        }
+    }
+
+    /// `module M not found on the MIB path: ...`.
+    fn not_found(&self, module: &str) -> String {
+        let path: Vec<String> = self
+            .set
+            .dirs
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect();
+        format!(
+            "module {module} not found on the MIB path: {} (nor built in; add -M DIR or MIBDIRS)",
+            if path.is_empty() {
+                "(none)".to_string()
+            } else {
+                path.join(":")
+            }
+        )
     }
 
     /// Whether every arc of `oid` is named: the deepest node above or at it is `oid` itself or

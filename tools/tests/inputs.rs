@@ -126,3 +126,21 @@ fn the_roots_no_module_defines_are_known() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines, ["joint-iso-ccitt.25.1234", ".99.1", "1.3.6", "2.25"]);
 }
+
+/// A module that is not there is named with the path searched, before anything is sent:
+/// in a name (`NO-SUCH-MIB::x.0`) and in `-m`; from `MIBS`, a warning.
+#[test]
+fn a_missing_module_names_the_path() {
+    let (_, err, code) = snmpc(&["get", "-M", "mibs", "127.0.0.1:9", "NO-SUCH-MIB::foo.0"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("module NO-SUCH-MIB not found on the MIB path: mibs"),
+        "{err}"
+    );
+    let (_, err, code) = snmpc(&["translate", "NO-SUCH-MIB::foo.0"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("module NO-SUCH-MIB not found on the MIB path"), "{err}");
+    let (_, err, code) = snmpc(&["get", "-m", "IF-MIB:NOPE-MIB", "127.0.0.1:9", "sysDescr.0"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("module NOPE-MIB not found"), "{err}");
+}
