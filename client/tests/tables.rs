@@ -89,13 +89,14 @@ fn values_outside_their_mib_ranges_are_kept_out_and_reported() {
         support::require_or_skip("snmpd not found (apt-get install -y snmpd)");
         return;
     };
-    // ifIndex.2 = 0 (InterfaceIndex is 1..2147483647) and a 300-octet ifDescr.3 (DisplayString
-    // is SIZE (0..255)), as sloppy agents serve them.
+    // ifIndex.2 = 0 (InterfaceIndex is 1..2147483647), a 300-octet ifDescr.3 (DisplayString
+    // is SIZE (0..255)) and an ifDescr.1 that is not UTF-8, as sloppy agents serve them.
     let long = "x".repeat(300);
     let agent = support::start_agent_with(
         &snmpd,
         &format!(
-            "override .1.3.6.1.2.1.2.2.1.1.2 integer 0\noverride .1.3.6.1.2.1.2.2.1.2.3 octet_str \"{long}\"\n"
+            "override .1.3.6.1.2.1.2.2.1.1.2 integer 0\noverride .1.3.6.1.2.1.2.2.1.2.3 octet_str \"{long}\"\n\
+             override .1.3.6.1.2.1.2.2.1.2.1 octet_str 0xfffe41\n"
         ),
     );
     let addr = ([127, 0, 0, 1], agent.port).into();
@@ -133,15 +134,24 @@ fn values_outside_their_mib_ranges_are_kept_out_and_reported() {
         long.as_bytes(),
     )));
     assert_eq!(marked(3), [(2, long_value)]);
-    assert!(row(1).invalid.is_empty());
+    let not_text = VarBindValue::Value(ObjectSyntax::Simple(SimpleSyntax::StringValue(&[
+        0xff, 0xfe, 0x41,
+    ])));
+    assert_eq!(marked(1), [(2, not_text)]);
+    assert_eq!(row(1).if_descr, None);
     let problems: Vec<String> = rows.problems().iter().map(|e| e.to_string()).collect();
-    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert_eq!(problems.len(), 3, "{problems:?}");
+    // In the walk's order: the ifIndex column, then ifDescr's.
     assert!(
         problems[0].contains("ifIndex") && problems[0].contains('0'),
         "{problems:?}"
     );
     assert!(
-        problems[1].contains("ifDescr") && problems[1].contains("300"),
+        problems[1].contains("ifDescr") && problems[1].contains("not UTF-8 at octet 0"),
+        "{problems:?}"
+    );
+    assert!(
+        problems[2].contains("ifDescr") && problems[2].contains("300"),
         "{problems:?}"
     );
     // Strict: the first one ends the walk.

@@ -139,7 +139,10 @@ fn a_missing_module_names_the_path() {
     );
     let (_, err, code) = snmpc(&["translate", "NO-SUCH-MIB::foo.0"]);
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("module NO-SUCH-MIB not found on the MIB path"), "{err}");
+    assert!(
+        err.contains("module NO-SUCH-MIB not found on the MIB path"),
+        "{err}"
+    );
     let (_, err, code) = snmpc(&["get", "-m", "IF-MIB:NOPE-MIB", "127.0.0.1:9", "sysDescr.0"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("module NOPE-MIB not found"), "{err}");
