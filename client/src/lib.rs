@@ -59,6 +59,7 @@ pub mod incoming;
 pub mod listen;
 pub mod notify;
 pub mod outgoing;
+mod read_timeout;
 mod request;
 pub mod session;
 pub mod stats;

@@ -15,6 +15,7 @@ use crate::config::{Credentials, Options};
 use crate::engine::Engine;
 use crate::error::ClientError;
 use crate::exchange::Exchange;
+use crate::read_timeout::{self, ReadTimeout};
 use crate::request::Request;
 use crate::stats::Stats;
 use crate::value::{Value, VarBind};
@@ -355,6 +356,7 @@ pub struct Session {
     exchange: Exchange,
     sock: UdpSocket,
     buf: Vec<u8>,
+    timeout: ReadTimeout,
 }
 
 impl std::fmt::Debug for Session {
@@ -378,6 +380,7 @@ impl Session {
             exchange: Exchange::new(target, credentials, options),
             sock,
             buf: receive_buffer(&options),
+            timeout: ReadTimeout::default(),
         })
     }
 
@@ -405,7 +408,8 @@ impl Session {
                 self.exchange.handle_timeout(Instant::now());
                 continue;
             }
-            self.sock.set_read_timeout(Some(left))?;
+            let wait = read_timeout::rounded_up(left, self.exchange.options().timeout);
+            self.timeout.set(&self.sock, Some(wait))?;
             match self.sock.recv_from(&mut self.buf) {
                 Ok((n, from)) => {
                     self.exchange

@@ -8,8 +8,8 @@
 
 use std::ops::Range;
 
-use aes::cipher::{AsyncStreamCipher, BlockDecryptMut, BlockEncryptMut, KeyIvInit};
-use hmac::{Mac, SimpleHmac};
+use aes::cipher::{AsyncStreamCipher, BlockDecryptMut, BlockEncryptMut};
+use hmac::Hmac;
 use sha2::Digest;
 
 /// Why a USM operation failed.
@@ -187,36 +187,6 @@ impl AuthProtocol {
             AuthProtocol::Sha512 => run::<sha2::Sha512>(parts),
         }
     }
-
-    /// The HMAC of `parts` under `key`, truncated to [`AuthProtocol::mac_len`]; or, with
-    /// `expected`, whether it equals that (compared in constant time).
-    fn mac(self, key: &[u8], parts: &[&[u8]], expected: Option<&[u8]>) -> Option<Vec<u8>> {
-        fn run<D: Digest + hmac::digest::core_api::BlockSizeUser>(
-            key: &[u8],
-            parts: &[&[u8]],
-            len: usize,
-            expected: Option<&[u8]>,
-        ) -> Option<Vec<u8>> {
-            // HMAC takes a key of any length.
-            let mut m = <SimpleHmac<D> as Mac>::new_from_slice(key).ok()?;
-            for p in parts {
-                m.update(p);
-            }
-            match expected {
-                Some(e) => m.verify_truncated_left(e).ok().map(|()| Vec::new()),
-                None => Some(m.finalize().into_bytes()[..len].to_vec()),
-            }
-        }
-        let len = self.mac_len();
-        match self {
-            AuthProtocol::Md5 => run::<md5::Md5>(key, parts, len, expected),
-            AuthProtocol::Sha1 => run::<sha1::Sha1>(key, parts, len, expected),
-            AuthProtocol::Sha224 => run::<sha2::Sha224>(key, parts, len, expected),
-            AuthProtocol::Sha256 => run::<sha2::Sha256>(key, parts, len, expected),
-            AuthProtocol::Sha384 => run::<sha2::Sha384>(key, parts, len, expected),
-            AuthProtocol::Sha512 => run::<sha2::Sha512>(key, parts, len, expected),
-        }
-    }
 }
 
 /// A privacy protocol.
@@ -322,19 +292,188 @@ impl PrivProtocol {
 }
 
 /// Key material: a user's key from a password, or one localized to an engine. Its `Debug`
-/// shows the length only, and it is zeroed when dropped.
+/// shows the length only, and it is zeroed when dropped. A localized key keeps what every
+/// message would otherwise redo with it: the HMAC keyed once (its padded key hashed) and the
+/// cipher's key schedule (zeroed when dropped too), each made when first used.
 #[derive(Clone, PartialEq, Eq)]
-pub struct Key(Vec<u8>);
+pub struct Key(Vec<u8>, Keyed);
+
+/// The keyed states of a [`Key`], for the protocol each was first made for.
+#[derive(Clone, Default)]
+struct Keyed {
+    mac: std::sync::OnceLock<Box<(AuthProtocol, MacState)>>,
+    cipher: std::sync::OnceLock<Box<(PrivProtocol, CipherState)>>,
+}
+
+/// Keyed states follow from the key's octets: they never make two keys differ.
+impl PartialEq for Keyed {
+    fn eq(&self, _: &Keyed) -> bool {
+        true
+    }
+}
+
+impl Eq for Keyed {}
+
+/// An HMAC keyed once (RFC 2104's inner and outer pads hashed), cloned for each message.
+#[derive(Clone)]
+enum MacState {
+    Md5(Hmac<md5::Md5>),
+    Sha1(Hmac<sha1::Sha1>),
+    Sha224(Hmac<sha2::Sha224>),
+    Sha256(Hmac<sha2::Sha256>),
+    Sha384(Hmac<sha2::Sha384>),
+    Sha512(Hmac<sha2::Sha512>),
+}
+
+impl MacState {
+    fn new(protocol: AuthProtocol, key: &[u8]) -> Option<MacState> {
+        use hmac::Mac;
+        Some(match protocol {
+            AuthProtocol::Md5 => MacState::Md5(Hmac::new_from_slice(key).ok()?),
+            AuthProtocol::Sha1 => MacState::Sha1(Hmac::new_from_slice(key).ok()?),
+            AuthProtocol::Sha224 => MacState::Sha224(Hmac::new_from_slice(key).ok()?),
+            AuthProtocol::Sha256 => MacState::Sha256(Hmac::new_from_slice(key).ok()?),
+            AuthProtocol::Sha384 => MacState::Sha384(Hmac::new_from_slice(key).ok()?),
+            AuthProtocol::Sha512 => MacState::Sha512(Hmac::new_from_slice(key).ok()?),
+        })
+    }
+
+    /// The MAC of `parts` written into `out` (truncated to its length); or, with `expected`,
+    /// whether it equals that (compared in constant time; `out` untouched).
+    fn run(&self, parts: &[&[u8]], out: &mut [u8], expected: Option<&[u8]>) -> bool {
+        fn go<M: hmac::Mac + Clone>(
+            m: &M,
+            parts: &[&[u8]],
+            out: &mut [u8],
+            expected: Option<&[u8]>,
+        ) -> bool {
+            let mut m = m.clone();
+            for p in parts {
+                m.update(p);
+            }
+            match expected {
+                Some(e) => m.verify_truncated_left(e).is_ok(),
+                None => {
+                    let full = m.finalize().into_bytes();
+                    let n = out.len().min(full.len());
+                    out[..n].copy_from_slice(&full[..n]);
+                    true
+                }
+            }
+        }
+        match self {
+            MacState::Md5(m) => go(m, parts, out, expected),
+            MacState::Sha1(m) => go(m, parts, out, expected),
+            MacState::Sha224(m) => go(m, parts, out, expected),
+            MacState::Sha256(m) => go(m, parts, out, expected),
+            MacState::Sha384(m) => go(m, parts, out, expected),
+            MacState::Sha512(m) => go(m, parts, out, expected),
+        }
+    }
+}
+
+/// A block cipher with its key schedule made once, for CFB (AES) or CBC (DES).
+#[derive(Clone)]
+enum CipherState {
+    Des(des::Des),
+    Aes128(aes::Aes128),
+    Aes192(aes::Aes192),
+    Aes256(aes::Aes256),
+}
+
+impl CipherState {
+    fn new(protocol: PrivProtocol, key: &[u8]) -> Option<CipherState> {
+        use aes::cipher::KeyInit;
+        Some(match protocol {
+            PrivProtocol::Des => CipherState::Des(des::Des::new_from_slice(key.get(..8)?).ok()?),
+            PrivProtocol::Aes128 => CipherState::Aes128(aes::Aes128::new_from_slice(key).ok()?),
+            PrivProtocol::Aes192 | PrivProtocol::Aes192C => {
+                CipherState::Aes192(aes::Aes192::new_from_slice(key).ok()?)
+            }
+            PrivProtocol::Aes256 | PrivProtocol::Aes256C => {
+                CipherState::Aes256(aes::Aes256::new_from_slice(key).ok()?)
+            }
+        })
+    }
+
+    /// Encrypts (`forward`) or decrypts `buf` in place with `iv`: CFB-128, or DES-CBC on whole
+    /// blocks.
+    fn apply(&self, iv: &[u8; 16], buf: &mut [u8], forward: bool) {
+        use aes::cipher::InnerIvInit;
+        macro_rules! cfb {
+            ($c:expr) => {
+                if forward {
+                    cfb_mode::Encryptor::inner_iv_init($c.clone(), iv.into()).encrypt(buf)
+                } else {
+                    cfb_mode::Decryptor::inner_iv_init($c.clone(), iv.into()).decrypt(buf)
+                }
+            };
+        }
+        match self {
+            CipherState::Des(c) => {
+                let iv8 = iv[..8].into();
+                if forward {
+                    let mut e = cbc::Encryptor::inner_iv_init(c.clone(), iv8);
+                    for block in buf.chunks_exact_mut(8) {
+                        e.encrypt_block_mut(block.into());
+                    }
+                } else {
+                    let mut d = cbc::Decryptor::inner_iv_init(c.clone(), iv8);
+                    for block in buf.chunks_exact_mut(8) {
+                        d.decrypt_block_mut(block.into());
+                    }
+                }
+            }
+            CipherState::Aes128(c) => cfb!(c),
+            CipherState::Aes192(c) => cfb!(c),
+            CipherState::Aes256(c) => cfb!(c),
+        }
+    }
+}
 
 impl Key {
     /// A key from its octets (as `usmUserAuthKeyChange` or a configuration gives it).
     pub fn from_bytes(bytes: &[u8]) -> Key {
-        Key(bytes.to_vec())
+        Key(bytes.to_vec(), Keyed::default())
     }
 
     /// The octets.
     pub fn as_bytes(&self) -> &[u8] {
         &self.0
+    }
+
+    /// This key's HMAC state for `protocol`: made once for the first protocol it is used
+    /// with (a localized key has one), made afresh for any other.
+    fn mac_state(&self, protocol: AuthProtocol) -> Option<std::borrow::Cow<'_, MacState>> {
+        let (p, state) = match self.1.mac.get() {
+            Some(kept) => &**kept,
+            None => &**self.1.mac.get_or_init(|| {
+                Box::new((
+                    protocol,
+                    MacState::new(protocol, &self.0).expect("HMAC takes a key of any length"),
+                ))
+            }),
+        };
+        if *p == protocol {
+            Some(std::borrow::Cow::Borrowed(state))
+        } else {
+            MacState::new(protocol, &self.0).map(std::borrow::Cow::Owned)
+        }
+    }
+
+    /// This key's cipher for `protocol` (its key schedule made once, as for
+    /// [`Key::mac_state`]); `None` when the key is too short for it.
+    fn cipher_state(&self, protocol: PrivProtocol) -> Option<std::borrow::Cow<'_, CipherState>> {
+        if let Some((p, state)) = self.1.cipher.get().map(|b| &**b) {
+            if *p == protocol {
+                return Some(std::borrow::Cow::Borrowed(state));
+            }
+            return CipherState::new(protocol, priv_key(protocol, self).ok()?)
+                .map(std::borrow::Cow::Owned);
+        }
+        let state = CipherState::new(protocol, priv_key(protocol, self).ok()?)?;
+        let (_, kept) = &**self.1.cipher.get_or_init(|| Box::new((protocol, state)));
+        Some(std::borrow::Cow::Borrowed(kept))
     }
 
     /// The key from `password` for `protocol`'s hash, before localisation (RFC 3414 A.2:
@@ -343,13 +482,19 @@ impl Key {
         if password.len() < MIN_PASSWORD {
             return Err(UsmError::ShortPassword(password.len()));
         }
-        Ok(Key(password_stream_hash(protocol, password)))
+        Ok(Key(
+            password_stream_hash(protocol, password),
+            Keyed::default(),
+        ))
     }
 
     /// This key localized to the engine `engine_id` (RFC 3414 2.6: the hash of the key, the
     /// engine ID and the key again).
     pub fn localize(&self, protocol: AuthProtocol, engine_id: &[u8]) -> Key {
-        Key(protocol.hash(&[&self.0, engine_id, &self.0]))
+        Key(
+            protocol.hash(&[&self.0, engine_id, &self.0]),
+            Keyed::default(),
+        )
     }
 
     /// The localized key `password` gives for `protocol` at engine `engine_id`.
@@ -371,7 +516,7 @@ impl Key {
             let next = protocol.hash(&[&out]);
             out.extend_from_slice(&next);
         }
-        Key(out)
+        Key(out, Keyed::default())
     }
 
     /// This localized key extended to at least `len` octets the way Cisco and net-snmp's
@@ -383,11 +528,12 @@ impl Key {
         let mut last = self.clone();
         // An empty key cannot be extended (and is refused where it is used).
         while out.len() < len && !last.0.is_empty() {
-            let next = Key(password_stream_hash(protocol, &last.0)).localize(protocol, engine_id);
+            let next = Key(password_stream_hash(protocol, &last.0), Keyed::default())
+                .localize(protocol, engine_id);
             out.extend_from_slice(&next.0);
             last = next;
         }
-        Key(out)
+        Key(out, Keyed::default())
     }
 }
 
@@ -471,14 +617,16 @@ pub fn sign(
     auth_field(protocol, message.len(), &at)?;
     check_auth_key(protocol, key)?;
     let zeros = &ZEROS[..at.len()];
-    let mac = protocol
-        .mac(
-            &key.0,
+    let mut mac = [0u8; 48];
+    let mac = &mut mac[..at.len()];
+    if let Some(state) = key.mac_state(protocol) {
+        state.run(
             &[&message[..at.start], zeros, &message[at.end..]],
+            mac,
             None,
-        )
-        .unwrap_or_default();
-    message[at].copy_from_slice(&mac);
+        );
+    }
+    message[at].copy_from_slice(mac);
     Ok(())
 }
 
@@ -494,16 +642,17 @@ pub fn verify(
     auth_field(protocol, message.len(), &at)?;
     check_auth_key(protocol, key)?;
     let zeros = &ZEROS[..at.len()];
-    protocol
-        .mac(
-            &key.0,
-            &[&message[..at.start], zeros, &message[at.end..]],
-            Some(&message[at]),
-        )
-        .map(|_| ())
-        .ok_or(UsmError::WrongDigest {
+    let parts = [&message[..at.start], zeros, &message[at.end..]];
+    let matches = key
+        .mac_state(protocol)
+        .is_some_and(|state| state.run(&parts, &mut [], Some(&message[at])));
+    if matches {
+        Ok(())
+    } else {
+        Err(UsmError::WrongDigest {
             protocol: protocol.name(),
         })
+    }
 }
 
 fn check_auth_key(protocol: AuthProtocol, key: &Key) -> Result<(), UsmError> {
@@ -557,27 +706,18 @@ pub fn encrypt(
     salt: &[u8; 8],
     plaintext: &[u8],
 ) -> Result<Vec<u8>, UsmError> {
-    let k = priv_key(protocol, key)?;
+    priv_key(protocol, key)?;
+    let cipher = key.cipher_state(protocol).ok_or(UsmError::KeyLength {
+        what: "the privacy key",
+        expected: protocol.key_len(),
+        found: key.0.len(),
+    })?;
     let iv = iv(protocol, key, boots, time, salt);
     let mut buf = plaintext.to_vec();
-    match protocol {
-        PrivProtocol::Des => {
-            buf.resize(plaintext.len().div_ceil(8) * 8, 0);
-            let mut c = cbc::Encryptor::<des::Des>::new(k[..8].into(), iv[..8].into());
-            for block in buf.chunks_exact_mut(8) {
-                c.encrypt_block_mut(block.into());
-            }
-        }
-        PrivProtocol::Aes128 => {
-            cfb_mode::Encryptor::<aes::Aes128>::new(k.into(), (&iv).into()).encrypt(&mut buf)
-        }
-        PrivProtocol::Aes192 | PrivProtocol::Aes192C => {
-            cfb_mode::Encryptor::<aes::Aes192>::new(k.into(), (&iv).into()).encrypt(&mut buf)
-        }
-        PrivProtocol::Aes256 | PrivProtocol::Aes256C => {
-            cfb_mode::Encryptor::<aes::Aes256>::new(k.into(), (&iv).into()).encrypt(&mut buf)
-        }
+    if protocol == PrivProtocol::Des {
+        buf.resize(plaintext.len().div_ceil(8) * 8, 0);
     }
+    cipher.apply(&iv, &mut buf, true);
     Ok(buf)
 }
 
@@ -595,29 +735,18 @@ pub fn decrypt(
     let salt: &[u8; 8] = priv_params
         .try_into()
         .map_err(|_| UsmError::PrivParametersLength(priv_params.len()))?;
-    let k = priv_key(protocol, key)?;
+    priv_key(protocol, key)?;
+    let cipher = key.cipher_state(protocol).ok_or(UsmError::KeyLength {
+        what: "the privacy key",
+        expected: protocol.key_len(),
+        found: key.0.len(),
+    })?;
     let iv = iv(protocol, key, boots, time, salt);
-    let mut buf = ciphertext.to_vec();
-    match protocol {
-        PrivProtocol::Des => {
-            if !buf.len().is_multiple_of(8) {
-                return Err(UsmError::CiphertextLength(buf.len()));
-            }
-            let mut c = cbc::Decryptor::<des::Des>::new(k[..8].into(), iv[..8].into());
-            for block in buf.chunks_exact_mut(8) {
-                c.decrypt_block_mut(block.into());
-            }
-        }
-        PrivProtocol::Aes128 => {
-            cfb_mode::Decryptor::<aes::Aes128>::new(k.into(), (&iv).into()).decrypt(&mut buf)
-        }
-        PrivProtocol::Aes192 | PrivProtocol::Aes192C => {
-            cfb_mode::Decryptor::<aes::Aes192>::new(k.into(), (&iv).into()).decrypt(&mut buf)
-        }
-        PrivProtocol::Aes256 | PrivProtocol::Aes256C => {
-            cfb_mode::Decryptor::<aes::Aes256>::new(k.into(), (&iv).into()).decrypt(&mut buf)
-        }
+    if protocol == PrivProtocol::Des && !ciphertext.len().is_multiple_of(8) {
+        return Err(UsmError::CiphertextLength(ciphertext.len()));
     }
+    let mut buf = ciphertext.to_vec();
+    cipher.apply(&iv, &mut buf, false);
     Ok(buf)
 }
 

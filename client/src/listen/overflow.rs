@@ -4,7 +4,9 @@
 //! are counted.
 
 use std::io;
-use std::net::{SocketAddr, UdpSocket};
+use std::net::SocketAddr;
+#[cfg(not(target_os = "linux"))]
+use std::net::UdpSocket;
 
 /// What the kernel has said of a socket's dropped datagrams.
 #[derive(Debug)]
@@ -102,25 +104,5 @@ impl AsStdSocket for UdpSocket {
 impl AsStdSocket for tokio::net::UdpSocket {
     fn recv_from_std(&self, buf: &mut [u8]) -> io::Result<(usize, SocketAddr)> {
         self.try_recv_from(buf)
-    }
-}
-
-/// A std socket's receive timeout, set only when it changes (one system call saved per
-/// datagram).
-#[derive(Debug, Default)]
-pub(crate) struct ReadTimeout(Option<Option<std::time::Duration>>);
-
-impl ReadTimeout {
-    /// `socket`'s timeout made `timeout`.
-    pub(crate) fn set(
-        &mut self,
-        socket: &UdpSocket,
-        timeout: Option<std::time::Duration>,
-    ) -> io::Result<()> {
-        if self.0 != Some(timeout) {
-            socket.set_read_timeout(timeout)?;
-            self.0 = Some(timeout);
-        }
-        Ok(())
     }
 }

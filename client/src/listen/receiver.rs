@@ -8,8 +8,9 @@ use std::io;
 use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
 use std::time::Instant;
 
-use super::overflow::{Overflow, ReadTimeout};
+use super::overflow::Overflow;
 use super::{Handled, Listener, Notification};
+use crate::read_timeout::ReadTimeout;
 
 /// The largest UDP payload.
 const DATAGRAM: usize = 65_535;
