@@ -51,6 +51,7 @@
 //! UDP.
 
 mod answer;
+mod authoritative;
 mod config;
 pub mod engine;
 mod error;
@@ -61,6 +62,7 @@ pub mod notify;
 pub mod outgoing;
 mod read_timeout;
 mod request;
+pub mod respond;
 pub mod session;
 pub mod stats;
 pub mod usm;

@@ -23,16 +23,16 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Instant;
 
-use snmp_ber::{Decode, Encode, OidBuf, SequenceOf};
+use snmp_ber::{Decode, Encode, OidBuf};
 use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
 use snmp_messages::rfc1157_snmp as v1;
-use snmp_messages::snmpv2_pdu::{Pdu, PduErrorStatus, Pdus, ReportPdu, ResponsePdu, VarBindList};
-use snmp_messages::snmpv3_message_syntax::{ScopedPdu, ScopedPduData};
+use snmp_messages::snmpv2_pdu::{Pdu, Pdus, ResponsePdu};
+use snmp_messages::snmpv3_message_syntax::ScopedPdu;
 
+use crate::authoritative::{counters, LocalEngine};
 use crate::config::UsmUser;
 use crate::incoming::{flags, Incoming};
 use crate::notify::{V1Trap, SNMP_TRAP_OID, SYS_UP_TIME};
-use crate::outgoing::{seal, Header, Security};
 use crate::request::Peer;
 use crate::value::{Value, VarBind};
 
@@ -116,27 +116,6 @@ pub enum Handled {
     Discovery(Vec<u8>),
 }
 
-/// This receiver's own SNMP engine, authoritative for the v3 informs sent to it.
-#[derive(Debug, Clone)]
-struct LocalEngine {
-    id: Vec<u8>,
-    boots: u32,
-    started: Instant,
-    /// Discovery requests answered (the usmStatsUnknownEngineIDs counter).
-    discoveries: u32,
-    /// Privacy salts of the answers.
-    salt: u64,
-}
-
-impl LocalEngine {
-    /// snmpEngineTime at `now`.
-    fn time(&self, now: Instant) -> u32 {
-        now.saturating_duration_since(self.started)
-            .as_secs()
-            .min(u64::from(i32::MAX as u32)) as u32
-    }
-}
-
 /// A v3 user notifications are taken from, and the engine that may send them (any: `None`).
 #[derive(Debug, Clone)]
 struct Accepted {
@@ -189,13 +168,7 @@ impl Listener {
     /// This receiver with an SNMP engine of its own (`id`, `boots`; its time counts from
     /// `now`), authoritative for the v3 informs sent to it.
     pub fn with_engine(mut self, id: &[u8], boots: u32, now: Instant) -> Listener {
-        self.engine = Some(LocalEngine {
-            id: id.to_vec(),
-            boots,
-            started: now,
-            discoveries: 0,
-            salt: u64::from(boots) << 32,
-        });
+        self.engine = Some(LocalEngine::new(id, boots, now));
         self
     }
 
@@ -228,7 +201,7 @@ impl Listener {
     /// it was; never a community, key or value), an event for each dropped.
     pub fn handle_at(&mut self, source: SocketAddr, bytes: &[u8], now: Instant) -> Handled {
         self.received += 1;
-        let version = version(bytes);
+        let version = version_of(bytes);
         let span = tracing::debug_span!(
             "snmp_notification",
             %source,
@@ -389,48 +362,10 @@ impl Listener {
     fn discovery(&mut self, bytes: &[u8], now: Instant) -> Option<Vec<u8>> {
         let engine = self.engine.as_mut()?;
         let m = Incoming::parse(bytes).ok()?;
-        let probing = m.usm.msg_authoritative_engine_id.is_empty()
-            && m.flags() & (flags::AUTH | flags::PRIV) == 0
-            && m.flags() & flags::REPORTABLE != 0;
-        let ScopedPduData::Plaintext(scoped) = m.message.msg_data else {
-            return None;
-        };
-        if !probing {
+        if !LocalEngine::is_discovery(&m) {
             return None;
         }
-        let request_id = request_id(&scoped.data)?;
-        engine.discoveries = engine.discoveries.wrapping_add(1);
-        let counter = (
-            OidBuf::from_arcs(&USM_STATS_UNKNOWN_ENGINE_IDS).expect("an OID"),
-            Value::Counter32(engine.discoveries),
-        );
-        let vbs = crate::value::wire_bindings(std::slice::from_ref(&counter)).ok()?;
-        let scoped = ScopedPdu {
-            context_engine_id: &engine.id,
-            context_name: b"",
-            data: Pdus::Report(ReportPdu(Pdu {
-                request_id,
-                error_status: PduErrorStatus::NO_ERROR,
-                error_index: 0,
-                variable_bindings: VarBindList(SequenceOf::from_slice(&vbs)),
-            })),
-        }
-        .to_ber()
-        .ok()?;
-        let security = Security {
-            user: m.usm.msg_user_name,
-            engine_id: &engine.id,
-            engine_boots: engine.boots,
-            engine_time: engine.time(now),
-            auth: None,
-            privacy: None,
-        };
-        let header = Header {
-            msg_id: m.message.msg_global_data.msg_id,
-            max_size: MAX_SIZE,
-            reportable: false,
-        };
-        seal(header, &security, &scoped).ok()
+        engine.report(&m, &counters::UNKNOWN_ENGINE_IDS, None, now)
     }
 
     fn v3(
@@ -471,7 +406,8 @@ impl Listener {
 
     /// The Response to a v3 inform sent to this engine: its time window checked (RFC 3414 3.2
     /// step 7), sealed at its level with the user's keys localized to this engine (`peer`'s,
-    /// as the inform names this engine).
+    /// as the inform names this engine), in the request's context whatever engine it names
+    /// (RFC 3412 7.1 step 3: a notification originator names its own).
     fn inform_response(
         &mut self,
         m: &Incoming<'_>,
@@ -484,59 +420,13 @@ impl Listener {
         if m.usm.msg_authoritative_engine_id != engine.id.as_slice() {
             return Err(Dropped::V3Inform);
         }
-        let time = engine.time(now);
-        let (boots, their_time) = (
-            m.usm.msg_authoritative_engine_boots,
-            m.usm.msg_authoritative_engine_time,
-        );
-        if boots != engine.boots || time.abs_diff(their_time) > 150 {
+        if !engine.in_window(m, now) {
             return Err(Dropped::NotInTimeWindow);
         }
-        engine.salt = engine.salt.wrapping_add(1);
-        // The request's context, whatever engine it names (RFC 3412 7.1 step 3: a notification
-        // originator names its own).
-        let response = ScopedPdu {
-            context_engine_id: scoped.context_engine_id,
-            context_name: scoped.context_name,
-            data: Pdus::Response(ResponsePdu(pdu)),
-        }
-        .to_ber()
-        .map_err(|_| Dropped::Malformed)?;
-        let security = Security {
-            user: m.usm.msg_user_name,
-            engine_id: &engine.id,
-            engine_boots: engine.boots,
-            engine_time: time,
-            auth: peer.auth.as_ref().map(|(p, k)| (*p, k)),
-            privacy: peer
-                .privacy
-                .as_ref()
-                .map(|(p, k)| (*p, k, engine.salt.to_be_bytes())),
-        };
-        let header = Header {
-            msg_id: m.message.msg_global_data.msg_id,
-            max_size: MAX_SIZE,
-            reportable: false,
-        };
-        seal(header, &security, &response).map_err(|_| Dropped::Malformed)
-    }
-}
-
-/// usmStatsUnknownEngineIDs.0 (RFC 3414 5).
-const USM_STATS_UNKNOWN_ENGINE_IDS: [u32; 11] = [1, 3, 6, 1, 6, 3, 15, 1, 1, 4, 0];
-
-/// The msgMaxSize this receiver announces.
-const MAX_SIZE: u32 = 65_507;
-
-/// The request-id of a discovery request's PDU.
-fn request_id(pdus: &Pdus<'_>) -> Option<i32> {
-    match pdus {
-        Pdus::GetRequest(p) => Some(p.0.request_id),
-        Pdus::GetNextRequest(p) => Some(p.0.request_id),
-        Pdus::InformRequest(p) => Some(p.0.request_id),
-        Pdus::SetRequest(p) => Some(p.0.request_id),
-        Pdus::GetBulkRequest(b) => Some(b.0.request_id),
-        _ => None,
+        let context = (scoped.context_engine_id, scoped.context_name);
+        engine
+            .answer(m, context, Pdus::Response(ResponsePdu(pdu)), peer, now)
+            .ok_or(Dropped::Malformed)
     }
 }
 
@@ -585,7 +475,7 @@ fn v2_notification(
 }
 
 /// The message version of `bytes`: 0 (v1), 1 (v2c), 3; `None` when it has none.
-fn version(bytes: &[u8]) -> Option<i64> {
+pub(crate) fn version_of(bytes: &[u8]) -> Option<i64> {
     let mut r = snmp_ber::Reader::new(bytes);
     let mut seq = r.read_constructed(0x30, "SEQUENCE").ok()?;
     let c = seq.read_tlv(0x02, "INTEGER").ok()?;

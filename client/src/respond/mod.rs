@@ -1,0 +1,428 @@
+//! An SNMP agent sans IO that answers from a recorded MIB view ([`View`]): what `snmpc
+//! simulate` serves, and what tests and benchmarks of a manager poll instead of real devices.
+//! [`Responder::handle`] takes a request datagram and gives the datagram to answer with:
+//! GET, GETNEXT and GETBULK (and SET, refused as notWritable) under SNMPv1 (noSuchName),
+//! SNMPv2c (noSuchObject, noSuchInstance, endOfMibView) and SNMPv3/USM, where the responder
+//! is the authoritative engine: discovery answered, the time window checked, unknown users,
+//! wrong digests, unsupported levels and undecryptable PDUs answered with their usmStats
+//! Reports (RFC 3414 3.2). Each responder has its own engine ID; the view can be shared.
+
+mod view;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use snmp_ber::{Decode, Encode, OidBuf, SequenceOf};
+use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
+use snmp_messages::snmpv2_pdu::{Pdu, PduErrorStatus, Pdus, ResponsePdu, VarBindList};
+use snmp_messages::snmpv3_message_syntax::ScopedPdu;
+use snmp_messages::{rfc1155_smi as v1smi, rfc1157_snmp as v1};
+
+pub use view::{Unread, View};
+
+use crate::authoritative::{counters, LocalEngine};
+use crate::config::UsmUser;
+use crate::incoming::{flags, Incoming};
+use crate::request::Peer;
+use crate::value::{Value, VarBind};
+
+/// usmStatsUnsupportedSecLevels.0 and usmStatsDecryptionErrors.0 (RFC 3414 5).
+const UNSUPPORTED_SEC_LEVELS: [u32; 11] = [1, 3, 6, 1, 6, 3, 15, 1, 1, 1, 0];
+const DECRYPTION_ERRORS: [u32; 11] = [1, 3, 6, 1, 6, 3, 15, 1, 1, 6, 0];
+
+/// The most bindings one GETBULK answer carries, and the octets their values may take (an
+/// answer stays within one UDP datagram).
+const BULK_BINDINGS: usize = 2_000;
+const BULK_OCTETS: usize = 60_000;
+
+/// error-status values (RFC 3416 3).
+const NO_SUCH_NAME: i64 = 2;
+const NOT_WRITABLE: i64 = 17;
+
+/// What a responder has done, by kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Served {
+    /// Datagrams handled.
+    pub received: u64,
+    /// Answers sent (Responses and Reports).
+    pub answered: u64,
+    /// Reports among them (discovery and usmStats).
+    pub reports: u64,
+    /// Datagrams not answered: not SNMP, a community not taken, not a request.
+    pub dropped: u64,
+}
+
+/// An agent answering from a view.
+#[derive(Debug)]
+pub struct Responder {
+    view: Arc<View>,
+    communities: Vec<Vec<u8>>,
+    users: Vec<UsmUser>,
+    /// Each user's keys localized to this engine, by user index.
+    keys: HashMap<usize, Arc<Peer>>,
+    engine: LocalEngine,
+    served: Served,
+}
+
+/// A request's answer before it is encoded: request-id, error status and index, bindings.
+struct Answer {
+    request_id: i32,
+    error_status: i64,
+    error_index: i64,
+    bindings: Vec<(OidBuf, Value)>,
+}
+
+impl Responder {
+    /// An agent serving `view` to `communities` (v1, v2c) and `users` (v3), with the engine
+    /// `engine_id` at `boots`, its time counting from `now`.
+    pub fn new(
+        view: Arc<View>,
+        communities: Vec<Vec<u8>>,
+        users: Vec<UsmUser>,
+        engine_id: &[u8],
+        boots: u32,
+        now: Instant,
+    ) -> Responder {
+        Responder {
+            view,
+            communities,
+            users,
+            keys: HashMap::new(),
+            engine: LocalEngine::new(engine_id, boots, now),
+            served: Served::default(),
+        }
+    }
+
+    /// What it has done so far.
+    pub fn served(&self) -> Served {
+        self.served
+    }
+
+    /// The answer to the datagram `bytes` received at `now`, if it gets one.
+    pub fn handle(&mut self, bytes: &[u8], now: Instant) -> Option<Vec<u8>> {
+        self.served.received += 1;
+        let answer = match crate::listen::version_of(bytes) {
+            Some(0) => self.v1(bytes),
+            Some(1) => self.v2c(bytes),
+            Some(3) => self.v3(bytes, now),
+            _ => None,
+        };
+        match &answer {
+            Some(_) => self.served.answered += 1,
+            None => self.served.dropped += 1,
+        }
+        answer
+    }
+
+    fn community_ok(&self, community: &[u8]) -> bool {
+        self.communities.iter().any(|c| c == community)
+    }
+
+    fn v2c(&self, bytes: &[u8]) -> Option<Vec<u8>> {
+        let m = Message::from_ber(bytes).ok()?;
+        if m.version != MessageVersion::VERSION || !self.community_ok(m.community) {
+            return None;
+        }
+        let answer = self.answer(&m.data)?;
+        let vbs = wire(&answer.bindings)?;
+        Message {
+            version: MessageVersion::VERSION,
+            community: m.community,
+            data: response(&answer, &vbs),
+        }
+        .to_ber()
+        .ok()
+    }
+
+    fn v1(&self, bytes: &[u8]) -> Option<Vec<u8>> {
+        let m = v1::Message::from_ber(bytes).ok()?;
+        if !self.community_ok(m.community) {
+            return None;
+        }
+        let (pdu, next) = match &m.data {
+            v1::Pdus::GetRequest(p) => (&p.0, false),
+            v1::Pdus::GetNextRequest(p) => (&p.0, true),
+            v1::Pdus::SetRequest(p) => (&p.0, false),
+            _ => return None,
+        };
+        let names: Vec<OidBuf> = pdu
+            .variable_bindings
+            .0
+            .iter()
+            .map(|vb| vb.map(|vb| vb.name.0.to_owned()))
+            .collect::<Result<_, _>>()
+            .ok()?;
+        let set = matches!(m.data, v1::Pdus::SetRequest(_));
+        let answer = self.v1_answer(&names, next, set);
+        let values: Vec<v1smi::ObjectSyntax<'_>> = answer
+            .bindings
+            .iter()
+            .map(|(_, v)| v.to_v1())
+            .collect::<Result<_, _>>()
+            .ok()?;
+        let vbs: Vec<v1::VarBind<'_>> = answer
+            .bindings
+            .iter()
+            .zip(values)
+            .map(|((o, _), value)| v1::VarBind {
+                name: v1smi::ObjectName(o.as_oid()),
+                value,
+            })
+            .collect();
+        v1::Message {
+            version: v1::MessageVersion(0),
+            community: m.community,
+            data: v1::Pdus::GetResponse(v1::GetResponsePdu(v1::Pdu {
+                request_id: pdu.request_id,
+                error_status: v1::PduErrorStatus(answer.error_status),
+                error_index: answer.error_index,
+                variable_bindings: v1::VarBindList(SequenceOf::from_slice(&vbs)),
+            })),
+        }
+        .to_ber()
+        .ok()
+    }
+
+    /// An SNMPv1 answer (RFC 1157 4.1.2-4.1.4): noSuchName at the first name with no value
+    /// (a Counter64 has none in SNMPv1, RFC 3584 4.2.2.1.3: GETNEXT passes over it), the
+    /// request's bindings then echoed; a SET is refused, as noSuchName (v1 has no
+    /// notWritable).
+    fn v1_answer(&self, names: &[OidBuf], next: bool, set: bool) -> Answer {
+        let mut bindings = Vec::with_capacity(names.len());
+        for (k, name) in names.iter().enumerate() {
+            let found = if set {
+                None
+            } else if next {
+                let mut at = name.clone();
+                loop {
+                    match self.view.next_after(&at) {
+                        Some((o, Value::Counter64(_))) => at = o.clone(),
+                        other => break other.cloned(),
+                    }
+                }
+            } else {
+                self.view
+                    .get(name)
+                    .filter(|v| !matches!(v, Value::Counter64(_)))
+                    .map(|v| (name.clone(), v.clone()))
+            };
+            match found {
+                Some(b) => bindings.push(b),
+                None => {
+                    return Answer {
+                        request_id: 0,
+                        error_status: NO_SUCH_NAME,
+                        error_index: k as i64 + 1,
+                        bindings: names.iter().map(|n| (n.clone(), Value::Null)).collect(),
+                    }
+                }
+            }
+        }
+        Answer {
+            request_id: 0,
+            error_status: 0,
+            error_index: 0,
+            bindings,
+        }
+    }
+
+    /// The SNMPv2 answer to `pdus` (RFC 3416 4.2); `None` for what is not a request.
+    fn answer(&self, pdus: &Pdus<'_>) -> Option<Answer> {
+        let (request_id, names) = match pdus {
+            Pdus::GetRequest(p) => (p.0.request_id, names(&p.0.variable_bindings)?),
+            Pdus::GetNextRequest(p) => (p.0.request_id, names(&p.0.variable_bindings)?),
+            Pdus::SetRequest(p) => (p.0.request_id, names(&p.0.variable_bindings)?),
+            Pdus::GetBulkRequest(b) => {
+                let (n, m) = (b.0.non_repeaters, b.0.max_repetitions);
+                let list = names(&b.0.variable_bindings)?;
+                return Some(Answer {
+                    request_id: b.0.request_id,
+                    error_status: 0,
+                    error_index: 0,
+                    bindings: self.bulk(&list, n, m),
+                });
+            }
+            _ => return None,
+        };
+        let bindings = match pdus {
+            Pdus::GetRequest(_) => names.iter().map(|n| self.get(n)).collect(),
+            Pdus::GetNextRequest(_) => names.iter().map(|n| self.next(n)).collect(),
+            _ => {
+                return Some(Answer {
+                    request_id,
+                    error_status: NOT_WRITABLE,
+                    error_index: 1,
+                    bindings: names.into_iter().map(|n| (n, Value::Null)).collect(),
+                })
+            }
+        };
+        Some(Answer {
+            request_id,
+            error_status: 0,
+            error_index: 0,
+            bindings,
+        })
+    }
+
+    /// GET of one name: its value, noSuchInstance under an object with instances, else
+    /// noSuchObject.
+    fn get(&self, name: &OidBuf) -> (OidBuf, Value) {
+        let value = match self.view.get(name) {
+            Some(v) => v.clone(),
+            None => match parent(name).is_some_and(|o| self.view.has_under(&o)) {
+                true => Value::NoSuchInstance,
+                false => Value::NoSuchObject,
+            },
+        };
+        (name.clone(), value)
+    }
+
+    /// GETNEXT of one name: the next binding, or endOfMibView at the name.
+    fn next(&self, name: &OidBuf) -> (OidBuf, Value) {
+        match self.view.next_after(name) {
+            Some(b) => b.clone(),
+            None => (name.clone(), Value::EndOfMibView),
+        }
+    }
+
+    /// GETBULK (RFC 3416 4.2.3): the first `non_repeaters` names once, then up to
+    /// `max_repetitions` rounds over the rest, within one datagram's worth.
+    fn bulk(
+        &self,
+        names: &[OidBuf],
+        non_repeaters: u32,
+        max_repetitions: u32,
+    ) -> Vec<(OidBuf, Value)> {
+        let n = (non_repeaters as usize).min(names.len());
+        let mut out: Vec<(OidBuf, Value)> = names[..n].iter().map(|o| self.next(o)).collect();
+        let mut cursors: Vec<OidBuf> = names[n..].to_vec();
+        let mut octets = 0usize;
+        for _ in 0..max_repetitions {
+            if cursors.is_empty() {
+                break;
+            }
+            let mut all_ended = true;
+            for c in cursors.iter_mut() {
+                let (o, v) = self.next(c);
+                all_ended &= v == Value::EndOfMibView;
+                octets += o.as_oid().as_ber().len() + value_len(&v) + 4;
+                *c = o.clone();
+                out.push((o, v));
+            }
+            if all_ended || out.len() >= BULK_BINDINGS || octets >= BULK_OCTETS {
+                break;
+            }
+        }
+        out
+    }
+
+    /// The user `name` and its keys localized to this engine (made once per user).
+    fn user(&mut self, name: &[u8]) -> Option<(usize, Arc<Peer>)> {
+        let index = self.users.iter().position(|u| u.name == name)?;
+        let user = &self.users[index];
+        let id = self.engine.id.clone();
+        let peer = self.keys.entry(index).or_insert_with(|| {
+            let engine = crate::engine::Engine {
+                id,
+                boots: 0,
+                time: 0,
+                learned_at: Instant::now(),
+            };
+            Arc::new(Peer::new(user, engine))
+        });
+        Some((index, peer.clone()))
+    }
+
+    /// An SNMPv3 request, as the authoritative engine (RFC 3414 3.2).
+    fn v3(&mut self, bytes: &[u8], now: Instant) -> Option<Vec<u8>> {
+        let m = Incoming::parse(bytes).ok()?;
+        if LocalEngine::is_discovery(&m) {
+            self.served.reports += 1;
+            return self
+                .engine
+                .report(&m, &counters::UNKNOWN_ENGINE_IDS, None, now);
+        }
+        let Some((_, peer)) = self.user(m.usm.msg_user_name) else {
+            self.served.reports += 1;
+            return self
+                .engine
+                .report(&m, &counters::UNKNOWN_USER_NAMES, None, now);
+        };
+        let level = m.flags() & (flags::AUTH | flags::PRIV);
+        if level != peer.level() {
+            self.served.reports += 1;
+            return self.engine.report(&m, &UNSUPPORTED_SEC_LEVELS, None, now);
+        }
+        if let Some((p, key)) = &peer.auth {
+            if m.verify(*p, key).is_err() {
+                self.served.reports += 1;
+                return self.engine.report(&m, &counters::WRONG_DIGESTS, None, now);
+            }
+            if !self.engine.in_window(&m, now) {
+                self.served.reports += 1;
+                let which = &counters::NOT_IN_TIME_WINDOWS;
+                return self.engine.report(&m, which, Some(&peer), now);
+            }
+        }
+        let Ok(octets) = m.scoped_pdu_octets(peer.privacy.as_ref().map(|(p, k)| (*p, k))) else {
+            self.served.reports += 1;
+            return self.engine.report(&m, &DECRYPTION_ERRORS, None, now);
+        };
+        let scoped = ScopedPdu::from_ber(&octets).ok()?;
+        let answer = self.answer(&scoped.data)?;
+        let vbs = wire(&answer.bindings)?;
+        let context = (scoped.context_engine_id, scoped.context_name);
+        self.engine
+            .answer(&m, context, response(&answer, &vbs), &peer, now)
+    }
+}
+
+/// `name` without its last arc (`None` for two arcs).
+fn parent(name: &OidBuf) -> Option<OidBuf> {
+    let arcs: Vec<u32> = name.as_oid().arcs().collect();
+    (arcs.len() > 2)
+        .then(|| OidBuf::from_arcs(&arcs[..arcs.len() - 1]).ok())
+        .flatten()
+}
+
+/// The names of a request's bindings.
+fn names(list: &VarBindList<'_>) -> Option<Vec<OidBuf>> {
+    let mut out = Vec::with_capacity(list.0.len());
+    for vb in list.0.iter() {
+        out.push(VarBind::from_wire(&vb.ok()?).oid);
+    }
+    Some(out)
+}
+
+/// `bindings` as an answer carries them, exceptions (noSuchObject...) included.
+fn wire(bindings: &[(OidBuf, Value)]) -> Option<Vec<snmp_messages::snmpv2_pdu::VarBind<'_>>> {
+    bindings
+        .iter()
+        .map(|(o, v)| {
+            Some(snmp_messages::snmpv2_pdu::VarBind {
+                name: snmp_messages::snmpv2_smi::ObjectName(o.as_oid()),
+                value: v.as_wire().ok()?,
+            })
+        })
+        .collect()
+}
+
+/// The Response PDU of `answer` over its encoded bindings `vbs`.
+fn response<'a>(answer: &Answer, vbs: &'a [snmp_messages::snmpv2_pdu::VarBind<'a>]) -> Pdus<'a> {
+    Pdus::Response(ResponsePdu(Pdu {
+        request_id: answer.request_id,
+        error_status: PduErrorStatus(answer.error_status),
+        error_index: u32::try_from(answer.error_index).unwrap_or(0),
+        variable_bindings: VarBindList(SequenceOf::from_slice(vbs)),
+    }))
+}
+
+/// About how many octets `v` takes encoded.
+fn value_len(v: &Value) -> usize {
+    match v {
+        Value::OctetString(s) | Value::Opaque(s) => s.len() + 4,
+        Value::ObjectIdentifier(o) => o.as_oid().as_ber().len() + 2,
+        _ => 11,
+    }
+}

@@ -1,0 +1,260 @@
+//! A MIB view recorded from an agent: its bindings in OID order, read from what `snmpwalk -On`
+//! (or `snmpc walk -On`) prints, `.1.3.6.1.2.1.1.1.0 = STRING: "text"` a binding, a string
+//! that spans lines continued on the next ones. The exceptions snmpwalk prints where a walk
+//! ends (`= No more variables left in this MIB View ...`, `= No Such Object ...`) are values
+//! of no binding and are passed over; every other line that is not a binding it can read is
+//! reported with its number, never skipped silently.
+
+use snmp_ber::OidBuf;
+
+use crate::value::Value;
+
+/// Recorded bindings, in OID order, each OID once.
+#[derive(Debug, Clone, Default)]
+pub struct View {
+    bindings: Vec<(OidBuf, Value)>,
+}
+
+/// A line of a recording that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unread {
+    /// Its number, from 1.
+    pub line: usize,
+    /// Why.
+    pub reason: String,
+}
+
+impl View {
+    /// A view of `bindings` (sorted here; of an OID given twice, the last is kept).
+    pub fn new(mut bindings: Vec<(OidBuf, Value)>) -> View {
+        bindings.reverse();
+        bindings.sort_by(|a, b| a.0.cmp(&b.0));
+        bindings.dedup_by(|later, earlier| later.0 == earlier.0);
+        View { bindings }
+    }
+
+    /// The view `snmpwalk -On` printed as `text`, and the lines it could not read.
+    pub fn from_walk(text: &str) -> (View, Vec<Unread>) {
+        let mut bindings = Vec::new();
+        let mut unread = Vec::new();
+        let mut lines = text.lines().enumerate().peekable();
+        while let Some((k, line)) = lines.next() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let mut whole = line.to_string();
+            // A quoted string with newlines goes on until its closing quote.
+            while open_quote(&whole) {
+                match lines.next() {
+                    Some((_, more)) => {
+                        whole.push('\n');
+                        whole.push_str(more);
+                    }
+                    None => break,
+                }
+            }
+            if is_exception(&whole) {
+                continue;
+            }
+            match binding(&whole) {
+                Ok(b) => bindings.push(b),
+                Err(reason) => unread.push(Unread {
+                    line: k + 1,
+                    reason,
+                }),
+            }
+        }
+        (View::new(bindings), unread)
+    }
+
+    /// Number of bindings.
+    pub fn len(&self) -> usize {
+        self.bindings.len()
+    }
+
+    /// No bindings.
+    pub fn is_empty(&self) -> bool {
+        self.bindings.is_empty()
+    }
+
+    /// The value at exactly `oid`.
+    pub fn get(&self, oid: &OidBuf) -> Option<&Value> {
+        let k = self.bindings.binary_search_by(|(o, _)| o.cmp(oid)).ok()?;
+        Some(&self.bindings[k].1)
+    }
+
+    /// The first binding after `oid` (GETNEXT).
+    pub fn next_after(&self, oid: &OidBuf) -> Option<&(OidBuf, Value)> {
+        let k = self.bindings.partition_point(|(o, _)| o <= oid);
+        self.bindings.get(k)
+    }
+
+    /// Whether some binding is under `prefix` (an object with instances, for noSuchInstance
+    /// against noSuchObject).
+    pub fn has_under(&self, prefix: &OidBuf) -> bool {
+        self.next_after(prefix)
+            .is_some_and(|(o, _)| o.as_oid().starts_with(&prefix.as_oid()))
+    }
+}
+
+/// Whether `line` is an exception snmpwalk printed (no value to serve).
+fn is_exception(line: &str) -> bool {
+    line.split_once(" = ").is_some_and(|(_, v)| {
+        let v = v.trim_start();
+        v.starts_with("No more variables left in this MIB View")
+            || v.starts_with("No Such Object available")
+            || v.starts_with("No Such Instance currently exists")
+    })
+}
+
+/// Whether `line` has a `"` opened and not closed (backslash escapes skipped).
+fn open_quote(line: &str) -> bool {
+    let Some((_, value)) = line.split_once(" = ") else {
+        return false;
+    };
+    let mut open = false;
+    let mut escaped = false;
+    for c in value.chars() {
+        match (c, escaped) {
+            (_, true) => escaped = false,
+            ('\\', false) => escaped = true,
+            ('"', false) => open = !open,
+            _ => {}
+        }
+    }
+    open
+}
+
+/// One binding: `.OID = TYPE: VALUE`, `.OID = ""` (an empty string), or `.OID = VALUE` for
+/// the few types snmpwalk shows without a label.
+fn binding(line: &str) -> Result<(OidBuf, Value), String> {
+    let (oid, rest) = line
+        .split_once(" = ")
+        .ok_or("expected `.OID = TYPE: VALUE`")?;
+    let oid: OidBuf = oid
+        .trim()
+        .trim_start_matches('.')
+        .parse()
+        .map_err(|e| format!("`{}`: {e}", oid.trim()))?;
+    let value = if rest.trim() == "\"\"" {
+        Value::OctetString(Vec::new().into())
+    } else {
+        let (kind, text) = rest
+            .split_once(": ")
+            .ok_or_else(|| format!("`{rest}`: expected TYPE: VALUE"))?;
+        value(kind.trim(), text)?
+    };
+    Ok((oid, value))
+}
+
+/// The number in `text`: the one in parentheses (`up(1)`, `(12345) 0:02:03.45`), else the
+/// first word (`1500 octets`).
+fn number<T: std::str::FromStr>(text: &str) -> Result<T, String> {
+    let inner = match (text.rfind('('), text.rfind(')')) {
+        (Some(a), Some(b)) if a < b => &text[a + 1..b],
+        _ => text.split_whitespace().next().unwrap_or(""),
+    };
+    inner
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number"))
+}
+
+/// Octets written as hex pairs (`00 1B 21`).
+fn hex(text: &str) -> Result<Vec<u8>, String> {
+    text.split_whitespace()
+        .map(|pair| u8::from_str_radix(pair, 16).map_err(|_| format!("`{pair}` is not hex")))
+        .collect()
+}
+
+/// A value of net-snmp's type label `kind`.
+fn value(kind: &str, text: &str) -> Result<Value, String> {
+    let text = text.trim_end_matches(['\r', '\n']);
+    Ok(match kind {
+        "STRING" => {
+            let t = text.trim();
+            let unquoted = t
+                .strip_prefix('"')
+                .and_then(|s| s.strip_suffix('"'))
+                .unwrap_or(t);
+            Value::OctetString(unquoted.replace("\\\"", "\"").as_bytes().into())
+        }
+        "Hex-STRING" | "BITS" => {
+            Value::OctetString(hex(text.split('(').next().unwrap_or(""))?.into())
+        }
+        "INTEGER" => Value::Integer(number(text)?),
+        "Gauge32" | "Unsigned32" => Value::Gauge32(number(text)?),
+        "Counter32" => Value::Counter32(number(text)?),
+        "Counter64" => Value::Counter64(number(text)?),
+        "Timeticks" => Value::TimeTicks(number(text)?),
+        "OID" => Value::ObjectIdentifier(
+            text.trim()
+                .trim_start_matches('.')
+                .parse()
+                .map_err(|e| format!("`{text}`: {e}"))?,
+        ),
+        "IpAddress" | "Network Address" => {
+            let a: std::net::Ipv4Addr = text
+                .trim()
+                .parse()
+                .map_err(|_| format!("`{text}` is not an IPv4 address"))?;
+            Value::IpAddress(a.octets())
+        }
+        "Opaque" => Value::Opaque(hex(text)?.into()),
+        other => return Err(format!("type `{other}` is not one snmpwalk prints")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_walk_is_read_back_and_what_is_not_is_reported() {
+        let text = ".1.3.6.1.2.1.1.1.0 = STRING: \"Linux box \\\"x\\\"\"\n\
+            .1.3.6.1.2.1.1.2.0 = OID: .1.3.6.1.4.1.8072.3.2.10\n\
+            .1.3.6.1.2.1.1.3.0 = Timeticks: (12345) 0:02:03.45\n\
+            .1.3.6.1.2.1.1.4.0 = STRING: \"two\nlines\"\n\
+            .1.3.6.1.2.1.1.5.0 = \"\"\n\
+            .1.3.6.1.2.1.2.2.1.3.1 = INTEGER: softwareLoopback(24)\n\
+            .1.3.6.1.2.1.2.2.1.6.2 = Hex-STRING: 52 54 00 12 34 56 \n\
+            .1.3.6.1.2.1.2.2.1.10.1 = Counter32: 123\n\
+            .1.3.6.1.2.1.2.2.1.5.1 = Gauge32: 10000000\n\
+            .1.3.6.1.2.1.31.1.1.1.6.1 = Counter64: 18446744073709551615\n\
+            .1.3.6.1.2.1.4.20.1.1.127.0.0.1 = IpAddress: 127.0.0.1\n\
+            .1.3.6.1.2.1.25.2.3.1.4.1 = INTEGER: 4096 Bytes\n\
+            garbage line\n\
+            .1.3.6.1.2.1.9.9 = Wobble: 3\n\
+            .1.3.6.1.2.1.99.1 = No more variables left in this MIB View (It is past the end of the MIB tree)\n";
+        let (view, unread) = View::from_walk(text);
+        assert_eq!(view.len(), 12);
+        assert_eq!(
+            unread.iter().map(|u| u.line).collect::<Vec<_>>(),
+            [14, 15],
+            "{unread:?}"
+        );
+        let oid = |s: &str| s.parse::<OidBuf>().unwrap();
+        assert_eq!(
+            view.get(&oid("1.3.6.1.2.1.1.1.0")),
+            Some(&Value::OctetString(b"Linux box \"x\"".as_slice().into()))
+        );
+        assert_eq!(
+            view.get(&oid("1.3.6.1.2.1.1.4.0")),
+            Some(&Value::OctetString(b"two\nlines".as_slice().into()))
+        );
+        assert_eq!(
+            view.get(&oid("1.3.6.1.2.1.1.3.0")),
+            Some(&Value::TimeTicks(12345))
+        );
+        assert_eq!(
+            view.get(&oid("1.3.6.1.2.1.2.2.1.3.1")),
+            Some(&Value::Integer(24))
+        );
+        // In OID order, arc by arc: ifSpeed (.5) before ifInOctets (.10).
+        let after = view.next_after(&oid("1.3.6.1.2.1.2.2.1.3.1")).unwrap();
+        assert_eq!(after.0, oid("1.3.6.1.2.1.2.2.1.5.1"));
+        assert!(view.has_under(&oid("1.3.6.1.2.1.2.2.1.6")));
+        assert!(!view.has_under(&oid("1.3.6.1.2.1.2.2.1.7")));
+        assert!(view.next_after(&oid("1.3.6.1.2.1.31.1.1.1.6.1")).is_none());
+    }
+}
