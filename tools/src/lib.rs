@@ -13,6 +13,7 @@ pub mod mibs;
 pub mod print;
 pub mod send;
 pub mod setvalue;
+pub mod simulate;
 pub mod table;
 pub mod trace;
 pub mod trapd_conf;

@@ -177,6 +177,13 @@ enum Command {
         #[command(flatten)]
         opts: snmpc::listen::ListenOpts,
     },
+    /// Simulate agents, as snmpsim: a recorded walk (`snmpwalk -On` / `snmpc walk -On`
+    /// output) served on many addresses or ports at once, each with its own engine ID;
+    /// GET, GETNEXT, GETBULK over v1, v2c and v3.
+    Simulate {
+        #[command(flatten)]
+        opts: snmpc::simulate::SimulateOpts,
+    },
     /// A conceptual table, as snmptable: `-Cf SEP` separated fields, `-Ci` an index
     /// column, `-Ch` headers only, `-CH` no headers, `-Cl` left-aligned, `-Cr<N>` GETBULK's
     /// max-repetitions.
@@ -323,6 +330,7 @@ fn main() -> ExitCode {
         Command::Set { agent, triples } => agent::set(&agent, &triples),
         Command::Trap { agent, args } => snmpc::send::trap(&agent, &args),
         Command::Listen { opts } => snmpc::listen::run(&opts),
+        Command::Simulate { opts } => snmpc::simulate::run(&opts),
         Command::Inform { agent, args } => snmpc::send::inform(&agent, &args),
         Command::Table {
             agent,

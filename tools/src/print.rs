@@ -206,7 +206,11 @@ impl Printer<'_> {
                 match hint.and_then(|h| snmp_messages::mib::format_octets_net_snmp(h, s).ok()) {
                     Some(t) => (Some("STRING"), t),
                     None => match printable(s) {
-                        Some(t) => (Some("STRING"), format!("\"{t}\"")),
+                        // Quotes and backslashes inside escaped, as net-snmp escapes them.
+                        Some(t) => (
+                            Some("STRING"),
+                            format!("\"{}\"", t.replace('\\', "\\\\").replace('"', "\\\"")),
+                        ),
                         None => (Some("Hex-STRING"), hex(s)),
                     },
                 }
@@ -339,6 +343,11 @@ mod tests {
         let d = vb("1.3.6.1.2.1.1.1.0", Value::OctetString("Linux".into()));
         // With no MIB, a printable string is quoted, as net-snmp prints one it knows nothing of.
         assert_eq!(p("nv").line(&d), "STRING: \"Linux\"");
+        let quoted = vb(
+            "1.3.6.1.2.1.1.1.0",
+            Value::OctetString("a \"b\" c\\d".into()),
+        );
+        assert_eq!(p("nv").line(&quoted), "STRING: \"a \\\"b\\\" c\\\\d\"");
         assert_eq!(p("nQ").line(&d), ".1.3.6.1.2.1.1.1.0 = \"Linux\"");
         let mac = vb(
             "1.3.6.1.2.1.2.2.1.6.2",

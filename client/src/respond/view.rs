@@ -43,9 +43,10 @@ impl View {
                 continue;
             }
             let mut whole = line.to_string();
-            // A quoted string with newlines goes on until its closing quote.
+            // A quoted string with newlines goes on until its closing quote (but never over
+            // the next binding: a stray quote swallows nothing).
             while open_quote(&whole) {
-                match lines.next() {
+                match lines.next_if(|(_, more)| !starts_binding(more)) {
                     Some((_, more)) => {
                         whole.push('\n');
                         whole.push_str(more);
@@ -95,6 +96,13 @@ impl View {
         self.next_after(prefix)
             .is_some_and(|(o, _)| o.as_oid().starts_with(&prefix.as_oid()))
     }
+}
+
+/// Whether `line` starts a binding: `.1.3...` then ` = `.
+fn starts_binding(line: &str) -> bool {
+    line.split_once(" = ").is_some_and(|(oid, _)| {
+        oid.starts_with('.') && oid[1..].bytes().all(|b| b.is_ascii_digit() || b == b'.')
+    })
 }
 
 /// Whether `line` is an exception snmpwalk printed (no value to serve).
@@ -147,6 +155,22 @@ fn binding(line: &str) -> Result<(OidBuf, Value), String> {
     Ok((oid, value))
 }
 
+/// A quoted string's text with net-snmp's escapes (`\\"`, `\\\\`) undone.
+fn unescape(quoted: &str) -> String {
+    let mut out = String::with_capacity(quoted.len());
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        match (c, chars.clone().next()) {
+            ('\\', Some(next @ ('"' | '\\'))) => {
+                out.push(next);
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// The number in `text`: the one in parentheses (`up(1)`, `(12345) 0:02:03.45`), else the
 /// first word (`1500 octets`).
 fn number<T: std::str::FromStr>(text: &str) -> Result<T, String> {
@@ -177,7 +201,7 @@ fn value(kind: &str, text: &str) -> Result<Value, String> {
                 .strip_prefix('"')
                 .and_then(|s| s.strip_suffix('"'))
                 .unwrap_or(t);
-            Value::OctetString(unquoted.replace("\\\"", "\"").as_bytes().into())
+            Value::OctetString(unescape(unquoted).as_bytes().into())
         }
         "Hex-STRING" | "BITS" => {
             Value::OctetString(hex(text.split('(').next().unwrap_or(""))?.into())
@@ -223,17 +247,23 @@ mod tests {
             .1.3.6.1.2.1.31.1.1.1.6.1 = Counter64: 18446744073709551615\n\
             .1.3.6.1.2.1.4.20.1.1.127.0.0.1 = IpAddress: 127.0.0.1\n\
             .1.3.6.1.2.1.25.2.3.1.4.1 = INTEGER: 4096 Bytes\n\
+            .1.3.6.1.2.1.25.4.2.1.5.1 = STRING: \"a {\"b\"} \\\\ c\"\n\
+            .1.3.6.1.2.1.25.4.2.1.5.2 = STRING: \"an unescaped \" quote\n\
             garbage line\n\
             .1.3.6.1.2.1.9.9 = Wobble: 3\n\
             .1.3.6.1.2.1.99.1 = No more variables left in this MIB View (It is past the end of the MIB tree)\n";
         let (view, unread) = View::from_walk(text);
-        assert_eq!(view.len(), 12);
+        assert_eq!(view.len(), 14);
         assert_eq!(
             unread.iter().map(|u| u.line).collect::<Vec<_>>(),
-            [14, 15],
+            [16, 17],
             "{unread:?}"
         );
         let oid = |s: &str| s.parse::<OidBuf>().unwrap();
+        assert_eq!(
+            view.get(&oid("1.3.6.1.2.1.25.4.2.1.5.1")),
+            Some(&Value::OctetString(b"a {\"b\"} \\ c".as_slice().into()))
+        );
         assert_eq!(
             view.get(&oid("1.3.6.1.2.1.1.1.0")),
             Some(&Value::OctetString(b"Linux box \"x\"".as_slice().into()))
