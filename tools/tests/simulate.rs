@@ -77,6 +77,8 @@ fn simulated_agents_serve_a_recording() {
         .args(v3)
         .args(["--threads", "1", "--for", "60"])
         .arg(format!("127.0.0.1:{port}-{}", port + 2))
+        // And on other addresses of 127.0.0.0/8.
+        .arg(format!("127.0.1.1-127.0.1.2:{port}"))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
