@@ -182,6 +182,11 @@ impl Exchange {
         Some(&p.datagram)
     }
 
+    /// Whether [`poll_transmit`](Self::poll_transmit) has a datagram now.
+    pub fn has_transmit(&self) -> bool {
+        self.pending.as_ref().is_some_and(|p| p.unsent)
+    }
+
     /// When [`handle_timeout`](Self::handle_timeout) is due, while a request waits.
     pub fn poll_deadline(&self) -> Option<Instant> {
         self.pending.as_ref().and_then(|p| p.deadline)

@@ -60,6 +60,7 @@ pub mod incoming;
 pub mod listen;
 pub mod notify;
 pub mod outgoing;
+pub mod poll;
 mod read_timeout;
 mod request;
 pub mod respond;

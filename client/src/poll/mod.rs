@@ -1,0 +1,287 @@
+//! Polling many agents from one socket, sans IO: [`Poller`] runs a round of one job (a GET of
+//! some OIDs, or a walk of a subtree) against every target, each through its own
+//! [`Exchange`] (request ids, retries and timeouts, engine discovery and the keys localized
+//! to each engine, the acceptance of answers), with at most `max_in_flight` requests out at
+//! once and one per agent. Datagrams from one socket go to the exchanges of the targets at
+//! their source address; every target ends the round with a result or its error, never
+//! missing. [`AsyncPoller`] drives it on tokio UDP sockets (one per address family).
+
+#[cfg(feature = "tokio")]
+mod driver;
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use snmp_ber::OidBuf;
+
+#[cfg(feature = "tokio")]
+pub use driver::AsyncPoller;
+
+use crate::config::{Credentials, Options};
+use crate::error::ClientError;
+use crate::exchange::Exchange;
+use crate::request::Request;
+use crate::value::VarBind;
+use crate::walk::Walk;
+
+/// An agent to poll.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// Where it answers.
+    pub addr: SocketAddr,
+    /// Who to speak to it as.
+    pub credentials: Credentials,
+}
+
+/// What a round asks of every target.
+#[derive(Debug, Clone)]
+pub enum Job {
+    /// A GET of these OIDs.
+    Get(Vec<OidBuf>),
+    /// A walk of the subtree under this OID (GETBULK, or GETNEXT as [`Options::walk_with`]
+    /// says and always under SNMPv1).
+    Walk(OidBuf),
+}
+
+/// One target's result in a round.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The target's index in the poller's list.
+    pub target: usize,
+    /// The bindings (a GET's, or a whole walk's), or why there are none.
+    pub result: Result<Vec<VarBind>, ClientError>,
+    /// From the round's start of this target's work to its result.
+    pub latency: Duration,
+    /// Requests it took (retransmissions and discovery not counted).
+    pub requests: u32,
+}
+
+/// A target's state in the round.
+#[derive(Debug)]
+enum State {
+    /// Waiting for a slot.
+    Queued,
+    /// Its request is out (with the walk it belongs to, and what the walk has so far).
+    Running {
+        started: Instant,
+        requests: u32,
+        walk: Option<(Walk, Vec<VarBind>)>,
+    },
+    /// Its result is given.
+    Done,
+}
+
+/// The core of a poller.
+#[derive(Debug)]
+pub struct Poller {
+    exchanges: Vec<Exchange>,
+    states: Vec<State>,
+    /// Target indexes by address, for the datagrams that come.
+    by_addr: HashMap<SocketAddr, Vec<usize>>,
+    job: Option<Job>,
+    queue: VecDeque<usize>,
+    /// Targets that may have a datagram to send.
+    ready: VecDeque<usize>,
+    deadlines: BinaryHeap<Reverse<(Instant, usize)>>,
+    results: VecDeque<Outcome>,
+    in_flight: usize,
+    max_in_flight: usize,
+    unfinished: usize,
+}
+
+impl Poller {
+    /// A poller of `targets`, each with `options`, at most `max_in_flight` requests out at
+    /// once (1 at least).
+    pub fn new(targets: Vec<Target>, options: Options, max_in_flight: usize) -> Poller {
+        let mut by_addr: HashMap<SocketAddr, Vec<usize>> = HashMap::new();
+        let exchanges: Vec<Exchange> = targets
+            .into_iter()
+            .enumerate()
+            .map(|(k, t)| {
+                by_addr.entry(t.addr).or_default().push(k);
+                Exchange::new(t.addr, t.credentials, options)
+            })
+            .collect();
+        Poller {
+            states: exchanges.iter().map(|_| State::Done).collect(),
+            exchanges,
+            by_addr,
+            job: None,
+            queue: VecDeque::new(),
+            ready: VecDeque::new(),
+            deadlines: BinaryHeap::new(),
+            results: VecDeque::new(),
+            in_flight: 0,
+            max_in_flight: max_in_flight.max(1),
+            unfinished: 0,
+        }
+    }
+
+    /// The targets' exchanges (their statistics, engines).
+    pub fn exchanges(&self) -> &[Exchange] {
+        &self.exchanges
+    }
+
+    /// Starts a round of `job` for every target at `now`; a round still running is given up
+    /// (its unfinished targets end with no result).
+    pub fn start_round(&mut self, job: Job, now: Instant) {
+        self.job = Some(job);
+        self.queue = (0..self.exchanges.len()).collect();
+        self.states.iter_mut().for_each(|s| *s = State::Queued);
+        self.ready.clear();
+        self.deadlines.clear();
+        self.in_flight = 0;
+        self.unfinished = self.exchanges.len();
+        self.fill(now);
+    }
+
+    /// Whether every target of the round has its result (taken or not).
+    pub fn round_done(&self) -> bool {
+        self.unfinished == 0
+    }
+
+    /// The next result, once a target has one.
+    pub fn poll_result(&mut self) -> Option<Outcome> {
+        self.results.pop_front()
+    }
+
+    /// The next datagram to send now and where to.
+    pub fn poll_transmit(&mut self, now: Instant) -> Option<(SocketAddr, &[u8])> {
+        let k = loop {
+            let k = self.ready.pop_front()?;
+            if self.exchanges[k].has_transmit() {
+                break k;
+            }
+        };
+        let x = &mut self.exchanges[k];
+        // Sent now: its answer is awaited until now + the timeout.
+        self.deadlines.push(Reverse((now + x.options().timeout, k)));
+        let target = x.target();
+        x.poll_transmit(now).map(|d| (target, d))
+    }
+
+    /// The earliest time [`Poller::handle_timeout`] is due.
+    pub fn poll_deadline(&self) -> Option<Instant> {
+        self.deadlines.peek().map(|Reverse((d, _))| *d)
+    }
+
+    /// The time is `now`: requests past their deadline are sent again or end with a timeout.
+    pub fn handle_timeout(&mut self, now: Instant) {
+        while let Some(&Reverse((d, k))) = self.deadlines.peek() {
+            if d > now {
+                break;
+            }
+            self.deadlines.pop();
+            // An entry of a request since answered or sent again is stale: a no-op then.
+            self.exchanges[k].handle_timeout(now);
+            self.after_event(k, now);
+        }
+        self.fill(now);
+    }
+
+    /// `datagram` came from `from` at `now`: handed to the exchanges of the targets there.
+    pub fn handle_datagram(&mut self, from: SocketAddr, datagram: &[u8], now: Instant) {
+        let Some(targets) = self.by_addr.get(&from) else {
+            return;
+        };
+        for k in targets.clone() {
+            if matches!(self.states[k], State::Running { .. }) {
+                self.exchanges[k].handle_datagram(from, datagram, now);
+                self.after_event(k, now);
+            }
+        }
+        self.fill(now);
+    }
+
+    /// Starts queued targets while there is room.
+    fn fill(&mut self, now: Instant) {
+        while self.in_flight < self.max_in_flight {
+            let Some(k) = self.queue.pop_front() else {
+                return;
+            };
+            self.in_flight += 1;
+            let walk = match &self.job {
+                Some(Job::Walk(root)) => {
+                    let x = &self.exchanges[k];
+                    let v1 = x.version() == "1";
+                    Some((Walk::new(root, v1, x.options(), now), Vec::new()))
+                }
+                _ => None,
+            };
+            self.states[k] = State::Running {
+                started: now,
+                requests: 0,
+                walk,
+            };
+            self.next_request(k, now);
+        }
+    }
+
+    /// Starts target `k`'s next request, or gives its result when it has no more.
+    fn next_request(&mut self, k: usize, now: Instant) {
+        let State::Running { requests, walk, .. } = &mut self.states[k] else {
+            return;
+        };
+        let request = match (walk, &self.job) {
+            (Some((w, _)), _) => match w.next_request(now) {
+                Ok(Some(r)) => Ok(r),
+                Ok(None) => Err(None),
+                Err(e) => Err(Some(e)),
+            },
+            (None, Some(Job::Get(oids))) if *requests == 0 => Ok(Request::get(oids)),
+            _ => Err(None),
+        };
+        match request {
+            Ok(r) => {
+                *requests += 1;
+                self.exchanges[k].start(r, now);
+                self.ready.push_back(k);
+            }
+            Err(e) => self.finish(k, e.map_or_else(|| Ok(Vec::new()), Err), now),
+        }
+    }
+
+    /// After an event of target `k`'s exchange: its result taken in, its datagram queued.
+    fn after_event(&mut self, k: usize, now: Instant) {
+        let Some(result) = self.exchanges[k].poll_result() else {
+            self.ready.push_back(k);
+            return;
+        };
+        let State::Running { walk, .. } = &mut self.states[k] else {
+            return;
+        };
+        match walk {
+            None => self.finish(k, result, now),
+            Some((w, got)) => match w.absorb(result, &mut |vb: &VarBind| got.push(vb.clone())) {
+                Ok(()) => self.next_request(k, now),
+                Err(e) => self.finish(k, Err(e), now),
+            },
+        }
+    }
+
+    /// Target `k` ends the round with `result` (a walk's: what it collected).
+    fn finish(&mut self, k: usize, result: Result<Vec<VarBind>, ClientError>, now: Instant) {
+        let State::Running {
+            started,
+            requests,
+            walk,
+        } = std::mem::replace(&mut self.states[k], State::Done)
+        else {
+            return;
+        };
+        let result = match (result, walk) {
+            (Ok(_), Some((_, got))) => Ok(got),
+            (other, _) => other,
+        };
+        self.results.push_back(Outcome {
+            target: k,
+            result,
+            latency: now.saturating_duration_since(started),
+            requests,
+        });
+        self.in_flight -= 1;
+        self.unfinished -= 1;
+    }
+}

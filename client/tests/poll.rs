@@ -1,0 +1,123 @@
+//! The poller against 40 simulated agents (responders on their own sockets, half answering
+//! v2c, half v3 authPriv, each with its own engine) and 2 silent addresses: every target ends
+//! each round with its result or its error; GETs and walks bring what the agents hold.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use snmp_ber::OidBuf;
+use snmp_client::poll::{AsyncPoller, Job, Target};
+use snmp_client::respond::{Responder, View};
+use snmp_client::usm::{AuthProtocol, PrivProtocol};
+use snmp_client::{ClientError, Credentials, Options, UsmUser, Value};
+
+fn user() -> UsmUser {
+    UsmUser::new(
+        "poller",
+        Some((AuthProtocol::Sha1, b"pollauthpass")),
+        Some((PrivProtocol::Aes128, b"pollprivpass")),
+    )
+    .unwrap()
+}
+
+fn oid(s: &str) -> OidBuf {
+    s.parse().unwrap()
+}
+
+/// An agent on 127.0.0.1 answering from `view` as engine `n`, its address.
+async fn agent(view: Arc<View>, n: u8) -> std::net::SocketAddr {
+    let socket = tokio::net::UdpSocket::bind("127.0.0.1:0").await.unwrap();
+    let addr = socket.local_addr().unwrap();
+    let mut r = Responder::new(
+        view,
+        vec![b"public".to_vec()],
+        vec![user()],
+        &[0x80, 0, 0x1f, 0x88, 4, b'p', n],
+        1,
+        Instant::now(),
+    );
+    tokio::spawn(async move {
+        let mut buf = vec![0u8; 65_535];
+        while let Ok((len, from)) = socket.recv_from(&mut buf).await {
+            if let Some(a) = r.handle(&buf[..len], Instant::now()) {
+                let _ = socket.send_to(&a, from).await;
+            }
+        }
+    });
+    addr
+}
+
+#[tokio::test]
+async fn every_target_gets_its_result_or_its_error() {
+    let text: String = (1..=30)
+        .map(|k| format!(".1.3.6.1.2.1.2.2.1.2.{k} = STRING: \"if{k}\"\n"))
+        .chain([
+            ".1.3.6.1.2.1.1.1.0 = STRING: \"simulated\"\n".to_string(),
+            ".1.3.6.1.2.1.1.3.0 = Timeticks: (42) 0:00:00.42\n".to_string(),
+        ])
+        .collect();
+    let view = Arc::new(View::from_walk(&text).0);
+    let mut targets = Vec::new();
+    for n in 0..40u8 {
+        let credentials = match n % 2 {
+            0 => Credentials::V2c(b"public".to_vec()),
+            _ => Credentials::Usm(user()),
+        };
+        targets.push(Target {
+            addr: agent(view.clone(), n).await,
+            credentials,
+        });
+    }
+    // Two addresses nothing answers at.
+    for _ in 0..2 {
+        let silent = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        targets.push(Target {
+            addr: silent.local_addr().unwrap(),
+            credentials: Credentials::V2c(b"public".to_vec()),
+        });
+    }
+    let options = Options {
+        timeout: Duration::from_millis(300),
+        retries: 1,
+        max_repetitions: 7,
+        ..Options::default()
+    };
+    let mut poller = AsyncPoller::new(targets, options, 8).await.unwrap();
+
+    for round in 0..2 {
+        let get = Job::Get(vec![oid("1.3.6.1.2.1.1.1.0"), oid("1.3.6.1.2.1.1.3.0")]);
+        let mut outcomes = poller.round(get).await.unwrap();
+        outcomes.sort_by_key(|o| o.target);
+        assert_eq!(outcomes.len(), 42, "round {round}");
+        for o in &outcomes[..40] {
+            let got = o.result.as_ref().unwrap();
+            assert_eq!(got[1].value, Value::TimeTicks(42), "target {}", o.target);
+        }
+        for o in &outcomes[40..] {
+            assert!(
+                matches!(o.result, Err(ClientError::Timeout { attempts: 2, .. })),
+                "{o:?}"
+            );
+        }
+    }
+
+    let outcomes = poller
+        .round(Job::Walk(oid("1.3.6.1.2.1.2.2.1.2")))
+        .await
+        .unwrap();
+    assert_eq!(outcomes.len(), 42);
+    for o in outcomes.iter().filter(|o| o.target < 40) {
+        let got = o.result.as_ref().unwrap();
+        assert_eq!(got.len(), 30, "target {}", o.target);
+        // 30 bindings by GETBULK of 7: 5 requests.
+        assert_eq!(o.requests, 5, "target {}", o.target);
+    }
+    // Each v3 agent discovered once, over the three rounds, with an engine of its own.
+    let engines: std::collections::HashSet<Vec<u8>> = poller
+        .core()
+        .exchanges()
+        .iter()
+        .filter_map(|x| x.engine().map(|e| e.id.clone()))
+        .collect();
+    assert_eq!(engines.len(), 20);
+}
