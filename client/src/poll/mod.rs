@@ -67,7 +67,7 @@ enum State {
     Running {
         started: Instant,
         requests: u32,
-        walk: Option<(Walk, Vec<VarBind>)>,
+        walk: Option<Box<(Walk, Vec<VarBind>)>>,
     },
     /// Its result is given.
     Done,
@@ -206,7 +206,10 @@ impl Poller {
                 Some(Job::Walk(root)) => {
                     let x = &self.exchanges[k];
                     let v1 = x.version() == "1";
-                    Some((Walk::new(root, v1, x.options(), now), Vec::new()))
+                    Some(Box::new((
+                        Walk::new(root, v1, x.options(), now),
+                        Vec::new(),
+                    )))
                 }
                 _ => None,
             };
@@ -224,7 +227,7 @@ impl Poller {
         let State::Running { requests, walk, .. } = &mut self.states[k] else {
             return;
         };
-        let request = match (walk, &self.job) {
+        let request = match (walk.as_deref_mut(), &self.job) {
             (Some((w, _)), _) => match w.next_request(now) {
                 Ok(Some(r)) => Ok(r),
                 Ok(None) => Err(None),
@@ -252,7 +255,7 @@ impl Poller {
         let State::Running { walk, .. } = &mut self.states[k] else {
             return;
         };
-        match walk {
+        match walk.as_deref_mut() {
             None => self.finish(k, result, now),
             Some((w, got)) => match w.absorb(result, &mut |vb: &VarBind| got.push(vb.clone())) {
                 Ok(()) => self.next_request(k, now),
@@ -272,7 +275,7 @@ impl Poller {
             return;
         };
         let result = match (result, walk) {
-            (Ok(_), Some((_, got))) => Ok(got),
+            (Ok(_), Some(w)) => Ok(w.1),
             (other, _) => other,
         };
         self.results.push_back(Outcome {
