@@ -12,6 +12,7 @@ mod measure;
 mod mibload;
 mod notify;
 mod plot;
+mod poll;
 mod report;
 mod workload;
 
@@ -57,10 +58,17 @@ struct Cli {
     #[arg(long, value_name = "DIR")]
     mib_corpus: Option<PathBuf>,
     /// Run one section only: `codec` (the default run: the codec table, the corpus and the
-    /// MIB corpus load) or `notify` (notifications received per second per core: our
-    /// receivers against net-snmp's snmptrapd).
-    #[arg(long, value_name = "SECTION", value_parser = ["codec", "notify"])]
+    /// MIB corpus load), `notify` (notifications received per second per core: our
+    /// receivers against net-snmp's snmptrapd) or `poll` (many simulated agents polled from
+    /// one socket).
+    #[arg(long, value_name = "SECTION", value_parser = ["codec", "notify", "poll"])]
     only: Option<String>,
+    /// Simulated agents in the `poll` section.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    agents: usize,
+    /// Internal: the simulator of the poll section: FILE ADDRESS.
+    #[arg(long, num_args = 2, hide = true, value_names = ["FILE", "ADDRESS"])]
+    simulate_child: Option<Vec<String>>,
     /// Notifications per receiver and version in the `notify` section.
     #[arg(long, value_name = "N")]
     notifications: Option<u64>,
@@ -107,8 +115,14 @@ fn main() -> ExitCode {
     if let Some(args) = &cli.notify_child {
         return notify::child(&args[0], &args[1], &args[2]);
     }
+    if let Some(args) = &cli.simulate_child {
+        return poll::child(&args[0], &args[1]);
+    }
     if cli.only.as_deref() == Some("notify") {
         return notify_section(&cli);
+    }
+    if cli.only.as_deref() == Some("poll") {
+        return poll_section(&cli);
     }
     let budget =
         Duration::from_secs_f64(cli.min_time.unwrap_or(if cli.quick { 0.03 } else { 0.3 }));
@@ -232,6 +246,27 @@ fn notify_section(cli: &Cli) -> ExitCode {
     }
     if let Some(path) = &cli.json {
         let json = serde_json::json!({ "notify": notify::json(&rates), "notes": notes });
+        if let Err(e) = std::fs::write(path, serde_json::to_string_pretty(&json).expect("json")) {
+            eprintln!("error: {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// `--only poll`: the many-agents table (and its JSON `poll` array).
+fn poll_section(cli: &Cli) -> ExitCode {
+    let exe = std::env::current_exe().expect("own path");
+    let rounds = if cli.quick { 2 } else { 5 };
+    let agents = cli.agents.clamp(1, 20_000);
+    let mut notes = Vec::new();
+    let rows = poll::run(&exe, agents, rounds, &mut notes);
+    print!("{}", poll::table(&rows));
+    for n in &notes {
+        println!("note: {n}");
+    }
+    if let Some(path) = &cli.json {
+        let json = serde_json::json!({ "poll": poll::json(&rows), "notes": notes });
         if let Err(e) = std::fs::write(path, serde_json::to_string_pretty(&json).expect("json")) {
             eprintln!("error: {}: {e}", path.display());
             return ExitCode::FAILURE;

@@ -112,3 +112,57 @@ fn require_netsnmp_fails_cleanly_without_the_library() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("libnetsnmp not loadable"));
 }
+
+/// `--only poll` with a few agents: every row measured, no target failed, the JSON written.
+#[test]
+fn poll_section_runs_small() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("poll.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_snmp-bench"))
+        .args(["--only", "poll", "--agents", "20", "--quick", "--json"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let rows = v["poll"].as_array().unwrap();
+    assert_eq!(rows.len(), 4, "{v}");
+    for r in rows {
+        assert_eq!(r["failed"], 0, "{r}");
+        assert_eq!(r["agents"], 20, "{r}");
+        assert!(r["requests"].as_u64().unwrap() >= 40, "{r}");
+    }
+}
+
+/// `--only notify` with a few notifications, against snmptrapd: every receiver measured.
+#[test]
+fn notify_section_runs_small() {
+    if snmp_test_support::agent::tool("snmptrapd").is_none() {
+        snmp_test_support::agent::require_or_skip(
+            "snmptrapd not found (apt-get install -y snmptrapd)",
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("notify.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_snmp-bench"))
+        .args(["--only", "notify", "--notifications", "300", "--json"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let rows = v["notify"].as_array().unwrap();
+    assert_eq!(rows.len(), 6, "{v}");
+    for r in rows {
+        assert_eq!(r["received"], 300, "{r}");
+    }
+}

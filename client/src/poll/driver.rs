@@ -11,6 +11,22 @@ use tokio::net::UdpSocket;
 use super::{Job, Outcome, Poller, Target};
 use crate::config::Options;
 
+/// The receive queue asked for: answers to many requests in flight arrive together.
+const RECEIVE_QUEUE: usize = 4 << 20;
+
+/// `socket` with a receive queue of [`RECEIVE_QUEUE`] octets where the system allows it (on
+/// Linux up to `net.core.rmem_max`; otherwise as it is).
+fn with_room(socket: UdpSocket) -> UdpSocket {
+    #[cfg(target_os = "linux")]
+    {
+        use nix::sys::socket::{setsockopt, sockopt};
+        if let Err(e) = setsockopt(&socket, sockopt::RcvBuf, &RECEIVE_QUEUE) {
+            tracing::debug!(error = %e, "receive queue left as it is");
+        }
+    }
+    socket
+}
+
 /// A [`Poller`] with its sockets.
 #[derive(Debug)]
 pub struct AsyncPoller {
@@ -28,11 +44,11 @@ impl AsyncPoller {
         max_in_flight: usize,
     ) -> io::Result<AsyncPoller> {
         let v4 = match targets.iter().any(|t| t.addr.is_ipv4()) {
-            true => Some(UdpSocket::bind("0.0.0.0:0").await?),
+            true => Some(with_room(UdpSocket::bind("0.0.0.0:0").await?)),
             false => None,
         };
         let v6 = match targets.iter().any(|t| t.addr.is_ipv6()) {
-            true => Some(UdpSocket::bind("[::]:0").await?),
+            true => Some(with_room(UdpSocket::bind("[::]:0").await?)),
             false => None,
         };
         Ok(AsyncPoller {
