@@ -14,6 +14,7 @@ mod notify;
 mod plot;
 mod poll;
 mod report;
+mod walks;
 mod workload;
 
 use std::path::PathBuf;
@@ -59,13 +60,19 @@ struct Cli {
     mib_corpus: Option<PathBuf>,
     /// Run one section only: `codec` (the default run: the codec table, the corpus and the
     /// MIB corpus load), `notify` (notifications received per second per core: our
-    /// receivers against net-snmp's snmptrapd) or `poll` (many simulated agents polled from
-    /// one socket).
-    #[arg(long, value_name = "SECTION", value_parser = ["codec", "notify", "poll"])]
+    /// receivers against net-snmp's snmptrapd), `poll` (many simulated agents polled from
+    /// one socket) or `walk` (4 concurrent whole-MIB walks against snmpwalk and gufo_snmp).
+    #[arg(long, value_name = "SECTION", value_parser = ["codec", "notify", "poll", "walk"])]
     only: Option<String>,
     /// Simulated agents in the `poll` section.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     agents: usize,
+    /// The subtree the `walk` section walks (default the whole MIB view).
+    #[arg(long, value_name = "OID", default_value = "1.3")]
+    walk_root: String,
+    /// Leave gufo_snmp out of the `walk` section (it is installed with pip otherwise).
+    #[arg(long)]
+    no_gufo: bool,
     /// Internal: the simulator of the poll section: FILE ADDRESS.
     #[arg(long, num_args = 2, hide = true, value_names = ["FILE", "ADDRESS"])]
     simulate_child: Option<Vec<String>>,
@@ -123,6 +130,9 @@ fn main() -> ExitCode {
     }
     if cli.only.as_deref() == Some("poll") {
         return poll_section(&cli);
+    }
+    if cli.only.as_deref() == Some("walk") {
+        return walk_section(&cli);
     }
     let budget =
         Duration::from_secs_f64(cli.min_time.unwrap_or(if cli.quick { 0.03 } else { 0.3 }));
@@ -246,6 +256,28 @@ fn notify_section(cli: &Cli) -> ExitCode {
     }
     if let Some(path) = &cli.json {
         let json = serde_json::json!({ "notify": notify::json(&rates), "notes": notes });
+        if let Err(e) = std::fs::write(path, serde_json::to_string_pretty(&json).expect("json")) {
+            eprintln!("error: {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// `--only walk`: the parallel-walk table (and its JSON `walk` array).
+fn walk_section(cli: &Cli) -> ExitCode {
+    let mut notes = Vec::new();
+    let rows = walks::run(
+        cli.walk_root.trim_start_matches('.'),
+        !cli.no_gufo,
+        &mut notes,
+    );
+    print!("{}", walks::table(&rows));
+    for n in &notes {
+        println!("note: {n}");
+    }
+    if let Some(path) = &cli.json {
+        let json = serde_json::json!({ "walk": walks::json(&rows), "notes": notes });
         if let Err(e) = std::fs::write(path, serde_json::to_string_pretty(&json).expect("json")) {
             eprintln!("error: {}: {e}", path.display());
             return ExitCode::FAILURE;

@@ -166,3 +166,44 @@ fn notify_section_runs_small() {
         assert_eq!(r["received"], 300, "{r}");
     }
 }
+
+/// `--only walk` over the system group, without gufo_snmp: ours (sync, async) and snmpwalk
+/// measured for every version and request kind, with the same requests.
+#[test]
+fn walk_section_runs_small() {
+    if snmp_test_support::agent::tool("snmpd").is_none() {
+        snmp_test_support::agent::require_or_skip(
+            "snmpd not found (apt-get install -y snmpd snmp)",
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("walk.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_snmp-bench"))
+        .args([
+            "--only",
+            "walk",
+            "--walk-root",
+            "1.3.6.1.2.1.1",
+            "--no-gufo",
+            "--json",
+        ])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let rows = v["walk"].as_array().unwrap();
+    assert_eq!(rows.len(), 12, "{v}");
+    for r in rows {
+        assert!(r["requests"].as_u64().unwrap() > 4, "{r}");
+        assert!(
+            ["snmp-client", "snmpwalk"].contains(&r["client"].as_str().unwrap()),
+            "{r}"
+        );
+    }
+}

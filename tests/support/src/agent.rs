@@ -37,6 +37,13 @@ pub struct Agent {
     _dir: tempfile::TempDir,
 }
 
+impl Agent {
+    /// Its process ID (for its CPU time in benchmarks).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
 impl Drop for Agent {
     fn drop(&mut self) {
         let _ = self.child.kill();

@@ -1,0 +1,493 @@
+//! `snmp-bench --only walk`: the seed's parallel walk (../shared/seeds/parallel-getnext.txt):
+//! 4 concurrent whole-MIB walks of our own net-snmp snmpd on 127.0.0.1, one session per
+//! thread (sync) or task (async), by GETNEXT (one request a binding) and by GETBULK (25 a
+//! request), over SNMPv2c and SNMPv3 authPriv (SHA-1/AES-128); side by side with 4 snmpwalk /
+//! snmpbulkwalk processes and gufo_snmp (sync, 4 threads; async, 4 tasks) when it can be
+//! installed (pip, into a venv of its own; a note when not). Client CPU per request: ours
+//! from this process's rusage, snmpwalk's from the children's (their start included), gufo's
+//! from Python's process_time around its walks; the agent's from its schedstat. In turns,
+//! each case after the other on the same agent.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use snmp_client::usm::{AuthProtocol, PrivProtocol};
+use snmp_client::{AsyncSession, Credentials, Options, Session, UsmUser, WalkWith};
+use snmp_test_support::agent as support;
+
+const CONF: &str =
+    "createUser aesuser SHA \"aesauthpass\" AES \"aesprivpass\"\nrouser aesuser priv\n";
+
+/// One measured case.
+#[derive(Debug, Clone)]
+pub struct WalkRow {
+    /// `snmp-client`, `snmpwalk`, `gufo_snmp`.
+    pub client: &'static str,
+    /// `sync` or `async`.
+    pub mode: &'static str,
+    /// `2c` or `3`.
+    pub version: &'static str,
+    /// `getnext` or `getbulk`.
+    pub op: &'static str,
+    /// Requests of the 4 walks together.
+    pub requests: u64,
+    /// Client CPU seconds.
+    pub cpu_s: f64,
+    /// The agent's CPU seconds.
+    pub agent_cpu_s: f64,
+    /// Wall seconds.
+    pub wall_s: f64,
+}
+
+/// A process's threads' run time, seconds.
+fn cpu_of(pid: u32) -> f64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0.0;
+    };
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .sum::<u64>() as f64
+        / 1e9
+}
+
+/// CPU seconds of this process's waited-for children so far.
+fn children_cpu() -> f64 {
+    rusage(true)
+}
+
+/// CPU seconds of this process (its threads, ended ones included) so far.
+fn own_cpu() -> f64 {
+    rusage(false)
+}
+
+/// User + system seconds of this process, or of its waited-for children.
+fn rusage(children: bool) -> f64 {
+    #[cfg(target_os = "linux")]
+    {
+        use nix::sys::resource::{getrusage, UsageWho};
+        let who = match children {
+            true => UsageWho::RUSAGE_CHILDREN,
+            false => UsageWho::RUSAGE_SELF,
+        };
+        if let Ok(u) = getrusage(who) {
+            let t = |tv: nix::sys::time::TimeVal| tv.tv_sec() as f64 + tv.tv_usec() as f64 / 1e6;
+            return t(u.user_time()) + t(u.system_time());
+        }
+    }
+    let _ = children;
+    0.0
+}
+
+fn user() -> UsmUser {
+    UsmUser::new(
+        "aesuser",
+        Some((AuthProtocol::Sha1, b"aesauthpass")),
+        Some((PrivProtocol::Aes128, b"aesprivpass")),
+    )
+    .expect("a user")
+}
+
+fn credentials(version: &str) -> Credentials {
+    match version {
+        "2c" => Credentials::V2c(b"public".to_vec()),
+        _ => Credentials::Usm(user()),
+    }
+}
+
+fn options(op: &str) -> Options {
+    Options {
+        timeout: Duration::from_secs(2),
+        max_repetitions: 25,
+        walk_with: if op == "getnext" {
+            WalkWith::GetNext
+        } else {
+            WalkWith::GetBulk
+        },
+        max_walk_requests: 1_000_000,
+        ..Options::default()
+    }
+}
+
+/// 4 walks on 4 threads, each its own session as `credentials`: requests made.
+fn ours_sync(port: u16, credentials: &Credentials, op: &str, root: &str) -> Result<u64, String> {
+    let root: snmp_ber::OidBuf = root.parse().map_err(|e| format!("{root}: {e}"))?;
+    let addr = ([127, 0, 0, 1], port).into();
+    let walks: Vec<_> = (0..4)
+        .map(|_| {
+            let (c, o, root) = (credentials.clone(), options(op), root.clone());
+            std::thread::spawn(move || -> Result<u64, String> {
+                let mut s = Session::new(addr, c, o).map_err(|e| e.to_string())?;
+                let n = s.walk(&root, |_| {}).map_err(|e| e.to_string())?;
+                Ok(n as u64)
+            })
+        })
+        .collect();
+    walks
+        .into_iter()
+        .map(|w| w.join().map_err(|_| "a walker panicked".to_string())?)
+        .sum()
+}
+
+/// 4 walks as tasks of one tokio thread, each its own session as `credentials`: requests made.
+fn ours_async(port: u16, credentials: &Credentials, op: &str, root: &str) -> Result<u64, String> {
+    let root: snmp_ber::OidBuf = root.parse().map_err(|e| format!("{root}: {e}"))?;
+    let addr = ([127, 0, 0, 1], port).into();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        let mut tasks = Vec::new();
+        for _ in 0..4 {
+            let (c, o, root) = (credentials.clone(), options(op), root.clone());
+            tasks.push(tokio::spawn(async move {
+                let mut s = AsyncSession::new(addr, c, o)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                let n = s.walk(&root, |_| {}).await.map_err(|e| e.to_string())?;
+                Ok::<u64, String>(n as u64)
+            }));
+        }
+        let mut total = 0;
+        for t in tasks {
+            total += t.await.map_err(|e| e.to_string())??;
+        }
+        Ok(total)
+    })
+}
+
+/// 4 snmpwalk (GETNEXT) or snmpbulkwalk (GETBULK of 25) processes at once, output discarded.
+fn net_snmp(port: u16, version: &str, op: &str, root: &str) -> Result<(), String> {
+    let tool = if op == "getnext" {
+        "snmpwalk"
+    } else {
+        "snmpbulkwalk"
+    };
+    let path = support::tool(tool).ok_or_else(|| format!("{tool} not found"))?;
+    let security: &[&str] = match version {
+        "2c" => &["-v2c", "-c", "public"],
+        _ => &[
+            "-v3",
+            "-u",
+            "aesuser",
+            "-l",
+            "authPriv",
+            "-a",
+            "SHA",
+            "-A",
+            "aesauthpass",
+            "-x",
+            "AES",
+            "-X",
+            "aesprivpass",
+        ],
+    };
+    // snmpwalk takes no -Cr.
+    let repetitions: &[&str] = if op == "getnext" { &[] } else { &["-Cr25"] };
+    let children: Vec<_> = (0..4)
+        .map(|_| {
+            Command::new(&path)
+                .args(security)
+                .args(["-On", "-Oq", "-t", "2", "-r", "1", "-m", ""])
+                .args(repetitions)
+                .arg(format!("127.0.0.1:{port}"))
+                .arg(format!(".{root}"))
+                .env("MIBS", "")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .map_err(|e| format!("{tool}: {e}"))
+        })
+        .collect::<Result<_, _>>()?;
+    for mut c in children {
+        let status = c.wait().map_err(|e| e.to_string())?;
+        if !status.success() {
+            return Err(format!("{tool} exited with {status}"));
+        }
+    }
+    Ok(())
+}
+
+/// gufo_snmp's walks, by a Python script: its CPU and wall seconds, as it measures them.
+const GUFO: &str = r#"
+import asyncio, sys, threading, time
+from gufo.snmp import Aes128Key, Sha1Key, SnmpVersion, User
+from gufo.snmp.sync import SnmpSession
+from gufo.snmp.aio import SnmpSession as AioSession
+
+port, version, op, mode, root = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+kw = dict(addr="127.0.0.1", port=port, timeout=2.0)
+if version == "3":
+    kw.update(version=SnmpVersion.v3, user=User("aesuser", auth_key=Sha1Key(b"aesauthpass"), priv_key=Aes128Key(b"aesprivpass")))
+else:
+    kw.update(version=SnmpVersion.v2c, community="public")
+counts = []
+
+def walk_sync():
+    with SnmpSession(**kw) as s:
+        it = s.getnext(root) if op == "getnext" else s.getbulk(root, max_repetitions=25)
+        counts.append(sum(1 for _ in it))
+
+async def walk_async():
+    async with AioSession(**kw) as s:
+        it = s.getnext(root) if op == "getnext" else s.getbulk(root, max_repetitions=25)
+        n = 0
+        async for _ in it:
+            n += 1
+        counts.append(n)
+
+async def all_async():
+    await asyncio.gather(*(walk_async() for _ in range(4)))
+
+c0, w0 = time.process_time(), time.perf_counter()
+if mode == "sync":
+    ts = [threading.Thread(target=walk_sync) for _ in range(4)]
+    [t.start() for t in ts]
+    [t.join() for t in ts]
+else:
+    asyncio.run(all_async())
+print(time.process_time() - c0, time.perf_counter() - w0, sum(counts))
+"#;
+
+/// A venv with gufo_snmp in `dir`, made once: its Python, or why there is none.
+fn gufo_python(dir: &Path) -> Result<PathBuf, String> {
+    let python = dir.join("bin/python");
+    let ok = |p: &Path| {
+        Command::new(p)
+            .args(["-c", "import gufo.snmp"])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if ok(&python) {
+        return Ok(python);
+    }
+    let made = Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map_err(|e| format!("python3 -m venv: {e}"))?;
+    if !made.success() {
+        return Err("python3 -m venv failed".into());
+    }
+    let pip = Command::new(dir.join("bin/pip"))
+        .args(["install", "-q", "gufo_snmp"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map_err(|e| format!("pip: {e}"))?;
+    match pip.success() && ok(&python) {
+        true => Ok(python),
+        false => Err("pip install gufo_snmp failed (offline?)".into()),
+    }
+}
+
+/// gufo_snmp's 4 walks: (CPU s, wall s, bindings).
+fn gufo(
+    python: &Path,
+    port: u16,
+    (version, op, mode, root): (&str, &str, &str, &str),
+) -> Result<(f64, f64, u64), String> {
+    let out = Command::new(python)
+        .args(["-c", GUFO, &port.to_string(), version, op, mode, root])
+        .output()
+        .map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    match (out.status.success(), fields.as_slice()) {
+        (true, [cpu, wall, n]) => Ok((
+            cpu.parse().map_err(|_| "gufo: CPU")?,
+            wall.parse().map_err(|_| "gufo: wall")?,
+            n.parse().map_err(|_| "gufo: count")?,
+        )),
+        _ => Err(format!(
+            "gufo_snmp {mode} v{version} {op}: {}",
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .unwrap_or("failed")
+        )),
+    }
+}
+
+/// What a case's work says of itself.
+enum Measured {
+    /// Ours: the requests it made; its CPU is this process's.
+    Requests(u64),
+    /// Child processes (snmpwalk): their CPU from rusage; as many requests as ours.
+    Children,
+    /// gufo_snmp: its own CPU seconds; as many requests as ours.
+    Reported(f64),
+}
+
+/// One case timed on the agent `agent`; `reference` is our sync walks' request count.
+fn timed(
+    agent: u32,
+    (client, mode, version, op): (&'static str, &'static str, &'static str, &'static str),
+    reference: u64,
+    work: impl FnOnce() -> Result<Measured, String>,
+) -> Result<WalkRow, String> {
+    let (cpu0, kids0, agent0, t0) = (own_cpu(), children_cpu(), cpu_of(agent), Instant::now());
+    let measured = work()?;
+    let wall_s = t0.elapsed().as_secs_f64();
+    let agent_cpu_s = cpu_of(agent) - agent0;
+    let (cpu_s, requests) = match measured {
+        Measured::Requests(n) => (own_cpu() - cpu0, n),
+        Measured::Children => (children_cpu() - kids0, reference),
+        Measured::Reported(cpu) => (cpu, reference),
+    };
+    Ok(WalkRow {
+        client,
+        mode,
+        version,
+        op,
+        requests,
+        cpu_s,
+        agent_cpu_s,
+        wall_s,
+    })
+}
+
+/// Our snmpd with the bench user, answering: it and its port, or why not.
+fn agent(notes: &mut Vec<String>) -> Option<support::Agent> {
+    let Some(snmpd) = support::tool("snmpd") else {
+        notes.push("walk: not run: snmpd not found (apt-get install -y snmpd)".into());
+        return None;
+    };
+    let agent = support::start_agent_with(&snmpd, CONF);
+    let addr = ([127, 0, 0, 1], agent.port).into();
+    let sysdescr = ["1.3.6.1.2.1.1.1.0".parse().expect("an OID")];
+    for _ in 0..50 {
+        let answered = Session::new(addr, credentials("2c"), options("getbulk"))
+            .and_then(|mut s| s.get(&sysdescr))
+            .is_ok();
+        if answered {
+            return Some(agent);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    notes.push("walk: not run: our snmpd did not answer".into());
+    None
+}
+
+/// Runs the section: every case in turn, for each version and request kind.
+pub fn run(root: &str, gufo_too: bool, notes: &mut Vec<String>) -> Vec<WalkRow> {
+    let Some(agent) = agent(notes) else {
+        return Vec::new();
+    };
+    let (port, pid) = (agent.port, agent.pid());
+    let venv = std::env::temp_dir().join("snmp-bench-gufo-venv");
+    let python = match gufo_too.then(|| gufo_python(&venv)) {
+        Some(Ok(p)) => Some(p),
+        Some(Err(e)) => {
+            notes.push(format!("walk: gufo_snmp not measured: {e}"));
+            None
+        }
+        None => {
+            notes.push("walk: gufo_snmp not measured (--no-gufo)".into());
+            None
+        }
+    };
+    let mut rows = Vec::new();
+    for version in ["2c", "3"] {
+        for op in ["getnext", "getbulk"] {
+            let mut results = Vec::new();
+            // The user's keys from its passwords once, before the clock starts.
+            let who = credentials(version);
+            let ours = timed(pid, ("snmp-client", "sync", version, op), 0, || {
+                ours_sync(port, &who, op, root).map(Measured::Requests)
+            });
+            let reference = match &ours {
+                Ok(r) => r.requests,
+                Err(e) => {
+                    notes.push(format!("walk v{version} {op}: {e}"));
+                    continue;
+                }
+            };
+            results.push(ours);
+            results.push(timed(
+                pid,
+                ("snmp-client", "async", version, op),
+                reference,
+                || ours_async(port, &who, op, root).map(Measured::Requests),
+            ));
+            results.push(timed(
+                pid,
+                ("snmpwalk", "sync", version, op),
+                reference,
+                || net_snmp(port, version, op, root).map(|()| Measured::Children),
+            ));
+            for mode in ["sync", "async"] {
+                if let Some(py) = &python {
+                    let case = ("gufo_snmp", mode, version, op);
+                    results.push(timed(pid, case, reference, || {
+                        gufo(py, port, (version, op, mode, root))
+                            .map(|(cpu, _, _)| Measured::Reported(cpu))
+                    }));
+                }
+            }
+            for r in results {
+                match r {
+                    Ok(r) => rows.push(r),
+                    Err(e) => notes.push(format!("walk v{version} {op}: {e}")),
+                }
+            }
+        }
+    }
+    rows
+}
+
+/// The table, with each row's CPU per request against ours (sync) in the same case.
+pub fn table(rows: &[WalkRow]) -> String {
+    let mut out = String::from(
+        "\n4 concurrent whole-MIB walks of our snmpd (client CPU µs per request; agent's beside):\n\
+         client       mode   ver  op       requests  client µs/req  agent µs/req  wall s  vs snmp-client sync\n",
+    );
+    let per = |r: &WalkRow, s: f64| s * 1e6 / r.requests.max(1) as f64;
+    for r in rows {
+        let ours = rows.iter().find(|o| {
+            o.client == "snmp-client" && o.mode == "sync" && o.version == r.version && o.op == r.op
+        });
+        let ratio = ours.map_or("-".to_string(), |o| {
+            format!("{:.1}x", per(r, r.cpu_s) / per(o, o.cpu_s).max(1e-9))
+        });
+        out.push_str(&format!(
+            "{:<12} {:<6} {:<4} {:<8} {:>8} {:>14.2} {:>13.2} {:>7.2}  {ratio}\n",
+            r.client,
+            r.mode,
+            r.version,
+            r.op,
+            r.requests,
+            per(r, r.cpu_s),
+            per(r, r.agent_cpu_s),
+            r.wall_s,
+        ));
+    }
+    out
+}
+
+/// The JSON `walk` array.
+pub fn json(rows: &[WalkRow]) -> serde_json::Value {
+    let per = |r: &WalkRow, s: f64| s * 1e6 / r.requests.max(1) as f64;
+    serde_json::Value::Array(
+        rows.iter()
+            .map(|r| {
+                serde_json::json!({
+                    "client": r.client,
+                    "mode": r.mode,
+                    "version": r.version,
+                    "op": r.op,
+                    "cpu_us_per_request": per(r, r.cpu_s),
+                    "agent_cpu_us_per_request": per(r, r.agent_cpu_s),
+                    "wall_s": r.wall_s,
+                    "requests": r.requests,
+                })
+            })
+            .collect(),
+    )
+}
