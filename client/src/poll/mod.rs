@@ -240,7 +240,8 @@ impl Poller {
             Ok(r) => {
                 *requests += 1;
                 self.exchanges[k].start(r, now);
-                self.ready.push_back(k);
+                // A request that cannot even be encoded has its result at once.
+                self.after_event(k, now);
             }
             Err(e) => self.finish(k, e.map_or_else(|| Ok(Vec::new()), Err), now),
         }
@@ -286,5 +287,50 @@ impl Poller {
         });
         self.in_flight -= 1;
         self.unfinished -= 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// No agent answers: every target's requests go out (3 attempts each, 2 at a time), then
+    /// every target ends with a timeout, none missing.
+    #[test]
+    fn silent_targets_all_time_out_in_order() {
+        let targets: Vec<Target> = (0..5)
+            .map(|k| Target {
+                addr: ([127, 0, 0, 1], 40_000 + k).into(),
+                credentials: Credentials::V2c(b"public".to_vec()),
+            })
+            .collect();
+        let options = Options {
+            timeout: Duration::from_secs(1),
+            retries: 2,
+            ..Options::default()
+        };
+        let mut p = Poller::new(targets, options, 2);
+        let mut now = Instant::now();
+        p.start_round(Job::Get(vec!["1.3.6.1.2.1.1.3.0".parse().unwrap()]), now);
+        let mut sent = 0;
+        let mut steps = 0;
+        while !p.round_done() {
+            while p.poll_transmit(now).is_some() {
+                sent += 1;
+            }
+            now = p.poll_deadline().expect("a deadline while not done");
+            p.handle_timeout(now);
+            steps += 1;
+            assert!(steps < 100, "the round does not end");
+        }
+        assert_eq!(sent, 15);
+        let outcomes: Vec<Outcome> = std::iter::from_fn(|| p.poll_result()).collect();
+        let mut order: Vec<usize> = outcomes.iter().map(|o| o.target).collect();
+        order.sort();
+        assert_eq!(order, [0, 1, 2, 3, 4]);
+        assert!(outcomes
+            .iter()
+            .all(|o| matches!(o.result, Err(ClientError::Timeout { attempts: 3, .. }))));
+        assert!(outcomes.iter().all(|o| o.latency == Duration::from_secs(3)));
     }
 }
