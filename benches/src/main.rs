@@ -13,6 +13,7 @@ mod mibload;
 mod notify;
 mod plot;
 mod poll;
+mod process;
 mod report;
 mod walks;
 mod workload;
@@ -250,40 +251,21 @@ fn notify_section(cli: &Cli) -> ExitCode {
         .unwrap_or(if cli.quick { 5_000 } else { 50_000 });
     let mut notes = Vec::new();
     let rates = notify::run(&exe, count, &mut notes);
-    print!("{}", notify::table(&rates));
-    for n in &notes {
-        println!("note: {n}");
-    }
-    if let Some(path) = &cli.json {
-        let json = serde_json::json!({ "notify": notify::json(&rates), "notes": notes });
-        if let Err(e) = std::fs::write(path, serde_json::to_string_pretty(&json).expect("json")) {
-            eprintln!("error: {}: {e}", path.display());
-            return ExitCode::FAILURE;
-        }
-    }
-    ExitCode::SUCCESS
+    finish_section(
+        cli,
+        "notify",
+        notify::table(&rates),
+        notify::json(&rates),
+        notes,
+    )
 }
 
 /// `--only walk`: the parallel-walk table (and its JSON `walk` array).
 fn walk_section(cli: &Cli) -> ExitCode {
     let mut notes = Vec::new();
-    let rows = walks::run(
-        cli.walk_root.trim_start_matches('.'),
-        !cli.no_gufo,
-        &mut notes,
-    );
-    print!("{}", walks::table(&rows));
-    for n in &notes {
-        println!("note: {n}");
-    }
-    if let Some(path) = &cli.json {
-        let json = serde_json::json!({ "walk": walks::json(&rows), "notes": notes });
-        if let Err(e) = std::fs::write(path, serde_json::to_string_pretty(&json).expect("json")) {
-            eprintln!("error: {}: {e}", path.display());
-            return ExitCode::FAILURE;
-        }
-    }
-    ExitCode::SUCCESS
+    let root = cli.walk_root.trim_start_matches('.');
+    let rows = walks::run(root, !cli.no_gufo, &mut notes);
+    finish_section(cli, "walk", walks::table(&rows), walks::json(&rows), notes)
 }
 
 /// `--only poll`: the many-agents table (and its JSON `poll` array).
@@ -293,12 +275,24 @@ fn poll_section(cli: &Cli) -> ExitCode {
     let agents = cli.agents.clamp(1, 20_000);
     let mut notes = Vec::new();
     let rows = poll::run(&exe, agents, rounds, &mut notes);
-    print!("{}", poll::table(&rows));
+    finish_section(cli, "poll", poll::table(&rows), poll::json(&rows), notes)
+}
+
+/// A section's end: its table and notes printed, its rows written as the JSON array `name`
+/// (with the notes) when `--json` asks.
+fn finish_section(
+    cli: &Cli,
+    name: &str,
+    table: String,
+    rows: serde_json::Value,
+    notes: Vec<String>,
+) -> ExitCode {
+    print!("{table}");
     for n in &notes {
         println!("note: {n}");
     }
     if let Some(path) = &cli.json {
-        let json = serde_json::json!({ "poll": poll::json(&rows), "notes": notes });
+        let json = serde_json::json!({ name: rows, "notes": notes });
         if let Err(e) = std::fs::write(path, serde_json::to_string_pretty(&json).expect("json")) {
             eprintln!("error: {}: {e}", path.display());
             return ExitCode::FAILURE;

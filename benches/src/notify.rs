@@ -12,6 +12,8 @@
 //! took, is the figure.
 
 use std::net::UdpSocket;
+
+use crate::process::{cpu_of, free_port};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -102,50 +104,6 @@ fn queue(port: u16) -> Option<(u64, u64)> {
     Some((rx, drops))
 }
 
-/// A process's CPU seconds so far: the run time of its threads in nanoseconds
-/// (/proc/PID/task/*/schedstat), else utime + stime in clock ticks (/proc/PID/stat).
-fn cpu_seconds(pid: u32, ticks_per_s: f64) -> Option<f64> {
-    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
-    let mut ns = 0u64;
-    let mut any = false;
-    for t in tasks.flatten() {
-        let text = std::fs::read_to_string(t.path().join("schedstat")).unwrap_or_default();
-        if let Some(v) = text
-            .split_whitespace()
-            .next()
-            .and_then(|v| v.parse::<u64>().ok())
-        {
-            ns += v;
-            any = true;
-        }
-    }
-    if any {
-        return Some(ns as f64 / 1e9);
-    }
-    stat_seconds(pid, ticks_per_s)
-}
-
-/// utime + stime of a process, from /proc/PID/stat.
-fn stat_seconds(pid: u32, ticks_per_s: f64) -> Option<f64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // Fields after the command's closing parenthesis: state is the 3rd field overall.
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let f: Vec<&str> = rest.split_whitespace().collect();
-    let utime: f64 = f.get(11)?.parse().ok()?;
-    let stime: f64 = f.get(12)?.parse().ok()?;
-    Some((utime + stime) / ticks_per_s)
-}
-
-/// The kernel's clock ticks per second (`getconf CLK_TCK`; 100 when it cannot say).
-fn ticks_per_second() -> f64 {
-    Command::new("getconf")
-        .arg("CLK_TCK")
-        .output()
-        .ok()
-        .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok())
-        .unwrap_or(100.0)
-}
-
 /// A receiver process, killed when dropped.
 struct Receiver {
     child: Child,
@@ -157,13 +115,6 @@ impl Drop for Receiver {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// A UDP port on 127.0.0.1 nothing listens on now.
-fn free_port() -> u16 {
-    UdpSocket::bind("127.0.0.1:0")
-        .and_then(|s| s.local_addr())
-        .map_or(0, |a| a.port())
 }
 
 /// Starts `command` listening on `port`; ready once its socket is bound.
@@ -187,13 +138,13 @@ fn start(mut command: Command, port: u16) -> Result<Receiver, String> {
 }
 
 /// Floods `r` with `count` datagrams from `pool`, paced by its queue.
-fn flood(r: &Receiver, pool: &[Vec<u8>], count: u64, ticks: f64) -> Result<Rate, String> {
+fn flood(r: &Receiver, pool: &[Vec<u8>], count: u64) -> Result<Rate, String> {
     const BATCH: u64 = 32;
     let pid = r.child.id();
     let out = UdpSocket::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
     let to = ("127.0.0.1", r.port);
     let (_, drops0) = queue(r.port).ok_or("the receiver's socket is gone")?;
-    let cpu0 = cpu_seconds(pid, ticks).ok_or("the receiver is gone")?;
+    let cpu0 = cpu_of(pid).ok_or("the receiver is gone")?;
     let started = Instant::now();
     let deadline = started + Duration::from_secs(600);
     let mut sent = 0u64;
@@ -219,7 +170,7 @@ fn flood(r: &Receiver, pool: &[Vec<u8>], count: u64, ticks: f64) -> Result<Rate,
     let wall_s = started.elapsed().as_secs_f64();
     // The last datagram read; let its handling finish.
     std::thread::sleep(Duration::from_millis(200));
-    let cpu1 = cpu_seconds(pid, ticks).ok_or("the receiver is gone")?;
+    let cpu1 = cpu_of(pid).ok_or("the receiver is gone")?;
     let (_, drops1) = queue(r.port).ok_or("the receiver's socket is gone")?;
     Ok(Rate {
         receiver: "",
@@ -269,7 +220,6 @@ pub fn run(exe: &Path, count: u64, notes: &mut Vec<String>) -> Vec<Rate> {
         return Vec::new();
     }
     let mibs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../mibs");
-    let ticks = ticks_per_second();
     let mut rates = Vec::new();
     for version in ["2c", "3"] {
         let pool = datagrams(version, 1024);
@@ -281,7 +231,7 @@ pub fn run(exe: &Path, count: u64, notes: &mut Vec<String>) -> Vec<Rate> {
                 .and_then(|a| a.rsplit(':').next())
                 .and_then(|p| p.parse().ok())
                 .unwrap_or(0);
-            let measured = start(command, port).and_then(|r| flood(&r, &pool, count, ticks));
+            let measured = start(command, port).and_then(|r| flood(&r, &pool, count));
             match measured {
                 Ok(rate) => rates.push(Rate {
                     receiver: name,

@@ -16,6 +16,8 @@ use snmp_client::poll::{AsyncPoller, Job, Outcome, Target};
 use snmp_client::usm::{AuthProtocol, PrivProtocol};
 use snmp_client::{Credentials, Options, UsmUser};
 
+use crate::process::{cpu_of, own_cpu};
+
 /// One measured row.
 #[derive(Debug, Clone)]
 pub struct PollRow {
@@ -86,23 +88,6 @@ fn user() -> UsmUser {
     .expect("a user")
 }
 
-/// A process's CPU seconds (its threads' run time), or 0 when it cannot be read.
-fn cpu_of(pid: u32) -> f64 {
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return 0.0;
-    };
-    let ns: u64 = tasks
-        .flatten()
-        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
-        .filter_map(|s| {
-            s.split_whitespace()
-                .next()
-                .and_then(|v| v.parse::<u64>().ok())
-        })
-        .sum();
-    ns as f64 / 1e9
-}
-
 /// The simulator child, killed when dropped.
 struct Simulator(Child);
 
@@ -131,9 +116,10 @@ async fn measure(
     (version, op): (&'static str, &'static str),
 ) -> Result<PollRow, String> {
     let agents = poller.core().exchanges().len();
+    let gone = || "the simulator is gone".to_string();
     let (cpu0, sim0, started) = (
-        cpu_of(std::process::id()),
-        cpu_of(simulator),
+        own_cpu(),
+        cpu_of(simulator).ok_or_else(gone)?,
         Instant::now(),
     );
     let mut outcomes: Vec<Outcome> = Vec::new();
@@ -141,7 +127,8 @@ async fn measure(
         outcomes.extend(poller.round(job.clone()).await.map_err(|e| e.to_string())?);
     }
     let wall_s = started.elapsed().as_secs_f64();
-    let (cpu_s, simulator_cpu_s) = (cpu_of(std::process::id()) - cpu0, cpu_of(simulator) - sim0);
+    let simulator_cpu_s = cpu_of(simulator).ok_or_else(gone)? - sim0;
+    let cpu_s = own_cpu() - cpu0;
     if let Some(e) = outcomes.iter().find_map(|o| o.result.as_ref().err()) {
         eprintln!("poll v{version} {op}: a failure: {e}");
     }

@@ -16,6 +16,8 @@ use snmp_client::usm::{AuthProtocol, PrivProtocol};
 use snmp_client::{AsyncSession, Credentials, Options, Session, UsmUser, WalkWith};
 use snmp_test_support::agent as support;
 
+use crate::process::{children_cpu, cpu_of, own_cpu};
+
 const CONF: &str =
     "createUser aesuser SHA \"aesauthpass\" AES \"aesprivpass\"\nrouser aesuser priv\n";
 
@@ -38,47 +40,6 @@ pub struct WalkRow {
     pub agent_cpu_s: f64,
     /// Wall seconds.
     pub wall_s: f64,
-}
-
-/// A process's threads' run time, seconds.
-fn cpu_of(pid: u32) -> f64 {
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return 0.0;
-    };
-    tasks
-        .flatten()
-        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
-        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
-        .sum::<u64>() as f64
-        / 1e9
-}
-
-/// CPU seconds of this process's waited-for children so far.
-fn children_cpu() -> f64 {
-    rusage(true)
-}
-
-/// CPU seconds of this process (its threads, ended ones included) so far.
-fn own_cpu() -> f64 {
-    rusage(false)
-}
-
-/// User + system seconds of this process, or of its waited-for children.
-fn rusage(children: bool) -> f64 {
-    #[cfg(target_os = "linux")]
-    {
-        use nix::sys::resource::{getrusage, UsageWho};
-        let who = match children {
-            true => UsageWho::RUSAGE_CHILDREN,
-            false => UsageWho::RUSAGE_SELF,
-        };
-        if let Ok(u) = getrusage(who) {
-            let t = |tv: nix::sys::time::TimeVal| tv.tv_sec() as f64 + tv.tv_usec() as f64 / 1e6;
-            return t(u.user_time()) + t(u.system_time());
-        }
-    }
-    let _ = children;
-    0.0
 }
 
 fn user() -> UsmUser {
@@ -332,10 +293,12 @@ fn timed(
     reference: u64,
     work: impl FnOnce() -> Result<Measured, String>,
 ) -> Result<WalkRow, String> {
-    let (cpu0, kids0, agent0, t0) = (own_cpu(), children_cpu(), cpu_of(agent), Instant::now());
+    let gone = || "the agent is gone".to_string();
+    let (cpu0, kids0, t0) = (own_cpu(), children_cpu(), Instant::now());
+    let agent0 = cpu_of(agent).ok_or_else(gone)?;
     let measured = work()?;
     let wall_s = t0.elapsed().as_secs_f64();
-    let agent_cpu_s = cpu_of(agent) - agent0;
+    let agent_cpu_s = cpu_of(agent).ok_or_else(gone)? - agent0;
     let (cpu_s, requests) = match measured {
         Measured::Requests(n) => (own_cpu() - cpu0, n),
         Measured::Children => (children_cpu() - kids0, reference),

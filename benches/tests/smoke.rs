@@ -113,13 +113,14 @@ fn require_netsnmp_fails_cleanly_without_the_library() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("libnetsnmp not loadable"));
 }
 
-/// `--only poll` with a few agents: every row measured, no target failed, the JSON written.
-#[test]
-fn poll_section_runs_small() {
+/// The JSON rows `name` that `snmp-bench --only NAME` with `args` writes, once it exits 0.
+fn section(name: &str, args: &[&str]) -> Vec<serde_json::Value> {
     let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("poll.json");
+    let json = dir.path().join("section.json");
     let out = Command::new(env!("CARGO_BIN_EXE_snmp-bench"))
-        .args(["--only", "poll", "--agents", "20", "--quick", "--json"])
+        .args(["--only", name])
+        .args(args)
+        .arg("--json")
         .arg(&json)
         .output()
         .unwrap();
@@ -129,9 +130,18 @@ fn poll_section_runs_small() {
         String::from_utf8_lossy(&out.stderr)
     );
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    let rows = v["poll"].as_array().unwrap();
-    assert_eq!(rows.len(), 4, "{v}");
-    for r in rows {
+    v[name]
+        .as_array()
+        .unwrap_or_else(|| panic!("no {name} array: {v}"))
+        .clone()
+}
+
+/// `--only poll` with a few agents: every row measured, no target failed, the JSON written.
+#[test]
+fn poll_section_runs_small() {
+    let rows = section("poll", &["--agents", "20", "--quick"]);
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    for r in &rows {
         assert_eq!(r["failed"], 0, "{r}");
         assert_eq!(r["agents"], 20, "{r}");
         assert!(r["requests"].as_u64().unwrap() >= 40, "{r}");
@@ -147,28 +157,15 @@ fn notify_section_runs_small() {
         );
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("notify.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_snmp-bench"))
-        .args(["--only", "notify", "--notifications", "300", "--json"])
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    let rows = v["notify"].as_array().unwrap();
-    assert_eq!(rows.len(), 6, "{v}");
-    for r in rows {
+    let rows = section("notify", &["--notifications", "300"]);
+    assert_eq!(rows.len(), 6, "{rows:?}");
+    for r in &rows {
         assert_eq!(r["received"], 300, "{r}");
     }
 }
 
 /// `--only walk` over the system group, without gufo_snmp: ours (sync, async) and snmpwalk
-/// measured for every version and request kind, with the same requests.
+/// measured for every version and request kind, ours making as many requests sync as async.
 #[test]
 fn walk_section_runs_small() {
     if snmp_test_support::agent::tool("snmpd").is_none() {
@@ -177,33 +174,19 @@ fn walk_section_runs_small() {
         );
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("walk.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_snmp-bench"))
-        .args([
-            "--only",
-            "walk",
-            "--walk-root",
-            "1.3.6.1.2.1.1",
-            "--no-gufo",
-            "--json",
-        ])
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    let rows = v["walk"].as_array().unwrap();
-    assert_eq!(rows.len(), 12, "{v}");
-    for r in rows {
+    let rows = section("walk", &["--walk-root", "1.3.6.1.2.1.1", "--no-gufo"]);
+    assert_eq!(rows.len(), 12, "{rows:?}");
+    for r in &rows {
         assert!(r["requests"].as_u64().unwrap() > 4, "{r}");
         assert!(
             ["snmp-client", "snmpwalk"].contains(&r["client"].as_str().unwrap()),
             "{r}"
         );
+        let same_case = |o: &&serde_json::Value| o["version"] == r["version"] && o["op"] == r["op"];
+        let ours = rows
+            .iter()
+            .filter(same_case)
+            .find(|o| o["client"] == "snmp-client");
+        assert_eq!(ours.map(|o| &o["requests"]), Some(&r["requests"]), "{r}");
     }
 }

@@ -264,6 +264,17 @@ impl Exchange {
         self.result.take()
     }
 
+    /// The span of a trap sent with `bindings` bindings (a trap is one datagram: no request).
+    fn trap_span(&self, bindings: usize) -> tracing::Span {
+        tracing::debug_span!(
+            "snmp_notification_sent",
+            target = %self.target,
+            version = self.version(),
+            pdu = "trap",
+            bindings,
+        )
+    }
+
     /// A span for `request`: one per request, nothing per binding or datagram.
     pub(crate) fn span(&self, request: &Request) -> tracing::Span {
         tracing::debug_span!(
@@ -339,14 +350,7 @@ impl Exchange {
         bindings: &[(OidBuf, Value)],
         agent_addr: [u8; 4],
     ) -> Result<Vec<u8>, ClientError> {
-        let _span = tracing::debug_span!(
-            "snmp_notification_sent",
-            target = %self.target,
-            version = self.version(),
-            pdu = "trap",
-            bindings = bindings.len(),
-        )
-        .entered();
+        let _span = self.trap_span(bindings.len()).entered();
         let id = self.take_id();
         match &self.credentials {
             Credentials::V1(community) => {
@@ -405,14 +409,7 @@ impl Exchange {
         trap: &V1Trap,
         bindings: &[(OidBuf, Value)],
     ) -> Result<Vec<u8>, ClientError> {
-        let _span = tracing::debug_span!(
-            "snmp_notification_sent",
-            target = %self.target,
-            version = self.version(),
-            pdu = "trap",
-            bindings = bindings.len(),
-        )
-        .entered();
+        let _span = self.trap_span(bindings.len()).entered();
         match &self.credentials {
             Credentials::V1(community) => notify::v1_trap(community, trap, bindings),
             _ => Err(ClientError::NotOffered("a Trap-PDU outside SNMPv1")),

@@ -675,6 +675,18 @@ fn priv_key(protocol: PrivProtocol, key: &Key) -> Result<&[u8], UsmError> {
     })
 }
 
+/// `key`'s cipher for `protocol`, or why the key cannot be one.
+fn cipher(
+    protocol: PrivProtocol,
+    key: &Key,
+) -> Result<std::borrow::Cow<'_, CipherState>, UsmError> {
+    key.cipher_state(protocol).ok_or(UsmError::KeyLength {
+        what: "the privacy key",
+        expected: protocol.key_len(),
+        found: key.0.len(),
+    })
+}
+
 /// The initialisation vector: DES's pre-IV XOR the salt (RFC 3414 8.1.1.1), or AES's engine
 /// boots, engine time and salt (RFC 3826 3.1.2.1).
 fn iv(protocol: PrivProtocol, key: &Key, boots: u32, time: u32, salt: &[u8; 8]) -> [u8; 16] {
@@ -706,12 +718,7 @@ pub fn encrypt(
     salt: &[u8; 8],
     plaintext: &[u8],
 ) -> Result<Vec<u8>, UsmError> {
-    priv_key(protocol, key)?;
-    let cipher = key.cipher_state(protocol).ok_or(UsmError::KeyLength {
-        what: "the privacy key",
-        expected: protocol.key_len(),
-        found: key.0.len(),
-    })?;
+    let cipher = cipher(protocol, key)?;
     let iv = iv(protocol, key, boots, time, salt);
     let mut buf = plaintext.to_vec();
     if protocol == PrivProtocol::Des {
@@ -735,12 +742,7 @@ pub fn decrypt(
     let salt: &[u8; 8] = priv_params
         .try_into()
         .map_err(|_| UsmError::PrivParametersLength(priv_params.len()))?;
-    priv_key(protocol, key)?;
-    let cipher = key.cipher_state(protocol).ok_or(UsmError::KeyLength {
-        what: "the privacy key",
-        expected: protocol.key_len(),
-        found: key.0.len(),
-    })?;
+    let cipher = cipher(protocol, key)?;
     let iv = iv(protocol, key, boots, time, salt);
     if protocol == PrivProtocol::Des && !ciphertext.len().is_multiple_of(8) {
         return Err(UsmError::CiphertextLength(ciphertext.len()));

@@ -166,6 +166,47 @@ impl AppOpts {
     }
 }
 
+/// One SNMPv3 user whom a receiver or an agent of ours answers (`listen`, `simulate`):
+/// `-u NAME` with `-a PROTO -A PASS` and `-x PROTO -X PASS`, net-snmp's letters.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct UserOpts {
+    /// The SNMPv3 user (with -a -A, -x -X).
+    #[arg(short = 'u', long, value_name = "NAME")]
+    pub user: Option<String>,
+    /// Its authentication protocol.
+    #[arg(short = 'a', long, value_name = "PROTOCOL", requires_all = ["user", "auth_password"])]
+    pub auth_protocol: Option<String>,
+    /// Its authentication password.
+    #[arg(short = 'A', long, value_name = "PASSWORD", requires = "auth_protocol")]
+    pub auth_password: Option<String>,
+    /// Its privacy protocol.
+    #[arg(short = 'x', long, value_name = "PROTOCOL", requires_all = ["auth_protocol", "priv_password"])]
+    pub priv_protocol: Option<String>,
+    /// Its privacy password.
+    #[arg(short = 'X', long, value_name = "PASSWORD", requires = "priv_protocol")]
+    pub priv_password: Option<String>,
+}
+
+impl UserOpts {
+    /// The user, when `-u` names one, or why its protocols are not.
+    pub fn user(&self) -> Result<Option<UsmUser>, String> {
+        let Some(name) = &self.user else {
+            return Ok(None);
+        };
+        let (auth, privacy) = protocols(
+            self.auth_protocol
+                .as_deref()
+                .zip(self.auth_password.as_deref()),
+            self.priv_protocol
+                .as_deref()
+                .zip(self.priv_password.as_deref()),
+        )?;
+        UsmUser::new(name, auth, privacy)
+            .map(Some)
+            .map_err(|e| e.to_string())
+    }
+}
+
 /// A USM user's protocols and passwords as `-a -A` and `-x -X` give them, by net-snmp's names.
 pub type Protocols<'a> = (
     Option<(AuthProtocol, &'a [u8])>,

@@ -23,21 +23,9 @@ pub struct ListenOpts {
     /// A community to accept (repeat for more); none: any.
     #[arg(short = 'c', long)]
     pub community: Vec<String>,
-    /// An SNMPv3 user to accept traps from (with -a -A, -x -X).
-    #[arg(short = 'u', long, value_name = "NAME")]
-    pub user: Option<String>,
-    /// Its authentication protocol.
-    #[arg(short = 'a', long, value_name = "PROTOCOL", requires_all = ["user", "auth_password"])]
-    pub auth_protocol: Option<String>,
-    /// Its authentication password.
-    #[arg(short = 'A', long, value_name = "PASSWORD", requires = "auth_protocol")]
-    pub auth_password: Option<String>,
-    /// Its privacy protocol.
-    #[arg(short = 'x', long, value_name = "PROTOCOL", requires_all = ["auth_protocol", "priv_password"])]
-    pub priv_protocol: Option<String>,
-    /// Its privacy password.
-    #[arg(short = 'X', long, value_name = "PASSWORD", requires = "priv_protocol")]
-    pub priv_password: Option<String>,
+    /// The SNMPv3 user to accept notifications from (more in `--config`).
+    #[command(flatten)]
+    pub user: crate::ask::UserOpts,
     /// This receiver's engine ID (hex, `0x` allowed), authoritative for the v3 informs sent to
     /// it: discovery is answered, informs acknowledged (snmpinform's `-e` need not be given).
     /// Its boots are kept across runs as for `trap -e` (`$SNMP_PERSISTENT_DIR`).
@@ -63,25 +51,6 @@ pub struct ListenOpts {
     /// Output options, as for `get` (`-On`, `-Os`, ...).
     #[arg(short = 'O', value_name = "FLAGS", default_value = "")]
     pub output: String,
-}
-
-impl ListenOpts {
-    fn user(&self) -> Result<Option<UsmUser>, String> {
-        let Some(name) = &self.user else {
-            return Ok(None);
-        };
-        let (auth, privacy) = crate::ask::protocols(
-            self.auth_protocol
-                .as_deref()
-                .zip(self.auth_password.as_deref()),
-            self.priv_protocol
-                .as_deref()
-                .zip(self.priv_password.as_deref()),
-        )?;
-        UsmUser::new(name, auth, privacy)
-            .map(Some)
-            .map_err(|e| e.to_string())
-    }
 }
 
 /// snmptrapd's words for the generic traps.
@@ -161,7 +130,7 @@ pub fn listener(opts: &ListenOpts) -> Result<Listener, String> {
         .iter()
         .map(|c| c.as_bytes().to_vec())
         .collect();
-    let mut users: Vec<UsmUser> = opts.user()?.into_iter().collect();
+    let mut users: Vec<UsmUser> = opts.user.user()?.into_iter().collect();
     let mut bound = Vec::new();
     if let Some(path) = &opts.config {
         let conf = TrapdConf::read(path)?;

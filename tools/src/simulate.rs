@@ -10,7 +10,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use snmp_client::respond::{Responder, View};
-use snmp_client::UsmUser;
 
 /// `snmpc simulate`'s options.
 #[derive(Debug, Clone, clap::Args)]
@@ -25,21 +24,9 @@ pub struct SimulateOpts {
     /// A community to answer (repeat for more; default `public`).
     #[arg(short = 'c', long)]
     pub community: Vec<String>,
-    /// An SNMPv3 user to answer (with -a -A, -x -X).
-    #[arg(short = 'u', long, value_name = "NAME")]
-    pub user: Option<String>,
-    /// Its authentication protocol.
-    #[arg(short = 'a', long, value_name = "PROTOCOL", requires_all = ["user", "auth_password"])]
-    pub auth_protocol: Option<String>,
-    /// Its authentication password.
-    #[arg(short = 'A', long, value_name = "PASSWORD", requires = "auth_protocol")]
-    pub auth_password: Option<String>,
-    /// Its privacy protocol.
-    #[arg(short = 'x', long, value_name = "PROTOCOL", requires_all = ["auth_protocol", "priv_password"])]
-    pub priv_protocol: Option<String>,
-    /// Its privacy password.
-    #[arg(short = 'X', long, value_name = "PASSWORD", requires = "priv_protocol")]
-    pub priv_password: Option<String>,
+    /// The SNMPv3 user to answer.
+    #[command(flatten)]
+    pub user: crate::ask::UserOpts,
     /// The engine IDs' first octets (hex); each agent's ends with its IPv4 address and port.
     #[arg(
         long = "engine-prefix",
@@ -121,57 +108,36 @@ fn engine_id(prefix: &[u8], addr: SocketAddr) -> Vec<u8> {
     id
 }
 
-impl SimulateOpts {
-    fn user(&self) -> Result<Option<UsmUser>, String> {
-        let Some(name) = &self.user else {
-            return Ok(None);
-        };
-        let (auth, privacy) = crate::ask::protocols(
-            self.auth_protocol
-                .as_deref()
-                .zip(self.auth_password.as_deref()),
-            self.priv_protocol
-                .as_deref()
-                .zip(self.priv_password.as_deref()),
-        )?;
-        UsmUser::new(name, auth, privacy)
-            .map(Some)
-            .map_err(|e| e.to_string())
-    }
-}
-
 /// What all agents have done.
 #[derive(Debug, Default)]
 struct Totals {
     received: AtomicU64,
     answered: AtomicU64,
     reports: AtomicU64,
+    /// Answers the socket would not take (a full send buffer).
+    unsent: AtomicU64,
 }
 
 /// Serves `responder` on `socket` until the runtime stops, adding to `totals` as it goes.
 async fn serve(socket: tokio::net::UdpSocket, mut responder: Responder, totals: Arc<Totals>) {
     let mut buf = vec![0u8; 65_535];
-    let mut before = responder.served();
     loop {
         let Ok((n, from)) = socket.recv_from(&mut buf).await else {
             // A receive error (rare on UDP): not a loop that spins.
             tokio::time::sleep(Duration::from_millis(1)).await;
             continue;
         };
+        let reports = responder.served().reports;
+        totals.received.fetch_add(1, Ordering::Relaxed);
         if let Some(answer) = responder.handle(&buf[..n], Instant::now()) {
-            let _ = socket.try_send_to(&answer, from);
+            let sent = match socket.try_send_to(&answer, from) {
+                Ok(_) => &totals.answered,
+                Err(_) => &totals.unsent,
+            };
+            sent.fetch_add(1, Ordering::Relaxed);
+            let report = responder.served().reports - reports;
+            totals.reports.fetch_add(report, Ordering::Relaxed);
         }
-        let now = responder.served();
-        totals
-            .received
-            .fetch_add(now.received - before.received, Ordering::Relaxed);
-        totals
-            .answered
-            .fetch_add(now.answered - before.answered, Ordering::Relaxed);
-        totals
-            .reports
-            .fetch_add(now.reports - before.reports, Ordering::Relaxed);
-        before = now;
     }
 }
 
@@ -207,7 +173,7 @@ pub fn run(opts: &SimulateOpts) -> ExitCode {
     if agents.len() > MAX_AGENTS {
         return bad(format!("{} agents; at most {MAX_AGENTS}", agents.len()));
     }
-    let user = match opts.user() {
+    let user = match opts.user.user() {
         Ok(u) => u,
         Err(e) => return bad(e),
     };
@@ -278,11 +244,18 @@ pub fn run(opts: &SimulateOpts) -> ExitCode {
         }
     });
     let elapsed = started.elapsed().as_secs_f64();
-    let answered = totals.answered.load(Ordering::Relaxed);
+    let count = |c: &AtomicU64| c.load(Ordering::Relaxed);
+    let (received, answered, unsent) = (
+        count(&totals.received),
+        count(&totals.answered),
+        count(&totals.unsent),
+    );
     eprintln!(
-        "snmpc: {} requests, {answered} answered ({} Reports), {:.0} a second",
-        totals.received.load(Ordering::Relaxed),
-        totals.reports.load(Ordering::Relaxed),
+        "snmpc: {received} requests, {answered} answered ({} Reports), {unsent} answers not \
+         sent (send buffer full), {} not answered (not SNMP, a community not taken, not a \
+         request); {:.0} answers a second",
+        count(&totals.reports),
+        received - answered - unsent,
         answered as f64 / elapsed.max(1e-9)
     );
     runtime.shutdown_background();

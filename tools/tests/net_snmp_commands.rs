@@ -56,6 +56,43 @@ fn steady(out: &str) -> Vec<String> {
         .collect()
 }
 
+/// snmptable on `t`: layouts (-Cb brief names, -Cw parts, -Ci, -Cl, -Cf, -CH, -Ch).
+fn table_cases<'a>(
+    table: &'a std::path::Path,
+    t: &'a str,
+) -> Vec<(&'static str, &'a std::path::Path, Vec<&'a str>)> {
+    let sys_or_table = [
+        vec![],
+        vec!["-Cb"],
+        vec!["-Ci"],
+        vec!["-Cl", "-Ci"],
+        vec!["-Cf", ","],
+        vec!["-Ci", "-Cf", "|"],
+        vec!["-Cw", "40"],
+        vec!["-Cb", "-Ci", "-Cw", "60"],
+        vec!["-CH"],
+        vec!["-CH", "-Cw", "50"],
+    ]
+    .map(|opts| (opts, "sysORTable"));
+    let others = [
+        (vec![], "ipAddrTable"),
+        (vec!["-Cb"], "ifStackTable"),
+        (vec!["-Ci"], "ifStackTable"),
+        (vec!["-Ch"], "ifTable"),
+        (vec!["-Ch", "-Cb", "-Ci"], "ifTable"),
+    ];
+    sys_or_table
+        .into_iter()
+        .chain(others)
+        .map(|(opts, name)| {
+            let mut args = vec!["-v2c", "-c", "public"];
+            args.extend(opts);
+            args.extend([t, name]);
+            ("table", table, args)
+        })
+        .collect()
+}
+
 #[test]
 fn every_command_prints_what_net_snmps_tool_prints() {
     let tools = [
@@ -166,36 +203,7 @@ fn every_command_prints_what_net_snmps_tool_prints() {
             walk.as_path(),
             vec!["-v2c", "-c", "public", "-OU", t, "hrStorage"],
         ));
-        // snmptable: layouts (-Cb brief names, -Cw parts, -Ci, -Cl, -Cf, -CH, -Ch).
-        for opts in [
-            vec![],
-            vec!["-Cb"],
-            vec!["-Ci"],
-            vec!["-Cl", "-Ci"],
-            vec!["-Cf", ","],
-            vec!["-Ci", "-Cf", "|"],
-            vec!["-Cw", "40"],
-            vec!["-Cb", "-Ci", "-Cw", "60"],
-            vec!["-CH"],
-            vec!["-CH", "-Cw", "50"],
-        ] {
-            let mut args = vec!["-v2c", "-c", "public"];
-            args.extend(opts);
-            args.extend([t, "sysORTable"]);
-            v.push(("table", table.as_path(), args));
-        }
-        for (opts, name) in [
-            (vec![], "ipAddrTable"),
-            (vec!["-Cb"], "ifStackTable"),
-            (vec!["-Ci"], "ifStackTable"),
-            (vec!["-Ch"], "ifTable"),
-            (vec!["-Ch", "-Cb", "-Ci"], "ifTable"),
-        ] {
-            let mut args = vec!["-v2c", "-c", "public"];
-            args.extend(opts);
-            args.extend([t, name]);
-            v.push(("table", table.as_path(), args));
-        }
+        v.extend(table_cases(&table, t));
         v
     };
     for (command, tool, args) in &cases {

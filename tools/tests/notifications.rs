@@ -480,20 +480,10 @@ fn listen_acknowledges_v3_informs(snmpinform: &Path) {
     );
 }
 
-/// `snmpc listen --config` takes its users from an snmptrapd.conf: net-snmp's snmptrap at
-/// noAuthNoPriv, SHA-1/AES-128 and SHA-256/AES-256 from the sender's engine, snmpinform to
-/// the listener's own engine (acknowledged); a wrong password, an unknown user, an inform
-/// outside the time window and garbage are counted and dropped, and the listener goes on.
-#[test]
-fn listen_takes_the_users_of_an_snmptrapd_conf() {
-    let tools = ["snmptrap", "snmpinform"].map(support::tool);
-    let [Some(snmptrap), Some(snmpinform)] = tools else {
-        support::require_or_skip("snmptrap not found (apt-get install -y snmp)");
-        return;
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let conf = dir.path().join("snmptrapd.conf");
-    let sender = "0x8000000001020304";
+/// An snmptrapd.conf in `dir` with users of the sender engine `sender` at three levels and
+/// protocols, an inform user of any engine, and a directive `snmpc listen` leaves aside.
+fn users_conf(dir: &Path, sender: &str) -> std::path::PathBuf {
+    let conf = dir.join("snmptrapd.conf");
     std::fs::write(
         &conf,
         format!(
@@ -506,11 +496,16 @@ fn listen_takes_the_users_of_an_snmptrapd_conf() {
         ),
     )
     .unwrap();
-    let address = format!("127.0.0.1:{}", free_port());
-    let listener = Command::new(env!("CARGO_BIN_EXE_snmpc"))
+    conf
+}
+
+/// `snmpc listen --config CONF` on `address` as an engine of its own, for 4 notifications
+/// (30 s at most).
+fn listen_with_conf(conf: &Path, address: &str) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_snmpc"))
         .env("SNMP_PERSISTENT_DIR", run::persistent_dir())
         .args(["listen", "--config"])
-        .arg(&conf)
+        .arg(conf)
         .args([
             "-e",
             "0x80001f8804736e6d7064",
@@ -519,11 +514,28 @@ fn listen_takes_the_users_of_an_snmptrapd_conf() {
             "--for",
             "30",
         ])
-        .arg(&address)
+        .arg(address)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("snmpc listen starts");
+        .expect("snmpc listen starts")
+}
+
+/// `snmpc listen --config` takes its users from an snmptrapd.conf: net-snmp's snmptrap at
+/// noAuthNoPriv, SHA-1/AES-128 and SHA-256/AES-256 from the sender's engine, snmpinform to
+/// the listener's own engine (acknowledged); a wrong password, an unknown user, an inform
+/// outside the time window and garbage are counted and dropped, and the listener goes on.
+#[test]
+fn listen_takes_the_users_of_an_snmptrapd_conf() {
+    let tools = ["snmptrap", "snmpinform"].map(support::tool);
+    let [Some(snmptrap), Some(snmpinform)] = tools else {
+        support::require_or_skip("snmptrap not found (apt-get install -y snmp)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let sender = "0x8000000001020304";
+    let address = format!("127.0.0.1:{}", free_port());
+    let listener = listen_with_conf(&users_conf(dir.path(), sender), &address);
     std::thread::sleep(Duration::from_millis(300));
     let send = |tool: &Path, args: &[&str]| {
         Command::new(tool)

@@ -131,8 +131,9 @@ const KEY_CACHE: usize = 1024;
 pub struct Listener {
     communities: Vec<Vec<u8>>,
     users: Vec<Accepted>,
-    /// Each user's keys localized to each engine met: (user index, engine ID) → keys.
-    keys: HashMap<(usize, Vec<u8>), Arc<Peer>>,
+    /// Each user's keys localized to each engine met: engine ID → (user index, keys); looked
+    /// up by the message's engine ID as it is (no copy per message).
+    keys: HashMap<Vec<u8>, Vec<(usize, Arc<Peer>)>>,
     engine: Option<LocalEngine>,
     received: u64,
     notifications: u64,
@@ -250,23 +251,22 @@ impl Listener {
                     .position(|a| a.user.name == name && a.engine.is_none())
             })
             .ok_or(Dropped::UnknownUser)?;
-        let user = &self.users[index].user;
+        let mut kept = self.keys.get(engine).into_iter().flatten();
+        if let Some((_, peer)) = kept.find(|(k, _)| *k == index) {
+            return Ok(peer.clone());
+        }
         if self.keys.len() >= KEY_CACHE {
             self.keys.clear();
         }
-        let peer = self
-            .keys
-            .entry((index, engine.to_vec()))
-            .or_insert_with(|| {
-                let engine = crate::engine::Engine {
-                    id: engine.to_vec(),
-                    boots: 0,
-                    time: 0,
-                    learned_at: Instant::now(),
-                };
-                Arc::new(Peer::new(user, engine))
-            })
-            .clone();
+        let localized = crate::engine::Engine {
+            id: engine.to_vec(),
+            boots: 0,
+            time: 0,
+            learned_at: Instant::now(),
+        };
+        let peer = Arc::new(Peer::new(&self.users[index].user, localized));
+        let of_this_engine = self.keys.entry(engine.to_vec()).or_default();
+        of_this_engine.push((index, peer.clone()));
         Ok(peer)
     }
 
@@ -621,7 +621,7 @@ mod engine_tests {
         }
         // Keys were localized once per (user, engine): A's user for A; the any-engine user
         // for B (twice over: its trap and the impostor's).
-        assert_eq!(l.keys.len(), 2);
+        assert_eq!(l.keys.values().map(Vec::len).sum::<usize>(), 2);
 
         let only_a = Listener::new(Vec::new(), Vec::new())
             .with_user_of_engine(sha(b"engine-a-pass"), b"\x80\x00\x00\x01A");

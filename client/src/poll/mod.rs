@@ -183,10 +183,10 @@ impl Poller {
 
     /// `datagram` came from `from` at `now`: handed to the exchanges of the targets there.
     pub fn handle_datagram(&mut self, from: SocketAddr, datagram: &[u8], now: Instant) {
-        let Some(targets) = self.by_addr.get(&from) else {
-            return;
-        };
-        for k in targets.clone() {
+        let count = self.by_addr.get(&from).map_or(0, Vec::len);
+        // By position, not by a copy of the list: most addresses have one target.
+        for j in 0..count {
+            let k = self.by_addr[&from][j];
             if matches!(self.states[k], State::Running { .. }) {
                 self.exchanges[k].handle_datagram(from, datagram, now);
                 self.after_event(k, now);

@@ -320,11 +320,10 @@ impl Responder {
     /// The user `name` and its keys localized to this engine (made once per user).
     fn user(&mut self, name: &[u8]) -> Option<(usize, Arc<Peer>)> {
         let index = self.users.iter().position(|u| u.name == name)?;
-        let user = &self.users[index];
-        let id = self.engine.id.clone();
+        let (user, id) = (&self.users[index], &self.engine.id);
         let peer = self.keys.entry(index).or_insert_with(|| {
             let engine = crate::engine::Engine {
-                id,
+                id: id.clone(),
                 boots: 0,
                 time: 0,
                 learned_at: Instant::now(),

@@ -1,9 +1,9 @@
 //! A MIB view recorded from an agent: its bindings in OID order, read from what `snmpwalk -On`
 //! (or `snmpc walk -On`) prints, `.1.3.6.1.2.1.1.1.0 = STRING: "text"` a binding, a string
-//! that spans lines continued on the next ones. The exceptions snmpwalk prints where a walk
-//! ends (`= No more variables left in this MIB View ...`, `= No Such Object ...`) are values
-//! of no binding and are passed over; every other line that is not a binding it can read is
-//! reported with its number, never skipped silently.
+//! that spans lines continued on the next ones. Every line that is not a binding it can serve
+//! is reported with its number and why, never skipped silently; among them the exceptions
+//! snmpwalk prints where a walk ends (`= No more variables left in this MIB View ...`,
+//! `= No Such Object ...`), which carry no value.
 
 use snmp_ber::OidBuf;
 
@@ -55,16 +55,36 @@ impl View {
                 }
             }
             if is_exception(&whole) {
+                let reason = "an exception (noSuchObject, endOfMibView...): no value to serve";
+                unread.push(Unread {
+                    line: k + 1,
+                    reason: reason.into(),
+                });
                 continue;
             }
             match binding(&whole) {
-                Ok(b) => bindings.push(b),
+                Ok((oid, value)) => bindings.push((oid, value, k + 1)),
                 Err(reason) => unread.push(Unread {
                     line: k + 1,
                     reason,
                 }),
             }
         }
+        // An OID given twice: the last is served, the earlier reported.
+        bindings.sort_by(|a, b| a.0.cmp(&b.0).then(a.2.cmp(&b.2)));
+        for pair in bindings.windows(2) {
+            if pair[0].0 == pair[1].0 {
+                unread.push(Unread {
+                    line: pair[0].2,
+                    reason: format!(
+                        "{} is given again on line {}, which is served",
+                        pair[0].0, pair[1].2
+                    ),
+                });
+            }
+        }
+        unread.sort_by_key(|u| u.line);
+        let bindings = bindings.into_iter().map(|(o, v, _)| (o, v)).collect();
         (View::new(bindings), unread)
     }
 
@@ -251,14 +271,17 @@ mod tests {
             .1.3.6.1.2.1.25.4.2.1.5.2 = STRING: \"an unescaped \" quote\n\
             garbage line\n\
             .1.3.6.1.2.1.9.9 = Wobble: 3\n\
-            .1.3.6.1.2.1.99.1 = No more variables left in this MIB View (It is past the end of the MIB tree)\n";
+            .1.3.6.1.2.1.99.1 = No more variables left in this MIB View (It is past the end of the MIB tree)\n\
+            .1.3.6.1.2.1.1.5.0 = STRING: \"renamed\"\n";
         let (view, unread) = View::from_walk(text);
         assert_eq!(view.len(), 14);
         assert_eq!(
             unread.iter().map(|u| u.line).collect::<Vec<_>>(),
-            [16, 17],
+            [6, 16, 17, 18],
             "{unread:?}"
         );
+        assert!(unread[0].reason.contains("again on line 19"), "{unread:?}");
+        assert!(unread[3].reason.contains("exception"), "{unread:?}");
         let oid = |s: &str| s.parse::<OidBuf>().unwrap();
         assert_eq!(
             view.get(&oid("1.3.6.1.2.1.25.4.2.1.5.1")),
