@@ -21,22 +21,9 @@ pub struct AgentOpts {
     /// The community (v1, v2c).
     #[arg(short = 'c', long, default_value = "public")]
     pub community: String,
-    /// The USM user (v3).
-    #[arg(short = 'u', long, value_name = "NAME")]
-    pub user: Option<String>,
-    /// Its authentication protocol: MD5, SHA, SHA-224, SHA-256, SHA-384 or SHA-512.
-    #[arg(short = 'a', long, value_name = "PROTOCOL", requires = "auth_password")]
-    pub auth_protocol: Option<String>,
-    /// Its authentication password.
-    #[arg(short = 'A', long, value_name = "PASSWORD", requires = "auth_protocol")]
-    pub auth_password: Option<String>,
-    /// Its privacy protocol: DES, AES, AES-192, AES-256 (short keys extended as
-    /// draft-blumenthal-aes-usm-04 says, as net-snmp does), AES192C or AES256C (as Cisco does).
-    #[arg(short = 'x', long, value_name = "PROTOCOL", requires = "priv_password")]
-    pub priv_protocol: Option<String>,
-    /// Its privacy password.
-    #[arg(short = 'X', long, value_name = "PASSWORD", requires = "priv_protocol")]
-    pub priv_password: Option<String>,
+    /// The USM user (v3) and its protocols and passwords.
+    #[command(flatten)]
+    pub usm: UserOpts,
     /// The security level (v3): noAuthNoPriv, authNoPriv or authPriv (net-snmp's aliases
     /// too: noauth/nanp/1, auth/anp/2, priv/ap/3). Without it, the level follows from the
     /// protocols given.
@@ -166,44 +153,68 @@ impl AppOpts {
     }
 }
 
-/// One SNMPv3 user whom a receiver or an agent of ours answers (`listen`, `simulate`):
-/// `-u NAME` with `-a PROTO -A PASS` and `-x PROTO -X PASS`, net-snmp's letters.
-#[derive(Debug, Clone, Default, clap::Args)]
+/// An SNMPv3 user as net-snmp's tools take one: `-u NAME` with `-a PROTO -A PASS` and
+/// `-x PROTO -X PASS` (the agent commands, `listen`, `simulate`). Its `Debug` hides the
+/// passwords.
+#[derive(Clone, Default, clap::Args)]
 pub struct UserOpts {
-    /// The SNMPv3 user (with -a -A, -x -X).
+    /// The USM user (v3).
     #[arg(short = 'u', long, value_name = "NAME")]
     pub user: Option<String>,
-    /// Its authentication protocol.
-    #[arg(short = 'a', long, value_name = "PROTOCOL", requires_all = ["user", "auth_password"])]
+    /// Its authentication protocol: MD5, SHA, SHA-224, SHA-256, SHA-384 or SHA-512.
+    #[arg(short = 'a', long, value_name = "PROTOCOL", requires = "auth_password")]
     pub auth_protocol: Option<String>,
     /// Its authentication password.
     #[arg(short = 'A', long, value_name = "PASSWORD", requires = "auth_protocol")]
     pub auth_password: Option<String>,
-    /// Its privacy protocol.
-    #[arg(short = 'x', long, value_name = "PROTOCOL", requires_all = ["auth_protocol", "priv_password"])]
+    /// Its privacy protocol: DES, AES, AES-192, AES-256 (short keys extended as
+    /// draft-blumenthal-aes-usm-04 says, as net-snmp does), AES192C or AES256C (as Cisco does).
+    #[arg(short = 'x', long, value_name = "PROTOCOL", requires = "priv_password")]
     pub priv_protocol: Option<String>,
     /// Its privacy password.
     #[arg(short = 'X', long, value_name = "PASSWORD", requires = "priv_protocol")]
     pub priv_password: Option<String>,
 }
 
+impl std::fmt::Debug for UserOpts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let hidden = |s: &Option<String>| s.as_ref().map(|_| "(hidden)");
+        f.debug_struct("UserOpts")
+            .field("user", &self.user)
+            .field("auth_protocol", &self.auth_protocol)
+            .field("auth_password", &hidden(&self.auth_password))
+            .field("priv_protocol", &self.priv_protocol)
+            .field("priv_password", &hidden(&self.priv_password))
+            .finish()
+    }
+}
+
 impl UserOpts {
-    /// The user, when `-u` names one, or why its protocols are not.
+    /// The user, when `-u` names one, or why not (protocols without a user are refused,
+    /// never ignored).
     pub fn user(&self) -> Result<Option<UsmUser>, String> {
         let Some(name) = &self.user else {
+            if self.auth_protocol.is_some() {
+                return Err("-a and -x need a user (-u)".into());
+            }
             return Ok(None);
         };
-        let (auth, privacy) = protocols(
+        let (auth, privacy) = self.protocols()?;
+        UsmUser::new(name, auth, privacy)
+            .map(Some)
+            .map_err(|e| e.to_string())
+    }
+
+    /// The protocols `-a`/`-x` name, with their passwords.
+    pub fn protocols(&self) -> Result<Protocols<'_>, String> {
+        protocols(
             self.auth_protocol
                 .as_deref()
                 .zip(self.auth_password.as_deref()),
             self.priv_protocol
                 .as_deref()
                 .zip(self.priv_password.as_deref()),
-        )?;
-        UsmUser::new(name, auth, privacy)
-            .map(Some)
-            .map_err(|e| e.to_string())
+        )
     }
 }
 
@@ -299,16 +310,11 @@ fn level(text: &str) -> Result<(bool, bool), String> {
 
 impl std::fmt::Debug for AgentOpts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let hidden = |s: &Option<String>| s.as_ref().map(|_| "(hidden)");
         f.debug_struct("AgentOpts")
             .field("agent", &self.agent)
             .field("version", &self.version)
             .field("community", &"(hidden)")
-            .field("user", &self.user)
-            .field("auth_protocol", &self.auth_protocol)
-            .field("auth_password", &hidden(&self.auth_password))
-            .field("priv_protocol", &self.priv_protocol)
-            .field("priv_password", &hidden(&self.priv_password))
+            .field("usm", &self.usm)
             .field("level", &self.level)
             .field("context", &self.context)
             .field("context_engine_id", &self.context_engine_id)
@@ -411,15 +417,8 @@ impl AgentOpts {
             "1" => Credentials::V1(self.community.as_bytes().to_vec()),
             "2c" => Credentials::V2c(self.community.as_bytes().to_vec()),
             _ => {
-                let user = self.user.as_deref().ok_or("SNMPv3 needs a user (-u)")?;
-                let (mut auth, mut privacy) = protocols(
-                    self.auth_protocol
-                        .as_deref()
-                        .zip(self.auth_password.as_deref()),
-                    self.priv_protocol
-                        .as_deref()
-                        .zip(self.priv_password.as_deref()),
-                )?;
+                let user = self.usm.user.as_deref().ok_or("SNMPv3 needs a user (-u)")?;
+                let (mut auth, mut privacy) = self.usm.protocols()?;
                 if let Some(l) = &self.level {
                     let (with_auth, with_priv) = level(l)?;
                     if with_auth && auth.is_none() {
