@@ -267,6 +267,9 @@ impl Emitter<'_> {
             },
             Ty::Bits(_) => quote!(snmp_ber::BitString<'a>),
             Ty::Oid => quote!(snmp_ber::Oid<'a>),
+            Ty::BigInt => quote!(snmp_ber::Integer<'a>),
+            Ty::Time(TimeKind::Utc) => quote!(snmp_ber::UtcTime),
+            Ty::Time(TimeKind::Generalized) => quote!(snmp_ber::GeneralizedTime),
             Ty::Any => quote!(snmp_ber::Any<'a>),
             Ty::Named(id) => self.def_path(*id),
             Ty::SeqOf { elem, .. } => {
@@ -361,12 +364,19 @@ impl Emitter<'_> {
                 })
             }
             Ty::Oid => quote!(snmp_ber::Oid::decode_contents(r, c)),
+            Ty::BigInt => quote!(snmp_ber::Integer::decode_contents(r, c)),
+            Ty::Time(TimeKind::Utc) => quote!(snmp_ber::UtcTime::decode_contents(r, c)),
+            Ty::Time(TimeKind::Generalized) => {
+                quote!(snmp_ber::GeneralizedTime::decode_contents(r, c))
+            }
             Ty::Any => unreachable!("ANY has no outer tag"),
             Ty::Named(id) => {
                 let name = self.def_name(*id);
                 quote!(#name::decode_contents(r, c))
             }
-            Ty::SeqOf { size, label, .. } => {
+            Ty::SeqOf {
+                size, label, set, ..
+            } => {
                 let check = size.as_ref().map(|s| {
                     let pat = size_pattern(s);
                     let exp = &s.expected;
@@ -376,8 +386,13 @@ impl Emitter<'_> {
                         }
                     }
                 });
+                let framing = if *set {
+                    quote!(decode_set_contents)
+                } else {
+                    quote!(decode_contents)
+                };
                 quote!({
-                    let list = snmp_ber::SequenceOf::decode_contents(snmp_ber::Reader::nested(r, c)?, #label)?;
+                    let list = snmp_ber::SequenceOf::#framing(snmp_ber::Reader::nested(r, c)?, #label)?;
                     #check
                     Ok(list)
                 })
@@ -486,13 +501,18 @@ impl Emitter<'_> {
                 }
             }
             Ty::Oid => quote!(w.put_slice(#v.as_ber())?;),
+            Ty::BigInt | Ty::Time(_) => quote!(#v.encode_contents(w)?;),
             Ty::Any => unreachable!("ANY has no outer tag"),
             Ty::Named(_) => quote!(#v.encode_contents(w)?;),
-            Ty::SeqOf { size, .. } => {
+            Ty::SeqOf { size, set, .. } => {
                 let check = size
                     .as_ref()
                     .map(|s| size_encode_check(s, quote!(#v.len()), component));
-                quote!(#check #v.encode_contents(w)?;)
+                if *set {
+                    quote!(#check #v.encode_set_contents(w)?;)
+                } else {
+                    quote!(#check #v.encode_contents(w)?;)
+                }
             }
             Ty::Tagged {
                 explicit: false,
@@ -574,6 +594,65 @@ impl Emitter<'_> {
     // Definitions
     // -----------------------------------------------------------------------------------------
 
+    /// The whole DER encoding of DEFAULT value `v` of a component of type `ty`, when the type is
+    /// a BOOLEAN, INTEGER or ENUMERATED under its tags.
+    fn default_encoding(&self, ty: &Ty, v: DefaultValue) -> Option<Vec<u8>> {
+        let contents = match v {
+            DefaultValue::Bool(b) => vec![if b { 0xff } else { 0x00 }],
+            DefaultValue::Int(n) => {
+                let bytes = n.to_be_bytes();
+                let skip = (0..15)
+                    .take_while(|&k| {
+                        let (a, b) = (bytes[k], bytes[k + 1]);
+                        (a == 0 && b & 0x80 == 0) || (a == 0xff && b & 0x80 != 0)
+                    })
+                    .count();
+                bytes[skip..].to_vec()
+            }
+        };
+        let tlv = |layer: Layer, contents: &[u8]| {
+            let mut out = layer.tag.identifier(layer.constructed);
+            out.push(contents.len() as u8);
+            out.extend_from_slice(contents);
+            out
+        };
+        match ty {
+            Ty::Bool | Ty::Int(_) | Ty::BigInt => Some(tlv(ty.outer_layer(self.defs())?, &contents)),
+            Ty::Named(id) => {
+                let def = &self.defs()[*id];
+                match &def.body {
+                    Body::Alias(inner) => self.default_encoding(inner, v),
+                    Body::NamedInt { .. } | Body::Enumerated { .. } => {
+                        let (last, outer) = def.layers.split_last()?;
+                        let mut out = tlv(*last, &contents);
+                        for layer in outer.iter().rev() {
+                            out = tlv(*layer, &out);
+                        }
+                        Some(out)
+                    }
+                    _ => None,
+                }
+            }
+            Ty::Tagged {
+                tag,
+                explicit,
+                inner,
+            } => {
+                let inner_tlv = self.default_encoding(inner, v)?;
+                let layer = ty.outer_layer(self.defs())?;
+                if *explicit {
+                    Some(tlv(layer, &inner_tlv))
+                } else {
+                    let id_len = inner.outer_layer(self.defs())?.tag.identifier(false).len();
+                    let mut out = tag.identifier(layer.constructed);
+                    out.extend_from_slice(&inner_tlv[id_len..]);
+                    Some(out)
+                }
+            }
+            _ => None,
+        }
+    }
+
     fn def_doc(&self, d: &Def) -> TokenStream {
         let m = &self.ir.modules[d.module];
         let mut source: Vec<&str> = d.source.lines().collect();
@@ -638,9 +717,21 @@ impl Emitter<'_> {
                     let fname = ident(&f.rust_name);
                     let comp = &f.asn1_name;
                     let dec = self.dec(&f.ty);
+                    let der_default = f
+                        .default_value
+                        .filter(|_| self.ir.modules[d.module].der)
+                        .and_then(|v| self.default_encoding(&f.ty, v))
+                        .map(|tlv| {
+                            let bytes = tlv.iter().map(|b| hex_u8(*b));
+                            quote! {
+                                if r.is_der() && r.remaining().starts_with(&[#(#bytes),*]) {
+                                    return Err(r.error_here(snmp_ber::DecodeErrorKind::DefaultEncoded).in_component(#comp));
+                                }
+                            }
+                        });
                     if f.optional {
                         let cond = self.presence_test(&f.ty);
-                        quote!(#fname: if #cond { Some(snmp_ber::within(#comp, || #dec)?) } else { None })
+                        quote!(#fname: if #cond { #der_default Some(snmp_ber::within(#comp, || #dec)?) } else { None })
                     } else {
                         quote!(#fname: snmp_ber::within(#comp, || #dec)?)
                     }

@@ -29,6 +29,9 @@ pub struct IrModule {
     pub defs: Vec<DefId>,
     /// Its value assignments that have a Rust form.
     pub values: Vec<ValueDef>,
+    /// Compiled with DER rules ([`crate::Builder::der`]): unbounded INTEGERs of any size,
+    /// DEFAULT values refused when encoded.
+    pub der: bool,
 }
 
 /// Where a definition comes from.
@@ -201,8 +204,20 @@ pub struct Field {
     pub optional: bool,
     /// The DEFAULT value as written, for the doc comment.
     pub default: Option<String>,
+    /// The DEFAULT value, when it is one DER can recognise encoded (BOOLEAN and INTEGER
+    /// values, ENUMERATED items and named numbers).
+    pub default_value: Option<DefaultValue>,
     /// The component's source text.
     pub source: String,
+}
+
+/// A DEFAULT value the generated DER decoder refuses to see encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DefaultValue {
+    /// A BOOLEAN.
+    Bool(bool),
+    /// An INTEGER or ENUMERATED value.
+    Int(i128),
 }
 
 /// A CHOICE alternative.
@@ -233,6 +248,10 @@ pub enum Ty {
     Bits(Option<SizeC>),
     /// OBJECT IDENTIFIER.
     Oid,
+    /// An INTEGER of any size (unbounded above, in a module compiled with DER rules).
+    BigInt,
+    /// UTCTime or GeneralizedTime.
+    Time(TimeKind),
     /// ANY without a binding.
     Any,
     /// A generated type.
@@ -246,6 +265,8 @@ pub enum Ty {
         /// Where the list is defined (`VarBindList`, `Record.tags`): the start of the error
         /// paths its iterator reports.
         label: String,
+        /// SET OF (tag 17, elements in DER order) rather than SEQUENCE OF.
+        set: bool,
     },
     /// A tagged type.
     Tagged {
@@ -256,6 +277,15 @@ pub enum Ty {
         /// The tagged type.
         inner: Box<Ty>,
     },
+}
+
+/// The two time types of X.680.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeKind {
+    /// UTCTime, `[UNIVERSAL 23]`.
+    Utc,
+    /// GeneralizedTime, `[UNIVERSAL 24]`.
+    Generalized,
 }
 
 /// Rust representation of an INTEGER.
@@ -329,15 +359,17 @@ impl Ty {
             })
         };
         match self {
-            Ty::Int(_) => prim(2),
+            Ty::Int(_) | Ty::BigInt => prim(2),
+            Ty::Time(TimeKind::Utc) => prim(23),
+            Ty::Time(TimeKind::Generalized) => prim(24),
             Ty::Bool => prim(1),
             Ty::Null => prim(5),
             Ty::Octets(_) => prim(4),
             Ty::Bits(_) => prim(3),
             Ty::Oid => prim(6),
             Ty::Any => None,
-            Ty::SeqOf { .. } => Some(Layer {
-                tag: Tag::universal(16),
+            Ty::SeqOf { set, .. } => Some(Layer {
+                tag: Tag::universal(if *set { 17 } else { 16 }),
                 constructed: true,
             }),
             Ty::Named(id) => defs[*id].outer_layer(defs),

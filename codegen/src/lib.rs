@@ -98,6 +98,7 @@ pub struct Builder {
     files: Vec<PathBuf>,
     dirs: Vec<PathBuf>,
     open_types: Vec<OpenTypeBinding>,
+    der_modules: Vec<String>,
     out_dir: Option<PathBuf>,
     file_name: Option<String>,
     display_root: Option<PathBuf>,
@@ -138,6 +139,17 @@ impl Builder {
     /// Adds every `*.asn1` and `*.asn` file of a directory, in name order.
     pub fn asn1_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.dirs.push(dir.into());
+        self
+    }
+
+    /// Compiles ASN.1 module `module` with DER rules (X.690 clauses 10 and 11), as certificates
+    /// and CRLs need: an INTEGER unbounded above (no constraint, or `..MAX`) becomes
+    /// `snmp_ber::Integer`, any size, borrowed; the decoder refuses a component encoded with its
+    /// DEFAULT value when reading under DER ([`snmp_ber::Decode::from_der`]); SET OF elements are
+    /// encoded in DER order. Modules not named keep the BER conventions of SNMP (INTEGERs as
+    /// 64-bit values); every module's types can be read under either rule set.
+    pub fn der(mut self, module: &str) -> Self {
+        self.der_modules.push(module.to_string());
         self
     }
 
@@ -271,7 +283,7 @@ impl Builder {
         let mut modules = if sources.is_empty() {
             Vec::new()
         } else {
-            let ir = resolve::resolve(&sources, &self.open_types)?;
+            let ir = resolve::resolve(&sources, &self.open_types, &self.der_modules)?;
             emit::emit(&ir).map_err(Diagnostics::from)?
         };
         let mut inputs = inputs;

@@ -55,13 +55,42 @@ struct Resolver<'s> {
     /// (module, name) -> assignment index.
     assigns: HashMap<(usize, String), usize>,
     open_types: &'s [OpenTypeBinding],
+    /// Modules compiled with DER rules.
+    der_modules: &'s [String],
     ir: Ir,
     /// Rust names taken per module.
     taken: Vec<HashSet<String>>,
 }
 
-/// Parses and resolves `files` into the IR. Diagnostics name file:line:column.
-pub fn resolve(files: &[SourceFile], open_types: &[OpenTypeBinding]) -> Result<Ir, Diagnostics> {
+/// The types X.680 defines that a module may use without defining or importing them: the
+/// character string types (clause 41) and the time types (clauses 46 and 47), with their
+/// UNIVERSAL tag numbers. A module that defines one of these names itself (as RFC 5280 defines
+/// UTF8String) uses its own definition.
+const BUILT_IN_TYPES: &[(&str, u32)] = &[
+    ("UTF8String", 12),
+    ("NumericString", 18),
+    ("PrintableString", 19),
+    ("TeletexString", 20),
+    ("T61String", 20),
+    ("VideotexString", 21),
+    ("IA5String", 22),
+    ("UTCTime", 23),
+    ("GeneralizedTime", 24),
+    ("GraphicString", 25),
+    ("VisibleString", 26),
+    ("ISO646String", 26),
+    ("GeneralString", 27),
+    ("UniversalString", 28),
+    ("BMPString", 30),
+];
+
+/// Parses and resolves `files` into the IR. Diagnostics name file:line:column. Modules named in
+/// `der_modules` are compiled with DER rules.
+pub fn resolve(
+    files: &[SourceFile],
+    open_types: &[OpenTypeBinding],
+    der_modules: &[String],
+) -> Result<Ir, Diagnostics> {
     let mut mods = Vec::new();
     let mut errors = Vec::new();
     for (fi, f) in files.iter().enumerate() {
@@ -89,6 +118,7 @@ pub fn resolve(files: &[SourceFile], open_types: &[OpenTypeBinding]) -> Result<I
         type_defs: HashMap::new(),
         assigns: HashMap::new(),
         open_types,
+        der_modules,
         ir: Ir::default(),
         taken: Vec::new(),
         mods,
@@ -140,6 +170,7 @@ impl<'s> Resolver<'s> {
                 file: self.files[self.mods[m].file].name.clone(),
                 defs: Vec::new(),
                 values: Vec::new(),
+                der: self.der_modules.contains(&name),
             });
             self.taken.push(HashSet::new());
             for (k, a) in self.mods[m].ast.assignments.iter().enumerate() {
@@ -248,7 +279,27 @@ impl<'s> Resolver<'s> {
     // Values
     // -----------------------------------------------------------------------------------------
 
+    /// The type `ty` names, followed through type references (`AttributeType` to OBJECT
+    /// IDENTIFIER).
+    fn dereference(&self, m: usize, ty: &Type) -> Type {
+        let (mut m, mut ty) = (m, ty.clone());
+        for _ in 0..32 {
+            let TypeKind::Reference { module, name } = &ty.kind else {
+                break;
+            };
+            match self.type_assignment(m, module.as_deref(), name, ty.span.start) {
+                Ok((t, _)) => {
+                    ty = self.assignment_type(t, name);
+                    m = t;
+                }
+                Err(_) => break,
+            }
+        }
+        ty
+    }
+
     fn lower_value(&mut self, m: usize, a: &Assignment, ty: &Type, v: &Value) -> R<()> {
+        let ty = &self.dereference(m, ty);
         let value = match (&ty.kind, v) {
             (TypeKind::ObjectIdentifier, Value::ObjectIdentifier(_)) => {
                 ConstValue::Oid(self.oid_value(m, &a.name, 0)?)
@@ -528,7 +579,14 @@ impl<'s> Resolver<'s> {
             };
             (self.lower_choice(m, name, &rust, list)?, 0)
         } else {
-            (Body::Alias(self.lower_ty(m, ty, name, &rust)?), 0)
+            // `CountryName ::= [APPLICATION 1] CHOICE {...}`: the CHOICE itself becomes
+            // `CountryNameChoice`, wrapped in the tag by the alias.
+            let hoist = if matches!(core.kind, TypeKind::Choice(_)) {
+                format!("{rust}Choice")
+            } else {
+                rust.clone()
+            };
+            (Body::Alias(self.lower_ty(m, ty, name, &hoist)?), 0)
         };
         let mut layers = Vec::new();
         if structured {
@@ -581,6 +639,10 @@ impl<'s> Resolver<'s> {
                 rust_name,
                 ty,
                 optional: c.optional || c.default.is_some(),
+                default_value: c
+                    .default
+                    .as_ref()
+                    .and_then(|v| self.default_value(m, &c.ty, v)),
                 default: c.default.as_ref().map(|_| {
                     let t = self.text(m, c.span);
                     t.rsplit_once("DEFAULT")
@@ -594,6 +656,30 @@ impl<'s> Resolver<'s> {
             fields,
             extensible: list.extensible,
         })
+    }
+
+    /// A DEFAULT value DER can recognise encoded: a BOOLEAN, a number, or a name of the
+    /// component type's named numbers or ENUMERATED items.
+    fn default_value(&self, m: usize, ty: &Type, v: &Value) -> Option<DefaultValue> {
+        match v {
+            Value::Boolean(b) => return Some(DefaultValue::Bool(*b)),
+            Value::Number(n) => return Some(DefaultValue::Int(*n)),
+            Value::Ref(r) => {
+                let mut core = self.dereference(m, ty);
+                while let TypeKind::Tagged { inner, .. } = &core.kind {
+                    core = self.dereference(m, inner);
+                }
+                let names = match &core.kind {
+                    TypeKind::Integer(names) => names,
+                    TypeKind::Enumerated { items, .. } => items,
+                    _ => return None,
+                };
+                let item = names.iter().find(|n| *n.name == *r.name)?;
+                let value = item.value.as_ref()?;
+                self.named_value(m, value, 0).ok().map(DefaultValue::Int)
+            }
+            _ => None,
+        }
     }
 
     fn lower_choice(&mut self, m: usize, asn1: &str, rust: &str, list: &ComponentList) -> R<Body> {
@@ -846,7 +932,11 @@ impl<'s> Resolver<'s> {
             TypeKind::OctetString => Ty::Octets(self.size_of(m, &ty.constraints)?),
             TypeKind::BitString(_) => Ty::Bits(self.size_of(m, &ty.constraints)?),
             TypeKind::Integer(names) if names.is_empty() => {
-                Ty::Int(self.int_ty(m, &ty.constraints, ty.span.start)?)
+                if self.ir.modules[m].der && unbounded_above(&ty.constraints) {
+                    Ty::BigInt
+                } else {
+                    Ty::Int(self.int_ty(m, &ty.constraints, ty.span.start)?)
+                }
             }
             TypeKind::Integer(_)
             | TypeKind::Enumerated { .. }
@@ -882,6 +972,7 @@ impl<'s> Resolver<'s> {
                     elem: elem_id,
                     size,
                     label: path.to_string(),
+                    set: matches!(ty.kind, TypeKind::SetOf(..)),
                 }
             }
             TypeKind::Any(_) => {
@@ -898,6 +989,25 @@ impl<'s> Resolver<'s> {
                         Ty::Named(id)
                     }
                     None => Ty::Any,
+                }
+            }
+            TypeKind::Reference { module: None, name }
+                if self.defining_module(m, name).is_none() && built_in(name).is_some() =>
+            {
+                let number = built_in(name).unwrap_or_default();
+                let base = match number {
+                    23 => Ty::Time(TimeKind::Utc),
+                    24 => Ty::Time(TimeKind::Generalized),
+                    _ => Ty::Tagged {
+                        tag: Tag::universal(number),
+                        explicit: false,
+                        inner: Box::new(Ty::Octets(None)),
+                    },
+                };
+                if ty.constraints.is_empty() {
+                    base
+                } else {
+                    return self.constrain(m, base, &ty.constraints, ty.span.start);
                 }
             }
             TypeKind::Reference { module, name } => {
@@ -926,7 +1036,11 @@ impl<'s> Resolver<'s> {
             Ty::Int(_) => Ty::Int(self.int_ty(m, constraints, offset)?),
             Ty::Octets(s) => Ty::Octets(self.size_of(m, constraints)?.or(s)),
             Ty::Bits(s) => Ty::Bits(self.size_of(m, constraints)?.or(s)),
-            Ty::SeqOf { elem, size, label } => Ty::SeqOf { elem, size: self.size_of(m, constraints)?.or(size), label },
+            Ty::SeqOf { elem, size, label, set } => Ty::SeqOf { elem, size: self.size_of(m, constraints)?.or(size), label, set },
+            // A value-set constraint on an OBJECT IDENTIFIER (RFC 5280's PolicyQualifierId) names
+            // the values known when the module was written; others stay decodable.
+            Ty::Oid if constraints.iter().all(|c| matches!(c, Constraint::Value(..))) => Ty::Oid,
+            Ty::BigInt => Ty::BigInt,
             _ => {
                 return Err(self.diag(
                     m,
@@ -948,10 +1062,10 @@ impl<'s> Resolver<'s> {
                     !(matches!(ty, Ty::Octets(_))
                         && s.as_ref().and_then(SizeC::fixed).is_some_and(|n| n <= 64))
                 }
-                Ty::Oid | Ty::Any | Ty::SeqOf { .. } => true,
+                Ty::Oid | Ty::Any | Ty::SeqOf { .. } | Ty::BigInt => true,
                 Ty::Named(id) => defs[*id].lifetime,
                 Ty::Tagged { inner, .. } => ty_borrows(inner, defs),
-                Ty::Int(_) | Ty::Bool | Ty::Null => false,
+                Ty::Int(_) | Ty::Bool | Ty::Null | Ty::Time(_) => false,
             }
         }
         loop {
@@ -1046,5 +1160,24 @@ impl<'s> Resolver<'s> {
             }
         }
         Ok(())
+    }
+}
+
+/// The UNIVERSAL tag number of a built-in X.680 type name, if it is one.
+fn built_in(name: &str) -> Option<u32> {
+    BUILT_IN_TYPES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, number)| *number)
+}
+
+/// True when an INTEGER's value constraint leaves it unbounded above (none, or `..MAX`).
+fn unbounded_above(constraints: &[Constraint]) -> bool {
+    match constraints.iter().rev().find_map(|c| match c {
+        Constraint::Value(items, _) => Some(items),
+        _ => None,
+    }) {
+        Some(items) => items.iter().any(|it| matches!(it.hi, Bound::Max)),
+        None => true,
     }
 }

@@ -100,6 +100,13 @@ impl<'a> BitString<'a> {
             ));
         };
         match BitString::new(bytes, unused) {
+            Some(b) if r.is_der() && !b.padding_is_zero() => Err(r.error_at(
+                contents,
+                DecodeErrorKind::NotCanonical {
+                    what: "BIT STRING",
+                    expected: "unused bits set to zero (X.690 11.2.1)",
+                },
+            )),
             Some(b) => Ok(b),
             None => Err(r.error_at(
                 contents,
@@ -108,6 +115,14 @@ impl<'a> BitString<'a> {
                     expected: "0..7, and 0 when there are no bits",
                 },
             )),
+        }
+    }
+
+    /// True when the unused bits of the last octet are all zero, as DER requires.
+    pub fn padding_is_zero(&self) -> bool {
+        match self.bytes.last() {
+            Some(&last) => last & ((1u8 << self.unused_bits) - 1) == 0,
+            None => true,
         }
     }
 

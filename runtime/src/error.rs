@@ -155,6 +155,37 @@ pub enum DecodeErrorKind {
         /// "primitive" or "constructed".
         expected: &'static str,
     },
+    /// Under DER: a long-form length that a shorter form could have written (X.690 10.1).
+    #[error("length {length} in a non-minimal form: DER expects the fewest length octets")]
+    NonMinimalLength {
+        /// The length read.
+        length: u64,
+    },
+    /// Under DER: a value that has one canonical encoding, encoded otherwise.
+    #[error("{what} is not in its DER form: expected {expected}")]
+    NotCanonical {
+        /// The type, e.g. `BOOLEAN`.
+        what: &'static str,
+        /// The canonical form.
+        expected: &'static str,
+    },
+    /// Under DER: a component encoded with its DEFAULT value, which DER leaves out (X.690 11.5).
+    #[error("component encoded with its DEFAULT value: DER expects it left out")]
+    DefaultEncoded,
+    /// Under DER: SET OF elements not in ascending order of their encodings (X.690 11.6).
+    #[error("SET OF element {index} sorts before the one preceding it: DER expects ascending encodings")]
+    UnsortedSetOf {
+        /// The element out of order, counted from 0.
+        index: usize,
+    },
+    /// A UTCTime or GeneralizedTime that is not a valid date and time in the forms accepted.
+    #[error("invalid {what}: expected {expected}")]
+    BadTime {
+        /// `UTCTime` or `GeneralizedTime`.
+        what: &'static str,
+        /// What was wrong or what was expected.
+        expected: &'static str,
+    },
     /// A SEQUENCE that ended before a mandatory component.
     #[error("missing component: expected {expected}")]
     MissingComponent {

@@ -15,6 +15,7 @@
 //!   encoding).
 
 mod any;
+mod bigint;
 mod error;
 mod integer;
 mod octets;
@@ -23,19 +24,22 @@ mod prim;
 mod reader;
 mod scratch;
 mod seq_of;
+mod time;
 mod writer;
 
 pub use any::{Any, BitString};
+pub use bigint::Integer;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, PathSegment, TagByte};
 pub use integer::{decode_i64, decode_u64, encoded_len_i64, encoded_len_u64};
 pub use octets::{OctetBuf, INLINE_OCTETS};
 pub use oid::{Arcs, Oid, OidBuf, OidParseError};
 pub use prim::{
-    boolean, fixed_octets, int_i128, int_i32, int_i64, int_u32, int_u64, null, within, within_path,
+    boolean, der_minimal_integer, fixed_octets, int_i128, int_i32, int_i64, int_u32, int_u64, null, within, within_path,
 };
-pub use reader::{Reader, MAX_DEPTH};
+pub use reader::{Reader, Rules, MAX_DEPTH};
+pub use time::{DateTime, GeneralizedTime, UtcTime};
 pub use scratch::SCRATCH_OCTETS;
-pub use seq_of::{SequenceOf, SequenceOfIter};
+pub use seq_of::{der_set_order, SequenceOf, SequenceOfIter};
 pub use writer::Writer;
 
 /// A type with a BER decoder generated (or written) for it.
@@ -59,6 +63,15 @@ pub trait Decode<'a>: Sized {
     /// [`Decode::from_ber_validated`] to have every element checked before this returns.
     fn from_ber(input: &'a [u8]) -> Result<Self, DecodeError> {
         let mut reader = Reader::new(input);
+        let value = Self::decode(&mut reader).map_err(|e| e.in_component(Self::ASN1_NAME))?;
+        reader.finish()?;
+        Ok(value)
+    }
+
+    /// Decodes exactly one value from `input` under DER ([`Rules::Der`]): everything
+    /// [`Decode::from_ber`] checks, and the one encoding DER allows for each value.
+    fn from_der(input: &'a [u8]) -> Result<Self, DecodeError> {
+        let mut reader = Reader::with_rules(input, Rules::Der);
         let value = Self::decode(&mut reader).map_err(|e| e.in_component(Self::ASN1_NAME))?;
         reader.finish()?;
         Ok(value)

@@ -31,9 +31,35 @@ pub fn within_path<T>(
     }
 }
 
+/// Under DER, fails when INTEGER contents start with a redundant sign octet (X.690 8.3.2).
+#[inline(always)]
+pub fn der_minimal_integer(r: &Reader<'_>, c: &[u8]) -> Result<(), DecodeError> {
+    if r.is_der() {
+        if let [a, b, ..] = c {
+            if (*a == 0 && b & 0x80 == 0) || (*a == 0xff && b & 0x80 != 0) {
+                return Err(not_minimal(r, c));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn not_minimal(r: &Reader<'_>, c: &[u8]) -> DecodeError {
+    r.error_at(
+        c,
+        DecodeErrorKind::NotCanonical {
+            what: "INTEGER",
+            expected: "no redundant leading 0x00 or 0xff octet",
+        },
+    )
+}
+
 /// INTEGER contents as `i32` (-2147483648..2147483647).
 #[inline]
 pub fn int_i32(r: &Reader<'_>, c: &[u8]) -> Result<i32, DecodeError> {
+    der_minimal_integer(r, c)?;
     if let Some((&first, rest)) = c.split_first() {
         if rest.len() < 4 {
             let mut v = first as i8 as i32;
@@ -58,6 +84,7 @@ fn int_i32_slow(r: &Reader<'_>, c: &[u8]) -> Result<i32, DecodeError> {
 /// INTEGER contents as `u32` (0..4294967295).
 #[inline]
 pub fn int_u32(r: &Reader<'_>, c: &[u8]) -> Result<u32, DecodeError> {
+    der_minimal_integer(r, c)?;
     // One to four octets with the sign bit clear, or five with a leading zero octet: the
     // leading zero shifts out of the 32-bit accumulator.
     let n = c.len();
@@ -87,12 +114,14 @@ fn int_u32_slow(r: &Reader<'_>, c: &[u8]) -> Result<u32, DecodeError> {
 /// INTEGER contents as `i64`.
 #[inline]
 pub fn int_i64(r: &Reader<'_>, c: &[u8]) -> Result<i64, DecodeError> {
+    der_minimal_integer(r, c)?;
     decode_i64(r, c)
 }
 
 /// INTEGER contents as `u64` (0..18446744073709551615, nine octets at most).
 #[inline]
 pub fn int_u64(r: &Reader<'_>, c: &[u8]) -> Result<u64, DecodeError> {
+    der_minimal_integer(r, c)?;
     let n = c.len();
     let ok = match c.first() {
         Some(&first) => first & 0x80 == 0 && (n < 9 || (n == 9 && first == 0)),
@@ -112,6 +141,7 @@ pub fn int_u64(r: &Reader<'_>, c: &[u8]) -> Result<u64, DecodeError> {
 /// generated code checks itself (so the error names the constraint, not a Rust type's range).
 #[inline]
 pub fn int_i128(r: &Reader<'_>, c: &[u8]) -> Result<i128, DecodeError> {
+    der_minimal_integer(r, c)?;
     if c.len() == 9 && c[0] == 0 {
         return int_u64(r, c).map(i128::from);
     }
@@ -128,10 +158,17 @@ pub fn null(r: &Reader<'_>, c: &[u8]) -> Result<(), DecodeError> {
     }
 }
 
-/// BOOLEAN contents: one octet, zero for FALSE.
+/// BOOLEAN contents: one octet, zero for FALSE (under DER, 0xff for TRUE).
 #[inline]
 pub fn boolean(r: &Reader<'_>, c: &[u8]) -> Result<bool, DecodeError> {
     match c {
+        [b] if *b != 0 && *b != 0xff && r.is_der() => Err(r.error_at(
+            c,
+            DecodeErrorKind::NotCanonical {
+                what: "BOOLEAN",
+                expected: "0x00 or 0xff",
+            },
+        )),
         [b] => Ok(*b != 0),
         _ => Err(r.error_at(c, DecodeErrorKind::BadBoolean { found: c.len() })),
     }

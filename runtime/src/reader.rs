@@ -25,7 +25,26 @@ pub struct Reader<'a> {
     buf: &'a [u8],
     /// Address of the first octet of the whole input, to turn slices back into offsets.
     origin: usize,
-    depth: usize,
+    depth: u32,
+    rules: Rules,
+}
+
+/// The encoding rules a [`Reader`] holds its input to.
+///
+/// BER (X.690 clause 8) is what SNMP agents send and what the SNMP modules are read with;
+/// DER (X.690 clause 10 and 11) is BER with one encoding per value, as certificates and CRLs are
+/// signed. Under DER a reader also rejects what DER forbids: long-form lengths that are not
+/// minimal, INTEGERs with a redundant leading octet, BOOLEANs other than 0x00 and 0xFF, BIT
+/// STRINGs whose unused bits are not zero, times not in their one canonical form; and the
+/// generated decoders of modules compiled with DER rules add encoded DEFAULT values and
+/// unsorted SET OF elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Rules {
+    /// Basic Encoding Rules: every definite-length form a sender may choose.
+    #[default]
+    Ber,
+    /// Distinguished Encoding Rules.
+    Der,
 }
 
 impl<'a> Reader<'a> {
@@ -36,7 +55,29 @@ impl<'a> Reader<'a> {
             buf: input,
             origin: input.as_ptr() as usize,
             depth: 0,
+            rules: Rules::Ber,
         }
+    }
+
+    /// A reader over a whole input held to `rules`.
+    #[inline]
+    pub fn with_rules(input: &'a [u8], rules: Rules) -> Self {
+        Reader {
+            rules,
+            ..Reader::new(input)
+        }
+    }
+
+    /// The rules this reader holds its input to.
+    #[inline]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// True under [`Rules::Der`].
+    #[inline]
+    pub fn is_der(&self) -> bool {
+        self.rules == Rules::Der
     }
 
     /// A reader over `part`, a slice of `whole`, reporting offsets counted from the start of
@@ -50,19 +91,21 @@ impl<'a> Reader<'a> {
             buf: part,
             origin: if inside { w } else { p },
             depth: 0,
+            rules: Rules::Ber,
         }
     }
 
     /// A reader over `contents`, a slice of the input that `outer` reads, one level deeper.
     #[inline]
     pub fn nested(outer: &Reader<'a>, contents: &'a [u8]) -> Result<Self, DecodeError> {
-        if outer.depth >= MAX_DEPTH {
+        if outer.depth as usize >= MAX_DEPTH {
             return Err(outer.error_at(contents, DecodeErrorKind::TooDeep { max: MAX_DEPTH }));
         }
         Ok(Reader {
             buf: contents,
             origin: outer.origin,
             depth: outer.depth + 1,
+            rules: outer.rules,
         })
     }
 
@@ -93,7 +136,7 @@ impl<'a> Reader<'a> {
     /// How deep this reader is below the outermost value.
     #[inline]
     pub fn depth(&self) -> usize {
-        self.depth
+        self.depth as usize
     }
 
     /// An error at the start of `slice`.
@@ -313,6 +356,10 @@ impl<'a> Reader<'a> {
         let mut len: u64 = 0;
         for &b in significant {
             len = (len << 8) | b as u64;
+        }
+        if self.is_der() && (zeros > 0 || len < 0x80) {
+            // X.690 10.1: the definite form in the fewest octets.
+            return Err(self.error_at(at, DecodeErrorKind::NonMinimalLength { length: len }));
         }
         let available = at.len() - 1 - n;
         if len > available as u64 {

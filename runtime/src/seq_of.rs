@@ -3,7 +3,26 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use crate::{Decode, DecodeError, Encode, EncodeError, Reader, Writer};
+use std::cmp::Ordering;
+
+use crate::{Decode, DecodeError, DecodeErrorKind, Encode, EncodeError, Reader, Writer};
+
+/// The order of SET OF elements under DER (X.690 11.6): their encodings compared as octet
+/// strings, the shorter padded at its end with zero octets.
+pub fn der_set_order(a: &[u8], b: &[u8]) -> Ordering {
+    let n = a.len().min(b.len());
+    match a[..n].cmp(&b[..n]) {
+        Ordering::Equal => {
+            let rest_nonzero = |r: &[u8]| r.iter().any(|&x| x != 0);
+            match a.len().cmp(&b.len()) {
+                Ordering::Greater if rest_nonzero(&a[n..]) => Ordering::Greater,
+                Ordering::Less if rest_nonzero(&b[n..]) => Ordering::Less,
+                _ => Ordering::Equal,
+            }
+        }
+        other => other,
+    }
+}
 
 /// A SEQUENCE OF `T`: either decoded input, or a caller's slice to encode.
 ///
@@ -69,6 +88,40 @@ impl<'a, T> SequenceOf<'a, T> {
             if let Err(e) = r.skip_tlv() {
                 return Err(e.in_element(count));
             }
+            count += 1;
+        }
+        Ok(SequenceOf {
+            repr: Repr::Decoded {
+                reader: contents,
+                count,
+                label,
+            },
+        })
+    }
+
+    /// Decodes the contents of a SET OF: as [`SequenceOf::decode_contents`], and under DER the
+    /// elements must come in ascending order of their encodings (X.690 11.6).
+    pub fn decode_set_contents(
+        contents: Reader<'a>,
+        label: &'static str,
+    ) -> Result<Self, DecodeError> {
+        if !contents.is_der() {
+            return Self::decode_contents(contents, label);
+        }
+        let mut r = contents;
+        let mut count = 0usize;
+        let mut previous: &[u8] = &[];
+        while !r.is_empty() {
+            let start = r.remaining();
+            if let Err(e) = r.skip_tlv() {
+                return Err(e.in_element(count));
+            }
+            let element = &start[..start.len() - r.remaining().len()];
+            if count > 0 && der_set_order(previous, element) == Ordering::Greater {
+                let kind = DecodeErrorKind::UnsortedSetOf { index: count };
+                return Err(contents.error_at(element, kind));
+            }
+            previous = element;
             count += 1;
         }
         Ok(SequenceOf {
@@ -213,6 +266,29 @@ impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
                 Ok(())
             }
         }
+    }
+}
+
+impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
+    /// Writes the contents of a SET OF in DER order: a caller's elements are encoded one by
+    /// one and sorted by their encodings; a decoded list is checked and written back as it came
+    /// (under DER its order was checked when it was decoded).
+    pub fn encode_set_contents(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        let Repr::Items(items) = &self.repr else {
+            return self.encode_contents(w);
+        };
+        if items.len() < 2 {
+            return self.encode_contents(w);
+        }
+        let mut encodings = items
+            .iter()
+            .map(|item| item.to_ber())
+            .collect::<Result<Vec<_>, _>>()?;
+        encodings.sort_by(|a, b| der_set_order(a, b));
+        for e in encodings.iter().rev() {
+            w.put_slice(e)?;
+        }
+        Ok(())
     }
 }
 
