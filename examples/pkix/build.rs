@@ -5,6 +5,7 @@ fn main() {
     let result = snmp_codegen::Builder::new()
         .asn1("../../asn1/pkix/PKIX1Explicit88.asn1")
         .asn1("../../asn1/pkix/PKIX1Implicit88.asn1")
+        .display_root("../..")
         .der("PKIX1Explicit88")
         .der("PKIX1Implicit88")
         .file_name("pkix.rs")
