@@ -7,6 +7,7 @@
 //! where the time goes; writes JSON, Markdown and an SVG plot on request.
 
 mod corpus;
+mod der;
 mod impls;
 mod measure;
 mod mibload;
@@ -63,7 +64,7 @@ struct Cli {
     /// MIB corpus load), `notify` (notifications received per second per core: our
     /// receivers against net-snmp's snmptrapd), `poll` (many simulated agents polled from
     /// one socket) or `walk` (4 concurrent whole-MIB walks against snmpwalk and gufo_snmp).
-    #[arg(long, value_name = "SECTION", value_parser = ["codec", "notify", "poll", "walk"])]
+    #[arg(long, value_name = "SECTION", value_parser = ["codec", "der", "notify", "poll", "walk"])]
     only: Option<String>,
     /// Simulated agents in the `poll` section.
     #[arg(long, value_name = "N", default_value_t = 1000)]
@@ -84,6 +85,8 @@ struct Cli {
     #[arg(long, num_args = 3, hide = true, value_names = ["WHICH", "CONF", "ADDRESS"])]
     notify_child: Option<Vec<String>>,
     /// Internal: load the MIB directories once and print the peak RSS in kB.
+    #[arg(long, num_args = 4, hide = true, value_names = ["IMPL", "OP", "FILE", "ITERS"])]
+    der_child: Option<Vec<String>>,
     #[arg(long, num_args = 1.., hide = true, value_name = "DIR")]
     mib_load_child: Option<Vec<PathBuf>>,
     /// Internal: run one job N times (for callgrind): IMPL LAYER OP BINDINGS ITERATIONS.
@@ -122,6 +125,12 @@ fn main() -> ExitCode {
     }
     if let Some(args) = &cli.notify_child {
         return notify::child(&args[0], &args[1], &args[2]);
+    }
+    if let Some(a) = &cli.der_child {
+        return der::child(&a[0], &a[1], &a[2], &a[3]);
+    }
+    if cli.only.as_deref() == Some("der") {
+        return der_section(&cli);
     }
     if let Some(args) = &cli.simulate_child {
         return poll::child(&args[0], &args[1]);
@@ -258,6 +267,15 @@ fn notify_section(cli: &Cli) -> ExitCode {
         notify::json(&rates),
         notes,
     )
+}
+
+/// `--only der`: the CRL table (and its JSON `der` array).
+fn der_section(cli: &Cli) -> ExitCode {
+    let exe = std::env::current_exe().expect("own path");
+    let mut notes = Vec::new();
+    let count = !cli.no_instructions && measure::valgrind_available();
+    let rows = der::run(&exe, cli.quick, count, &mut notes);
+    finish_section(cli, "der", der::table(&rows), der::json(&rows), notes)
 }
 
 /// `--only walk`: the parallel-walk table (and its JSON `walk` array).

@@ -85,7 +85,7 @@ pub fn valgrind_available() -> bool {
 }
 
 /// Instructions executed by one child run of `args` under callgrind.
-fn collected(exe: &Path, args: &[String]) -> Result<u64, String> {
+pub fn collected(exe: &Path, args: &[String]) -> Result<u64, String> {
     let out = Command::new("valgrind")
         .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
         .arg(exe)

@@ -617,7 +617,9 @@ impl Emitter<'_> {
             out
         };
         match ty {
-            Ty::Bool | Ty::Int(_) | Ty::BigInt => Some(tlv(ty.outer_layer(self.defs())?, &contents)),
+            Ty::Bool | Ty::Int(_) | Ty::BigInt => {
+                Some(tlv(ty.outer_layer(self.defs())?, &contents))
+            }
             Ty::Named(id) => {
                 let def = &self.defs()[*id];
                 match &def.body {

@@ -173,7 +173,9 @@ pub enum DecodeErrorKind {
     #[error("component encoded with its DEFAULT value: DER expects it left out")]
     DefaultEncoded,
     /// Under DER: SET OF elements not in ascending order of their encodings (X.690 11.6).
-    #[error("SET OF element {index} sorts before the one preceding it: DER expects ascending encodings")]
+    #[error(
+        "SET OF element {index} sorts before the one preceding it: DER expects ascending encodings"
+    )]
     UnsortedSetOf {
         /// The element out of order, counted from 0.
         index: usize,

@@ -34,12 +34,13 @@ pub use integer::{decode_i64, decode_u64, encoded_len_i64, encoded_len_u64};
 pub use octets::{OctetBuf, INLINE_OCTETS};
 pub use oid::{Arcs, Oid, OidBuf, OidParseError};
 pub use prim::{
-    boolean, der_minimal_integer, fixed_octets, int_i128, int_i32, int_i64, int_u32, int_u64, null, within, within_path,
+    boolean, der_minimal_integer, fixed_octets, int_i128, int_i32, int_i64, int_u32, int_u64, null,
+    within, within_path,
 };
 pub use reader::{Reader, Rules, MAX_DEPTH};
-pub use time::{DateTime, GeneralizedTime, UtcTime};
 pub use scratch::SCRATCH_OCTETS;
 pub use seq_of::{der_set_order, SequenceOf, SequenceOfIter};
+pub use time::{DateTime, GeneralizedTime, UtcTime};
 pub use writer::Writer;
 
 /// A type with a BER decoder generated (or written) for it.

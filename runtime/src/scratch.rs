@@ -14,8 +14,10 @@ thread_local! {
 }
 
 /// Runs `encode` on the scratch buffer (or, when the thread's buffer is in use by an encoding
-/// further up the stack or the value does not fit, on buffers of 4 times the size until one
-/// fits).
+/// further up the stack or the value does not fit, on buffers of 16 times the size until one
+/// fits: a failed attempt costs the work up to the point where the buffer ran out, so few and
+/// large steps waste least; the buffers are zeroed by the allocator, page by page as the writer
+/// reaches them).
 pub(crate) fn encode_to_vec(
     encode: impl Fn(&mut [u8]) -> Result<Vec<u8>, EncodeError>,
 ) -> Result<Vec<u8>, EncodeError> {
@@ -27,7 +29,7 @@ pub(crate) fn encode_to_vec(
         Some(encode(&mut buf))
     });
     let mut size = match first {
-        Ok(Some(Err(EncodeError::BufferTooSmall { .. }))) => SCRATCH_OCTETS * 4,
+        Ok(Some(Err(EncodeError::BufferTooSmall { .. }))) => SCRATCH_OCTETS * 16,
         Ok(Some(done)) => return done,
         // The scratch buffer is busy (or the thread is ending): a buffer of our own.
         Ok(None) | Err(_) => SCRATCH_OCTETS,
@@ -35,7 +37,7 @@ pub(crate) fn encode_to_vec(
     loop {
         let mut buf = vec![0u8; size];
         match encode(&mut buf) {
-            Err(EncodeError::BufferTooSmall { .. }) if size < (1 << 31) => size *= 4,
+            Err(EncodeError::BufferTooSmall { .. }) if size < (1 << 31) => size *= 16,
             done => return done,
         }
     }

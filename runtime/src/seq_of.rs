@@ -256,6 +256,10 @@ impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
     pub fn encode_contents(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
         match &self.repr {
             Repr::Decoded { reader, .. } => {
+                // Room first: a buffer too small fails before the elements are checked.
+                if w.room() < reader.remaining().len() {
+                    return w.put_slice(reader.remaining());
+                }
                 self.validate().map_err(EncodeError::InvalidDecoded)?;
                 w.put_slice(reader.remaining())
             }

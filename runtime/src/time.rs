@@ -160,7 +160,10 @@ fn civil_from_days(z: i64) -> (i64, i64, i64) {
 /// Two decimal digits at `at`, or `None`.
 #[inline(always)]
 fn two(c: &[u8], at: usize) -> Option<u8> {
-    let (a, b) = (c.get(at)?.wrapping_sub(b'0'), c.get(at + 1)?.wrapping_sub(b'0'));
+    let (a, b) = (
+        c.get(at)?.wrapping_sub(b'0'),
+        c.get(at + 1)?.wrapping_sub(b'0'),
+    );
     (a < 10 && b < 10).then(|| a * 10 + b)
 }
 
@@ -305,7 +308,10 @@ impl GeneralizedTime {
             if der && (sep == b',' || at != 14) {
                 return Err(fail());
             }
-            let digits = c[at + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+            let digits = c[at + 1..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
             let frac = &c[at + 1..at + 1 + digits];
             if digits == 0 || (der && frac.last() == Some(&b'0')) {
                 return Err(fail());
@@ -366,7 +372,10 @@ fn put_two(out: &mut [u8], at: usize, v: u8) {
 
 /// Month, day, hour, minute and second from `at`.
 fn put_fields(out: &mut [u8], at: usize, t: &DateTime) {
-    for (k, v) in [t.month, t.day, t.hour, t.minute, t.second].into_iter().enumerate() {
+    for (k, v) in [t.month, t.day, t.hour, t.minute, t.second]
+        .into_iter()
+        .enumerate()
+    {
         put_two(out, at + 2 * k, v);
     }
 }
@@ -395,7 +404,10 @@ mod tests {
     fn utc_time_both_rule_sets() {
         let t = utc("491231235959Z", Rules::Der).unwrap();
         assert_eq!(t.to_string(), "2049-12-31T23:59:59Z");
-        assert_eq!(utc("500101000000Z", Rules::Der).unwrap().date_time().year(), 1950);
+        assert_eq!(
+            utc("500101000000Z", Rules::Der).unwrap().date_time().year(),
+            1950
+        );
         assert_eq!(der_of(|w| t.encode_contents(w)), "491231235959Z");
         // BER forms: no seconds, an offset.
         let t = utc("9912312359+0100", Rules::Ber).unwrap();
@@ -412,14 +424,23 @@ mod tests {
         assert_eq!(t.to_string(), "2024-02-29T12:00:00.25Z");
         assert_eq!(t.date_time().nanos(), 250_000_000);
         assert_eq!(der_of(|w| t.encode_contents(w)), "20240229120000.25Z");
-        assert!(gen("20240229120000.250Z", Rules::Der).is_err(), "trailing zero");
+        assert!(
+            gen("20240229120000.250Z", Rules::Der).is_err(),
+            "trailing zero"
+        );
         assert!(gen("20240229120000.250Z", Rules::Ber).is_ok());
-        assert!(gen("202402291200Z", Rules::Der).is_err(), "seconds left out");
+        assert!(
+            gen("202402291200Z", Rules::Der).is_err(),
+            "seconds left out"
+        );
         assert_eq!(
             gen("2024022912-0130", Rules::Ber).unwrap().to_string(),
             "2024-02-29T13:30:00Z"
         );
-        assert!(gen("20230229120000Z", Rules::Ber).is_err(), "not a leap year");
+        assert!(
+            gen("20230229120000Z", Rules::Ber).is_err(),
+            "not a leap year"
+        );
         assert!(gen("20240229120000", Rules::Ber).is_err(), "local time");
         assert!(gen("20240229120000,5Z", Rules::Der).is_err());
     }

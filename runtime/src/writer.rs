@@ -26,6 +26,12 @@ impl<'b> Writer<'b> {
         self.buf.len() - self.pos
     }
 
+    /// Octets that can still be written in front of what is written.
+    #[inline]
+    pub fn room(&self) -> usize {
+        self.pos
+    }
+
     /// True when nothing has been written.
     #[inline]
     pub fn is_empty(&self) -> bool {

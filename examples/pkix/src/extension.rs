@@ -64,7 +64,9 @@ pub fn decode<'a>(ext: &Extension<'a>) -> Result<Known<'a>, DecodeError> {
         x if x == ce::ID_CE_CERTIFICATE_POLICIES.as_ber() => {
             Known::CertificatePolicies(Decode::from_der(v)?)
         }
-        x if x == ce::ID_CE_SUBJECT_ALT_NAME.as_ber() => Known::SubjectAltName(Decode::from_der(v)?),
+        x if x == ce::ID_CE_SUBJECT_ALT_NAME.as_ber() => {
+            Known::SubjectAltName(Decode::from_der(v)?)
+        }
         x if x == ce::ID_CE_ISSUER_ALT_NAME.as_ber() => Known::IssuerAltName(Decode::from_der(v)?),
         x if x == ce::ID_CE_BASIC_CONSTRAINTS.as_ber() => {
             Known::BasicConstraints(Decode::from_der(v)?)
@@ -87,9 +89,7 @@ pub fn decode<'a>(ext: &Extension<'a>) -> Result<Known<'a>, DecodeError> {
             Known::IssuingDistributionPoint(Decode::from_der(v)?)
         }
         x if x == ce::ID_CE_C_RL_REASONS.as_ber() => Known::ReasonCode(Decode::from_der(v)?),
-        x if x == ce::ID_CE_INVALIDITY_DATE.as_ber() => {
-            Known::InvalidityDate(Decode::from_der(v)?)
-        }
+        x if x == ce::ID_CE_INVALIDITY_DATE.as_ber() => Known::InvalidityDate(Decode::from_der(v)?),
         x if x == ce::ID_CE_CERTIFICATE_ISSUER.as_ber() => {
             Known::CertificateIssuer(Decode::from_der(v)?)
         }
