@@ -23,6 +23,9 @@ for target in $(cargo fuzz list); do
     for f in ../mibs/*; do
       case "$f" in *.md) ;; *) cp -n "$f" "corpus/$target/" ;; esac
     done
+  elif [ "$target" = crl ]; then
+    # DER, not SNMP: a small CRL made by hand, and one made by openssl when it is there.
+    (cd .. && cargo run -q -p pkix --example crl_seeds -- "fuzz/corpus/$target" >/dev/null)
   else
     cp -n corpus/.seeds/* "corpus/$target/" 2>/dev/null || true
   fi

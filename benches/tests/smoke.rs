@@ -148,6 +148,28 @@ fn poll_section_runs_small() {
     }
 }
 
+/// `--only der` on a CRL of 2,000 entries: every implementation agreed with ours on what the
+/// CRL holds (a disagreement is a note and leaves its rows out), both operations measured.
+#[test]
+fn der_section_runs_small() {
+    if snmp_test_support::agent::tool("openssl").is_none() {
+        snmp_test_support::agent::require_or_skip("openssl not found (apt-get install -y openssl)");
+        return;
+    }
+    let rows = section("der", &["--crl-entries", "2000", "--quick", "--no-instructions"]);
+    let has = |imp: &str, op: &str| rows.iter().any(|r| r["impl"] == imp && r["op"] == op);
+    for imp in ["snmp-codegen", "rasn", "x509-cert", "x509-parser", "floor"] {
+        assert!(has(imp, "decode"), "{imp} decode: {rows:?}");
+    }
+    for imp in ["snmp-codegen", "rasn", "x509-cert"] {
+        assert!(has(imp, "encode"), "{imp} encode: {rows:?}");
+    }
+    for r in &rows {
+        assert!(r["ms_min"].as_f64().unwrap() > 0.0, "{r}");
+        assert!(r["peak_rss_kb"].as_u64().unwrap() > 0, "{r}");
+    }
+}
+
 /// `--only notify` with a few notifications, against snmptrapd: every receiver measured.
 #[test]
 fn notify_section_runs_small() {
