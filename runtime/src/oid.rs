@@ -37,7 +37,7 @@ impl<'a> Oid<'a> {
     /// Validates contents read by `r`; errors carry the absolute offset.
     #[inline]
     pub fn decode_contents(r: &Reader<'a>, contents: &'a [u8]) -> Result<Self, DecodeError> {
-        if plainly_valid(contents) {
+        if plainly_valid(contents) || short_and_plain(contents) {
             return Ok(Oid { ber: contents });
         }
         Self::decode_rare(r, contents)
@@ -133,6 +133,13 @@ fn plainly_valid(ber: &[u8]) -> bool {
         bad |= word_faults(word(len - 8) >> (8 * (8 - (len - at))), &mut prev);
     }
     bad == 0
+}
+
+/// One to seven octets, each a subidentifier of its own (below 0x80): the short identifiers of
+/// X.500 and PKIX (2.5.4.3, 2.5.29.21), valid without further checks.
+#[inline(always)]
+fn short_and_plain(ber: &[u8]) -> bool {
+    !ber.is_empty() && ber.len() < 8 && ber.iter().all(|&b| b < 0x80)
 }
 
 /// Bits 4 to 6 of every octet: set in the first octet of a five-octet subidentifier above

@@ -21,6 +21,7 @@ pub struct DateTime {
 impl DateTime {
     /// A date and time, or `None` when a field is out of its range (the second may be 60, a
     /// leap second).
+    #[inline]
     pub fn new(year: u16, month: u8, day: u8, hour: u8, minute: u8, second: u8) -> Option<Self> {
         let valid = year <= 9999
             && (1..=12).contains(&month)
@@ -75,6 +76,7 @@ impl DateTime {
     }
 
     /// Seconds since 1970-01-01T00:00:00Z (a leap second counts as the next second's start).
+    #[inline]
     pub fn unix_seconds(&self) -> i64 {
         let days = days_from_civil(self.year as i64, self.month as i64, self.day as i64);
         days * 86_400 + self.hour as i64 * 3600 + self.minute as i64 * 60 + self.second as i64
@@ -124,6 +126,7 @@ fn is_leap(y: u16) -> bool {
     (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
 }
 
+#[inline(always)]
 fn days_in_month(y: u16, m: u8) -> u8 {
     match m {
         2 if is_leap(y) => 29,
@@ -134,6 +137,7 @@ fn days_in_month(y: u16, m: u8) -> u8 {
 }
 
 /// Days from 1970-01-01 to the proleptic Gregorian date `y-m-d` (eras of 400 years).
+#[inline(always)]
 fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
     let y = if m <= 2 { y - 1 } else { y };
     let era = y.div_euclid(400);
@@ -212,12 +216,32 @@ impl UtcTime {
     /// out and an offset from UTC (converted to UTC).
     #[inline]
     pub fn decode_contents(r: &Reader<'_>, c: &[u8]) -> Result<Self, DecodeError> {
-        if let (13, Some(b'Z')) = (c.len(), c.last()) {
-            if let Some(t) = Self::fields(c, true) {
+        if let Ok(der) = <&[u8; 13]>::try_from(c) {
+            if let Some(t) = Self::der_form(der) {
                 return Ok(t);
             }
         }
         Self::decode_other(r, c)
+    }
+
+    /// `YYMMDDhhmmssZ`: the twelve digits checked eight and four at a time.
+    #[inline(always)]
+    fn der_form(c: &[u8; 13]) -> Option<Self> {
+        let (a, b) = c[..12].split_at(8);
+        let a = u64::from_le_bytes(a.try_into().ok()?);
+        let b = u32::from_le_bytes(b.try_into().ok()?) as u64;
+        let digits = |w: u64, ones: u64| {
+            w & (0xf0 * ones) == 0x30 * ones && w.wrapping_add(0x06 * ones) & (0xf0 * ones) == 0x30 * ones
+        };
+        if c[12] != b'Z' || !digits(a, 0x0101_0101_0101_0101) || !digits(b, 0x0101_0101) {
+            return None;
+        }
+        let d = |k: usize| c[k] - b'0';
+        let pair = |k: usize| d(k) * 10 + d(k + 1);
+        let yy = pair(0);
+        let year = if yy >= 50 { 1900 } else { 2000 } + yy as u16;
+        let t = DateTime::new(year, pair(2), pair(4), pair(6), pair(8), pair(10))?;
+        Some(UtcTime(t))
     }
 
     #[inline(never)]
@@ -365,12 +389,24 @@ impl fmt::Display for GeneralizedTime {
     }
 }
 
+/// "00" to "99".
+const PAIRS: [[u8; 2]; 100] = {
+    let mut t = [[0u8; 2]; 100];
+    let mut k = 0;
+    while k < 100 {
+        t[k] = [b'0' + (k / 10) as u8, b'0' + (k % 10) as u8];
+        k += 1;
+    }
+    t
+};
+
+#[inline(always)]
 fn put_two(out: &mut [u8], at: usize, v: u8) {
-    out[at] = b'0' + v / 10;
-    out[at + 1] = b'0' + v % 10;
+    out[at..at + 2].copy_from_slice(&PAIRS[v as usize % 100]);
 }
 
 /// Month, day, hour, minute and second from `at`.
+#[inline(always)]
 fn put_fields(out: &mut [u8], at: usize, t: &DateTime) {
     for (k, v) in [t.month, t.day, t.hour, t.minute, t.second]
         .into_iter()
