@@ -156,7 +156,10 @@ fn der_section_runs_small() {
         snmp_test_support::agent::require_or_skip("openssl not found (apt-get install -y openssl)");
         return;
     }
-    let rows = section("der", &["--crl-entries", "2000", "--quick", "--no-instructions"]);
+    let rows = section(
+        "der",
+        &["--crl-entries", "2000", "--quick", "--no-instructions"],
+    );
     let has = |imp: &str, op: &str| rows.iter().any(|r| r["impl"] == imp && r["op"] == op);
     for imp in ["snmp-codegen", "rasn", "x509-cert", "x509-parser", "floor"] {
         assert!(has(imp, "decode"), "{imp} decode: {rows:?}");

@@ -594,6 +594,26 @@ impl Emitter<'_> {
     // Definitions
     // -----------------------------------------------------------------------------------------
 
+    /// True when an alternative is a SEQUENCE or SET of its own (the kind that makes one
+    /// variant much larger than the others).
+    fn has_large_alternative(&self, alts: &[Alt]) -> bool {
+        fn structured(ty: &Ty, defs: &[Def], depth: usize) -> bool {
+            match ty {
+                Ty::Tagged { inner, .. } => structured(inner, defs, depth),
+                Ty::Named(id) if depth < 8 => match &defs[*id].body {
+                    Body::Struct { fields, .. } => fields.len() > 2,
+                    Body::Alias(t) => structured(t, defs, depth + 1),
+                    Body::Choice { alts } => {
+                        alts.iter().any(|a| structured(&a.ty, defs, depth + 1))
+                    }
+                    _ => false,
+                },
+                _ => false,
+            }
+        }
+        alts.iter().any(|a| structured(&a.ty, self.defs(), 0))
+    }
+
     /// The whole DER encoding of DEFAULT value `v` of a component of type `ty`, when the type is
     /// a BOOLEAN, INTEGER or ENUMERATED under its tags.
     fn default_encoding(&self, ty: &Ty, v: DefaultValue) -> Option<Vec<u8>> {
@@ -862,8 +882,13 @@ impl Emitter<'_> {
                         quote!(#adoc #vn(#ty))
                     }
                 });
+                // Alternatives stay inline, whatever their sizes: decoding never allocates.
+                let allow = self
+                    .has_large_alternative(alts)
+                    .then(|| quote!(#[allow(clippy::large_enum_variant)]));
                 let item = quote! {
                     #[derive(Debug, Clone, Copy, PartialEq)]
+                    #allow
                     pub enum #name #lt { #(#variants,)* }
                 };
                 let decode_body = self.choice_decode(d, alts)?;

@@ -662,8 +662,8 @@ impl<'s> Resolver<'s> {
     /// component type's named numbers or ENUMERATED items.
     fn default_value(&self, m: usize, ty: &Type, v: &Value) -> Option<DefaultValue> {
         match v {
-            Value::Boolean(b) => return Some(DefaultValue::Bool(*b)),
-            Value::Number(n) => return Some(DefaultValue::Int(*n)),
+            Value::Boolean(b) => Some(DefaultValue::Bool(*b)),
+            Value::Number(n) => Some(DefaultValue::Int(*n)),
             Value::Ref(r) => {
                 let mut core = self.dereference(m, ty);
                 while let TypeKind::Tagged { inner, .. } = &core.kind {

@@ -136,6 +136,7 @@ impl snmp_ber::Encode for Message<'_> {
 ///                          }
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum Pdus<'a> {
     /// `get-request GetRequest-PDU`
     GetRequest(GetRequestPdu<'a>),

@@ -24,6 +24,7 @@ pub const MAX_BINDINGS: i64 = 2147483647;
 ///     }
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum Pdus<'a> {
     /// `get-request GetRequest-PDU`
     GetRequest(GetRequestPdu<'a>),

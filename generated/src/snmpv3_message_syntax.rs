@@ -332,6 +332,7 @@ impl snmp_ber::Encode for HeaderData {
 ///     }
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[allow(clippy::large_enum_variant)]
 pub enum ScopedPduData<'a> {
     /// `plaintext ScopedPDU`
     Plaintext(ScopedPdu<'a>),

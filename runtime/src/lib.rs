@@ -78,14 +78,26 @@ pub trait Decode<'a>: Sized {
         Ok(value)
     }
 
-    /// [`Decode::from_ber`], then [`Decode::validate`]: every octet checked before returning.
+    /// [`Decode::from_ber`] with every SEQUENCE OF element decoded as its list is framed: every
+    /// octet checked before returning, and the lists known good (encoding writes them back
+    /// without decoding them again).
     fn from_ber_validated(input: &'a [u8]) -> Result<Self, DecodeError> {
-        let value = Self::from_ber(input)?;
-        value
-            .validate()
-            .map_err(|e| e.in_component(Self::ASN1_NAME))?;
-        Ok(value)
+        validated_under(input, Rules::Ber)
     }
+
+    /// [`Decode::from_der`], validating as [`Decode::from_ber_validated`] does.
+    fn from_der_validated(input: &'a [u8]) -> Result<Self, DecodeError> {
+        validated_under(input, Rules::Der)
+    }
+}
+
+/// A validating decode of one value under `rules`.
+fn validated_under<'a, T: Decode<'a>>(input: &'a [u8], rules: Rules) -> Result<T, DecodeError> {
+    let mut reader = Reader::with_rules(input, rules).validating();
+    let value = T::decode(&mut reader).map_err(|e| e.in_component(T::ASN1_NAME))?;
+    reader.finish()?;
+    value.validate().map_err(|e| e.in_component(T::ASN1_NAME))?;
+    Ok(value)
 }
 
 /// A type with a BER encoder generated (or written) for it.
@@ -105,6 +117,6 @@ pub trait Encode {
     /// out in one allocation; a value that does not fit there is encoded into a buffer grown
     /// until it fits.
     fn to_ber(&self) -> Result<Vec<u8>, EncodeError> {
-        scratch::encode_to_vec(|buf| self.encode_to_slice(buf).map(|o| o.to_vec()))
+        scratch::encode_to_vec(|buf| self.encode_to_slice(buf).map(<[u8]>::len))
     }
 }

@@ -27,6 +27,9 @@ pub struct Reader<'a> {
     origin: usize,
     depth: u32,
     rules: Rules,
+    /// Lists are decoded element by element as they are framed (a validating decode), and
+    /// known good afterwards.
+    eager: bool,
 }
 
 /// The encoding rules a [`Reader`] holds its input to.
@@ -56,6 +59,7 @@ impl<'a> Reader<'a> {
             origin: input.as_ptr() as usize,
             depth: 0,
             rules: Rules::Ber,
+            eager: false,
         }
     }
 
@@ -72,6 +76,23 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn rules(&self) -> Rules {
         self.rules
+    }
+
+    /// This reader, with every SEQUENCE OF / SET OF below it decoded element by element as it
+    /// is framed ([`crate::Decode::from_ber_validated`]): the lists are then known good, and
+    /// encoding writes them back without decoding them again.
+    #[inline]
+    pub fn validating(self) -> Self {
+        Reader {
+            eager: true,
+            ..self
+        }
+    }
+
+    /// True for a validating reader ([`Reader::validating`]).
+    #[inline]
+    pub fn is_validating(&self) -> bool {
+        self.eager
     }
 
     /// True under [`Rules::Der`].
@@ -92,6 +113,7 @@ impl<'a> Reader<'a> {
             origin: if inside { w } else { p },
             depth: 0,
             rules: Rules::Ber,
+            eager: false,
         }
     }
 
@@ -106,6 +128,7 @@ impl<'a> Reader<'a> {
             origin: outer.origin,
             depth: outer.depth + 1,
             rules: outer.rules,
+            eager: outer.eager,
         })
     }
 

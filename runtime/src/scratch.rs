@@ -13,20 +13,22 @@ thread_local! {
     static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Runs `encode` on the scratch buffer (or, when the thread's buffer is in use by an encoding
-/// further up the stack or the value does not fit, on buffers of 16 times the size until one
-/// fits: a failed attempt costs the work up to the point where the buffer ran out, so few and
-/// large steps waste least; the buffers are zeroed by the allocator, page by page as the writer
-/// reaches them).
+/// Runs `encode` (which returns how many octets it wrote at the end of the buffer it is given)
+/// on the scratch buffer, and copies the encoding out; or, when the thread's buffer is in use
+/// by an encoding further up the stack or the value does not fit, on buffers of 16 times the
+/// size until one fits (a failed attempt costs the work up to the point where the buffer ran
+/// out, so few and large steps waste least), whose encoding is moved to the front of the
+/// same allocation and the rest given back: one large buffer, zeroed by the allocator page by
+/// page as the writer reaches it, and no second copy.
 pub(crate) fn encode_to_vec(
-    encode: impl Fn(&mut [u8]) -> Result<Vec<u8>, EncodeError>,
+    encode: impl Fn(&mut [u8]) -> Result<usize, EncodeError>,
 ) -> Result<Vec<u8>, EncodeError> {
     let first = SCRATCH.try_with(|cell| {
         let mut buf = cell.try_borrow_mut().ok()?;
         if buf.is_empty() {
             buf.resize(SCRATCH_OCTETS, 0);
         }
-        Some(encode(&mut buf))
+        Some(encode(&mut buf).map(|n| buf[buf.len() - n..].to_vec()))
     });
     let mut size = match first {
         Ok(Some(Err(EncodeError::BufferTooSmall { .. }))) => SCRATCH_OCTETS * 16,
@@ -37,8 +39,14 @@ pub(crate) fn encode_to_vec(
     loop {
         let mut buf = vec![0u8; size];
         match encode(&mut buf) {
+            Ok(n) => {
+                buf.copy_within(size - n.., 0);
+                buf.truncate(n);
+                buf.shrink_to_fit();
+                return Ok(buf);
+            }
             Err(EncodeError::BufferTooSmall { .. }) if size < (1 << 31) => size *= 16,
-            done => return done,
+            Err(e) => return Err(e),
         }
     }
 }

@@ -47,6 +47,16 @@ enum Repr<'a, T> {
 }
 
 impl<'a, T> SequenceOf<'a, T> {
+    /// True when every element is known to decode: a caller's slice, or a list decoded by a
+    /// validating decode ([`Decode::from_ber_validated`]).
+    pub fn is_validated(&self) -> bool {
+        match &self.repr {
+            // A validating reader decoded every element as it framed them.
+            Repr::Decoded { reader, .. } => reader.is_validating(),
+            Repr::Items(_) => true,
+        }
+    }
+
     /// A list of `items`, for encoding.
     pub const fn from_slice(items: &'a [T]) -> Self {
         SequenceOf {
@@ -76,7 +86,9 @@ impl<'a, T> SequenceOf<'a, T> {
             Repr::Items(_) => None,
         }
     }
+}
 
+impl<'a, T: Decode<'a>> SequenceOf<'a, T> {
     /// Decodes the contents of a SEQUENCE OF: checks that they are a run of complete TLVs and
     /// counts them. `label` (the list's ASN.1 name, e.g. `VarBindList`) starts the path of errors
     /// the iterator reports.
@@ -90,6 +102,9 @@ impl<'a, T> SequenceOf<'a, T> {
             }
             count += 1;
         }
+        if contents.is_validating() {
+            Self::decode_elements(contents)?;
+        }
         Ok(SequenceOf {
             repr: Repr::Decoded {
                 reader: contents,
@@ -97,6 +112,20 @@ impl<'a, T> SequenceOf<'a, T> {
                 label,
             },
         })
+    }
+
+    /// Under a validating reader: every element decoded (and the lists inside them, since
+    /// their readers validate too), the first error returned with the element's index.
+    #[cold]
+    #[inline(never)]
+    fn decode_elements(contents: Reader<'a>) -> Result<(), DecodeError> {
+        let mut r = contents;
+        let mut index = 0;
+        while !r.is_empty() {
+            T::decode(&mut r).map_err(|e| e.in_element(index))?;
+            index += 1;
+        }
+        Ok(())
     }
 
     /// Decodes the contents of a SET OF: as [`SequenceOf::decode_contents`], and under DER the
@@ -124,6 +153,9 @@ impl<'a, T> SequenceOf<'a, T> {
             previous = element;
             count += 1;
         }
+        if contents.is_validating() {
+            Self::decode_elements(contents)?;
+        }
         Ok(SequenceOf {
             repr: Repr::Decoded {
                 reader: contents,
@@ -143,6 +175,7 @@ impl<'a, T: Decode<'a> + Clone> SequenceOf<'a, T> {
                 reader,
                 count,
                 label,
+                ..
             } => SequenceOfIter {
                 inner: IterRepr::Decoded {
                     reader: *reader,
@@ -162,6 +195,9 @@ impl<'a, T: Decode<'a> + Clone> SequenceOf<'a, T> {
     /// the element's index at the start of its path.
     pub fn validate(&self) -> Result<(), DecodeError> {
         if let Repr::Decoded { reader, .. } = &self.repr {
+            if reader.is_validating() {
+                return Ok(());
+            }
             let mut r = *reader;
             let mut index = 0;
             while !r.is_empty() {
@@ -256,7 +292,8 @@ impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
     pub fn encode_contents(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
         match &self.repr {
             Repr::Decoded { reader, .. } => {
-                // Room first: a buffer too small fails before the elements are checked.
+                // Room first: a buffer too small fails before the elements are checked (a
+                // list from a validating decode is known good already).
                 if w.room() < reader.remaining().len() {
                     return w.put_slice(reader.remaining());
                 }

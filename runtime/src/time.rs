@@ -123,7 +123,7 @@ impl fmt::Debug for DateTime {
 }
 
 fn is_leap(y: u16) -> bool {
-    (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+    (y.is_multiple_of(4) && !y.is_multiple_of(100)) || y.is_multiple_of(400)
 }
 
 #[inline(always)]
@@ -231,7 +231,8 @@ impl UtcTime {
         let a = u64::from_le_bytes(a.try_into().ok()?);
         let b = u32::from_le_bytes(b.try_into().ok()?) as u64;
         let digits = |w: u64, ones: u64| {
-            w & (0xf0 * ones) == 0x30 * ones && w.wrapping_add(0x06 * ones) & (0xf0 * ones) == 0x30 * ones
+            w & (0xf0 * ones) == 0x30 * ones
+                && w.wrapping_add(0x06 * ones) & (0xf0 * ones) == 0x30 * ones
         };
         if c[12] != b'Z' || !digits(a, 0x0101_0101_0101_0101) || !digits(b, 0x0101_0101) {
             return None;
@@ -269,15 +270,20 @@ impl UtcTime {
         Some(UtcTime(t))
     }
 
-    /// Writes the DER contents, `YYMMDDhhmmssZ`.
+    /// Writes the DER contents, `YYMMDDhhmmssZ`: six digit pairs and the Z in two stores.
     #[inline]
     pub fn encode_contents(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
         let t = self.0;
-        let mut out = [0u8; 13];
-        put_two(&mut out, 0, (t.year % 100) as u8);
-        put_fields(&mut out, 2, &t);
-        out[12] = b'Z';
-        w.put_slice(&out)
+        let pair = |v: u8| u16::from_le_bytes(PAIRS[v as usize]) as u64;
+        let head = pair((t.year % 100) as u8)
+            | pair(t.month) << 16
+            | pair(t.day) << 32
+            | pair(t.hour) << 48;
+        let tail = pair(t.minute) | pair(t.second) << 16 | (b'Z' as u64) << 32;
+        let mut out = [0u8; 16];
+        out[..8].copy_from_slice(&head.to_le_bytes());
+        out[8..].copy_from_slice(&tail.to_le_bytes());
+        w.put_slice(&out[..13])
     }
 }
 
@@ -389,9 +395,10 @@ impl fmt::Display for GeneralizedTime {
     }
 }
 
-/// "00" to "99".
-const PAIRS: [[u8; 2]; 100] = {
-    let mut t = [[0u8; 2]; 100];
+/// "00" to "99", indexed by any octet (the fields of a [`DateTime`] are below 100; the table
+/// covers every `u8` so that no index needs a check).
+const PAIRS: [[u8; 2]; 256] = {
+    let mut t = [[b'9'; 2]; 256];
     let mut k = 0;
     while k < 100 {
         t[k] = [b'0' + (k / 10) as u8, b'0' + (k % 10) as u8];
@@ -402,7 +409,7 @@ const PAIRS: [[u8; 2]; 100] = {
 
 #[inline(always)]
 fn put_two(out: &mut [u8], at: usize, v: u8) {
-    out[at..at + 2].copy_from_slice(&PAIRS[v as usize % 100]);
+    out[at..at + 2].copy_from_slice(&PAIRS[v as usize]);
 }
 
 /// Month, day, hour, minute and second from `at`.
