@@ -7,6 +7,8 @@
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{quote, ToTokens};
 
+mod registry;
+
 use crate::diag::Diagnostic;
 use crate::ir::*;
 use crate::naming::is_keyword;
@@ -186,6 +188,14 @@ impl Emitter<'_> {
         }
         for &id in &m.defs {
             items.push(self.def(id)?);
+        }
+        for r in self
+            .ir
+            .registries
+            .iter()
+            .filter(|r| r.module == self.module)
+        {
+            items.push(self.registry(r));
         }
         Ok(quote! {
             #(#doc)*
@@ -399,9 +409,24 @@ impl Emitter<'_> {
             }
             Ty::Tagged {
                 explicit: false,
+                tag,
                 inner,
-                ..
-            } => self.dec_contents(inner),
+            } => match (char_measure(tag), inner.as_ref()) {
+                // SIZE of UTF8String, UniversalString and BMPString counts characters
+                // (X.680 51.5), not octets.
+                (Some(measure), Ty::Octets(Some(size))) => {
+                    let pat = size_pattern(size);
+                    let exp = &size.expected;
+                    quote!({
+                        let n = #measure;
+                        if !matches!(n, #pat) {
+                            return Err(r.size_out_of_range(c, n, #exp));
+                        }
+                        Ok(c)
+                    })
+                }
+                _ => self.dec_contents(inner),
+            },
             Ty::Tagged {
                 explicit: true,
                 tag,
@@ -516,9 +541,19 @@ impl Emitter<'_> {
             }
             Ty::Tagged {
                 explicit: false,
+                tag,
                 inner,
-                ..
-            } => self.enc_contents(inner, v, component),
+            } => match (char_measure_of(tag, quote!(#v)), inner.as_ref()) {
+                (Some(measure), Ty::Octets(Some(size))) => {
+                    let check = size_encode_check(size, quote!(n), component);
+                    quote! {
+                        let n = #measure;
+                        #check
+                        w.put_slice(&#v[..])?;
+                    }
+                }
+                _ => self.enc_contents(inner, v, component),
+            },
             Ty::Tagged {
                 explicit: true,
                 inner,
@@ -1271,6 +1306,26 @@ struct Leaf {
 }
 
 /// Writes the contents of an integer held in `v` (a value of the representation's type).
+/// For the character string types whose SIZE counts characters of several octets, the
+/// expression counting the characters of contents `c`.
+fn char_measure(tag: &Tag) -> Option<TokenStream> {
+    char_measure_of(tag, quote!(c))
+}
+
+/// [`char_measure`] of the octets `v`: UTF8String (UNIVERSAL 12) counts the octets that do
+/// not continue a character, UniversalString (28) four octets a character, BMPString (30) two.
+fn char_measure_of(tag: &Tag, v: TokenStream) -> Option<TokenStream> {
+    if tag.class != TagClass::Universal {
+        return None;
+    }
+    match tag.number {
+        12 => Some(quote!(#v.iter().filter(|b| **b & 0xc0 != 0x80).count())),
+        28 => Some(quote!(#v.len() / 4)),
+        30 => Some(quote!(#v.len() / 2)),
+        _ => None,
+    }
+}
+
 fn put_int(repr: Repr, v: TokenStream) -> TokenStream {
     match repr {
         Repr::I32 => quote!(w.put_i64_contents(i64::from(#v))?;),

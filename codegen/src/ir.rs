@@ -14,6 +14,33 @@ pub struct Ir {
     pub modules: Vec<IrModule>,
     /// Every type definition, top-level and hoisted, of every module.
     pub defs: Vec<Def>,
+    /// The OID registries ([`crate::Builder::oid_registry`]).
+    pub registries: Vec<Registry>,
+}
+
+/// An OID registry: an enum with a variant per known OBJECT IDENTIFIER, decoding an open
+/// value as the type the identifier names.
+#[derive(Debug, Clone)]
+pub struct Registry {
+    /// The module the enum is emitted in.
+    pub module: usize,
+    /// The Rust name of the enum.
+    pub rust_name: String,
+    /// The entries, in the order given.
+    pub entries: Vec<RegistryEntry>,
+}
+
+/// One identifier of a [`Registry`] and its type.
+#[derive(Debug, Clone)]
+pub struct RegistryEntry {
+    /// The value's ASN.1 name, e.g. `id-ce-keyUsage`.
+    pub value: String,
+    /// Its arcs.
+    pub arcs: Vec<u32>,
+    /// The type its values have.
+    pub ty: DefId,
+    /// The Rust variant name.
+    pub variant: String,
 }
 
 /// One ASN.1 module.

@@ -99,6 +99,7 @@ pub struct Builder {
     dirs: Vec<PathBuf>,
     open_types: Vec<OpenTypeBinding>,
     der_modules: Vec<String>,
+    registries: Vec<resolve::OidRegistry>,
     out_dir: Option<PathBuf>,
     file_name: Option<String>,
     display_root: Option<PathBuf>,
@@ -150,6 +151,25 @@ impl Builder {
     /// 64-bit values); every module's types can be read under either rule set.
     pub fn der(mut self, module: &str) -> Self {
         self.der_modules.push(module.to_string());
+        self
+    }
+
+    /// Generates an OID registry in module `module`: an enum `name` with a variant per
+    /// `(value, type)` pair (an OBJECT IDENTIFIER value and the type of the values it
+    /// identifies, both named as `module` sees them) and an `Unknown` variant keeping any other
+    /// identifier with its octets, never dropped; `name::decode(id, octets)` decodes one whole
+    /// encoding (an ANY, or the contents of an OCTET STRING that wraps one, as X.509's
+    /// `extnValue` does) as the type `id` names, under the module's rules. For the open types
+    /// of 1988 ASN.1 (`ANY DEFINED BY`), whose pairings the modules state only in comments.
+    pub fn oid_registry(mut self, module: &str, name: &str, entries: &[(&str, &str)]) -> Self {
+        self.registries.push(resolve::OidRegistry {
+            module: module.to_string(),
+            name: name.to_string(),
+            entries: entries
+                .iter()
+                .map(|(v, t)| (v.to_string(), t.to_string()))
+                .collect(),
+        });
         self
     }
 
@@ -283,7 +303,12 @@ impl Builder {
         let mut modules = if sources.is_empty() {
             Vec::new()
         } else {
-            let ir = resolve::resolve(&sources, &self.open_types, &self.der_modules)?;
+            let options = resolve::ResolveOptions {
+                open_types: &self.open_types,
+                der_modules: &self.der_modules,
+                registries: &self.registries,
+            };
+            let ir = resolve::resolve(&sources, &options)?;
             emit::emit(&ir).map_err(Diagnostics::from)?
         };
         let mut inputs = inputs;

@@ -31,6 +31,29 @@ pub struct OpenTypeBinding {
     pub target: String,
 }
 
+/// An OID registry to generate ([`crate::Builder::oid_registry`]): in module `module`, an enum
+/// `name` whose variants decode a value as the type paired with its identifier.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OidRegistry {
+    /// The module the enum goes in; names are looked up as seen from it (its imports apply).
+    pub module: String,
+    /// The enum's Rust name.
+    pub name: String,
+    /// (OBJECT IDENTIFIER value name, type name) pairs.
+    pub entries: Vec<(String, String)>,
+}
+
+/// What the resolver is told besides the sources.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ResolveOptions<'o> {
+    /// ANY components bound to types.
+    pub open_types: &'o [OpenTypeBinding],
+    /// Modules compiled with DER rules.
+    pub der_modules: &'o [String],
+    /// OID registries to generate.
+    pub registries: &'o [OidRegistry],
+}
+
 /// Root arcs usable by name at the start of an OBJECT IDENTIFIER value (X.660).
 const ROOT_ARCS: &[(&str, u32)] = &[
     ("itu-t", 0),
@@ -84,13 +107,13 @@ const BUILT_IN_TYPES: &[(&str, u32)] = &[
     ("BMPString", 30),
 ];
 
-/// Parses and resolves `files` into the IR. Diagnostics name file:line:column. Modules named in
-/// `der_modules` are compiled with DER rules.
-pub fn resolve(
-    files: &[SourceFile],
-    open_types: &[OpenTypeBinding],
-    der_modules: &[String],
-) -> Result<Ir, Diagnostics> {
+/// Parses and resolves `files` into the IR. Diagnostics name file:line:column.
+pub fn resolve(files: &[SourceFile], options: &ResolveOptions<'_>) -> Result<Ir, Diagnostics> {
+    let ResolveOptions {
+        open_types,
+        der_modules,
+        registries,
+    } = *options;
     let mut mods = Vec::new();
     let mut errors = Vec::new();
     for (fi, f) in files.iter().enumerate() {
@@ -128,6 +151,7 @@ pub fn resolve(
     r.compute_lifetimes();
     r.compute_holds_list();
     r.check_alias_cycles()?;
+    r.resolve_registries(registries)?;
     Ok(r.ir)
 }
 
@@ -1127,6 +1151,65 @@ impl<'s> Resolver<'s> {
         }
     }
 
+    /// Resolves each registry's value and type names as seen from its module.
+    fn resolve_registries(&mut self, registries: &[OidRegistry]) -> Result<(), Diagnostics> {
+        let mut errors = Vec::new();
+        for reg in registries {
+            let Some(&m) = self.by_name.get(&reg.module) else {
+                errors.push(Diagnostic::file(
+                    "Builder::oid_registry",
+                    format!(
+                        "OID registry {}: module {} is not among the inputs",
+                        reg.name, reg.module
+                    ),
+                ));
+                continue;
+            };
+            let mut entries = Vec::new();
+            let mut variants = HashSet::new();
+            for (value, ty) in &reg.entries {
+                let found = self.value_assignment(m, value, 0).and_then(|(t, a)| {
+                    let arcs = self.oid_value(t, &a.name, 0)?;
+                    let (_, id) = self.type_assignment(m, None, ty, 0)?;
+                    Ok((arcs, id))
+                });
+                match found {
+                    Ok((arcs, id)) => {
+                        // The type's name, or the value's when two entries share a type.
+                        let mut variant = camel_case(ty);
+                        if !variants.insert(variant.clone()) {
+                            variant = camel_case(registry_short_name(value));
+                            variants.insert(variant.clone());
+                        }
+                        entries.push(RegistryEntry {
+                            value: value.clone(),
+                            arcs,
+                            ty: id,
+                            variant,
+                        });
+                    }
+                    Err(d) => errors.push(Diagnostic::file(
+                        &self.ir.modules[m].file,
+                        format!(
+                            "OID registry {}: `{value}` -> `{ty}`: {}",
+                            reg.name, d.message
+                        ),
+                    )),
+                }
+            }
+            self.ir.registries.push(Registry {
+                module: m,
+                rust_name: reg.name.clone(),
+                entries,
+            });
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(Diagnostics(errors))
+        }
+    }
+
     /// `A ::= B`, `B ::= A` has no encoding; reject it before the emitter recurses on it.
     fn check_alias_cycles(&self) -> Result<(), Diagnostics> {
         fn target(ty: &Ty) -> Option<DefId> {
@@ -1179,5 +1262,15 @@ fn unbounded_above(constraints: &[Constraint]) -> bool {
     }) {
         Some(items) => items.iter().any(|it| matches!(it.hi, Bound::Max)),
         None => true,
+    }
+}
+
+/// A value name without its arc prefix, for a registry variant: `id-at-surname` -> `surname`,
+/// `id-emailAddress` -> `emailAddress`.
+fn registry_short_name(value: &str) -> &str {
+    let rest = value.strip_prefix("id-").unwrap_or(value);
+    match rest.split_once('-') {
+        Some((arc, name)) if arc.len() <= 3 && !name.is_empty() => name,
+        _ => rest,
     }
 }

@@ -1,7 +1,7 @@
 //! Parse and resolve errors are diagnostics with file:line:column, the source line, a caret,
 //! and the symbol at fault.
 
-use snmp_codegen::resolve::{resolve, SourceFile};
+use snmp_codegen::resolve::{resolve, ResolveOptions, SourceFile};
 
 fn errors(files: &[(&str, &str)]) -> String {
     let sources: Vec<SourceFile> = files
@@ -11,7 +11,7 @@ fn errors(files: &[(&str, &str)]) -> String {
             text: t.to_string(),
         })
         .collect();
-    match resolve(&sources, &[], &[]) {
+    match resolve(&sources, &ResolveOptions::default()) {
         Ok(_) => panic!("resolved"),
         Err(d) => d.to_string(),
     }
@@ -77,7 +77,7 @@ fn implicit_choice_and_ambiguous_choice_are_rejected() {
         name: "m.asn1".into(),
         text: dup.into(),
     }];
-    let ir = resolve(&sources, &[], &[]).expect("resolves");
+    let ir = resolve(&sources, &ResolveOptions::default()).expect("resolves");
     let err = snmp_codegen::emit::emit(&ir).unwrap_err();
     assert!(
         err.to_string()

@@ -14,7 +14,7 @@ use std::process::Command;
 use snmp_codegen::ast::AssignmentKind;
 use snmp_codegen::ast::TypeKind;
 use snmp_codegen::ir::{Body, Def, IntTy, Ir, Repr, SizeC, Ty};
-use snmp_codegen::resolve::{resolve, SourceFile};
+use snmp_codegen::resolve::{resolve, ResolveOptions, SourceFile};
 
 fn find_rs_asn1c() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("RS_ASN1C") {
@@ -260,8 +260,7 @@ fn hampi_resolves_the_same_type_assignments() {
                 name: name.clone(),
                 text: text.clone(),
             }],
-            &[],
-            &[],
+            &ResolveOptions::default(),
         );
         let compatible = tmp.path().join(&name);
         std::fs::write(&compatible, hampi_compatible(&text)).unwrap();

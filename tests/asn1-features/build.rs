@@ -7,6 +7,11 @@ fn main() {
             "Features-Explicit",
             "Record",
         )
+        .oid_registry(
+            "Features-Explicit",
+            "Bodies",
+            &[("child", "Record"), ("base", "Colour")],
+        )
         .compile()
     {
         // The diagnostics (file:line:column, caret) fail the build readably.

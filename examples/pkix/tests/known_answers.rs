@@ -6,8 +6,10 @@
 use std::path::Path;
 use std::process::Command;
 
-use pkix::extension::{self, Known};
+use pkix::extension;
 use pkix::pkix1_explicit88::{Certificate, CertificateList, Time};
+use pkix::pkix1_explicit88::{Name, NamingAttribute};
+use pkix::pkix1_implicit88::ExtensionValue;
 use snmp_ber::{DateTime, Decode, Encode, SequenceOf};
 use snmp_test_support::agent::tool;
 
@@ -107,11 +109,11 @@ fn crl_fields_equal_openssl_and_round_trip() {
     let mut seen = 0;
     for ext in exts.0.iter() {
         match extension::decode(&ext.unwrap()).unwrap() {
-            Known::CrlNumber(n) => {
+            ExtensionValue::CrlNumber(n) => {
                 assert_eq!(n.0.to_u64(), Some(4096));
                 seen += 1;
             }
-            Known::AuthorityKeyIdentifier(aki) => {
+            ExtensionValue::AuthorityKeyIdentifier(aki) => {
                 let id = aki.key_identifier.unwrap().0;
                 let hex: Vec<String> = id.iter().map(|b| format!("{b:02X}")).collect();
                 assert!(text.contains(&hex.join(":")));
@@ -186,6 +188,9 @@ fn check_certificate(name: &str, der: &[u8], openssl: &str) -> Result<(), String
             ));
         }
     }
+    for (which, names) in [("issuer", tbs.issuer), ("subject", tbs.subject)] {
+        naming_attributes(&names).map_err(|e| format!("{name}: {which}: {e}"))?;
+    }
     for ext in tbs.extensions.iter().flat_map(|x| x.0.iter()) {
         let ext = ext.map_err(|e| format!("{name}: {e}"))?;
         extension::decode(&ext).map_err(|e| format!("{name}: extension {}: {e}", ext.extn_id))?;
@@ -197,6 +202,60 @@ fn check_certificate(name: &str, der: &[u8], openssl: &str) -> Result<(), String
     Ok(())
 }
 
+/// Every attribute of a name decoded through the registry: (short name, text) for the ones
+/// whose value is a string this test reads, in order.
+fn naming_attributes(name: &Name<'_>) -> Result<Vec<(&'static str, String)>, String> {
+    let Name::RdnSequence(rdns) = name;
+    let mut out = Vec::new();
+    for rdn in rdns.0.iter() {
+        for atv in rdn.map_err(|e| e.to_string())?.0.iter() {
+            let atv = atv.map_err(|e| e.to_string())?;
+            let value = NamingAttribute::decode(atv.r#type.0, atv.value.0.raw())
+                .map_err(|e| e.to_string())?;
+            let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+            match value {
+                NamingAttribute::X520countryName(c) => out.push(("C", text(&c.0))),
+                NamingAttribute::X520OrganizationName(o) => {
+                    out.push(("O", text(directory(o.into()))))
+                }
+                NamingAttribute::X520OrganizationalUnitName(u) => {
+                    out.push(("OU", text(directory(u.into()))))
+                }
+                NamingAttribute::X520CommonName(n) => out.push(("CN", text(directory(n.into())))),
+                _ => {}
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The octets of any alternative of the X.520 DirectoryString-like CHOICEs.
+fn directory(d: Directory<'_>) -> &[u8] {
+    d.0
+}
+
+/// The octets of one of the generated DirectoryString-shaped CHOICEs.
+struct Directory<'a>(&'a [u8]);
+
+macro_rules! directory_from {
+    ($($t:ident),*) => {$(
+        impl<'a> From<pkix::pkix1_explicit88::$t<'a>> for Directory<'a> {
+            fn from(v: pkix::pkix1_explicit88::$t<'a>) -> Self {
+                use pkix::pkix1_explicit88::$t as T;
+                match v {
+                    T::TeletexString(b) | T::PrintableString(b) | T::UniversalString(b)
+                    | T::Utf8String(b) | T::BmpString(b) => Directory(b),
+                }
+            }
+        }
+    )*};
+}
+directory_from!(
+    X520CommonName,
+    X520OrganizationName,
+    X520OrganizationalUnitName
+);
+
 #[test]
 fn certificates_equal_openssl_and_round_trip() {
     if !tools() {
@@ -207,6 +266,16 @@ fn certificates_equal_openssl_and_round_trip() {
     let ca = dir.path().join("ca.der");
     let (der, text) = openssl_cert(&ca, "DER").unwrap();
     check_certificate("the CRL's CA", &der, &text).unwrap();
+    // The names make-crl.sh gave it, read through the naming-attribute registry.
+    let cert = Certificate::from_der(&der).unwrap();
+    let subject = naming_attributes(&cert.tbs_certificate.subject).unwrap();
+    let want = [
+        ("C", "NZ"),
+        ("O", "Example Revocation Authority"),
+        ("OU", "Benchmarks"),
+        ("CN", "Example CRL CA"),
+    ];
+    assert_eq!(subject, want.map(|(k, v)| (k, v.to_string())));
     // The CA certificates of Debian's ca-certificates: real issuers' encodings.
     let store = Path::new("/etc/ssl/certs");
     let pems: Vec<_> = std::fs::read_dir(store)

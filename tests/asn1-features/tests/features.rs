@@ -188,3 +188,25 @@ proptest! {
         prop_assert_eq!(back.to_ber().unwrap(), bytes);
     }
 }
+
+#[test]
+fn an_oid_registry_decodes_by_identifier_and_keeps_the_unknown() {
+    // `child` (1.3.6.1.4.1.99999.7) names Record, `base` names Colour; anything else is kept.
+    let record = record_bytes();
+    match Bodies::decode(CHILD, &record).unwrap() {
+        Bodies::Record(r) => assert_eq!(r.id, 300),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        Bodies::decode(BASE, &[0x0a, 0x01, 0x05]).unwrap(),
+        Bodies::Colour(Colour::Blue)
+    );
+    let other = snmp_ber::Oid::from_ber(&[0x2b, 0x06]).unwrap();
+    assert_eq!(
+        Bodies::decode(other, &[0x05, 0x00]).unwrap(),
+        Bodies::Unknown(other, &[0x05, 0x00])
+    );
+    // A listed identifier whose value does not decode is an error naming the identifier.
+    let e = Bodies::decode(BASE, &[0x0a, 0x01, 0x02]).unwrap_err();
+    assert_eq!(e.path(), "base.Colour");
+}
