@@ -277,7 +277,7 @@ impl Emitter<'_> {
             },
             Ty::Bits(_) => quote!(snmp_ber::BitString<'a>),
             Ty::Oid => quote!(snmp_ber::Oid<'a>),
-            Ty::BigInt => quote!(snmp_ber::Integer<'a>),
+            Ty::BigInt { .. } => quote!(snmp_ber::Integer<'a>),
             Ty::Time(TimeKind::Utc) => quote!(snmp_ber::UtcTime),
             Ty::Time(TimeKind::Generalized) => quote!(snmp_ber::GeneralizedTime),
             Ty::Any => quote!(snmp_ber::Any<'a>),
@@ -374,7 +374,17 @@ impl Emitter<'_> {
                 })
             }
             Ty::Oid => quote!(snmp_ber::Oid::decode_contents(r, c)),
-            Ty::BigInt => quote!(snmp_ber::Integer::decode_contents(r, c)),
+            Ty::BigInt {
+                non_negative: false,
+            } => quote!(snmp_ber::Integer::decode_contents(r, c)),
+            Ty::BigInt { non_negative: true } => quote!({
+                let v = snmp_ber::Integer::decode_contents(r, c)?;
+                if v.is_negative() {
+                    let found = v.to_i64().map_or(i128::MIN, i128::from);
+                    return Err(r.out_of_range(c, found, "0..MAX"));
+                }
+                Ok(v)
+            }),
             Ty::Time(TimeKind::Utc) => quote!(snmp_ber::UtcTime::decode_contents(r, c)),
             Ty::Time(TimeKind::Generalized) => {
                 quote!(snmp_ber::GeneralizedTime::decode_contents(r, c))
@@ -526,7 +536,21 @@ impl Emitter<'_> {
                 }
             }
             Ty::Oid => quote!(w.put_slice(#v.as_ber())?;),
-            Ty::BigInt | Ty::Time(_) => quote!(#v.encode_contents(w)?;),
+            Ty::BigInt { non_negative } => {
+                let check = non_negative.then(|| {
+                    quote! {
+                        if #v.is_negative() {
+                            return Err(snmp_ber::EncodeError::ConstraintViolation {
+                                component: #component,
+                                found: #v.to_i64().map_or(i128::MIN, i128::from),
+                                expected: "0..MAX",
+                            });
+                        }
+                    }
+                });
+                quote!(#check #v.encode_contents(w)?;)
+            }
+            Ty::Time(_) => quote!(#v.encode_contents(w)?;),
             Ty::Any => unreachable!("ANY has no outer tag"),
             Ty::Named(_) => quote!(#v.encode_contents(w)?;),
             Ty::SeqOf { size, set, .. } => {
@@ -672,7 +696,7 @@ impl Emitter<'_> {
             out
         };
         match ty {
-            Ty::Bool | Ty::Int(_) | Ty::BigInt => {
+            Ty::Bool | Ty::Int(_) | Ty::BigInt { .. } => {
                 Some(tlv(ty.outer_layer(self.defs())?, &contents))
             }
             Ty::Named(id) => {

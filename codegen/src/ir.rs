@@ -276,7 +276,10 @@ pub enum Ty {
     /// OBJECT IDENTIFIER.
     Oid,
     /// An INTEGER of any size (unbounded above, in a module compiled with DER rules).
-    BigInt,
+    BigInt {
+        /// `(0..MAX)`: negative values are out of range.
+        non_negative: bool,
+    },
     /// UTCTime or GeneralizedTime.
     Time(TimeKind),
     /// ANY without a binding.
@@ -386,7 +389,7 @@ impl Ty {
             })
         };
         match self {
-            Ty::Int(_) | Ty::BigInt => prim(2),
+            Ty::Int(_) | Ty::BigInt { .. } => prim(2),
             Ty::Time(TimeKind::Utc) => prim(23),
             Ty::Time(TimeKind::Generalized) => prim(24),
             Ty::Bool => prim(1),

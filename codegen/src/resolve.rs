@@ -957,7 +957,9 @@ impl<'s> Resolver<'s> {
             TypeKind::BitString(_) => Ty::Bits(self.size_of(m, &ty.constraints)?),
             TypeKind::Integer(names) if names.is_empty() => {
                 if self.ir.modules[m].der && unbounded_above(&ty.constraints) {
-                    Ty::BigInt
+                    Ty::BigInt {
+                        non_negative: !lower_bound_negative(&ty.constraints),
+                    }
                 } else {
                     Ty::Int(self.int_ty(m, &ty.constraints, ty.span.start)?)
                 }
@@ -1064,7 +1066,9 @@ impl<'s> Resolver<'s> {
             // A value-set constraint on an OBJECT IDENTIFIER (RFC 5280's PolicyQualifierId) names
             // the values known when the module was written; others stay decodable.
             Ty::Oid if constraints.iter().all(|c| matches!(c, Constraint::Value(..))) => Ty::Oid,
-            Ty::BigInt => Ty::BigInt,
+            Ty::BigInt { non_negative } => Ty::BigInt {
+                non_negative: non_negative || !lower_bound_negative(constraints),
+            },
             _ => {
                 return Err(self.diag(
                     m,
@@ -1086,7 +1090,7 @@ impl<'s> Resolver<'s> {
                     !(matches!(ty, Ty::Octets(_))
                         && s.as_ref().and_then(SizeC::fixed).is_some_and(|n| n <= 64))
                 }
-                Ty::Oid | Ty::Any | Ty::SeqOf { .. } | Ty::BigInt => true,
+                Ty::Oid | Ty::Any | Ty::SeqOf { .. } | Ty::BigInt { .. } => true,
                 Ty::Named(id) => defs[*id].lifetime,
                 Ty::Tagged { inner, .. } => ty_borrows(inner, defs),
                 Ty::Int(_) | Ty::Bool | Ty::Null | Ty::Time(_) => false,
@@ -1252,6 +1256,19 @@ fn built_in(name: &str) -> Option<u32> {
         .iter()
         .find(|(n, _)| *n == name)
         .map(|(_, number)| *number)
+}
+
+/// True when an INTEGER's value constraint allows negative values (or there is none).
+fn lower_bound_negative(constraints: &[Constraint]) -> bool {
+    match constraints.iter().rev().find_map(|c| match c {
+        Constraint::Value(items, _) => Some(items),
+        _ => None,
+    }) {
+        Some(items) => items
+            .iter()
+            .any(|it| !matches!(it.lo, Bound::Number(n) if n >= 0)),
+        None => true,
+    }
 }
 
 /// True when an INTEGER's value constraint leaves it unbounded above (none, or `..MAX`).

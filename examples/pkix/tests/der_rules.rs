@@ -306,3 +306,27 @@ proptest! {
         prop_assert_eq!(back.to_ber().unwrap(), der);
     }
 }
+
+#[test]
+fn a_negative_value_of_a_type_constrained_to_0_to_max() {
+    use pkix::pkix1_implicit88::CrlNumber;
+    // CRLNumber ::= INTEGER (0..MAX): any size, never negative.
+    let big = [
+        0x02, 0x09, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    ];
+    assert_eq!(
+        CrlNumber::from_der(&big).unwrap().0.to_u64(),
+        Some(u64::MAX)
+    );
+    let e = CrlNumber::from_der(&[0x02, 0x01, 0xff]).unwrap_err();
+    assert_eq!(
+        e.kind(),
+        &DecodeErrorKind::IntegerOutOfRange {
+            found: -1,
+            expected: "0..MAX"
+        }
+    );
+    assert_eq!((e.offset(), e.path().as_str()), (2, "CRLNumber"));
+    let negative = CrlNumber(Integer::from_contents(&[0x80]).unwrap());
+    assert!(negative.to_ber().is_err());
+}
