@@ -134,36 +134,31 @@ impl<'a, T: Decode<'a>> SequenceOf<'a, T> {
         contents: Reader<'a>,
         label: &'static str,
     ) -> Result<Self, DecodeError> {
-        if !contents.is_der() {
-            return Self::decode_contents(contents, label);
+        let list = Self::decode_contents(contents, label)?;
+        if contents.is_der() {
+            check_set_order(contents)?;
         }
-        let mut r = contents;
-        let mut count = 0usize;
-        let mut previous: &[u8] = &[];
-        while !r.is_empty() {
-            let start = r.remaining();
-            if let Err(e) = r.skip_tlv() {
-                return Err(e.in_element(count));
-            }
-            let element = &start[..start.len() - r.remaining().len()];
-            if count > 0 && der_set_order(previous, element) == Ordering::Greater {
-                let kind = DecodeErrorKind::UnsortedSetOf { index: count };
-                return Err(contents.error_at(element, kind));
-            }
-            previous = element;
-            count += 1;
-        }
-        if contents.is_validating() {
-            Self::decode_elements(contents)?;
-        }
-        Ok(SequenceOf {
-            repr: Repr::Decoded {
-                reader: contents,
-                count,
-                label,
-            },
-        })
+        Ok(list)
     }
+}
+
+/// Under DER, SET OF elements (framed already) in ascending order of their encodings.
+fn check_set_order(contents: Reader<'_>) -> Result<(), DecodeError> {
+    let mut r = contents;
+    let mut previous: &[u8] = &[];
+    let mut index = 0usize;
+    while !r.is_empty() {
+        let start = r.remaining();
+        r.skip_tlv().map_err(|e| e.in_element(index))?;
+        let element = &start[..start.len() - r.remaining().len()];
+        if index > 0 && der_set_order(previous, element) == Ordering::Greater {
+            let kind = DecodeErrorKind::UnsortedSetOf { index };
+            return Err(contents.error_at(element, kind));
+        }
+        previous = element;
+        index += 1;
+    }
+    Ok(())
 }
 
 impl<'a, T: Decode<'a> + Clone> SequenceOf<'a, T> {

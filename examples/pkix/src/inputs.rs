@@ -54,25 +54,15 @@ pub fn tiny_crl() -> Vec<u8> {
     );
     let issuer = tlv(0x30, &[&tlv(0x31, &[&cn])]);
     let this_update = tlv(0x17, &[b"240101000000Z"]);
-    let reason = tlv(
-        0x30,
-        &[
-            &tlv(0x06, &[&[0x55, 0x1d, 0x15]]),
-            &tlv(0x04, &[&[0x0a, 0x01, 0x01]]),
-        ],
-    );
+    // Extension { extnID, extnValue OCTET STRING wrapping the value's DER }.
+    let extension = |id: &[u8], value: &[u8]| tlv(0x30, &[&tlv(0x06, &[id]), &tlv(0x04, &[value])]);
+    let reason = extension(&[0x55, 0x1d, 0x15], &[0x0a, 0x01, 0x01]);
     let e1 = tlv(
         0x30,
         &[&[0x02, 0x01, 0x01], &this_update, &tlv(0x30, &[&reason])],
     );
     let e2 = tlv(0x30, &[&[0x02, 0x01, 0x02], &this_update]);
-    let number = tlv(
-        0x30,
-        &[
-            &tlv(0x06, &[&[0x55, 0x1d, 0x14]]),
-            &tlv(0x04, &[&[0x02, 0x01, 0x07]]),
-        ],
-    );
+    let number = extension(&[0x55, 0x1d, 0x14], &[0x02, 0x01, 0x07]);
     let tbs = tlv(
         0x30,
         &[

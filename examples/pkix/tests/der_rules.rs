@@ -13,10 +13,15 @@ use snmp_ber::{
     UtcTime,
 };
 
+/// The kind of error for a value of type `what` not in its DER form.
+fn not_canonical(what: &'static str) -> impl Fn(&DecodeErrorKind) -> bool {
+    move |k| matches!(k, DecodeErrorKind::NotCanonical { what: w, .. } if *w == what)
+}
+
 /// Decodes `input` as `T` under DER (expecting `kind` at `offset` in `path`) and under BER.
 fn refused<'a, T: Decode<'a> + std::fmt::Debug>(
     input: &'a [u8],
-    kind: fn(&DecodeErrorKind) -> bool,
+    kind: impl Fn(&DecodeErrorKind) -> bool,
     offset: usize,
     path: &str,
 ) -> Result<T, DecodeError> {
@@ -61,21 +66,7 @@ fn a_boolean_other_than_00_or_ff() {
     let ext = [
         0x30, 0x0d, 0x06, 0x03, 0x55, 0x1d, 0x14, 0x01, 0x01, 0x01, 0x04, 0x03, 0x02, 0x01, 0x07,
     ];
-    let v: Extension = refused(
-        &ext,
-        |k| {
-            matches!(
-                k,
-                DecodeErrorKind::NotCanonical {
-                    what: "BOOLEAN",
-                    ..
-                }
-            )
-        },
-        9,
-        "Extension.critical",
-    )
-    .unwrap();
+    let v: Extension = refused(&ext, not_canonical("BOOLEAN"), 9, "Extension.critical").unwrap();
     assert_eq!(v.critical, Some(true));
 }
 
@@ -127,15 +118,7 @@ fn an_integer_with_a_redundant_leading_octet() {
     let serial = [0x02, 0x02, 0x00, 0x7f];
     let v: CertificateSerialNumber = refused(
         &serial,
-        |k| {
-            matches!(
-                k,
-                DecodeErrorKind::NotCanonical {
-                    what: "INTEGER",
-                    ..
-                }
-            )
-        },
+        not_canonical("INTEGER"),
         2,
         "CertificateSerialNumber",
     )
@@ -155,21 +138,8 @@ fn an_integer_with_a_redundant_leading_octet() {
 fn unused_bits_not_zero() {
     // Seven bits, the unused eighth set.
     let bits = [0x03, 0x02, 0x01, 0xff];
-    let v: UniqueIdentifier = refused(
-        &bits,
-        |k| {
-            matches!(
-                k,
-                DecodeErrorKind::NotCanonical {
-                    what: "BIT STRING",
-                    ..
-                }
-            )
-        },
-        2,
-        "UniqueIdentifier",
-    )
-    .unwrap();
+    let v: UniqueIdentifier =
+        refused(&bits, not_canonical("BIT STRING"), 2, "UniqueIdentifier").unwrap();
     assert_eq!(v.0.bit_len(), 7);
 }
 
