@@ -1,7 +1,7 @@
 //! ASN.1 names to Rust names.
 
 /// `SNMPv3MessageSyntax` -> `snmpv3_message_syntax`, `request-id` -> `request_id`,
-/// `msgAuthoritativeEngineID` -> `msg_authoritative_engine_id`.
+/// `msgAuthoritativeEngineID` -> `msg_authoritative_engine_id`, `cRLSign` -> `crl_sign`.
 ///
 /// An upper-case run is one word up to the capital that starts the next (`HTTPServer` ->
 /// `http_server`), except IANA, whose modules lower-case the next word (`IANAifType` ->
@@ -25,7 +25,12 @@ pub fn snake_case(name: &str) -> String {
             let prev = chars[k - 1];
             let next_two_lower = chars.get(k + 1).is_some_and(|n| n.is_ascii_lowercase())
                 && chars.get(k + 2).is_some_and(|n| n.is_ascii_lowercase());
-            let boundary = prev.is_ascii_lowercase()
+            // `cRLSign`, `dNSName`, `cA`: one lower-case letter then capitals is an acronym
+            // written in X.509's style, one word (`crl_sign`, `dns_name`, `ca`).
+            let word_start = k == 1 || matches!(chars[k - 2], '-' | '_');
+            let capital_run = chars.get(k + 1).is_none_or(|n| !n.is_ascii_lowercase());
+            let acronym = word_start && prev.is_ascii_lowercase() && capital_run;
+            let boundary = (prev.is_ascii_lowercase() && !acronym)
                 || prev.is_ascii_digit()
                 || (prev.is_ascii_uppercase() && next_two_lower);
             if boundary && !out.ends_with('_') {
@@ -142,5 +147,16 @@ mod tests {
         assert_eq!(camel_case("IANAtunnelType"), "IanaTunnelType");
         assert_eq!(snake_case("IANA-RTPROTO-MIB"), "iana_rtproto_mib");
         assert_eq!(snake_case("HTTPServer"), "http_server");
+        // X.509's one-letter-then-capitals acronyms.
+        assert_eq!(
+            screaming_snake_case("id-ce-cRLReasons"),
+            "ID_CE_CRL_REASONS"
+        );
+        assert_eq!(snake_case("cRLSign"), "crl_sign");
+        assert_eq!(snake_case("dNSName"), "dns_name");
+        assert_eq!(snake_case("iPAddress"), "ip_address");
+        assert_eq!(snake_case("cA"), "ca");
+        assert_eq!(camel_case("ifInOctets"), "IfInOctets");
+        assert_eq!(snake_case("aBc"), "a_bc");
     }
 }

@@ -6,7 +6,7 @@
 use snmp_ber::{Decode, DecodeError, Oid};
 
 use crate::pkix1_explicit88::{Extension, Extensions, TbsCertListRevokedCertificatesItem};
-use crate::pkix1_implicit88::{CrlReason, ExtensionValue, ID_CE_C_RL_REASONS};
+use crate::pkix1_implicit88::{CrlReason, ExtensionValue, ID_CE_CRL_REASONS};
 
 /// Decodes `ext`'s value as the type its identifier names (under DER, as RFC 5280 requires of
 /// the octets inside `extnValue`).
@@ -20,7 +20,7 @@ pub fn decode<'a>(ext: &Extension<'a>) -> Result<ExtensionValue<'a>, DecodeError
 pub fn reason_code(
     entry: &TbsCertListRevokedCertificatesItem<'_>,
 ) -> Result<Option<CrlReason>, DecodeError> {
-    find(entry.crl_entry_extensions.as_ref(), ID_CE_C_RL_REASONS)
+    find(entry.crl_entry_extensions.as_ref(), ID_CE_CRL_REASONS)
 }
 
 /// Finds the extension `id` among `exts` and decodes its value as `T` under DER.

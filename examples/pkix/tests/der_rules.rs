@@ -256,7 +256,7 @@ proptest! {
             code.to_ber().unwrap()
         });
         let ext = reason_der.as_ref().map(|v| Extension {
-            extn_id: pkix::pkix1_implicit88::ID_CE_C_RL_REASONS,
+            extn_id: pkix::pkix1_implicit88::ID_CE_CRL_REASONS,
             critical: None,
             extn_value: v,
         });
