@@ -14,11 +14,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use snmp_client::usm::{AuthProtocol, PrivProtocol};
-use snmp_client::{AsyncSession, Credentials, Options, Session, UsmUser};
-
-const USER: &str =
-    "createUser aesuser SHA \"aesauthpass\" AES \"aesprivpass\"\nrouser aesuser priv\n";
+use snmp_client::{AsyncSession, Credentials, Options, Session};
 
 fn options() -> Options {
     Options {
@@ -41,7 +37,7 @@ fn whole_mib(c: &mut Criterion) {
         eprintln!("skipped: snmpd or snmpbulkwalk not found (apt-get install -y snmpd snmp)");
         return;
     };
-    let agent = support::start_agent_with(&snmpd, USER);
+    let agent = support::start_agent_with(&snmpd, support::AES_USER_CONF);
     let target = format!("127.0.0.1:{}", agent.port);
     let addr = ([127, 0, 0, 1], agent.port).into();
     let mut v2 =
@@ -57,12 +53,7 @@ fn whole_mib(c: &mut Criterion) {
     }
     let bindings_v2 = walk_count(&mut v2);
     eprintln!("the agent's MIB view: {bindings_v2} bindings in {requests} requests a walk");
-    let user = UsmUser::new(
-        "aesuser",
-        Some((AuthProtocol::Sha1, b"aesauthpass")),
-        Some((PrivProtocol::Aes128, b"aesprivpass")),
-    )
-    .expect("long passwords");
+    let user = support::aes_user();
     let mut v3 = Session::new(addr, Credentials::Usm(user.clone()), options()).expect("a socket");
     assert_eq!(walk_count(&mut v3), bindings_v2, "v3 walks the same view");
 
@@ -90,21 +81,8 @@ fn whole_mib(c: &mut Criterion) {
     });
     g.bench_function("net-snmp v3 authPriv", |b| {
         b.iter(|| {
-            net_snmp(&[
-                "-v3",
-                "-l",
-                "authPriv",
-                "-u",
-                "aesuser",
-                "-a",
-                "SHA",
-                "-A",
-                "aesauthpass",
-                "-x",
-                "AES",
-                "-X",
-                "aesprivpass",
-            ])
+            let args: Vec<&str> = ["-v3"].into_iter().chain(support::AES_USER_FLAGS).collect();
+            net_snmp(&args)
         })
     });
     // The same view split into its subtrees (the OIDs' first seven arcs: MIB-2's groups, the

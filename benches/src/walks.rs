@@ -12,14 +12,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use snmp_client::usm::{AuthProtocol, PrivProtocol};
-use snmp_client::{AsyncSession, Credentials, Options, Session, UsmUser, WalkWith};
+use snmp_client::{AsyncSession, Credentials, Options, Session, WalkWith};
 use snmp_test_support::agent as support;
 
 use crate::process::{children_cpu, cpu_of, own_cpu};
-
-const CONF: &str =
-    "createUser aesuser SHA \"aesauthpass\" AES \"aesprivpass\"\nrouser aesuser priv\n";
 
 /// One measured case.
 #[derive(Debug, Clone)]
@@ -42,19 +38,10 @@ pub struct WalkRow {
     pub wall_s: f64,
 }
 
-fn user() -> UsmUser {
-    UsmUser::new(
-        "aesuser",
-        Some((AuthProtocol::Sha1, b"aesauthpass")),
-        Some((PrivProtocol::Aes128, b"aesprivpass")),
-    )
-    .expect("a user")
-}
-
 fn credentials(version: &str) -> Credentials {
     match version {
         "2c" => Credentials::V2c(b"public".to_vec()),
-        _ => Credentials::Usm(user()),
+        _ => Credentials::Usm(support::aes_user()),
     }
 }
 
@@ -128,30 +115,16 @@ fn net_snmp(port: u16, version: &str, op: &str, root: &str) -> Result<(), String
         "snmpbulkwalk"
     };
     let path = support::tool(tool).ok_or_else(|| format!("{tool} not found"))?;
-    let security: &[&str] = match version {
-        "2c" => &["-v2c", "-c", "public"],
-        _ => &[
-            "-v3",
-            "-u",
-            "aesuser",
-            "-l",
-            "authPriv",
-            "-a",
-            "SHA",
-            "-A",
-            "aesauthpass",
-            "-x",
-            "AES",
-            "-X",
-            "aesprivpass",
-        ],
+    let security: Vec<&str> = match version {
+        "2c" => vec!["-v2c", "-c", "public"],
+        _ => ["-v3"].into_iter().chain(support::AES_USER_FLAGS).collect(),
     };
     // snmpwalk takes no -Cr.
     let repetitions: &[&str] = if op == "getnext" { &[] } else { &["-Cr25"] };
     let children: Vec<_> = (0..4)
         .map(|_| {
             Command::new(&path)
-                .args(security)
+                .args(&security)
                 .args(["-On", "-Oq", "-t", "2", "-r", "1", "-m", ""])
                 .args(repetitions)
                 .arg(format!("127.0.0.1:{port}"))
@@ -322,7 +295,7 @@ fn agent(notes: &mut Vec<String>) -> Option<support::Agent> {
         notes.push("walk: not run: snmpd not found (apt-get install -y snmpd)".into());
         return None;
     };
-    let agent = support::start_agent_with(&snmpd, CONF);
+    let agent = support::start_agent_with(&snmpd, support::AES_USER_CONF);
     let addr = ([127, 0, 0, 1], agent.port).into();
     let sysdescr = ["1.3.6.1.2.1.1.1.0".parse().expect("an OID")];
     for _ in 0..50 {

@@ -3,7 +3,6 @@
 //! session walks it over v2c and v3; requests it must refuse are answered as an agent does.
 
 use std::net::UdpSocket;
-use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -73,20 +72,7 @@ fn serve(view: Arc<View>) -> Served {
 
 /// A net-snmp walk tool's output against 127.0.0.1:`port` (no MIBs: numeric and plain).
 fn walk(tool: &std::path::Path, port: u16, args: &[&str]) -> String {
-    let out = Command::new(tool)
-        .args(["-On", "-Oe", "-m", "", "-t", "2", "-r", "1"])
-        .args(args)
-        .arg(format!("127.0.0.1:{port}"))
-        .arg(".1.3.6.1.2.1")
-        .env("MIBS", "")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{tool:?} {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    support::walk_numeric(tool, port, args, ".1.3.6.1.2.1")
 }
 
 /// `ours` and `theirs` line for line; the first difference shown.
@@ -142,11 +128,7 @@ fn a_recording_is_served_as_the_agent_served_it() {
     ] {
         // The recording ends where mib-2 does, and so does the view: the walk ends there with
         // noSuchName (v1: `End of MIB`) or endOfMibView, which the agent never said.
-        let replayed: String = walk(tool, served.port, &args)
-            .lines()
-            .filter(|l| *l != "End of MIB" && !l.contains("= No more variables left"))
-            .map(|l| format!("{l}\n"))
-            .collect();
+        let replayed = support::without_walk_end(&walk(tool, served.port, &args));
         // SNMPv1 has no Counter64: snmpwalk -v1 sees every other binding.
         let expected: String = if args[0] == "-v1" {
             recorded

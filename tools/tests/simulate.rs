@@ -40,16 +40,8 @@ fn simulated_agents_serve_a_recording() {
         return;
     };
     let agent = support::start_agent_with(&snmpd, "");
-    let walk = |tool: &std::path::Path, port: u16, args: &[&str]| -> String {
-        let out = Command::new(tool)
-            .args(["-On", "-Oe", "-m", "", "-t", "2", "-r", "1"])
-            .args(args)
-            .arg(format!("127.0.0.1:{port}"))
-            .arg(".1.3.6.1.2.1.1")
-            .env("MIBS", "")
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout).into_owned()
+    let walk = |tool: &std::path::Path, port: u16, args: &[&str]| {
+        support::walk_numeric(tool, port, args, ".1.3.6.1.2.1.1")
     };
     let recorded = walk(&snmpwalk, agent.port, &["-v2c", "-c", "public"]);
     drop(agent);
@@ -89,19 +81,16 @@ fn simulated_agents_serve_a_recording() {
         std::thread::sleep(Duration::from_millis(20));
     }
 
-    let ends = |s: String| -> String {
-        s.lines()
-            .filter(|l| !l.contains("= No more variables left"))
-            .map(|l| format!("{l}\n"))
-            .collect()
-    };
     assert_eq!(
-        ends(walk(&snmpwalk, port, &["-v2c", "-c", "public"])),
+        support::without_walk_end(&walk(&snmpwalk, port, &["-v2c", "-c", "public"])),
         recorded
     );
     let mut bulk_v3 = vec!["-v3", "-l", "authPriv"];
     bulk_v3.extend(v3);
-    assert_eq!(ends(walk(&bulkwalk, port + 1, &bulk_v3)), recorded);
+    assert_eq!(
+        support::without_walk_end(&walk(&bulkwalk, port + 1, &bulk_v3)),
+        recorded
+    );
 
     // An engine of its own per agent.
     let user = UsmUser::new(

@@ -167,3 +167,65 @@ pub fn snmpwalk_of(snmpwalk: &std::path::Path, port: u16, oid: &str) -> String {
         .expect("snmpwalk runs");
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// The v3 user of the walk benchmarks, as snmpd.conf creates it: SHA-1 authentication,
+/// AES-128 privacy.
+pub const AES_USER_CONF: &str =
+    "createUser aesuser SHA \"aesauthpass\" AES \"aesprivpass\"\nrouser aesuser priv\n";
+
+/// net-snmp's command-line flags for [`AES_USER_CONF`]'s user at authPriv.
+pub const AES_USER_FLAGS: [&str; 12] = [
+    "-u",
+    "aesuser",
+    "-l",
+    "authPriv",
+    "-a",
+    "SHA",
+    "-A",
+    "aesauthpass",
+    "-x",
+    "AES",
+    "-X",
+    "aesprivpass",
+];
+
+/// [`AES_USER_CONF`]'s user for snmp-client.
+pub fn aes_user() -> snmp_client::UsmUser {
+    use snmp_client::usm::{AuthProtocol, PrivProtocol};
+    snmp_client::UsmUser::new(
+        "aesuser",
+        Some((AuthProtocol::Sha1, b"aesauthpass")),
+        Some((PrivProtocol::Aes128, b"aesprivpass")),
+    )
+    .expect("long enough passwords")
+}
+
+/// A net-snmp walk tool (`snmpwalk`, `snmpbulkwalk`) run with `args` against our address
+/// `port` from `root`: numeric OIDs and enumerations (`-On -Oe`), no MIBs, two seconds and one
+/// retry; its output, the run required to succeed.
+pub fn walk_numeric(tool: &std::path::Path, port: u16, args: &[&str], root: &str) -> String {
+    let out = Command::new(tool)
+        .args(["-On", "-Oe", "-m", "", "-t", "2", "-r", "1"])
+        .args(args)
+        .arg(format!("127.0.0.1:{port}"))
+        .arg(root)
+        .env("MIBS", "")
+        .output()
+        .expect("the walk tool runs");
+    assert!(
+        out.status.success(),
+        "{tool:?} {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A walk's output without the line a walk ends with when the agent's view ends there
+/// (`End of MIB` under v1, `= No more variables left` after an endOfMibView), which a
+/// recording of the same subtree does not have.
+pub fn without_walk_end(walk: &str) -> String {
+    walk.lines()
+        .filter(|l| *l != "End of MIB" && !l.contains("= No more variables left"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
