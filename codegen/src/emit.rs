@@ -155,6 +155,44 @@ enum FirstTag {
     Wildcard,
 }
 
+/// What a definition's kind contributes to its item: the Rust type, then either the contents
+/// decoder and encoder (types with an outer tag) or whole decode and encode bodies (CHOICE,
+/// ANY), and any further items.
+struct Parts {
+    item: TokenStream,
+    contents: Option<(TokenStream, TokenStream)>,
+    decode_body: Option<TokenStream>,
+    encode_body: Option<TokenStream>,
+    extra: TokenStream,
+}
+
+impl Parts {
+    fn with_contents(
+        item: TokenStream,
+        contents: TokenStream,
+        enc_contents: TokenStream,
+        extra: TokenStream,
+    ) -> Parts {
+        Parts {
+            item,
+            contents: Some((contents, enc_contents)),
+            decode_body: None,
+            encode_body: None,
+            extra,
+        }
+    }
+
+    fn with_bodies(item: TokenStream, decode_body: TokenStream, encode_body: TokenStream) -> Parts {
+        Parts {
+            item,
+            contents: None,
+            decode_body: Some(decode_body),
+            encode_body: Some(encode_body),
+            extra: quote!(),
+        }
+    }
+}
+
 struct Emitter<'i> {
     ir: &'i Ir,
     module: usize,
@@ -775,340 +813,28 @@ impl Emitter<'_> {
         // `decode_contents` needs `'a`; types without a lifetime declare it on the method.
         let method_lt = if d.lifetime { quote!() } else { quote!(<'a>) };
 
-        let (item, contents, decode_body, encode_body, extra) = match &d.body {
+        let parts = match &d.body {
             Body::Struct { fields, extensible } => {
-                let decls = fields.iter().map(|f| {
-                    let fname = ident(&f.rust_name);
-                    let mut ty = self.rust_type(&f.ty);
-                    if f.optional {
-                        ty = quote!(Option<#ty>);
-                    }
-                    let mut text = one_line(&f.source);
-                    if let Some(dflt) = &f.default {
-                        text.push_str(&format!("\n\n`None` stands for the DEFAULT value, {dflt}."));
-                    }
-                    let fdoc = doc_lines(&text);
-                    quote!(#fdoc pub #fname: #ty)
-                });
-                let item = quote! {
-                    #[derive(Debug, Clone, Copy, PartialEq)]
-                    pub struct #name #lt { #(#decls,)* }
-                };
-                let inits = fields.iter().map(|f| {
-                    let fname = ident(&f.rust_name);
-                    let comp = &f.asn1_name;
-                    let dec = self.dec(&f.ty);
-                    let der_default = f
-                        .default_value
-                        .filter(|_| self.ir.modules[d.module].der)
-                        .and_then(|v| self.default_encoding(&f.ty, v))
-                        .map(|tlv| {
-                            let bytes = tlv.iter().map(|b| hex_u8(*b));
-                            quote! {
-                                if r.is_der() && r.remaining().starts_with(&[#(#bytes),*]) {
-                                    return Err(r.error_here(snmp_ber::DecodeErrorKind::DefaultEncoded).in_component(#comp));
-                                }
-                            }
-                        });
-                    if f.optional {
-                        let cond = self.presence_test(&f.ty);
-                        quote!(#fname: if #cond { #der_default Some(snmp_ber::within(#comp, || #dec)?) } else { None })
-                    } else {
-                        quote!(#fname: snmp_ber::within(#comp, || #dec)?)
-                    }
-                });
-                let what = d.asn1_name.clone();
-                let tail = if *extensible {
-                    quote! {
-                        // Extension additions this decoder does not know are skipped.
-                        while !r.is_empty() {
-                            r.read_any()?;
-                        }
-                    }
-                } else {
-                    quote!(r.finish_in(#what)?;)
-                };
-                let contents = quote! {
-                    let mut contents = snmp_ber::Reader::nested(r, c)?;
-                    let r = &mut contents;
-                    let value = Self { #(#inits,)* };
-                    #tail
-                    Ok(value)
-                };
-                let encs = fields.iter().rev().map(|f| {
-                    let fname = ident(&f.rust_name);
-                    let component = format!("{}.{}", d.asn1_name, f.asn1_name);
-                    let e = self.enc(&f.ty, &quote!(v), &component);
-                    if f.optional {
-                        quote!(if let Some(v) = &self.#fname { #e })
-                    } else if self.is_null(&f.ty) {
-                        e
-                    } else {
-                        quote!({
-                            let v = &self.#fname;
-                            #e
-                        })
-                    }
-                });
-                let enc_contents = quote!(#(#encs)*);
-                (item, Some((contents, enc_contents)), None, None, quote!())
+                self.struct_parts(d, &name, &lt, fields, *extensible)
             }
-            Body::Enumerated { items, .. } => {
-                let variants = items.iter().map(|(n, v)| {
-                    let vn = ident(&crate::naming::camel_case(n));
-                    let lit = Literal::i64_unsuffixed(*v);
-                    let vdoc = doc_lines(&format!("`{n}({v})`"));
-                    quote!(#vdoc #vn = #lit)
-                });
-                let item = quote! {
-                    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-                    #[repr(i64)]
-                    pub enum #name { #(#variants,)* }
-                };
-                let arms = items.iter().map(|(n, v)| {
-                    let vn = ident(&crate::naming::camel_case(n));
-                    let lit = Literal::i64_unsuffixed(*v);
-                    quote!(#lit => Ok(Self::#vn))
-                });
-                let expected = items
-                    .iter()
-                    .map(|(n, v)| format!("{n}({v})"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                let contents = quote! {
-                    match snmp_ber::int_i64(r, c)? {
-                        #(#arms,)*
-                        found => Err(r.error_at(c, snmp_ber::DecodeErrorKind::UnknownEnumerated { found, expected: #expected })),
-                    }
-                };
-                let enc_contents = quote! {
-                    w.put_i64_contents(*self as i64)?;
-                };
-                (item, Some((contents, enc_contents)), None, None, quote!())
-            }
-            Body::NamedInt { int, names } => {
-                let repr = repr_type(int.repr);
-                let consts = names.iter().map(|(n, v)| {
-                    let cn = ident(&crate::naming::screaming_snake_case(n));
-                    let lit = int_literal(*v, int.repr);
-                    let cdoc = doc_lines(&format!("`{n}({v})`"));
-                    quote!(#cdoc pub const #cn: Self = Self(#lit);)
-                });
-                let name_arms = names.iter().map(|(n, v)| {
-                    let lit = int_literal(*v, int.repr);
-                    quote!(#lit => Some(#n))
-                });
-                let item = quote! {
-                    #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-                    pub struct #name(pub #repr);
-                };
-                let contents = wrap_self(self.dec_int(int));
-                let check = int_encode_check(int, quote!(self.0), &d.asn1_name);
-                let put = put_int(int.repr, quote!(self.0));
-                let enc_contents = quote!(#check #put);
-                let extra = quote! {
-                    impl #name {
-                        #(#consts)*
-
-                        /// The name the module gives this value, if any.
-                        pub fn name(self) -> Option<&'static str> {
-                            match self.0 {
-                                #(#name_arms,)*
-                                _ => None,
-                            }
-                        }
-                    }
-
-                    impl core::fmt::Debug for #name {
-                        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                            match self.name() {
-                                Some(n) => write!(f, "{}({})", n, self.0),
-                                None => write!(f, "{}", self.0),
-                            }
-                        }
-                    }
-                };
-                (item, Some((contents, enc_contents)), None, None, extra)
-            }
-            Body::Choice { alts } => {
-                let variants = alts.iter().map(|a| {
-                    let vn = ident(&a.rust_name);
-                    let adoc = doc_lines(&one_line(&a.source));
-                    if self.is_null(&a.ty) {
-                        quote!(#adoc #vn)
-                    } else {
-                        let ty = self.rust_type(&a.ty);
-                        quote!(#adoc #vn(#ty))
-                    }
-                });
-                // Alternatives stay inline, whatever their sizes: decoding never allocates.
-                let allow = self
-                    .has_large_alternative(alts)
-                    .then(|| quote!(#[allow(clippy::large_enum_variant)]));
-                let item = quote! {
-                    #[derive(Debug, Clone, Copy, PartialEq)]
-                    #allow
-                    pub enum #name #lt { #(#variants,)* }
-                };
-                let decode_body = self.choice_decode(d, alts)?;
-                // One arm per leaf alternative, nested CHOICEs matched in one pattern.
-                let mut leaves = Vec::new();
-                for a in alts {
-                    let vn = ident(&a.rust_name);
-                    self.choice_leaves(
-                        &a.ty,
-                        vec![quote!(Self::#vn)],
-                        vec![a.asn1_name.clone()],
-                        &mut leaves,
-                        0,
-                    );
-                }
-                let arms = leaves.iter().map(|leaf| {
-                    let component = format!("{}.{}", d.asn1_name, leaf.path.join("."));
-                    let (innermost, outer) =
-                        leaf.ctor.split_last().expect("a leaf has a constructor");
-                    let mut pattern = if self.is_null(&leaf.ty) {
-                        quote!(#innermost)
-                    } else {
-                        quote!(#innermost(v))
-                    };
-                    for c in outer.iter().rev() {
-                        pattern = quote!(#c(#pattern));
-                    }
-                    let e = self.enc(&leaf.ty, &quote!(v), &component);
-                    quote!(#pattern => { #e })
-                });
-                let encode_body = quote! {
-                    match self { #(#arms)* }
-                    Ok(())
-                };
-                (item, None, Some(decode_body), Some(encode_body), quote!())
-            }
-            Body::Alias(ty) => {
-                let inner = self.rust_type(ty);
-                let item = quote! {
-                    #[derive(Debug, Clone, Copy, PartialEq)]
-                    pub struct #name #lt(pub #inner);
-                };
-                let bind = if self.is_null(ty) {
-                    quote!()
-                } else {
-                    quote!(let v = &self.0;)
-                };
-                if ty.outer_layer(self.defs()).is_some() {
-                    let contents = wrap_self(self.dec_contents(ty));
-                    let enc = self.enc_contents(ty, &quote!(v), &d.asn1_name);
-                    (
-                        item,
-                        Some((contents, quote!(#bind #enc))),
-                        None,
-                        None,
-                        quote!(),
-                    )
-                } else {
-                    let dec = wrap_self(self.dec(ty));
-                    let enc = self.enc(ty, &quote!(v), &d.asn1_name);
-                    (
-                        item,
-                        None,
-                        Some(dec),
-                        Some(quote!(#bind #enc Ok(()))),
-                        quote!(),
-                    )
-                }
-            }
+            Body::Enumerated { items, .. } => self.enumerated_parts(&name, items),
+            Body::NamedInt { int, names } => self.named_int_parts(d, &name, int, names),
+            Body::Choice { alts } => self.choice_parts(d, &name, &lt, alts)?,
+            Body::Alias(ty) => self.alias_parts(d, &name, &lt, ty),
         };
+        let Parts {
+            item,
+            contents,
+            decode_body,
+            encode_body,
+            extra,
+        } = parts;
 
         // Types with an outer tag get decode_contents/encode_contents (used for IMPLICIT
         // retagging at use sites) and Decode/Encode built on them.
         let (inherent, decode_body, encode_body) = if let Some((contents, enc_contents)) = contents
         {
-            let layers: Vec<Layer> = match &d.body {
-                Body::Alias(ty) => vec![ty.outer_layer(self.defs()).expect("checked above")],
-                _ => d.layers.clone(),
-            };
-            let outer = layers[0];
-            // Inner layers (explicit tags of a structured type) are read inside the contents.
-            let mut contents = contents;
-            let mut enc_contents = enc_contents;
-            for (k, layer) in layers.iter().enumerate().skip(1).rev() {
-                let read = self.read_layer(*layer);
-                let header = self.put_header(*layer);
-                let what = layers[k - 1].tag.notation();
-                contents = quote! {
-                    let mut layer = snmp_ber::Reader::nested(r, c)?;
-                    let r = &mut layer;
-                    let c = #read;
-                    r.finish_in(#what)?;
-                    #contents
-                };
-                enc_contents = quote! {
-                    {
-                        let mark = w.mark();
-                        #enc_contents
-                        #header
-                    }
-                };
-            }
-            let outer_id = outer.tag.identifier(outer.constructed);
-            let desc = describe_identifier(outer);
-            let (tag_const, read, put) = if let [b] = outer_id.as_slice() {
-                let b = hex_u8(*b);
-                (
-                    quote!(pub const TAG: &'static [u8] = &[#b];),
-                    quote!(r.read_tlv(#b, #desc)?),
-                    quote!(w.put_header_since(#b, mark)),
-                )
-            } else {
-                let bytes: Vec<TokenStream> = outer_id.iter().map(|b| hex_u8(*b)).collect();
-                (
-                    quote!(pub const TAG: &'static [u8] = &[#(#bytes),*];),
-                    quote!(r.read_tlv_multi(Self::TAG, #desc)?),
-                    quote!(w.put_header_multi_since(Self::TAG, mark)),
-                )
-            };
-            // Contents that are the octets themselves do not need the reader.
-            let reader_param = if contents.to_string() == "Ok (Self (c))" {
-                quote!(_r)
-            } else {
-                quote!(r)
-            };
-            let tag_doc = doc_lines(&format!(
-                "The identifier octets values of this type start with: `{desc}`."
-            ));
-            let inherent = quote! {
-                #inherent_head {
-                    #tag_doc
-                    #tag_const
-
-                    /// Decodes the contents octets `c` of this type's outermost tag (which the
-                    /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
-                    #[inline]
-                    pub fn decode_contents #method_lt(
-                        #reader_param: &snmp_ber::Reader<'a>,
-                        c: &'a [u8],
-                    ) -> Result<Self, snmp_ber::DecodeError> {
-                        #contents
-                    }
-
-                    /// Writes the contents octets, without the outermost tag and length.
-                    #[inline]
-                    pub fn encode_contents(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
-                        #enc_contents
-                        Ok(())
-                    }
-                }
-            };
-            let decode_body = quote! {
-                let c = #read;
-                Self::decode_contents(r, c)
-            };
-            let encode_body = quote! {
-                let mark = w.mark();
-                self.encode_contents(w)?;
-                #put
-            };
-            (inherent, decode_body, encode_body)
+            self.contents_impl(d, &inherent_head, &method_lt, contents, enc_contents)
         } else {
             (
                 quote!(),
@@ -1144,6 +870,362 @@ impl Emitter<'_> {
                 }
             }
         })
+    }
+
+    /// For a type with an outer tag: its `TAG`, `decode_contents` and `encode_contents` (the
+    /// explicit inner layers read and written inside them), and the `decode`/`encode` bodies
+    /// built on them.
+    fn contents_impl(
+        &self,
+        d: &Def,
+        inherent_head: &TokenStream,
+        method_lt: &TokenStream,
+        contents: TokenStream,
+        enc_contents: TokenStream,
+    ) -> (TokenStream, TokenStream, TokenStream) {
+        let layers: Vec<Layer> = match &d.body {
+            Body::Alias(ty) => vec![ty.outer_layer(self.defs()).expect("checked above")],
+            _ => d.layers.clone(),
+        };
+        let outer = layers[0];
+        // Inner layers (explicit tags of a structured type) are read inside the contents.
+        let mut contents = contents;
+        let mut enc_contents = enc_contents;
+        for (k, layer) in layers.iter().enumerate().skip(1).rev() {
+            let read = self.read_layer(*layer);
+            let header = self.put_header(*layer);
+            let what = layers[k - 1].tag.notation();
+            contents = quote! {
+                let mut layer = snmp_ber::Reader::nested(r, c)?;
+                let r = &mut layer;
+                let c = #read;
+                r.finish_in(#what)?;
+                #contents
+            };
+            enc_contents = quote! {
+                {
+                    let mark = w.mark();
+                    #enc_contents
+                    #header
+                }
+            };
+        }
+        let outer_id = outer.tag.identifier(outer.constructed);
+        let desc = describe_identifier(outer);
+        let (tag_const, read, put) = if let [b] = outer_id.as_slice() {
+            let b = hex_u8(*b);
+            (
+                quote!(pub const TAG: &'static [u8] = &[#b];),
+                quote!(r.read_tlv(#b, #desc)?),
+                quote!(w.put_header_since(#b, mark)),
+            )
+        } else {
+            let bytes: Vec<TokenStream> = outer_id.iter().map(|b| hex_u8(*b)).collect();
+            (
+                quote!(pub const TAG: &'static [u8] = &[#(#bytes),*];),
+                quote!(r.read_tlv_multi(Self::TAG, #desc)?),
+                quote!(w.put_header_multi_since(Self::TAG, mark)),
+            )
+        };
+        // Contents that are the octets themselves do not need the reader.
+        let reader_param = if contents.to_string() == "Ok (Self (c))" {
+            quote!(_r)
+        } else {
+            quote!(r)
+        };
+        let tag_doc = doc_lines(&format!(
+            "The identifier octets values of this type start with: `{desc}`."
+        ));
+        let inherent = quote! {
+            #inherent_head {
+                #tag_doc
+                #tag_const
+
+                /// Decodes the contents octets `c` of this type's outermost tag (which the
+                /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
+                #[inline]
+                pub fn decode_contents #method_lt(
+                    #reader_param: &snmp_ber::Reader<'a>,
+                    c: &'a [u8],
+                ) -> Result<Self, snmp_ber::DecodeError> {
+                    #contents
+                }
+
+                /// Writes the contents octets, without the outermost tag and length.
+                #[inline]
+                pub fn encode_contents(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
+                    #enc_contents
+                    Ok(())
+                }
+            }
+        };
+        let decode_body = quote! {
+            let c = #read;
+            Self::decode_contents(r, c)
+        };
+        let encode_body = quote! {
+            let mark = w.mark();
+            self.encode_contents(w)?;
+            #put
+        };
+        (inherent, decode_body, encode_body)
+    }
+
+    /// SEQUENCE and SET: a struct, a field per component.
+    fn struct_parts(
+        &self,
+        d: &Def,
+        name: &Ident,
+        lt: &TokenStream,
+        fields: &[Field],
+        extensible: bool,
+    ) -> Parts {
+        let decls = fields.iter().map(|f| {
+            let fname = ident(&f.rust_name);
+            let mut ty = self.rust_type(&f.ty);
+            if f.optional {
+                ty = quote!(Option<#ty>);
+            }
+            let mut text = one_line(&f.source);
+            if let Some(dflt) = &f.default {
+                text.push_str(&format!("\n\n`None` stands for the DEFAULT value, {dflt}."));
+            }
+            let fdoc = doc_lines(&text);
+            quote!(#fdoc pub #fname: #ty)
+        });
+        let item = quote! {
+            #[derive(Debug, Clone, Copy, PartialEq)]
+            pub struct #name #lt { #(#decls,)* }
+        };
+        let inits = fields.iter().map(|f| {
+            let fname = ident(&f.rust_name);
+            let comp = &f.asn1_name;
+            let dec = self.dec(&f.ty);
+            let der_default = f
+                .default_value
+                .filter(|_| self.ir.modules[d.module].der)
+                .and_then(|v| self.default_encoding(&f.ty, v))
+                .map(|tlv| {
+                    let bytes = tlv.iter().map(|b| hex_u8(*b));
+                    quote! {
+                        if r.is_der() && r.remaining().starts_with(&[#(#bytes),*]) {
+                            return Err(r.error_here(snmp_ber::DecodeErrorKind::DefaultEncoded).in_component(#comp));
+                        }
+                    }
+                });
+            if f.optional {
+                let cond = self.presence_test(&f.ty);
+                quote!(#fname: if #cond { #der_default Some(snmp_ber::within(#comp, || #dec)?) } else { None })
+            } else {
+                quote!(#fname: snmp_ber::within(#comp, || #dec)?)
+            }
+        });
+        let what = d.asn1_name.clone();
+        let tail = if extensible {
+            quote! {
+                // Extension additions this decoder does not know are skipped.
+                while !r.is_empty() {
+                    r.read_any()?;
+                }
+            }
+        } else {
+            quote!(r.finish_in(#what)?;)
+        };
+        let contents = quote! {
+            let mut contents = snmp_ber::Reader::nested(r, c)?;
+            let r = &mut contents;
+            let value = Self { #(#inits,)* };
+            #tail
+            Ok(value)
+        };
+        let encs = fields.iter().rev().map(|f| {
+            let fname = ident(&f.rust_name);
+            let component = format!("{}.{}", d.asn1_name, f.asn1_name);
+            let e = self.enc(&f.ty, &quote!(v), &component);
+            if f.optional {
+                quote!(if let Some(v) = &self.#fname { #e })
+            } else if self.is_null(&f.ty) {
+                e
+            } else {
+                quote!({
+                    let v = &self.#fname;
+                    #e
+                })
+            }
+        });
+        let enc_contents = quote!(#(#encs)*);
+        Parts::with_contents(item, contents, enc_contents, quote!())
+    }
+
+    /// ENUMERATED: a Rust enum of its items.
+    fn enumerated_parts(&self, name: &Ident, items: &[(String, i64)]) -> Parts {
+        let variants = items.iter().map(|(n, v)| {
+            let vn = ident(&crate::naming::camel_case(n));
+            let lit = Literal::i64_unsuffixed(*v);
+            let vdoc = doc_lines(&format!("`{n}({v})`"));
+            quote!(#vdoc #vn = #lit)
+        });
+        let item = quote! {
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+            #[repr(i64)]
+            pub enum #name { #(#variants,)* }
+        };
+        let arms = items.iter().map(|(n, v)| {
+            let vn = ident(&crate::naming::camel_case(n));
+            let lit = Literal::i64_unsuffixed(*v);
+            quote!(#lit => Ok(Self::#vn))
+        });
+        let expected = items
+            .iter()
+            .map(|(n, v)| format!("{n}({v})"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let contents = quote! {
+            match snmp_ber::int_i64(r, c)? {
+                #(#arms,)*
+                found => Err(r.error_at(c, snmp_ber::DecodeErrorKind::UnknownEnumerated { found, expected: #expected })),
+            }
+        };
+        let enc_contents = quote! {
+            w.put_i64_contents(*self as i64)?;
+        };
+        Parts::with_contents(item, contents, enc_contents, quote!())
+    }
+
+    /// INTEGER with named numbers: a newtype with a constant per name.
+    fn named_int_parts(
+        &self,
+        d: &Def,
+        name: &Ident,
+        int: &IntTy,
+        names: &[(String, i128)],
+    ) -> Parts {
+        let repr = repr_type(int.repr);
+        let consts = names.iter().map(|(n, v)| {
+            let cn = ident(&crate::naming::screaming_snake_case(n));
+            let lit = int_literal(*v, int.repr);
+            let cdoc = doc_lines(&format!("`{n}({v})`"));
+            quote!(#cdoc pub const #cn: Self = Self(#lit);)
+        });
+        let name_arms = names.iter().map(|(n, v)| {
+            let lit = int_literal(*v, int.repr);
+            quote!(#lit => Some(#n))
+        });
+        let item = quote! {
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+            pub struct #name(pub #repr);
+        };
+        let contents = wrap_self(self.dec_int(int));
+        let check = int_encode_check(int, quote!(self.0), &d.asn1_name);
+        let put = put_int(int.repr, quote!(self.0));
+        let enc_contents = quote!(#check #put);
+        let extra = quote! {
+            impl #name {
+                #(#consts)*
+
+                /// The name the module gives this value, if any.
+                pub fn name(self) -> Option<&'static str> {
+                    match self.0 {
+                        #(#name_arms,)*
+                        _ => None,
+                    }
+                }
+            }
+
+            impl core::fmt::Debug for #name {
+                fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                    match self.name() {
+                        Some(n) => write!(f, "{}({})", n, self.0),
+                        None => write!(f, "{}", self.0),
+                    }
+                }
+            }
+        };
+        Parts::with_contents(item, contents, enc_contents, extra)
+    }
+
+    /// CHOICE: an enum, one variant per alternative, one `match` to decode and to encode.
+    fn choice_parts(
+        &self,
+        d: &Def,
+        name: &Ident,
+        lt: &TokenStream,
+        alts: &[Alt],
+    ) -> Result<Parts, Diagnostic> {
+        let variants = alts.iter().map(|a| {
+            let vn = ident(&a.rust_name);
+            let adoc = doc_lines(&one_line(&a.source));
+            if self.is_null(&a.ty) {
+                quote!(#adoc #vn)
+            } else {
+                let ty = self.rust_type(&a.ty);
+                quote!(#adoc #vn(#ty))
+            }
+        });
+        // Alternatives stay inline, whatever their sizes: decoding never allocates.
+        let allow = self
+            .has_large_alternative(alts)
+            .then(|| quote!(#[allow(clippy::large_enum_variant)]));
+        let item = quote! {
+            #[derive(Debug, Clone, Copy, PartialEq)]
+            #allow
+            pub enum #name #lt { #(#variants,)* }
+        };
+        let decode_body = self.choice_decode(d, alts)?;
+        // One arm per leaf alternative, nested CHOICEs matched in one pattern.
+        let mut leaves = Vec::new();
+        for a in alts {
+            let vn = ident(&a.rust_name);
+            self.choice_leaves(
+                &a.ty,
+                vec![quote!(Self::#vn)],
+                vec![a.asn1_name.clone()],
+                &mut leaves,
+                0,
+            );
+        }
+        let arms = leaves.iter().map(|leaf| {
+            let component = format!("{}.{}", d.asn1_name, leaf.path.join("."));
+            let (innermost, outer) = leaf.ctor.split_last().expect("a leaf has a constructor");
+            let mut pattern = if self.is_null(&leaf.ty) {
+                quote!(#innermost)
+            } else {
+                quote!(#innermost(v))
+            };
+            for c in outer.iter().rev() {
+                pattern = quote!(#c(#pattern));
+            }
+            let e = self.enc(&leaf.ty, &quote!(v), &component);
+            quote!(#pattern => { #e })
+        });
+        let encode_body = quote! {
+            match self { #(#arms)* }
+            Ok(())
+        };
+        Ok(Parts::with_bodies(item, decode_body, encode_body))
+    }
+
+    /// Anything else: a newtype around the type.
+    fn alias_parts(&self, d: &Def, name: &Ident, lt: &TokenStream, ty: &Ty) -> Parts {
+        let inner = self.rust_type(ty);
+        let item = quote! {
+            #[derive(Debug, Clone, Copy, PartialEq)]
+            pub struct #name #lt(pub #inner);
+        };
+        let bind = if self.is_null(ty) {
+            quote!()
+        } else {
+            quote!(let v = &self.0;)
+        };
+        if ty.outer_layer(self.defs()).is_some() {
+            let contents = wrap_self(self.dec_contents(ty));
+            let enc = self.enc_contents(ty, &quote!(v), &d.asn1_name);
+            Parts::with_contents(item, contents, quote!(#bind #enc), quote!())
+        } else {
+            let dec = wrap_self(self.dec(ty));
+            let enc = self.enc(ty, &quote!(v), &d.asn1_name);
+            Parts::with_bodies(item, dec, quote!(#bind #enc Ok(())))
+        }
     }
 
     /// The identifier octets an alternative (or OPTIONAL component) can start with.
