@@ -37,7 +37,7 @@ impl<'a> Oid<'a> {
     /// Validates contents read by `r`; errors carry the absolute offset.
     #[inline]
     pub fn decode_contents(r: &Reader<'a>, contents: &'a [u8]) -> Result<Self, DecodeError> {
-        if plainly_valid(contents) || short_and_plain(contents) {
+        if plainly_valid(contents) {
             return Ok(Oid { ber: contents });
         }
         Self::decode_rare(r, contents)
@@ -47,6 +47,10 @@ impl<'a> Oid<'a> {
     /// errors.
     #[inline(never)]
     fn decode_rare(r: &Reader<'a>, contents: &'a [u8]) -> Result<Self, DecodeError> {
+        // Kept out of the inlined fast path above, which SNMP's long names take.
+        if short_and_plain(contents) {
+            return Ok(Oid { ber: contents });
+        }
         match validate(contents) {
             Ok(()) => Ok(Oid { ber: contents }),
             Err(kind) => Err(r.error_at(contents, kind)),

@@ -284,7 +284,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Steps over one complete TLV, whatever its tag.
-    #[inline]
+    #[inline(always)]
     pub fn skip_tlv(&mut self) -> Result<(), DecodeError> {
         if let [t, l, rest @ ..] = self.buf {
             if *t & 0x1f != 0x1f && *l < 0x80 && (*l as usize) <= rest.len() {
