@@ -44,31 +44,20 @@
 //! (`cargo run -p snmp-regen -- regen`), which has the command line.
 
 #[doc(hidden)]
-pub mod ast;
+pub mod asn1;
 pub mod diag;
-#[doc(hidden)]
-pub mod emit;
-#[doc(hidden)]
-pub mod ir;
 pub mod mib;
 #[doc(hidden)]
-pub mod mibgen;
-#[doc(hidden)]
 pub mod naming;
-#[doc(hidden)]
-pub mod parse;
-#[doc(hidden)]
-pub mod resolve;
-pub mod smi;
 pub mod standard;
 
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+pub use asn1::emit::{EmittedModule, GENERATED_HEADER};
+pub use asn1::resolve::{OpenTypeBinding, SourceFile};
 pub use diag::{Diagnostic, Diagnostics};
-pub use emit::{EmittedModule, GENERATED_HEADER};
-pub use resolve::{OpenTypeBinding, SourceFile};
 
 /// Errors of [`Builder::compile`].
 #[derive(Debug, thiserror::Error)]
@@ -99,7 +88,7 @@ pub struct Builder {
     dirs: Vec<PathBuf>,
     open_types: Vec<OpenTypeBinding>,
     der_modules: Vec<String>,
-    registries: Vec<resolve::OidRegistry>,
+    registries: Vec<asn1::resolve::OidRegistry>,
     out_dir: Option<PathBuf>,
     file_name: Option<String>,
     display_root: Option<PathBuf>,
@@ -108,7 +97,7 @@ pub struct Builder {
     crate_alias: Option<String>,
     mib_dirs: Vec<PathBuf>,
     mibs: Vec<String>,
-    strict: std::collections::HashSet<smi::Relaxation>,
+    strict: std::collections::HashSet<mib::Relaxation>,
 }
 
 /// The result of a generation run.
@@ -162,7 +151,7 @@ impl Builder {
     /// `extnValue` does) as the type `id` names, under the module's rules. For the open types
     /// of 1988 ASN.1 (`ANY DEFINED BY`), whose pairings the modules state only in comments.
     pub fn oid_registry(mut self, module: &str, name: &str, entries: &[(&str, &str)]) -> Self {
-        self.registries.push(resolve::OidRegistry {
+        self.registries.push(asn1::resolve::OidRegistry {
             module: module.to_string(),
             name: name.to_string(),
             entries: entries
@@ -231,14 +220,14 @@ impl Builder {
     }
 
     /// Makes a real-world relaxation of the SMI an error instead of a warning.
-    pub fn strict(mut self, relaxation: smi::Relaxation) -> Self {
+    pub fn strict(mut self, relaxation: mib::Relaxation) -> Self {
         self.strict.insert(relaxation);
         self
     }
 
     /// Makes every relaxation an error: the modules must follow the SMI to the letter.
     pub fn strict_all(mut self) -> Self {
-        self.strict.extend(smi::Relaxation::ALL);
+        self.strict.extend(mib::Relaxation::ALL);
         self
     }
 
@@ -303,13 +292,13 @@ impl Builder {
         let mut modules = if sources.is_empty() {
             Vec::new()
         } else {
-            let options = resolve::ResolveOptions {
+            let options = asn1::resolve::ResolveOptions {
                 open_types: &self.open_types,
                 der_modules: &self.der_modules,
                 registries: &self.registries,
             };
-            let ir = resolve::resolve(&sources, &options)?;
-            emit::emit(&ir).map_err(Diagnostics::from)?
+            let ir = asn1::resolve::resolve(&sources, &options)?;
+            asn1::emit::emit(&ir).map_err(Diagnostics::from)?
         };
         let mut inputs = inputs;
         let mut warnings = Vec::new();
@@ -374,7 +363,7 @@ impl Builder {
             return Err(Diagnostics(errors).into());
         }
         let wanted: Vec<usize> = self.mibs.iter().map(|m| set.by_name[m]).collect();
-        let modules = mibgen::emit_mibs(&set, &resolved, &wanted, &|f| set.files[f].name.clone())
+        let modules = mib::emit_mibs(&set, &resolved, &wanted, &|f| set.files[f].name.clone())
             .map_err(Diagnostics::from)?;
         read.sort();
         read.dedup();

@@ -1,7 +1,7 @@
 //! Parse and resolve errors are diagnostics with file:line:column, the source line, a caret,
 //! and the symbol at fault.
 
-use snmp_codegen::resolve::{resolve, ResolveOptions, SourceFile};
+use snmp_codegen::asn1::resolve::{resolve, ResolveOptions, SourceFile};
 
 fn errors(files: &[(&str, &str)]) -> String {
     let sources: Vec<SourceFile> = files
@@ -78,7 +78,7 @@ fn implicit_choice_and_ambiguous_choice_are_rejected() {
         text: dup.into(),
     }];
     let ir = resolve(&sources, &ResolveOptions::default()).expect("resolves");
-    let err = snmp_codegen::emit::emit(&ir).unwrap_err();
+    let err = snmp_codegen::asn1::emit::emit(&ir).unwrap_err();
     assert!(
         err.to_string()
             .contains("alternative `b` starts with NULL (0x05), like an earlier alternative"),

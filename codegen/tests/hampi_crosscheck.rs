@@ -11,10 +11,10 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Command;
 
-use snmp_codegen::ast::AssignmentKind;
-use snmp_codegen::ast::TypeKind;
-use snmp_codegen::ir::{Body, Def, IntTy, Ir, Repr, SizeC, Ty};
-use snmp_codegen::resolve::{resolve, ResolveOptions, SourceFile};
+use snmp_codegen::asn1::ast::AssignmentKind;
+use snmp_codegen::asn1::ast::TypeKind;
+use snmp_codegen::asn1::ir::{Body, Def, IntTy, Ir, Repr, SizeC, Ty};
+use snmp_codegen::asn1::resolve::{resolve, ResolveOptions, SourceFile};
 
 fn find_rs_asn1c() -> Option<PathBuf> {
     if let Some(p) = std::env::var_os("RS_ASN1C") {
@@ -39,7 +39,7 @@ fn find_rs_asn1c() -> Option<PathBuf> {
 
 /// The module text with MACRO definitions and OBJECT IDENTIFIER value assignments blanked.
 fn hampi_compatible(text: &str) -> String {
-    let modules = snmp_codegen::parse::parse_modules(text).expect("our parser accepts asn1/");
+    let modules = snmp_codegen::asn1::parse::parse_modules(text).expect("our parser accepts asn1/");
     let mut bytes = text.as_bytes().to_vec();
     for m in &modules {
         for a in &m.assignments {

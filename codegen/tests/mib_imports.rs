@@ -55,7 +55,7 @@ END
         "{messages:?}"
     );
     assert!(r.nodes.iter().all(|n| set.name(n) != "y"));
-    let strict = HashSet::from([snmp_codegen::smi::Relaxation::OrphanNode]);
+    let strict = HashSet::from([snmp_codegen::mib::Relaxation::OrphanNode]);
     let r2 = resolve(&set, &["A-MIB".into()], &strict);
     let a2 = r2
         .reports

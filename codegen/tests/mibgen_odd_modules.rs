@@ -104,9 +104,8 @@ fn generated() -> String {
     let m = set.by_name["ODD-MIB"];
     let report = resolved.reports.iter().find(|r| r.module == m).unwrap();
     assert!(report.ok(), "{:?}", report.errors);
-    let out =
-        snmp_codegen::mibgen::emit_mibs(&set, &resolved, &[m], &|f| set.files[f].name.clone())
-            .expect("bindings generate");
+    let out = snmp_codegen::mib::emit_mibs(&set, &resolved, &[m], &|f| set.files[f].name.clone())
+        .expect("bindings generate");
     out[0].source.clone()
 }
 

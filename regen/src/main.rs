@@ -124,7 +124,7 @@ fn run(command: Command) -> Result<ExitCode, snmp_codegen::BuildError> {
             for m in &mibs {
                 b = b.mib(m);
             }
-            let relaxations = match snmp_codegen::smi::Relaxation::parse_list(&strict) {
+            let relaxations = match snmp_codegen::mib::Relaxation::parse_list(&strict) {
                 Ok(r) => r,
                 Err(e) => {
                     eprintln!("--strict: {e}");

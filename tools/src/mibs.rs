@@ -5,9 +5,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use snmp_codegen::mib::Presentation;
 use snmp_codegen::mib::{self, MibSet, Resolved};
-use snmp_codegen::mibgen::Presentation;
-use snmp_codegen::smi::{Access, NodeKind, Relaxation};
+use snmp_codegen::mib::{Access, NodeKind, Relaxation};
 
 /// Loaded and resolved modules, with a name and OID registry built on first use (check and
 /// dump never look anything up, so they never pay for it).
@@ -303,7 +303,7 @@ impl Mibs {
         self.lookup().presentations[node]
             .get_or_init(|| {
                 let n = &self.resolved.nodes[node];
-                snmp_codegen::mibgen::presentation(&self.set, n.module(), self.set.node(n))
+                snmp_codegen::mib::presentation(&self.set, n.module(), self.set.node(n))
             })
             .as_ref()
     }

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use snmp_ber::Oid;
 use snmp_client::{Value, VarBind};
 
-use snmp_codegen::mibgen::Presentation;
+use snmp_codegen::mib::Presentation;
 
 use crate::mibs::Mibs;
 

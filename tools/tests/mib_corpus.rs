@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use snmp_codegen::smi::Relaxation;
+use snmp_codegen::mib::Relaxation;
 use snmpc::mibs::Mibs;
 
 /// The corpus, or None after saying why the test skips (a failure under SNMP_REQUIRE_TOOLS=1).
@@ -313,7 +313,7 @@ fn bindings_generate_and_build_for_the_whole_corpus() {
         .collect();
     let set = &mibs.set;
     let started = std::time::Instant::now();
-    let emitted = snmp_codegen::mibgen::emit_mibs(set, &mibs.resolved, &compiled, &|f| {
+    let emitted = snmp_codegen::mib::emit_mibs(set, &mibs.resolved, &compiled, &|f| {
         set.files[f].name.clone()
     })
     .unwrap_or_else(|d| panic!("bindings for the corpus: {d}"));
@@ -449,7 +449,7 @@ fn decode_names_oids_from_mibs() {
 
 /// A node as the comparison of mibs/ with the corpus sees it.
 fn node_facts(mibs: &Mibs, module: &str) -> std::collections::BTreeMap<String, String> {
-    use snmp_codegen::ast::{TypeKind, Value};
+    use snmp_codegen::asn1::ast::{TypeKind, Value};
     let m = mibs.set.by_name[module];
     mibs.resolved
         .nodes
@@ -539,7 +539,7 @@ fn project_mibs_match_the_corpus_copies() {
                     // Compared token by token, without white space or comments:
                     // `SIZE(5..32)` is `SIZE (5..32)`.
                     let written = t.syntax_text(&text).expect("the syntax is in the file");
-                    let syntax: String = snmp_codegen::smi::lex(written)
+                    let syntax: String = snmp_codegen::mib::lex(written)
                         .expect("a parsed syntax lexes")
                         .iter()
                         .map(|k| &written[k.start()..k.end()])

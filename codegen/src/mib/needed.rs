@@ -10,8 +10,8 @@
 use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 
-use super::{indexed, list_files, read_text, MibSet, ParsedFile, SUCCESSORS};
-use crate::smi;
+use super::load::{indexed, list_files, read_text, ParsedFile};
+use super::{MibSet, SUCCESSORS};
 
 /// Whether `path`'s file name, before its first dot, is `module` in any case.
 fn named_after(path: &Path, module: &str) -> bool {
@@ -97,7 +97,7 @@ impl MibSet {
     /// Parses and registers the file at `path`, queueing the modules its modules import.
     fn parse_needed(&mut self, path: &Path, queue: &mut VecDeque<String>) -> std::io::Result<()> {
         let text = read_text(path)?;
-        let (modules, rest) = smi::parse_file(&text);
+        let (modules, rest) = super::parse_file(&text);
         for m in &modules {
             queue.extend(m.imports.iter().map(|i| i.module.clone()));
         }

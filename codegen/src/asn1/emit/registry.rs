@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{byte_lit, doc_lines, ident, Emitter};
-use crate::ir::Registry;
+use crate::asn1::ir::Registry;
 
 impl Emitter<'_> {
     /// The enum and its `decode` for registry `r`.

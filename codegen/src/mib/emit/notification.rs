@@ -14,7 +14,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::{camel_case, doc, field_ident, ident, snake_case, u32_slice, ModuleGen, Syntax};
-use crate::smi::{Node, NodeKind};
+use crate::mib::tree::{Node, NodeKind};
 
 /// How a field (`self.field`, given) becomes a variable binding's value.
 enum Wire {

@@ -2,873 +2,21 @@
 //! modules.
 //!
 //! A module is read in two layers. A lexer (sharing the ASN.1 front-end's comment rules,
-//! [`crate::parse::trivia_len`]) turns the text into tokens; a statement parser over the tokens
+//! [`crate::asn1::parse::trivia_len`]) turns the text into tokens; a statement parser over the tokens
 //! finds the module's IMPORTS and its assignments (`name MACRO-NAME clauses ::= value`,
 //! `name OBJECT IDENTIFIER ::= {...}`, `Name ::= TEXTUAL-CONVENTION ...`, `Name ::= Type`) and
 //! splits macro invocations into clauses. Type text (SYNTAX clauses, type assignments) goes to
-//! the ASN.1 front-end's nom type parser ([`crate::parse::type_`]), extended with BITS.
+//! the ASN.1 front-end's nom type parser ([`crate::asn1::parse::type_`]), extended with BITS.
 //!
 //! Real-world modules are not always valid SMI. The parser accepts, with a named warning, what
 //! mature MIB compilers accept; see [`Relaxation`].
 
 use std::sync::Arc;
 
-use crate::ast::{Span, Type, TypeKind};
-
-/// A deviation from the SMI that is accepted, with a warning, unless made an error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Relaxation {
-    /// An identifier with `_`, or a type/module name that starts in lower case (and so on).
-    NameCharacters,
-    /// A trailing comma in IMPORTS or a list, or a missing `;` after IMPORTS.
-    ListPunctuation,
-    /// A base name (e.g. `enterprises`, `Counter32`, `DisplayString`) used without importing it.
-    MissingImport,
-    /// A LAST-UPDATED or REVISION value that is not `YYMMDDHHMMZ` / `YYYYMMDDHHMMZ`.
-    MalformedTimestamp,
-    /// SMIv1 and SMIv2 constructs mixed in one module.
-    MixedSmiVersions,
-    /// The same module defined twice in one file (the second copy is ignored).
-    DuplicateModule,
-    /// A statement the parser could not read; it is skipped to the next statement.
-    SkippedStatement,
-    /// A symbol imported from a module that does not define it.
-    UnknownImport,
-    /// An import from a module not on the search path, whose symbols the SMI's base modules
-    /// define (e.g. `mib-2 FROM RFC-1213`, a misspelt RFC1213-MIB).
-    MissingModule,
-    /// `SYNTAX STRING`, which no SMI defines: read as OCTET STRING.
-    StringType,
-    /// A table entry's `SEQUENCE { ... }` whose component types are not types (e.g.
-    /// `dhcpRequestsInQueue SIZE`): kept without its columns (each column's own SYNTAX is
-    /// what counts).
-    EntrySequence,
-    /// A separator line of an odd number of dashes, whose last dash the ASN.1 comment rule
-    /// (`--` to `--`) leaves outside any comment: read as a comment line, as libsmi reads it.
-    DashLine,
-    /// A node whose OID names a parent defined nowhere (not in the module, its imports or the
-    /// SMI's base): it and the nodes under it are left out, the module's other nodes kept.
-    OrphanNode,
-    /// An import from a module an RFC made obsolete (RFC1315-MIB) that is not on the search
-    /// path, read from its successor (FRAME-RELAY-DTE-MIB) that is.
-    SuccessorModule,
-    /// A descriptor defined twice in one module: both nodes are kept; the module's own
-    /// references to the name mean the last.
-    Redefinition,
-}
-
-impl Relaxation {
-    /// The relaxations `names` name, as `--strict` takes them: each a relaxation's
-    /// [`name`](Self::name), or `all`; an unknown name is an error listing the known ones.
-    pub fn parse_list(names: &[String]) -> Result<Vec<Relaxation>, String> {
-        let mut out = Vec::new();
-        for n in names {
-            if n == "all" {
-                out.extend(Relaxation::ALL);
-                continue;
-            }
-            let r = Relaxation::ALL
-                .iter()
-                .find(|r| r.name() == n)
-                .ok_or_else(|| {
-                    format!(
-                        "unknown relaxation `{n}`: one of all, {}",
-                        Relaxation::ALL.map(|r| r.name()).join(", ")
-                    )
-                })?;
-            out.push(*r);
-        }
-        Ok(out)
-    }
-
-    /// The name used in `--relax`/`--strict` options and in warnings.
-    pub fn name(self) -> &'static str {
-        match self {
-            Relaxation::NameCharacters => "name-characters",
-            Relaxation::ListPunctuation => "list-punctuation",
-            Relaxation::MissingImport => "missing-import",
-            Relaxation::MalformedTimestamp => "malformed-timestamp",
-            Relaxation::MixedSmiVersions => "mixed-smi-versions",
-            Relaxation::DuplicateModule => "duplicate-module",
-            Relaxation::SkippedStatement => "skipped-statement",
-            Relaxation::UnknownImport => "unknown-import",
-            Relaxation::MissingModule => "missing-module",
-            Relaxation::StringType => "string-type",
-            Relaxation::EntrySequence => "entry-sequence",
-            Relaxation::DashLine => "dash-line",
-            Relaxation::OrphanNode => "orphan-node",
-            Relaxation::SuccessorModule => "successor-module",
-            Relaxation::Redefinition => "redefinition",
-        }
-    }
-
-    /// Every relaxation.
-    pub const ALL: [Relaxation; 15] = [
-        Relaxation::NameCharacters,
-        Relaxation::ListPunctuation,
-        Relaxation::MissingImport,
-        Relaxation::MalformedTimestamp,
-        Relaxation::MixedSmiVersions,
-        Relaxation::DuplicateModule,
-        Relaxation::SkippedStatement,
-        Relaxation::UnknownImport,
-        Relaxation::MissingModule,
-        Relaxation::StringType,
-        Relaxation::EntrySequence,
-        Relaxation::DashLine,
-        Relaxation::OrphanNode,
-        Relaxation::SuccessorModule,
-        Relaxation::Redefinition,
-    ];
-}
-
-/// A problem found in a module, with where it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    /// Byte offset in the file.
-    pub offset: usize,
-    /// What.
-    pub message: String,
-    /// The relaxation that accepted it, or `None` for an error.
-    pub relaxation: Option<Relaxation>,
-}
-
-// ---------------------------------------------------------------------------------------------
-// Lexer
-// ---------------------------------------------------------------------------------------------
-
-/// Token kinds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tok {
-    /// A name or keyword (letters, digits, `-`, `_`).
-    Word,
-    /// A decimal number, possibly negative.
-    Number,
-    /// `"..."`.
-    Str,
-    /// `'...'H` or `'...'B`.
-    BinHex,
-    /// Punctuation: `::=`, `..`, `{`, `}`, `(`, `)`, `[`, `]`, `,`, `;`, `|`, `.`.
-    Sym,
-}
-
-/// A token: its kind and byte range, in 12 bytes (texts over 4 GiB are not lexed).
-#[derive(Debug, Clone, Copy)]
-pub struct Token {
-    /// Kind.
-    pub kind: Tok,
-    start: u32,
-    end: u32,
-}
-
-impl Token {
-    /// First byte.
-    pub fn start(&self) -> usize {
-        self.start as usize
-    }
-
-    /// After the last byte.
-    pub fn end(&self) -> usize {
-        self.end as usize
-    }
-}
-
-/// Splits `src` into tokens. Fails with an offset on an unterminated string or a character that
-/// starts no token.
-pub fn lex(src: &str) -> Result<Vec<Token>, (usize, String)> {
-    let mut out = Vec::new();
-    lex_into(src, &mut out)?;
-    Ok(out)
-}
-
-/// Whether the `-` at `i` is the last of a line of nothing but dashes (three or more) and
-/// blanks: [`Relaxation::DashLine`].
-fn ends_dash_line(b: &[u8], i: usize) -> bool {
-    let eol = |c: &u8| *c == b'\n' || *c == b'\r';
-    let start = b[..i].iter().rposition(eol).map_or(0, |k| k + 1);
-    let end = b[i..].iter().position(eol).map_or(b.len(), |k| i + k);
-    let line = &b[start..end];
-    line.iter().filter(|&&c| c == b'-').count() >= 3
-        && line.iter().all(|&c| matches!(c, b'-' | b' ' | b'\t'))
-        && b[i + 1..end].iter().all(|&c| c != b'-')
-}
-
-/// Byte classes for the lexer: which bytes continue a word, which are white space.
-const WORD: u8 = 1;
-const SPACE: u8 = 2;
-const CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut c = 0;
-    while c < 256 {
-        let b = c as u8;
-        if b.is_ascii_alphanumeric() || b == b'_' {
-            t[c] = WORD;
-        } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
-            t[c] = SPACE;
-        }
-        c += 1;
-    }
-    t
-};
-
-/// The index after the white space and comments at `i` (the rules of
-/// [`crate::parse::trivia_len`]: a `--` comment ends at the next `--` or at the end of the line).
-#[inline]
-fn skip_trivia(b: &[u8], mut i: usize) -> usize {
-    loop {
-        // Indentation comes in runs of spaces: eight at a time.
-        while let Some(chunk) = b.get(i..i + 8) {
-            if chunk != b"        " {
-                break;
-            }
-            i += 8;
-        }
-        while i < b.len() && CLASS[b[i] as usize] == SPACE {
-            i += 1;
-        }
-        if i + 1 < b.len() && b[i] == b'-' && b[i + 1] == b'-' {
-            i += 2;
-            loop {
-                match memchr::memchr3(b'\n', b'\r', b'-', &b[i..]) {
-                    None => return b.len(),
-                    Some(k) => {
-                        i += k;
-                        if b[i] != b'-' {
-                            break;
-                        }
-                        if b.get(i + 1) == Some(&b'-') {
-                            i += 2;
-                            break;
-                        }
-                        i += 1;
-                    }
-                }
-            }
-        } else if i + 1 < b.len() && b[i] == b'/' && b[i + 1] == b'*' {
-            i = match memchr::memmem::find(&b[i + 2..], b"*/") {
-                Some(k) => i + 2 + k + 2,
-                None => b.len(),
-            };
-        } else {
-            return i;
-        }
-    }
-}
-
-/// [`lex`] into `out` (cleared first), so that a buffer can serve many files; the offsets of
-/// the dash lines read as comments ([`Relaxation::DashLine`]).
-pub fn lex_into(src: &str, out: &mut Vec<Token>) -> Result<Vec<usize>, (usize, String)> {
-    let mut dash_lines = Vec::new();
-    let b = src.as_bytes();
-    out.clear();
-    if u32::try_from(b.len()).is_err() {
-        return Err((0, format!("the text is {} bytes: over 4 GiB", b.len())));
-    }
-    let mut i = 0;
-    loop {
-        i = skip_trivia(b, i);
-        if i >= b.len() {
-            return Ok(dash_lines);
-        }
-        let start = i;
-        let c = b[i];
-        let kind = if c.is_ascii_alphabetic() || c == b'_' {
-            i += 1;
-            loop {
-                while i < b.len() && CLASS[b[i] as usize] == WORD {
-                    i += 1;
-                }
-                // An inner hyphen, not a comment's `--`.
-                if i + 1 < b.len() && b[i] == b'-' && CLASS[b[i + 1] as usize] == WORD {
-                    i += 1;
-                } else {
-                    break;
-                }
-            }
-            Tok::Word
-        } else if c.is_ascii_digit() || (c == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
-        {
-            i += 1;
-            while i < b.len() && b[i].is_ascii_digit() {
-                i += 1;
-            }
-            if c != b'-'
-                && b.get(i)
-                    .is_some_and(|d| d.is_ascii_alphabetic() || *d == b'_')
-            {
-                // A label that starts with digits, like `802dot3(10006)` in an OID value.
-                while i < b.len()
-                    && (b[i].is_ascii_alphanumeric()
-                        || b[i] == b'_'
-                        || (b[i] == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric)))
-                {
-                    i += 1;
-                }
-                Tok::Word
-            } else {
-                Tok::Number
-            }
-        } else if c == b'"' {
-            match memchr::memchr(b'"', &b[i + 1..]) {
-                Some(k) => i += k + 2,
-                None => return Err((start, "unterminated string: expected a closing `\"`".into())),
-            }
-            Tok::Str
-        } else if c == b'\'' {
-            match memchr::memchr(b'\'', &b[i + 1..]) {
-                Some(k) => {
-                    i += k + 2;
-                    if b.get(i)
-                        .is_some_and(|r| matches!(r, b'H' | b'h' | b'B' | b'b'))
-                    {
-                        i += 1;
-                    }
-                }
-                None => {
-                    return Err((
-                        start,
-                        "unterminated 'string': expected a closing `'`".into(),
-                    ))
-                }
-            }
-            Tok::BinHex
-        } else if b[i..].starts_with(b"::=") {
-            i += 3;
-            Tok::Sym
-        } else if b[i..].starts_with(b"..") {
-            i += 2;
-            Tok::Sym
-        } else if matches!(
-            c,
-            b'{' | b'}'
-                | b'('
-                | b')'
-                | b'['
-                | b']'
-                | b','
-                | b';'
-                | b'|'
-                | b'.'
-                | b'<'
-                | b'>'
-                | b'@'
-                | b'!'
-                | b':'
-                | b'='
-        ) {
-            i += 1;
-            Tok::Sym
-        } else if c == b'-' && ends_dash_line(b, i) {
-            dash_lines.push(i);
-            i += 1;
-            continue;
-        } else {
-            let ch = src[i..].chars().next().unwrap_or('?');
-            return Err((start, format!("unexpected character {ch:?}")));
-        };
-        // Offsets fit: longer texts were refused above.
-        out.push(Token {
-            kind,
-            start: start as u32,
-            end: i as u32,
-        });
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Syntax tree
-// ---------------------------------------------------------------------------------------------
-
-/// The macro (or construct) that defines a node.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NodeKind {
-    /// `OBJECT IDENTIFIER ::=`.
-    Identifier,
-    /// MODULE-IDENTITY.
-    ModuleIdentity,
-    /// OBJECT-IDENTITY.
-    ObjectIdentity,
-    /// OBJECT-TYPE.
-    ObjectType,
-    /// NOTIFICATION-TYPE.
-    NotificationType,
-    /// TRAP-TYPE (SMIv1, RFC 1215).
-    TrapType,
-    /// OBJECT-GROUP.
-    ObjectGroup,
-    /// NOTIFICATION-GROUP.
-    NotificationGroup,
-    /// MODULE-COMPLIANCE.
-    ModuleCompliance,
-    /// AGENT-CAPABILITIES.
-    AgentCapabilities,
-    /// A label written inside another node's OID value (`iso8802` in `{ iso std(0)
-    /// iso8802(8802) }`): an OBJECT IDENTIFIER the module names only there. A node defined by
-    /// an assignment is preferred to it where both name one OID.
-    Label,
-}
-
-impl NodeKind {
-    fn from_macro(w: &str) -> Option<NodeKind> {
-        Some(match w {
-            "MODULE-IDENTITY" => NodeKind::ModuleIdentity,
-            "OBJECT-IDENTITY" => NodeKind::ObjectIdentity,
-            "OBJECT-TYPE" => NodeKind::ObjectType,
-            "NOTIFICATION-TYPE" => NodeKind::NotificationType,
-            "TRAP-TYPE" => NodeKind::TrapType,
-            "OBJECT-GROUP" => NodeKind::ObjectGroup,
-            "NOTIFICATION-GROUP" => NodeKind::NotificationGroup,
-            "MODULE-COMPLIANCE" => NodeKind::ModuleCompliance,
-            "AGENT-CAPABILITIES" => NodeKind::AgentCapabilities,
-            _ => return None,
-        })
-    }
-
-    /// As in `snmpc mib dump`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            NodeKind::Identifier => "identifier",
-            NodeKind::ModuleIdentity => "module-identity",
-            NodeKind::ObjectIdentity => "object-identity",
-            NodeKind::ObjectType => "object-type",
-            NodeKind::NotificationType => "notification-type",
-            NodeKind::TrapType => "trap-type",
-            NodeKind::ObjectGroup => "object-group",
-            NodeKind::NotificationGroup => "notification-group",
-            NodeKind::ModuleCompliance => "module-compliance",
-            NodeKind::AgentCapabilities => "agent-capabilities",
-            NodeKind::Label => "label",
-        }
-    }
-}
-
-/// A descriptor in its module's name table ([`SmiModule::name`]): four bytes where a shared
-/// string would take sixteen and an allocation of its own (a corpus has about 100,000 nodes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Name(std::num::NonZeroU32);
-
-/// A module's descriptors (node names and the names its clauses use), one after the other.
-#[derive(Debug, Clone, Default)]
-pub struct Names {
-    text: String,
-    /// Where each name ends in `text`; name `k` starts where name `k - 1` ends.
-    ends: Vec<u32>,
-}
-
-impl Names {
-    /// Adds `s` (the parser looks a name up before adding it).
-    fn add(&mut self, s: &str) -> Name {
-        self.text.push_str(s);
-        // Names fit: they are taken from a file, and files over 4 GiB are refused.
-        self.ends.push(self.text.len() as u32);
-        Name(std::num::NonZeroU32::MIN.saturating_add(self.ends.len() as u32 - 1))
-    }
-
-    /// The text of `name`; empty when `name` is not of this table.
-    pub fn get(&self, name: Name) -> &str {
-        let k = name.0.get() as usize - 1;
-        let start = k
-            .checked_sub(1)
-            .and_then(|p| self.ends.get(p))
-            .copied()
-            .unwrap_or(0);
-        self.ends
-            .get(k)
-            .and_then(|&end| self.text.get(start as usize..end as usize))
-            .unwrap_or("")
-    }
-
-    /// How many names there are.
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    /// No names.
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
-    fn shrink_to_fit(&mut self) {
-        self.text.shrink_to_fit();
-        self.ends.shrink_to_fit();
-    }
-}
-
-/// One INDEX item.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct IndexItem {
-    /// The column (or, in SMIv1, sometimes a type) named.
-    pub name: Name,
-    /// `IMPLIED`.
-    pub implied: bool,
-}
-
-/// A byte range in a module's file, in eight bytes (a corpus has hundreds of thousands):
-/// files over 4 GiB are refused when read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TextRange {
-    /// First byte.
-    pub start: u32,
-    /// After the last byte.
-    pub end: u32,
-}
-
-impl TextRange {
-    /// No range: what [`Node`] holds for a clause it does not have (no real range starts
-    /// after it ends).
-    const NONE: TextRange = TextRange {
-        start: u32::MAX,
-        end: 0,
-    };
-
-    /// `Some(self)` unless it is [`TextRange::NONE`].
-    fn some(self) -> Option<TextRange> {
-        (self != TextRange::NONE).then_some(self)
-    }
-
-    fn new(start: usize, end: usize) -> TextRange {
-        // `parse_file` refuses texts whose offsets do not fit.
-        TextRange {
-            start: start as u32,
-            end: end as u32,
-        }
-    }
-
-    /// The text in this range of `text`, when it is one.
-    pub fn get<'t>(&self, text: &'t str) -> Option<&'t str> {
-        text.get(self.start as usize..self.end as usize)
-    }
-}
-
-/// The numbers of an OID value: up to three kept inline (most values are `{ parent n }`), in
-/// 16 bytes.
-#[derive(Clone, PartialEq, Eq)]
-pub enum Arcs {
-    /// Up to three numbers.
-    Inline(u8, [u32; 3]),
-    /// More. A thin pointer, so that the common inline case stays 16 bytes; values this long
-    /// are rare.
-    #[allow(clippy::box_collection)]
-    Heap(Box<Vec<u32>>),
-}
-
-impl Arcs {
-    /// The numbers.
-    pub fn as_slice(&self) -> &[u32] {
-        match self {
-            Arcs::Inline(n, a) => &a[..*n as usize],
-            Arcs::Heap(v) => v,
-        }
-    }
-
-    fn from_slice(v: &[u32]) -> Arcs {
-        match v.len() {
-            0..=3 => {
-                let mut a = [0; 3];
-                a[..v.len()].copy_from_slice(v);
-                Arcs::Inline(v.len() as u8, a)
-            }
-            _ => Arcs::Heap(Box::new(v.to_vec())),
-        }
-    }
-}
-
-impl Default for Arcs {
-    fn default() -> Self {
-        Arcs::Inline(0, [0; 3])
-    }
-}
-
-impl std::fmt::Debug for Arcs {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.as_slice().fmt(f)
-    }
-}
-
-/// A node's OID value as written: `{ parent 3 }`, `{ iso org(3) 6 }`, `{ 1 3 6 1 }`.
-#[derive(Debug, Clone, Default)]
-pub struct OidValue {
-    /// The leading name (in the module's [`Names`]): the parent node, or a root arc such as
-    /// `iso`.
-    pub parent: Option<Name>,
-    /// Where the leading name is written (a byte offset).
-    pub parent_offset: u32,
-    /// The numbers after it (`name(n)` counts as `n`).
-    pub arcs: Arcs,
-}
-
-/// MAX-ACCESS (SMIv2) or ACCESS (SMIv1) of an OBJECT-TYPE.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Access {
-    /// `not-accessible`.
-    NotAccessible,
-    /// `accessible-for-notify`.
-    AccessibleForNotify,
-    /// `read-only`.
-    ReadOnly,
-    /// `read-write`.
-    ReadWrite,
-    /// `read-create`.
-    ReadCreate,
-    /// `write-only` (SMIv1).
-    WriteOnly,
-}
-
-impl Access {
-    /// The keyword.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Access::NotAccessible => "not-accessible",
-            Access::AccessibleForNotify => "accessible-for-notify",
-            Access::ReadOnly => "read-only",
-            Access::ReadWrite => "read-write",
-            Access::ReadCreate => "read-create",
-            Access::WriteOnly => "write-only",
-        }
-    }
-
-    fn from_keyword(w: &str) -> Option<Access> {
-        Some(match w {
-            "not-accessible" => Access::NotAccessible,
-            "accessible-for-notify" => Access::AccessibleForNotify,
-            "read-only" => Access::ReadOnly,
-            "read-write" => Access::ReadWrite,
-            "read-create" => Access::ReadCreate,
-            "write-only" => Access::WriteOnly,
-            _ => return None,
-        })
-    }
-}
-
-/// STATUS of a definition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Status {
-    /// `current` (SMIv2).
-    Current,
-    /// `deprecated`.
-    Deprecated,
-    /// `obsolete`.
-    Obsolete,
-    /// `mandatory` (SMIv1).
-    Mandatory,
-    /// `optional` (SMIv1).
-    Optional,
-}
-
-impl Status {
-    /// The keyword.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Current => "current",
-            Status::Deprecated => "deprecated",
-            Status::Obsolete => "obsolete",
-            Status::Mandatory => "mandatory",
-            Status::Optional => "optional",
-        }
-    }
-
-    fn from_keyword(w: &str) -> Option<Status> {
-        Some(match w {
-            "current" => Status::Current,
-            "deprecated" => Status::Deprecated,
-            "obsolete" => Status::Obsolete,
-            "mandatory" => Status::Mandatory,
-            "optional" => Status::Optional,
-            _ => return None,
-        })
-    }
-}
-
-/// A node of the OID tree defined by the module.
-///
-/// A corpus has about a hundred thousand of these, so a node is kept small: what most nodes
-/// have is inline, what few have (INDEX, UNITS, DEFVAL, group members, ...) is in
-/// [`NodeExtra`], reached through the accessors.
-#[derive(Debug, Clone)]
-pub struct Node {
-    /// Its descriptor, in the module's [`Names`] (see [`SmiModule::node_name`]).
-    pub name: Name,
-    /// Where the definition starts (a byte offset: files over 4 GiB are refused).
-    pub offset: u32,
-    /// What defines it.
-    pub kind: NodeKind,
-    /// MAX-ACCESS or ACCESS.
-    pub access: Option<Access>,
-    /// STATUS.
-    pub status: Option<Status>,
-    /// The OID value as written (`{ parent 3 }`); `None` when it is not one (the error is among
-    /// the module's findings) and for TRAP-TYPE (see [`Node::trap_number`]).
-    pub oid: Option<OidValue>,
-    /// SYNTAX (OBJECT-TYPE).
-    ///
-    /// Nodes of one file whose SYNTAX reads the same, token for token, share one tree (the
-    /// spans in it are those of the first); [`Node::syntax_span`] is each node's own.
-    pub syntax: Option<Arc<Type>>,
-    /// The byte range of the SYNTAX as written, or [`TextRange::NONE`] (see
-    /// [`Node::syntax_span`]).
-    syntax_at: TextRange,
-    /// The byte range of the DESCRIPTION's text, or [`TextRange::NONE`] (see
-    /// [`Node::description`]).
-    description_at: TextRange,
-    /// The clauses few nodes have.
-    pub extra: Option<Box<NodeExtra>>,
-}
-
-/// The clauses of a node that few nodes have.
-#[derive(Debug, Clone, Default)]
-pub struct NodeExtra {
-    /// UNITS.
-    pub units: Option<Box<str>>,
-    /// INDEX.
-    pub index: Box<[IndexItem]>,
-    /// AUGMENTS.
-    pub augments: Option<Name>,
-    /// DEFVAL, as written inside the braces.
-    pub defval: Option<Box<str>>,
-    /// TRAP-TYPE's ENTERPRISE.
-    pub enterprise: Option<Name>,
-    /// TRAP-TYPE's number.
-    pub trap_number: Option<u32>,
-    /// OBJECTS / VARIABLES / NOTIFICATIONS members.
-    pub members: Box<[Name]>,
-}
-
-impl Node {
-    /// The byte range of the SYNTAX as written (see [`Node::syntax_text`]).
-    pub fn syntax_span(&self) -> Option<TextRange> {
-        self.syntax_at.some()
-    }
-
-    /// The SYNTAX as written, from the file's `text`.
-    pub fn syntax_text<'t>(&self, text: &'t str) -> Option<&'t str> {
-        self.syntax_span().and_then(|s| s.get(text))
-    }
-
-    /// DESCRIPTION, as the byte range of its text (quotes excluded) in the file: descriptions
-    /// are most of a MIB corpus's bytes, so they are not copied.
-    pub fn description(&self) -> Option<TextRange> {
-        self.description_at.some()
-    }
-
-    /// UNITS.
-    pub fn units(&self) -> Option<&str> {
-        self.extra.as_ref()?.units.as_deref()
-    }
-
-    /// INDEX.
-    pub fn index(&self) -> &[IndexItem] {
-        self.extra.as_ref().map_or(&[], |e| &e.index)
-    }
-
-    /// AUGMENTS.
-    pub fn augments(&self) -> Option<Name> {
-        self.extra.as_ref()?.augments
-    }
-
-    /// DEFVAL, as written inside the braces.
-    pub fn defval(&self) -> Option<&str> {
-        self.extra.as_ref()?.defval.as_deref()
-    }
-
-    /// TRAP-TYPE's ENTERPRISE.
-    pub fn enterprise(&self) -> Option<Name> {
-        self.extra.as_ref()?.enterprise
-    }
-
-    /// TRAP-TYPE's number.
-    pub fn trap_number(&self) -> Option<u32> {
-        self.extra.as_ref()?.trap_number
-    }
-
-    /// OBJECTS / VARIABLES / NOTIFICATIONS members.
-    pub fn members(&self) -> &[Name] {
-        self.extra.as_ref().map_or(&[], |e| &e.members)
-    }
-
-    fn extra_mut(&mut self) -> &mut NodeExtra {
-        self.extra.get_or_insert_with(Default::default)
-    }
-}
-
-/// A type assignment: a TEXTUAL-CONVENTION or a plain `Name ::= Type`.
-#[derive(Debug, Clone)]
-pub struct TypeDef {
-    /// Its name.
-    pub name: String,
-    /// Where it starts.
-    pub offset: usize,
-    /// TEXTUAL-CONVENTION.
-    pub textual_convention: bool,
-    /// DISPLAY-HINT.
-    pub display_hint: Option<String>,
-    /// STATUS.
-    pub status: Option<String>,
-    /// The type. A table entry's `SEQUENCE { column Type, ... }` is kept without its
-    /// components (an empty list): their names are in `columns`, and their types are the
-    /// columns' own SYNTAX clauses.
-    pub syntax: Type,
-    /// The byte range of the type as written (see [`TypeDef::syntax_text`]).
-    pub syntax_span: TextRange,
-    /// The column names of a `SEQUENCE { ... }`, in order.
-    pub columns: Box<[Name]>,
-}
-
-impl TypeDef {
-    /// The type as written, from the file's `text`.
-    pub fn syntax_text<'t>(&self, text: &'t str) -> Option<&'t str> {
-        self.syntax_span.get(text)
-    }
-}
-
-/// `symbols FROM module`.
-#[derive(Debug, Clone)]
-pub struct Import {
-    /// The module.
-    pub module: String,
-    /// Where its name is.
-    pub offset: usize,
-    /// The symbols (strings shared with the file's syntax trees).
-    pub symbols: Vec<Arc<str>>,
-}
-
-/// A parsed MIB module.
-#[derive(Debug, Clone)]
-pub struct SmiModule {
-    /// Its name.
-    pub name: String,
-    /// Where the name is.
-    pub offset: usize,
-    /// IMPORTS.
-    pub imports: Vec<Import>,
-    /// OID-tree nodes, in order.
-    pub nodes: Vec<Node>,
-    /// Type assignments, in order.
-    pub types: Vec<TypeDef>,
-    /// Has a MODULE-IDENTITY (SMIv2).
-    pub smi_v2: bool,
-    /// Names of the MACROs it defines (OBJECT-TYPE in SNMPv2-SMI, ...), which others import.
-    pub macros: Vec<String>,
-    /// Warnings (relaxations) and errors.
-    pub findings: Vec<Finding>,
-    /// The descriptors its nodes and clauses name.
-    pub names: Names,
-}
-
-impl SmiModule {
-    /// The text of `name`, a name of this module.
-    pub fn name(&self, name: Name) -> &str {
-        self.names.get(name)
-    }
-
-    /// The descriptor of node `i`.
-    pub fn node_name(&self, i: usize) -> &str {
-        self.nodes.get(i).map_or("", |n| self.names.get(n.name))
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Statement parser
-// ---------------------------------------------------------------------------------------------
+use super::lex::*;
+use super::relax::*;
+use super::tree::*;
+use crate::asn1::ast::{Span, Type, TypeKind};
 
 /// The clause keywords of the SMI's macros (and of SPPI's, which some modules use).
 fn is_clause(w: &str) -> bool {
@@ -1061,8 +209,8 @@ impl<'s> Parser<'s> {
         if sequence {
             let text = self.span_text(a, b);
             let readable = matches!(
-                crate::parse::type_(crate::parse::Input::new(text)),
-                Ok((rest, _)) if crate::parse::trivia_len(rest.fragment()) == rest.fragment().len()
+                crate::asn1::parse::type_(crate::asn1::parse::Input::new(text)),
+                Ok((rest, _)) if crate::asn1::parse::trivia_len(rest.fragment()) == rest.fragment().len()
             );
             if !readable {
                 self.warn(
@@ -1075,7 +223,7 @@ impl<'s> Parser<'s> {
                         start: self.toks[a].start(),
                         end: self.toks[b - 1].end(),
                     },
-                    kind: TypeKind::Sequence(crate::ast::ComponentList::default()),
+                    kind: TypeKind::Sequence(crate::asn1::ast::ComponentList::default()),
                     constraints: Vec::new(),
                 };
                 return Some(ty);
@@ -1115,7 +263,7 @@ impl<'s> Parser<'s> {
             && !w.ends_with('-')
             && !w.contains("--")
             && w.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-')
-            && !crate::parse::RESERVED.contains(&w)
+            && !crate::asn1::parse::RESERVED.contains(&w)
             && !matches!(
                 w,
                 "BOOLEAN"
@@ -1186,7 +334,10 @@ impl<'s> Parser<'s> {
     }
 
     /// `label(number) [,] ... }` from token `k`: the named numbers and the token after `}`.
-    fn named_numbers(&mut self, mut k: usize) -> Option<(Vec<crate::ast::NamedNumber>, usize)> {
+    fn named_numbers(
+        &mut self,
+        mut k: usize,
+    ) -> Option<(Vec<crate::asn1::ast::NamedNumber>, usize)> {
         let mut out = Vec::new();
         while !self.is(k, "}") {
             let label = self.text(k);
@@ -1202,9 +353,9 @@ impl<'s> Parser<'s> {
                 return None;
             }
             let n: i128 = self.text(k + 2).parse().ok()?;
-            out.push(crate::ast::NamedNumber {
+            out.push(crate::asn1::ast::NamedNumber {
                 name: self.shared_name(label),
-                value: Some(crate::ast::Value::Number(n)),
+                value: Some(crate::asn1::ast::Value::Number(n)),
             });
             k += 4;
             if self.is(k, ",") {
@@ -1220,8 +371,8 @@ impl<'s> Parser<'s> {
 
     /// `(SIZE (items))` or `(items)` at token `k` (at `(`), with items `n`, `n..m`, MIN and
     /// MAX separated by `|`: the constraint and the token after it.
-    fn numeric_constraint(&self, k: usize) -> Option<(crate::ast::Constraint, usize)> {
-        use crate::ast::{Bound, Constraint, RangeItem};
+    fn numeric_constraint(&self, k: usize) -> Option<(crate::asn1::ast::Constraint, usize)> {
+        use crate::asn1::ast::{Bound, Constraint, RangeItem};
         let size = self.is(k + 1, "SIZE");
         let mut i = if size {
             if !self.is(k + 2, "(") {
@@ -1314,12 +465,12 @@ impl<'s> Parser<'s> {
             let name = self.text(k);
             let named = self.kind(k) == Some(Tok::Word)
                 && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-')
-                && !crate::parse::RESERVED.contains(&name);
+                && !crate::asn1::parse::RESERVED.contains(&name);
             if !named {
                 return None;
             }
             let (ty, next) = self.plain_type(k + 1)?;
-            components.push(crate::ast::Component {
+            components.push(crate::asn1::ast::Component {
                 name: Some(name.to_string()),
                 span: Span {
                     start: self.toks[k].start(),
@@ -1337,7 +488,7 @@ impl<'s> Parser<'s> {
             }
         }
         components.shrink_to_fit();
-        Some(plain(TypeKind::Sequence(crate::ast::ComponentList {
+        Some(plain(TypeKind::Sequence(crate::asn1::ast::ComponentList {
             components,
             extensible: false,
         })))
@@ -1405,7 +556,7 @@ impl<'s> Parser<'s> {
                 start,
                 end: start + text.len(),
             };
-            let kind = crate::ast::TypeKind::Reference {
+            let kind = crate::asn1::ast::TypeKind::Reference {
                 module: None,
                 name: self.shared_name(text),
             };
@@ -1415,9 +566,9 @@ impl<'s> Parser<'s> {
                 constraints: Vec::new(),
             });
         }
-        match crate::parse::type_(crate::parse::Input::new(text)) {
+        match crate::asn1::parse::type_(crate::asn1::parse::Input::new(text)) {
             Ok((rest, mut ty))
-                if crate::parse::trivia_len(rest.fragment()) == rest.fragment().len() =>
+                if crate::asn1::parse::trivia_len(rest.fragment()) == rest.fragment().len() =>
             {
                 shift(&mut ty, start);
                 Some(ty)
@@ -2222,7 +1373,8 @@ mod tests {
             let toks = lex(text).unwrap();
             let mut p = Parser::new(text, toks);
             let fast = p.simple_type(0, p.toks.len()).expect(text);
-            let (rest, slow) = crate::parse::type_(crate::parse::Input::new(text)).unwrap();
+            let (rest, slow) =
+                crate::asn1::parse::type_(crate::asn1::parse::Input::new(text)).unwrap();
             assert!(rest.fragment().trim().is_empty(), "{text}");
             assert_eq!(format!("{fast:?}"), format!("{slow:?}"), "{text}");
         }

@@ -11,7 +11,7 @@ use nom::sequence::{delimited, preceded, tuple};
 use nom::{IResult, Slice};
 use nom_locate::LocatedSpan;
 
-use crate::ast::*;
+use crate::asn1::ast::*;
 
 /// Parser input: the source text with its position.
 pub type Input<'a> = LocatedSpan<&'a str>;

@@ -2,7 +2,7 @@
 //! every tag made effective (implicit/explicit/automatic), every constraint folded into the
 //! representation and the checks the generated code must make.
 
-pub use crate::ast::TagClass;
+pub use crate::asn1::ast::TagClass;
 
 /// Index of a [`Def`] in [`Ir::defs`].
 pub type DefId = usize;

@@ -18,12 +18,12 @@ use std::collections::{HashMap, HashSet};
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::quote;
 
-use crate::ast::{Bound, Constraint, RangeItem, Type, TypeKind, Value};
+use crate::asn1::ast::{Bound, Constraint, RangeItem, Type, TypeKind, Value};
+use crate::asn1::emit::{doc_lines as doc, EmittedModule, GENERATED_HEADER};
 use crate::diag::Diagnostic;
-use crate::emit::{doc_lines as doc, EmittedModule, GENERATED_HEADER};
+use crate::mib::tree::{Access, Node, NodeKind};
 use crate::mib::{MibSet, Resolved, BASE_TYPES};
 use crate::naming::{camel_case, is_keyword, screaming_snake_case, snake_case};
-use crate::smi::{Access, Node, NodeKind};
 
 /// Textual conventions shown as text whatever their DISPLAY-HINT says.
 const TEXT_CONVENTIONS: &[&str] = &["DisplayString", "SnmpAdminString", "Utf8String"];
@@ -169,7 +169,7 @@ impl<'s> Lookup<'s> {
     }
 }
 
-fn numbers(named: &[crate::ast::NamedNumber]) -> Vec<(String, i128)> {
+fn numbers(named: &[crate::asn1::ast::NamedNumber]) -> Vec<(String, i128)> {
     named
         .iter()
         .filter_map(|n| match n.value {
@@ -862,7 +862,7 @@ pub fn emit_mibs(
                 format!("internal error: generated code does not parse: {err}"),
             )
         })?;
-        let body = crate::emit::space_items(&prettyplease::unparse(&file));
+        let body = crate::asn1::emit::space_items(&prettyplease::unparse(&file));
         out.push(EmittedModule {
             rust_name: snake_case(&smi.name),
             asn1_name: smi.name.clone(),

@@ -3,9 +3,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::ast::*;
+use crate::asn1::ast::*;
+use crate::asn1::ir::*;
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::ir::*;
 use crate::naming::{camel_case, screaming_snake_case, snake_case};
 
 /// A source file given to the generator.
@@ -117,7 +117,7 @@ pub fn resolve(files: &[SourceFile], options: &ResolveOptions<'_>) -> Result<Ir,
     let mut mods = Vec::new();
     let mut errors = Vec::new();
     for (fi, f) in files.iter().enumerate() {
-        match crate::parse::parse_modules(&f.text) {
+        match crate::asn1::parse::parse_modules(&f.text) {
             Ok(ms) => mods.extend(ms.into_iter().map(|ast| {
                 ModInfo {
                     imports: ast

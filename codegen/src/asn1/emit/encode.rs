@@ -1,0 +1,171 @@
+//! Encoders: headers written backwards after the contents (`put_header`), contents by kind
+//! (`enc_contents`), and the DER octets of DEFAULT values (`default_encoding`), which DER
+//! forbids encoding.
+
+use super::*;
+
+impl Emitter<'_> {
+    pub(super) fn put_header(&self, layer: Layer) -> TokenStream {
+        let id = layer.tag.identifier(layer.constructed);
+        if let [b] = id.as_slice() {
+            let b = hex_u8(*b);
+            quote!(w.put_header_since(#b, mark)?;)
+        } else {
+            let bytes = id.iter().map(|b| hex_u8(*b));
+            quote!(w.put_header_multi_since(&[#(#bytes),*], mark)?;)
+        }
+    }
+
+    pub(super) fn enc(&self, ty: &Ty, v: &TokenStream, component: &str) -> TokenStream {
+        if let Some(layer) = ty.outer_layer(self.defs()) {
+            let contents = self.enc_contents(ty, v, component);
+            let header = self.put_header(layer);
+            return quote!({
+                let mark = w.mark();
+                #contents
+                #header
+            });
+        }
+        quote!(snmp_ber::Encode::encode(#v, w)?;)
+    }
+
+    pub(super) fn enc_contents(&self, ty: &Ty, v: &TokenStream, component: &str) -> TokenStream {
+        match ty {
+            Ty::Int(t) => {
+                let check = int_encode_check(t, quote!(*#v), component);
+                let put = put_int(t.repr, quote!(*#v));
+                quote!(#check #put)
+            }
+            Ty::Bool => quote!(w.put_u8(if *#v { 0xff } else { 0x00 })?;),
+            Ty::Null => quote!(),
+            Ty::Octets(size) => {
+                let check = match size {
+                    Some(s) if s.fixed().is_none_or(|n| n > 64) => {
+                        size_encode_check(s, quote!(#v.len()), component)
+                    }
+                    _ => quote!(),
+                };
+                quote!(#check w.put_slice(&#v[..])?;)
+            }
+            Ty::Bits(size) => {
+                let check = size
+                    .as_ref()
+                    .map(|s| size_encode_check(s, quote!(#v.bit_len()), component));
+                quote! {
+                    #check
+                    w.put_slice(#v.as_bytes())?;
+                    w.put_u8(#v.unused_bits())?;
+                }
+            }
+            Ty::Oid => quote!(w.put_slice(#v.as_ber())?;),
+            Ty::BigInt { non_negative } => {
+                let check = non_negative.then(|| {
+                    quote! {
+                        if #v.is_negative() {
+                            return Err(snmp_ber::EncodeError::ConstraintViolation {
+                                component: #component,
+                                found: #v.to_i64().map_or(i128::MIN, i128::from),
+                                expected: "0..MAX",
+                            });
+                        }
+                    }
+                });
+                quote!(#check #v.encode_contents(w)?;)
+            }
+            Ty::Time(_) => quote!(#v.encode_contents(w)?;),
+            Ty::Any => unreachable!("ANY has no outer tag"),
+            Ty::Named(_) => quote!(#v.encode_contents(w)?;),
+            Ty::SeqOf { size, set, .. } => {
+                let check = size
+                    .as_ref()
+                    .map(|s| size_encode_check(s, quote!(#v.len()), component));
+                if *set {
+                    quote!(#check #v.encode_set_contents(w)?;)
+                } else {
+                    quote!(#check #v.encode_contents(w)?;)
+                }
+            }
+            Ty::Tagged {
+                explicit: false,
+                tag,
+                inner,
+            } => match (char_measure_of(tag, quote!(#v)), inner.as_ref()) {
+                (Some(measure), Ty::Octets(Some(size))) => {
+                    let check = size_encode_check(size, quote!(n), component);
+                    quote! {
+                        let n = #measure;
+                        #check
+                        w.put_slice(&#v[..])?;
+                    }
+                }
+                _ => self.enc_contents(inner, v, component),
+            },
+            Ty::Tagged {
+                explicit: true,
+                inner,
+                ..
+            } => self.enc(inner, v, component),
+        }
+    }
+
+    /// The whole DER encoding of DEFAULT value `v` of a component of type `ty`, when the type is
+    /// a BOOLEAN, INTEGER or ENUMERATED under its tags.
+    pub(super) fn default_encoding(&self, ty: &Ty, v: DefaultValue) -> Option<Vec<u8>> {
+        let contents = match v {
+            DefaultValue::Bool(b) => vec![if b { 0xff } else { 0x00 }],
+            DefaultValue::Int(n) => {
+                let bytes = n.to_be_bytes();
+                let skip = (0..15)
+                    .take_while(|&k| {
+                        let (a, b) = (bytes[k], bytes[k + 1]);
+                        (a == 0 && b & 0x80 == 0) || (a == 0xff && b & 0x80 != 0)
+                    })
+                    .count();
+                bytes[skip..].to_vec()
+            }
+        };
+        let tlv = |layer: Layer, contents: &[u8]| {
+            let mut out = layer.tag.identifier(layer.constructed);
+            out.push(contents.len() as u8);
+            out.extend_from_slice(contents);
+            out
+        };
+        match ty {
+            Ty::Bool | Ty::Int(_) | Ty::BigInt { .. } => {
+                Some(tlv(ty.outer_layer(self.defs())?, &contents))
+            }
+            Ty::Named(id) => {
+                let def = &self.defs()[*id];
+                match &def.body {
+                    Body::Alias(inner) => self.default_encoding(inner, v),
+                    Body::NamedInt { .. } | Body::Enumerated { .. } => {
+                        let (last, outer) = def.layers.split_last()?;
+                        let mut out = tlv(*last, &contents);
+                        for layer in outer.iter().rev() {
+                            out = tlv(*layer, &out);
+                        }
+                        Some(out)
+                    }
+                    _ => None,
+                }
+            }
+            Ty::Tagged {
+                tag,
+                explicit,
+                inner,
+            } => {
+                let inner_tlv = self.default_encoding(inner, v)?;
+                let layer = ty.outer_layer(self.defs())?;
+                if *explicit {
+                    Some(tlv(layer, &inner_tlv))
+                } else {
+                    let id_len = inner.outer_layer(self.defs())?.tag.identifier(false).len();
+                    let mut out = tag.identifier(layer.constructed);
+                    out.extend_from_slice(&inner_tlv[id_len..]);
+                    Some(out)
+                }
+            }
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! The MIB IR (filled in below).

@@ -1,0 +1,241 @@
+//! The SMI lexer: module text to tokens (words, numbers, strings, symbols), sharing the ASN.1
+//! front-end's comment rules ([`crate::asn1::parse::trivia_len`]: a `--` comment ends at the next
+//! `--` or at the end of the line).
+
+/// Token kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tok {
+    /// A name or keyword (letters, digits, `-`, `_`).
+    Word,
+    /// A decimal number, possibly negative.
+    Number,
+    /// `"..."`.
+    Str,
+    /// `'...'H` or `'...'B`.
+    BinHex,
+    /// Punctuation: `::=`, `..`, `{`, `}`, `(`, `)`, `[`, `]`, `,`, `;`, `|`, `.`.
+    Sym,
+}
+
+/// A token: its kind and byte range, in 12 bytes (texts over 4 GiB are not lexed).
+#[derive(Debug, Clone, Copy)]
+pub struct Token {
+    /// Kind.
+    pub kind: Tok,
+    start: u32,
+    end: u32,
+}
+
+impl Token {
+    /// First byte.
+    pub fn start(&self) -> usize {
+        self.start as usize
+    }
+
+    /// After the last byte.
+    pub fn end(&self) -> usize {
+        self.end as usize
+    }
+}
+
+/// Splits `src` into tokens. Fails with an offset on an unterminated string or a character that
+/// starts no token.
+pub fn lex(src: &str) -> Result<Vec<Token>, (usize, String)> {
+    let mut out = Vec::new();
+    lex_into(src, &mut out)?;
+    Ok(out)
+}
+
+/// Whether the `-` at `i` is the last of a line of nothing but dashes (three or more) and
+/// blanks: [`Relaxation::DashLine`].
+fn ends_dash_line(b: &[u8], i: usize) -> bool {
+    let eol = |c: &u8| *c == b'\n' || *c == b'\r';
+    let start = b[..i].iter().rposition(eol).map_or(0, |k| k + 1);
+    let end = b[i..].iter().position(eol).map_or(b.len(), |k| i + k);
+    let line = &b[start..end];
+    line.iter().filter(|&&c| c == b'-').count() >= 3
+        && line.iter().all(|&c| matches!(c, b'-' | b' ' | b'\t'))
+        && b[i + 1..end].iter().all(|&c| c != b'-')
+}
+
+/// Byte classes for the lexer: which bytes continue a word, which are white space.
+const WORD: u8 = 1;
+const SPACE: u8 = 2;
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            t[c] = WORD;
+        } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
+            t[c] = SPACE;
+        }
+        c += 1;
+    }
+    t
+};
+
+/// The index after the white space and comments at `i` (the rules of
+/// [`crate::asn1::parse::trivia_len`]: a `--` comment ends at the next `--` or at the end of the line).
+#[inline]
+fn skip_trivia(b: &[u8], mut i: usize) -> usize {
+    loop {
+        // Indentation comes in runs of spaces: eight at a time.
+        while let Some(chunk) = b.get(i..i + 8) {
+            if chunk != b"        " {
+                break;
+            }
+            i += 8;
+        }
+        while i < b.len() && CLASS[b[i] as usize] == SPACE {
+            i += 1;
+        }
+        if i + 1 < b.len() && b[i] == b'-' && b[i + 1] == b'-' {
+            i += 2;
+            loop {
+                match memchr::memchr3(b'\n', b'\r', b'-', &b[i..]) {
+                    None => return b.len(),
+                    Some(k) => {
+                        i += k;
+                        if b[i] != b'-' {
+                            break;
+                        }
+                        if b.get(i + 1) == Some(&b'-') {
+                            i += 2;
+                            break;
+                        }
+                        i += 1;
+                    }
+                }
+            }
+        } else if i + 1 < b.len() && b[i] == b'/' && b[i + 1] == b'*' {
+            i = match memchr::memmem::find(&b[i + 2..], b"*/") {
+                Some(k) => i + 2 + k + 2,
+                None => b.len(),
+            };
+        } else {
+            return i;
+        }
+    }
+}
+
+/// [`lex`] into `out` (cleared first), so that a buffer can serve many files; the offsets of
+/// the dash lines read as comments ([`Relaxation::DashLine`]).
+pub fn lex_into(src: &str, out: &mut Vec<Token>) -> Result<Vec<usize>, (usize, String)> {
+    let mut dash_lines = Vec::new();
+    let b = src.as_bytes();
+    out.clear();
+    if u32::try_from(b.len()).is_err() {
+        return Err((0, format!("the text is {} bytes: over 4 GiB", b.len())));
+    }
+    let mut i = 0;
+    loop {
+        i = skip_trivia(b, i);
+        if i >= b.len() {
+            return Ok(dash_lines);
+        }
+        let start = i;
+        let c = b[i];
+        let kind = if c.is_ascii_alphabetic() || c == b'_' {
+            i += 1;
+            loop {
+                while i < b.len() && CLASS[b[i] as usize] == WORD {
+                    i += 1;
+                }
+                // An inner hyphen, not a comment's `--`.
+                if i + 1 < b.len() && b[i] == b'-' && CLASS[b[i + 1] as usize] == WORD {
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            Tok::Word
+        } else if c.is_ascii_digit() || (c == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_digit))
+        {
+            i += 1;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            if c != b'-'
+                && b.get(i)
+                    .is_some_and(|d| d.is_ascii_alphabetic() || *d == b'_')
+            {
+                // A label that starts with digits, like `802dot3(10006)` in an OID value.
+                while i < b.len()
+                    && (b[i].is_ascii_alphanumeric()
+                        || b[i] == b'_'
+                        || (b[i] == b'-' && b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric)))
+                {
+                    i += 1;
+                }
+                Tok::Word
+            } else {
+                Tok::Number
+            }
+        } else if c == b'"' {
+            match memchr::memchr(b'"', &b[i + 1..]) {
+                Some(k) => i += k + 2,
+                None => return Err((start, "unterminated string: expected a closing `\"`".into())),
+            }
+            Tok::Str
+        } else if c == b'\'' {
+            match memchr::memchr(b'\'', &b[i + 1..]) {
+                Some(k) => {
+                    i += k + 2;
+                    if b.get(i)
+                        .is_some_and(|r| matches!(r, b'H' | b'h' | b'B' | b'b'))
+                    {
+                        i += 1;
+                    }
+                }
+                None => {
+                    return Err((
+                        start,
+                        "unterminated 'string': expected a closing `'`".into(),
+                    ))
+                }
+            }
+            Tok::BinHex
+        } else if b[i..].starts_with(b"::=") {
+            i += 3;
+            Tok::Sym
+        } else if b[i..].starts_with(b"..") {
+            i += 2;
+            Tok::Sym
+        } else if matches!(
+            c,
+            b'{' | b'}'
+                | b'('
+                | b')'
+                | b'['
+                | b']'
+                | b','
+                | b';'
+                | b'|'
+                | b'.'
+                | b'<'
+                | b'>'
+                | b'@'
+                | b'!'
+                | b':'
+                | b'='
+        ) {
+            i += 1;
+            Tok::Sym
+        } else if c == b'-' && ends_dash_line(b, i) {
+            dash_lines.push(i);
+            i += 1;
+            continue;
+        } else {
+            let ch = src[i..].chars().next().unwrap_or('?');
+            return Err((start, format!("unexpected character {ch:?}")));
+        };
+        // Offsets fit: longer texts were refused above.
+        out.push(Token {
+            kind,
+            start: start as u32,
+            end: i as u32,
+        });
+    }
+}

@@ -1,0 +1,474 @@
+//! Loading MIB modules: the files of a search path read and parsed on worker threads, each
+//! module registered by name (whatever its file is called), the standard modules built into
+//! the generator added where the path has none, and what could not be read reported.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::names::NameTable;
+use super::*;
+use crate::diag::Diagnostic;
+
+/// A file read from the search path.
+///
+/// Its text is not kept once parsed (a corpus's text is mostly DESCRIPTION prose, and holding
+/// it all would more than double the memory a load takes): diagnostics and descriptions read
+/// the file again, through [`MibFile::text`].
+#[derive(Debug, Clone)]
+pub struct MibFile {
+    /// As shown in diagnostics.
+    pub name: String,
+    /// Where it was read from (the name, for text added by [`MibSet::add_text`]).
+    pub path: PathBuf,
+    /// The text of files added by [`MibSet::add_text`], which have no file to read again.
+    kept: Option<String>,
+}
+
+impl MibFile {
+    /// Whether it was read from a file (not added as text, as the built-in standard modules
+    /// are).
+    pub fn on_disk(&self) -> bool {
+        self.kept.is_none()
+    }
+
+    /// The file's text, as it was parsed: read again from `path` (decoded the same way), or
+    /// the text given to [`MibSet::add_text`].
+    pub fn text(&self) -> std::io::Result<std::borrow::Cow<'_, str>> {
+        match &self.kept {
+            Some(t) => Ok(std::borrow::Cow::Borrowed(t)),
+            None => read_text(&self.path).map(std::borrow::Cow::Owned),
+        }
+    }
+}
+
+/// Modules an RFC made obsolete, and the module that took their place: an import of the old
+/// name is read from the new one when only that is on the search path (net-snmp reads them so).
+pub const SUCCESSORS: &[(&str, &str)] = &[
+    ("RFC1065-SMI", "RFC1155-SMI"),
+    ("RFC1066-MIB", "RFC1156-MIB"),
+    ("RFC1156-MIB", "RFC1213-MIB"),
+    ("RFC1158-MIB", "RFC1213-MIB"),
+    ("RFC1271-MIB", "RMON-MIB"),
+    ("RFC1286-MIB", "BRIDGE-MIB"),
+    ("RFC1315-MIB", "FRAME-RELAY-DTE-MIB"),
+];
+
+/// A file of the search path that yielded no module ([`MibSet::files_without_modules`]).
+#[derive(Debug, Clone)]
+pub struct UnreadFile {
+    /// Index in [`MibSet::files`].
+    pub file: usize,
+    /// No MIB file at all (no `DEFINITIONS`): not a failure.
+    pub not_mib: bool,
+    /// Why it yielded no module (at least one).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A MIB file's text. Some vendor files are Latin-1: those are decoded lossily.
+pub(crate) fn read_text(path: &Path) -> std::io::Result<String> {
+    let bytes = std::fs::read(path)?;
+    Ok(String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+/// The regular files of `dirs` (not recursively; through symlinks), each directory's in name
+/// order, with their sizes.
+pub(crate) fn list_files(dirs: &[PathBuf]) -> std::io::Result<Vec<(PathBuf, u64)>> {
+    let mut all = Vec::new();
+    for dir in dirs {
+        let entries = std::fs::read_dir(dir).map_err(|e| {
+            std::io::Error::new(e.kind(), format!("MIB directory {}: {e}", dir.display()))
+        })?;
+        let mut files: Vec<(PathBuf, u64)> = entries
+            .filter_map(|e| {
+                let path = e.ok()?.path();
+                let meta = std::fs::metadata(&path).ok()?;
+                meta.is_file().then_some((path, meta.len()))
+            })
+            .collect();
+        files.sort();
+        all.extend(files);
+    }
+    Ok(all)
+}
+
+/// A file read and parsed, not yet registered in a [`MibSet`].
+pub(crate) struct ParsedFile {
+    pub(crate) name: String,
+    pub(crate) path: PathBuf,
+    pub(crate) kept: Option<String>,
+    /// The modules, each with its node and type name tables (built on the parsing thread).
+    pub(crate) modules: Vec<(SmiModule, NameTable, NameTable)>,
+    pub(crate) rest: Vec<Finding>,
+}
+
+/// A file's modules with their name tables: node name -> index, type name -> index.
+pub(crate) fn indexed(modules: Vec<SmiModule>) -> Vec<(SmiModule, NameTable, NameTable)> {
+    modules
+        .into_iter()
+        .map(|m| {
+            let nodes = NameTable::new(m.nodes.iter().map(|n| m.name(n.name)));
+            let types = NameTable::new(m.types.iter().map(|t| t.name.as_str()));
+            (m, nodes, types)
+        })
+        .collect()
+}
+
+/// A parsed module and the file it came from.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The module.
+    pub smi: SmiModule,
+    /// Index into [`MibSet::files`].
+    pub file: usize,
+}
+
+/// Every module found on a search path, parsed and indexed by name.
+#[derive(Debug, Default)]
+pub struct MibSet {
+    /// The directories searched.
+    pub dirs: Vec<PathBuf>,
+    /// The files read.
+    pub files: Vec<MibFile>,
+    /// The modules, in the order found.
+    pub modules: Vec<Loaded>,
+    /// Module name -> index in `modules`.
+    pub by_name: HashMap<String, usize, std::hash::BuildHasherDefault<NameHasher>>,
+    /// Problems with files that yielded no module.
+    pub file_findings: Vec<(usize, Finding)>,
+    /// Per module: node name to index in its `nodes`.
+    pub(crate) node_index: Vec<NameTable>,
+    /// Per module: type name to index in its `types`.
+    pub(crate) type_index: Vec<NameTable>,
+}
+
+impl MibSet {
+    /// Reads every regular file of every directory (not recursively), in name order, and parses
+    /// the modules in them. The first module of a name wins; later ones are reported.
+    pub fn load(dirs: &[PathBuf]) -> std::io::Result<MibSet> {
+        Self::load_with_progress(dirs, &mut |_, _| {})
+    }
+
+    /// [`MibSet::load`], calling `progress(files done, files in all)` after each file (for a
+    /// progress bar).
+    pub fn load_with_progress(
+        dirs: &[PathBuf],
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> std::io::Result<MibSet> {
+        let mut set = MibSet {
+            dirs: dirs.to_vec(),
+            ..Default::default()
+        };
+        let (all, sizes): (Vec<PathBuf>, Vec<u64>) = list_files(dirs)?.into_iter().unzip();
+        progress(0, all.len());
+        // The largest files are parsed first, so that no thread is left with a large one at
+        // the end while the others wait.
+        let mut queue: Vec<usize> = (0..all.len()).collect();
+        queue.sort_by_key(|&k| std::cmp::Reverse(sizes[k]));
+        // Files are read and parsed on every core; modules are registered in path order, so
+        // the first module of a name wins whatever the threads' timing.
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .clamp(1, 8)
+            .min(all.len().max(1));
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let (tx, rx) = std::sync::mpsc::channel::<(usize, std::io::Result<ParsedFile>)>();
+        std::thread::scope(|scope| -> std::io::Result<()> {
+            for _ in 0..threads {
+                let tx = tx.clone();
+                let (all, next, queue) = (&all, &next, &queue);
+                scope.spawn(move || loop {
+                    let q = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&k) = queue.get(q) else { break };
+                    let path = &all[k];
+                    let parsed = read_text(path).map(|text| {
+                        let (modules, rest) = super::parse_file(&text);
+                        ParsedFile {
+                            name: path.display().to_string(),
+                            path: path.clone(),
+                            kept: None,
+                            modules: indexed(modules),
+                            rest,
+                        }
+                    });
+                    if tx.send((k, parsed)).is_err() {
+                        break;
+                    }
+                });
+            }
+            drop(tx);
+            let mut pending: Vec<Option<ParsedFile>> = (0..all.len()).map(|_| None).collect();
+            let mut registered = 0;
+            let mut failure = None;
+            for (k, parsed) in rx {
+                match parsed {
+                    Ok(p) => pending[k] = Some(p),
+                    Err(e) => {
+                        // Stop the workers at their next file; report the first failure.
+                        next.store(all.len(), std::sync::atomic::Ordering::Relaxed);
+                        failure.get_or_insert(e);
+                    }
+                }
+                while let Some(p) = pending.get_mut(registered).and_then(Option::take) {
+                    set.register(p);
+                    registered += 1;
+                    progress(registered, all.len());
+                }
+            }
+            match failure {
+                Some(e) => Err(e),
+                None => Ok(()),
+            }
+        })?;
+        set.add_successors();
+        Ok(set)
+    }
+
+    /// Makes each obsolete module name of [`SUCCESSORS`] that is not on the search path stand
+    /// for its successor when that one is (as net-snmp does); importers are warned
+    /// ([`Relaxation::SuccessorModule`]).
+    pub(crate) fn add_successors(&mut self) {
+        for (old, new) in SUCCESSORS {
+            if self.by_name.contains_key(*old) {
+                continue;
+            }
+            if let Some(&t) = self.by_name.get(*new) {
+                self.by_name.insert((*old).to_string(), t);
+            }
+        }
+    }
+
+    /// Adds the standard modules built into the generator ([`crate::standard::MODULES`]) that
+    /// no file on the search path defines, each as the file `(built-in) NAME`.
+    pub fn add_standard_modules(&mut self) {
+        for (name, text) in crate::standard::MODULES {
+            if !self.by_name.contains_key(name) {
+                self.add_text(format!("(built-in) {name}"), text.to_string());
+            }
+        }
+    }
+
+    /// Adds a file's text (for tests and tools); the text is kept for diagnostics.
+    pub fn add_text(&mut self, name: String, text: String) {
+        let (modules, rest) = super::parse_file(&text);
+        self.register(ParsedFile {
+            path: PathBuf::from(&name),
+            name,
+            kept: Some(text),
+            modules: indexed(modules),
+            rest,
+        });
+    }
+
+    pub(crate) fn register(&mut self, parsed: ParsedFile) {
+        let ParsedFile {
+            name,
+            path,
+            kept,
+            modules,
+            rest,
+        } = parsed;
+        let file = self.files.len();
+        self.files.push(MibFile { name, path, kept });
+        for f in rest {
+            self.file_findings.push((file, f));
+        }
+        for (m, nodes, types) in modules {
+            if self.by_name.contains_key(&m.name) {
+                let f = Finding {
+                    offset: m.offset,
+                    message: format!("module {} is also defined in another file on the search path; this copy is ignored", m.name),
+                    relaxation: Some(Relaxation::DuplicateModule),
+                };
+                self.file_findings.push((file, f));
+                continue;
+            }
+            self.by_name.insert(m.name.clone(), self.modules.len());
+            self.node_index.push(nodes);
+            self.type_index.push(types);
+            self.modules.push(Loaded { smi: m, file });
+        }
+    }
+
+    /// Where node (`types` false) or type (`types` true) `name`, as used in module `m`, is
+    /// defined: `m` itself, the module IMPORTS names (followed through re-exports, at most
+    /// [`MAX_IMPORT_HOPS`] of them, so import cycles end), or else the SMI base modules.
+    /// Returns (module, index in its `nodes` or `types`).
+    pub fn find(&self, m: usize, name: &str, types: bool) -> Option<(usize, usize)> {
+        match self.find_via(m, name, types)? {
+            (_, _, Via::MissingModule) => None,
+            (t, i, _) => Some((t, i)),
+        }
+    }
+
+    /// [`MibSet::find`], saying how the name was reached: the one walk of the import chain
+    /// behind both the generator's lookups and the resolver's (which also takes a missing
+    /// module's symbols from the base modules, and warns about unimported ones).
+    pub(crate) fn find_via(
+        &self,
+        m: usize,
+        name: &str,
+        types: bool,
+    ) -> Option<(usize, usize, Via)> {
+        let at = |t: usize| {
+            if types {
+                self.type_at(t, name)
+            } else {
+                self.node_at(t, name)
+            }
+        };
+        let base = || {
+            BASE_MODULES.iter().find_map(|b| {
+                let t = *self.by_name.get(*b)?;
+                at(t).map(|i| (t, i, *b))
+            })
+        };
+        let mut cur = m;
+        for hop in 0..=MAX_IMPORT_HOPS {
+            if let Some(i) = at(cur) {
+                return Some((cur, i, Via::Found));
+            }
+            let imp = self.modules[cur]
+                .smi
+                .imports
+                .iter()
+                .find(|i| i.symbols.iter().any(|s| &**s == name));
+            match imp {
+                Some(imp) => match self.by_name.get(&imp.module) {
+                    Some(&t) => cur = t,
+                    None => return base().map(|(t, i, _)| (t, i, Via::MissingModule)),
+                },
+                None if hop == 0 => return base().map(|(t, i, b)| (t, i, Via::Unimported(b))),
+                None => return base().map(|(t, i, _)| (t, i, Via::ChainEnd)),
+            }
+        }
+        None
+    }
+
+    /// The parsed node a resolved node is (its descriptor, SYNTAX, clauses). `node` comes from
+    /// resolving this set.
+    pub fn node(&self, node: &MibNode) -> &super::Node {
+        &self.modules[node.module()].smi.nodes[node.index()]
+    }
+
+    /// The descriptor of a resolved node. `node` comes from resolving this set.
+    pub fn name(&self, node: &MibNode) -> &str {
+        self.modules[node.module()].smi.node_name(node.index())
+    }
+
+    /// The index of node `name` among module `m`'s own nodes.
+    pub fn node_at(&self, m: usize, name: &str) -> Option<usize> {
+        let smi = &self.modules[m].smi;
+        self.node_index[m].get(name, |i| smi.node_name(i))
+    }
+
+    /// The index of type `name` among module `m`'s own type assignments.
+    pub fn type_at(&self, m: usize, name: &str) -> Option<usize> {
+        let types = &self.modules[m].smi.types;
+        self.type_index[m].get(name, |i| types[i].name.as_str())
+    }
+
+    /// The search path for messages: the directories, the first three and a count of the rest.
+    pub fn search_path(&self) -> String {
+        let dirs: Vec<String> = self.dirs.iter().map(|d| d.display().to_string()).collect();
+        if dirs.len() <= 3 {
+            dirs.join(", ")
+        } else {
+            format!(
+                "{} and {} more directories",
+                dirs[..3].join(", "),
+                dirs.len() - 3
+            )
+        }
+    }
+
+    /// The files that yielded no module, each with why: what failed to parse (file, line and
+    /// column), or that it is no MIB file at all (no `DEFINITIONS` in it: a README, say); a
+    /// file whose only modules are copies of modules found earlier is not among them (its
+    /// copies are reported as duplicates).
+    pub fn files_without_modules(&self) -> Vec<UnreadFile> {
+        let mut has_module = vec![false; self.files.len()];
+        for m in &self.modules {
+            has_module[m.file] = true;
+        }
+        let mut findings: Vec<Vec<&Finding>> = vec![Vec::new(); self.files.len()];
+        for (file, f) in &self.file_findings {
+            findings[*file].push(f);
+        }
+        let mut out = Vec::new();
+        for (file, found) in findings.into_iter().enumerate() {
+            let duplicates_only = !found.is_empty()
+                && found
+                    .iter()
+                    .all(|f| f.relaxation == Some(Relaxation::DuplicateModule));
+            if has_module[file] || duplicates_only {
+                continue;
+            }
+            let f = &self.files[file];
+            let (not_mib, diagnostics) = match f.text() {
+                Ok(text) if !text.contains("DEFINITIONS") => (
+                    true,
+                    vec![Diagnostic::file(
+                        &f.name,
+                        "not a MIB file: no DEFINITIONS in it",
+                    )],
+                ),
+                Ok(text) => (
+                    false,
+                    found
+                        .iter()
+                        .map(|x| Diagnostic::at(&f.name, &text, x.offset, x.message.clone()))
+                        .collect(),
+                ),
+                Err(e) => (
+                    false,
+                    vec![Diagnostic::file(&f.name, format!("cannot be read: {e}"))],
+                ),
+            };
+            out.push(UnreadFile {
+                file,
+                not_mib,
+                diagnostics,
+            });
+        }
+        out
+    }
+
+    /// A diagnostic at `offset` of module `m`'s file (which is read again for it).
+    pub fn diag(&self, m: usize, offset: usize, message: impl Into<String>) -> Diagnostic {
+        let mut one = self.diags(vec![(m, offset, message.into())]);
+        one.pop().expect("one diagnostic per item")
+    }
+
+    /// Diagnostics for `(module, offset, message)` items, in their order, reading each file
+    /// they point into once. A file that cannot be read again gives a diagnostic with the
+    /// byte offset instead of line and column.
+    pub fn diags(&self, items: Vec<(usize, usize, String)>) -> Vec<Diagnostic> {
+        let mut by_file: Vec<usize> = (0..items.len()).collect();
+        by_file.sort_by_key(|&k| self.modules[items[k].0].file);
+        let mut out: Vec<Option<Diagnostic>> = vec![None; items.len()];
+        let mut k = 0;
+        while k < by_file.len() {
+            let file = self.modules[items[by_file[k]].0].file;
+            let f = &self.files[file];
+            let text = f.text();
+            while let Some(&i) = by_file.get(k) {
+                let (m, offset, message) = &items[i];
+                if self.modules[*m].file != file {
+                    break;
+                }
+                out[i] = Some(match &text {
+                    Ok(t) => Diagnostic::at(&f.name, t, *offset, message.clone()),
+                    Err(e) => Diagnostic::file(
+                        &f.name,
+                        format!(
+                            "{message} (at byte {offset}; the file could not be read again: {e})"
+                        ),
+                    ),
+                });
+                k += 1;
+            }
+        }
+        out.into_iter().flatten().collect()
+    }
+}
