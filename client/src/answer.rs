@@ -151,6 +151,21 @@ pub(crate) fn usm(
     peer: &mut Peer,
     now: Instant,
 ) -> Verdict {
+    // The peer's decryption buffer, lent for the answer and put back.
+    let mut plain = std::mem::take(&mut peer.plaintext);
+    let verdict = usm_in(datagram, expected, peer, now, &mut plain);
+    peer.plaintext = plain;
+    verdict
+}
+
+/// [`usm`], decrypting into `plain`.
+fn usm_in(
+    datagram: &[u8],
+    expected: &Expected<'_>,
+    peer: &mut Peer,
+    now: Instant,
+    plain: &mut Vec<u8>,
+) -> Verdict {
     let Ok(m) = Incoming::parse(datagram) else {
         return Verdict::Discard(Discard::Malformed);
     };
@@ -163,15 +178,14 @@ pub(crate) fn usm(
             return Verdict::Discard(why);
         }
     }
-    let plain;
     let scoped = match (m.message.msg_data, level & flags::PRIV != 0) {
         (ScopedPduData::Plaintext(s), false) => s,
         (ScopedPduData::EncryptedPdu(_), true) => {
-            plain = match decrypt(&m, peer) {
+            let octets = match decrypt(&m, peer, plain) {
                 Ok(p) => p,
                 Err(why) => return Verdict::Discard(why),
             };
-            match ScopedPdu::from_ber(&plain) {
+            match ScopedPdu::from_ber(octets) {
                 Ok(s) => s,
                 Err(_) => return Verdict::Discard(Discard::DecryptionError),
             }
@@ -228,12 +242,16 @@ fn authenticate(m: &Incoming<'_>, user: &UsmUser, peer: &Peer) -> Result<(), Dis
     m.verify(*protocol, key).map_err(|_| Discard::WrongDigest)
 }
 
-/// The scoped PDU of an encrypted message (RFC 3414 3.2 step 8).
-fn decrypt(m: &Incoming<'_>, peer: &Peer) -> Result<Vec<u8>, Discard> {
+/// The scoped PDU of an encrypted message (RFC 3414 3.2 step 8), decrypted into `plain`.
+fn decrypt<'p>(
+    m: &'p Incoming<'_>,
+    peer: &Peer,
+    plain: &'p mut Vec<u8>,
+) -> Result<&'p [u8], Discard> {
     let Some((protocol, key)) = &peer.privacy else {
         return Err(Discard::WrongSecurityLevel);
     };
-    m.scoped_pdu_octets(Some((*protocol, key)))
+    m.scoped_pdu_into(Some((*protocol, key)), plain)
         .map_err(|e| match e {
             IncomingError::DataForm { .. } => Discard::Malformed,
             _ => Discard::DecryptionError,

@@ -17,10 +17,10 @@ pub enum ClientError {
     /// A table's binding did not fit its row (a value outside its MIB range, an index that
     /// does not decode): [`crate::Session::walk_table`] stops there.
     #[error("table: {0}")]
-    Table(#[from] snmp_messages::mib::MibError),
+    Table(#[from] snmp_mib::MibError),
     /// A generated notification's binding is not one (an OBJECT IDENTIFIER value that is not).
     #[error("notification: {0}")]
-    Notification(snmp_messages::mib::MibError),
+    Notification(snmp_mib::MibError),
     /// The socket failed.
     #[error("UDP: {0}")]
     Io(#[from] std::io::Error),

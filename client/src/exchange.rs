@@ -264,6 +264,32 @@ impl Exchange {
         self.result.take()
     }
 
+    /// What a driver does next, at `now`: the polls above in the order a driver makes them
+    /// (a result, else a datagram to send, else a deadline already past handled), so that a
+    /// driver's loop is only its input and output.
+    pub fn next_step(&mut self, now: Instant) -> Step<'_> {
+        loop {
+            if let Some(result) = self.poll_result() {
+                return Step::Done(result);
+            }
+            if self.has_transmit() {
+                return Step::Send(self.poll_transmit(now).unwrap_or_default());
+            }
+            match self.poll_deadline() {
+                // No result and nothing to wait for: not once a request is started; an error
+                // rather than a loop if it ever were.
+                None => {
+                    return Step::Done(Err(ClientError::Io(std::io::Error::other(
+                        "the exchange waits for nothing",
+                    ))))
+                }
+                // Past: due again or timed out, which the next turn hands out.
+                Some(deadline) if deadline <= now => self.handle_timeout(now),
+                Some(deadline) => return Step::Wait(deadline),
+            }
+        }
+    }
+
     /// The span of a trap sent with `bindings` bindings (a trap is one datagram: no request).
     fn trap_span(&self, bindings: usize) -> tracing::Span {
         tracing::debug_span!(
@@ -448,6 +474,18 @@ impl Exchange {
         self.next_id = if id >= 0x3fff_ffff { 1 } else { id + 1 };
         id
     }
+}
+
+/// What a driver of an [`Exchange`] does next ([`Exchange::next_step`]).
+#[derive(Debug)]
+pub enum Step<'a> {
+    /// The request is over: its result.
+    Done(Result<Vec<VarBind>, ClientError>),
+    /// Send this datagram to [`Exchange::target`], then ask again.
+    Send(&'a [u8]),
+    /// Receive until this deadline: a datagram goes to [`Exchange::handle_datagram`], the
+    /// deadline to [`Exchange::handle_timeout`]; then ask again.
+    Wait(Instant),
 }
 
 #[cfg(test)]

@@ -110,20 +110,43 @@ impl<'a> Incoming<'a> {
         &self,
         privacy: Option<(PrivProtocol, &Key)>,
     ) -> Result<Vec<u8>, IncomingError> {
+        match self.data_form(privacy)? {
+            Some((ciphertext, protocol, key)) => {
+                let mut plain = Vec::new();
+                let len = self.decrypt_into(ciphertext, protocol, key, &mut plain)?;
+                plain.truncate(len);
+                Ok(plain)
+            }
+            None => Ok(self.plaintext_scoped_pdu()?.to_vec()),
+        }
+    }
+
+    /// The scoped PDU's encoding, as [`Incoming::scoped_pdu_octets`]: borrowed from the
+    /// message when it is plaintext, decrypted into `plain` (its contents replaced) when not.
+    pub fn scoped_pdu_into<'p>(
+        &'p self,
+        privacy: Option<(PrivProtocol, &Key)>,
+        plain: &'p mut Vec<u8>,
+    ) -> Result<&'p [u8], IncomingError> {
+        match self.data_form(privacy)? {
+            Some((ciphertext, protocol, key)) => {
+                let len = self.decrypt_into(ciphertext, protocol, key, plain)?;
+                Ok(&plain[..len])
+            }
+            None => self.plaintext_scoped_pdu(),
+        }
+    }
+
+    /// The ciphertext and key when the message is encrypted and a key is given; `None` when
+    /// it is plaintext; an error when the privFlag and the data disagree.
+    fn data_form<'k>(
+        &self,
+        privacy: Option<(PrivProtocol, &'k Key)>,
+    ) -> Result<Option<(&'a [u8], PrivProtocol, &'k Key)>, IncomingError> {
         let flags = self.flags();
         match (self.message.msg_data, privacy) {
             (ScopedPduData::EncryptedPdu(c), Some((protocol, key))) if flags & flags::PRIV != 0 => {
-                let mut plain = usm::decrypt(
-                    protocol,
-                    key,
-                    self.usm.msg_authoritative_engine_boots,
-                    self.usm.msg_authoritative_engine_time,
-                    self.usm.msg_privacy_parameters,
-                    c,
-                )?;
-                let len = tlv_len(&plain).map_err(IncomingError::ScopedPdu)?;
-                plain.truncate(len);
-                Ok(plain)
+                Ok(Some((c, protocol, key)))
             }
             (ScopedPduData::EncryptedPdu(_), _) => Err(IncomingError::DataForm {
                 flags,
@@ -135,13 +158,35 @@ impl<'a> Incoming<'a> {
                     found: "plaintext",
                 })
             }
-            (ScopedPduData::Plaintext(_), _) => {
-                // The plaintext scoped PDU is the message's last TLV.
-                let len = tlv_len_at_end(self.bytes, self.message.msg_security_parameters)
-                    .map_err(IncomingError::ScopedPdu)?;
-                Ok(self.bytes[self.bytes.len() - len..].to_vec())
-            }
+            (ScopedPduData::Plaintext(_), _) => Ok(None),
         }
+    }
+
+    /// Decrypts `ciphertext` into `plain`; returns the scoped PDU's length there.
+    fn decrypt_into(
+        &self,
+        ciphertext: &[u8],
+        protocol: PrivProtocol,
+        key: &Key,
+        plain: &mut Vec<u8>,
+    ) -> Result<usize, IncomingError> {
+        usm::decrypt_into(
+            protocol,
+            key,
+            self.usm.msg_authoritative_engine_boots,
+            self.usm.msg_authoritative_engine_time,
+            self.usm.msg_privacy_parameters,
+            ciphertext,
+            plain,
+        )?;
+        tlv_len(plain).map_err(IncomingError::ScopedPdu)
+    }
+
+    /// The plaintext scoped PDU: the message's last TLV.
+    fn plaintext_scoped_pdu(&self) -> Result<&'a [u8], IncomingError> {
+        let len = tlv_len_at_end(self.bytes, self.message.msg_security_parameters)
+            .map_err(IncomingError::ScopedPdu)?;
+        Ok(&self.bytes[self.bytes.len() - len..])
     }
 }
 

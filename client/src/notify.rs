@@ -8,7 +8,7 @@ use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
 use snmp_messages::snmpv2_pdu::{Pdu, PduErrorStatus, Pdus, Snmpv2TrapPdu, VarBindList};
 use snmp_messages::{rfc1155_smi as v1smi, rfc1157_snmp as v1};
 
-use snmp_messages::mib::{wire, Notification};
+use snmp_mib::{wire, Notification};
 
 use crate::error::ClientError;
 use crate::value::Value;
@@ -21,7 +21,7 @@ pub const SNMP_TRAP_OID: [u32; 11] = [1, 3, 6, 1, 6, 3, 1, 1, 4, 1, 0];
 const SNMP_TRAPS: [u32; 10] = [1, 3, 6, 1, 6, 3, 1, 1, 5, 0];
 
 /// The notification `n` (a struct generated from a MIB's NOTIFICATION-TYPE or TRAP-TYPE, see
-/// [`snmp_messages::mib::Notification`]) as [`crate::Session::trap`] and
+/// [`snmp_mib::Notification`]) as [`crate::Session::trap`] and
 /// [`crate::Session::inform`] take it: its OID and the bindings of its OBJECTS.
 pub fn of<N: Notification>(n: &N) -> Result<(OidBuf, Vec<(OidBuf, Value)>), ClientError> {
     let oid = wire::oid_buf(N::NAME, N::OID).map_err(ClientError::Notification)?;

@@ -120,6 +120,8 @@ pub(crate) struct Peer {
     pub(crate) engine: Engine,
     pub(crate) auth: Option<(AuthProtocol, Key)>,
     pub(crate) privacy: Option<(PrivProtocol, Key)>,
+    /// Where encrypted answers are decrypted, reused from one answer to the next.
+    pub(crate) plaintext: Vec<u8>,
 }
 
 impl Peer {
@@ -139,6 +141,7 @@ impl Peer {
             engine,
             auth,
             privacy,
+            plaintext: Vec::new(),
         }
     }
 

@@ -8,13 +8,13 @@ use std::net::{SocketAddr, UdpSocket};
 use std::time::Instant;
 
 use snmp_ber::OidBuf;
-use snmp_messages::mib::{MibError, Notification, Object, Row, Rows};
 use snmp_messages::snmpv2_pdu::VarBindValue;
+use snmp_mib::{MibError, Notification, Object, Row, Rows};
 
 use crate::config::{Credentials, Options};
 use crate::engine::Engine;
 use crate::error::ClientError;
-use crate::exchange::Exchange;
+use crate::exchange::{Exchange, Step};
 use crate::read_timeout::{self, ReadTimeout};
 use crate::request::Request;
 use crate::stats::Stats;
@@ -46,16 +46,6 @@ fn source_ipv4(target: SocketAddr) -> [u8; 4] {
 /// The receive buffer: the largest message accepted.
 fn receive_buffer(options: &Options) -> Vec<u8> {
     vec![0; options.max_size.clamp(484, 65535) as usize]
-}
-
-/// What a driver does when the core has neither a result nor a deadline (it cannot happen
-/// once a request is started; an error rather than a loop if it ever did).
-fn idle(exchange: &mut Exchange) -> Result<Vec<VarBind>, ClientError> {
-    exchange.poll_result().unwrap_or_else(|| {
-        Err(ClientError::Io(std::io::Error::other(
-            "the exchange waits for nothing",
-        )))
-    })
 }
 
 /// Adds one binding of a table walk to its row (`strict`: what does not fit is the error).
@@ -258,7 +248,7 @@ macro_rules! requests {
         }
 
         /// GET of the scalar `object` (a constant the MIB compiler generated, such as
-        /// `snmp_messages::snmpv2_mib::SYS_UP_TIME`) at instance `.0`, decoded by its generated
+        /// `snmp_mibs::snmpv2_mib::SYS_UP_TIME`) at instance `.0`, decoded by its generated
         /// function (`snmpv2_mib::scalars::sys_up_time`): `None` when the agent has no such
         /// object (noSuchObject, noSuchInstance), an error when the value does not fit it.
         pub $($async)? fn get_scalar<T>(
@@ -283,7 +273,7 @@ macro_rules! requests {
         }
 
         /// Walks the conceptual table of `R` (a row type the MIB compiler generated from an
-        /// `...Entry`, such as `snmp_messages::if_mib::IfEntry`) into its rows, keyed and
+        /// `...Entry`, such as `snmp_mibs::if_mib::IfEntry`) into its rows, keyed and
         /// ordered by their INDEX; GETBULK or GETNEXT as [`Options::walk_with`] says. Lenient
         /// where agents are sloppy, never silent: a value that does not fit its column (outside
         /// the MIB's range or size, text that is not UTF-8) leaves the column unset and an index
@@ -394,18 +384,16 @@ impl Session {
         self.exchange.start(request, Instant::now());
         let target = self.exchange.target();
         loop {
-            if let Some(result) = self.exchange.poll_result() {
-                return result;
-            }
-            if let Some(datagram) = self.exchange.poll_transmit(Instant::now()) {
-                self.sock.send_to(datagram, target)?;
-            }
-            let Some(deadline) = self.exchange.poll_deadline() else {
-                return idle(&mut self.exchange);
+            let deadline = match self.exchange.next_step(Instant::now()) {
+                Step::Done(result) => return result,
+                Step::Send(datagram) => {
+                    self.sock.send_to(datagram, target)?;
+                    continue;
+                }
+                Step::Wait(deadline) => deadline,
             };
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                self.exchange.handle_timeout(Instant::now());
                 continue;
             }
             let wait = read_timeout::rounded_up(left, self.exchange.options().timeout);
@@ -474,14 +462,13 @@ impl AsyncSession {
             self.exchange.start(request, Instant::now());
             let target = self.exchange.target();
             loop {
-                if let Some(result) = self.exchange.poll_result() {
-                    return result;
-                }
-                if let Some(datagram) = self.exchange.poll_transmit(Instant::now()) {
-                    self.sock.send_to(datagram, target).await?;
-                }
-                let Some(deadline) = self.exchange.poll_deadline() else {
-                    return idle(&mut self.exchange);
+                let deadline = match self.exchange.next_step(Instant::now()) {
+                    Step::Done(result) => return result,
+                    Step::Send(datagram) => {
+                        self.sock.send_to(datagram, target).await?;
+                        continue;
+                    }
+                    Step::Wait(deadline) => deadline,
                 };
                 let received = tokio::time::timeout_at(
                     tokio::time::Instant::from_std(deadline),

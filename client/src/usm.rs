@@ -739,6 +739,30 @@ pub fn decrypt(
     priv_params: &[u8],
     ciphertext: &[u8],
 ) -> Result<Vec<u8>, UsmError> {
+    let mut out = Vec::new();
+    decrypt_into(
+        protocol,
+        key,
+        boots,
+        time,
+        priv_params,
+        ciphertext,
+        &mut out,
+    )?;
+    Ok(out)
+}
+
+/// [`decrypt`] into `out` (its previous contents replaced), so that a session decrypts every
+/// answer into one buffer.
+pub fn decrypt_into(
+    protocol: PrivProtocol,
+    key: &Key,
+    boots: u32,
+    time: u32,
+    priv_params: &[u8],
+    ciphertext: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), UsmError> {
     let salt: &[u8; 8] = priv_params
         .try_into()
         .map_err(|_| UsmError::PrivParametersLength(priv_params.len()))?;
@@ -747,9 +771,10 @@ pub fn decrypt(
     if protocol == PrivProtocol::Des && !ciphertext.len().is_multiple_of(8) {
         return Err(UsmError::CiphertextLength(ciphertext.len()));
     }
-    let mut buf = ciphertext.to_vec();
-    cipher.apply(&iv, &mut buf, false);
-    Ok(buf)
+    out.clear();
+    out.extend_from_slice(ciphertext);
+    cipher.apply(&iv, out, false);
+    Ok(())
 }
 
 #[cfg(test)]

@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use snmp_ber::Decode;
 use snmp_client::usm::{AuthProtocol, PrivProtocol};
 use snmp_client::{AsyncSession, Credentials, Options, Session, UsmUser, WalkWith};
-use snmp_messages::if_mib::{IfEntry, IfEntryIndex};
-use snmp_messages::mib::Rows;
 use snmp_messages::snmpv2_pdu::VarBindValue;
 use snmp_messages::snmpv2_smi::{ObjectSyntax, SimpleSyntax};
+use snmp_mib::Rows;
+use snmp_mibs::if_mib::{IfEntry, IfEntryIndex};
 use snmp_test_support::agent as support;
 
 /// ifDescr by ifIndex, from the rows.
@@ -190,7 +190,7 @@ fn walks_as_iterators_and_typed_scalars() {
         .collect();
     assert_eq!(first, walked[..3]);
 
-    use snmp_messages::snmpv2_mib::{scalars, SYS_DESCR, SYS_OR_LAST_CHANGE};
+    use snmp_mibs::snmpv2_mib::{scalars, SYS_DESCR, SYS_OR_LAST_CHANGE};
     let descr = s.get_scalar(&SYS_DESCR, scalars::sys_descr).unwrap();
     let theirs = support::snmpwalk_of(&snmpwalk, agent.port, "1.3.6.1.2.1.1.1.0");
     let theirs = theirs
@@ -202,7 +202,7 @@ fn walks_as_iterators_and_typed_scalars() {
         .unwrap()
         .is_some());
     // An object the agent does not have: None.
-    let missing = snmp_messages::mib::Object {
+    let missing = snmp_mib::Object {
         name: "TEST::missing",
         oid: &[1, 3, 6, 1, 4, 1, 32473, 99, 1],
         ..SYS_DESCR

@@ -36,21 +36,7 @@
 //! The `data` component of the v1 and v2c messages and of `ScopedPDU` is ANY in the RFCs; it is
 //! bound here to the PDUs the RFC comments name, so a whole message decodes in one call.
 //!
-//! The MIB modules are generated from mibs/: `snmpv2_mib` (RFC 3418: the system and snmp
-//! groups, the `sysORTable` rows, the well-known notifications), `snmp_framework_mib` (RFC 3411:
-//! the engine objects), `snmp_user_based_sm_mib` (RFC 3414: the usmStats counters a Report names
-//! and the `usmUserTable` rows), `if_mib` (RFC 2863: `ifTable`, `ifXTable`, `ifStackTable`, ... with
-//! `ifType` from `iana_if_type_mib`, IANA's registry), `ip_mib` (RFC 4293: IPv4 and IPv6 addresses,
-//! neighbours, statistics, with `inet_address_mib`'s address types, RFC 4001),
-//! `host_resources_mib` (RFC 2790: storage, devices, file systems, running and installed
-//! software) and `rfc1213_mib` (MIB-II, RFC 1213, for agents that still answer with it).
-//!
-//! `mib` (hand-written) supports the typed MIB bindings snmp-codegen generates from SMI modules:
-//! the object registry, value conversions, INDEX decoding, table rows and DISPLAY-HINTs.
-//!
 //! Do not edit these files: change asn1/, mibs/ or codegen/ and run `cargo run -p snmp-regen -- regen`.
-
-extern crate self as snmp_messages;
 
 #[rustfmt::skip]
 pub mod community_based_snmpv2;
@@ -66,22 +52,3 @@ pub mod snmpv2_pdu;
 pub mod snmpv2_smi;
 #[rustfmt::skip]
 pub mod snmpv3_message_syntax;
-#[rustfmt::skip]
-pub mod snmpv2_mib;
-#[rustfmt::skip]
-pub mod snmp_framework_mib;
-#[rustfmt::skip]
-pub mod snmp_user_based_sm_mib;
-#[rustfmt::skip]
-pub mod iana_if_type_mib;
-#[rustfmt::skip]
-pub mod if_mib;
-#[rustfmt::skip]
-pub mod rfc1213_mib;
-#[rustfmt::skip]
-pub mod inet_address_mib;
-#[rustfmt::skip]
-pub mod ip_mib;
-#[rustfmt::skip]
-pub mod host_resources_mib;
-pub mod mib;

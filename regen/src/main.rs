@@ -19,14 +19,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Regenerate generated/src from asn1/ and mibs/ (run after changing asn1/, mibs/ or
-    /// codegen/).
+    /// Regenerate generated/src from asn1/ and bindings/src from mibs/ (run after changing
+    /// asn1/, mibs/ or codegen/).
     Regen {
         /// The workspace root (default: the one this binary was built in).
         #[arg(long)]
         root: Option<PathBuf>,
     },
-    /// Exit non-zero, with a diff, when generated/src is not what regen would write.
+    /// Exit non-zero, with a diff, when generated/src or bindings/src is not what regen would
+    /// write.
     Check {
         /// The workspace root (default: the one this binary was built in).
         #[arg(long)]
@@ -68,40 +69,47 @@ fn run(command: Command) -> Result<ExitCode, snmp_codegen::BuildError> {
     match command {
         Command::Regen { root } => {
             let root = root.unwrap_or_else(snmp_regen::workspace_root);
-            let generated = snmp_regen::snmp_builder(&root).generate()?;
-            let written = generated.write_crate(&root.join("generated/src"))?;
-            for m in &generated.modules {
+            for (dir, builder) in snmp_regen::crates(&root) {
+                let generated = builder.generate()?;
+                let written = generated.write_crate(&root.join(dir))?;
+                for m in &generated.modules {
+                    println!(
+                        "{:<32} {:>3} types -> {dir}/{}.rs",
+                        m.asn1_name, m.type_count, m.rust_name
+                    );
+                }
                 println!(
-                    "{:<32} {:>3} types -> generated/src/{}.rs",
-                    m.asn1_name, m.type_count, m.rust_name
+                    "{dir}: {} modules, {} types, {} files changed",
+                    generated.modules.len(),
+                    generated.type_count(),
+                    written.len()
                 );
             }
-            println!(
-                "{} modules, {} types, {} files changed",
-                generated.modules.len(),
-                generated.type_count(),
-                written.len()
-            );
             Ok(ExitCode::SUCCESS)
         }
         Command::Check { root } => {
             let root = root.unwrap_or_else(snmp_regen::workspace_root);
-            let generated = snmp_regen::snmp_builder(&root).generate()?;
-            let diffs = snmp_regen::stale_diff(&generated, &root.join("generated/src"));
-            if diffs.is_empty() {
-                println!(
-                    "generated/ is up to date ({} modules, {} types)",
-                    generated.modules.len(),
-                    generated.type_count()
-                );
-                Ok(ExitCode::SUCCESS)
-            } else {
-                for d in diffs {
+            let mut stale = false;
+            for (dir, builder) in snmp_regen::crates(&root) {
+                let generated = builder.generate()?;
+                let diffs = snmp_regen::stale_diff(&generated, &root.join(dir));
+                if diffs.is_empty() {
+                    println!(
+                        "{dir} is up to date ({} modules, {} types)",
+                        generated.modules.len(),
+                        generated.type_count()
+                    );
+                }
+                for d in &diffs {
                     println!("{d}");
                 }
-                eprintln!("generated/ is stale: run `cargo run -p snmp-regen -- regen`");
-                Ok(ExitCode::FAILURE)
+                stale |= !diffs.is_empty();
             }
+            if stale {
+                eprintln!("generated code is stale: run `cargo run -p snmp-regen -- regen`");
+                return Ok(ExitCode::FAILURE);
+            }
+            Ok(ExitCode::SUCCESS)
         }
         Command::Compile {
             files,

@@ -1,38 +1,43 @@
-//! generated/ must be exactly what `cargo run -p snmp-regen -- regen` writes.
+//! generated/ and bindings/ must be exactly what `cargo run -p snmp-regen -- regen` writes.
 
 use std::fs;
 
 #[test]
-fn generated_crate_is_up_to_date() {
+fn generated_crates_are_up_to_date() {
     let root = snmp_regen::workspace_root();
-    let generated = snmp_regen::snmp_builder(&root)
-        .generate()
-        .unwrap_or_else(|e| panic!("{e}"));
-    // Regenerate into a temporary directory, as regen would, and compare with the checked-in files.
-    let tmp = tempfile::tempdir().unwrap();
-    generated.write_crate(tmp.path()).unwrap();
-    for (name, _) in generated.crate_files() {
-        assert!(tmp.path().join(&name).exists(), "{name} not written");
+    let mut modules = Vec::new();
+    for (dir, builder) in snmp_regen::crates(&root) {
+        let generated = builder.generate().unwrap_or_else(|e| panic!("{e}"));
+        // Regenerate into a temporary directory, as regen would, and compare with the
+        // checked-in files.
+        let tmp = tempfile::tempdir().unwrap();
+        generated.write_crate(tmp.path()).unwrap();
+        for (name, _) in generated.crate_files() {
+            assert!(tmp.path().join(&name).exists(), "{name} not written");
+        }
+        let diffs = snmp_regen::stale_diff(&generated, &root.join(dir));
+        assert!(
+            diffs.is_empty(),
+            "{dir} is stale; run `cargo run -p snmp-regen -- regen` and review:\n{}",
+            diffs.join("\n")
+        );
+        // And the temp copy agrees with itself (write_crate and stale_diff use the same files).
+        assert!(snmp_regen::stale_diff(&generated, tmp.path()).is_empty());
+        let lib = fs::read_to_string(root.join(dir).join("lib.rs")).unwrap();
+        assert!(lib.starts_with(snmp_codegen::GENERATED_HEADER));
+        modules.push((dir, generated.modules.len(), generated.type_count()));
     }
-    let diffs = snmp_regen::stale_diff(&generated, &root.join("generated/src"));
-    assert!(
-        diffs.is_empty(),
-        "generated/ is stale; run `cargo run -p snmp-regen -- regen` and review:\n{}",
-        diffs.join("\n")
+    // Seven ASN.1 modules; ten MIB modules from mibs/ (with SNMPv2-TC's conventions).
+    assert_eq!(
+        modules,
+        [("generated/src", 7, 59), ("bindings/src", 10, 172)]
     );
-    // And the temp copy agrees with itself (write_crate and stale_diff use the same files).
-    assert!(snmp_regen::stale_diff(&generated, tmp.path()).is_empty());
-    // Seven ASN.1 modules and nine MIB modules from mibs/.
-    assert_eq!(generated.modules.len(), 16);
-    assert_eq!(generated.type_count(), 166);
-    let lib = fs::read_to_string(root.join("generated/src/lib.rs")).unwrap();
-    assert!(lib.starts_with(snmp_codegen::GENERATED_HEADER));
 }
 
 #[test]
 fn a_stale_file_is_reported_with_a_diff() {
     let root = snmp_regen::workspace_root();
-    let generated = snmp_regen::snmp_builder(&root).generate().unwrap();
+    let generated = snmp_regen::messages_builder(&root).generate().unwrap();
     let tmp = tempfile::tempdir().unwrap();
     generated.write_crate(tmp.path()).unwrap();
     let path = tmp.path().join("snmpv2_pdu.rs");

@@ -203,7 +203,7 @@ impl Printer<'_> {
                 (Some("BITS"), bits(s, p.map(|p| &p.bits[..]).unwrap_or(&[])))
             }
             Value::OctetString(s) => {
-                match hint.and_then(|h| snmp_messages::mib::format_octets_net_snmp(h, s).ok()) {
+                match hint.and_then(|h| snmp_mib::format_octets_net_snmp(h, s).ok()) {
                     Some(t) => (Some("STRING"), t),
                     None => match printable(s) {
                         // Quotes and backslashes inside escaped, as net-snmp escapes them.
@@ -246,7 +246,7 @@ impl Printer<'_> {
             Some((name, _)) => format!("{name}({i})"),
             None => p
                 .and_then(|p| p.hint.as_deref())
-                .and_then(|h| snmp_messages::mib::format_integer(h, i).ok())
+                .and_then(|h| snmp_mib::format_integer(h, i).ok())
                 .unwrap_or_else(|| i.to_string()),
         }
     }

@@ -617,6 +617,11 @@ impl<'s> Parser<'s> {
 
     /// `{ a b(3) 4 }` from token `k`, the value of node `name`: the value (`None` when it is
     /// not a usable OID, reported) and the index after `}`. `None` when it cannot be read.
+    ///
+    /// ```text
+    /// ObjIdComponents ::= ObjIdComponent | ObjIdComponent ObjIdComponents
+    /// ObjIdComponent ::= identifier | number | identifier "(" number ")"
+    /// ```
     fn oid_value(&mut self, k: usize, name: &str) -> Option<(Option<OidValue>, usize)> {
         if !self.is(k, "{") {
             self.error(
@@ -827,6 +832,12 @@ impl<'s> Parser<'s> {
         out
     }
 
+    /// The next module of the file, from its header to END.
+    ///
+    /// ```text
+    /// ModuleDefinition ::= modulereference DEFINITIONS "::=" BEGIN
+    ///                      [IMPORTS SymbolsFromModule ... ";"] Assignment ... END
+    /// ```
     fn module(&mut self) -> Option<SmiModule> {
         // ModuleName [OID] DEFINITIONS ::= BEGIN
         let name_at = self.pos;
@@ -912,6 +923,11 @@ impl<'s> Parser<'s> {
         Some(m)
     }
 
+    /// The IMPORTS from token `k`; returns the index after its `;`.
+    ///
+    /// ```text
+    /// SymbolsFromModule ::= Symbol "," ... Symbol FROM modulereference
+    /// ```
     fn imports(&mut self, mut k: usize, m: &mut SmiModule) -> usize {
         let mut symbols = Vec::new();
         while k < self.toks.len() {
@@ -980,6 +996,10 @@ impl<'s> Parser<'s> {
     }
 
     /// Parses the statement at `k`; returns the index after it.
+    ///
+    /// ```text
+    /// Assignment ::= MacroDefinition | TypeAssignment | ValueAssignment
+    /// ```
     fn statement(&mut self, k: usize, m: &mut SmiModule) -> usize {
         let name: &'s str = self.text(k);
         let at = self.offset(k);
@@ -991,94 +1011,114 @@ impl<'s> Parser<'s> {
             );
             return self.next_statement(k + 1);
         }
-        // NAME MACRO ::= BEGIN ... END
         if self.is(k + 1, "MACRO") {
-            m.macros.push(name.to_string());
-            let mut i = k + 2;
-            while i < self.toks.len() && !self.is(i, "END") {
-                i += 1;
-            }
-            return i + 1;
+            return self.macro_definition(k, m);
         }
-        // Name ::= TEXTUAL-CONVENTION ... | Name ::= Type
         if self.is(k + 1, "::=") {
-            let end = self.next_statement(k + 2);
-            if self.is(k + 2, "TEXTUAL-CONVENTION") {
-                let clauses = self.clauses(k + 3, end);
-                let mut hint = None;
-                let mut status = None;
-                let mut syntax = None;
-                for (c, a, b) in clauses {
-                    match c {
-                        "DISPLAY-HINT" => hint = self.string(a),
-                        "STATUS" => status = Some(self.text(a).to_string()),
-                        "SYNTAX" => syntax = self.parse_type_only(a, b).map(|ty| (ty, a, b)),
-                        _ => {}
-                    }
-                }
-                match syntax {
-                    Some((ty, a, b)) => {
-                        let (syntax, columns) = self.entry_columns(ty);
-                        m.types.push(TypeDef {
-                            name: name.to_string(),
-                            offset: at,
-                            textual_convention: true,
-                            display_hint: hint,
-                            status,
-                            syntax,
-                            syntax_span: TextRange::new(self.offset(a), self.toks[b - 1].end()),
-                            columns,
-                        })
-                    }
-                    None => self.error(
-                        at,
-                        format!("TEXTUAL-CONVENTION {name} has no SYNTAX it could read"),
-                    ),
-                }
-            } else if let Some(ty) = self.type_assignment(k + 2, end) {
-                let (syntax, columns) = self.entry_columns(ty);
-                m.types.push(TypeDef {
-                    name: name.to_string(),
-                    offset: at,
-                    textual_convention: false,
-                    display_hint: None,
-                    status: None,
-                    syntax,
-                    syntax_span: TextRange::new(self.offset(k + 2), self.toks[end - 1].end()),
-                    columns,
-                });
-            }
-            return end;
+            return self.type_assignment_statement(k, m);
         }
-        // name OBJECT IDENTIFIER ::= { ... }
         if self.is(k + 1, "OBJECT") && self.is(k + 2, "IDENTIFIER") && self.is(k + 3, "::=") {
-            if let Some((oid, next)) = self.oid_value(k + 4, name) {
-                let name = self.name_id(name);
-                m.nodes.push(node(name, at, NodeKind::Identifier, oid));
-                return next;
+            return self.identifier_assignment(k, m);
+        }
+        self.macro_invocation(k, m)
+    }
+
+    /// A macro's definition, skipped whole (its name noted).
+    ///
+    /// ```text
+    /// MacroDefinition ::= macroreference MACRO "::=" BEGIN ... END
+    /// ```
+    fn macro_definition(&mut self, k: usize, m: &mut SmiModule) -> usize {
+        m.macros.push(self.text(k).to_string());
+        let mut i = k + 2;
+        while i < self.toks.len() && !self.is(i, "END") {
+            i += 1;
+        }
+        i + 1
+    }
+
+    /// A TEXTUAL-CONVENTION, or a plain type assignment.
+    ///
+    /// ```text
+    /// TypeAssignment ::= typereference "::=" (TEXTUAL-CONVENTION TcClauses | Type)
+    /// ```
+    fn type_assignment_statement(&mut self, k: usize, m: &mut SmiModule) -> usize {
+        let end = self.next_statement(k + 2);
+        if self.is(k + 2, "TEXTUAL-CONVENTION") {
+            self.textual_convention(k, end, m);
+        } else if let Some(ty) = self.type_assignment(k + 2, end) {
+            let (syntax, columns) = self.entry_columns(ty);
+            m.types.push(TypeDef {
+                name: self.text(k).to_string(),
+                offset: self.offset(k),
+                textual_convention: false,
+                display_hint: None,
+                status: None,
+                syntax,
+                syntax_span: TextRange::new(self.offset(k + 2), self.toks[end - 1].end()),
+                columns,
+            });
+        }
+        end
+    }
+
+    /// The clauses of a TEXTUAL-CONVENTION (tokens `k` to `end`), RFC 2579 section 3:
+    ///
+    /// ```text
+    /// TYPE NOTATION ::= DisplayPart "STATUS" Status "DESCRIPTION" Text ReferPart
+    ///                   "SYNTAX" Syntax
+    /// DisplayPart ::= "DISPLAY-HINT" Text | empty
+    /// ```
+    fn textual_convention(&mut self, k: usize, end: usize, m: &mut SmiModule) {
+        let (name, at) = (self.text(k), self.offset(k));
+        let mut hint = None;
+        let mut status = None;
+        let mut syntax = None;
+        for (c, a, b) in self.clauses(k + 3, end) {
+            match c {
+                "DISPLAY-HINT" => hint = self.string(a),
+                "STATUS" => status = Some(self.text(a).to_string()),
+                "SYNTAX" => syntax = self.parse_type_only(a, b).map(|ty| (ty, a, b)),
+                _ => {}
             }
-            return self.next_statement(k + 4);
         }
-        // name MACRO-NAME clauses ::= value
-        let Some(kind) = NodeKind::from_macro(self.text(k + 1)) else {
-            self.warn(
+        let Some((ty, a, b)) = syntax else {
+            self.error(
                 at,
-                Relaxation::SkippedStatement,
-                format!(
-                    "skipped: `{name} {}` is not an assignment this parser reads",
-                    self.text(k + 1)
-                ),
+                format!("TEXTUAL-CONVENTION {name} has no SYNTAX it could read"),
             );
-            return self.next_statement(k + 1);
+            return;
         };
-        if name.contains('_') || !name.starts_with(|c: char| c.is_ascii_lowercase()) {
-            self.warn(
-                at,
-                Relaxation::NameCharacters,
-                format!("descriptor `{name}` is not a valid SMI identifier"),
-            );
+        let (syntax, columns) = self.entry_columns(ty);
+        m.types.push(TypeDef {
+            name: name.to_string(),
+            offset: at,
+            textual_convention: true,
+            display_hint: hint,
+            status,
+            syntax,
+            syntax_span: TextRange::new(self.offset(a), self.toks[b - 1].end()),
+            columns,
+        });
+    }
+
+    /// ```text
+    /// ValueAssignment ::= identifier OBJECT IDENTIFIER "::=" "{" ObjIdComponents "}"
+    /// ```
+    fn identifier_assignment(&mut self, k: usize, m: &mut SmiModule) -> usize {
+        let name = self.text(k);
+        if let Some((oid, next)) = self.oid_value(k + 4, name) {
+            let at = self.offset(k);
+            let name = self.name_id(name);
+            m.nodes.push(node(name, at, NodeKind::Identifier, oid));
+            return next;
         }
-        // The clauses run to `::=` at depth 0.
+        self.next_statement(k + 4)
+    }
+
+    /// Where the clauses of the macro invocation at `k` end: its `::=` at depth 0, or, when
+    /// that is missing, the next invocation.
+    fn clauses_end(&self, k: usize) -> usize {
         let mut i = k + 2;
         let mut depth = 0i32;
         while i < self.toks.len() {
@@ -1099,6 +1139,40 @@ impl<'s> Parser<'s> {
             }
             i += 1;
         }
+        i
+    }
+
+    /// An invocation of one of the SMI's macros: a node with its clauses and value, as RFC
+    /// 2578 (sections 5, 7, 8), RFC 2580 and RFC 1212/1215 define them, e.g.
+    ///
+    /// ```text
+    /// ValueAssignment ::= identifier OBJECT-TYPE
+    ///     "SYNTAX" Syntax UnitsPart "MAX-ACCESS" Access "STATUS" Status
+    ///     "DESCRIPTION" Text ReferPart IndexPart DefValPart
+    ///     "::=" "{" ObjIdComponents "}"
+    /// ```
+    fn macro_invocation(&mut self, k: usize, m: &mut SmiModule) -> usize {
+        let name: &'s str = self.text(k);
+        let at = self.offset(k);
+        let Some(kind) = NodeKind::from_macro(self.text(k + 1)) else {
+            self.warn(
+                at,
+                Relaxation::SkippedStatement,
+                format!(
+                    "skipped: `{name} {}` is not an assignment this parser reads",
+                    self.text(k + 1)
+                ),
+            );
+            return self.next_statement(k + 1);
+        };
+        if name.contains('_') || !name.starts_with(|c: char| c.is_ascii_lowercase()) {
+            self.warn(
+                at,
+                Relaxation::NameCharacters,
+                format!("descriptor `{name}` is not a valid SMI identifier"),
+            );
+        }
+        let i = self.clauses_end(k);
         if !self.is(i, "::=") {
             self.error(
                 at,
@@ -1109,87 +1183,102 @@ impl<'s> Parser<'s> {
         let mut n = node(self.name_id(name), at, kind, None);
         let clauses = self.clauses(k + 2, i);
         for &(c, a, b) in &clauses {
-            match c {
-                "SYNTAX" if kind == NodeKind::ObjectType => {
-                    if let Some(ty) = self.shared_syntax(a, b) {
-                        n.syntax = Some(ty);
-                        n.syntax_at = TextRange::new(self.offset(a), self.toks[b - 1].end());
-                    }
-                }
-                "MAX-ACCESS" | "ACCESS" => match Access::from_keyword(self.text(a)) {
-                    Some(x) => n.access = Some(x),
-                    None => self.error(
-                        self.offset(a),
-                        format!(
-                            "{c} of {name}: expected not-accessible, accessible-for-notify, read-only, read-write, read-create or write-only, found `{}`",
-                            self.text(a)
-                        ),
-                    ),
-                },
-                "STATUS" => match Status::from_keyword(self.text(a)) {
-                    Some(x) => n.status = Some(x),
-                    None => self.error(
-                        self.offset(a),
-                        format!(
-                            "STATUS of {name}: expected current, deprecated, obsolete, mandatory or optional, found `{}`",
-                            self.text(a)
-                        ),
-                    ),
-                },
-                "UNITS" => n.extra_mut().units = self.string(a).map(String::into_boxed_str),
-                // The first DESCRIPTION is the node's; later ones belong to REVISIONs.
-                "DESCRIPTION"
-                    if n.description_at == TextRange::NONE && self.kind(a) == Some(Tok::Str) =>
-                {
-                    n.description_at =
-                        TextRange::new(self.toks[a].start() + 1, self.toks[a].end() - 1);
-                }
-                "INDEX" => {
-                    n.extra_mut().index = self
-                        .name_list(a, b)
-                        .into_iter()
-                        .map(|(name, implied)| IndexItem { name, implied })
-                        .collect()
-                }
-                "AUGMENTS" => {
-                    n.extra_mut().augments =
-                        self.name_list(a, b).into_iter().next().map(|x| x.0)
-                }
-                "DEFVAL" => {
-                    n.extra_mut().defval = Some(
-                        self.span_text(a, b)
-                            .trim_matches(|c| c == '{' || c == '}')
-                            .trim()
-                            .into(),
-                    )
-                }
-                "ENTERPRISE" => n.extra_mut().enterprise = Some(self.name_id(self.text(a))),
-                "OBJECTS" | "VARIABLES" | "NOTIFICATIONS" => {
-                    n.extra_mut().members =
-                        self.name_list(a, b).into_iter().map(|x| x.0).collect()
-                }
-                "LAST-UPDATED" | "REVISION" => {
-                    if let Some(ts) = self.string(a) {
-                        let ok = (ts.len() == 11 || ts.len() == 13)
-                            && ts.ends_with(['Z', 'z'])
-                            && ts[..ts.len() - 1].bytes().all(|b| b.is_ascii_digit());
-                        if !ok {
-                            self.warn(
-                                self.offset(a),
-                                Relaxation::MalformedTimestamp,
-                                format!("{c} \"{ts}\" is not YYMMDDHHMMZ or YYYYMMDDHHMMZ"),
-                            );
-                        }
-                    }
-                }
-                _ => {}
-            }
+            self.node_clause(&mut n, name, c, a, b);
         }
         self.clause_buf = clauses;
         if kind == NodeKind::ModuleIdentity {
             m.smi_v2 = true;
         }
-        if kind == NodeKind::TrapType {
+        self.node_value(n, name, i, m)
+    }
+
+    /// One clause (`c`, its tokens `a` to `b`) of node `n` (named `name`).
+    fn node_clause(&mut self, n: &mut Node, name: &str, c: &str, a: usize, b: usize) {
+        match c {
+            "SYNTAX" if n.kind == NodeKind::ObjectType => {
+                if let Some(ty) = self.shared_syntax(a, b) {
+                    n.syntax = Some(ty);
+                    n.syntax_at = TextRange::new(self.offset(a), self.toks[b - 1].end());
+                }
+            }
+            "MAX-ACCESS" | "ACCESS" => match Access::from_keyword(self.text(a)) {
+                Some(x) => n.access = Some(x),
+                None => self.error(
+                    self.offset(a),
+                    format!(
+                        "{c} of {name}: expected not-accessible, accessible-for-notify, read-only, read-write, read-create or write-only, found `{}`",
+                        self.text(a)
+                    ),
+                ),
+            },
+            "STATUS" => match Status::from_keyword(self.text(a)) {
+                Some(x) => n.status = Some(x),
+                None => self.error(
+                    self.offset(a),
+                    format!(
+                        "STATUS of {name}: expected current, deprecated, obsolete, mandatory or optional, found `{}`",
+                        self.text(a)
+                    ),
+                ),
+            },
+            "UNITS" => n.extra_mut().units = self.string(a).map(String::into_boxed_str),
+            // The first DESCRIPTION is the node's; later ones belong to REVISIONs.
+            "DESCRIPTION"
+                if n.description_at == TextRange::NONE && self.kind(a) == Some(Tok::Str) =>
+            {
+                n.description_at = TextRange::new(self.toks[a].start() + 1, self.toks[a].end() - 1);
+            }
+            "INDEX" => {
+                n.extra_mut().index = self
+                    .name_list(a, b)
+                    .into_iter()
+                    .map(|(name, implied)| IndexItem { name, implied })
+                    .collect()
+            }
+            "AUGMENTS" => {
+                n.extra_mut().augments = self.name_list(a, b).into_iter().next().map(|x| x.0)
+            }
+            "DEFVAL" => {
+                n.extra_mut().defval = Some(
+                    self.span_text(a, b)
+                        .trim_matches(|c| c == '{' || c == '}')
+                        .trim()
+                        .into(),
+                )
+            }
+            "ENTERPRISE" => n.extra_mut().enterprise = Some(self.name_id(self.text(a))),
+            "OBJECTS" | "VARIABLES" | "NOTIFICATIONS" => {
+                n.extra_mut().members = self.name_list(a, b).into_iter().map(|x| x.0).collect()
+            }
+            "LAST-UPDATED" | "REVISION" => self.timestamp(c, a),
+            _ => {}
+        }
+    }
+
+    /// A LAST-UPDATED or REVISION value (token `a`), RFC 2578 section 5.
+    ///
+    /// ```text
+    /// ExtUTCTime ::= "YYMMDDHHMMZ" | "YYYYMMDDHHMMZ"
+    /// ```
+    fn timestamp(&mut self, c: &str, a: usize) {
+        if let Some(ts) = self.string(a) {
+            let ok = (ts.len() == 11 || ts.len() == 13)
+                && ts.ends_with(['Z', 'z'])
+                && ts[..ts.len() - 1].bytes().all(|b| b.is_ascii_digit());
+            if !ok {
+                self.warn(
+                    self.offset(a),
+                    Relaxation::MalformedTimestamp,
+                    format!("{c} \"{ts}\" is not YYMMDDHHMMZ or YYYYMMDDHHMMZ"),
+                );
+            }
+        }
+    }
+
+    /// The value after the `::=` at `i` of node `n`: a TRAP-TYPE's number (RFC 1215), an OID
+    /// value otherwise. Adds the node; returns the index after the statement.
+    fn node_value(&mut self, mut n: Node, name: &str, i: usize, m: &mut SmiModule) -> usize {
+        if n.kind == NodeKind::TrapType {
             match self.text(i + 1).parse::<u32>() {
                 Ok(num) => n.extra_mut().trap_number = Some(num),
                 Err(_) => self.error(

@@ -3,7 +3,7 @@
 //!
 //! ```
 //! use custom_mib::acme_widget_mib::{self, WidgetEntry};
-//! use snmp_messages::mib::Row;
+//! use snmp_mib::Row;
 //!
 //! // An instance OID names its object and, after it, the row's INDEX.
 //! let (object, instance) = acme_widget_mib::lookup(&[1, 3, 6, 1, 4, 1, 32473, 7, 1, 3, 1, 2, 42]).unwrap();

@@ -7,13 +7,13 @@ use custom_mib::acme_widget_mib::{
 };
 use snmp_ber::{Decode, Encode, OidBuf, SequenceOf};
 use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
-use snmp_messages::mib::{MibError, ObjectKind, Pushed, Row, Rows};
 use snmp_messages::snmpv2_pdu::{
     Pdu, PduErrorStatus, Pdus, ResponsePdu, VarBind, VarBindList, VarBindValue,
 };
 use snmp_messages::snmpv2_smi::{
     ApplicationSyntax, Counter64, IpAddress, ObjectName, ObjectSyntax, SimpleSyntax, Unsigned32,
 };
+use snmp_mib::{MibError, ObjectKind, Pushed, Row, Rows};
 
 const WIDGET: [u32; 11] = [1, 3, 6, 1, 4, 1, 32473, 7, 1, 3, 1];
 const PEER: [u32; 11] = [1, 3, 6, 1, 4, 1, 32473, 7, 1, 4, 1];
@@ -290,7 +290,7 @@ fn scalars_registry_and_hints() {
     );
     assert_eq!(o.display_hint, Some("d-1"));
     assert_eq!(
-        snmp_messages::mib::format_integer(o.display_hint.unwrap(), -125).unwrap(),
+        snmp_mib::format_integer(o.display_hint.unwrap(), -125).unwrap(),
         "-12.5"
     );
     assert_eq!(acme_widget_mib::WIDGET_MAC.display_hint, Some("1x:"));
@@ -315,7 +315,7 @@ fn scalars_registry_and_hints() {
 #[test]
 fn notifications_give_their_objects_at_their_instances() {
     use acme_widget_mib::{WidgetFailed, WidgetMoved};
-    use snmp_messages::mib::Notification;
+    use snmp_mib::Notification;
     let moved = WidgetMoved {
         widget_entry_instance: vec![7],
         if_entry_instance: vec![3],

@@ -16,7 +16,7 @@ fn if_table_walk_into_typed_rows() {
 
     use agent::{require_or_skip, snmpwalk_of, start_agent, tool, walk};
     use mib_live::if_mib::{self, IfAdminStatus, IfEntry, IfEntryIndex};
-    use snmp_messages::mib::{Pushed, Row, Rows};
+    use snmp_mib::{Pushed, Row, Rows};
 
     let (Some(snmpd), Some(snmpwalk)) = (tool("snmpd"), tool("snmpwalk")) else {
         require_or_skip("net-snmp's snmpd/snmpwalk not installed (apt-get install -y snmpd snmp)");
@@ -122,7 +122,7 @@ fn if_table_walk_into_typed_rows() {
     assert_eq!(if_mib::IF_PHYS_ADDRESS.display_hint, Some("1x:"));
     for row in rows.iter() {
         let mac = row.if_phys_address.as_deref().unwrap_or(&[]);
-        let shown = snmp_messages::mib::format_octets("1x:", mac).unwrap();
+        let shown = snmp_mib::format_octets("1x:", mac).unwrap();
         assert_eq!(
             shown.len(),
             if mac.is_empty() { 0 } else { mac.len() * 3 - 1 }

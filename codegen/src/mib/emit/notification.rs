@@ -4,17 +4,18 @@
 //! instance (a scalar's `.0`, a column's row INDEX given as arcs, one field per table the
 //! columns come from), in the clause's order.
 //!
-//! A member's field has the type its row or scalar decodes to: the module's own enumerations
-//! and bit sets for its own objects; for objects of other modules, their base type (`i32`,
-//! `Vec<u8>`...), as those types live in the other module's bindings.
+//! A member's field has the type its row or scalar decodes to: its TEXTUAL-CONVENTION's type
+//! where that is generated in the same run, the module's own enumerations and bit sets for its
+//! own objects; otherwise the base type (`i32`, `Vec<u8>`...).
 
 use std::collections::HashSet;
 
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use super::{camel_case, doc, field_ident, ident, snake_case, u32_slice, ModuleGen, Syntax};
-use crate::mib::tree::{Node, NodeKind};
+use super::{camel_case, doc, ident, snake_case, u32_slice, unique_field, ModuleGen};
+use crate::mib::ir::{Base, Object, Syntax};
+use crate::mib::tree::NodeKind;
 
 /// How a field (`self.field`, given) becomes a variable binding's value.
 enum Wire {
@@ -45,76 +46,70 @@ struct Fields {
     tables: Vec<(Ident, String)>,
 }
 
-/// The Rust type of a value of `syn` and how it goes on the wire; `own` is the module's own
-/// enumeration or bit-set type for the object, when it has one.
-fn typed(syn: &Syntax, own: Option<&Ident>) -> Option<(TokenStream, Wire)> {
+/// The Rust type of a value of `syn` and how it goes on the wire; `named` is its enumeration,
+/// bit-set or convention type, when it has one.
+fn typed(syn: &Syntax, named: Option<TokenStream>) -> Option<(TokenStream, Wire)> {
     use Wire::Value;
-    Some(match (syn.base.as_str(), own) {
-        ("INTEGER" | "Integer32", Some(t)) => {
-            (quote!(#t), Value(|v| quote!(wire::integer(#v.to_i32()))))
+    let enumerated = syn.is_enumerated();
+    let plain = |t: TokenStream| named.clone().unwrap_or(t);
+    Some(match syn.base {
+        Base::Integer | Base::Integer32 if enumerated && named.is_some() => (
+            plain(quote!(i32)),
+            Value(|v| quote!(wire::integer(#v.to_i32()))),
+        ),
+        Base::Integer | Base::Integer32 => {
+            (plain(quote!(i32)), Value(|v| quote!(wire::integer(#v))))
         }
-        ("INTEGER" | "Integer32", None) => (quote!(i32), Value(|v| quote!(wire::integer(#v)))),
-        ("Unsigned32" | "Gauge32" | "Gauge", _) => {
-            (quote!(u32), Value(|v| quote!(wire::gauge32(#v))))
+        Base::Unsigned32 | Base::Gauge32 | Base::Gauge => {
+            (plain(quote!(u32)), Value(|v| quote!(wire::gauge32(#v))))
         }
-        ("Counter32" | "Counter", _) => (quote!(u32), Value(|v| quote!(wire::counter32(#v)))),
-        ("TimeTicks", _) => (quote!(u32), Value(|v| quote!(wire::time_ticks(#v)))),
-        ("Counter64", _) => (quote!(u64), Value(|v| quote!(wire::counter64(#v)))),
-        ("IpAddress" | "NetworkAddress", _) => (
-            quote!(std::net::Ipv4Addr),
+        Base::Counter32 | Base::Counter => {
+            (plain(quote!(u32)), Value(|v| quote!(wire::counter32(#v))))
+        }
+        Base::TimeTicks => (plain(quote!(u32)), Value(|v| quote!(wire::time_ticks(#v)))),
+        Base::Counter64 => (plain(quote!(u64)), Value(|v| quote!(wire::counter64(#v)))),
+        Base::IpAddress | Base::NetworkAddress => (
+            plain(quote!(std::net::Ipv4Addr)),
             Value(|v| quote!(wire::ip_address(#v))),
         ),
-        ("OBJECT IDENTIFIER", _) => (quote!(Vec<u32>), Wire::Oid),
-        ("Opaque", _) => (quote!(Vec<u8>), Value(|v| quote!(wire::opaque(&#v)))),
-        ("BITS", Some(t)) => (quote!(#t), Value(|v| quote!(wire::octets(&#v.0)))),
-        ("BITS", None) => (quote!(Vec<u8>), Value(|v| quote!(wire::octets(&#v)))),
-        ("OCTET STRING", _) if syn.is_text() => (
-            quote!(String),
+        Base::ObjectIdentifier => (plain(quote!(Vec<u32>)), Wire::Oid),
+        Base::Opaque => (plain(quote!(Vec<u8>)), Value(|v| quote!(wire::opaque(&#v)))),
+        Base::Bits => match named {
+            Some(t) => (t, Value(|v| quote!(wire::octets(&#v.0)))),
+            None => (quote!(Vec<u8>), Value(|v| quote!(wire::octets(&#v)))),
+        },
+        Base::OctetString if syn.is_text() => (
+            plain(quote!(String)),
             Value(|v| quote!(wire::octets(#v.as_bytes()))),
         ),
-        ("OCTET STRING", _) => (quote!(Vec<u8>), Value(|v| quote!(wire::octets(&#v)))),
-        _ => return None,
+        Base::OctetString => (plain(quote!(Vec<u8>)), Value(|v| quote!(wire::octets(&#v)))),
+        Base::Null | Base::None => return None,
     })
 }
 
 impl ModuleGen<'_> {
-    /// The members of `node`'s OBJECTS clause as fields, and the instance fields of the tables
-    /// their columns come from (name, entry descriptor); or the first member that cannot be
-    /// a field, and why.
-    fn members(&self, node: &Node) -> Result<Fields, String> {
-        let smi = &self.set.modules[self.m].smi;
+    /// The members of notification `n`'s OBJECTS clause as fields, and the instance fields of
+    /// the tables their columns come from (name, entry descriptor); or the first member that
+    /// cannot be a field, and why.
+    fn members(&self, n: &Object) -> Result<Fields, String> {
         let mut tables: Vec<(Vec<u32>, String)> = Vec::new();
         let mut members = Vec::new();
-        for &member in node.members() {
-            let name = smi.name(member).to_string();
-            let (t, object) = self
-                .set
-                .find(self.m, &name, false)
-                .ok_or_else(|| format!("`{name}` is not found"))?;
-            let target = &self.set.modules[t].smi.nodes[object];
-            let oid = self
-                .oids
-                .get(&(t, object))
-                .ok_or_else(|| format!("`{name}` has no OID"))?;
-            let syntax = target
-                .syntax
-                .as_ref()
-                .filter(|_| target.kind == NodeKind::ObjectType)
-                .ok_or_else(|| format!("`{name}` is not an OBJECT-TYPE"))?;
-            let syn = self.look.syntax(t, syntax);
-            let own = (t == self.m)
-                .then(|| self.value_types.get(&object))
+        for m in n.members.as_ref().map_err(Clone::clone)? {
+            // The module's own enumerations and bit sets for its own objects; a convention's
+            // type wherever it is generated; otherwise the base type.
+            let own = (m.module == self.module.name)
+                .then(|| self.value_type(&m.syntax, Some(&m.name)))
                 .flatten();
+            let named = own.or_else(|| self.named_type(&m.syntax));
             let (ty, wire) =
-                typed(&syn, own).ok_or_else(|| format!("`{name}` has no value type"))?;
-            let parent = &oid[..oid.len().saturating_sub(1)];
-            let instance = self.entries.get(parent).map(|entry| {
+                typed(&m.syntax, named).ok_or_else(|| format!("`{}` has no value type", m.name))?;
+            let instance = m.row.as_ref().map(|(parent, entry)| {
                 if !tables.iter().any(|(o, _)| o == parent) {
-                    tables.push((parent.to_vec(), entry.clone()));
+                    tables.push((parent.clone(), entry.clone()));
                 }
-                parent.to_vec()
+                parent.clone()
             });
-            members.push((name, t, ty, wire, oid.clone(), instance));
+            members.push((m, ty, wire, instance));
         }
         // One table: `instance`; several: one per table, named after its entry.
         let several = tables.len() > 1;
@@ -127,24 +122,20 @@ impl ModuleGen<'_> {
             .iter()
             .map(|(_, e)| instance_field(e).to_string())
             .collect();
-        let mut field = |name: &str| {
-            let mut f = field_ident(name).to_string().replace("r#", "");
-            while !used.insert(f.clone()) {
-                f.push('_');
-            }
-            ident(&f)
-        };
         let members = members
             .into_iter()
-            .map(|(name, t, ty, wire, oid, instance)| Member {
-                full: format!("{}::{name}", self.set.modules[t].smi.name),
-                field: field(&name),
-                name,
+            .map(|(m, ty, wire, instance)| Member {
+                full: format!("{}::{}", m.module, m.name),
+                field: unique_field(&mut used, &m.name),
+                name: m.name.clone(),
                 ty,
                 wire,
-                oid,
+                oid: m.oid.clone(),
                 instance: instance.map(|parent| {
-                    let (_, entry) = tables.iter().find(|(o, _)| *o == parent).expect("noted");
+                    let entry = tables
+                        .iter()
+                        .find(|(o, _)| *o == parent)
+                        .map_or("", |(_, e)| e.as_str());
                     instance_field(entry)
                 }),
             })
@@ -156,14 +147,14 @@ impl ModuleGen<'_> {
         Ok(Fields { members, tables })
     }
 
-    /// The struct and `Notification` impl of the notification `node` (OID `oid`), or why a
+    /// The struct and `Notification` impl of the notification `n`, or why a
     /// member of its OBJECTS cannot be a field.
-    pub(super) fn notification(&mut self, node: &Node, oid: &[u32]) -> Result<TokenStream, String> {
-        let Fields { members, tables } = self.members(node)?;
-        let name = self.name_of(node);
+    pub(super) fn notification(&mut self, n: &Object) -> Result<TokenStream, String> {
+        let Fields { members, tables } = self.members(n)?;
+        let name = &n.name;
         let ty = ident(&self.unique_type(camel_case(name)));
-        let full = format!("{}::{name}", self.module_name);
-        let kind = match node.kind {
+        let full = format!("{}::{name}", self.module.name);
+        let kind = match n.kind {
             NodeKind::TrapType => "TRAP-TYPE",
             _ => "NOTIFICATION-TYPE",
         };
@@ -173,13 +164,10 @@ impl ModuleGen<'_> {
         };
         let mut text = format!(
             "The `{name}` {kind} ({}, {}:{}) {what}, to send as a trap or an inform.",
-            self.module_name,
-            self.file,
-            self.line_of(node.offset as usize)
+            self.module.name, self.module.file, n.line
         );
-        let description = self.description(node);
-        if !description.is_empty() {
-            text.push_str(&format!("\n\n{description}"));
+        if !n.description.is_empty() {
+            text.push_str(&format!("\n\n{}", n.description));
         }
         let d = doc(&text);
         let instance_fields = tables.iter().map(|(f, entry)| {
@@ -222,7 +210,7 @@ impl ModuleGen<'_> {
             };
             (quote!(each), body)
         };
-        let oid_lit = u32_slice(oid);
+        let oid_lit = u32_slice(&n.oid);
         let shape = if members.is_empty() {
             quote!(#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)] pub struct #ty;)
         } else {

@@ -1,8 +1,8 @@
 //! The MIB bindings generated into this crate from mibs/: what an SNMPv3 manager meets first.
 
-use snmp_messages::mib::{format_octets, ObjectKind, Row};
-use snmp_messages::snmp_user_based_sm_mib::{self as usm, UsmUserEntry, UsmUserEntryIndex};
-use snmp_messages::{snmp_framework_mib, snmpv2_mib};
+use snmp_mib::{format_octets, ObjectKind, Row};
+use snmp_mibs::snmp_user_based_sm_mib::{self as usm, UsmUserEntry, UsmUserEntryIndex};
+use snmp_mibs::{snmp_framework_mib, snmpv2_mib};
 
 #[test]
 fn a_discovery_report_names_usm_stats_unknown_engine_ids() {
@@ -72,7 +72,7 @@ proptest::proptest! {
         v in proptest::num::i64::ANY,
     ) {
         let _ = format_octets(&hint, &data);
-        let _ = snmp_messages::mib::format_integer(&hint, v);
+        let _ = snmp_mib::format_integer(&hint, v);
         let _ = UsmUserEntry::decode_index(&suffix);
         let _ = snmpv2_mib::SysOrEntry::decode_index(&suffix);
         let _ = usm::lookup(&suffix);

@@ -14,10 +14,10 @@ use agent::{exchange, require_or_skip, snmpwalk_of, start_agent, tool, walk};
 
 use snmp_ber::{Decode, Encode, OidBuf, SequenceOf};
 use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
-use snmp_messages::mib::{Pushed, Rows};
-use snmp_messages::snmpv2_mib::{self, SysOrEntry};
 use snmp_messages::snmpv2_pdu::*;
 use snmp_messages::snmpv2_smi::{ApplicationSyntax, ObjectName, ObjectSyntax, SimpleSyntax};
+use snmp_mib::{Pushed, Rows};
+use snmp_mibs::snmpv2_mib::{self, SysOrEntry};
 
 fn get_request<'a>(
     request_id: i32,
@@ -219,7 +219,8 @@ fn generated_codec_talks_to_net_snmp() {
 /// and ifName agree with what snmpwalk prints for the same instances.
 #[test]
 fn if_mib_rows_from_a_walk_agree_with_snmpwalk() {
-    use snmp_messages::if_mib::{IfEntry, IfType, IfXEntry};
+    use snmp_mibs::iana_if_type_mib::IanaIfType;
+    use snmp_mibs::if_mib::{IfEntry, IfXEntry};
 
     let (Some(snmpd), Some(snmpwalk)) = (tool("snmpd"), tool("snmpwalk")) else {
         require_or_skip("net-snmp's snmpd or snmpwalk not found");
@@ -264,7 +265,10 @@ fn if_mib_rows_from_a_walk_agree_with_snmpwalk() {
             t.to_i32().to_string(),
             value_of(&types, format!(".1.3.6.1.2.1.2.2.1.3.{i}"))
         );
-        assert!(!matches!(t, IfType::Unknown(_)), "{t} is an IANA ifType");
+        assert!(
+            !matches!(t, IanaIfType::Unknown(_)),
+            "{t} is an IANA ifType"
+        );
         compared += 3;
     }
     for row in x_rows.iter() {
@@ -295,8 +299,8 @@ fn value_of(text: &str, instance: String) -> String {
 /// length-prefixed InetAddress, and hrStorageTable rows agree with snmpwalk.
 #[test]
 fn ip_mib_and_host_resources_rows_agree_with_snmpwalk() {
-    use snmp_messages::host_resources_mib::HrStorageEntry;
-    use snmp_messages::ip_mib::IpAddressEntry;
+    use snmp_mibs::host_resources_mib::HrStorageEntry;
+    use snmp_mibs::ip_mib::IpAddressEntry;
 
     let (Some(snmpd), Some(snmpwalk)) = (tool("snmpd"), tool("snmpwalk")) else {
         require_or_skip("net-snmp's snmpd or snmpwalk not found");

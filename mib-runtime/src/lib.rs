@@ -1,5 +1,5 @@
-//! Support for the typed MIB bindings snmp-codegen generates from SMI modules (hand-written,
-//! not generated): object descriptions and the registry lookup, values of variable bindings
+//! snmp-mib: the runtime of the typed MIB bindings snmp-codegen generates from SMI modules:
+//! object descriptions and the registry lookup, values of variable bindings
 //! converted to Rust types, INDEX decoding from instance OIDs (RFC 2578 section 7.7), table
 //! rows collected from GETNEXT/GETBULK responses, and DISPLAY-HINT formatting (RFC 2579
 //! section 3.1).
@@ -8,8 +8,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::net::Ipv4Addr;
 
-use crate::snmpv2_pdu::VarBindValue;
-use crate::snmpv2_smi::{ApplicationSyntax, ObjectSyntax, SimpleSyntax};
+/// A variable binding's value, as the bindings' conversions take it.
+pub use snmp_messages::snmpv2_pdu::VarBindValue;
+use snmp_messages::snmpv2_smi::{ApplicationSyntax, ObjectSyntax, SimpleSyntax};
 
 /// What went wrong turning a variable binding into a typed value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -602,7 +603,7 @@ pub trait Notification {
 /// generated notifications.
 pub mod wire {
     use super::*;
-    use crate::snmpv2_smi as smi;
+    use snmp_messages::snmpv2_smi as smi;
 
     /// INTEGER, Integer32 and enumerations.
     pub fn integer(v: i32) -> VarBindValue<'static> {

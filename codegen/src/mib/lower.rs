@@ -1,0 +1,399 @@
+//! Lowering: resolved MIB modules to the [`MibIr`]. Each object's SYNTAX is followed through
+//! its TEXTUAL-CONVENTIONs once, here; rows get their INDEX (through AUGMENTS), notifications
+//! their objects; descriptions and SYNTAX text are read from the files.
+
+use std::collections::HashMap;
+
+use super::ir::*;
+use super::tree::{Node, NodeKind};
+use super::{MibSet, Resolved, BASE_TYPES};
+use crate::asn1::ast::{Bound, Constraint, RangeItem, Type, TypeKind, Value};
+use crate::diag::Diagnostic;
+use crate::naming::snake_case;
+
+/// How deep a chain of conventions is followed before it is taken for a cycle.
+const MAX_CONVENTION_DEPTH: usize = 32;
+
+/// How an object's values are shown, from its SYNTAX followed through its TEXTUAL-CONVENTIONs:
+/// what a tool prints values by (net-snmp's `INTEGER: up(1)`, `STRING: 0:1b:21:3c:4d:5e`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Presentation {
+    /// `INTEGER`, `OCTET STRING`, `OBJECT IDENTIFIER`, `BITS`, or an SMI application type.
+    pub base: String,
+    /// Named numbers of an INTEGER.
+    pub enums: Vec<(String, i128)>,
+    /// Named bits of BITS.
+    pub bits: Vec<(String, i128)>,
+    /// DISPLAY-HINT of the nearest TEXTUAL-CONVENTION that has one.
+    pub hint: Option<String>,
+    /// UNITS.
+    pub units: Option<String>,
+}
+
+/// The [`Presentation`] of `node` (of module `module` in `set`), when it has a SYNTAX.
+pub fn presentation(set: &MibSet, module: usize, node: &Node) -> Option<Presentation> {
+    let ty = node.syntax.as_ref()?;
+    let s = syntax(set, module, ty);
+    Some(Presentation {
+        base: s.base.as_str().to_string(),
+        enums: s.enums,
+        bits: s.bits,
+        hint: s.hint,
+        units: node.units().map(str::to_string),
+    })
+}
+
+/// `ty`, written in module `m`, followed through the conventions it names.
+pub fn syntax(set: &MibSet, m: usize, ty: &Type) -> Syntax {
+    let mut s = Syntax::default();
+    follow(set, m, ty, None, &mut s, 0);
+    s
+}
+
+/// Follows `ty` (written in module `m`, inside the definition of convention `inside`).
+fn follow(
+    set: &MibSet,
+    m: usize,
+    ty: &Type,
+    inside: Option<&ConventionRef>,
+    s: &mut Syntax,
+    depth: usize,
+) {
+    if depth > MAX_CONVENTION_DEPTH {
+        return;
+    }
+    for c in &ty.constraints {
+        match c {
+            Constraint::Value(items, _) if s.ranges.is_none() => s.ranges = ranges(items),
+            Constraint::Size(items, _) if s.sizes.is_none() => s.sizes = ranges(items),
+            _ => {}
+        }
+    }
+    match &ty.kind {
+        TypeKind::Integer(named) | TypeKind::Enumerated { items: named, .. } => {
+            s.base = Base::Integer;
+            if s.enums.is_empty() {
+                s.enums = numbers(named);
+                if !s.enums.is_empty() {
+                    s.values_from = inside.cloned();
+                }
+            }
+        }
+        TypeKind::BitString(named) => {
+            s.base = Base::Bits;
+            if s.bits.is_empty() {
+                s.bits = numbers(named);
+                s.values_from = inside.cloned();
+            }
+        }
+        TypeKind::OctetString => s.base = Base::OctetString,
+        TypeKind::ObjectIdentifier => s.base = Base::ObjectIdentifier,
+        TypeKind::Tagged { inner, .. } => follow(set, m, inner, inside, s, depth + 1),
+        TypeKind::Reference { name, .. } => {
+            if BASE_TYPES.contains(&&**name) {
+                s.base = Base::from_name(name).unwrap_or_default();
+                return;
+            }
+            let Some((t, i)) = set.find(m, name, true) else {
+                return;
+            };
+            let def = &set.modules[t].smi.types[i];
+            let here = ConventionRef {
+                module: set.modules[t].smi.name.clone(),
+                name: name.to_string(),
+            };
+            if s.convention.is_none() {
+                s.convention = Some(here.clone());
+            }
+            if s.hint.is_none() {
+                s.hint = def.display_hint.clone();
+            }
+            follow(set, t, &def.syntax, Some(&here), s, depth + 1);
+        }
+        _ => s.base = Base::None,
+    }
+}
+
+fn numbers(named: &[crate::asn1::ast::NamedNumber]) -> Vec<(String, i128)> {
+    named
+        .iter()
+        .filter_map(|n| match n.value {
+            Some(Value::Number(v)) => Some((n.name.to_string(), v)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn ranges(items: &[RangeItem]) -> Option<Vec<(i128, i128)>> {
+    let bound = |b: &Bound, min: bool| match b {
+        Bound::Number(n) => Some(*n),
+        Bound::Min if min => Some(i128::MIN),
+        Bound::Max if !min => Some(i128::MAX),
+        _ => None,
+    };
+    items
+        .iter()
+        .map(|r| Some((bound(&r.lo, true)?, bound(&r.hi, false)?)))
+        .collect()
+}
+
+fn collapse(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Whether `n` is a conceptual row.
+fn is_entry(n: &Node) -> bool {
+    n.kind == NodeKind::ObjectType && (!n.index().is_empty() || n.augments().is_some())
+}
+
+/// Whether `n` is a table.
+fn is_table(n: &Node) -> bool {
+    n.syntax
+        .as_ref()
+        .is_some_and(|t| matches!(t.kind, TypeKind::SequenceOf(..)))
+}
+
+/// What every module's lowering shares: the set, each node's OID, each row's descriptor.
+struct Lowering<'s> {
+    set: &'s MibSet,
+    oids: HashMap<(usize, usize), Vec<u32>>,
+    /// The conceptual rows of every module: entry OID → descriptor.
+    rows: HashMap<Vec<u32>, String>,
+}
+
+/// Lowers `modules` (indexes into `set.modules`) of a resolution; `file_name` shows a
+/// module's file in doc comments.
+pub fn lower(
+    set: &MibSet,
+    resolved: &Resolved,
+    modules: &[usize],
+    file_name: &dyn Fn(usize) -> String,
+) -> Result<MibIr, Diagnostic> {
+    let oids: HashMap<(usize, usize), Vec<u32>> = resolved
+        .nodes
+        .iter()
+        .map(|n| ((n.module(), n.index()), resolved.oid(n)))
+        .collect();
+    let rows = oids
+        .iter()
+        .filter_map(|(&(m, i), oid)| {
+            let smi = &set.modules[m].smi;
+            is_entry(&smi.nodes[i]).then(|| (oid.clone(), smi.node_name(i).to_string()))
+        })
+        .collect();
+    let l = Lowering { set, oids, rows };
+    let mut out = MibIr::default();
+    for &m in modules {
+        out.modules
+            .push(l.module(m, file_name(set.modules[m].file))?);
+    }
+    Ok(out)
+}
+
+/// One module's file text and where its lines start.
+struct Source<'t> {
+    text: std::borrow::Cow<'t, str>,
+    line_starts: Vec<usize>,
+}
+
+impl Source<'_> {
+    fn line_of(&self, offset: usize) -> usize {
+        self.line_starts.partition_point(|&s| s <= offset)
+    }
+
+    /// The first paragraph of `node`'s DESCRIPTION, re-flowed.
+    fn description(&self, node: &Node) -> String {
+        let Some(span) = node.description() else {
+            return String::new();
+        };
+        let text = span.get(&self.text).unwrap_or("");
+        collapse(text.split("\n\n").next().unwrap_or(""))
+    }
+}
+
+impl Lowering<'_> {
+    fn module(&self, m: usize, file: String) -> Result<Module, Diagnostic> {
+        let set = self.set;
+        let smi = &set.modules[m].smi;
+        let f = &set.files[set.modules[m].file];
+        let text = f
+            .text()
+            .map_err(|e| Diagnostic::file(&f.name, format!("cannot read the file again: {e}")))?;
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(k, _)| k + 1))
+            .collect();
+        let src = Source { text, line_starts };
+        let conventions = smi
+            .types
+            .iter()
+            .filter(|d| !BASE_TYPES.contains(&d.name.as_str()))
+            .filter_map(|d| {
+                let here = ConventionRef {
+                    module: smi.name.clone(),
+                    name: d.name.clone(),
+                };
+                let mut syntax = Syntax {
+                    convention: Some(here.clone()),
+                    hint: d.display_hint.clone(),
+                    ..Syntax::default()
+                };
+                follow(set, m, &d.syntax, Some(&here), &mut syntax, 0);
+                (syntax.base != Base::None && syntax.base != Base::Null).then(|| Convention {
+                    name: d.name.clone(),
+                    textual_convention: d.textual_convention,
+                    line: src.line_of(d.offset),
+                    syntax_text: collapse(d.syntax_text(&src.text).unwrap_or("")),
+                    syntax,
+                })
+            })
+            .collect();
+        // Nodes with OIDs, in definition order, and where each row is among them.
+        let nodes: Vec<(usize, &Node, &[u32])> = smi
+            .nodes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| self.oids.get(&(m, i)).map(|o| (i, n, &o[..])))
+            .collect();
+        let entries: HashMap<&[u32], usize> = nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, n, _))| is_entry(n))
+            .map(|(k, (_, _, o))| (*o, k))
+            .collect();
+        let objects = nodes
+            .iter()
+            .map(|&(_, node, oid)| self.object(m, &src, node, oid, &entries))
+            .collect();
+        Ok(Module {
+            name: smi.name.clone(),
+            rust_name: snake_case(&smi.name),
+            file,
+            conventions,
+            objects,
+        })
+    }
+
+    fn object(
+        &self,
+        m: usize,
+        src: &Source<'_>,
+        node: &Node,
+        oid: &[u32],
+        entries: &HashMap<&[u32], usize>,
+    ) -> Object {
+        let parent = &oid[..oid.len().saturating_sub(1)];
+        let role = match node.kind {
+            NodeKind::ObjectType if is_table(node) => Role::Table,
+            NodeKind::ObjectType if entries.contains_key(oid) => Role::Entry,
+            NodeKind::ObjectType => match entries.get(parent) {
+                Some(&entry) => Role::Column {
+                    entry,
+                    number: *oid.last().unwrap_or(&0),
+                },
+                None => Role::Scalar,
+            },
+            NodeKind::NotificationType | NodeKind::TrapType => Role::Notification,
+            _ => Role::Node,
+        };
+        let syntax = match (&node.syntax, role) {
+            (Some(t), Role::Scalar | Role::Column { .. }) => Some(syntax(self.set, m, t)),
+            _ => None,
+        };
+        Object {
+            name: self.set.modules[m].smi.name(node.name).to_string(),
+            oid: oid.to_vec(),
+            kind: node.kind,
+            role,
+            access: node.access,
+            syntax,
+            syntax_text: node.syntax_text(&src.text).map(collapse),
+            units: node.units().map(str::to_string),
+            description: src.description(node),
+            line: src.line_of(node.offset as usize),
+            index: match role {
+                Role::Entry => self.index(m, node),
+                _ => Ok(Vec::new()),
+            },
+            members: match role {
+                Role::Notification => self.members(m, node),
+                _ => Ok(Vec::new()),
+            },
+        }
+    }
+
+    /// The INDEX of row `entry` (of module `m`), through AUGMENTS when the row extends another,
+    /// or why it cannot be typed.
+    fn index(&self, m: usize, entry: &Node) -> Result<Vec<IndexPart>, String> {
+        let set = self.set;
+        let (im, written) = match entry.augments() {
+            Some(base) => {
+                let base = set.modules[m].smi.name(base);
+                let (bm, b) = set
+                    .find(m, base, false)
+                    .ok_or_else(|| format!("AUGMENTS `{base}`, which is not defined"))?;
+                (bm, &set.modules[bm].smi.nodes[b])
+            }
+            None => (m, entry),
+        };
+        if written.index().is_empty() {
+            return Err("the row has no INDEX".into());
+        }
+        let smi = &set.modules[im].smi;
+        written
+            .index()
+            .iter()
+            .map(|item| {
+                let name = smi.name(item.name);
+                let (om, o) = set
+                    .find(im, name, false)
+                    .ok_or_else(|| format!("INDEX object `{name}` is not defined"))?;
+                let obj = &set.modules[om].smi.nodes[o];
+                Ok(IndexPart {
+                    name: name.to_string(),
+                    implied: item.implied,
+                    syntax: obj
+                        .syntax
+                        .as_ref()
+                        .map(|t| syntax(set, om, t))
+                        .unwrap_or_default(),
+                })
+            })
+            .collect()
+    }
+
+    /// The objects of notification `node`'s OBJECTS clause, or the first that cannot be a
+    /// field and why.
+    fn members(&self, m: usize, node: &Node) -> Result<Vec<Member>, String> {
+        let set = self.set;
+        node.members()
+            .iter()
+            .map(|&member| {
+                let name = set.modules[m].smi.name(member).to_string();
+                let (t, object) = set
+                    .find(m, &name, false)
+                    .ok_or_else(|| format!("`{name}` is not found"))?;
+                let target = &set.modules[t].smi.nodes[object];
+                let oid = self
+                    .oids
+                    .get(&(t, object))
+                    .ok_or_else(|| format!("`{name}` has no OID"))?;
+                let ty = target
+                    .syntax
+                    .as_ref()
+                    .filter(|_| target.kind == NodeKind::ObjectType)
+                    .ok_or_else(|| format!("`{name}` is not an OBJECT-TYPE"))?;
+                let parent = &oid[..oid.len().saturating_sub(1)];
+                Ok(Member {
+                    module: set.modules[t].smi.name.clone(),
+                    oid: oid.clone(),
+                    syntax: syntax(set, t, ty),
+                    row: self
+                        .rows
+                        .get(parent)
+                        .map(|entry| (parent.to_vec(), entry.clone())),
+                    name,
+                })
+            })
+            .collect()
+    }
+}
