@@ -142,7 +142,7 @@ impl<'a> Incoming<'a> {
     fn data_form<'k>(
         &self,
         privacy: Option<(PrivProtocol, &'k Key)>,
-    ) -> Result<Option<(&'a [u8], PrivProtocol, &'k Key)>, IncomingError> {
+    ) -> Result<Option<Encrypted<'a, 'k>>, IncomingError> {
         let flags = self.flags();
         match (self.message.msg_data, privacy) {
             (ScopedPduData::EncryptedPdu(c), Some((protocol, key))) if flags & flags::PRIV != 0 => {
@@ -189,6 +189,9 @@ impl<'a> Incoming<'a> {
         Ok(&self.bytes[self.bytes.len() - len..])
     }
 }
+
+/// An encrypted scoped PDU and the key to decrypt it with.
+type Encrypted<'a, 'k> = (&'a [u8], PrivProtocol, &'k Key);
 
 /// The length of the TLV at the start of `bytes` (tag, length and contents).
 fn tlv_len(bytes: &[u8]) -> Result<usize, DecodeError> {

@@ -384,36 +384,38 @@ impl Session {
         self.exchange.start(request, Instant::now());
         let target = self.exchange.target();
         loop {
-            let deadline = match self.exchange.next_step(Instant::now()) {
+            match self.exchange.next_step(Instant::now()) {
                 Step::Done(result) => return result,
-                Step::Send(datagram) => {
-                    self.sock.send_to(datagram, target)?;
-                    continue;
-                }
-                Step::Wait(deadline) => deadline,
-            };
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                continue;
-            }
-            let wait = read_timeout::rounded_up(left, self.exchange.options().timeout);
-            self.timeout.set(&self.sock, Some(wait))?;
-            match self.sock.recv_from(&mut self.buf) {
-                Ok((n, from)) => {
-                    self.exchange
-                        .handle_datagram(from, &self.buf[..n], Instant::now())
-                }
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                    ) =>
-                {
-                    self.exchange.handle_timeout(Instant::now())
-                }
-                Err(e) => return Err(e.into()),
+                Step::Send(datagram) => drop(self.sock.send_to(datagram, target)?),
+                Step::Wait(deadline) => self.receive_until(deadline)?,
             }
         }
+    }
+
+    /// Waits for a datagram until `deadline` and hands it (or the deadline) to the core.
+    fn receive_until(&mut self, deadline: Instant) -> Result<(), ClientError> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            // Past already: the core's next step handles it.
+            return Ok(());
+        }
+        let wait = read_timeout::rounded_up(left, self.exchange.options().timeout);
+        self.timeout.set(&self.sock, Some(wait))?;
+        match self.sock.recv_from(&mut self.buf) {
+            Ok((n, from)) => self
+                .exchange
+                .handle_datagram(from, &self.buf[..n], Instant::now()),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                self.exchange.handle_timeout(Instant::now())
+            }
+            Err(e) => return Err(e.into()),
+        }
+        Ok(())
     }
 }
 
@@ -462,30 +464,32 @@ impl AsyncSession {
             self.exchange.start(request, Instant::now());
             let target = self.exchange.target();
             loop {
-                let deadline = match self.exchange.next_step(Instant::now()) {
+                match self.exchange.next_step(Instant::now()) {
                     Step::Done(result) => return result,
-                    Step::Send(datagram) => {
-                        self.sock.send_to(datagram, target).await?;
-                        continue;
-                    }
-                    Step::Wait(deadline) => deadline,
-                };
-                let received = tokio::time::timeout_at(
-                    tokio::time::Instant::from_std(deadline),
-                    self.sock.recv_from(&mut self.buf),
-                )
-                .await;
-                match received {
-                    Ok(received) => {
-                        let (n, from) = received?;
-                        self.exchange
-                            .handle_datagram(from, &self.buf[..n], Instant::now());
-                    }
-                    Err(_elapsed) => self.exchange.handle_timeout(Instant::now()),
+                    Step::Send(datagram) => drop(self.sock.send_to(datagram, target).await?),
+                    Step::Wait(deadline) => self.receive_until(deadline).await?,
                 }
             }
         }
         .instrument(span)
         .await
+    }
+
+    /// Waits for a datagram until `deadline` and hands it (or the deadline) to the core.
+    async fn receive_until(&mut self, deadline: Instant) -> Result<(), ClientError> {
+        let received = tokio::time::timeout_at(
+            tokio::time::Instant::from_std(deadline),
+            self.sock.recv_from(&mut self.buf),
+        )
+        .await;
+        match received {
+            Ok(received) => {
+                let (n, from) = received?;
+                self.exchange
+                    .handle_datagram(from, &self.buf[..n], Instant::now());
+            }
+            Err(_elapsed) => self.exchange.handle_timeout(Instant::now()),
+        }
+        Ok(())
     }
 }
