@@ -739,16 +739,10 @@ pub fn decrypt(
     priv_params: &[u8],
     ciphertext: &[u8],
 ) -> Result<Vec<u8>, UsmError> {
-    let mut out = Vec::new();
-    decrypt_into(
-        protocol,
-        key,
-        boots,
-        time,
-        priv_params,
-        ciphertext,
-        &mut out,
-    )?;
+    let salt = checked_salt(protocol, priv_params, ciphertext)?;
+    let cipher = cipher(protocol, key)?;
+    let mut out = ciphertext.to_vec();
+    cipher.apply(&iv(protocol, key, boots, time, salt), &mut out, false);
     Ok(out)
 }
 
@@ -763,18 +757,27 @@ pub fn decrypt_into(
     ciphertext: &[u8],
     out: &mut Vec<u8>,
 ) -> Result<(), UsmError> {
+    let salt = checked_salt(protocol, priv_params, ciphertext)?;
+    let cipher = cipher(protocol, key)?;
+    out.clear();
+    out.extend_from_slice(ciphertext);
+    cipher.apply(&iv(protocol, key, boots, time, salt), out, false);
+    Ok(())
+}
+
+/// The salt of `msgPrivacyParameters`, once it and the ciphertext's length are checked.
+fn checked_salt<'p>(
+    protocol: PrivProtocol,
+    priv_params: &'p [u8],
+    ciphertext: &[u8],
+) -> Result<&'p [u8; 8], UsmError> {
     let salt: &[u8; 8] = priv_params
         .try_into()
         .map_err(|_| UsmError::PrivParametersLength(priv_params.len()))?;
-    let cipher = cipher(protocol, key)?;
-    let iv = iv(protocol, key, boots, time, salt);
     if protocol == PrivProtocol::Des && !ciphertext.len().is_multiple_of(8) {
         return Err(UsmError::CiphertextLength(ciphertext.len()));
     }
-    out.clear();
-    out.extend_from_slice(ciphertext);
-    cipher.apply(&iv, out, false);
-    Ok(())
+    Ok(salt)
 }
 
 #[cfg(test)]
