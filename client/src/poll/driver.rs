@@ -1,13 +1,14 @@
 //! The poller on tokio UDP sockets: one per address family the targets use, bound to an
-//! ephemeral port; datagrams sent as the core hands them out, received until the round is
-//! done, the core told the time at its deadlines.
+//! ephemeral port; the datagrams the core hands out sent together, what arrived received
+//! together ([`super::batch`]: `sendmmsg`/`recvmmsg` on Linux), until the round is done, the
+//! core told the time at its deadlines.
 
 use std::io;
-use std::net::SocketAddr;
 use std::time::Instant;
 
 use tokio::net::UdpSocket;
 
+use super::batch::{Outgoing, Received};
 use super::{Job, Outcome, Poller, Target};
 use crate::config::Options;
 
@@ -33,7 +34,8 @@ pub struct AsyncPoller {
     core: Poller,
     v4: Option<UdpSocket>,
     v6: Option<UdpSocket>,
-    buf: Box<[u8]>,
+    received: Received,
+    outgoing: Outgoing,
 }
 
 impl AsyncPoller {
@@ -55,7 +57,8 @@ impl AsyncPoller {
             core: Poller::new(targets, options, max_in_flight),
             v4,
             v6,
-            buf: vec![0; 65_535].into_boxed_slice(),
+            received: Received::new(),
+            outgoing: Outgoing::default(),
         })
     }
 
@@ -69,16 +72,7 @@ impl AsyncPoller {
         self.core.start_round(job, Instant::now());
         let mut out = Vec::new();
         loop {
-            while let Some((to, datagram)) = self.core.poll_transmit(Instant::now()) {
-                let socket = match to {
-                    SocketAddr::V4(_) => self.v4.as_ref(),
-                    SocketAddr::V6(_) => self.v6.as_ref(),
-                };
-                if let Some(s) = socket {
-                    // A full send buffer: the request times out and is sent again.
-                    let _ = s.send_to(datagram, to).await;
-                }
-            }
+            self.send().await?;
             out.extend(std::iter::from_fn(|| self.core.poll_result()));
             if self.core.round_done() {
                 return Ok(out);
@@ -87,37 +81,63 @@ impl AsyncPoller {
                 // Nothing in flight and not done cannot happen; not a loop if it did.
                 return Err(io::Error::other("the poller waits for nothing"));
             };
-            let received = tokio::time::timeout_at(deadline.into(), self.recv()).await;
-            match received {
-                Ok(Ok((n, from))) => {
-                    self.core
-                        .handle_datagram(from, &self.buf[..n], Instant::now())
-                }
-                Ok(Err(e)) => return Err(e),
+            match tokio::time::timeout_at(deadline.into(), self.receive()).await {
+                Ok(received) => received?,
                 Err(_) => self.core.handle_timeout(Instant::now()),
             }
         }
     }
 
-    /// The next datagram on either socket.
-    async fn recv(&mut self) -> io::Result<(usize, SocketAddr)> {
-        let AsyncPoller { v4, v6, buf, .. } = self;
-        match (v4.as_ref(), v6.as_ref()) {
-            (Some(a), Some(b)) => loop {
-                // Whichever is readable first (a readiness can be spurious: then wait again).
-                tokio::select! {
-                    r = a.readable() => r?,
-                    r = b.readable() => r?,
-                }
-                for s in [a, b] {
-                    match s.try_recv_from(buf) {
-                        Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
-                        other => return other,
+    /// Sends every datagram the core has for now, a batch per system call.
+    async fn send(&mut self) -> io::Result<()> {
+        let now = Instant::now();
+        while let Some((to, datagram)) = self.core.poll_transmit(now) {
+            self.outgoing.push(to, datagram);
+        }
+        if self.outgoing.is_empty() {
+            return Ok(());
+        }
+        for (socket, v4) in [(&self.v4, true), (&self.v6, false)] {
+            if let Some(s) = socket {
+                self.outgoing.send(s, v4).await?;
+            }
+        }
+        self.outgoing.clear();
+        Ok(())
+    }
+
+    /// Waits until a socket has datagrams, and hands all it has queued (a batch) to the core.
+    async fn receive(&mut self) -> io::Result<()> {
+        let AsyncPoller {
+            v4,
+            v6,
+            received,
+            core,
+            ..
+        } = self;
+        loop {
+            let socket = match (v4.as_ref(), v6.as_ref()) {
+                (Some(a), Some(b)) => {
+                    // Whichever is readable first.
+                    tokio::select! {
+                        r = a.readable() => r.map(|()| a)?,
+                        r = b.readable() => r.map(|()| b)?,
                     }
                 }
-            },
-            (Some(s), None) | (None, Some(s)) => s.recv_from(buf).await,
-            (None, None) => std::future::pending().await,
+                (Some(s), None) | (None, Some(s)) => {
+                    s.readable().await?;
+                    s
+                }
+                (None, None) => std::future::pending().await,
+            };
+            // A readiness can be spurious: then wait again.
+            if received.receive(socket)? > 0 {
+                let now = Instant::now();
+                for (from, datagram) in received.datagrams() {
+                    core.handle_datagram(from, datagram, now);
+                }
+                return Ok(());
+            }
         }
     }
 }

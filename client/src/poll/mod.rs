@@ -7,6 +7,8 @@
 //! missing. [`AsyncPoller`] drives it on tokio UDP sockets (one per address family).
 
 #[cfg(feature = "tokio")]
+mod batch;
+#[cfg(feature = "tokio")]
 mod driver;
 
 use std::cmp::Reverse;
