@@ -41,6 +41,8 @@ pub struct PollRow {
     pub p50_ms: f64,
     /// See `p50_ms`.
     pub p99_ms: f64,
+    /// Datagrams per receive system call, and per send call (how full the batches were).
+    pub per_call: (f64, f64),
 }
 
 /// A small device's walk: the system group and ten interfaces.
@@ -117,6 +119,7 @@ async fn measure(
 ) -> Result<PollRow, String> {
     let agents = poller.core().exchanges().len();
     let gone = || "the simulator is gone".to_string();
+    let sockets0 = poller.socket_stats();
     let (cpu0, sim0, started) = (
         own_cpu(),
         cpu_of(simulator).ok_or_else(gone)?,
@@ -129,6 +132,18 @@ async fn measure(
     let wall_s = started.elapsed().as_secs_f64();
     let simulator_cpu_s = cpu_of(simulator).ok_or_else(gone)? - sim0;
     let cpu_s = own_cpu() - cpu0;
+    let sockets = poller.socket_stats();
+    let ratio = |n: u64, d: u64| n as f64 / d.max(1) as f64;
+    let per_call = (
+        ratio(
+            sockets.received - sockets0.received,
+            sockets.receive_calls - sockets0.receive_calls,
+        ),
+        ratio(
+            sockets.sent - sockets0.sent,
+            sockets.send_calls - sockets0.send_calls,
+        ),
+    );
     if let Some(e) = outcomes.iter().find_map(|o| o.result.as_ref().err()) {
         eprintln!("poll v{version} {op}: a failure: {e}");
     }
@@ -145,6 +160,7 @@ async fn measure(
         wall_s,
         p50_ms: quantile(&latencies, 0.5),
         p99_ms: quantile(&latencies, 0.99),
+        per_call,
     })
 }
 
@@ -252,12 +268,12 @@ pub fn run(exe: &Path, agents: usize, rounds: usize, notes: &mut Vec<String>) ->
 pub fn table(rows: &[PollRow]) -> String {
     let mut out = String::from(
         "\nPolling simulated agents from one socket (snmp_client::poll, one tokio thread):\n\
-         ver  op     agents  requests  failed  client µs/req  requests/s  p50 ms  p99 ms  simulator µs/req\n",
+         ver  op     agents  requests  failed  client µs/req  requests/s  p50 ms  p99 ms  simulator µs/req  datagrams/recv  /send\n",
     );
     for r in rows {
         let per = |s: f64| s * 1e6 / (r.requests.max(1) as f64);
         out.push_str(&format!(
-            "{:<4} {:<5} {:>7} {:>9} {:>7} {:>14.2} {:>11.0} {:>7.2} {:>7.2} {:>17.2}\n",
+            "{:<4} {:<5} {:>7} {:>9} {:>7} {:>14.2} {:>11.0} {:>7.2} {:>7.2} {:>17.2} {:>15.2} {:>6.2}\n",
             r.version,
             r.op,
             r.agents,
@@ -268,6 +284,8 @@ pub fn table(rows: &[PollRow]) -> String {
             r.p50_ms,
             r.p99_ms,
             per(r.simulator_cpu_s),
+            r.per_call.0,
+            r.per_call.1,
         ));
     }
     out
@@ -293,6 +311,8 @@ pub fn json(rows: &[PollRow]) -> serde_json::Value {
                     "p99_ms": r.p99_ms,
                     "simulator_cpu_us_per_request": per(r, r.simulator_cpu_s),
                     "wall_s": r.wall_s,
+                    "datagrams_per_receive_call": r.per_call.0,
+                    "datagrams_per_send_call": r.per_call.1,
                 })
             })
             .collect(),

@@ -12,6 +12,23 @@ use tokio::net::UdpSocket;
 /// Datagrams per system call at most.
 pub(crate) const BATCH: usize = 32;
 
+/// What a poller's sockets did: system calls and the datagrams they moved (a receive that
+/// found nothing after a spurious readiness counts as a call). Datagrams per call show how
+/// full the batches were.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SocketStats {
+    /// Receive calls (`recvmmsg`, or `recvfrom` where there is none).
+    pub receive_calls: u64,
+    /// Datagrams received.
+    pub received: u64,
+    /// Send calls (`sendmmsg`, or `sendto`).
+    pub send_calls: u64,
+    /// Datagrams sent.
+    pub sent: u64,
+    /// Datagrams the system refused to send (their requests time out and go again).
+    pub refused: u64,
+}
+
 /// Room for one datagram: the largest UDP payload, so that none is cut short.
 const SLOT: usize = 65_536;
 
@@ -49,10 +66,18 @@ impl Received {
 
     /// Receives what `socket` has queued, up to [`BATCH`] datagrams, without waiting: `Ok(0)`
     /// when there is nothing (the socket's readiness is then cleared, as tokio requires).
-    pub(crate) fn receive(&mut self, socket: &UdpSocket) -> io::Result<usize> {
+    pub(crate) fn receive(
+        &mut self,
+        socket: &UdpSocket,
+        stats: &mut SocketStats,
+    ) -> io::Result<usize> {
         self.got.clear();
+        stats.receive_calls += 1;
         match socket.try_io(Interest::READABLE, || receive_many(socket, self)) {
-            Ok(()) => Ok(self.got.len()),
+            Ok(()) => {
+                stats.received += self.got.len() as u64;
+                Ok(self.got.len())
+            }
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(0),
             Err(e) => Err(e),
         }
@@ -130,7 +155,12 @@ impl Outgoing {
     /// Sends every datagram for `family` (v4 or v6) on `socket`, waiting while its send queue
     /// is full. A datagram the system refuses (an unreachable network, say) is left unsent:
     /// its request times out and is sent again, as a lost one would be.
-    pub(crate) async fn send(&self, socket: &UdpSocket, v4: bool) -> io::Result<()> {
+    pub(crate) async fn send(
+        &self,
+        socket: &UdpSocket,
+        v4: bool,
+        stats: &mut SocketStats,
+    ) -> io::Result<()> {
         let list: Vec<(SocketAddr, &[u8])> = self
             .datagrams()
             .filter(|(to, _)| to.is_ipv4() == v4)
@@ -138,11 +168,18 @@ impl Outgoing {
         let mut next = 0;
         while next < list.len() {
             let end = list.len().min(next + BATCH);
+            stats.send_calls += 1;
             match socket.try_io(Interest::WRITABLE, || send_many(socket, &list[next..end])) {
-                Ok(sent) => next += sent.max(1),
+                Ok(sent) => {
+                    stats.sent += sent as u64;
+                    next += sent.max(1);
+                }
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => socket.writable().await?,
                 // Refused: skip it, send the rest.
-                Err(_) => next += 1,
+                Err(_) => {
+                    stats.refused += 1;
+                    next += 1;
+                }
             }
         }
         Ok(())

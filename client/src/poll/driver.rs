@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use tokio::net::UdpSocket;
 
-use super::batch::{Outgoing, Received};
+use super::batch::{Outgoing, Received, SocketStats};
 use super::{Job, Outcome, Poller, Target};
 use crate::config::Options;
 
@@ -36,6 +36,7 @@ pub struct AsyncPoller {
     v6: Option<UdpSocket>,
     received: Received,
     outgoing: Outgoing,
+    sockets: SocketStats,
 }
 
 impl AsyncPoller {
@@ -59,12 +60,18 @@ impl AsyncPoller {
             v6,
             received: Received::new(),
             outgoing: Outgoing::default(),
+            sockets: SocketStats::default(),
         })
     }
 
     /// The core (the targets' exchanges and their statistics).
     pub fn core(&self) -> &Poller {
         &self.core
+    }
+
+    /// What the sockets did so far: system calls and datagrams.
+    pub fn socket_stats(&self) -> SocketStats {
+        self.sockets
     }
 
     /// One round of `job`: every target's outcome, in the order they came.
@@ -99,7 +106,7 @@ impl AsyncPoller {
         }
         for (socket, v4) in [(&self.v4, true), (&self.v6, false)] {
             if let Some(s) = socket {
-                self.outgoing.send(s, v4).await?;
+                self.outgoing.send(s, v4, &mut self.sockets).await?;
             }
         }
         self.outgoing.clear();
@@ -113,6 +120,7 @@ impl AsyncPoller {
             v6,
             received,
             core,
+            sockets,
             ..
         } = self;
         loop {
@@ -131,7 +139,7 @@ impl AsyncPoller {
                 (None, None) => std::future::pending().await,
             };
             // A readiness can be spurious: then wait again.
-            if received.receive(socket)? > 0 {
+            if received.receive(socket, sockets)? > 0 {
                 let now = Instant::now();
                 for (from, datagram) in received.datagrams() {
                     core.handle_datagram(from, datagram, now);

@@ -19,6 +19,8 @@ use std::time::{Duration, Instant};
 use snmp_ber::OidBuf;
 
 #[cfg(feature = "tokio")]
+pub use batch::SocketStats;
+#[cfg(feature = "tokio")]
 pub use driver::AsyncPoller;
 
 use crate::config::{Credentials, Options};
