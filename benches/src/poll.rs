@@ -224,13 +224,16 @@ pub fn run(exe: &Path, agents: usize, rounds: usize, notes: &mut Vec<String>) ->
     );
     let walk = Job::Walk("1.3.6.1.2.1.2.2".parse().expect("an OID"));
     let mut rows = Vec::new();
+    // The user's keys are derived from the passwords once (a megabyte hashed per password),
+    // and each target's copy localized to its engine at discovery.
+    let user = user();
     for version in ["2c", "3"] {
         let targets: Vec<Target> = (base..=last)
             .map(|port| Target {
                 addr: ([127, 0, 0, 1], port).into(),
                 credentials: match version {
                     "2c" => Credentials::V2c(b"public".to_vec()),
-                    _ => Credentials::Usm(user()),
+                    _ => Credentials::Usm(user.clone()),
                 },
             })
             .collect();
