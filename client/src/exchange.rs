@@ -35,7 +35,7 @@ use crate::config::{Credentials, Options};
 use crate::engine::Engine;
 use crate::error::ClientError;
 use crate::notify::{self, V1Trap};
-use crate::request::{self, Peer, Request};
+use crate::request::{self, Buffers, Peer, Request};
 use crate::stats::{Discard, Discards, Stats};
 use crate::value::{Value, VarBind};
 
@@ -49,10 +49,10 @@ struct Pending {
     resynced: bool,
     /// The msgID / request-id of the datagram in flight.
     id: i32,
-    datagram: Vec<u8>,
-    /// Whether `datagram` waits to be sent (first, or again after a timeout).
+    /// Whether the datagram (in the exchange's buffers) waits to be sent (first, or again
+    /// after a timeout).
     unsent: bool,
-    /// How many times `datagram` was sent.
+    /// How many times the datagram was sent.
     attempts: u32,
     deadline: Option<Instant>,
     /// Discards counted when the request started, so that a timeout says what came.
@@ -67,10 +67,13 @@ pub struct Exchange {
     next_id: i32,
     salt: u64,
     peer: Option<Peer>,
-    /// This engine, for SNMPv3 traps (whose sender is authoritative).
-    /// This engine, for the v3 traps it sends, with the user's keys localized to it.
+    /// This engine, for the v3 traps it sends (their sender is authoritative), with the
+    /// user's keys localized to it.
     local_engine: Option<Peer>,
     stats: Stats,
+    /// The datagram in flight and, under SNMPv3, its scoped PDU and encryption: reused
+    /// from one request to the next.
+    bufs: Buffers,
     pending: Option<Pending>,
     result: Option<Result<Vec<VarBind>, ClientError>>,
 }
@@ -105,6 +108,7 @@ impl Exchange {
             local_engine: None,
             peer: None,
             stats: Stats::default(),
+            bufs: Buffers::default(),
             pending: None,
             result: None,
         }
@@ -158,7 +162,6 @@ impl Exchange {
             discovering,
             resynced: false,
             id: 0,
-            datagram: Vec::new(),
             unsent: false,
             attempts: 0,
             deadline: None,
@@ -179,7 +182,7 @@ impl Exchange {
             self.stats.retransmissions += 1;
             tracing::Span::current().record("retries", p.attempts - 1);
         }
-        Some(&p.datagram)
+        Some(&self.bufs.datagram)
     }
 
     /// Whether [`poll_transmit`](Self::poll_transmit) has a datagram now.
@@ -341,25 +344,19 @@ impl Exchange {
     /// with a new id) to be sent.
     fn prepare(&mut self, now: Instant) {
         let id = self.take_id();
-        let Some(p) = self.pending.as_ref() else {
+        if self.pending.is_none() {
             return;
-        };
+        }
         // A new salt for every message, whatever its id (ids wrap; salts must not repeat).
         self.salt = self.salt.wrapping_add(1);
-        let encoded = if p.discovering {
-            request::discovery(id, self.options.max_size)
-        } else {
-            self.encode(&p.request, id, now)
-        };
-        match (encoded, self.pending.as_mut()) {
-            (Ok(datagram), Some(p)) => {
+        match (self.encode(id, now), self.pending.as_mut()) {
+            (Ok(()), Some(p)) => {
                 p.id = id;
-                p.datagram = datagram;
                 p.unsent = true;
                 p.attempts = 0;
                 p.deadline = None;
             }
-            (Ok(_), None) => {}
+            (Ok(()), None) => {}
             (Err(e), _) => self.finish(Err(e)),
         }
     }
@@ -398,6 +395,7 @@ impl Exchange {
                 let all = notify::v2_bindings(uptime, trap_oid, bindings);
                 let now = Instant::now();
                 let max_size = self.options.max_size;
+                let mut bufs = Buffers::default();
                 request::usm(
                     user,
                     peer,
@@ -406,7 +404,9 @@ impl Exchange {
                     self.salt,
                     max_size,
                     now,
-                )
+                    &mut bufs,
+                )?;
+                Ok(bufs.datagram)
             }
         }
     }
@@ -442,23 +442,43 @@ impl Exchange {
         }
     }
 
-    fn encode(&self, request: &Request, id: i32, now: Instant) -> Result<Vec<u8>, ClientError> {
-        match &self.credentials {
-            Credentials::V1(community) => request::v1(community, request, id),
-            Credentials::V2c(community) => request::v2c(community, request, id),
+    /// The pending request's datagram (or discovery's), with id `id`, into the buffers.
+    fn encode(&mut self, id: i32, now: Instant) -> Result<(), ClientError> {
+        let Exchange {
+            credentials,
+            options,
+            salt,
+            peer,
+            bufs,
+            pending,
+            ..
+        } = self;
+        let Some(p) = pending.as_ref() else {
+            return Ok(());
+        };
+        if p.discovering {
+            return request::discovery(id, options.max_size, bufs);
+        }
+        match credentials {
+            Credentials::V1(community) => {
+                request::v1(community, &p.request, id, &mut bufs.datagram)
+            }
+            Credentials::V2c(community) => {
+                request::v2c(community, &p.request, id, &mut bufs.datagram)
+            }
             Credentials::Usm(user) => {
-                let peer = self
-                    .peer
+                let peer = peer
                     .as_ref()
                     .ok_or(ClientError::Report(crate::engine::Report::UnknownEngineId))?;
                 request::usm(
                     user,
                     peer,
-                    request,
+                    &p.request,
                     id,
-                    self.salt,
-                    self.options.max_size,
+                    *salt,
+                    options.max_size,
                     now,
+                    bufs,
                 )
             }
         }

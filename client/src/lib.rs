@@ -75,7 +75,7 @@ pub use engine::{Engine, Report};
 pub use error::{error_status_name, ClientError};
 pub use exchange::Exchange;
 pub use incoming::Incoming;
-pub use outgoing::{seal, Header, Security};
+pub use outgoing::{seal, seal_into, Header, Security};
 pub use request::Request;
 #[cfg(feature = "tokio")]
 pub use session::AsyncSession;

@@ -78,6 +78,20 @@ pub fn seal(
     security: &Security<'_>,
     scoped_pdu: &[u8],
 ) -> Result<Vec<u8>, OutgoingError> {
+    let mut message = Vec::new();
+    seal_into(header, security, scoped_pdu, &mut Vec::new(), &mut message)?;
+    Ok(message)
+}
+
+/// [`seal`] into `message` (its contents replaced), encrypting in `encrypted`: a session
+/// reusing both allocates nothing for them once they have room.
+pub fn seal_into(
+    header: Header,
+    security: &Security<'_>,
+    scoped_pdu: &[u8],
+    encrypted: &mut Vec<u8>,
+    message: &mut Vec<u8>,
+) -> Result<(), OutgoingError> {
     if security.privacy.is_some() && security.auth.is_none() {
         return Err(OutgoingError::PrivWithoutAuth);
     }
@@ -86,19 +100,19 @@ pub fn seal(
     } else {
         0
     };
-    let encrypted;
     let (data, salt) = match security.privacy {
         Some((protocol, key, salt)) => {
             msg_flags |= flags::PRIV;
-            encrypted = usm::encrypt(
+            usm::encrypt_into(
                 protocol,
                 key,
                 security.engine_boots,
                 security.engine_time,
                 &salt,
                 scoped_pdu,
+                encrypted,
             )?;
-            (ScopedPduData::EncryptedPdu(&encrypted), Some(salt))
+            (ScopedPduData::EncryptedPdu(encrypted), Some(salt))
         }
         None => (
             ScopedPduData::Plaintext(
@@ -123,7 +137,7 @@ pub fn seal(
     }
     .to_ber()
     .map_err(OutgoingError::Encode)?;
-    let message = Snmpv3Message {
+    let sealed = Snmpv3Message {
         msg_version: 3,
         msg_global_data: HeaderData {
             msg_id: header.msg_id,
@@ -134,14 +148,16 @@ pub fn seal(
         msg_security_parameters: &params,
         msg_data: data,
     };
-    let mut bytes = message.to_ber().map_err(OutgoingError::Encode)?;
+    sealed
+        .encode_into_vec(message)
+        .map_err(OutgoingError::Encode)?;
     if let Some((protocol, key)) = security.auth {
-        let at = Incoming::parse(&bytes)
+        let at = Incoming::parse(message)
             .map_err(|e| OutgoingError::ReadBack(Box::new(e)))?
             .auth_params_at;
-        usm::sign(protocol, key, &mut bytes, at)?;
+        usm::sign(protocol, key, message, at)?;
     }
-    Ok(bytes)
+    Ok(())
 }
 
 #[cfg(test)]

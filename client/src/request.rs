@@ -4,6 +4,7 @@
 
 use std::time::Instant;
 
+use smallvec::SmallVec;
 use snmp_ber::{Encode, OidBuf, SequenceOf};
 use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
 use snmp_messages::snmpv2_pdu::{
@@ -18,7 +19,7 @@ use snmp_messages::{rfc1155_smi as v1smi, rfc1157_snmp as v1};
 use crate::config::UsmUser;
 use crate::engine::Engine;
 use crate::error::ClientError;
-use crate::outgoing::{seal, Header, Security};
+use crate::outgoing::{seal_into, Header, Security};
 use crate::usm::{AuthProtocol, Key, PrivProtocol};
 use crate::value::Value;
 
@@ -183,8 +184,20 @@ fn pdus<'a>(kind: Kind, vbs: &'a [WireVarBind<'a>], request_id: i32) -> Pdus<'a>
     }
 }
 
+/// What a session reuses from one request to the next: the datagram, and under SNMPv3 the
+/// scoped PDU's encoding and its encryption.
+#[derive(Debug, Default)]
+pub(crate) struct Buffers {
+    pub(crate) datagram: Vec<u8>,
+    scoped: Vec<u8>,
+    encrypted: Vec<u8>,
+}
+
+/// A request's wire bindings: on the stack for up to eight.
+type WireBindings<'a> = SmallVec<[WireVarBind<'a>; 8]>;
+
 /// The request's SNMPv2 bindings.
-fn wire_bindings(request: &Request) -> Result<Vec<WireVarBind<'_>>, ClientError> {
+fn wire_bindings(request: &Request) -> Result<WireBindings<'_>, ClientError> {
     request
         .oids
         .iter()
@@ -201,9 +214,14 @@ fn wire_bindings(request: &Request) -> Result<Vec<WireVarBind<'_>>, ClientError>
         .collect()
 }
 
-/// An SNMPv1 message (RFC 1157) for `request`.
-pub(crate) fn v1(community: &[u8], request: &Request, id: i32) -> Result<Vec<u8>, ClientError> {
-    let vbs: Vec<v1::VarBind<'_>> = request
+/// An SNMPv1 message (RFC 1157) for `request`, into `out`.
+pub(crate) fn v1(
+    community: &[u8],
+    request: &Request,
+    id: i32,
+    out: &mut Vec<u8>,
+) -> Result<(), ClientError> {
+    let vbs: SmallVec<[v1::VarBind<'_>; 8]> = request
         .oids
         .iter()
         .enumerate()
@@ -236,43 +254,60 @@ pub(crate) fn v1(community: &[u8], request: &Request, id: i32) -> Result<Vec<u8>
         community,
         data,
     }
-    .to_ber()
+    .encode_into_vec(out)
     .map_err(ClientError::Encode)
 }
 
-/// An SNMPv2c message (RFC 1901) for `request`.
-pub(crate) fn v2c(community: &[u8], request: &Request, id: i32) -> Result<Vec<u8>, ClientError> {
+/// An SNMPv2c message (RFC 1901) for `request`, into `out`.
+pub(crate) fn v2c(
+    community: &[u8],
+    request: &Request,
+    id: i32,
+    out: &mut Vec<u8>,
+) -> Result<(), ClientError> {
     let vbs = wire_bindings(request)?;
     Message {
         version: MessageVersion::VERSION,
         community,
         data: pdus(request.kind, &vbs, id),
     }
-    .to_ber()
+    .encode_into_vec(out)
     .map_err(ClientError::Encode)
 }
 
 /// RFC 3414 4's discovery request: a GET of nothing at noAuthNoPriv, with no user and no
-/// engine ID.
-pub(crate) fn discovery(id: i32, max_size: u32) -> Result<Vec<u8>, ClientError> {
-    let scoped = ScopedPdu {
+/// engine ID, into `bufs.datagram`.
+pub(crate) fn discovery(id: i32, max_size: u32, bufs: &mut Buffers) -> Result<(), ClientError> {
+    ScopedPdu {
         context_engine_id: b"",
         context_name: b"",
         data: pdus(Kind::Get, &[], id),
     }
-    .to_ber()
+    .encode_into_vec(&mut bufs.scoped)
     .map_err(ClientError::Encode)?;
     let header = Header {
         msg_id: id as u32,
         max_size,
         reportable: true,
     };
-    Ok(seal(header, &Security::DISCOVERY, &scoped)?)
+    let Buffers {
+        datagram,
+        scoped,
+        encrypted,
+    } = bufs;
+    Ok(seal_into(
+        header,
+        &Security::DISCOVERY,
+        scoped,
+        encrypted,
+        datagram,
+    )?)
 }
 
 /// An SNMPv3 message for `request` to `peer` as `user`, sent at `now`, its msgID and
-/// request-id `id`; `counter` is the privacy salt's counter (RFC 3414 8.1.1.1, RFC 3826
-/// 3.1.2.1), which must not repeat under one key.
+/// request-id `id`, into `bufs.datagram`; `counter` is the privacy salt's counter (RFC 3414
+/// 8.1.1.1, RFC 3826 3.1.2.1), which must not repeat under one key.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn usm(
     user: &UsmUser,
     peer: &Peer,
@@ -281,14 +316,15 @@ pub(crate) fn usm(
     counter: u64,
     max_size: u32,
     now: Instant,
-) -> Result<Vec<u8>, ClientError> {
+    bufs: &mut Buffers,
+) -> Result<(), ClientError> {
     let vbs = wire_bindings(request)?;
-    let scoped = ScopedPdu {
+    ScopedPdu {
         context_engine_id: user.context_engine_for(&peer.engine.id),
         context_name: &user.context,
         data: pdus(request.kind, &vbs, id),
     }
-    .to_ber()
+    .encode_into_vec(&mut bufs.scoped)
     .map_err(ClientError::Encode)?;
     let (boots, time) = peer.engine.clock_at(now);
     // DES's salt is the engine boots and a counter (RFC 3414 8.1.1.1); AES's a 64-bit
@@ -316,5 +352,10 @@ pub(crate) fn usm(
         // Confirmed-class PDUs ask for Reports; a trap is unconfirmed (RFC 3412 6.4).
         reportable: request.kind != Kind::Trap,
     };
-    Ok(seal(header, &security, &scoped)?)
+    let Buffers {
+        datagram,
+        scoped,
+        encrypted,
+    } = bufs;
+    Ok(seal_into(header, &security, scoped, encrypted, datagram)?)
 }

@@ -718,14 +718,31 @@ pub fn encrypt(
     salt: &[u8; 8],
     plaintext: &[u8],
 ) -> Result<Vec<u8>, UsmError> {
+    let mut out = Vec::new();
+    encrypt_into(protocol, key, boots, time, salt, plaintext, &mut out)?;
+    Ok(out)
+}
+
+/// [`encrypt`] into `out` (its previous contents replaced), so that a session encrypts every
+/// request in one buffer.
+pub fn encrypt_into(
+    protocol: PrivProtocol,
+    key: &Key,
+    boots: u32,
+    time: u32,
+    salt: &[u8; 8],
+    plaintext: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<(), UsmError> {
     let cipher = cipher(protocol, key)?;
     let iv = iv(protocol, key, boots, time, salt);
-    let mut buf = plaintext.to_vec();
+    out.clear();
+    out.extend_from_slice(plaintext);
     if protocol == PrivProtocol::Des {
-        buf.resize(plaintext.len().div_ceil(8) * 8, 0);
+        out.resize(plaintext.len().div_ceil(8) * 8, 0);
     }
-    cipher.apply(&iv, &mut buf, true);
-    Ok(buf)
+    cipher.apply(&iv, out, true);
+    Ok(())
 }
 
 /// Decrypts `encryptedPDU` (RFC 3414 8.1.1.3, RFC 3826 3.1.4) with the localized privacy key;

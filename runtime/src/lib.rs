@@ -119,4 +119,11 @@ pub trait Encode {
     fn to_ber(&self) -> Result<Vec<u8>, EncodeError> {
         scratch::encode_to_vec(|buf| self.encode_to_slice(buf).map(<[u8]>::len))
     }
+
+    /// Encodes into `out`, replacing what it held: as [`Encode::to_ber`], but copied into
+    /// `out`'s own allocation, so that a sender reusing one vector allocates nothing once it
+    /// has room for its largest message.
+    fn encode_into_vec(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
+        scratch::encode_into(|buf| self.encode_to_slice(buf).map(<[u8]>::len), out)
+    }
 }

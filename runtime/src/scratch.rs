@@ -51,6 +51,31 @@ pub(crate) fn encode_to_vec(
     }
 }
 
+/// [`encode_to_vec`] into `out` (its contents replaced): from the scratch buffer into `out`'s
+/// allocation; a value too large for the scratch buffer replaces `out` with its own vector.
+pub(crate) fn encode_into(
+    encode: impl Fn(&mut [u8]) -> Result<usize, EncodeError>,
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    let first = SCRATCH.try_with(|cell| {
+        let mut buf = cell.try_borrow_mut().ok()?;
+        if buf.is_empty() {
+            buf.resize(SCRATCH_OCTETS, 0);
+        }
+        Some(encode(&mut buf).map(|n| {
+            out.clear();
+            out.extend_from_slice(&buf[buf.len() - n..]);
+        }))
+    });
+    match first {
+        Ok(Some(Err(EncodeError::BufferTooSmall { .. }))) | Ok(None) | Err(_) => {
+            *out = encode_to_vec(encode)?;
+            Ok(())
+        }
+        Ok(Some(done)) => done,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,5 +111,21 @@ mod tests {
         assert_eq!(big[big.len() - 1], 0);
         assert_eq!(Nested.to_ber().unwrap(), vec![2, 1, 0]);
         assert_eq!(Octets(0).to_ber().unwrap(), Vec::<u8>::new());
+    }
+
+    #[test]
+    fn into_a_reused_vector() {
+        let mut out = vec![9; 5];
+        Octets(3).encode_into_vec(&mut out).unwrap();
+        assert_eq!(out, vec![2, 1, 0]);
+        let room = out.capacity();
+        Octets(2).encode_into_vec(&mut out).unwrap();
+        assert_eq!((out.as_slice(), out.capacity()), (&[1, 0][..], room));
+        Octets(SCRATCH_OCTETS + 10)
+            .encode_into_vec(&mut out)
+            .unwrap();
+        assert_eq!(out.len(), SCRATCH_OCTETS + 10);
+        Nested.encode_into_vec(&mut out).unwrap();
+        assert_eq!(out, vec![2, 1, 0]);
     }
 }

@@ -505,7 +505,8 @@ mod tests {
         assert_eq!((n.version, n.uptime, n.inform), ("2c", Some(77), false));
         assert_eq!(n.trap_oid, Some(oid("1.3.6.1.6.3.1.1.5.3")));
 
-        let inform = request::v2c(b"public", &Request::inform(&vbs), 9).unwrap();
+        let mut inform = Vec::new();
+        request::v2c(b"public", &Request::inform(&vbs), 9, &mut inform).unwrap();
         let Handled::Notification(n, Some(reply)) = l.handle(from, &inform) else {
             panic!("an inform, answered")
         };
@@ -530,7 +531,9 @@ mod tests {
             l.handle(from, b"\x30\x03\x02\x01"),
             Handled::Dropped(Dropped::Malformed)
         );
-        let get = request::v2c(b"public", &Request::get(&[oid("1.3.6.1.2.1.1.1.0")]), 3).unwrap();
+        let mut get = Vec::new();
+        let request = Request::get(&[oid("1.3.6.1.2.1.1.1.0")]);
+        request::v2c(b"public", &request, 3, &mut get).unwrap();
         assert_eq!(
             l.handle(from, &get),
             Handled::Dropped(Dropped::NotANotification)
@@ -556,7 +559,9 @@ mod engine_tests {
         .unwrap();
         let mut l =
             Listener::new(Vec::new(), vec![user]).with_engine(b"\x80\x00\x1f\x88\x04me", 3, now);
-        let probe = crate::request::discovery(42, 65507).unwrap();
+        let mut bufs = crate::request::Buffers::default();
+        crate::request::discovery(42, 65507, &mut bufs).unwrap();
+        let probe = bufs.datagram.clone();
         let m = Incoming::parse(&probe).unwrap();
         eprintln!(
             "flags {:#x} engine {:?}",
@@ -574,7 +579,8 @@ mod engine_tests {
         }
         assert_eq!(l.discoveries(), 1);
         // Each probe is answered, and counted.
-        let stranger = crate::request::discovery(43, 65507).unwrap();
+        crate::request::discovery(43, 65507, &mut bufs).unwrap();
+        let stranger = bufs.datagram.clone();
         assert!(matches!(
             l.handle_at(from, &stranger, now),
             Handled::Discovery(_)
