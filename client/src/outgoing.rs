@@ -127,16 +127,26 @@ pub fn seal_into(
     if security.auth.is_some() {
         msg_flags |= flags::AUTH;
     }
-    let params = UsmSecurityParameters {
+    let usm_params = UsmSecurityParameters {
         msg_authoritative_engine_id: security.engine_id,
         msg_authoritative_engine_boots: security.engine_boots,
         msg_authoritative_engine_time: security.engine_time,
         msg_user_name: security.user,
         msg_authentication_parameters: &zeros[..mac_len],
         msg_privacy_parameters: salt.as_ref().map_or(&[][..], |s| &s[..]),
-    }
-    .to_ber()
-    .map_err(OutgoingError::Encode)?;
+    };
+    // On the stack: engine IDs and user names are 32 octets at most (RFC 3411), MACs 48;
+    // longer ones (an agent's odd engine ID) go to the heap.
+    let mut stack = [0u8; 256];
+    let heap;
+    let params: &[u8] = match usm_params.encode_to_slice(&mut stack) {
+        Ok(p) => p,
+        Err(snmp_ber::EncodeError::BufferTooSmall { .. }) => {
+            heap = usm_params.to_ber().map_err(OutgoingError::Encode)?;
+            &heap
+        }
+        Err(e) => return Err(OutgoingError::Encode(e)),
+    };
     let sealed = Snmpv3Message {
         msg_version: 3,
         msg_global_data: HeaderData {
@@ -145,7 +155,7 @@ pub fn seal_into(
             msg_flags: [msg_flags],
             msg_security_model: USM,
         },
-        msg_security_parameters: &params,
+        msg_security_parameters: params,
         msg_data: data,
     };
     sealed
@@ -179,6 +189,41 @@ mod tests {
         }
         .to_ber()
         .unwrap()
+    }
+
+    /// Security parameters too long for the stack buffer (an engine ID of 300 octets, longer
+    /// than RFC 3411 allows, as an odd agent may send) are encoded on the heap instead, and
+    /// the message still opens and verifies; `seal_into` reuses its buffers.
+    #[test]
+    fn long_engine_ids_and_reused_buffers() {
+        let engine = vec![0x80; 300];
+        let plain = scoped_pdu(&engine);
+        let header = Header {
+            msg_id: 5,
+            max_size: 65507,
+            reportable: true,
+        };
+        let akey = Key::localized(AuthProtocol::Sha1, b"authpassword", &engine).unwrap();
+        let pkey = Key::localized(AuthProtocol::Sha1, b"privpassword", &engine).unwrap();
+        let security = Security {
+            user: b"someone",
+            engine_id: &engine,
+            engine_boots: 1,
+            engine_time: 2,
+            auth: Some((AuthProtocol::Sha1, &akey)),
+            privacy: Some((PrivProtocol::Aes128, &pkey, [8; 8])),
+        };
+        let (mut encrypted, mut message) = (Vec::new(), Vec::new());
+        for _ in 0..2 {
+            seal_into(header, &security, &plain, &mut encrypted, &mut message).unwrap();
+            let m = Incoming::parse(&message).unwrap();
+            assert_eq!(m.usm.msg_authoritative_engine_id, &engine[..]);
+            m.verify(AuthProtocol::Sha1, &akey).unwrap();
+            let opened = m
+                .scoped_pdu_octets(Some((PrivProtocol::Aes128, &pkey)))
+                .unwrap();
+            assert_eq!(opened, plain);
+        }
     }
 
     #[test]

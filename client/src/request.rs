@@ -41,7 +41,8 @@ pub(crate) enum Kind {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
     pub(crate) kind: Kind,
-    pub(crate) oids: Vec<OidBuf>,
+    /// Its names: on the stack up to four.
+    pub(crate) oids: SmallVec<[OidBuf; 4]>,
     /// A SET's values, one per OID; empty for the others (their values are unSpecified).
     pub(crate) values: Vec<Value>,
 }
@@ -97,7 +98,7 @@ impl Request {
     fn of(kind: Kind, oids: &[OidBuf]) -> Request {
         Request {
             kind,
-            oids: oids.to_vec(),
+            oids: oids.iter().cloned().collect(),
             values: Vec::new(),
         }
     }

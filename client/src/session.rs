@@ -115,6 +115,19 @@ macro_rules! requests {
             self.run(Request::get(oids))$(.$await)?
         }
 
+        /// GET of `oids`, its bindings in `out` (what `out` held is given back to be the
+        /// next answer's storage): a poller calling this in a loop allocates nothing per
+        /// request once warm (client/tests/allocations.rs).
+        pub $($async)? fn get_into(
+            &mut self,
+            oids: &[OidBuf],
+            out: &mut Vec<VarBind>,
+        ) -> Result<(), ClientError> {
+            let bindings = self.run(Request::get(oids))$(.$await)??;
+            crate::value::recycle(std::mem::replace(out, bindings));
+            Ok(())
+        }
+
         /// GETNEXT of `oids`.
         pub $($async)? fn get_next(&mut self, oids: &[OidBuf]) -> Result<Vec<VarBind>, ClientError> {
             self.run(Request::get_next(oids))$(.$await)?

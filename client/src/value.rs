@@ -197,10 +197,27 @@ impl VarBind {
     /// [`snmp_ber::INLINE_OCTETS`] octets. The first binding that does not decode is the error,
     /// with its index in the path.
     pub fn list_from_wire(list: &wire::VarBindList<'_>) -> Result<Vec<VarBind>, DecodeError> {
-        let mut out = Vec::with_capacity(list.0.len());
+        let mut out = SPARE.with(|s| s.take());
+        out.clear();
+        out.reserve(list.0.len());
         for vb in list.0.iter() {
             out.push(VarBind::from_wire(&vb?));
         }
         Ok(out)
+    }
+}
+
+thread_local! {
+    /// A list given back ([`recycle`]) for the next answer decoded on this thread.
+    static SPARE: std::cell::Cell<Vec<VarBind>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Gives `list`'s allocation back for the next answer decoded on this thread (see
+/// `Session::get_into`).
+pub(crate) fn recycle(mut list: Vec<VarBind>) {
+    list.clear();
+    // A list too large to be worth keeping is let go.
+    if list.capacity() <= 4096 {
+        SPARE.with(|s| s.set(list));
     }
 }
