@@ -111,7 +111,20 @@ impl Walk {
             self.done = true;
             return Err(ClientError::NoBindings(self.last.clone()));
         }
-        for vb in answer {
+        let mut answer = answer;
+        let taken = self.take(answer.drain(..), each);
+        // The list's allocation serves the next answer.
+        crate::value::recycle(answer);
+        taken
+    }
+
+    /// Hands `bindings` to `each` while they are inside the subtree and increasing.
+    fn take(
+        &mut self,
+        bindings: impl Iterator<Item = VarBind>,
+        each: &mut impl FnMut(&VarBind),
+    ) -> Result<(), ClientError> {
+        for vb in bindings {
             if vb.value == Value::EndOfMibView || !vb.oid.as_oid().starts_with(&self.root.as_oid())
             {
                 self.done = true;

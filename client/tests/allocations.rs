@@ -306,3 +306,53 @@ fn async_get_into_allocates_nothing() {
         assert_eq!(m, 0, "{name}: allocations in 100 async get_into");
     }
 }
+
+/// A walk allocates nothing per request once warm: each answer's list of bindings serves the
+/// next (`Walk::absorb` gives it back), the names and datagrams as for a GET. A walk of 100
+/// bindings by GETBULK of 10, after a first walk.
+#[test]
+fn walks_allocate_nothing_per_request() {
+    use snmp_client::respond::{Responder, View};
+    use snmp_client::{Credentials, Options, Session};
+    use std::sync::Arc;
+    use std::time::Instant;
+
+    let objects: Vec<(OidBuf, Value)> = (1..=100u32)
+        .map(|k| {
+            let oid = OidBuf::from_arcs(&[1, 3, 6, 1, 4, 1, 99999, 1, k]).unwrap();
+            (oid, Value::Integer(i64::from(k)))
+        })
+        .collect();
+    let view = Arc::new(View::new(objects));
+    let socket = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let addr = socket.local_addr().unwrap();
+    std::thread::spawn(move || {
+        let mut r = Responder::new(
+            view,
+            vec![b"public".to_vec()],
+            vec![],
+            b"\x80walk",
+            1,
+            Instant::now(),
+        );
+        let mut buf = vec![0u8; 65_535];
+        while let Ok((n, from)) = socket.recv_from(&mut buf) {
+            if let Some(a) = r.handle(&buf[..n], Instant::now()) {
+                let _ = socket.send_to(&a, from);
+            }
+        }
+    });
+    let options = Options {
+        max_repetitions: 10,
+        ..Options::default()
+    };
+    let mut s = Session::new(addr, Credentials::V2c(b"public".to_vec()), options).unwrap();
+    let root = OidBuf::from_arcs(&[1, 3, 6, 1, 4, 1, 99999]).unwrap();
+    let mut seen = 0;
+    s.walk(&root, |_| seen += 1).unwrap();
+    assert_eq!(seen, 100);
+    let (n, requests) = allocations(|| s.walk(&root, |_| {}).unwrap());
+    eprintln!("walk: {n} allocations in {requests} requests");
+    assert!(requests >= 10, "{requests} requests");
+    assert_eq!(n, 0, "allocations in a walk of {requests} requests");
+}
