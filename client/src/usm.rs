@@ -718,7 +718,8 @@ pub fn encrypt(
     salt: &[u8; 8],
     plaintext: &[u8],
 ) -> Result<Vec<u8>, UsmError> {
-    let mut out = Vec::new();
+    // Room for DES's padding too: one allocation.
+    let mut out = Vec::with_capacity(plaintext.len().div_ceil(8) * 8);
     encrypt_into(protocol, key, boots, time, salt, plaintext, &mut out)?;
     Ok(out)
 }

@@ -188,23 +188,27 @@ fn alloc_user() -> snmp_client::UsmUser {
 /// thread) serving sysName.0 over v2c (`public`) and to [`alloc_user`]; its address and the
 /// OID.
 fn spawn_agent() -> (std::net::SocketAddr, OidBuf) {
+    let oid: OidBuf = "1.3.6.1.2.1.1.5.0".parse().unwrap();
+    let objects = vec![(oid.clone(), Value::OctetString(b"host".as_slice().into()))];
+    (serve(objects, vec![alloc_user()]), oid)
+}
+
+/// An agent in another thread serving `objects` over v2c (`public`) and to `users`.
+fn serve(objects: Vec<(OidBuf, Value)>, users: Vec<snmp_client::UsmUser>) -> std::net::SocketAddr {
     use snmp_client::respond::{Responder, View};
     use std::sync::Arc;
     use std::time::Instant;
 
-    let oid: OidBuf = "1.3.6.1.2.1.1.5.0".parse().unwrap();
-    let view = Arc::new(View::new(vec![(
-        oid.clone(),
-        Value::OctetString(b"host".as_slice().into()),
-    )]));
+    let view = Arc::new(View::new(objects));
     let socket = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
     let addr = socket.local_addr().unwrap();
     std::thread::spawn(move || {
+        let engine = b"\x80\x00\x1f\x88\x04alloc";
         let mut r = Responder::new(
             view,
             vec![b"public".to_vec()],
-            vec![alloc_user()],
-            b"\x80\x00\x1f\x88\x04alloc",
+            users,
+            engine,
             1,
             Instant::now(),
         );
@@ -215,7 +219,7 @@ fn spawn_agent() -> (std::net::SocketAddr, OidBuf) {
             }
         }
     });
-    (addr, oid)
+    addr
 }
 
 /// Heap allocations per GET of one binding after warm-up, sync session, v2c and v3 authPriv.
@@ -314,10 +318,7 @@ fn async_get_into_allocates_nothing() {
 /// bindings by GETBULK of 10, after a first walk.
 #[test]
 fn walks_allocate_nothing_per_request() {
-    use snmp_client::respond::{Responder, View};
     use snmp_client::{Credentials, Options, Session};
-    use std::sync::Arc;
-    use std::time::Instant;
 
     let objects: Vec<(OidBuf, Value)> = (1..=100u32)
         .map(|k| {
@@ -325,25 +326,7 @@ fn walks_allocate_nothing_per_request() {
             (oid, Value::Integer(i64::from(k)))
         })
         .collect();
-    let view = Arc::new(View::new(objects));
-    let socket = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
-    let addr = socket.local_addr().unwrap();
-    std::thread::spawn(move || {
-        let mut r = Responder::new(
-            view,
-            vec![b"public".to_vec()],
-            vec![],
-            b"\x80walk",
-            1,
-            Instant::now(),
-        );
-        let mut buf = vec![0u8; 65_535];
-        while let Ok((n, from)) = socket.recv_from(&mut buf) {
-            if let Some(a) = r.handle(&buf[..n], Instant::now()) {
-                let _ = socket.send_to(&a, from);
-            }
-        }
-    });
+    let addr = serve(objects, Vec::new());
     let options = Options {
         max_repetitions: 10,
         ..Options::default()
