@@ -718,10 +718,11 @@ pub fn encrypt(
     salt: &[u8; 8],
     plaintext: &[u8],
 ) -> Result<Vec<u8>, UsmError> {
-    // Room for DES's padding too: one allocation.
-    let mut out = Vec::with_capacity(plaintext.len().div_ceil(8) * 8);
-    encrypt_into(protocol, key, boots, time, salt, plaintext, &mut out)?;
-    Ok(out)
+    let cipher = cipher(protocol, key)?;
+    let mut buf = plaintext.to_vec();
+    pad(protocol, &mut buf);
+    cipher.apply(&iv(protocol, key, boots, time, salt), &mut buf, true);
+    Ok(buf)
 }
 
 /// [`encrypt`] into `out` (its previous contents replaced), so that a session encrypts every
@@ -736,14 +737,18 @@ pub fn encrypt_into(
     out: &mut Vec<u8>,
 ) -> Result<(), UsmError> {
     let cipher = cipher(protocol, key)?;
-    let iv = iv(protocol, key, boots, time, salt);
     out.clear();
     out.extend_from_slice(plaintext);
-    if protocol == PrivProtocol::Des {
-        out.resize(plaintext.len().div_ceil(8) * 8, 0);
-    }
-    cipher.apply(&iv, out, true);
+    pad(protocol, out);
+    cipher.apply(&iv(protocol, key, boots, time, salt), out, true);
     Ok(())
+}
+
+/// DES encrypts whole blocks: the plaintext padded with zeros to one.
+fn pad(protocol: PrivProtocol, buf: &mut Vec<u8>) {
+    if protocol == PrivProtocol::Des {
+        buf.resize(buf.len().div_ceil(8) * 8, 0);
+    }
 }
 
 /// Decrypts `encryptedPDU` (RFC 3414 8.1.1.3, RFC 3826 3.1.4) with the localized privacy key;
