@@ -48,18 +48,6 @@ fn receive_buffer(options: &Options) -> Vec<u8> {
     vec![0; options.max_size.clamp(484, 65535) as usize]
 }
 
-/// Adds one binding of a table walk to its row (`strict`: what does not fit is the error).
-fn push_row<R: Row>(rows: &mut Rows<R>, vb: &VarBind, strict: bool) -> Result<(), ClientError> {
-    let name: Vec<u32> = vb.oid.as_oid().arcs().collect();
-    let value = vb.value.as_wire()?;
-    if strict {
-        rows.push(&name, &value)?;
-    } else {
-        rows.push_lenient(&name, &value);
-    }
-    Ok(())
-}
-
 /// A walk handed out a binding at a time, from [`Session::walk_iter`] (an `Iterator`) or
 /// `AsyncSession::walk_iter` (an async [`WalkIter::next`]). The walk itself is
 /// [`Walk`]'s, sans IO; this holds the bindings of the last answer not yet handed out.
@@ -320,7 +308,7 @@ macro_rules! requests {
                 let answer = self.run(request)$(.$await)?;
                 walk.absorb(answer, &mut |vb: &VarBind| {
                     if failed.is_none() {
-                        failed = push_row(&mut rows, vb, strict).err();
+                        failed = crate::value::push_row(&mut rows, vb, strict).err();
                     }
                 })?;
                 if let Some(e) = failed.take() {

@@ -6,6 +6,8 @@ use snmp_messages::rfc1155_smi as v1smi;
 use snmp_messages::snmpv2_pdu::{self as wire, VarBindValue};
 use snmp_messages::snmpv2_smi::{self as v2smi, ApplicationSyntax, ObjectSyntax, SimpleSyntax};
 
+use snmp_mib::{Row, Rows};
+
 use crate::error::ClientError;
 
 /// A value of a variable binding, owned.
@@ -220,4 +222,20 @@ pub(crate) fn recycle(mut list: Vec<VarBind>) {
     if list.capacity() <= 4096 {
         SPARE.with(|s| s.set(list));
     }
+}
+
+/// Adds one binding of a table walk to its row (`strict`: what does not fit is the error).
+pub(crate) fn push_row<R: Row>(
+    rows: &mut Rows<R>,
+    vb: &VarBind,
+    strict: bool,
+) -> Result<(), ClientError> {
+    let name: Vec<u32> = vb.oid.as_oid().arcs().collect();
+    let value = vb.value.as_wire()?;
+    if strict {
+        rows.push(&name, &value)?;
+    } else {
+        rows.push_lenient(&name, &value);
+    }
+    Ok(())
 }

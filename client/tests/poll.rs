@@ -10,6 +10,7 @@ use snmp_client::poll::{AsyncPoller, Job, Target};
 use snmp_client::respond::{Responder, View};
 use snmp_client::usm::{AuthProtocol, PrivProtocol};
 use snmp_client::{ClientError, Credentials, Options, UsmUser, Value};
+use snmp_mibs::if_mib::{IfEntry, IfEntryIndex};
 
 fn user() -> UsmUser {
     UsmUser::new(
@@ -106,11 +107,20 @@ async fn every_target_gets_its_result_or_its_error() {
         .await
         .unwrap();
     assert_eq!(outcomes.len(), 42);
-    for o in outcomes.iter().filter(|o| o.target < 40) {
-        let got = o.result.as_ref().unwrap();
-        assert_eq!(got.len(), 30, "target {}", o.target);
+    for o in outcomes.into_iter().filter(|o| o.target < 40) {
+        let (target, got) = (o.target, o.result.as_ref().unwrap());
+        assert_eq!(got.len(), 30, "target {target}");
         // 30 bindings by GETBULK of 7: 5 requests.
-        assert_eq!(o.requests, 5, "target {}", o.target);
+        assert_eq!(o.requests, 5, "target {target}");
+        // And as IF-MIB's typed rows, keyed by ifIndex.
+        let rows = o.into_rows::<IfEntry>().unwrap();
+        assert_eq!(
+            (rows.len(), rows.problems().len()),
+            (30, 0),
+            "target {target}"
+        );
+        let third = rows.get(&IfEntryIndex { if_index: 3 }).unwrap();
+        assert_eq!(third.if_descr.as_deref(), Some("if3"), "target {target}");
     }
     // Each v3 agent discovered once, over the three rounds, with an engine of its own.
     let engines: std::collections::HashSet<Vec<u8>> = poller

@@ -62,6 +62,20 @@ pub struct Outcome {
     pub requests: u32,
 }
 
+impl Outcome {
+    /// A walk's bindings as the typed rows of `R` (a generated `...Entry`, such as
+    /// `snmp_mibs::if_mib::IfEntry`), keyed by INDEX: leniently, as `Session::walk_table`
+    /// (a value that does not fit its column is left out of the row and kept in
+    /// `Rows::problems()`); the target's error when it has no bindings.
+    pub fn into_rows<R: snmp_mib::Row>(self) -> Result<snmp_mib::Rows<R>, ClientError> {
+        let mut rows = snmp_mib::Rows::new();
+        for vb in &self.result? {
+            crate::value::push_row(&mut rows, vb, false)?;
+        }
+        Ok(rows)
+    }
+}
+
 /// A target's state in the round.
 #[derive(Debug)]
 enum State {
