@@ -222,13 +222,21 @@ impl ModuleGen<'_> {
         Some(quote!(#m::#ty))
     }
 
-    /// The type of a value of `syn` that names a convention generated in this run, when its
-    /// named numbers or bits (if any) are the convention's.
-    fn named_type(&self, syn: &Syntax) -> Option<TokenStream> {
+    /// The convention generated in this run that values of `syn` take their type from, when
+    /// their named numbers or bits (if any) are the convention's.
+    fn named_convention<'s>(&self, syn: &'s Syntax) -> Option<&'s ConventionRef> {
         if syn.is_enumerated() && syn.values_from.is_none() {
             return None;
         }
-        self.convention_path(syn.convention.as_ref()?)
+        syn.convention
+            .as_ref()
+            .filter(|c| self.conventions.contains_key(*c))
+    }
+
+    /// The type of [`Self::named_convention`], its module imported (call it only for a path
+    /// the output uses: every module it names is imported).
+    fn named_type(&self, syn: &Syntax) -> Option<TokenStream> {
+        self.convention_path(self.named_convention(syn)?)
     }
 
     /// The enumeration or bit-set type of values of `syn`: the convention's, or the one
@@ -375,32 +383,22 @@ fn module_tokens(g: &mut ModuleGen<'_>) -> TokenStream {
     for (k, o) in module.objects.iter().enumerate() {
         match o.role {
             Role::Entry => items.rows.push(g.row(k, o)),
-            Role::Notification => match g.notification(o) {
-                Ok(tokens) => items.notifications.push(tokens),
-                Err(why) => items.untyped.push(format!("`{}` ({why})", o.name)),
-            },
+            Role::Notification => {
+                // A notification without a struct leaves no paths in the output: nor imports.
+                let imported = g.siblings.borrow().clone();
+                match g.notification(o) {
+                    Ok(tokens) => items.notifications.push(tokens),
+                    Err(why) => {
+                        g.siblings.replace(imported);
+                        items.untyped.push(format!("`{}` ({why})", o.name));
+                    }
+                }
+            }
             _ => {}
         }
     }
     items.scalars = g.scalar_fns();
     items.siblings = g.siblings.take();
-    if !items.siblings.is_empty() {
-        // A path made for a notification that then had no typed struct is not in the output:
-        // import only the modules the items name.
-        let text: String = [
-            &items.types,
-            &items.rows,
-            &items.notifications,
-            &items.scalars,
-        ]
-        .iter()
-        .flat_map(|list| list.iter())
-        .map(|t| t.to_string())
-        .collect();
-        items
-            .siblings
-            .retain(|m| text.contains(&format!("{} ::", ident(m))));
-    }
     assemble(g.module, items)
 }
 

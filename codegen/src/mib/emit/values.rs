@@ -73,10 +73,13 @@ impl ModuleGen<'_> {
         }
         text.push('.');
         let label = format!("`{}` ({})", c.name, self.module.name);
-        let inner = c.syntax.values_from.as_ref().filter(|v| **v != me);
+        let inner = (c.syntax.is_enumerated())
+            .then_some(c.syntax.values_from.as_ref())
+            .flatten()
+            .filter(|v| **v != me);
         match inner.and_then(|v| self.convention_path(v)) {
             // Numbers or bits named by another convention: its type.
-            Some(path) if c.syntax.is_enumerated() => {
+            Some(path) => {
                 let d = doc(&text);
                 quote!(#d pub type #ty = #path;)
             }
@@ -93,7 +96,7 @@ impl ModuleGen<'_> {
     /// An enumeration or bit-set type for object `o`, when its SYNTAX names numbers or bits
     /// that are not a generated convention's.
     pub(super) fn object_value_type(&mut self, o: &Object, syn: &Syntax) -> Option<TokenStream> {
-        if !syn.is_enumerated() || self.named_type(syn).is_some() {
+        if !syn.is_enumerated() || self.named_convention(syn).is_some() {
             return None;
         }
         let name = self.unique_type(camel_case(&o.name));
