@@ -27,6 +27,9 @@ pub struct SocketStats {
     pub sent: u64,
     /// Datagrams the system refused to send (their requests time out and go again).
     pub refused: u64,
+    /// Datagrams received from an address that is neither IPv4 nor IPv6 (no target's), not
+    /// handed on.
+    pub unaddressed: u64,
 }
 
 /// Room for one datagram: the largest UDP payload, so that none is cut short.
@@ -74,7 +77,8 @@ impl Received {
         self.got.clear();
         stats.receive_calls += 1;
         match socket.try_io(Interest::READABLE, || receive_many(socket, self)) {
-            Ok(()) => {
+            Ok(unaddressed) => {
+                stats.unaddressed += unaddressed;
                 stats.received += self.got.len() as u64;
                 Ok(self.got.len())
             }
@@ -84,8 +88,9 @@ impl Received {
     }
 }
 
+/// Fills `into`; returns how many datagrams came from no IPv4 or IPv6 address.
 #[cfg(target_os = "linux")]
-fn receive_many(socket: &UdpSocket, into: &mut Received) -> io::Result<()> {
+fn receive_many(socket: &UdpSocket, into: &mut Received) -> io::Result<u64> {
     use std::io::IoSliceMut;
     use std::os::fd::AsRawFd;
 
@@ -105,17 +110,19 @@ fn receive_many(socket: &UdpSocket, into: &mut Received) -> io::Result<()> {
         None,
     )
     .map_err(io::Error::from)?;
+    let mut unaddressed = 0;
     for m in received {
-        // A datagram from an address of no known family cannot be any target's.
-        if let Some(from) = m.address.as_ref().and_then(socket_addr) {
-            into.got.push((m.bytes, from));
+        // A datagram from an address of no known family cannot be any target's: counted.
+        match m.address.as_ref().and_then(socket_addr) {
+            Some(from) => into.got.push((m.bytes, from)),
+            None => unaddressed += 1,
         }
     }
-    Ok(())
+    Ok(unaddressed)
 }
 
 #[cfg(not(target_os = "linux"))]
-fn receive_many(socket: &UdpSocket, into: &mut Received) -> io::Result<()> {
+fn receive_many(socket: &UdpSocket, into: &mut Received) -> io::Result<u64> {
     for slot in into.slots.chunks_mut(SLOT) {
         match socket.try_recv_from(slot) {
             Ok((n, from)) => into.got.push((n, from)),
@@ -123,7 +130,7 @@ fn receive_many(socket: &UdpSocket, into: &mut Received) -> io::Result<()> {
             Err(e) => return Err(e),
         }
     }
-    Ok(())
+    Ok(0)
 }
 
 #[cfg(target_os = "linux")]
