@@ -21,5 +21,6 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(again) = list.to_ber() {
         assert_eq!(again, data, "DER re-encodes what it decoded");
+        assert_eq!(list.encoded_len(), again.len(), "encoded_len counts what is written");
     }
 });

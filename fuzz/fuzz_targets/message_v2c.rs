@@ -20,6 +20,7 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(m) = validated {
         let again = m.to_ber().expect("a validated message encodes");
+        assert_eq!(m.encoded_len(), again.len(), "encoded_len counts what is written");
         assert_eq!(Message::from_ber_validated(&again).expect("its encoding decodes"), m);
     }
 });

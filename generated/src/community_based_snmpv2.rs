@@ -90,6 +90,24 @@ impl<'a> Message<'a> {
         }
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let mut n = 0;
+        {
+            let v = &self.version;
+            n += snmp_ber::tlv_len(1, v.contents_len());
+        }
+        {
+            let v = &self.community;
+            n += snmp_ber::tlv_len(1, v[..].len());
+        }
+        {
+            let v = &self.data;
+            n += snmp_ber::Encode::encoded_len(v);
+        }
+        n
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Message<'a> {
@@ -114,6 +132,10 @@ impl snmp_ber::Encode for Message<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x30, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -147,6 +169,11 @@ impl MessageVersion {
     ) -> Result<(), snmp_ber::EncodeError> {
         w.put_i64_contents(self.0)?;
         Ok(())
+    }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        snmp_ber::encoded_len_i64(self.0)
     }
 }
 
@@ -186,5 +213,9 @@ impl snmp_ber::Encode for MessageVersion {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x02, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }

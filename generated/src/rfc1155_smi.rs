@@ -97,6 +97,12 @@ impl<'a> ObjectName<'a> {
         w.put_slice(v.as_ber())?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v.as_ber().len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for ObjectName<'a> {
@@ -114,6 +120,10 @@ impl snmp_ber::Encode for ObjectName<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x06, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -307,6 +317,34 @@ impl snmp_ber::Encode for ObjectSyntax<'_> {
         }
         Ok(())
     }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        match self {
+            Self::Simple(SimpleSyntax::Number(v)) => {
+                snmp_ber::tlv_len(1, snmp_ber::encoded_len_i64(*v))
+            }
+            Self::Simple(SimpleSyntax::String(v)) => snmp_ber::tlv_len(1, v[..].len()),
+            Self::Simple(SimpleSyntax::Object(v)) => {
+                snmp_ber::tlv_len(1, v.as_ber().len())
+            }
+            Self::Simple(SimpleSyntax::Empty) => snmp_ber::tlv_len(1, 0),
+            Self::ApplicationWide(
+                ApplicationSyntax::Address(NetworkAddress::Internet(v)),
+            ) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::ApplicationWide(ApplicationSyntax::Counter(v)) => {
+                snmp_ber::tlv_len(1, v.contents_len())
+            }
+            Self::ApplicationWide(ApplicationSyntax::Gauge(v)) => {
+                snmp_ber::tlv_len(1, v.contents_len())
+            }
+            Self::ApplicationWide(ApplicationSyntax::Ticks(v)) => {
+                snmp_ber::tlv_len(1, v.contents_len())
+            }
+            Self::ApplicationWide(ApplicationSyntax::Arbitrary(v)) => {
+                snmp_ber::tlv_len(1, v.contents_len())
+            }
+        }
+    }
 }
 
 /// `SimpleSyntax` from RFC1155-SMI (asn1/RFC1155-SMI.asn1:67).
@@ -421,6 +459,15 @@ impl snmp_ber::Encode for SimpleSyntax<'_> {
             }
         }
         Ok(())
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        match self {
+            Self::Number(v) => snmp_ber::tlv_len(1, snmp_ber::encoded_len_i64(*v)),
+            Self::String(v) => snmp_ber::tlv_len(1, v[..].len()),
+            Self::Object(v) => snmp_ber::tlv_len(1, v.as_ber().len()),
+            Self::Empty => snmp_ber::tlv_len(1, 0),
+        }
     }
 }
 
@@ -561,6 +608,18 @@ impl snmp_ber::Encode for ApplicationSyntax<'_> {
         }
         Ok(())
     }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        match self {
+            Self::Address(NetworkAddress::Internet(v)) => {
+                snmp_ber::tlv_len(1, v.contents_len())
+            }
+            Self::Counter(v) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::Gauge(v) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::Ticks(v) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::Arbitrary(v) => snmp_ber::tlv_len(1, v.contents_len()),
+        }
+    }
 }
 
 /// `NetworkAddress` from RFC1155-SMI (asn1/RFC1155-SMI.asn1:105).
@@ -610,6 +669,12 @@ impl snmp_ber::Encode for NetworkAddress {
         }
         Ok(())
     }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        match self {
+            Self::Internet(v) => snmp_ber::tlv_len(1, v.contents_len()),
+        }
+    }
 }
 
 /// `IpAddress` from RFC1155-SMI (asn1/RFC1155-SMI.asn1:111).
@@ -644,6 +709,12 @@ impl IpAddress {
         w.put_slice(&v[..])?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v[..].len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for IpAddress {
@@ -661,6 +732,10 @@ impl snmp_ber::Encode for IpAddress {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x40, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -696,6 +771,12 @@ impl Counter {
         w.put_u64_contents(u64::from(*v))?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        snmp_ber::encoded_len_u64(u64::from(*v))
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Counter {
@@ -713,6 +794,10 @@ impl snmp_ber::Encode for Counter {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x41, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -748,6 +833,12 @@ impl Gauge {
         w.put_u64_contents(u64::from(*v))?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        snmp_ber::encoded_len_u64(u64::from(*v))
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Gauge {
@@ -765,6 +856,10 @@ impl snmp_ber::Encode for Gauge {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x42, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -800,6 +895,12 @@ impl TimeTicks {
         w.put_u64_contents(u64::from(*v))?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        snmp_ber::encoded_len_u64(u64::from(*v))
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for TimeTicks {
@@ -817,6 +918,10 @@ impl snmp_ber::Encode for TimeTicks {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x43, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -852,6 +957,12 @@ impl<'a> Opaque<'a> {
         w.put_slice(&v[..])?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v[..].len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Opaque<'a> {
@@ -869,5 +980,9 @@ impl snmp_ber::Encode for Opaque<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x44, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }

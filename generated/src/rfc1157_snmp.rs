@@ -87,6 +87,24 @@ impl<'a> Message<'a> {
         }
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let mut n = 0;
+        {
+            let v = &self.version;
+            n += snmp_ber::tlv_len(1, v.contents_len());
+        }
+        {
+            let v = &self.community;
+            n += snmp_ber::tlv_len(1, v[..].len());
+        }
+        {
+            let v = &self.data;
+            n += snmp_ber::Encode::encoded_len(v);
+        }
+        n
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Message<'a> {
@@ -111,6 +129,10 @@ impl snmp_ber::Encode for Message<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x30, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -266,6 +288,16 @@ impl snmp_ber::Encode for Pdus<'_> {
         }
         Ok(())
     }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        match self {
+            Self::GetRequest(v) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::GetNextRequest(v) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::GetResponse(v) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::SetRequest(v) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::Trap(v) => snmp_ber::tlv_len(1, v.contents_len()),
+        }
+    }
 }
 
 /// `GetRequest-PDU` from RFC1157-SNMP (asn1/RFC1157-SNMP.asn1:50).
@@ -300,6 +332,12 @@ impl<'a> GetRequestPdu<'a> {
         v.encode_contents(w)?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v.contents_len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for GetRequestPdu<'a> {
@@ -321,6 +359,10 @@ impl snmp_ber::Encode for GetRequestPdu<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0xa0, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -356,6 +398,12 @@ impl<'a> GetNextRequestPdu<'a> {
         v.encode_contents(w)?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v.contents_len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for GetNextRequestPdu<'a> {
@@ -377,6 +425,10 @@ impl snmp_ber::Encode for GetNextRequestPdu<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0xa1, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -412,6 +464,12 @@ impl<'a> GetResponsePdu<'a> {
         v.encode_contents(w)?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v.contents_len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for GetResponsePdu<'a> {
@@ -433,6 +491,10 @@ impl snmp_ber::Encode for GetResponsePdu<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0xa2, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -468,6 +530,12 @@ impl<'a> SetRequestPdu<'a> {
         v.encode_contents(w)?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v.contents_len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for SetRequestPdu<'a> {
@@ -489,6 +557,10 @@ impl snmp_ber::Encode for SetRequestPdu<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0xa3, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -614,6 +686,28 @@ impl<'a> Pdu<'a> {
         }
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let mut n = 0;
+        {
+            let v = &self.request_id;
+            n += snmp_ber::tlv_len(1, snmp_ber::encoded_len_i64(*v));
+        }
+        {
+            let v = &self.error_status;
+            n += snmp_ber::tlv_len(1, v.contents_len());
+        }
+        {
+            let v = &self.error_index;
+            n += snmp_ber::tlv_len(1, snmp_ber::encoded_len_i64(*v));
+        }
+        {
+            let v = &self.variable_bindings;
+            n += snmp_ber::tlv_len(1, v.contents_len());
+        }
+        n
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Pdu<'a> {
@@ -638,6 +732,10 @@ impl snmp_ber::Encode for Pdu<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x30, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -801,6 +899,36 @@ impl<'a> TrapPdu<'a> {
         }
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let mut n = 0;
+        {
+            let v = &self.enterprise;
+            n += snmp_ber::tlv_len(1, v.as_ber().len());
+        }
+        {
+            let v = &self.agent_addr;
+            n += snmp_ber::Encode::encoded_len(v);
+        }
+        {
+            let v = &self.generic_trap;
+            n += snmp_ber::tlv_len(1, v.contents_len());
+        }
+        {
+            let v = &self.specific_trap;
+            n += snmp_ber::tlv_len(1, snmp_ber::encoded_len_i64(*v));
+        }
+        {
+            let v = &self.time_stamp;
+            n += snmp_ber::tlv_len(1, v.contents_len());
+        }
+        {
+            let v = &self.variable_bindings;
+            n += snmp_ber::tlv_len(1, v.contents_len());
+        }
+        n
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for TrapPdu<'a> {
@@ -825,6 +953,10 @@ impl snmp_ber::Encode for TrapPdu<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0xa4, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -896,6 +1028,20 @@ impl<'a> VarBind<'a> {
         }
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let mut n = 0;
+        {
+            let v = &self.name;
+            n += snmp_ber::tlv_len(1, v.contents_len());
+        }
+        {
+            let v = &self.value;
+            n += snmp_ber::Encode::encoded_len(v);
+        }
+        n
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for VarBind<'a> {
@@ -913,6 +1059,10 @@ impl snmp_ber::Encode for VarBind<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x30, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -955,6 +1105,12 @@ impl<'a> VarBindList<'a> {
         v.encode_contents(w)?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v.contents_len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for VarBindList<'a> {
@@ -976,6 +1132,10 @@ impl snmp_ber::Encode for VarBindList<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x30, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -1009,6 +1169,11 @@ impl MessageVersion {
     ) -> Result<(), snmp_ber::EncodeError> {
         w.put_i64_contents(self.0)?;
         Ok(())
+    }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        snmp_ber::encoded_len_i64(self.0)
     }
 }
 
@@ -1049,6 +1214,10 @@ impl snmp_ber::Encode for MessageVersion {
         self.encode_contents(w)?;
         w.put_header_since(0x02, mark)
     }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
+    }
 }
 
 /// `PDU.error-status` from RFC1157-SNMP (asn1/RFC1157-SNMP.asn1:72).
@@ -1086,6 +1255,11 @@ impl PduErrorStatus {
     ) -> Result<(), snmp_ber::EncodeError> {
         w.put_i64_contents(self.0)?;
         Ok(())
+    }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        snmp_ber::encoded_len_i64(self.0)
     }
 }
 
@@ -1141,6 +1315,10 @@ impl snmp_ber::Encode for PduErrorStatus {
         self.encode_contents(w)?;
         w.put_header_since(0x02, mark)
     }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
+    }
 }
 
 /// `Trap-PDU.generic-trap` from RFC1157-SNMP (asn1/RFC1157-SNMP.asn1:99).
@@ -1179,6 +1357,11 @@ impl TrapPduGenericTrap {
     ) -> Result<(), snmp_ber::EncodeError> {
         w.put_i64_contents(self.0)?;
         Ok(())
+    }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        snmp_ber::encoded_len_i64(self.0)
     }
 }
 
@@ -1236,5 +1419,9 @@ impl snmp_ber::Encode for TrapPduGenericTrap {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x02, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }

@@ -216,6 +216,19 @@ impl snmp_ber::Encode for Pdus<'_> {
         }
         Ok(())
     }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        match self {
+            Self::GetRequest(v) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::GetNextRequest(v) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::GetBulkRequest(v) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::Response(v) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::SetRequest(v) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::InformRequest(v) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::SnmpV2Trap(v) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::Report(v) => snmp_ber::tlv_len(1, v.contents_len()),
+        }
+    }
 }
 
 /// `GetRequest-PDU` from SNMPv2-PDU (asn1/SNMPv2-PDU.asn1:28).
@@ -249,6 +262,12 @@ impl<'a> GetRequestPdu<'a> {
         v.encode_contents(w)?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v.contents_len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for GetRequestPdu<'a> {
@@ -270,6 +289,10 @@ impl snmp_ber::Encode for GetRequestPdu<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0xa0, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -304,6 +327,12 @@ impl<'a> GetNextRequestPdu<'a> {
         v.encode_contents(w)?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v.contents_len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for GetNextRequestPdu<'a> {
@@ -325,6 +354,10 @@ impl snmp_ber::Encode for GetNextRequestPdu<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0xa1, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -359,6 +392,12 @@ impl<'a> ResponsePdu<'a> {
         v.encode_contents(w)?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v.contents_len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for ResponsePdu<'a> {
@@ -380,6 +419,10 @@ impl snmp_ber::Encode for ResponsePdu<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0xa2, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -414,6 +457,12 @@ impl<'a> SetRequestPdu<'a> {
         v.encode_contents(w)?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v.contents_len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for SetRequestPdu<'a> {
@@ -435,6 +484,10 @@ impl snmp_ber::Encode for SetRequestPdu<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0xa3, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -469,6 +522,12 @@ impl<'a> GetBulkRequestPdu<'a> {
         v.encode_contents(w)?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v.contents_len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for GetBulkRequestPdu<'a> {
@@ -490,6 +549,10 @@ impl snmp_ber::Encode for GetBulkRequestPdu<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0xa5, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -524,6 +587,12 @@ impl<'a> InformRequestPdu<'a> {
         v.encode_contents(w)?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v.contents_len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for InformRequestPdu<'a> {
@@ -545,6 +614,10 @@ impl snmp_ber::Encode for InformRequestPdu<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0xa6, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -579,6 +652,12 @@ impl<'a> Snmpv2TrapPdu<'a> {
         v.encode_contents(w)?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v.contents_len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Snmpv2TrapPdu<'a> {
@@ -600,6 +679,10 @@ impl snmp_ber::Encode for Snmpv2TrapPdu<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0xa7, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -634,6 +717,12 @@ impl<'a> ReportPdu<'a> {
         v.encode_contents(w)?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v.contents_len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for ReportPdu<'a> {
@@ -655,6 +744,10 @@ impl snmp_ber::Encode for ReportPdu<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0xa8, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -808,6 +901,28 @@ impl<'a> Pdu<'a> {
         }
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let mut n = 0;
+        {
+            let v = &self.request_id;
+            n += snmp_ber::tlv_len(1, snmp_ber::encoded_len_i64(i64::from(*v)));
+        }
+        {
+            let v = &self.error_status;
+            n += snmp_ber::tlv_len(1, v.contents_len());
+        }
+        {
+            let v = &self.error_index;
+            n += snmp_ber::tlv_len(1, snmp_ber::encoded_len_u64(u64::from(*v)));
+        }
+        {
+            let v = &self.variable_bindings;
+            n += snmp_ber::tlv_len(1, v.contents_len());
+        }
+        n
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Pdu<'a> {
@@ -832,6 +947,10 @@ impl snmp_ber::Encode for Pdu<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x30, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -972,6 +1091,28 @@ impl<'a> BulkPdu<'a> {
         }
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let mut n = 0;
+        {
+            let v = &self.request_id;
+            n += snmp_ber::tlv_len(1, snmp_ber::encoded_len_i64(i64::from(*v)));
+        }
+        {
+            let v = &self.non_repeaters;
+            n += snmp_ber::tlv_len(1, snmp_ber::encoded_len_u64(u64::from(*v)));
+        }
+        {
+            let v = &self.max_repetitions;
+            n += snmp_ber::tlv_len(1, snmp_ber::encoded_len_u64(u64::from(*v)));
+        }
+        {
+            let v = &self.variable_bindings;
+            n += snmp_ber::tlv_len(1, v.contents_len());
+        }
+        n
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for BulkPdu<'a> {
@@ -996,6 +1137,10 @@ impl snmp_ber::Encode for BulkPdu<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x30, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -1073,6 +1218,20 @@ impl<'a> VarBind<'a> {
         }
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let mut n = 0;
+        {
+            let v = &self.name;
+            n += snmp_ber::tlv_len(1, v.contents_len());
+        }
+        {
+            let v = &self.value;
+            n += snmp_ber::Encode::encoded_len(v);
+        }
+        n
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for VarBind<'a> {
@@ -1090,6 +1249,10 @@ impl snmp_ber::Encode for VarBind<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x30, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -1142,6 +1305,12 @@ impl<'a> VarBindList<'a> {
         v.encode_contents(w)?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v.contents_len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for VarBindList<'a> {
@@ -1163,6 +1332,10 @@ impl snmp_ber::Encode for VarBindList<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x30, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -1214,6 +1387,11 @@ impl PduErrorStatus {
     ) -> Result<(), snmp_ber::EncodeError> {
         w.put_i64_contents(self.0)?;
         Ok(())
+    }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        snmp_ber::encoded_len_i64(self.0)
     }
 }
 
@@ -1307,6 +1485,10 @@ impl snmp_ber::Encode for PduErrorStatus {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x02, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -1653,5 +1835,59 @@ impl snmp_ber::Encode for VarBindValue<'_> {
             }
         }
         Ok(())
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        match self {
+            Self::Value(
+                super::snmpv2_smi::ObjectSyntax::Simple(
+                    super::snmpv2_smi::SimpleSyntax::IntegerValue(v),
+                ),
+            ) => snmp_ber::tlv_len(1, snmp_ber::encoded_len_i64(i64::from(*v))),
+            Self::Value(
+                super::snmpv2_smi::ObjectSyntax::Simple(
+                    super::snmpv2_smi::SimpleSyntax::StringValue(v),
+                ),
+            ) => snmp_ber::tlv_len(1, v[..].len()),
+            Self::Value(
+                super::snmpv2_smi::ObjectSyntax::Simple(
+                    super::snmpv2_smi::SimpleSyntax::ObjectIdValue(v),
+                ),
+            ) => snmp_ber::tlv_len(1, v.as_ber().len()),
+            Self::Value(
+                super::snmpv2_smi::ObjectSyntax::ApplicationWide(
+                    super::snmpv2_smi::ApplicationSyntax::IpAddressValue(v),
+                ),
+            ) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::Value(
+                super::snmpv2_smi::ObjectSyntax::ApplicationWide(
+                    super::snmpv2_smi::ApplicationSyntax::CounterValue(v),
+                ),
+            ) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::Value(
+                super::snmpv2_smi::ObjectSyntax::ApplicationWide(
+                    super::snmpv2_smi::ApplicationSyntax::TimeticksValue(v),
+                ),
+            ) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::Value(
+                super::snmpv2_smi::ObjectSyntax::ApplicationWide(
+                    super::snmpv2_smi::ApplicationSyntax::ArbitraryValue(v),
+                ),
+            ) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::Value(
+                super::snmpv2_smi::ObjectSyntax::ApplicationWide(
+                    super::snmpv2_smi::ApplicationSyntax::BigCounterValue(v),
+                ),
+            ) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::Value(
+                super::snmpv2_smi::ObjectSyntax::ApplicationWide(
+                    super::snmpv2_smi::ApplicationSyntax::UnsignedIntegerValue(v),
+                ),
+            ) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::UnSpecified => snmp_ber::tlv_len(1, 0),
+            Self::NoSuchObject => snmp_ber::tlv_len(1, 0),
+            Self::NoSuchInstance => snmp_ber::tlv_len(1, 0),
+            Self::EndOfMibView => snmp_ber::tlv_len(1, 0),
+        }
     }
 }

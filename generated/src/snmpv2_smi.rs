@@ -204,6 +204,12 @@ impl<'a> ExtUtcTime<'a> {
         w.put_slice(&v[..])?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v[..].len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for ExtUtcTime<'a> {
@@ -221,6 +227,10 @@ impl snmp_ber::Encode for ExtUtcTime<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x04, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -255,6 +265,12 @@ impl<'a> ObjectName<'a> {
         w.put_slice(v.as_ber())?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v.as_ber().len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for ObjectName<'a> {
@@ -272,6 +288,10 @@ impl snmp_ber::Encode for ObjectName<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x06, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -306,6 +326,12 @@ impl<'a> NotificationName<'a> {
         w.put_slice(v.as_ber())?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v.as_ber().len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for NotificationName<'a> {
@@ -323,6 +349,10 @@ impl snmp_ber::Encode for NotificationName<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x06, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -520,6 +550,38 @@ impl snmp_ber::Encode for ObjectSyntax<'_> {
         }
         Ok(())
     }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        match self {
+            Self::Simple(SimpleSyntax::IntegerValue(v)) => {
+                snmp_ber::tlv_len(1, snmp_ber::encoded_len_i64(i64::from(*v)))
+            }
+            Self::Simple(SimpleSyntax::StringValue(v)) => {
+                snmp_ber::tlv_len(1, v[..].len())
+            }
+            Self::Simple(SimpleSyntax::ObjectIdValue(v)) => {
+                snmp_ber::tlv_len(1, v.as_ber().len())
+            }
+            Self::ApplicationWide(ApplicationSyntax::IpAddressValue(v)) => {
+                snmp_ber::tlv_len(1, v.contents_len())
+            }
+            Self::ApplicationWide(ApplicationSyntax::CounterValue(v)) => {
+                snmp_ber::tlv_len(1, v.contents_len())
+            }
+            Self::ApplicationWide(ApplicationSyntax::TimeticksValue(v)) => {
+                snmp_ber::tlv_len(1, v.contents_len())
+            }
+            Self::ApplicationWide(ApplicationSyntax::ArbitraryValue(v)) => {
+                snmp_ber::tlv_len(1, v.contents_len())
+            }
+            Self::ApplicationWide(ApplicationSyntax::BigCounterValue(v)) => {
+                snmp_ber::tlv_len(1, v.contents_len())
+            }
+            Self::ApplicationWide(ApplicationSyntax::UnsignedIntegerValue(v)) => {
+                snmp_ber::tlv_len(1, v.contents_len())
+            }
+        }
+    }
 }
 
 /// `SimpleSyntax` from SNMPv2-SMI (asn1/SNMPv2-SMI.asn1:144).
@@ -632,6 +694,16 @@ impl snmp_ber::Encode for SimpleSyntax<'_> {
         }
         Ok(())
     }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        match self {
+            Self::IntegerValue(v) => {
+                snmp_ber::tlv_len(1, snmp_ber::encoded_len_i64(i64::from(*v)))
+            }
+            Self::StringValue(v) => snmp_ber::tlv_len(1, v[..].len()),
+            Self::ObjectIdValue(v) => snmp_ber::tlv_len(1, v.as_ber().len()),
+        }
+    }
 }
 
 /// `Integer32` from SNMPv2-SMI (asn1/SNMPv2-SMI.asn1:162).
@@ -665,6 +737,12 @@ impl Integer32 {
         w.put_i64_contents(i64::from(*v))?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        snmp_ber::encoded_len_i64(i64::from(*v))
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Integer32 {
@@ -682,6 +760,10 @@ impl snmp_ber::Encode for Integer32 {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x02, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -839,6 +921,17 @@ impl snmp_ber::Encode for ApplicationSyntax<'_> {
         }
         Ok(())
     }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        match self {
+            Self::IpAddressValue(v) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::CounterValue(v) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::TimeticksValue(v) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::ArbitraryValue(v) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::BigCounterValue(v) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::UnsignedIntegerValue(v) => snmp_ber::tlv_len(1, v.contents_len()),
+        }
+    }
 }
 
 /// `IpAddress` from SNMPv2-SMI (asn1/SNMPv2-SMI.asn1:191).
@@ -873,6 +966,12 @@ impl IpAddress {
         w.put_slice(&v[..])?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v[..].len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for IpAddress {
@@ -890,6 +989,10 @@ impl snmp_ber::Encode for IpAddress {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x40, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -925,6 +1028,12 @@ impl Counter32 {
         w.put_u64_contents(u64::from(*v))?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        snmp_ber::encoded_len_u64(u64::from(*v))
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Counter32 {
@@ -942,6 +1051,10 @@ impl snmp_ber::Encode for Counter32 {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x41, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -977,6 +1090,12 @@ impl Gauge32 {
         w.put_u64_contents(u64::from(*v))?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        snmp_ber::encoded_len_u64(u64::from(*v))
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Gauge32 {
@@ -994,6 +1113,10 @@ impl snmp_ber::Encode for Gauge32 {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x42, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -1029,6 +1152,12 @@ impl Unsigned32 {
         w.put_u64_contents(u64::from(*v))?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        snmp_ber::encoded_len_u64(u64::from(*v))
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Unsigned32 {
@@ -1046,6 +1175,10 @@ impl snmp_ber::Encode for Unsigned32 {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x42, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -1081,6 +1214,12 @@ impl TimeTicks {
         w.put_u64_contents(u64::from(*v))?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        snmp_ber::encoded_len_u64(u64::from(*v))
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for TimeTicks {
@@ -1098,6 +1237,10 @@ impl snmp_ber::Encode for TimeTicks {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x43, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -1133,6 +1276,12 @@ impl<'a> Opaque<'a> {
         w.put_slice(&v[..])?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        v[..].len()
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Opaque<'a> {
@@ -1150,6 +1299,10 @@ impl snmp_ber::Encode for Opaque<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x44, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -1185,6 +1338,12 @@ impl Counter64 {
         w.put_u64_contents(*v)?;
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let v = &self.0;
+        snmp_ber::encoded_len_u64(*v)
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Counter64 {
@@ -1202,5 +1361,9 @@ impl snmp_ber::Encode for Counter64 {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x46, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }

@@ -120,6 +120,28 @@ impl<'a> Snmpv3Message<'a> {
         }
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let mut n = 0;
+        {
+            let v = &self.msg_version;
+            n += snmp_ber::tlv_len(1, snmp_ber::encoded_len_u64(u64::from(*v)));
+        }
+        {
+            let v = &self.msg_global_data;
+            n += snmp_ber::tlv_len(1, v.contents_len());
+        }
+        {
+            let v = &self.msg_security_parameters;
+            n += snmp_ber::tlv_len(1, v[..].len());
+        }
+        {
+            let v = &self.msg_data;
+            n += snmp_ber::Encode::encoded_len(v);
+        }
+        n
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Snmpv3Message<'a> {
@@ -144,6 +166,10 @@ impl snmp_ber::Encode for Snmpv3Message<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x30, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -303,6 +329,28 @@ impl HeaderData {
         }
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let mut n = 0;
+        {
+            let v = &self.msg_id;
+            n += snmp_ber::tlv_len(1, snmp_ber::encoded_len_u64(u64::from(*v)));
+        }
+        {
+            let v = &self.msg_max_size;
+            n += snmp_ber::tlv_len(1, snmp_ber::encoded_len_u64(u64::from(*v)));
+        }
+        {
+            let v = &self.msg_flags;
+            n += snmp_ber::tlv_len(1, v[..].len());
+        }
+        {
+            let v = &self.msg_security_model;
+            n += snmp_ber::tlv_len(1, snmp_ber::encoded_len_u64(u64::from(*v)));
+        }
+        n
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for HeaderData {
@@ -320,6 +368,10 @@ impl snmp_ber::Encode for HeaderData {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x30, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }
 
@@ -394,6 +446,13 @@ impl snmp_ber::Encode for ScopedPduData<'_> {
             }
         }
         Ok(())
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        match self {
+            Self::Plaintext(v) => snmp_ber::tlv_len(1, v.contents_len()),
+            Self::EncryptedPdu(v) => snmp_ber::tlv_len(1, v[..].len()),
+        }
     }
 }
 
@@ -479,6 +538,24 @@ impl<'a> ScopedPdu<'a> {
         }
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let mut n = 0;
+        {
+            let v = &self.context_engine_id;
+            n += snmp_ber::tlv_len(1, v[..].len());
+        }
+        {
+            let v = &self.context_name;
+            n += snmp_ber::tlv_len(1, v[..].len());
+        }
+        {
+            let v = &self.data;
+            n += snmp_ber::Encode::encoded_len(v);
+        }
+        n
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for ScopedPdu<'a> {
@@ -503,5 +580,9 @@ impl snmp_ber::Encode for ScopedPdu<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x30, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }

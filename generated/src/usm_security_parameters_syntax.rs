@@ -185,6 +185,36 @@ impl<'a> UsmSecurityParameters<'a> {
         }
         Ok(())
     }
+    /// Octets `encode_contents` writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let mut n = 0;
+        {
+            let v = &self.msg_authoritative_engine_id;
+            n += snmp_ber::tlv_len(1, v[..].len());
+        }
+        {
+            let v = &self.msg_authoritative_engine_boots;
+            n += snmp_ber::tlv_len(1, snmp_ber::encoded_len_u64(u64::from(*v)));
+        }
+        {
+            let v = &self.msg_authoritative_engine_time;
+            n += snmp_ber::tlv_len(1, snmp_ber::encoded_len_u64(u64::from(*v)));
+        }
+        {
+            let v = &self.msg_user_name;
+            n += snmp_ber::tlv_len(1, v[..].len());
+        }
+        {
+            let v = &self.msg_authentication_parameters;
+            n += snmp_ber::tlv_len(1, v[..].len());
+        }
+        {
+            let v = &self.msg_privacy_parameters;
+            n += snmp_ber::tlv_len(1, v[..].len());
+        }
+        n
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for UsmSecurityParameters<'a> {
@@ -202,5 +232,9 @@ impl snmp_ber::Encode for UsmSecurityParameters<'_> {
         let mark = w.mark();
         self.encode_contents(w)?;
         w.put_header_since(0x30, mark)
+    }
+    #[inline]
+    fn encoded_len(&self) -> usize {
+        snmp_ber::tlv_len(1, self.contents_len())
     }
 }

@@ -69,6 +69,10 @@ impl Encode for Any<'_> {
     fn encode(&self, writer: &mut Writer<'_>) -> Result<(), EncodeError> {
         writer.put_slice(self.raw)
     }
+
+    fn encoded_len(&self) -> usize {
+        self.raw.len()
+    }
 }
 
 /// A BIT STRING borrowed from the input: the unused-bit count and the octets holding the bits.

@@ -82,6 +82,12 @@ impl<'a> Integer<'a> {
     pub fn encode_contents(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
         w.put_slice(self.0)
     }
+
+    /// Octets [`Integer::encode_contents`] writes.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        self.0.len()
+    }
 }
 
 impl fmt::Debug for Integer<'_> {

@@ -41,7 +41,7 @@ pub use reader::{Reader, Rules, MAX_DEPTH};
 pub use scratch::SCRATCH_OCTETS;
 pub use seq_of::{der_set_order, SequenceOf, SequenceOfIter};
 pub use time::{DateTime, GeneralizedTime, UtcTime};
-pub use writer::Writer;
+pub use writer::{length_len, tlv_len, Writer};
 
 /// A type with a BER decoder generated (or written) for it.
 pub trait Decode<'a>: Sized {
@@ -105,6 +105,12 @@ pub trait Encode {
     /// Encodes the whole value (tag, length and contents) in front of what the writer holds.
     fn encode(&self, writer: &mut Writer<'_>) -> Result<(), EncodeError>;
 
+    /// Octets [`Encode::encode`] writes for this value (identifier, length and contents),
+    /// counted without writing them: a value too large for the scratch buffer is encoded into
+    /// an allocation of exactly its size. For a value `encode` refuses (a constraint broken),
+    /// the length it would have had.
+    fn encoded_len(&self) -> usize;
+
     /// Encodes into `buf`, returning the encoding: the tail of `buf` that was written.
     fn encode_to_slice<'b>(&self, buf: &'b mut [u8]) -> Result<&'b [u8], EncodeError> {
         let mut writer = Writer::new(buf);
@@ -114,16 +120,23 @@ pub trait Encode {
 
     /// Encodes into a freshly allocated vector of exactly the encoding's length: written into
     /// a per-thread scratch buffer of [`SCRATCH_OCTETS`] (zeroed once per thread), then copied
-    /// out in one allocation; a value that does not fit there is encoded into a buffer grown
-    /// until it fits.
+    /// out in one allocation; a value that does not fit there is measured
+    /// ([`Encode::encoded_len`]) and written straight into a vector of its size.
     fn to_ber(&self) -> Result<Vec<u8>, EncodeError> {
-        scratch::encode_to_vec(|buf| self.encode_to_slice(buf).map(<[u8]>::len))
+        scratch::encode_to_vec(
+            |buf| self.encode_to_slice(buf).map(<[u8]>::len),
+            || self.encoded_len(),
+        )
     }
 
     /// Encodes into `out`, replacing what it held: as [`Encode::to_ber`], but copied into
     /// `out`'s own allocation, so that a sender reusing one vector allocates nothing once it
     /// has room for its largest message.
     fn encode_into_vec(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
-        scratch::encode_into(|buf| self.encode_to_slice(buf).map(<[u8]>::len), out)
+        scratch::encode_into(
+            |buf| self.encode_to_slice(buf).map(<[u8]>::len),
+            || self.encoded_len(),
+            out,
+        )
     }
 }

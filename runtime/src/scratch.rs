@@ -15,13 +15,12 @@ thread_local! {
 
 /// Runs `encode` (which returns how many octets it wrote at the end of the buffer it is given)
 /// on the scratch buffer, and copies the encoding out; or, when the thread's buffer is in use
-/// by an encoding further up the stack or the value does not fit, on buffers of 16 times the
-/// size until one fits (a failed attempt costs the work up to the point where the buffer ran
-/// out, so few and large steps waste least), whose encoding is moved to the front of the
-/// same allocation and the rest given back: one large buffer, zeroed by the allocator page by
-/// page as the writer reaches it, and no second copy.
+/// by an encoding further up the stack or the value does not fit, asks `len` for the
+/// encoding's length and encodes into a vector of exactly that size (no copy, no octet of the
+/// allocation left unused).
 pub(crate) fn encode_to_vec(
     encode: impl Fn(&mut [u8]) -> Result<usize, EncodeError>,
+    len: impl FnOnce() -> usize,
 ) -> Result<Vec<u8>, EncodeError> {
     let first = SCRATCH.try_with(|cell| {
         let mut buf = cell.try_borrow_mut().ok()?;
@@ -30,31 +29,20 @@ pub(crate) fn encode_to_vec(
         }
         Some(encode(&mut buf).map(|n| buf[buf.len() - n..].to_vec()))
     });
-    let mut size = match first {
-        Ok(Some(Err(EncodeError::BufferTooSmall { .. }))) => SCRATCH_OCTETS * 16,
-        Ok(Some(done)) => return done,
-        // The scratch buffer is busy (or the thread is ending): a buffer of our own.
-        Ok(None) | Err(_) => SCRATCH_OCTETS,
-    };
-    loop {
-        let mut buf = vec![0u8; size];
-        match encode(&mut buf) {
-            Ok(n) => {
-                buf.copy_within(size - n.., 0);
-                buf.truncate(n);
-                buf.shrink_to_fit();
-                return Ok(buf);
-            }
-            Err(EncodeError::BufferTooSmall { .. }) if size < (1 << 31) => size *= 16,
-            Err(e) => return Err(e),
+    match first {
+        Ok(Some(Err(EncodeError::BufferTooSmall { .. }))) | Ok(None) | Err(_) => {
+            let mut out = Vec::new();
+            encode_measured(&encode, len(), &mut out)?;
+            Ok(out)
         }
+        Ok(Some(done)) => done,
     }
 }
 
-/// [`encode_to_vec`] into `out` (its contents replaced): from the scratch buffer into `out`'s
-/// allocation; a value too large for the scratch buffer replaces `out` with its own vector.
+/// [`encode_to_vec`] into `out` (its contents replaced, its allocation reused when it has room).
 pub(crate) fn encode_into(
     encode: impl Fn(&mut [u8]) -> Result<usize, EncodeError>,
+    len: impl FnOnce() -> usize,
     out: &mut Vec<u8>,
 ) -> Result<(), EncodeError> {
     let first = SCRATCH.try_with(|cell| {
@@ -69,10 +57,43 @@ pub(crate) fn encode_into(
     });
     match first {
         Ok(Some(Err(EncodeError::BufferTooSmall { .. }))) | Ok(None) | Err(_) => {
-            *out = encode_to_vec(encode)?;
-            Ok(())
+            encode_measured(&encode, len(), out)
         }
         Ok(Some(done)) => done,
+    }
+}
+
+/// Encodes into `out` resized to `len` octets, the length the value gave for its encoding.
+/// Should the encoder write fewer octets (a length function out of step with its encoder,
+/// a bug), the encoding is moved to the front; should it need more, the buffer is grown
+/// until it fits; either way the result is the encoding.
+fn encode_measured(
+    encode: &impl Fn(&mut [u8]) -> Result<usize, EncodeError>,
+    len: usize,
+    out: &mut Vec<u8>,
+) -> Result<(), EncodeError> {
+    let mut size = len;
+    loop {
+        if out.capacity() < size {
+            // Zeroed by the allocator: fresh pages cost nothing until the encoder reaches them.
+            *out = vec![0; size];
+        } else {
+            out.clear();
+            out.resize(size, 0);
+        }
+        match encode(out) {
+            Ok(n) => {
+                debug_assert_eq!(n, len, "encoded_len out of step with encode");
+                out.copy_within(size - n.., 0);
+                out.truncate(n);
+                return Ok(());
+            }
+            Err(EncodeError::BufferTooSmall { .. }) if size < (1 << 31) => {
+                debug_assert!(false, "encoded_len {len} short of the encoding");
+                size = size.max(SCRATCH_OCTETS) * 4;
+            }
+            Err(e) => return Err(e),
+        }
     }
 }
 
@@ -90,6 +111,10 @@ mod tests {
             }
             Ok(())
         }
+
+        fn encoded_len(&self) -> usize {
+            self.0
+        }
     }
 
     /// Encodes another value from inside its own encoding, as a value carrying an encoded
@@ -101,6 +126,10 @@ mod tests {
             let inner = Octets(3).to_ber()?;
             w.put_slice(&inner)
         }
+
+        fn encoded_len(&self) -> usize {
+            3
+        }
     }
 
     #[test]
@@ -108,7 +137,9 @@ mod tests {
         assert_eq!(Octets(3).to_ber().unwrap(), vec![2, 1, 0]);
         let big = Octets(SCRATCH_OCTETS + 10).to_ber().unwrap();
         assert_eq!(big.len(), SCRATCH_OCTETS + 10);
+        assert_eq!(big.capacity(), big.len(), "measured, so allocated to size");
         assert_eq!(big[big.len() - 1], 0);
+        assert_eq!(big[0], ((SCRATCH_OCTETS + 9) % 256) as u8);
         assert_eq!(Nested.to_ber().unwrap(), vec![2, 1, 0]);
         assert_eq!(Octets(0).to_ber().unwrap(), Vec::<u8>::new());
     }

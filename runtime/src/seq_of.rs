@@ -306,6 +306,16 @@ impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
 }
 
 impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
+    /// Octets [`SequenceOf::encode_contents`] (and [`SequenceOf::encode_set_contents`]) write:
+    /// a decoded list's octets, or the sum of a caller's elements' encodings.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        match &self.repr {
+            Repr::Decoded { reader, .. } => reader.remaining().len(),
+            Repr::Items(items) => items.iter().map(Encode::encoded_len).sum(),
+        }
+    }
+
     /// Writes the contents of a SET OF in DER order: a caller's elements are encoded one by
     /// one and sorted by their encodings; a decoded list is checked and written back as it came
     /// (under DER its order was checked when it was decoded).

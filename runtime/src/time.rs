@@ -270,6 +270,12 @@ impl UtcTime {
         Some(UtcTime(t))
     }
 
+    /// Octets [`UtcTime::encode_contents`] writes: always 13.
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        13
+    }
+
     /// Writes the DER contents, `YYMMDDhhmmssZ`: six digit pairs and the Z in two stores.
     #[inline]
     pub fn encode_contents(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
@@ -364,6 +370,22 @@ impl GeneralizedTime {
         t.minus_offset(z).map(GeneralizedTime).ok_or_else(fail)
     }
 
+    /// Octets [`GeneralizedTime::encode_contents`] writes: 15, and a fraction's point and
+    /// digits (no trailing zero).
+    #[inline]
+    pub fn contents_len(&self) -> usize {
+        let mut nanos = self.0.nanos;
+        if nanos == 0 {
+            return 15;
+        }
+        let mut digits = 9;
+        while nanos.is_multiple_of(10) {
+            nanos /= 10;
+            digits -= 1;
+        }
+        16 + digits
+    }
+
     /// Writes the DER contents, `YYYYMMDDhhmmss[.f]Z`.
     pub fn encode_contents(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
         let t = self.0;
@@ -452,6 +474,7 @@ mod tests {
             1950
         );
         assert_eq!(der_of(|w| t.encode_contents(w)), "491231235959Z");
+        assert_eq!(t.contents_len(), 13);
         // BER forms: no seconds, an offset.
         let t = utc("9912312359+0100", Rules::Ber).unwrap();
         assert_eq!(t.to_string(), "1999-12-31T22:59:00Z");
@@ -467,6 +490,15 @@ mod tests {
         assert_eq!(t.to_string(), "2024-02-29T12:00:00.25Z");
         assert_eq!(t.date_time().nanos(), 250_000_000);
         assert_eq!(der_of(|w| t.encode_contents(w)), "20240229120000.25Z");
+        // The measured length is what is written, for every number of fraction digits.
+        for nanos in [0, 1, 10, 250_000_000, 999_999_999, 100_000_000, 123_456_780] {
+            let t = GeneralizedTime::new(t.date_time().with_nanos(nanos).unwrap());
+            assert_eq!(
+                t.contents_len(),
+                der_of(|w| t.encode_contents(w)).len(),
+                "{nanos}"
+            );
+        }
         assert!(
             gen("20240229120000.250Z", Rules::Der).is_err(),
             "trailing zero"

@@ -181,6 +181,23 @@ impl<'b> Writer<'b> {
     }
 }
 
+/// Octets of the minimal definite length of `contents` contents octets, as
+/// [`Writer::put_length`] writes it.
+#[inline]
+pub fn length_len(contents: usize) -> usize {
+    if contents < 0x80 {
+        1
+    } else {
+        1 + (8 - (contents as u64).leading_zeros() as usize / 8)
+    }
+}
+
+/// Octets of a whole TLV: `id_octets` identifier octets, the length, `contents` octets.
+#[inline]
+pub fn tlv_len(id_octets: usize, contents: usize) -> usize {
+    id_octets + length_len(contents) + contents
+}
+
 /// `dst.copy_from_slice(src)` (equal lengths), with the short copies of OIDs, names and small
 /// strings done as two overlapping fixed-size moves instead of a call to `memcpy`.
 #[inline(always)]
@@ -209,12 +226,16 @@ mod tests {
             (128, vec![0x81, 0x80]),
             (255, vec![0x81, 0xff]),
             (256, vec![0x82, 0x01, 0x00]),
+            (65535, vec![0x82, 0xff, 0xff]),
             (70000, vec![0x83, 0x01, 0x11, 0x70]),
+            (1 << 24, vec![0x84, 0x01, 0x00, 0x00, 0x00]),
         ] {
             let mut buf = [0u8; 8];
             let mut w = Writer::new(&mut buf);
             w.put_length(len).unwrap();
             assert_eq!(w.written(), &want[..], "length {len}");
+            assert_eq!(length_len(len), want.len(), "length of length {len}");
+            assert_eq!(tlv_len(2, len), 2 + want.len() + len);
         }
     }
 

@@ -26,28 +26,29 @@ fn files(dir: &Path, ext: &str) -> Vec<PathBuf> {
 }
 
 fn re_encodes(bytes: &[u8]) -> Result<(), String> {
-    let again = match view::version(bytes).map_err(|e| e.to_string())? {
-        0 => rfc1157_snmp::Message::from_ber_validated(bytes)
-            .map_err(|e| e.to_string())?
-            .to_ber(),
-        1 => community_based_snmpv2::Message::from_ber_validated(bytes)
-            .map_err(|e| e.to_string())?
-            .to_ber(),
-        3 => Snmpv3Message::from_ber_validated(bytes)
-            .map_err(|e| e.to_string())?
-            .to_ber(),
-        v => return Err(format!("version {v}")),
+    /// The encoding of a decoded value, and the length the value gave for it beforehand.
+    fn encoded<'a, T: Decode<'a> + Encode>(bytes: &'a [u8]) -> Result<(Vec<u8>, usize), String> {
+        let value = T::from_ber_validated(bytes).map_err(|e| e.to_string())?;
+        let again = value.to_ber().map_err(|e| e.to_string())?;
+        Ok((again, value.encoded_len()))
     }
-    .map_err(|e| e.to_string())?;
-    if again == bytes {
-        Ok(())
-    } else {
-        Err(format!(
+    let (again, measured) = match view::version(bytes).map_err(|e| e.to_string())? {
+        0 => encoded::<rfc1157_snmp::Message>(bytes)?,
+        1 => encoded::<community_based_snmpv2::Message>(bytes)?,
+        3 => encoded::<Snmpv3Message>(bytes)?,
+        v => return Err(format!("version {v}")),
+    };
+    if again != bytes {
+        return Err(format!(
             "re-encoded {} octets differ from the {} captured",
             again.len(),
             bytes.len()
-        ))
+        ));
     }
+    if measured != bytes.len() {
+        return Err(format!("encoded_len {measured}, not {}", bytes.len()));
+    }
+    Ok(())
 }
 
 #[test]

@@ -143,6 +143,10 @@ fn crl_fields_equal_openssl_and_round_trip() {
     let mut rebuilt = list;
     rebuilt.tbs_cert_list.revoked_certificates = Some(SequenceOf::from_slice(&typed));
     assert_eq!(rebuilt.to_ber().unwrap(), der);
+    assert_eq!(
+        (list.encoded_len(), rebuilt.encoded_len()),
+        (der.len(), der.len())
+    );
 }
 
 /// `openssl x509 -noout -serial -startdate -enddate` of a PEM or DER file, and its DER.
@@ -198,6 +202,13 @@ fn check_certificate(name: &str, der: &[u8], openssl: &str) -> Result<(), String
     let again = cert.to_ber().map_err(|e| format!("{name}: {e}"))?;
     if again != der {
         return Err(format!("{name}: re-encoding differs"));
+    }
+    if cert.encoded_len() != der.len() {
+        return Err(format!(
+            "{name}: encoded_len {} of {}",
+            cert.encoded_len(),
+            der.len()
+        ));
     }
     Ok(())
 }

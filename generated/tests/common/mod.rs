@@ -31,6 +31,12 @@ pub fn assert_round_trip<'a, T: Decode<'a> + Encode + std::fmt::Debug>(bytes: &'
         .unwrap_or_else(|e| panic!("{} does not decode: {e}", T::ASN1_NAME));
     let again = value.to_ber().expect("encodes");
     assert_eq!(
+        value.encoded_len(),
+        again.len(),
+        "{}: encoded_len",
+        T::ASN1_NAME
+    );
+    assert_eq!(
         hex::encode(&again),
         hex::encode(bytes),
         "{} re-encodes differently: {value:?}",

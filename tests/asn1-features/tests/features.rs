@@ -157,6 +157,7 @@ proptest! {
         let c = [Colour::Red, Colour::Green, Colour::Blue][c];
         let p = Point { x, y, c };
         let bytes = p.to_ber().unwrap();
+        prop_assert_eq!(p.encoded_len(), bytes.len());
         prop_assert_eq!(Point::from_ber(&bytes).unwrap(), p);
     }
 
@@ -176,6 +177,7 @@ proptest! {
         }).collect();
         let m = Members(SequenceOf::from_slice(&records));
         let bytes = m.to_ber().unwrap();
+        prop_assert_eq!(m.encoded_len(), bytes.len());
         // SET OF (tag 0x31) is encoded in DER order: the records sorted by their encodings,
         // which DER then reads back.
         prop_assert_eq!(bytes[0], 0x31);

@@ -64,25 +64,41 @@ impl Emitter<'_> {
                 0,
             );
         }
-        let arms = leaves.iter().map(|leaf| {
-            let component = format!("{}.{}", d.asn1_name, leaf.path.join("."));
+        // The value is bound as `v`, or as `_` where the code does not use it.
+        let pattern = |leaf: &Leaf, used: bool| {
             let (innermost, outer) = leaf.ctor.split_last().expect("a leaf has a constructor");
             let mut pattern = if self.is_null(&leaf.ty) {
                 quote!(#innermost)
-            } else {
+            } else if used {
                 quote!(#innermost(v))
+            } else {
+                quote!(#innermost(_))
             };
             for c in outer.iter().rev() {
                 pattern = quote!(#c(#pattern));
             }
-            let e = self.enc(&leaf.ty, &quote!(v), &component);
-            quote!(#pattern => { #e })
-        });
-        let encode_body = quote! {
-            match self { #(#arms)* }
-            Ok(())
+            pattern
         };
-        Ok(Parts::with_bodies(item, decode_body, encode_body))
+        let arms = leaves.iter().map(|leaf| {
+            let component = format!("{}.{}", d.asn1_name, leaf.path.join("."));
+            let p = pattern(leaf, true);
+            let e = self.enc(&leaf.ty, &quote!(v), &component);
+            quote!(#p => { #e })
+        });
+        let len_arms = leaves.iter().map(|leaf| {
+            let p = pattern(leaf, self.len_uses_value(&leaf.ty));
+            let len = self.len(&leaf.ty, &quote!(v));
+            quote!(#p => #len,)
+        });
+        let whole = Bodies {
+            decode: decode_body,
+            encode: quote! {
+                match self { #(#arms)* }
+                Ok(())
+            },
+            len: quote!(match self { #(#len_arms)* }),
+        };
+        Ok(Parts::with_bodies(item, whole))
     }
 
     /// The identifier octets an alternative (or OPTIONAL component) can start with.

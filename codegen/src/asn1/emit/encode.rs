@@ -4,6 +4,12 @@
 
 use super::*;
 
+/// An expression of type `usize`: a whole TLV of `layer`'s identifier around `contents`.
+pub(super) fn tlv_len(layer: Layer, contents: TokenStream) -> TokenStream {
+    let id = Literal::usize_unsuffixed(layer.tag.identifier(layer.constructed).len());
+    quote!(snmp_ber::tlv_len(#id, #contents))
+}
+
 impl Emitter<'_> {
     pub(super) fn put_header(&self, layer: Layer) -> TokenStream {
         let id = layer.tag.identifier(layer.constructed);
@@ -105,6 +111,51 @@ impl Emitter<'_> {
                 inner,
                 ..
             } => self.enc(inner, v, component),
+        }
+    }
+
+    /// An expression of type `usize`: the octets [`Emitter::enc`] writes for `v`.
+    pub(super) fn len(&self, ty: &Ty, v: &TokenStream) -> TokenStream {
+        if let Some(layer) = ty.outer_layer(self.defs()) {
+            let contents = self.len_contents(ty, v);
+            return tlv_len(layer, contents);
+        }
+        quote!(snmp_ber::Encode::encoded_len(#v))
+    }
+
+    /// False when the octets [`Emitter::len`] counts for a value of `ty` do not depend on the
+    /// value (BOOLEAN, NULL): its expression does not name `v`.
+    pub(super) fn len_uses_value(&self, ty: &Ty) -> bool {
+        match ty {
+            Ty::Bool | Ty::Null => false,
+            Ty::Tagged { inner, .. } => self.len_uses_value(inner),
+            _ => true,
+        }
+    }
+
+    /// An expression of type `usize`: the octets [`Emitter::enc_contents`] writes for `v`.
+    pub(super) fn len_contents(&self, ty: &Ty, v: &TokenStream) -> TokenStream {
+        match ty {
+            Ty::Int(t) => int_len(t.repr, quote!(*#v)),
+            Ty::Bool => quote!(1),
+            Ty::Null => quote!(0),
+            Ty::Octets(_) => quote!(#v[..].len()),
+            Ty::Bits(_) => quote!(#v.as_bytes().len() + 1),
+            Ty::Oid => quote!(#v.as_ber().len()),
+            Ty::BigInt { .. } | Ty::Time(_) | Ty::Named(_) | Ty::SeqOf { .. } => {
+                quote!(#v.contents_len())
+            }
+            Ty::Any => unreachable!("ANY has no outer tag"),
+            Ty::Tagged {
+                explicit: false,
+                inner,
+                ..
+            } => self.len_contents(inner, v),
+            Ty::Tagged {
+                explicit: true,
+                inner,
+                ..
+            } => self.len(inner, v),
         }
     }
 

@@ -33,10 +33,12 @@ impl Emitter<'_> {
                 found => Err(r.error_at(c, snmp_ber::DecodeErrorKind::UnknownEnumerated { found, expected: #expected })),
             }
         };
-        let enc_contents = quote! {
-            w.put_i64_contents(*self as i64)?;
+        let bodies = Bodies {
+            decode: contents,
+            encode: quote!(w.put_i64_contents(*self as i64)?;),
+            len: quote!(snmp_ber::encoded_len_i64(*self as i64)),
         };
-        Parts::with_contents(item, contents, enc_contents, quote!())
+        Parts::with_contents(item, bodies, quote!())
     }
 
     /// INTEGER with named numbers: a newtype with a constant per name.
@@ -65,7 +67,11 @@ impl Emitter<'_> {
         let contents = wrap_self(self.dec_int(int));
         let check = int_encode_check(int, quote!(self.0), &d.asn1_name);
         let put = put_int(int.repr, quote!(self.0));
-        let enc_contents = quote!(#check #put);
+        let bodies = Bodies {
+            decode: contents,
+            encode: quote!(#check #put),
+            len: int_len(int.repr, quote!(self.0)),
+        };
         let extra = quote! {
             impl #name {
                 #(#consts)*
@@ -88,6 +94,6 @@ impl Emitter<'_> {
                 }
             }
         };
-        Parts::with_contents(item, contents, enc_contents, extra)
+        Parts::with_contents(item, bodies, extra)
     }
 }

@@ -166,34 +166,40 @@ enum FirstTag {
 /// ANY), and any further items.
 struct Parts {
     item: TokenStream,
-    contents: Option<(TokenStream, TokenStream)>,
-    decode_body: Option<TokenStream>,
-    encode_body: Option<TokenStream>,
+    /// What a type with an outer tag does inside it, or a CHOICE or ANY its whole value.
+    code: Code,
     extra: TokenStream,
 }
 
+/// Three bodies: the decoder's, the encoder's (statements writing backwards into `w`) and the
+/// length's (an expression of type `usize`: the octets the encoder writes).
+struct Bodies {
+    decode: TokenStream,
+    encode: TokenStream,
+    len: TokenStream,
+}
+
+enum Code {
+    /// For a type with an outer tag: what is inside it (its `decode_contents`,
+    /// `encode_contents` and `contents_len`).
+    Contents(Bodies),
+    /// For a CHOICE or ANY: the whole value (`decode`, `encode`, `encoded_len`).
+    Whole(Bodies),
+}
+
 impl Parts {
-    fn with_contents(
-        item: TokenStream,
-        contents: TokenStream,
-        enc_contents: TokenStream,
-        extra: TokenStream,
-    ) -> Parts {
+    fn with_contents(item: TokenStream, contents: Bodies, extra: TokenStream) -> Parts {
         Parts {
             item,
-            contents: Some((contents, enc_contents)),
-            decode_body: None,
-            encode_body: None,
+            code: Code::Contents(contents),
             extra,
         }
     }
 
-    fn with_bodies(item: TokenStream, decode_body: TokenStream, encode_body: TokenStream) -> Parts {
+    fn with_bodies(item: TokenStream, whole: Bodies) -> Parts {
         Parts {
             item,
-            contents: None,
-            decode_body: Some(decode_body),
-            encode_body: Some(encode_body),
+            code: Code::Whole(whole),
             extra: quote!(),
         }
     }
@@ -411,26 +417,19 @@ impl Emitter<'_> {
             Body::Choice { alts } => self.choice_parts(d, &name, &lt, alts)?,
             Body::Alias(ty) => self.alias_parts(d, &name, &lt, ty),
         };
-        let Parts {
-            item,
-            contents,
-            decode_body,
-            encode_body,
-            extra,
-        } = parts;
+        let Parts { item, code, extra } = parts;
 
-        // Types with an outer tag get decode_contents/encode_contents (used for IMPLICIT
-        // retagging at use sites) and Decode/Encode built on them.
-        let (inherent, decode_body, encode_body) = if let Some((contents, enc_contents)) = contents
-        {
-            self.contents_impl(d, &inherent_head, &method_lt, contents, enc_contents)
-        } else {
-            (
-                quote!(),
-                decode_body.expect("set with contents"),
-                encode_body.expect("set with contents"),
-            )
+        // Types with an outer tag get decode_contents/encode_contents/contents_len (used for
+        // IMPLICIT retagging at use sites) and Decode/Encode built on them.
+        let (inherent, whole) = match code {
+            Code::Contents(contents) => self.contents_impl(d, &inherent_head, &method_lt, contents),
+            Code::Whole(whole) => (quote!(), whole),
         };
+        let Bodies {
+            decode: decode_body,
+            encode: encode_body,
+            len: len_body,
+        } = whole;
 
         let validate = self.validate_body(d);
         Ok(quote! {
@@ -457,29 +456,36 @@ impl Emitter<'_> {
                 fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
                     #encode_body
                 }
+
+                #[inline]
+                fn encoded_len(&self) -> usize {
+                    #len_body
+                }
             }
         })
     }
 
-    /// For a type with an outer tag: its `TAG`, `decode_contents` and `encode_contents` (the
-    /// explicit inner layers read and written inside them), and the `decode`/`encode` bodies
-    /// built on them.
+    /// For a type with an outer tag: its `TAG`, `decode_contents`, `encode_contents` and
+    /// `contents_len` (the explicit inner layers read, written and counted inside them), and
+    /// the `decode`/`encode`/`encoded_len` bodies built on them.
     fn contents_impl(
         &self,
         d: &Def,
         inherent_head: &TokenStream,
         method_lt: &TokenStream,
-        contents: TokenStream,
-        enc_contents: TokenStream,
-    ) -> (TokenStream, TokenStream, TokenStream) {
+        inside: Bodies,
+    ) -> (TokenStream, Bodies) {
         let layers: Vec<Layer> = match &d.body {
             Body::Alias(ty) => vec![ty.outer_layer(self.defs()).expect("checked above")],
             _ => d.layers.clone(),
         };
         let outer = layers[0];
         // Inner layers (explicit tags of a structured type) are read inside the contents.
-        let mut contents = contents;
-        let mut enc_contents = enc_contents;
+        let Bodies {
+            decode: mut contents,
+            encode: mut enc_contents,
+            len: mut len_contents,
+        } = inside;
         for (k, layer) in layers.iter().enumerate().skip(1).rev() {
             let read = self.read_layer(*layer);
             let header = self.put_header(*layer);
@@ -498,6 +504,7 @@ impl Emitter<'_> {
                     #header
                 }
             };
+            len_contents = encode::tlv_len(*layer, len_contents);
         }
         let outer_id = outer.tag.identifier(outer.constructed);
         let desc = describe_identifier(outer);
@@ -546,6 +553,12 @@ impl Emitter<'_> {
                     #enc_contents
                     Ok(())
                 }
+
+                /// Octets `encode_contents` writes.
+                #[inline]
+                pub fn contents_len(&self) -> usize {
+                    #len_contents
+                }
             }
         };
         let decode_body = quote! {
@@ -557,7 +570,13 @@ impl Emitter<'_> {
             self.encode_contents(w)?;
             #put
         };
-        (inherent, decode_body, encode_body)
+        let id_len = Literal::usize_unsuffixed(outer_id.len());
+        let whole = Bodies {
+            decode: decode_body,
+            encode: encode_body,
+            len: quote!(snmp_ber::tlv_len(#id_len, self.contents_len())),
+        };
+        (inherent, whole)
     }
 
     /// Anything else: a newtype around the type.
@@ -572,14 +591,29 @@ impl Emitter<'_> {
         } else {
             quote!(let v = &self.0;)
         };
-        if ty.outer_layer(self.defs()).is_some() {
-            let contents = wrap_self(self.dec_contents(ty));
-            let enc = self.enc_contents(ty, &quote!(v), &d.asn1_name);
-            Parts::with_contents(item, contents, quote!(#bind #enc), quote!())
+        let len_bind = if self.len_uses_value(ty) {
+            bind.clone()
         } else {
-            let dec = wrap_self(self.dec(ty));
+            quote!()
+        };
+        if ty.outer_layer(self.defs()).is_some() {
+            let enc = self.enc_contents(ty, &quote!(v), &d.asn1_name);
+            let len = self.len_contents(ty, &quote!(v));
+            let contents = Bodies {
+                decode: wrap_self(self.dec_contents(ty)),
+                encode: quote!(#bind #enc),
+                len: quote!(#len_bind #len),
+            };
+            Parts::with_contents(item, contents, quote!())
+        } else {
             let enc = self.enc(ty, &quote!(v), &d.asn1_name);
-            Parts::with_bodies(item, dec, quote!(#bind #enc Ok(())))
+            let len = self.len(ty, &quote!(v));
+            let whole = Bodies {
+                decode: wrap_self(self.dec(ty)),
+                encode: quote!(#bind #enc Ok(())),
+                len: quote!(#len_bind #len),
+            };
+            Parts::with_bodies(item, whole)
         }
     }
 }
@@ -621,6 +655,16 @@ fn put_int(repr: Repr, v: TokenStream) -> TokenStream {
         Repr::I64 => quote!(w.put_i64_contents(#v)?;),
         Repr::U32 => quote!(w.put_u64_contents(u64::from(#v))?;),
         Repr::U64 => quote!(w.put_u64_contents(#v)?;),
+    }
+}
+
+/// The octets [`put_int`] writes for `v`.
+fn int_len(repr: Repr, v: TokenStream) -> TokenStream {
+    match repr {
+        Repr::I32 => quote!(snmp_ber::encoded_len_i64(i64::from(#v))),
+        Repr::I64 => quote!(snmp_ber::encoded_len_i64(#v)),
+        Repr::U32 => quote!(snmp_ber::encoded_len_u64(u64::from(#v))),
+        Repr::U64 => quote!(snmp_ber::encoded_len_u64(#v)),
     }
 }
 

@@ -86,7 +86,33 @@ impl Emitter<'_> {
                 })
             }
         });
-        let enc_contents = quote!(#(#encs)*);
-        Parts::with_contents(item, contents, enc_contents, quote!())
+        let lens = fields.iter().map(|f| {
+            let fname = ident(&f.rust_name);
+            let len = self.len(&f.ty, &quote!(v));
+            let uses = self.len_uses_value(&f.ty);
+            if f.optional && uses {
+                quote!(if let Some(v) = &self.#fname { n += #len; })
+            } else if f.optional {
+                quote!(if self.#fname.is_some() { n += #len; })
+            } else if !uses {
+                quote!(n += #len;)
+            } else {
+                quote!({
+                    let v = &self.#fname;
+                    n += #len;
+                })
+            }
+        });
+        let len = quote! {
+            let mut n = 0;
+            #(#lens)*
+            n
+        };
+        let bodies = Bodies {
+            decode: contents,
+            encode: quote!(#(#encs)*),
+            len,
+        };
+        Parts::with_contents(item, bodies, quote!())
     }
 }
