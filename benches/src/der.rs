@@ -1,9 +1,12 @@
 //! `--only der`: the DER workload of ../shared/seeds/der-performance.txt. A CRL of 265,000
 //! entries (8.72 MiB, CAcert's size) made by `openssl ca -gencrl` (examples/pkix/scripts),
 //! decoded into typed values touching every entry's serial, revocation date and reason code,
-//! and encoded back to DER, by snmp-codegen's generated PKIX codec and the Rust peers in turns
-//! in one process; peak RSS of each operation in a fresh child process; instructions by
-//! callgrind in a child, one operation's worth.
+//! and encoded back to DER, by snmp-codegen's generated PKIX codec and the Rust peers. Every
+//! result is checked in this process first (decodes against ours, encodes byte for byte);
+//! times are taken in child processes, one per implementation and operation, run in turns
+//! (so one implementation's freed heap does not decide where another's large buffers come
+//! from); peak RSS of each operation in a fresh child doing it once; instructions by callgrind
+//! in a child, one operation's worth.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -48,7 +51,7 @@ struct Impl {
     encode: Option<Encoder>,
 }
 
-const IMPLS: [Impl; 6] = [
+const IMPLS: [Impl; 7] = [
     Impl {
         name: "snmp-codegen",
         decode: Some(ours::decode),
@@ -63,6 +66,11 @@ const IMPLS: [Impl; 6] = [
         name: "rasn",
         decode: Some(rasn_pkix_impl::decode),
         encode: Some(rasn_pkix_impl::encode),
+    },
+    Impl {
+        name: "pyca-asn1",
+        decode: Some(pyca_asn1_impl::decode),
+        encode: Some(pyca_asn1_impl::encode),
     },
     Impl {
         name: "x509-cert",
@@ -217,6 +225,154 @@ mod x509_cert_impl {
     }
 }
 
+/// pyca's `asn1` crate (rust-asn1, the DER library under Python's `cryptography`): it has
+/// no X.509 types of its own (cryptography's are not published as a crate), so the CRL's are
+/// written here with its derives, as cryptography writes them: the entries and their
+/// extensions typed, the issuer's Name and the CRL's own extensions kept as raw TLVs (a few
+/// hundred octets of 8.7 MiB).
+// The derives return the crate's own (large) parse error from their closures.
+#[allow(clippy::result_large_err)]
+mod pyca_asn1_impl {
+    use super::*;
+
+    #[derive(asn1::Asn1Read, asn1::Asn1Write)]
+    enum Time {
+        UtcTime(asn1::UtcTime),
+        GeneralizedTime(asn1::X509GeneralizedTime),
+    }
+
+    #[derive(asn1::Asn1Read, asn1::Asn1Write)]
+    struct AlgorithmIdentifier<'a> {
+        algorithm: asn1::ObjectIdentifier,
+        parameters: Option<asn1::Tlv<'a>>,
+    }
+
+    #[derive(asn1::Asn1Read, asn1::Asn1Write)]
+    struct Extension<'a> {
+        extn_id: asn1::ObjectIdentifier,
+        #[default(false)]
+        critical: bool,
+        extn_value: &'a [u8],
+    }
+
+    #[derive(asn1::Asn1Read, asn1::Asn1Write)]
+    struct Entry<'a> {
+        user_certificate: asn1::BigInt<'a>,
+        revocation_date: Time,
+        crl_entry_extensions: Option<asn1::SequenceOf<'a, Extension<'a>>>,
+    }
+
+    /// TBSCertList read: the entries a lazy list (checked when the list is read, decoded
+    /// again as it is iterated).
+    #[derive(asn1::Asn1Read)]
+    struct TbsRead<'a> {
+        version: Option<u8>,
+        signature: AlgorithmIdentifier<'a>,
+        issuer: asn1::Tlv<'a>,
+        this_update: Time,
+        next_update: Option<Time>,
+        revoked_certificates: Option<asn1::SequenceOf<'a, Entry<'a>>>,
+        #[explicit(0)]
+        crl_extensions: Option<asn1::Tlv<'a>>,
+    }
+
+    /// TBSCertList written: the entries from a vector of typed entries.
+    #[derive(asn1::Asn1Write)]
+    struct TbsWrite<'a> {
+        version: Option<u8>,
+        signature: AlgorithmIdentifier<'a>,
+        issuer: asn1::Tlv<'a>,
+        this_update: Time,
+        next_update: Option<Time>,
+        revoked_certificates: Option<asn1::SequenceOfWriter<'a, Entry<'a>, Vec<Entry<'a>>>>,
+        #[explicit(0)]
+        crl_extensions: Option<asn1::Tlv<'a>>,
+    }
+
+    #[derive(asn1::Asn1Read)]
+    struct ListRead<'a> {
+        tbs_cert_list: TbsRead<'a>,
+        signature_algorithm: AlgorithmIdentifier<'a>,
+        signature: asn1::BitString<'a>,
+    }
+
+    #[derive(asn1::Asn1Write)]
+    struct ListWrite<'a> {
+        tbs_cert_list: TbsWrite<'a>,
+        signature_algorithm: AlgorithmIdentifier<'a>,
+        signature: asn1::BitString<'a>,
+    }
+
+    const REASON: asn1::ObjectIdentifier = asn1::oid!(2, 5, 29, 21);
+
+    fn seconds(t: &Time) -> Result<i64, String> {
+        let d = match t {
+            Time::UtcTime(t) => t.as_datetime(),
+            Time::GeneralizedTime(t) => t.as_datetime(),
+        };
+        snmp_ber::DateTime::new(
+            d.year(),
+            d.month(),
+            d.day(),
+            d.hour(),
+            d.minute(),
+            d.second(),
+        )
+        .map(|t| t.unix_seconds())
+        .ok_or_else(|| "a date out of range".to_string())
+    }
+
+    pub fn decode(der: &[u8]) -> Result<Seen, String> {
+        let list: ListRead<'_> = asn1::parse_single(der).map_err(|e| e.to_string())?;
+        let mut seen = Seen::default();
+        for e in list
+            .tbs_cert_list
+            .revoked_certificates
+            .into_iter()
+            .flatten()
+        {
+            let serial = e.user_certificate.as_bytes();
+            let mut reason = None;
+            for ext in e.crl_entry_extensions.into_iter().flatten() {
+                if ext.extn_id == REASON {
+                    let r: asn1::Enumerated =
+                        asn1::parse_single(ext.extn_value).map_err(|e| e.to_string())?;
+                    reason = Some(r.value() as u8);
+                }
+            }
+            seen.add(
+                serial[serial.len() - 1],
+                seconds(&e.revocation_date)?,
+                reason,
+            );
+        }
+        Ok(seen)
+    }
+
+    pub fn encode(der: &'static [u8]) -> Result<Timed, String> {
+        let read: ListRead<'static> = asn1::parse_single(der).map_err(|e| e.to_string())?;
+        let t = read.tbs_cert_list;
+        let list = ListWrite {
+            tbs_cert_list: TbsWrite {
+                version: t.version,
+                signature: t.signature,
+                issuer: t.issuer,
+                this_update: t.this_update,
+                next_update: t.next_update,
+                revoked_certificates: t
+                    .revoked_certificates
+                    .map(|l| asn1::SequenceOfWriter::new(l.collect())),
+                crl_extensions: t.crl_extensions,
+            },
+            signature_algorithm: read.signature_algorithm,
+            signature: read.signature,
+        };
+        Ok(Box::new(move || {
+            asn1::write_single(&list).map_err(|e| e.to_string())
+        }))
+    }
+}
+
 mod x509_parser_impl {
     use super::*;
     use x509_parser::prelude::FromDer;
@@ -311,8 +467,9 @@ mod floor {
     }
 }
 
-/// Runs the section: makes the CRL, checks every decoder against ours, times them in turns,
-/// then measures peak RSS and instructions in children.
+/// Runs the section: makes the CRL, checks every decoder against ours and every encoder
+/// against the input, times them in child processes in turns, then measures peak RSS and
+/// instructions in children.
 pub fn run(
     exe: &Path,
     entries: usize,
@@ -350,22 +507,15 @@ pub fn run(
             return Vec::new();
         }
     };
-    let mut rows = time_decoders(&der, expected, samples, notes);
     // The encoders' values borrow the input for the rest of the run, as their closures do.
     let der: &'static [u8] = Box::leak(der.into_boxed_slice());
-    rows.extend(time_encoders(der, samples, notes));
+    let mut live = checked_decoders(der, expected, notes);
+    live.extend(checked_encoders(der, notes));
     let file = dir.path().join("crl.der");
+    let mut rows = time_in_turns(exe, &file, &live, samples, notes);
     for row in &mut rows {
-        let args = |iters: u32| {
-            vec![
-                "--der-child".to_string(),
-                row.imp.to_string(),
-                row.op.to_string(),
-                file.display().to_string(),
-                iters.to_string(),
-            ]
-        };
-        row.peak_rss_kb = child_rss(exe, &args(1));
+        let args = |iters: u32| child_args(row.imp, row.op, &file, iters);
+        row.peak_rss_kb = child_report(exe, &args(1)).and_then(|r| r.peak_rss_kb);
         if count_instructions {
             // One operation: a child that runs it twice, less one that runs it once.
             let one = crate::measure::collected(exe, &args(1));
@@ -381,17 +531,17 @@ pub fn run(
     rows
 }
 
-fn time_decoders(
+/// The decoders that read what ours reads, as `(impl, "decode")`.
+fn checked_decoders(
     der: &[u8],
     expected: Seen,
-    samples: usize,
     notes: &mut Vec<String>,
-) -> Vec<DerRow> {
+) -> Vec<(&'static str, &'static str)> {
     let mut live = Vec::new();
     for imp in &IMPLS {
         let Some(decode) = imp.decode else { continue };
         match decode(der) {
-            Ok(seen) if seen == expected => live.push((imp.name, decode)),
+            Ok(seen) if seen == expected => live.push((imp.name, "decode")),
             Ok(seen) => notes.push(format!(
                 "der: {} decode read {seen:?}, not {expected:?}: not timed",
                 imp.name
@@ -399,27 +549,20 @@ fn time_decoders(
             Err(e) => notes.push(format!("der: {} decode failed: {e}: not timed", imp.name)),
         }
     }
-    let mut ms: Vec<Vec<f64>> = vec![Vec::new(); live.len()];
-    for _ in 0..samples {
-        for ((_, decode), out) in live.iter().zip(&mut ms) {
-            let t = Instant::now();
-            black_box(decode(black_box(der)).ok());
-            out.push(t.elapsed().as_secs_f64() * 1e3);
-        }
-    }
-    live.iter()
-        .zip(ms)
-        .map(|((name, _), v)| row(name, "decode", v))
-        .collect()
+    live
 }
 
-fn time_encoders(der: &'static [u8], samples: usize, notes: &mut Vec<String>) -> Vec<DerRow> {
+/// The encoders that give the input back byte for byte, as `(impl, "encode")`.
+fn checked_encoders(
+    der: &'static [u8],
+    notes: &mut Vec<String>,
+) -> Vec<(&'static str, &'static str)> {
     let mut live = Vec::new();
     for imp in IMPLS.iter().filter(|i| i.encode.is_some()) {
         let encode = imp.encode.expect("filtered");
-        match encode(der).and_then(|mut f| f().map(|out| (f, out))) {
-            Ok((f, out)) if out == der => live.push((imp.name, f)),
-            Ok((_, out)) => notes.push(format!(
+        match encode(der).and_then(|mut f| f()) {
+            Ok(out) if out == der => live.push((imp.name, "encode")),
+            Ok(out) => notes.push(format!(
                 "der: {} encode differs from the input ({} octets, not {}): not timed",
                 imp.name,
                 out.len(),
@@ -428,18 +571,46 @@ fn time_encoders(der: &'static [u8], samples: usize, notes: &mut Vec<String>) ->
             Err(e) => notes.push(format!("der: {} encode failed: {e}: not timed", imp.name)),
         }
     }
+    live
+}
+
+/// Rounds of child processes, one per operation in `live` in each round, each timing
+/// `ITERS` operations after a first one it leaves out (the process's first touch of its
+/// heap); about `samples` times in all per operation.
+fn time_in_turns(
+    exe: &Path,
+    file: &Path,
+    live: &[(&'static str, &'static str)],
+    samples: usize,
+    notes: &mut Vec<String>,
+) -> Vec<DerRow> {
+    let rounds = samples.clamp(1, 3);
+    let iters = samples.div_ceil(rounds) + 1;
     let mut ms: Vec<Vec<f64>> = vec![Vec::new(); live.len()];
-    for _ in 0..samples {
-        for ((_, f), out) in live.iter_mut().zip(&mut ms) {
-            let t = Instant::now();
-            black_box(f().ok());
-            out.push(t.elapsed().as_secs_f64() * 1e3);
+    for _ in 0..rounds {
+        for ((imp, op), out) in live.iter().zip(&mut ms) {
+            let args = child_args(imp, op, file, iters as u32);
+            match child_report(exe, &args) {
+                Some(report) => out.extend(report.ms.iter().skip(1)),
+                None => notes.push(format!("der: {imp} {op}: a timing child failed")),
+            }
         }
     }
     live.iter()
         .zip(ms)
-        .map(|((name, _), v)| row(name, "encode", v))
+        .filter(|(_, v)| !v.is_empty())
+        .map(|((imp, op), v)| row(imp, op, v))
         .collect()
+}
+
+fn child_args(imp: &str, op: &str, file: &Path, iters: u32) -> Vec<String> {
+    vec![
+        "--der-child".to_string(),
+        imp.to_string(),
+        op.to_string(),
+        file.display().to_string(),
+        iters.to_string(),
+    ]
 }
 
 fn row(imp: &'static str, op: &'static str, mut v: Vec<f64>) -> DerRow {
@@ -454,18 +625,35 @@ fn row(imp: &'static str, op: &'static str, mut v: Vec<f64>) -> DerRow {
     }
 }
 
-/// Peak resident set of a child running one operation, from its own report.
-fn child_rss(exe: &Path, args: &[String]) -> Option<u64> {
+/// What a child reports: its peak resident set and the time of each operation.
+struct ChildReport {
+    peak_rss_kb: Option<u64>,
+    ms: Vec<f64>,
+}
+
+/// Runs a child (`--der-child ...`) and reads its report, or `None` when it failed.
+fn child_report(exe: &Path, args: &[String]) -> Option<ChildReport> {
     let out = Command::new(exe).args(args).output().ok()?;
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .find_map(|l| l.strip_prefix("peak_rss_kb "))
-        .and_then(|v| v.trim().parse().ok())
+    if !out.status.success() {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let field = |name: &str| text.lines().find_map(|l| l.strip_prefix(name));
+    Some(ChildReport {
+        peak_rss_kb: field("peak_rss_kb ").and_then(|v| v.trim().parse().ok()),
+        ms: field("ms ")
+            .map(|v| {
+                v.split_whitespace()
+                    .filter_map(|x| x.parse().ok())
+                    .collect()
+            })
+            .unwrap_or_default(),
+    })
 }
 
 /// `--der-child IMPL OP FILE ITERS`: reads FILE, runs the operation ITERS times (an encode's
-/// values made once first), prints the process's peak resident set (VmHWM) as
-/// `peak_rss_kb N`.
+/// values made once first), prints the time of each as `ms T1 T2 ...` and the process's peak
+/// resident set (VmHWM) as `peak_rss_kb N`.
 pub fn child(imp: &str, op: &str, file: &str, iters: &str) -> ExitCode {
     let (Some(imp), Ok(der), Ok(iters)) = (
         IMPLS.iter().find(|i| i.name == imp),
@@ -477,17 +665,24 @@ pub fn child(imp: &str, op: &str, file: &str, iters: &str) -> ExitCode {
     };
     let der: &'static [u8] = Box::leak(der.into_boxed_slice());
     // An encode's values are made once (untimed in the table too), then encoded ITERS times.
-    let ok = match (op, imp.decode, imp.encode) {
-        ("decode", Some(decode), _) => (0..iters).all(|_| decode(der).is_ok()),
-        ("encode", _, Some(encode)) => {
-            encode(der).is_ok_and(|mut f| (0..iters).all(|_| f().is_ok()))
-        }
-        _ => false,
+    let mut run: Box<dyn FnMut() -> bool> = match (op, imp.decode, imp.encode) {
+        ("decode", Some(decode), _) => Box::new(move || black_box(decode(black_box(der))).is_ok()),
+        ("encode", _, Some(encode)) => match encode(der) {
+            Ok(mut f) => Box::new(move || black_box(f()).is_ok()),
+            Err(_) => Box::new(|| false),
+        },
+        _ => Box::new(|| false),
     };
-    if !ok {
-        eprintln!("der child: {} {op} failed", imp.name);
-        return ExitCode::FAILURE;
+    let mut ms = Vec::new();
+    for _ in 0..iters {
+        let t = Instant::now();
+        if !run() {
+            eprintln!("der child: {} {op} failed", imp.name);
+            return ExitCode::FAILURE;
+        }
+        ms.push(format!("{:.4}", t.elapsed().as_secs_f64() * 1e3));
     }
+    println!("ms {}", ms.join(" "));
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     let hwm = status
         .lines()

@@ -84,13 +84,14 @@ struct Cli {
     /// Internal: a receiver for the notify section: WHICH CONF ADDRESS.
     #[arg(long, num_args = 3, hide = true, value_names = ["WHICH", "CONF", "ADDRESS"])]
     notify_child: Option<Vec<String>>,
-    /// Internal: load the MIB directories once and print the peak RSS in kB.
     /// Entries of the CRL the DER section measures (default 265,000: CAcert's 8.72 MiB; 26,500
     /// with --quick).
     #[arg(long, value_name = "N")]
     crl_entries: Option<usize>,
+    /// Internal: one DER operation ITERS times, each timed, and the peak RSS.
     #[arg(long, num_args = 4, hide = true, value_names = ["IMPL", "OP", "FILE", "ITERS"])]
     der_child: Option<Vec<String>>,
+    /// Internal: load the MIB directories once and print the peak RSS in kB.
     #[arg(long, num_args = 1.., hide = true, value_name = "DIR")]
     mib_load_child: Option<Vec<PathBuf>>,
     /// Internal: run one job N times (for callgrind): IMPL LAYER OP BINDINGS ITERATIONS.
