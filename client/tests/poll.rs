@@ -1,6 +1,7 @@
 //! The poller against 40 simulated agents (responders on their own sockets, half answering
 //! v2c, half v3 authPriv, each with its own engine) and 2 silent addresses: every target ends
-//! each round with its result or its error; GETs and walks bring what the agents hold.
+//! each round with its result or its error; GETs and walks bring what the agents hold; rounds
+//! on a schedule keep to it and count the rounds a long one made them miss.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -130,4 +131,63 @@ async fn every_target_gets_its_result_or_its_error() {
         .filter_map(|x| x.engine().map(|e| e.id.clone()))
         .collect();
     assert_eq!(engines.len(), 20);
+}
+
+#[tokio::test]
+async fn rounds_on_a_schedule_keep_to_it_and_count_what_they_miss() {
+    let view = Arc::new(View::from_walk(".1.3.6.1.2.1.1.3.0 = Timeticks: (42) 0:00:00.42\n").0);
+    let mut targets = Vec::new();
+    for n in 0..4u8 {
+        targets.push(Target {
+            addr: agent(view.clone(), n).await,
+            credentials: Credentials::V2c(b"public".to_vec()),
+        });
+    }
+    let silent = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    targets.push(Target {
+        addr: silent.local_addr().unwrap(),
+        credentials: Credentials::V2c(b"public".to_vec()),
+    });
+    let options = Options {
+        timeout: Duration::from_millis(120),
+        retries: 0,
+        ..Options::default()
+    };
+    let mut poller = AsyncPoller::new(targets, options, 8).await.unwrap();
+    let get = Job::Get(vec![oid("1.3.6.1.2.1.1.3.0")]);
+
+    // Every round waits at least the silent target's timeout (120 ms), so with a 30 ms
+    // interval each round makes the schedule miss at least two due times.
+    let interval = Duration::from_millis(30);
+    let mut rounds = poller.every(get.clone(), interval);
+    let first = rounds.next().await.unwrap();
+    assert_eq!((first.number, first.missed), (0, 0));
+    let mut expected_number = 1;
+    for _ in 0..3 {
+        let r = rounds.next().await.unwrap();
+        assert!(r.missed >= 2, "{} missed after a 120 ms round", r.missed);
+        assert_eq!(r.number, expected_number + r.missed);
+        assert_eq!(r.due, first.due + interval * r.number as u32);
+        assert!(r.started >= r.due);
+        expected_number = r.number + 1;
+        assert_eq!(r.outcomes.len(), 5);
+        for o in &r.outcomes {
+            match o.target {
+                4 => assert!(matches!(o.result, Err(ClientError::Timeout { .. }))),
+                _ => assert_eq!(o.result.as_ref().unwrap()[0].value, Value::TimeTicks(42)),
+            }
+        }
+    }
+
+    // A round shorter than its interval: the next starts at its due time, none missed
+    // unless the machine stalls for a whole interval (400 ms).
+    let interval = Duration::from_millis(400);
+    let mut rounds = poller.every(get, interval);
+    let first = rounds.next().await.unwrap();
+    let second = rounds.next().await.unwrap();
+    assert!(second.started >= first.due + interval);
+    assert_eq!(
+        second.due,
+        first.due + interval * (1 + second.missed as u32)
+    );
 }

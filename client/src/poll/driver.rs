@@ -4,7 +4,7 @@
 //! core told the time at its deadlines.
 
 use std::io;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tokio::net::UdpSocket;
 
@@ -95,6 +95,20 @@ impl AsyncPoller {
         }
     }
 
+    /// Rounds of `job` every `interval` (at least a millisecond), the first due now: call
+    /// [`Rounds::next`] for each. A round that runs long delays the next: a due time passed
+    /// by less than an interval is run at once (late: see [`Round::started`]), those passed
+    /// by more are missed, counted in the next [`Round`], never run in a burst to catch up.
+    pub fn every(&mut self, job: Job, interval: Duration) -> Rounds<'_> {
+        Rounds {
+            poller: self,
+            job,
+            interval: interval.max(Duration::from_millis(1)),
+            due: Instant::now(),
+            number: 0,
+        }
+    }
+
     /// Sends every datagram the core has for now, a batch per system call.
     async fn send(&mut self) -> io::Result<()> {
         let now = Instant::now();
@@ -147,5 +161,62 @@ impl AsyncPoller {
                 return Ok(());
             }
         }
+    }
+}
+
+/// A schedule of rounds of one job ([`AsyncPoller::every`]).
+#[derive(Debug)]
+pub struct Rounds<'p> {
+    poller: &'p mut AsyncPoller,
+    job: Job,
+    interval: Duration,
+    due: Instant,
+    number: u64,
+}
+
+/// One round of a schedule.
+#[derive(Debug)]
+pub struct Round {
+    /// Its place in the schedule, from 0, missed rounds counted: it was due at the first
+    /// round's due time plus `number` intervals.
+    pub number: u64,
+    /// When it was due.
+    pub due: Instant,
+    /// When it started (at or after `due`).
+    pub started: Instant,
+    /// Rounds passed over just before this one, their due times gone while the previous
+    /// round ran.
+    pub missed: u64,
+    /// Every target's outcome.
+    pub outcomes: Vec<Outcome>,
+}
+
+impl Rounds<'_> {
+    /// Waits until the next round is due, runs it and returns it; a socket's error ends
+    /// the schedule's round with that error (the next call starts the following one).
+    pub async fn next(&mut self) -> io::Result<Round> {
+        let missed = self.skip_past();
+        tokio::time::sleep_until(self.due.into()).await;
+        let (number, due, started) = (self.number, self.due, Instant::now());
+        self.number += 1;
+        self.due += self.interval;
+        let outcomes = self.poller.round(self.job.clone()).await?;
+        Ok(Round {
+            number,
+            due,
+            started,
+            missed,
+            outcomes,
+        })
+    }
+
+    /// Moves past the due times already gone by a whole interval or more; how many.
+    fn skip_past(&mut self) -> u64 {
+        let late = Instant::now().saturating_duration_since(self.due);
+        let missed = (late.as_nanos() / self.interval.as_nanos()) as u64;
+        self.number += missed;
+        // A schedule missing 2^32 rounds has no next due time worth computing exactly.
+        self.due += self.interval * u32::try_from(missed).unwrap_or(u32::MAX);
+        missed
     }
 }

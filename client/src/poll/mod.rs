@@ -21,7 +21,7 @@ use snmp_ber::OidBuf;
 #[cfg(feature = "tokio")]
 pub use batch::SocketStats;
 #[cfg(feature = "tokio")]
-pub use driver::AsyncPoller;
+pub use driver::{AsyncPoller, Round, Rounds};
 
 use crate::config::{Credentials, Options};
 use crate::error::ClientError;
