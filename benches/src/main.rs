@@ -72,7 +72,8 @@ struct Cli {
     /// The subtree the `walk` section walks (default the whole MIB view).
     #[arg(long, value_name = "OID", default_value = "1.3")]
     walk_root: String,
-    /// Leave gufo_snmp out of the `walk` section (it is installed with pip otherwise).
+    /// Leave gufo_snmp out of the `walk` and `poll` sections (it is installed with pip
+    /// otherwise).
     #[arg(long)]
     no_gufo: bool,
     /// Internal: the simulator of the poll section: FILE ADDRESS.
@@ -316,7 +317,7 @@ fn poll_section(cli: &Cli) -> ExitCode {
     let rounds = if cli.quick { 2 } else { 5 };
     let agents = cli.agents.clamp(1, 20_000);
     let mut notes = Vec::new();
-    let rows = poll::run(&exe, agents, rounds, &mut notes);
+    let rows = poll::run(&exe, agents, rounds, !cli.no_gufo, &mut notes);
     finish_section(cli, "poll", poll::table(&rows), poll::json(&rows), notes)
 }
 

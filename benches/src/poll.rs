@@ -5,7 +5,10 @@
 //! bindings from every agent, then a walk of each one's ifTable, over v2c and v3 authPriv
 //! (SHA-1/AES-128). The first round of each version is a warm-up (v3: engine discovery) and
 //! is not counted. Client CPU is this process's run time (schedstat) over the counted
-//! rounds; the simulator's is shown beside it; failures are counted in every row.
+//! rounds; the simulator's is shown beside it; failures are counted in every row. The peer:
+//! gufo_snmp's asyncio sessions (a Python script in a venv the benchmark makes), polling the
+//! same agents with the same bound on requests in flight, a session (and a socket) per agent
+//! as its API has it, kept across rounds; measured by its own process time.
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -21,6 +24,8 @@ use crate::process::{cpu_of, own_cpu};
 /// One measured row.
 #[derive(Debug, Clone)]
 pub struct PollRow {
+    /// `snmp-client` or `gufo_snmp`.
+    pub client: &'static str,
     /// `2c` or `3`.
     pub version: &'static str,
     /// `get` or `walk`.
@@ -33,16 +38,18 @@ pub struct PollRow {
     pub failed: u64,
     /// Client CPU seconds over the counted rounds.
     pub cpu_s: f64,
-    /// The simulator's CPU seconds over them.
-    pub simulator_cpu_s: f64,
+    /// The simulator's CPU seconds over them (ours only: the peer's script runs its
+    /// warm-up in the same process).
+    pub simulator_cpu_s: Option<f64>,
     /// Wall seconds.
     pub wall_s: f64,
     /// Median and 99th-percentile latency of a target's work in a round, ms.
     pub p50_ms: f64,
     /// See `p50_ms`.
     pub p99_ms: f64,
-    /// Datagrams per receive system call, and per send call (how full the batches were).
-    pub per_call: (f64, f64),
+    /// Datagrams per receive system call, and per send call (how full the batches were;
+    /// ours only).
+    pub per_call: Option<(f64, f64)>,
 }
 
 /// A small device's walk: the system group and ten interfaces.
@@ -150,22 +157,30 @@ async fn measure(
     let mut latencies: Vec<Duration> = outcomes.iter().map(|o| o.latency).collect();
     latencies.sort();
     Ok(PollRow {
+        client: "snmp-client",
         version,
         op,
         agents,
         requests: outcomes.iter().map(|o| u64::from(o.requests)).sum(),
         failed: outcomes.iter().filter(|o| o.result.is_err()).count() as u64,
         cpu_s,
-        simulator_cpu_s,
+        simulator_cpu_s: Some(simulator_cpu_s),
         wall_s,
         p50_ms: quantile(&latencies, 0.5),
         p99_ms: quantile(&latencies, 0.99),
-        per_call,
+        per_call: Some(per_call),
     })
 }
 
-/// Runs the section: `agents` simulated agents from port `base`, `rounds` counted rounds.
-pub fn run(exe: &Path, agents: usize, rounds: usize, notes: &mut Vec<String>) -> Vec<PollRow> {
+/// Runs the section: `agents` simulated agents from port `base`, `rounds` counted rounds;
+/// gufo_snmp on the same agents after ours when `gufo_too`.
+pub fn run(
+    exe: &Path,
+    agents: usize,
+    rounds: usize,
+    gufo_too: bool,
+    notes: &mut Vec<String>,
+) -> Vec<PollRow> {
     let dir = std::env::temp_dir().join(format!("snmp-bench-poll-{}", std::process::id()));
     let data = dir.join("device.txt");
     if let Err(e) = std::fs::create_dir_all(&dir).and_then(|()| std::fs::write(&data, recording()))
@@ -258,37 +273,165 @@ pub fn run(exe: &Path, agents: usize, rounds: usize, notes: &mut Vec<String>) ->
             Err(e) => notes.push(format!("poll v{version}: not measured: {e}")),
         }
     }
+    let ours = rows.clone();
+    match gufo_too.then(|| crate::walks::gufo_python(&crate::walks::gufo_venv())) {
+        Some(Ok(python)) => {
+            for version in ["2c", "3"] {
+                match gufo(&python, (base, last), version, rounds, &ours) {
+                    Ok(r) => rows.extend(r),
+                    Err(e) => notes.push(format!("poll: gufo_snmp v{version}: {e}")),
+                }
+            }
+        }
+        Some(Err(e)) => notes.push(format!("poll: gufo_snmp not measured: {e}")),
+        None => notes.push("poll: gufo_snmp not measured (--no-gufo)".into()),
+    }
     drop(simulator);
     let _ = std::fs::remove_dir_all(&dir);
-    notes.push(
-        "poll: net-snmp's and gufo_snmp's pollers are not measured here yet (no peer column)"
-            .into(),
-    );
+    notes.push("poll: net-snmp's asynchronous API is not measured here yet (no column)".into());
     rows
+}
+
+/// gufo_snmp polling the agents on ports FIRST..=LAST: a session per agent opened in a
+/// warm-up round (v3: its engine discovered, its keys localized) and kept, as our poller keeps
+/// its exchanges; then ROUNDS counted rounds of the GET, then of the ifTable walk (GETBULK of
+/// 40), at most 256 agents at once. Prints a line per job: op, outcomes, failed, bindings,
+/// process seconds, wall seconds, p50 and p99 latency (ms).
+const GUFO_POLL: &str = r#"
+import asyncio, resource, sys, time
+from gufo.snmp import Aes128Key, Sha1Key, SnmpVersion, User
+from gufo.snmp.aio import SnmpSession
+
+first, last, version, rounds = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+kw = dict(addr="127.0.0.1", timeout=2.0)
+if version == "3":
+    kw.update(version=SnmpVersion.v3, user=User("benchuser", auth_key=Sha1Key(b"benchauthpass"), priv_key=Aes128Key(b"benchprivpass")))
+else:
+    kw.update(version=SnmpVersion.v2c, community="public")
+GET = ["1.3.6.1.2.1.1.%d.0" % k for k in range(1, 7)] + ["1.3.6.1.2.1.2.1.0", "1.3.6.1.2.1.2.2.1.2.1", "1.3.6.1.2.1.2.2.1.8.1", "1.3.6.1.2.1.2.2.1.10.1"]
+gate = asyncio.Semaphore(256)
+sessions = {}
+
+async def one(port, op):
+    async with gate:
+        t = time.perf_counter()
+        try:
+            s = sessions.get(port)
+            if s is None:
+                s = SnmpSession(port=port, **kw)
+                await s.__aenter__()
+                sessions[port] = s
+            if op == "get":
+                n = len(await s.get_many(GET))
+            else:
+                n = 0
+                async for _ in s.getbulk("1.3.6.1.2.1.2.2", max_repetitions=40):
+                    n += 1
+            return (True, n, time.perf_counter() - t)
+        except Exception:
+            return (False, 0, time.perf_counter() - t)
+
+async def round_of(op):
+    return await asyncio.gather(*(one(p, op) for p in range(first, last + 1)))
+
+async def main():
+    await round_of("get")
+    for op in ["get", "walk"]:
+        c0, w0, done = time.process_time(), time.perf_counter(), []
+        for _ in range(rounds):
+            done += await round_of(op)
+        cpu, wall = time.process_time() - c0, time.perf_counter() - w0
+        lat = sorted(d[2] for d in done)
+        q = lambda f: lat[round((len(lat) - 1) * f)] * 1e3
+        print(op, len(done), sum(1 for d in done if not d[0]), sum(d[1] for d in done), cpu, wall, q(0.5), q(0.99))
+
+asyncio.run(main())
+"#;
+
+/// gufo_snmp's rows for `version`: its requests taken as ours for the same job (as many
+/// bindings, so as many requests), failures counted by its own report.
+fn gufo(
+    python: &Path,
+    (first, last): (u16, u16),
+    version: &'static str,
+    rounds: usize,
+    ours: &[PollRow],
+) -> Result<Vec<PollRow>, String> {
+    let out = Command::new(python)
+        .args(["-c", GUFO_POLL])
+        .args([first, last].map(|p| p.to_string()))
+        .args([version.to_string(), rounds.to_string()])
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(err.lines().last().unwrap_or("failed").to_string());
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut rows = Vec::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let [op, polled, failed, _bindings, cpu, wall, p50, p99] = f.as_slice() else {
+            return Err(format!("an unreadable report line: {line}"));
+        };
+        let op: &'static str = if *op == "get" { "get" } else { "walk" };
+        let num = |v: &str| v.parse::<f64>().map_err(|_| format!("not a number: {v}"));
+        let ours = ours
+            .iter()
+            .find(|r| r.version == version && r.op == op)
+            .ok_or("no row of ours to take the request count from")?;
+        rows.push(PollRow {
+            client: "gufo_snmp",
+            version,
+            op,
+            agents: ours.agents,
+            requests: ours.requests,
+            failed: num(failed)? as u64,
+            cpu_s: num(cpu)?,
+            simulator_cpu_s: None,
+            wall_s: num(wall)?,
+            p50_ms: num(p50)?,
+            p99_ms: num(p99)?,
+            per_call: None,
+        });
+        if num(polled)? as usize != ours.agents * rounds {
+            return Err(format!("{polled} outcomes, not {}", ours.agents * rounds));
+        }
+    }
+    Ok(rows)
 }
 
 /// The table.
 pub fn table(rows: &[PollRow]) -> String {
     let mut out = String::from(
-        "\nPolling simulated agents from one socket (snmp_client::poll, one tokio thread):\n\
-         ver  op     agents  requests  failed  client µs/req  requests/s  p50 ms  p99 ms  simulator µs/req  datagrams/recv  /send\n",
+        "\nPolling simulated agents (snmp_client::poll: one socket, one tokio thread; gufo_snmp: asyncio sessions):\n\
+         client       ver  op     agents  requests  failed  client µs/req  vs ours  requests/s  p50 ms  p99 ms  simulator µs/req  datagrams/recv  /send\n",
     );
     for r in rows {
         let per = |s: f64| s * 1e6 / (r.requests.max(1) as f64);
+        let ours = rows
+            .iter()
+            .find(|o| o.client == "snmp-client" && o.version == r.version && o.op == r.op)
+            .map(|o| per(r.cpu_s) / (o.cpu_s * 1e6 / o.requests.max(1) as f64));
+        let or_dash = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.2}"));
         out.push_str(&format!(
-            "{:<4} {:<5} {:>7} {:>9} {:>7} {:>14.2} {:>11.0} {:>7.2} {:>7.2} {:>17.2} {:>15.2} {:>6.2}\n",
+            "{:<12} {:<4} {:<5} {:>7} {:>9} {:>7} {:>14.2} {:>8} {:>11.0} {:>7.2} {:>7.2} {:>17} {:>15} {:>6}\n",
+            r.client,
             r.version,
             r.op,
             r.agents,
             r.requests,
             r.failed,
             per(r.cpu_s),
+            ours.map_or("-".to_string(), |x| format!("{x:.1}x")),
             r.requests as f64 / r.wall_s.max(1e-9),
             r.p50_ms,
             r.p99_ms,
-            per(r.simulator_cpu_s),
-            r.per_call.0,
-            r.per_call.1,
+            or_dash(r.simulator_cpu_s.map(per)),
+            or_dash(r.per_call.map(|c| c.0)),
+            or_dash(r.per_call.map(|c| c.1)),
         ));
     }
     out
@@ -301,7 +444,7 @@ pub fn json(rows: &[PollRow]) -> serde_json::Value {
         rows.iter()
             .map(|r| {
                 serde_json::json!({
-                    "client": "snmp-client",
+                    "client": r.client,
                     "mode": "async",
                     "version": r.version,
                     "op": r.op,
@@ -312,10 +455,10 @@ pub fn json(rows: &[PollRow]) -> serde_json::Value {
                     "requests_per_s": r.requests as f64 / r.wall_s.max(1e-9),
                     "p50_ms": r.p50_ms,
                     "p99_ms": r.p99_ms,
-                    "simulator_cpu_us_per_request": per(r, r.simulator_cpu_s),
+                    "simulator_cpu_us_per_request": r.simulator_cpu_s.map(|s| per(r, s)),
                     "wall_s": r.wall_s,
-                    "datagrams_per_receive_call": r.per_call.0,
-                    "datagrams_per_send_call": r.per_call.1,
+                    "datagrams_per_receive_call": r.per_call.map(|c| c.0),
+                    "datagrams_per_send_call": r.per_call.map(|c| c.1),
                 })
             })
             .collect(),

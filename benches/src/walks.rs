@@ -186,8 +186,13 @@ else:
 print(time.process_time() - c0, time.perf_counter() - w0, sum(counts))
 "#;
 
+/// Where the benchmarks keep their gufo_snmp venv.
+pub(crate) fn gufo_venv() -> PathBuf {
+    std::env::temp_dir().join("snmp-bench-gufo-venv")
+}
+
 /// A venv with gufo_snmp in `dir`, made once: its Python, or why there is none.
-fn gufo_python(dir: &Path) -> Result<PathBuf, String> {
+pub(crate) fn gufo_python(dir: &Path) -> Result<PathBuf, String> {
     let python = dir.join("bin/python");
     let ok = |p: &Path| {
         Command::new(p)
@@ -317,8 +322,7 @@ pub fn run(root: &str, gufo_too: bool, notes: &mut Vec<String>) -> Vec<WalkRow> 
         return Vec::new();
     };
     let (port, pid) = (agent.port, agent.pid());
-    let venv = std::env::temp_dir().join("snmp-bench-gufo-venv");
-    let python = match gufo_too.then(|| gufo_python(&venv)) {
+    let python = match gufo_too.then(|| gufo_python(&gufo_venv())) {
         Some(Ok(p)) => Some(p),
         Some(Err(e)) => {
             notes.push(format!("walk: gufo_snmp not measured: {e}"));
