@@ -336,6 +336,13 @@ pub enum EncodeError {
         /// The buffer's size.
         capacity: usize,
     },
+    /// The encoding is longer than memory can be had for (a value built to repeat large
+    /// borrowed contents many times, say).
+    #[error("the encoding needs {octets} octets, more than could be allocated")]
+    TooLarge {
+        /// The encoding's length.
+        octets: usize,
+    },
     /// A decoded list being written back holds an element that does not decode.
     #[error("a decoded list holds an invalid element: {0}")]
     InvalidDecoded(DecodeError),

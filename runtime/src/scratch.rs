@@ -74,13 +74,14 @@ fn encode_measured(
 ) -> Result<(), EncodeError> {
     let mut size = len;
     loop {
+        out.clear();
         if out.capacity() < size {
-            // Zeroed by the allocator: fresh pages cost nothing until the encoder reaches them.
-            *out = vec![0; size];
-        } else {
-            out.clear();
-            out.resize(size, 0);
+            // Asked for, not assumed: a length memory cannot hold is an error, not an abort.
+            *out = Vec::new();
+            out.try_reserve_exact(size)
+                .map_err(|_| EncodeError::TooLarge { octets: size })?;
         }
+        out.resize(size, 0);
         match encode(out) {
             Ok(n) => {
                 debug_assert_eq!(n, len, "encoded_len out of step with encode");
@@ -142,6 +143,30 @@ mod tests {
         assert_eq!(big[0], ((SCRATCH_OCTETS + 9) % 256) as u8);
         assert_eq!(Nested.to_ber().unwrap(), vec![2, 1, 0]);
         assert_eq!(Octets(0).to_ber().unwrap(), Vec::<u8>::new());
+    }
+
+    /// A value claiming more octets than memory holds.
+    struct Huge;
+
+    impl Encode for Huge {
+        fn encode(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+            Octets(SCRATCH_OCTETS + 1).encode(w)
+        }
+
+        fn encoded_len(&self) -> usize {
+            usize::MAX / 2
+        }
+    }
+
+    #[test]
+    fn an_encoding_too_large_to_allocate_is_an_error() {
+        let octets = usize::MAX / 2;
+        assert_eq!(Huge.to_ber(), Err(EncodeError::TooLarge { octets }));
+        let mut out = vec![1, 2, 3];
+        assert_eq!(
+            Huge.encode_into_vec(&mut out),
+            Err(EncodeError::TooLarge { octets })
+        );
     }
 
     #[test]
