@@ -22,21 +22,9 @@ pub(crate) fn encode_to_vec(
     encode: impl Fn(&mut [u8]) -> Result<usize, EncodeError>,
     len: impl FnOnce() -> usize,
 ) -> Result<Vec<u8>, EncodeError> {
-    let first = SCRATCH.try_with(|cell| {
-        let mut buf = cell.try_borrow_mut().ok()?;
-        if buf.is_empty() {
-            buf.resize(SCRATCH_OCTETS, 0);
-        }
-        Some(encode(&mut buf).map(|n| buf[buf.len() - n..].to_vec()))
-    });
-    match first {
-        Ok(Some(Err(EncodeError::BufferTooSmall { .. }))) | Ok(None) | Err(_) => {
-            let mut out = Vec::new();
-            encode_measured(&encode, len(), &mut out)?;
-            Ok(out)
-        }
-        Ok(Some(done)) => done,
-    }
+    let mut out = Vec::new();
+    encode_into(encode, len, &mut out)?;
+    Ok(out)
 }
 
 /// [`encode_to_vec`] into `out` (its contents replaced, its allocation reused when it has room).
