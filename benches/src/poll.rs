@@ -34,6 +34,8 @@ pub struct PollRow {
     pub agents: usize,
     /// Requests made in the counted rounds.
     pub requests: u64,
+    /// Bindings brought back in the counted rounds.
+    pub bindings: u64,
     /// Targets whose result was an error, in the counted rounds.
     pub failed: u64,
     /// Client CPU seconds over the counted rounds.
@@ -162,6 +164,11 @@ async fn measure(
         op,
         agents,
         requests: outcomes.iter().map(|o| u64::from(o.requests)).sum(),
+        bindings: outcomes
+            .iter()
+            .filter_map(|o| o.result.as_ref().ok())
+            .map(|b| b.len() as u64)
+            .sum(),
         failed: outcomes.iter().filter(|o| o.result.is_err()).count() as u64,
         cpu_s,
         simulator_cpu_s: Some(simulator_cpu_s),
@@ -350,8 +357,8 @@ async def main():
 asyncio.run(main())
 "#;
 
-/// gufo_snmp's rows for `version`: its requests taken as ours for the same job (as many
-/// bindings, so as many requests), failures counted by its own report.
+/// gufo_snmp's rows for `version`: its requests taken as ours for the same job, once its
+/// bindings are checked to be as many as ours; failures counted by its own report.
 fn gufo(
     python: &Path,
     (first, last): (u16, u16),
@@ -373,7 +380,7 @@ fn gufo(
     let mut rows = Vec::new();
     for line in text.lines() {
         let f: Vec<&str> = line.split_whitespace().collect();
-        let [op, polled, failed, _bindings, cpu, wall, p50, p99] = f.as_slice() else {
+        let [op, polled, failed, bindings, cpu, wall, p50, p99] = f.as_slice() else {
             return Err(format!("an unreadable report line: {line}"));
         };
         let op: &'static str = if *op == "get" { "get" } else { "walk" };
@@ -382,12 +389,20 @@ fn gufo(
             .iter()
             .find(|r| r.version == version && r.op == op)
             .ok_or("no row of ours to take the request count from")?;
+        let bindings = num(bindings)? as u64;
+        if bindings != ours.bindings {
+            return Err(format!(
+                "{op}: {bindings} bindings, not {}: its request count is not ours",
+                ours.bindings
+            ));
+        }
         rows.push(PollRow {
             client: "gufo_snmp",
             version,
             op,
             agents: ours.agents,
             requests: ours.requests,
+            bindings,
             failed: num(failed)? as u64,
             cpu_s: num(cpu)?,
             simulator_cpu_s: None,
@@ -450,6 +465,7 @@ pub fn json(rows: &[PollRow]) -> serde_json::Value {
                     "op": r.op,
                     "agents": r.agents,
                     "requests": r.requests,
+                    "bindings": r.bindings,
                     "failed": r.failed,
                     "cpu_us_per_request": per(r, r.cpu_s),
                     "requests_per_s": r.requests as f64 / r.wall_s.max(1e-9),

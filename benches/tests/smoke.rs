@@ -145,6 +145,9 @@ fn poll_section_runs_small() {
         assert_eq!(r["failed"], 0, "{r}");
         assert_eq!(r["agents"], 20, "{r}");
         assert!(r["requests"].as_u64().unwrap() >= 40, "{r}");
+        // Two counted rounds of 20 agents: ten bindings a GET, the 80 of the ifTable a walk.
+        let per_agent = if r["op"] == "get" { 10 } else { 80 };
+        assert_eq!(r["bindings"], 2 * 20 * per_agent, "{r}");
     }
 }
 
