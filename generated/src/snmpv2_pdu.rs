@@ -1281,7 +1281,7 @@ impl<'a> VarBindList<'a> {
                 snmp_ber::Reader::nested(r, c)?,
                 "VarBindList",
             )?;
-            if !matches!(list.len(), 0..= 2147483647) {
+            if !list.has_len_within(0, 2147483647) {
                 return Err(r.size_out_of_range(c, list.len(), "0..2147483647"));
             }
             Ok(list)

@@ -347,3 +347,32 @@ fn a_bad_binding_is_an_error_item_and_the_rest_still_decode() {
         Err(snmp_ber::EncodeError::InvalidDecoded(_))
     ));
 }
+
+#[test]
+fn a_list_cut_in_the_middle_ends_with_its_error_item() {
+    // The list is framed element by element as it is read: from_ber succeeds, the iterator
+    // yields the good binding, then the broken one's framing error, then stops; `len` counts
+    // what the iterator yields.
+    let good = seq(&[oid("1.3.6.1.2.1.1.3.0"), int(0x43, 5)]);
+    let mut parts = ok_header();
+    parts.push(tlv(0x30, &[good.clone(), good[..5].to_vec()].concat()));
+    let bytes = msg(response(&parts));
+    let m = Message::from_ber(&bytes).expect("the message's own framing is valid");
+    let snmp_messages::snmpv2_pdu::Pdus::Response(p) = m.data else {
+        panic!()
+    };
+    let list = p.0.variable_bindings.0;
+    let items: Vec<_> = list.iter().collect();
+    assert_eq!(items.len(), 2);
+    assert!(items[0].is_ok());
+    assert_eq!(
+        items[1].as_ref().unwrap_err().to_string(),
+        "at byte 42 in VarBindList[1]: length 13 runs past the end: expected at most 3 octet(s)"
+    );
+    assert_eq!(list.len(), 2);
+    assert!(!list.is_empty());
+    // SIZE checks count only as far as they must.
+    assert!(list.has_len_within(0, 2) && list.has_len_within(2, 2));
+    assert!(!list.has_len_within(3, 10) && !list.has_len_within(0, 1));
+    assert!(Message::from_ber_validated(&bytes).is_err());
+}

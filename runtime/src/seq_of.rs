@@ -26,11 +26,12 @@ pub fn der_set_order(a: &[u8], b: &[u8]) -> Ordering {
 
 /// A SEQUENCE OF `T`: either decoded input, or a caller's slice to encode.
 ///
-/// Decoding a list checks its framing (every element a complete, definite-length TLV inside the
-/// list) and counts the elements; each element's contents are decoded and checked when the
-/// iterator reaches it, in one pass. An element that does not decode is an `Err` item naming its
-/// index, never skipped. [`Decode::from_ber_validated`] (or [`SequenceOf::validate`]) checks every
-/// element up front instead, at the cost of decoding them twice.
+/// Decoding a list only reads its outer TLV: each element is framed, decoded and checked when the
+/// iterator reaches it, in one pass over the octets. An element that does not decode (its
+/// framing included) is an `Err` item naming its index, never skipped; when its framing is
+/// broken it is the last item. [`Decode::from_ber_validated`] (or [`SequenceOf::validate`])
+/// checks every element up front instead, at the cost of decoding them twice. A decoded list
+/// is not counted until asked: [`SequenceOf::len`] walks the element headers.
 #[derive(Clone, Copy)]
 pub struct SequenceOf<'a, T> {
     repr: Repr<'a, T>,
@@ -40,7 +41,6 @@ pub struct SequenceOf<'a, T> {
 enum Repr<'a, T> {
     Decoded {
         reader: Reader<'a>,
-        count: usize,
         label: &'static str,
     },
     Items(&'a [T]),
@@ -64,11 +64,13 @@ impl<'a, T> SequenceOf<'a, T> {
         }
     }
 
-    /// Number of elements.
+    /// Number of elements: the items the iterator yields. A decoded list is counted by walking
+    /// its element headers (each complete TLV one element; a broken one counts once and ends
+    /// the count, as it ends the iteration).
     #[inline]
     pub fn len(&self) -> usize {
         match &self.repr {
-            Repr::Decoded { count, .. } => *count,
+            Repr::Decoded { reader, .. } => count_up_to(*reader, usize::MAX),
             Repr::Items(items) => items.len(),
         }
     }
@@ -76,7 +78,28 @@ impl<'a, T> SequenceOf<'a, T> {
     /// True when there are no elements.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        match &self.repr {
+            Repr::Decoded { reader, .. } => reader.is_empty(),
+            Repr::Items(items) => items.is_empty(),
+        }
+    }
+
+    /// True when the number of elements is within `min..=max` (a SIZE constraint), counting
+    /// no more of a decoded list's elements than the answer needs: none when the octets are
+    /// too few to hold more than `max` elements of two octets and `min` is 0.
+    #[inline]
+    pub fn has_len_within(&self, min: usize, max: usize) -> bool {
+        match &self.repr {
+            Repr::Decoded { reader, .. } => {
+                let below_max = reader.remaining().len() / 2 <= max;
+                if below_max {
+                    min == 0 || count_up_to(*reader, min) >= min
+                } else {
+                    (min..=max).contains(&count_up_to(*reader, max.saturating_add(1)))
+                }
+            }
+            Repr::Items(items) => (min..=max).contains(&items.len()),
+        }
     }
 
     /// The encoded contents octets, when this list was decoded.
@@ -89,26 +112,17 @@ impl<'a, T> SequenceOf<'a, T> {
 }
 
 impl<'a, T: Decode<'a>> SequenceOf<'a, T> {
-    /// Decodes the contents of a SEQUENCE OF: checks that they are a run of complete TLVs and
-    /// counts them. `label` (the list's ASN.1 name, e.g. `VarBindList`) starts the path of errors
+    /// Decodes the contents of a SEQUENCE OF: nothing is read until the iterator reads it (under
+    /// a validating reader, every element is decoded now). `label` (the list's ASN.1 name, e.g. `VarBindList`) starts the path of errors
     /// the iterator reports.
     #[inline]
     pub fn decode_contents(contents: Reader<'a>, label: &'static str) -> Result<Self, DecodeError> {
-        let mut r = contents;
-        let mut count = 0usize;
-        while !r.is_empty() {
-            if let Err(e) = r.skip_tlv() {
-                return Err(e.in_element(count));
-            }
-            count += 1;
-        }
         if contents.is_validating() {
             Self::decode_elements(contents)?;
         }
         Ok(SequenceOf {
             repr: Repr::Decoded {
                 reader: contents,
-                count,
                 label,
             },
         })
@@ -142,7 +156,21 @@ impl<'a, T: Decode<'a>> SequenceOf<'a, T> {
     }
 }
 
-/// Under DER, SET OF elements (framed already) in ascending order of their encodings.
+/// Elements of the list `reader` holds, counted up to `limit`: each complete TLV counts, and
+/// so does a broken one, after which counting stops.
+fn count_up_to(reader: Reader<'_>, limit: usize) -> usize {
+    let mut r = reader;
+    let mut n = 0;
+    while n < limit && !r.is_empty() {
+        n += 1;
+        if r.skip_tlv().is_err() {
+            break;
+        }
+    }
+    n
+}
+
+/// Under DER, SET OF elements in ascending order of their encodings.
 fn check_set_order(contents: Reader<'_>) -> Result<(), DecodeError> {
     let mut r = contents;
     let mut previous: &[u8] = &[];
@@ -166,16 +194,10 @@ impl<'a, T: Decode<'a> + Clone> SequenceOf<'a, T> {
     #[inline]
     pub fn iter(&self) -> SequenceOfIter<'a, '_, T> {
         match &self.repr {
-            Repr::Decoded {
-                reader,
-                count,
-                label,
-                ..
-            } => SequenceOfIter {
+            Repr::Decoded { reader, label } => SequenceOfIter {
                 inner: IterRepr::Decoded {
                     reader: *reader,
                     index: 0,
-                    left: *count,
                     label,
                     _t: PhantomData,
                 },
@@ -214,7 +236,6 @@ enum IterRepr<'a, 's, T> {
     Decoded {
         reader: Reader<'a>,
         index: usize,
-        left: usize,
         label: &'static str,
         _t: PhantomData<T>,
     },
@@ -230,14 +251,12 @@ impl<'a, T: Decode<'a> + Clone> Iterator for SequenceOfIter<'a, '_, T> {
             IterRepr::Decoded {
                 reader,
                 index,
-                left,
                 label,
                 ..
             } => {
-                if *left == 0 {
+                if reader.is_empty() {
                     return None;
                 }
-                *left -= 1;
                 let i = *index;
                 *index += 1;
                 let start = *reader;
@@ -251,11 +270,14 @@ impl<'a, T: Decode<'a> + Clone> Iterator for SequenceOfIter<'a, '_, T> {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = match &self.inner {
-            IterRepr::Decoded { left, .. } => *left,
-            IterRepr::Items(it) => it.len(),
-        };
-        (n, Some(n))
+        match &self.inner {
+            // At least two octets an element.
+            IterRepr::Decoded { reader, .. } => {
+                let octets = reader.remaining().len();
+                (usize::from(octets > 0), Some(octets.div_ceil(2)))
+            }
+            IterRepr::Items(it) => it.size_hint(),
+        }
     }
 }
 
@@ -268,17 +290,14 @@ fn skip_after_error<'a>(
     index: usize,
     label: &'static str,
 ) -> DecodeError {
-    // The failed decode may have stopped part-way through the element. Its framing was checked
-    // when the list was decoded, so skipping it from its start lands on the next element.
+    // The failed decode may have stopped part-way through the element: skip it from its
+    // start to the next element, or, when its framing is what failed, end the iteration.
     *reader = start;
     if reader.skip_tlv().is_err() {
-        // Unreachable for a list made by decode_contents; end the iteration cleanly regardless.
         *reader = Reader::nested(&start, &[]).unwrap_or(start);
     }
     e.in_element(index).in_component(label)
 }
-
-impl<'a, T: Decode<'a> + Clone> ExactSizeIterator for SequenceOfIter<'a, '_, T> {}
 
 impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
     /// Writes the contents (the elements, without the outer header). A decoded list is checked
@@ -340,7 +359,7 @@ impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
 
 impl<'a, T: Decode<'a> + Clone + PartialEq> PartialEq for SequenceOf<'a, T> {
     fn eq(&self, other: &Self) -> bool {
-        self.len() == other.len() && self.iter().eq(other.iter())
+        self.iter().eq(other.iter())
     }
 }
 

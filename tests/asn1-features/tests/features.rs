@@ -92,6 +92,25 @@ fn constraints_apply_through_references_and_tags() {
         e.to_string(),
         "at byte 10 in Record.name: size 0 out of range: expected SIZE (1..8)"
     );
+    // tags is SIZE (0..3): three elements decode, a fourth fails (counted only because six
+    // octets a pair could hold more than three).
+    for (n, ok) in [(3u8, true), (4, false)] {
+        let mut bytes = record_bytes();
+        assert_eq!(&bytes[24..26], &[0x30, 0x06]);
+        let list: Vec<u8> = (1..=n).flat_map(|i| [0x02, 0x01, i]).collect();
+        bytes.splice(24..32, [&[0x30, 3 * n][..], &list].concat());
+        bytes[1] += 3 * n - 6;
+        match Record::from_ber(&bytes) {
+            Ok(r) => assert!(ok && r.tags.len() == 3, "{n} tags decoded"),
+            Err(e) => assert_eq!(
+                (ok, e.to_string()),
+                (
+                    false,
+                    "at byte 26 in Record.tags: size 4 out of range: expected SIZE (0..3)".into()
+                )
+            ),
+        }
+    }
     // A Point's x is INTEGER (0..limit) with limit imported from the other module.
     let p = Point::from_ber(&[0x30, 0x06, 0x80, 0x01, 0x0b, 0x82, 0x01, 0x00]).unwrap_err();
     assert_eq!(

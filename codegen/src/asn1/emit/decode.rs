@@ -97,15 +97,7 @@ impl Emitter<'_> {
             Ty::SeqOf {
                 size, label, set, ..
             } => {
-                let check = size.as_ref().map(|s| {
-                    let pat = size_pattern(s);
-                    let exp = &s.expected;
-                    quote! {
-                        if !matches!(list.len(), #pat) {
-                            return Err(r.size_out_of_range(c, list.len(), #exp));
-                        }
-                    }
-                });
+                let check = size.as_ref().map(list_size_check);
                 let framing = if *set {
                     quote!(decode_set_contents)
                 } else {
@@ -177,5 +169,34 @@ impl Emitter<'_> {
             }
             Ok(v as #repr)
         })
+    }
+}
+
+/// A decoded list's SIZE check. One range is asked of `has_len_within`, which counts no more
+/// elements than it must (none for `0..max` when the octets cannot hold more than `max`);
+/// a union of ranges counts the list.
+fn list_size_check(s: &SizeC) -> TokenStream {
+    let exp = &s.expected;
+    let fits = match s.ranges.as_slice() {
+        [(lo, hi)] => {
+            let lo = Literal::usize_unsuffixed(*lo as usize);
+            let hi = match hi {
+                Some(h) => {
+                    let h = Literal::usize_unsuffixed((*h).min(usize::MAX as u64) as usize);
+                    quote!(#h)
+                }
+                None => quote!(usize::MAX),
+            };
+            quote!(list.has_len_within(#lo, #hi))
+        }
+        _ => {
+            let pat = size_pattern(s);
+            quote!(matches!(list.len(), #pat))
+        }
+    };
+    quote! {
+        if !#fits {
+            return Err(r.size_out_of_range(c, list.len(), #exp));
+        }
     }
 }
