@@ -2,7 +2,7 @@
 //! contents came from (for error offsets) and the contents octets.
 
 use crate::error::{DecodeError, DecodeErrorKind};
-use crate::integer::{decode_i64, decode_u64};
+use crate::integer::{be_bytes, decode_i64, decode_u64, sign_extend};
 use crate::Reader;
 
 /// Runs `f`, adding `component` to the path of any error it returns. Generated decoders wrap
@@ -44,8 +44,7 @@ pub fn der_minimal_integer(r: &Reader<'_>, c: &[u8]) -> Result<(), DecodeError> 
     Ok(())
 }
 
-#[cold]
-#[inline(never)]
+#[inline(always)]
 fn not_minimal(r: &Reader<'_>, c: &[u8]) -> DecodeError {
     r.error_at(
         c,
@@ -57,24 +56,18 @@ fn not_minimal(r: &Reader<'_>, c: &[u8]) -> DecodeError {
 }
 
 /// INTEGER contents as `i32` (-2147483648..2147483647).
-#[inline]
+#[inline(always)]
 pub fn int_i32(r: &Reader<'_>, c: &[u8]) -> Result<i32, DecodeError> {
     der_minimal_integer(r, c)?;
-    if let Some((&first, rest)) = c.split_first() {
-        if rest.len() < 4 {
-            let mut v = first as i8 as i32;
-            for &b in rest {
-                v = (v << 8) | b as i32;
-            }
-            return Ok(v);
-        }
+    if (1..=4).contains(&c.len()) {
+        return Ok(sign_extend(be_bytes(c), c.len()) as i32);
     }
-    int_i32_slow(r, c)
+    int_i32_slow(*r, c)
 }
 
 #[inline(never)]
-fn int_i32_slow(r: &Reader<'_>, c: &[u8]) -> Result<i32, DecodeError> {
-    let v = decode_i64(r, c)?;
+fn int_i32_slow(r: Reader<'_>, c: &[u8]) -> Result<i32, DecodeError> {
+    let v = decode_i64(&r, c)?;
     match i32::try_from(v) {
         Ok(v) => Ok(v),
         Err(_) => Err(r.out_of_range(c, v as i128, "-2147483648..2147483647")),
@@ -82,7 +75,7 @@ fn int_i32_slow(r: &Reader<'_>, c: &[u8]) -> Result<i32, DecodeError> {
 }
 
 /// INTEGER contents as `u32` (0..4294967295).
-#[inline]
+#[inline(always)]
 pub fn int_u32(r: &Reader<'_>, c: &[u8]) -> Result<u32, DecodeError> {
     der_minimal_integer(r, c)?;
     // One to four octets with the sign bit clear, or five with a leading zero octet: the
@@ -93,18 +86,15 @@ pub fn int_u32(r: &Reader<'_>, c: &[u8]) -> Result<u32, DecodeError> {
         None => false,
     };
     if ok {
-        let mut v: u32 = 0;
-        for &b in c {
-            v = (v << 8) | b as u32;
-        }
-        return Ok(v);
+        // Five octets: the leading zero shifts out of the 32 bits.
+        return Ok(be_bytes(&c[n.saturating_sub(4)..]) as u32);
     }
-    int_u32_slow(r, c)
+    int_u32_slow(*r, c)
 }
 
 #[inline(never)]
-fn int_u32_slow(r: &Reader<'_>, c: &[u8]) -> Result<u32, DecodeError> {
-    let v = int_i128(r, c)?;
+fn int_u32_slow(r: Reader<'_>, c: &[u8]) -> Result<u32, DecodeError> {
+    let v = int_i128(&r, c)?;
     match u32::try_from(v) {
         Ok(v) => Ok(v),
         Err(_) => Err(r.out_of_range(c, v, "0..4294967295")),
@@ -119,7 +109,7 @@ pub fn int_i64(r: &Reader<'_>, c: &[u8]) -> Result<i64, DecodeError> {
 }
 
 /// INTEGER contents as `u64` (0..18446744073709551615, nine octets at most).
-#[inline]
+#[inline(always)]
 pub fn int_u64(r: &Reader<'_>, c: &[u8]) -> Result<u64, DecodeError> {
     der_minimal_integer(r, c)?;
     let n = c.len();
@@ -128,24 +118,35 @@ pub fn int_u64(r: &Reader<'_>, c: &[u8]) -> Result<u64, DecodeError> {
         None => false,
     };
     if ok {
-        let mut v: u64 = 0;
-        for &b in c {
-            v = (v << 8) | b as u64;
-        }
-        return Ok(v);
+        // Nine octets: the leading zero left out.
+        return Ok(be_bytes(&c[n.saturating_sub(8)..]));
     }
-    decode_u64(r, c)
+    int_u64_slow(*r, c)
+}
+
+#[inline(never)]
+fn int_u64_slow(r: Reader<'_>, c: &[u8]) -> Result<u64, DecodeError> {
+    decode_u64(&r, c)
 }
 
 /// INTEGER contents as `i128`: any value of at most nine octets, for types whose constraint the
 /// generated code checks itself (so the error names the constraint, not a Rust type's range).
-#[inline]
+#[inline(always)]
 pub fn int_i128(r: &Reader<'_>, c: &[u8]) -> Result<i128, DecodeError> {
     der_minimal_integer(r, c)?;
-    if c.len() == 9 && c[0] == 0 {
-        return int_u64(r, c).map(i128::from);
+    if (1..=8).contains(&c.len()) {
+        return Ok(i128::from(sign_extend(be_bytes(c), c.len())));
     }
-    decode_i64(r, c).map(i128::from)
+    int_i128_wide(*r, c)
+}
+
+/// [`int_i128`] for nine octets (above `i64::MAX` when the first is zero) and errors.
+#[inline(never)]
+fn int_i128_wide(r: Reader<'_>, c: &[u8]) -> Result<i128, DecodeError> {
+    if c.len() == 9 && c[0] == 0 {
+        return int_u64(&r, c).map(i128::from);
+    }
+    decode_i64(&r, c).map(i128::from)
 }
 
 /// NULL contents: must be empty.
