@@ -132,6 +132,14 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// This reader moved to `at` (a slice of its input), less its last `cut` octets.
+    pub(crate) fn rewound(&self, at: &'a [u8], cut: usize) -> Self {
+        Reader {
+            buf: &at[..at.len().saturating_sub(cut)],
+            ..*self
+        }
+    }
+
     /// The octets not read yet.
     #[inline]
     pub fn remaining(&self) -> &'a [u8] {

@@ -197,7 +197,7 @@ impl<'a, T: Decode<'a> + Clone> SequenceOf<'a, T> {
             Repr::Decoded { reader, label } => SequenceOfIter {
                 inner: IterRepr::Decoded {
                     reader: *reader,
-                    index: 0,
+                    list: reader.remaining(),
                     label,
                     _t: PhantomData,
                 },
@@ -235,7 +235,8 @@ pub struct SequenceOfIter<'a, 's, T> {
 enum IterRepr<'a, 's, T> {
     Decoded {
         reader: Reader<'a>,
-        index: usize,
+        /// The whole list, to count an element's index when it fails (not kept per step).
+        list: &'a [u8],
         label: &'static str,
         _t: PhantomData<T>,
     },
@@ -250,19 +251,17 @@ impl<'a, T: Decode<'a> + Clone> Iterator for SequenceOfIter<'a, '_, T> {
         match &mut self.inner {
             IterRepr::Decoded {
                 reader,
-                index,
+                list,
                 label,
                 ..
             } => {
-                if reader.is_empty() {
+                let start = reader.remaining();
+                if start.is_empty() {
                     return None;
                 }
-                let i = *index;
-                *index += 1;
-                let start = *reader;
                 match T::decode(reader) {
                     Ok(v) => Some(Ok(v)),
-                    Err(e) => Some(Err(skip_after_error(reader, start, e, i, label))),
+                    Err(e) => Some(Err(skip_after_error(reader, list, start, e, label))),
                 }
             }
             IterRepr::Items(it) => it.next().cloned().map(Ok),
@@ -285,16 +284,19 @@ impl<'a, T: Decode<'a> + Clone> Iterator for SequenceOfIter<'a, '_, T> {
 #[inline(never)]
 fn skip_after_error<'a>(
     reader: &mut Reader<'a>,
-    start: Reader<'a>,
+    list: &'a [u8],
+    start: &'a [u8],
     e: DecodeError,
-    index: usize,
     label: &'static str,
 ) -> DecodeError {
+    // The element's index: the elements framed before it (all complete, since the iterator
+    // went past them).
+    let index = count_up_to(reader.rewound(list, start.len()), usize::MAX);
     // The failed decode may have stopped part-way through the element: skip it from its
     // start to the next element, or, when its framing is what failed, end the iteration.
-    *reader = start;
+    *reader = reader.rewound(start, 0);
     if reader.skip_tlv().is_err() {
-        *reader = Reader::nested(&start, &[]).unwrap_or(start);
+        *reader = reader.rewound(start, start.len());
     }
     e.in_element(index).in_component(label)
 }
