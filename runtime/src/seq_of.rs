@@ -317,10 +317,7 @@ impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
                 w.put_slice(reader.remaining())
             }
             Repr::Items(items) => {
-                for item in items.iter().rev() {
-                    item.encode(w)?;
-                }
-                Ok(())
+                w.locally(|w| items.iter().rev().try_for_each(|item| item.encode(w)))
             }
         }
     }

@@ -50,12 +50,12 @@ impl<'b> Writer<'b> {
         &self.buf[self.pos..]
     }
 
-    #[cold]
-    #[inline(never)]
+    /// The error for a full buffer. Inlined down to a call of the cold constructor with the
+    /// capacity: a writer's address handed to an out-of-line function would keep it in
+    /// memory on every hot path that can fail.
+    #[inline(always)]
     fn too_small(&self) -> EncodeError {
-        EncodeError::BufferTooSmall {
-            capacity: self.buf.len(),
-        }
+        buffer_too_small(self.buf.len())
     }
 
     /// Writes one octet in front of what is written.
@@ -110,15 +110,8 @@ impl<'b> Writer<'b> {
         if len < 0x80 {
             return self.put_u8(len as u8);
         }
-        self.put_long_length(len)
-    }
-
-    #[inline(never)]
-    fn put_long_length(&mut self, len: usize) -> Result<(), EncodeError> {
-        let bytes = (len as u64).to_be_bytes();
-        let skip = (len as u64).leading_zeros() as usize / 8;
-        self.put_slice(&bytes[skip..])?;
-        self.put_u8(0x80 | (8 - skip) as u8)
+        self.pos = put_long_length(self.buf, self.pos, len)?;
+        Ok(())
     }
 
     /// Writes a single-octet identifier and a length in front of `len` contents octets already written.
@@ -150,6 +143,20 @@ impl<'b> Writer<'b> {
     pub fn put_tlv(&mut self, tag: u8, contents: &[u8]) -> Result<(), EncodeError> {
         self.put_slice(contents)?;
         self.put_header(tag, contents.len())
+    }
+
+    /// Runs `f` on a local copy of this cursor, then takes over its position. For loops over
+    /// many values: the copy's fields stay in registers, where this writer's, behind a
+    /// reference that the octets written might alias, are reloaded after every store.
+    #[inline(always)]
+    pub fn locally<R>(&mut self, f: impl FnOnce(&mut Writer<'_>) -> R) -> R {
+        let mut local = Writer {
+            buf: &mut *self.buf,
+            pos: self.pos,
+        };
+        let r = f(&mut local);
+        self.pos = local.pos;
+        r
     }
 
     /// A mark to pass to [`Writer::put_header_since`] once a constructed value's contents are written.
@@ -212,6 +219,24 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
     } else {
         dst.copy_from_slice(src);
     }
+}
+
+/// A long-form length written in front of `buf[pos..]`; returns the new position. Out of line,
+/// with the buffer and position by value (see `Writer::too_small`).
+#[inline(never)]
+fn put_long_length(buf: &mut [u8], pos: usize, len: usize) -> Result<usize, EncodeError> {
+    let mut w = Writer { buf, pos };
+    let bytes = (len as u64).to_be_bytes();
+    let skip = (len as u64).leading_zeros() as usize / 8;
+    w.put_slice(&bytes[skip..])?;
+    w.put_u8(0x80 | (8 - skip) as u8)?;
+    Ok(w.pos)
+}
+
+#[cold]
+#[inline(never)]
+fn buffer_too_small(capacity: usize) -> EncodeError {
+    EncodeError::BufferTooSmall { capacity }
 }
 
 #[cfg(test)]
