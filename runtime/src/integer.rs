@@ -37,7 +37,7 @@ fn out_of_range(
 }
 
 /// Decodes INTEGER contents into an `i64`. `r` is the reader the contents came from (for offsets).
-#[inline]
+#[inline(always)]
 pub fn decode_i64(r: &Reader<'_>, contents: &[u8]) -> Result<i64, DecodeError> {
     let n = contents.len();
     if n == 0 || n > 8 {

@@ -102,7 +102,7 @@ fn int_u32_slow(r: Reader<'_>, c: &[u8]) -> Result<u32, DecodeError> {
 }
 
 /// INTEGER contents as `i64`.
-#[inline]
+#[inline(always)]
 pub fn int_i64(r: &Reader<'_>, c: &[u8]) -> Result<i64, DecodeError> {
     der_minimal_integer(r, c)?;
     decode_i64(r, c)
