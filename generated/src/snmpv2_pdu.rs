@@ -1295,7 +1295,7 @@ impl<'a> VarBindList<'a> {
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
         let v = &self.0;
-        if !matches!(v.len(), 0..= 2147483647) {
+        if !v.has_len_within(0, 2147483647) {
             return Err(snmp_ber::EncodeError::ConstraintViolation {
                 component: "VarBindList",
                 found: v.len() as i128,

@@ -93,7 +93,12 @@ impl<'a, T> SequenceOf<'a, T> {
             Repr::Decoded { reader, .. } => {
                 let below_max = reader.remaining().len() / 2 <= max;
                 if below_max {
-                    min == 0 || count_up_to(*reader, min) >= min
+                    // A first element exists when there are octets (a broken one counts).
+                    match min {
+                        0 => true,
+                        1 => !reader.is_empty(),
+                        _ => count_up_to(*reader, min) >= min,
+                    }
                 } else {
                     (min..=max).contains(&count_up_to(*reader, max.saturating_add(1)))
                 }

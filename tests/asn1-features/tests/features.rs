@@ -211,6 +211,26 @@ proptest! {
 }
 
 #[test]
+fn a_list_over_its_size_is_not_encoded() {
+    // tags is SIZE (0..3): four from a caller's slice are refused; three are written.
+    let input = record_bytes();
+    let mut r = Record::from_ber(&input).unwrap();
+    let four = [1, 2, 3, 4].map(RecordTagsItem);
+    r.tags = SequenceOf::from_slice(&four);
+    match r.to_ber() {
+        Err(snmp_ber::EncodeError::ConstraintViolation {
+            component,
+            found,
+            expected,
+        }) => assert_eq!((component, found, expected), ("Record.tags", 4, "0..3")),
+        other => panic!("four tags encoded: {other:?}"),
+    }
+    r.tags = SequenceOf::from_slice(&four[..3]);
+    let bytes = r.to_ber().unwrap();
+    assert_eq!(Record::from_ber(&bytes).unwrap().tags.len(), 3);
+}
+
+#[test]
 fn an_oid_registry_decodes_by_identifier_and_keeps_the_unknown() {
     // `child` (1.3.6.1.4.1.99999.7) names Record, `base` names Colour; anything else is kept.
     let record = record_bytes();

@@ -172,28 +172,10 @@ impl Emitter<'_> {
     }
 }
 
-/// A decoded list's SIZE check. One range is asked of `has_len_within`, which counts no more
-/// elements than it must (none for `0..max` when the octets cannot hold more than `max`);
-/// a union of ranges counts the list.
+/// A decoded list's SIZE check.
 fn list_size_check(s: &SizeC) -> TokenStream {
     let exp = &s.expected;
-    let fits = match s.ranges.as_slice() {
-        [(lo, hi)] => {
-            let lo = Literal::usize_unsuffixed(*lo as usize);
-            let hi = match hi {
-                Some(h) => {
-                    let h = Literal::usize_unsuffixed((*h).min(usize::MAX as u64) as usize);
-                    quote!(#h)
-                }
-                None => quote!(usize::MAX),
-            };
-            quote!(list.has_len_within(#lo, #hi))
-        }
-        _ => {
-            let pat = size_pattern(s);
-            quote!(matches!(list.len(), #pat))
-        }
-    };
+    let fits = list_size_fits(s, quote!(list));
     quote! {
         if !#fits {
             return Err(r.size_out_of_range(c, list.len(), #exp));

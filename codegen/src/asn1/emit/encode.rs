@@ -84,7 +84,7 @@ impl Emitter<'_> {
             Ty::SeqOf { size, set, .. } => {
                 let check = size
                     .as_ref()
-                    .map(|s| size_encode_check(s, quote!(#v.len()), component));
+                    .map(|s| list_size_encode_check(s, quote!(#v), component));
                 if *set {
                     quote!(#check #v.encode_set_contents(w)?;)
                 } else {

@@ -773,6 +773,44 @@ fn int_encode_check(t: &IntTy, v: TokenStream, component: &str) -> TokenStream {
     }
 }
 
+/// True when `list` (a `SequenceOf`) meets SIZE `s`. One range is asked of `has_len_within`,
+/// which counts no more of a decoded list's elements than it must (none for `0..max` when
+/// its octets cannot hold more than `max`); a union of ranges counts the list.
+fn list_size_fits(s: &SizeC, list: TokenStream) -> TokenStream {
+    match s.ranges.as_slice() {
+        [(lo, hi)] => {
+            let lo = Literal::usize_unsuffixed(*lo as usize);
+            let hi = match hi {
+                Some(h) => {
+                    let h = Literal::usize_unsuffixed((*h).min(usize::MAX as u64) as usize);
+                    quote!(#h)
+                }
+                None => quote!(usize::MAX),
+            };
+            quote!(#list.has_len_within(#lo, #hi))
+        }
+        _ => {
+            let pat = size_pattern(s);
+            quote!(matches!(#list.len(), #pat))
+        }
+    }
+}
+
+/// A list's SIZE check before it is encoded (see [`list_size_fits`]).
+fn list_size_encode_check(s: &SizeC, list: TokenStream, component: &str) -> TokenStream {
+    let fits = list_size_fits(s, list.clone());
+    let exp = &s.expected;
+    quote! {
+        if !#fits {
+            return Err(snmp_ber::EncodeError::ConstraintViolation {
+                component: #component,
+                found: #list.len() as i128,
+                expected: #exp,
+            });
+        }
+    }
+}
+
 fn size_encode_check(s: &SizeC, len: TokenStream, component: &str) -> TokenStream {
     let pat = size_pattern(s);
     let exp = &s.expected;
