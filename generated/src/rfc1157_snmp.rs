@@ -1081,7 +1081,7 @@ impl<'a> VarBindList<'a> {
     pub const TAG: &'static [u8] = &[0x30];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
-    #[inline]
+    #[inline(always)]
     pub fn decode_contents(
         r: &snmp_ber::Reader<'a>,
         c: &'a [u8],

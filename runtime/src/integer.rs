@@ -58,8 +58,11 @@ pub(crate) fn be_bytes(c: &[u8]) -> u64 {
         let four = |at: usize| u32::from_be_bytes(c[at..at + 4].try_into().expect("4")) as u64;
         let (hi, lo) = (four(0), four(n - 4));
         (hi << (8 * (n - 4))) | lo
+    } else if n == 1 {
+        // SNMP's error-status, error-index, versions and most small values.
+        c[0] as u64
     } else {
-        // One to three octets: the first, the middle and the last, the surplus shifted out.
+        // Two or three octets: the first, the middle and the last, the surplus shifted out.
         let v = (c[0] as u64) << 16 | (c[n / 2] as u64) << 8 | c[n - 1] as u64;
         v >> (8 * (3 - n))
     }

@@ -532,6 +532,12 @@ impl Emitter<'_> {
         let tag_doc = doc_lines(&format!(
             "The identifier octets values of this type start with: `{desc}`."
         ));
+        // A list type's contents decode is a few instructions around the runtime's: always
+        // inlined (out of line, its call and the move of its result cost as much again).
+        let decode_inline = match &d.body {
+            Body::Alias(Ty::SeqOf { .. }) => quote!(#[inline(always)]),
+            _ => quote!(#[inline]),
+        };
         let inherent = quote! {
             #inherent_head {
                 #tag_doc
@@ -539,7 +545,7 @@ impl Emitter<'_> {
 
                 /// Decodes the contents octets `c` of this type's outermost tag (which the
                 /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
-                #[inline]
+                #decode_inline
                 pub fn decode_contents #method_lt(
                     #reader_param: &snmp_ber::Reader<'a>,
                     c: &'a [u8],
