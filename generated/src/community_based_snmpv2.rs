@@ -68,27 +68,29 @@ impl<'a> Message<'a> {
         &self,
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
-        {
-            let v = &self.data;
-            snmp_ber::Encode::encode(v, w)?;
-        }
-        {
-            let v = &self.community;
+        w.locally(|w| {
             {
-                let mark = w.mark();
-                w.put_slice(&v[..])?;
-                w.put_header_since(0x04, mark)?;
+                let v = &self.data;
+                snmp_ber::Encode::encode(v, w)?;
             }
-        }
-        {
-            let v = &self.version;
             {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x02, mark)?;
+                let v = &self.community;
+                {
+                    let mark = w.mark();
+                    w.put_slice(&v[..])?;
+                    w.put_header_since(0x04, mark)?;
+                }
             }
-        }
-        Ok(())
+            {
+                let v = &self.version;
+                {
+                    let mark = w.mark();
+                    v.encode_contents(w)?;
+                    w.put_header_since(0x02, mark)?;
+                }
+            }
+            Ok(())
+        })
     }
     /// Octets `encode_contents` writes.
     #[inline]

@@ -65,27 +65,29 @@ impl<'a> Message<'a> {
         &self,
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
-        {
-            let v = &self.data;
-            snmp_ber::Encode::encode(v, w)?;
-        }
-        {
-            let v = &self.community;
+        w.locally(|w| {
             {
-                let mark = w.mark();
-                w.put_slice(&v[..])?;
-                w.put_header_since(0x04, mark)?;
+                let v = &self.data;
+                snmp_ber::Encode::encode(v, w)?;
             }
-        }
-        {
-            let v = &self.version;
             {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x02, mark)?;
+                let v = &self.community;
+                {
+                    let mark = w.mark();
+                    w.put_slice(&v[..])?;
+                    w.put_header_since(0x04, mark)?;
+                }
             }
-        }
-        Ok(())
+            {
+                let v = &self.version;
+                {
+                    let mark = w.mark();
+                    v.encode_contents(w)?;
+                    w.put_header_since(0x02, mark)?;
+                }
+            }
+            Ok(())
+        })
     }
     /// Octets `encode_contents` writes.
     #[inline]
@@ -652,39 +654,41 @@ impl<'a> Pdu<'a> {
         &self,
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
-        {
-            let v = &self.variable_bindings;
+        w.locally(|w| {
             {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x30, mark)?;
+                let v = &self.variable_bindings;
+                {
+                    let mark = w.mark();
+                    v.encode_contents(w)?;
+                    w.put_header_since(0x30, mark)?;
+                }
             }
-        }
-        {
-            let v = &self.error_index;
             {
-                let mark = w.mark();
-                w.put_i64_contents(*v)?;
-                w.put_header_since(0x02, mark)?;
+                let v = &self.error_index;
+                {
+                    let mark = w.mark();
+                    w.put_i64_contents(*v)?;
+                    w.put_header_since(0x02, mark)?;
+                }
             }
-        }
-        {
-            let v = &self.error_status;
             {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x02, mark)?;
+                let v = &self.error_status;
+                {
+                    let mark = w.mark();
+                    v.encode_contents(w)?;
+                    w.put_header_since(0x02, mark)?;
+                }
             }
-        }
-        {
-            let v = &self.request_id;
             {
-                let mark = w.mark();
-                w.put_i64_contents(*v)?;
-                w.put_header_since(0x02, mark)?;
+                let v = &self.request_id;
+                {
+                    let mark = w.mark();
+                    w.put_i64_contents(*v)?;
+                    w.put_header_since(0x02, mark)?;
+                }
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
     /// Octets `encode_contents` writes.
     #[inline]
@@ -853,51 +857,53 @@ impl<'a> TrapPdu<'a> {
         &self,
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
-        {
-            let v = &self.variable_bindings;
+        w.locally(|w| {
             {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x30, mark)?;
+                let v = &self.variable_bindings;
+                {
+                    let mark = w.mark();
+                    v.encode_contents(w)?;
+                    w.put_header_since(0x30, mark)?;
+                }
             }
-        }
-        {
-            let v = &self.time_stamp;
             {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x43, mark)?;
+                let v = &self.time_stamp;
+                {
+                    let mark = w.mark();
+                    v.encode_contents(w)?;
+                    w.put_header_since(0x43, mark)?;
+                }
             }
-        }
-        {
-            let v = &self.specific_trap;
             {
-                let mark = w.mark();
-                w.put_i64_contents(*v)?;
-                w.put_header_since(0x02, mark)?;
+                let v = &self.specific_trap;
+                {
+                    let mark = w.mark();
+                    w.put_i64_contents(*v)?;
+                    w.put_header_since(0x02, mark)?;
+                }
             }
-        }
-        {
-            let v = &self.generic_trap;
             {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x02, mark)?;
+                let v = &self.generic_trap;
+                {
+                    let mark = w.mark();
+                    v.encode_contents(w)?;
+                    w.put_header_since(0x02, mark)?;
+                }
             }
-        }
-        {
-            let v = &self.agent_addr;
-            snmp_ber::Encode::encode(v, w)?;
-        }
-        {
-            let v = &self.enterprise;
             {
-                let mark = w.mark();
-                w.put_slice(v.as_ber())?;
-                w.put_header_since(0x06, mark)?;
+                let v = &self.agent_addr;
+                snmp_ber::Encode::encode(v, w)?;
             }
-        }
-        Ok(())
+            {
+                let v = &self.enterprise;
+                {
+                    let mark = w.mark();
+                    w.put_slice(v.as_ber())?;
+                    w.put_header_since(0x06, mark)?;
+                }
+            }
+            Ok(())
+        })
     }
     /// Octets `encode_contents` writes.
     #[inline]
@@ -1014,19 +1020,21 @@ impl<'a> VarBind<'a> {
         &self,
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
-        {
-            let v = &self.value;
-            snmp_ber::Encode::encode(v, w)?;
-        }
-        {
-            let v = &self.name;
+        w.locally(|w| {
             {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x06, mark)?;
+                let v = &self.value;
+                snmp_ber::Encode::encode(v, w)?;
             }
-        }
-        Ok(())
+            {
+                let v = &self.name;
+                {
+                    let mark = w.mark();
+                    v.encode_contents(w)?;
+                    w.put_header_since(0x06, mark)?;
+                }
+            }
+            Ok(())
+        })
     }
     /// Octets `encode_contents` writes.
     #[inline]

@@ -860,46 +860,48 @@ impl<'a> Pdu<'a> {
         &self,
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
-        {
-            let v = &self.variable_bindings;
+        w.locally(|w| {
             {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x30, mark)?;
-            }
-        }
-        {
-            let v = &self.error_index;
-            {
-                let mark = w.mark();
-                if !matches!(* v, 0..= 2147483647) {
-                    return Err(snmp_ber::EncodeError::ConstraintViolation {
-                        component: "PDU.error-index",
-                        found: *v as i128,
-                        expected: "0..2147483647",
-                    });
+                let v = &self.variable_bindings;
+                {
+                    let mark = w.mark();
+                    v.encode_contents(w)?;
+                    w.put_header_since(0x30, mark)?;
                 }
-                w.put_u64_contents(u64::from(*v))?;
-                w.put_header_since(0x02, mark)?;
             }
-        }
-        {
-            let v = &self.error_status;
             {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x02, mark)?;
+                let v = &self.error_index;
+                {
+                    let mark = w.mark();
+                    if !matches!(* v, 0..= 2147483647) {
+                        return Err(snmp_ber::EncodeError::ConstraintViolation {
+                            component: "PDU.error-index",
+                            found: *v as i128,
+                            expected: "0..2147483647",
+                        });
+                    }
+                    w.put_u64_contents(u64::from(*v))?;
+                    w.put_header_since(0x02, mark)?;
+                }
             }
-        }
-        {
-            let v = &self.request_id;
             {
-                let mark = w.mark();
-                w.put_i64_contents(i64::from(*v))?;
-                w.put_header_since(0x02, mark)?;
+                let v = &self.error_status;
+                {
+                    let mark = w.mark();
+                    v.encode_contents(w)?;
+                    w.put_header_since(0x02, mark)?;
+                }
             }
-        }
-        Ok(())
+            {
+                let v = &self.request_id;
+                {
+                    let mark = w.mark();
+                    w.put_i64_contents(i64::from(*v))?;
+                    w.put_header_since(0x02, mark)?;
+                }
+            }
+            Ok(())
+        })
     }
     /// Octets `encode_contents` writes.
     #[inline]
@@ -1043,53 +1045,55 @@ impl<'a> BulkPdu<'a> {
         &self,
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
-        {
-            let v = &self.variable_bindings;
+        w.locally(|w| {
             {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x30, mark)?;
-            }
-        }
-        {
-            let v = &self.max_repetitions;
-            {
-                let mark = w.mark();
-                if !matches!(* v, 0..= 2147483647) {
-                    return Err(snmp_ber::EncodeError::ConstraintViolation {
-                        component: "BulkPDU.max-repetitions",
-                        found: *v as i128,
-                        expected: "0..2147483647",
-                    });
+                let v = &self.variable_bindings;
+                {
+                    let mark = w.mark();
+                    v.encode_contents(w)?;
+                    w.put_header_since(0x30, mark)?;
                 }
-                w.put_u64_contents(u64::from(*v))?;
-                w.put_header_since(0x02, mark)?;
             }
-        }
-        {
-            let v = &self.non_repeaters;
             {
-                let mark = w.mark();
-                if !matches!(* v, 0..= 2147483647) {
-                    return Err(snmp_ber::EncodeError::ConstraintViolation {
-                        component: "BulkPDU.non-repeaters",
-                        found: *v as i128,
-                        expected: "0..2147483647",
-                    });
+                let v = &self.max_repetitions;
+                {
+                    let mark = w.mark();
+                    if !matches!(* v, 0..= 2147483647) {
+                        return Err(snmp_ber::EncodeError::ConstraintViolation {
+                            component: "BulkPDU.max-repetitions",
+                            found: *v as i128,
+                            expected: "0..2147483647",
+                        });
+                    }
+                    w.put_u64_contents(u64::from(*v))?;
+                    w.put_header_since(0x02, mark)?;
                 }
-                w.put_u64_contents(u64::from(*v))?;
-                w.put_header_since(0x02, mark)?;
             }
-        }
-        {
-            let v = &self.request_id;
             {
-                let mark = w.mark();
-                w.put_i64_contents(i64::from(*v))?;
-                w.put_header_since(0x02, mark)?;
+                let v = &self.non_repeaters;
+                {
+                    let mark = w.mark();
+                    if !matches!(* v, 0..= 2147483647) {
+                        return Err(snmp_ber::EncodeError::ConstraintViolation {
+                            component: "BulkPDU.non-repeaters",
+                            found: *v as i128,
+                            expected: "0..2147483647",
+                        });
+                    }
+                    w.put_u64_contents(u64::from(*v))?;
+                    w.put_header_since(0x02, mark)?;
+                }
             }
-        }
-        Ok(())
+            {
+                let v = &self.request_id;
+                {
+                    let mark = w.mark();
+                    w.put_i64_contents(i64::from(*v))?;
+                    w.put_header_since(0x02, mark)?;
+                }
+            }
+            Ok(())
+        })
     }
     /// Octets `encode_contents` writes.
     #[inline]
@@ -1204,19 +1208,21 @@ impl<'a> VarBind<'a> {
         &self,
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
-        {
-            let v = &self.value;
-            snmp_ber::Encode::encode(v, w)?;
-        }
-        {
-            let v = &self.name;
+        w.locally(|w| {
             {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x06, mark)?;
+                let v = &self.value;
+                snmp_ber::Encode::encode(v, w)?;
             }
-        }
-        Ok(())
+            {
+                let v = &self.name;
+                {
+                    let mark = w.mark();
+                    v.encode_contents(w)?;
+                    w.put_header_since(0x06, mark)?;
+                }
+            }
+            Ok(())
+        })
     }
     /// Octets `encode_contents` writes.
     #[inline]

@@ -532,6 +532,15 @@ impl Emitter<'_> {
         let tag_doc = doc_lines(&format!(
             "The identifier octets values of this type start with: `{desc}`."
         ));
+        // A SEQUENCE writes its components through a local copy of the cursor, which stays
+        // in registers (see `Writer::locally`).
+        let enc_body = match &d.body {
+            Body::Struct { .. } => quote!(w.locally(|w| {
+                #enc_contents
+                Ok(())
+            })),
+            _ => quote!(#enc_contents Ok(())),
+        };
         // A list type's contents decode is a few instructions around the runtime's: always
         // inlined (out of line, its call and the move of its result cost as much again).
         let decode_inline = match &d.body {
@@ -556,8 +565,7 @@ impl Emitter<'_> {
                 /// Writes the contents octets, without the outermost tag and length.
                 #[inline]
                 pub fn encode_contents(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
-                    #enc_contents
-                    Ok(())
+                    #enc_body
                 }
 
                 /// Octets `encode_contents` writes.
