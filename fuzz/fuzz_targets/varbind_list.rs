@@ -1,4 +1,5 @@
-//! VarBindList: framing at decode, element errors as items, never a silently short list.
+//! VarBindList: elements framed and decoded as iterated, their errors as items, never a
+//! silently short list.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use snmp_ber::Decode;
