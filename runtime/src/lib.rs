@@ -60,7 +60,7 @@ pub trait Decode<'a>: Sized {
 
     /// Decodes exactly one value from `input`; bytes left over after it are an error.
     ///
-    /// SEQUENCE OF elements are framed and counted here and decoded by their iterators; use
+    /// SEQUENCE OF elements are framed and decoded by their iterators, when reached; use
     /// [`Decode::from_ber_validated`] to have every element checked before this returns.
     fn from_ber(input: &'a [u8]) -> Result<Self, DecodeError> {
         let mut reader = Reader::new(input);
