@@ -1097,7 +1097,7 @@ impl<'a> VarBindList<'a> {
         {
             let list = snmp_ber::SequenceOf::decode_contents(
                 snmp_ber::Reader::nested(r, c)?,
-                "VarBindList",
+                &"VarBindList",
             )?;
             Ok(list)
         }

@@ -1285,7 +1285,7 @@ impl<'a> VarBindList<'a> {
         {
             let list = snmp_ber::SequenceOf::decode_contents(
                 snmp_ber::Reader::nested(r, c)?,
-                "VarBindList",
+                &"VarBindList",
             )?;
             if !list.has_len_within(0, 2147483647) {
                 return Err(r.size_out_of_range(c, list.len(), "0..2147483647"));

@@ -24,6 +24,10 @@ pub fn der_set_order(a: &[u8], b: &[u8]) -> Ordering {
     }
 }
 
+/// A list's ASN.1 name (e.g. `&"VarBindList"`), which starts the path of the errors its
+/// iterator reports: a thin pointer, to keep lists and their iterators small.
+pub type Label = &'static &'static str;
+
 /// A SEQUENCE OF `T`: either decoded input, or a caller's slice to encode.
 ///
 /// Decoding a list only reads its outer TLV: each element is framed, decoded and checked when the
@@ -39,10 +43,7 @@ pub struct SequenceOf<'a, T> {
 
 #[derive(Clone, Copy)]
 enum Repr<'a, T> {
-    Decoded {
-        reader: Reader<'a>,
-        label: &'static str,
-    },
+    Decoded { reader: Reader<'a>, label: Label },
     Items(&'a [T]),
 }
 
@@ -118,10 +119,10 @@ impl<'a, T> SequenceOf<'a, T> {
 
 impl<'a, T: Decode<'a>> SequenceOf<'a, T> {
     /// Decodes the contents of a SEQUENCE OF: nothing is read until the iterator reads it (under
-    /// a validating reader, every element is decoded now). `label` (the list's ASN.1 name, e.g. `VarBindList`) starts the path of errors
-    /// the iterator reports.
+    /// a validating reader, every element is decoded now). `label` names the list in the
+    /// errors the iterator reports.
     #[inline]
-    pub fn decode_contents(contents: Reader<'a>, label: &'static str) -> Result<Self, DecodeError> {
+    pub fn decode_contents(contents: Reader<'a>, label: Label) -> Result<Self, DecodeError> {
         if contents.is_validating() {
             Self::decode_elements(contents)?;
         }
@@ -149,10 +150,7 @@ impl<'a, T: Decode<'a>> SequenceOf<'a, T> {
 
     /// Decodes the contents of a SET OF: as [`SequenceOf::decode_contents`], and under DER the
     /// elements must come in ascending order of their encodings (X.690 11.6).
-    pub fn decode_set_contents(
-        contents: Reader<'a>,
-        label: &'static str,
-    ) -> Result<Self, DecodeError> {
+    pub fn decode_set_contents(contents: Reader<'a>, label: Label) -> Result<Self, DecodeError> {
         let list = Self::decode_contents(contents, label)?;
         if contents.is_der() {
             check_set_order(contents)?;
@@ -202,7 +200,7 @@ impl<'a, T: Decode<'a> + Clone> SequenceOf<'a, T> {
             Repr::Decoded { reader, label } => SequenceOfIter {
                 inner: IterRepr::Decoded {
                     reader: *reader,
-                    list: reader.remaining(),
+                    index: 0,
                     label,
                     _t: PhantomData,
                 },
@@ -240,9 +238,9 @@ pub struct SequenceOfIter<'a, 's, T> {
 enum IterRepr<'a, 's, T> {
     Decoded {
         reader: Reader<'a>,
-        /// The whole list, to count an element's index when it fails (not kept per step).
-        list: &'a [u8],
-        label: &'static str,
+        /// The next element's index, for the path of its error.
+        index: usize,
+        label: Label,
         _t: PhantomData<T>,
     },
     Items(std::slice::Iter<'s, T>),
@@ -256,7 +254,7 @@ impl<'a, T: Decode<'a> + Clone> Iterator for SequenceOfIter<'a, '_, T> {
         match &mut self.inner {
             IterRepr::Decoded {
                 reader,
-                list,
+                index,
                 label,
                 ..
             } => {
@@ -264,9 +262,11 @@ impl<'a, T: Decode<'a> + Clone> Iterator for SequenceOfIter<'a, '_, T> {
                 if start.is_empty() {
                     return None;
                 }
+                let i = *index;
+                *index += 1;
                 match T::decode(reader) {
                     Ok(v) => Some(Ok(v)),
-                    Err(e) => Some(Err(skip_after_error(reader, list, start, e, label))),
+                    Err(e) => Some(Err(skip_after_error(reader, start, i, e, label))),
                 }
             }
             IterRepr::Items(it) => it.next().cloned().map(Ok),
@@ -289,21 +289,18 @@ impl<'a, T: Decode<'a> + Clone> Iterator for SequenceOfIter<'a, '_, T> {
 #[inline(never)]
 fn skip_after_error<'a>(
     reader: &mut Reader<'a>,
-    list: &'a [u8],
     start: &'a [u8],
+    index: usize,
     e: DecodeError,
-    label: &'static str,
+    label: Label,
 ) -> DecodeError {
-    // The element's index: the elements framed before it (all complete, since the iterator
-    // went past them).
-    let index = count_up_to(reader.rewound(list, start.len()), usize::MAX);
     // The failed decode may have stopped part-way through the element: skip it from its
     // start to the next element, or, when its framing is what failed, end the iteration.
     *reader = reader.rewound(start, 0);
     if reader.skip_tlv().is_err() {
         *reader = reader.rewound(start, start.len());
     }
-    e.in_element(index).in_component(label)
+    e.in_element(index).in_component(*label)
 }
 
 impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {

@@ -104,7 +104,7 @@ impl Emitter<'_> {
                     quote!(decode_contents)
                 };
                 quote!({
-                    let list = snmp_ber::SequenceOf::#framing(snmp_ber::Reader::nested(r, c)?, #label)?;
+                    let list = snmp_ber::SequenceOf::#framing(snmp_ber::Reader::nested(r, c)?, &#label)?;
                     #check
                     Ok(list)
                 })
