@@ -300,7 +300,7 @@ fn skip_after_error<'a>(
     if reader.skip_tlv().is_err() {
         *reader = reader.rewound(start, start.len());
     }
-    e.in_element(index).in_component(*label)
+    e.in_element(index).in_component(label)
 }
 
 impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
