@@ -132,12 +132,9 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// This reader moved to `at` (a slice of its input), less its last `cut` octets.
-    pub(crate) fn rewound(&self, at: &'a [u8], cut: usize) -> Self {
-        Reader {
-            buf: &at[..at.len().saturating_sub(cut)],
-            ..*self
-        }
+    /// This reader moved to `at` (a slice of its input).
+    pub(crate) fn rewound(&self, at: &'a [u8]) -> Self {
+        Reader { buf: at, ..*self }
     }
 
     /// The octets not read yet.

@@ -296,9 +296,9 @@ fn skip_after_error<'a>(
 ) -> DecodeError {
     // The failed decode may have stopped part-way through the element: skip it from its
     // start to the next element, or, when its framing is what failed, end the iteration.
-    *reader = reader.rewound(start, 0);
+    *reader = reader.rewound(start);
     if reader.skip_tlv().is_err() {
-        *reader = reader.rewound(start, start.len());
+        *reader = reader.rewound(&start[..0]);
     }
     e.in_element(index).in_component(label)
 }
