@@ -305,7 +305,11 @@ fn encode_layer<'b>(
 
 /// Encode from the generated types built beforehand, into the caller's buffer.
 fn generated_encode(layer: Layer, w: &Workload) -> Prepared<'_> {
-    let owned: &workload::Owned = Box::leak(Box::new(workload::Owned::new(&w.expected)));
+    let arcs: &[workload::ArcBinding] = Box::leak(workload::arc_bindings(&w.expected).into());
+    let owned = match workload::Owned::from_arcs(arcs) {
+        Ok(o) => Box::leak(Box::new(o)),
+        Err(e) => return Prepared::Disagrees(format!("snmp-codegen: {e}")),
+    };
     let vbs: &[snmp_messages::snmpv2_pdu::VarBind<'_>] =
         Box::leak(owned.var_binds().into_boxed_slice());
     let mut buf = vec![0u8; 65536];
@@ -322,22 +326,13 @@ fn generated_encode(layer: Layer, w: &Workload) -> Prepared<'_> {
     }))
 }
 
-/// Encode from arcs: the client's owned bindings built from `&[u32]` names (and OID values),
-/// then the message, into a new `Vec`.
+/// Encode from arcs: every OID of the message (names and OID values) built from its `&[u32]`
+/// arcs, the generated bindings over them and the values, then the message, into a new `Vec`.
 fn generated_encode_arcs(layer: Layer, w: &Workload) -> Prepared<'_> {
     let inputs: &[workload::ArcBinding] = Box::leak(workload::arc_bindings(&w.expected).into());
     let run = move |inputs: &[workload::ArcBinding]| -> Result<Vec<u8>, String> {
-        let mut owned = Vec::with_capacity(inputs.len());
-        for b in inputs {
-            owned.push(b.to_client().map_err(|e| e.to_string())?);
-        }
-        let mut vbs = Vec::with_capacity(owned.len());
-        for vb in &owned {
-            vbs.push(snmp_messages::snmpv2_pdu::VarBind {
-                name: snmp_messages::snmpv2_smi::ObjectName(vb.oid.as_oid()),
-                value: vb.value.to_wire().map_err(|e| e.to_string())?,
-            });
-        }
+        let owned = workload::Owned::from_arcs(inputs).map_err(|e| e.to_string())?;
+        let vbs = owned.var_binds();
         match layer {
             Layer::Msg => workload::message(workload::response(&vbs)).to_ber(),
             Layer::Pdu => workload::response(&vbs).to_ber(),

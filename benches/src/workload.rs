@@ -108,68 +108,69 @@ pub fn binding(i: usize) -> (String, Val) {
     }
 }
 
-/// Owned storage the generated types borrow from when building a message.
-pub struct Owned {
+/// Owned storage the generated types borrow from when building a message: every OID of the
+/// bindings, built from its arcs.
+pub struct Owned<'a> {
     names: Vec<OidBuf>,
+    /// The OBJECT IDENTIFIER values, in the order of their bindings.
     oid_values: Vec<OidBuf>,
-    expected: Bindings,
+    bindings: &'a [ArcBinding],
 }
 
-impl Owned {
-    /// Storage for the bindings of `expected`.
-    pub fn new(expected: &Bindings) -> Self {
-        let names = expected
-            .iter()
-            .map(|(n, _)| n.parse().expect("valid OID"))
-            .collect();
-        let oid_values = expected
-            .iter()
-            .map(|(_, v)| match v {
-                Val::Oid(o) => o.parse().expect("valid OID"),
-                _ => OidBuf::default(),
-            })
-            .collect();
-        Owned {
+impl<'a> Owned<'a> {
+    /// The names and OID values of `bindings`, from their arcs (`OidBuf::from_arcs`).
+    #[inline]
+    pub fn from_arcs(bindings: &'a [ArcBinding]) -> Result<Self, snmp_ber::OidParseError> {
+        let mut names = Vec::with_capacity(bindings.len());
+        let mut oid_values = Vec::new();
+        for b in bindings {
+            names.push(OidBuf::from_arcs(&b.name)?);
+            if let Val::Oid(_) = b.value {
+                oid_values.push(OidBuf::from_arcs(&b.oid_value)?);
+            }
+        }
+        Ok(Owned {
             names,
             oid_values,
-            expected: expected.clone(),
-        }
+            bindings,
+        })
     }
 
     /// The bindings as generated types.
+    #[inline]
     pub fn var_binds(&self) -> Vec<VarBind<'_>> {
-        self.expected
-            .iter()
-            .enumerate()
-            .map(|(i, (_, v))| {
-                let value = match v {
-                    Val::Counter32(x) => ObjectSyntax::ApplicationWide(
-                        ApplicationSyntax::CounterValue(Counter32(*x)),
-                    ),
-                    Val::Gauge32(x) => ObjectSyntax::ApplicationWide(
-                        ApplicationSyntax::UnsignedIntegerValue(Unsigned32(*x)),
-                    ),
-                    Val::TimeTicks(x) => ObjectSyntax::ApplicationWide(
-                        ApplicationSyntax::TimeticksValue(TimeTicks(*x)),
-                    ),
-                    Val::Octets(s) => ObjectSyntax::Simple(SimpleSyntax::StringValue(s)),
-                    Val::Ip(a) => ObjectSyntax::ApplicationWide(ApplicationSyntax::IpAddressValue(
-                        IpAddress(*a),
-                    )),
-                    Val::Oid(_) => ObjectSyntax::Simple(SimpleSyntax::ObjectIdValue(
-                        self.oid_values[i].as_oid(),
-                    )),
-                    Val::Counter64(x) => ObjectSyntax::ApplicationWide(
-                        ApplicationSyntax::BigCounterValue(Counter64(*x)),
-                    ),
-                    Val::Int(x) => ObjectSyntax::Simple(SimpleSyntax::IntegerValue(*x as i32)),
-                };
-                VarBind {
-                    name: ObjectName(self.names[i].as_oid()),
-                    value: VarBindValue::Value(value),
+        let mut oid_values = self.oid_values.iter();
+        let mut vbs = Vec::with_capacity(self.bindings.len());
+        for (b, name) in self.bindings.iter().zip(&self.names) {
+            let value = match &b.value {
+                Val::Counter32(x) => {
+                    ObjectSyntax::ApplicationWide(ApplicationSyntax::CounterValue(Counter32(*x)))
                 }
-            })
-            .collect()
+                Val::Gauge32(x) => ObjectSyntax::ApplicationWide(
+                    ApplicationSyntax::UnsignedIntegerValue(Unsigned32(*x)),
+                ),
+                Val::TimeTicks(x) => {
+                    ObjectSyntax::ApplicationWide(ApplicationSyntax::TimeticksValue(TimeTicks(*x)))
+                }
+                Val::Octets(s) => ObjectSyntax::Simple(SimpleSyntax::StringValue(s)),
+                Val::Ip(a) => {
+                    ObjectSyntax::ApplicationWide(ApplicationSyntax::IpAddressValue(IpAddress(*a)))
+                }
+                Val::Oid(_) => match oid_values.next() {
+                    Some(o) => ObjectSyntax::Simple(SimpleSyntax::ObjectIdValue(o.as_oid())),
+                    None => unreachable!("one OID value built per OID-valued binding"),
+                },
+                Val::Counter64(x) => {
+                    ObjectSyntax::ApplicationWide(ApplicationSyntax::BigCounterValue(Counter64(*x)))
+                }
+                Val::Int(x) => ObjectSyntax::Simple(SimpleSyntax::IntegerValue(*x as i32)),
+            };
+            vbs.push(VarBind {
+                name: ObjectName(name.as_oid()),
+                value: VarBindValue::Value(value),
+            });
+        }
+        vbs
     }
 }
 
@@ -195,7 +196,8 @@ pub fn message<'a>(pdus: Pdus<'a>) -> Message<'a> {
 /// Builds the workload of `n` bindings.
 pub fn build(n: usize) -> Workload {
     let expected: Bindings = (0..n).map(binding).collect();
-    let owned = Owned::new(&expected);
+    let arcs = arc_bindings(&expected);
+    let owned = Owned::from_arcs(&arcs).expect("valid OIDs");
     let vbs = owned.var_binds();
     let msg = message(response(&vbs)).to_ber().expect("workload encodes");
     // The PDU is the third component of the message SEQUENCE.
@@ -272,28 +274,6 @@ pub struct ArcBinding {
     pub value: Val,
     /// The arcs of an OBJECT IDENTIFIER value.
     pub oid_value: Vec<u32>,
-}
-
-impl ArcBinding {
-    /// The client's owned binding, built from the arcs.
-    #[inline]
-    pub fn to_client(&self) -> Result<snmp_client::VarBind, snmp_ber::OidParseError> {
-        use snmp_client::Value as V;
-        let value = match &self.value {
-            Val::Counter32(x) => V::Counter32(*x),
-            Val::Gauge32(x) => V::Gauge32(*x),
-            Val::TimeTicks(x) => V::TimeTicks(*x),
-            Val::Octets(s) => V::OctetString(snmp_ber::OctetBuf::from_slice(s)),
-            Val::Ip(a) => V::IpAddress(*a),
-            Val::Oid(_) => V::ObjectIdentifier(OidBuf::from_arcs(&self.oid_value)?),
-            Val::Counter64(x) => V::Counter64(*x),
-            Val::Int(x) => V::Integer(*x),
-        };
-        Ok(snmp_client::VarBind {
-            oid: OidBuf::from_arcs(&self.name)?,
-            value,
-        })
-    }
 }
 
 /// The bindings of `expected` as arcs.
