@@ -40,7 +40,8 @@ fn codec(c: &mut Criterion) {
                     .len()
             })
         });
-        let owned = workload::Owned::new(&w.expected);
+        let arcs = workload::arc_bindings(&w.expected);
+        let owned = workload::Owned::from_arcs(&arcs).unwrap();
         let vbs = owned.var_binds();
         let mut buf = vec![0u8; 65536];
         group.bench_with_input(BenchmarkId::new("encode", n), &vbs, |b, vbs| {
@@ -51,21 +52,10 @@ fn codec(c: &mut Criterion) {
                     .unwrap()
             })
         });
-        let arcs = workload::arc_bindings(&w.expected);
         group.bench_with_input(BenchmarkId::new("encode-arcs", n), &arcs, |b, arcs| {
             b.iter(|| {
-                let owned: Vec<snmp_client::VarBind> = std::hint::black_box(arcs)
-                    .iter()
-                    .map(|a| a.to_client().unwrap())
-                    .collect();
-                let vbs: Vec<_> = owned
-                    .iter()
-                    .map(|vb| snmp_messages::snmpv2_pdu::VarBind {
-                        name: snmp_messages::snmpv2_smi::ObjectName(vb.oid.as_oid()),
-                        value: vb.value.to_wire().unwrap(),
-                    })
-                    .collect();
-                workload::message(workload::response(&vbs))
+                let owned = workload::Owned::from_arcs(std::hint::black_box(arcs)).unwrap();
+                workload::message(workload::response(&owned.var_binds()))
                     .to_ber()
                     .unwrap()
                     .len()

@@ -6,9 +6,10 @@
 //! (SHA-1/AES-128). The first round of each version is a warm-up (v3: engine discovery) and
 //! is not counted. Client CPU is this process's run time (schedstat) over the counted
 //! rounds; the simulator's is shown beside it; failures are counted in every row. The peer:
-//! gufo_snmp's asyncio sessions (a Python script in a venv the benchmark makes), polling the
+//! gufo_snmp's asyncio sessions (a Python script in a venv the benchmark makes) and net-snmp's
+//! asynchronous API (benches/c/netsnmp_poll.c, compiled here against libnetsnmp), polling the
 //! same agents with the same bound on requests in flight, a session (and a socket) per agent
-//! as its API has it, kept across rounds; measured by its own process time.
+//! as their APIs have it, kept across rounds; measured by their own process time.
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -24,7 +25,7 @@ use crate::process::{cpu_of, own_cpu};
 /// One measured row.
 #[derive(Debug, Clone)]
 pub struct PollRow {
-    /// `snmp-client` or `gufo_snmp`.
+    /// `snmp-client`, `gufo_snmp` or `net-snmp`.
     pub client: &'static str,
     /// `2c` or `3`.
     pub version: &'static str,
@@ -293,10 +294,123 @@ pub fn run(
         Some(Err(e)) => notes.push(format!("poll: gufo_snmp not measured: {e}")),
         None => notes.push("poll: gufo_snmp not measured (--no-gufo)".into()),
     }
+    for version in ["2c", "3"] {
+        match netsnmp(&dir, (base, last), version, rounds, &ours) {
+            Ok(r) => rows.extend(r),
+            Err(e) => notes.push(format!("poll: net-snmp v{version} not measured: {e}")),
+        }
+    }
     drop(simulator);
     let _ = std::fs::remove_dir_all(&dir);
-    notes.push("poll: net-snmp's asynchronous API is not measured here yet (no column)".into());
     rows
+}
+
+/// net-snmp's asynchronous API polling the agents (benches/c/netsnmp_poll.c, built here with
+/// `cc` against libnetsnmp: `net-snmp-config --cflags --libs`).
+const NETSNMP_POLL: &str = include_str!("../c/netsnmp_poll.c");
+
+/// Builds the net-snmp poller in `dir`: its path, or why not.
+fn build_netsnmp_poller(dir: &Path) -> Result<std::path::PathBuf, String> {
+    let exe = dir.join("netsnmp_poll");
+    if exe.exists() {
+        return Ok(exe);
+    }
+    let flags = |arg: &str| -> Result<Vec<String>, String> {
+        let out = Command::new("net-snmp-config")
+            .arg(arg)
+            .output()
+            .map_err(|e| format!("net-snmp-config: {e} (apt-get install -y libsnmp-dev)"))?;
+        if !out.status.success() {
+            return Err(format!("net-snmp-config {arg} failed"));
+        }
+        Ok(String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .map(str::to_string)
+            .collect())
+    };
+    let source = dir.join("netsnmp_poll.c");
+    std::fs::write(&source, NETSNMP_POLL).map_err(|e| format!("{}: {e}", source.display()))?;
+    let out = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(&exe)
+        .arg(&source)
+        .args(flags("--cflags")?)
+        .args(flags("--libs")?)
+        .output()
+        .map_err(|e| format!("cc: {e}"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(format!("cc failed: {}", err.lines().next().unwrap_or("")));
+    }
+    Ok(exe)
+}
+
+/// net-snmp's rows for `version`: a session per agent, its own request count; its bindings
+/// checked to be as many as ours.
+fn netsnmp(
+    dir: &Path,
+    (first, last): (u16, u16),
+    version: &'static str,
+    rounds: usize,
+    ours: &[PollRow],
+) -> Result<Vec<PollRow>, String> {
+    let exe = build_netsnmp_poller(dir)?;
+    // Its configuration and persistent state in the scratch directory, no MIBs loaded: the
+    // user's and the system's files are neither read nor written.
+    let conf = dir.join("netsnmp-conf");
+    std::fs::create_dir_all(&conf).map_err(|e| format!("{}: {e}", conf.display()))?;
+    let out = Command::new(&exe)
+        .args([first, last].map(|p| p.to_string()))
+        .args([version.to_string(), rounds.to_string()])
+        .env("SNMPCONFPATH", &conf)
+        .env("SNMP_PERSISTENT_DIR", &conf)
+        .env("MIBDIRS", &conf)
+        .env("MIBS", "")
+        .output()
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(err.lines().last().unwrap_or("failed").to_string());
+    }
+    let mut rows = Vec::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let [op, polled, failed, bindings, requests, cpu, wall, p50, p99] = f.as_slice() else {
+            return Err(format!("an unreadable report line: {line}"));
+        };
+        let op: &'static str = if *op == "get" { "get" } else { "walk" };
+        let num = |v: &str| v.parse::<f64>().map_err(|_| format!("not a number: {v}"));
+        let ours = ours
+            .iter()
+            .find(|r| r.version == version && r.op == op)
+            .ok_or("no row of ours to compare with")?;
+        let bindings = num(bindings)? as u64;
+        if bindings != ours.bindings {
+            return Err(format!("{op}: {bindings} bindings, ours {}", ours.bindings));
+        }
+        if num(polled)? as usize != ours.agents * rounds {
+            return Err(format!("{polled} outcomes, not {}", ours.agents * rounds));
+        }
+        rows.push(PollRow {
+            client: "net-snmp",
+            version,
+            op,
+            agents: ours.agents,
+            requests: num(requests)? as u64,
+            bindings,
+            failed: num(failed)? as u64,
+            cpu_s: num(cpu)?,
+            simulator_cpu_s: None,
+            wall_s: num(wall)?,
+            p50_ms: num(p50)?,
+            p99_ms: num(p99)?,
+            per_call: None,
+        });
+    }
+    if rows.len() != 2 {
+        return Err(format!("{} report lines, not 2", rows.len()));
+    }
+    Ok(rows)
 }
 
 /// gufo_snmp polling the agents on ports FIRST..=LAST: a session per agent opened in a
@@ -421,7 +535,7 @@ fn gufo(
 /// The table.
 pub fn table(rows: &[PollRow]) -> String {
     let mut out = String::from(
-        "\nPolling simulated agents (snmp_client::poll: one socket, one tokio thread; gufo_snmp: asyncio sessions):\n\
+        "\nPolling simulated agents (snmp_client::poll: one socket, one tokio thread; gufo_snmp: asyncio sessions; net-snmp: snmp_async_send sessions):\n\
          client       ver  op     agents  requests  failed  client µs/req  vs ours  requests/s  p50 ms  p99 ms  simulator µs/req  datagrams/recv  /send\n",
     );
     for r in rows {

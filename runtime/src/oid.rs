@@ -637,6 +637,33 @@ mod tests {
             }
         }
 
+        /// Runs of short arcs broken anywhere by long ones (the eight- and four-arc steps
+        /// and the one-arc step meet at every offset), past the inline storage too: the
+        /// octets are those of one subidentifier after another.
+        #[test]
+        fn from_arcs_writes_each_arc_in_base_128(
+            arcs in proptest::collection::vec(
+                prop_oneof![8 => 0u32..128, 1 => 128u32..(1 << 14), 1 => any::<u32>()],
+                0..48,
+            ),
+        ) {
+            let mut all = vec![1, 3];
+            all.extend(&arcs);
+            let mut want = vec![43u8];
+            for &a in &arcs {
+                let mut groups = vec![(a & 0x7f) as u8];
+                let mut v = a >> 7;
+                while v > 0 {
+                    groups.push(0x80 | (v & 0x7f) as u8);
+                    v >>= 7;
+                }
+                want.extend(groups.iter().rev());
+            }
+            let o = OidBuf::from_arcs(&all).unwrap();
+            prop_assert_eq!(o.as_oid().as_ber(), &want[..]);
+            prop_assert_eq!(o.as_oid().arcs().collect::<Vec<_>>(), all);
+        }
+
         #[test]
         fn the_fast_test_accepts_every_valid_oid(
             arcs in proptest::collection::vec(
