@@ -76,6 +76,10 @@ struct Cli {
     /// otherwise).
     #[arg(long)]
     no_gufo: bool,
+    /// Leave net-snmp's asynchronous API out of the `poll` section (it is built with `cc`
+    /// against libnetsnmp otherwise).
+    #[arg(long)]
+    no_netsnmp: bool,
     /// Internal: the simulator of the poll section: FILE ADDRESS.
     #[arg(long, num_args = 2, hide = true, value_names = ["FILE", "ADDRESS"])]
     simulate_child: Option<Vec<String>>,
@@ -317,7 +321,8 @@ fn poll_section(cli: &Cli) -> ExitCode {
     let rounds = if cli.quick { 2 } else { 5 };
     let agents = cli.agents.clamp(1, 20_000);
     let mut notes = Vec::new();
-    let rows = poll::run(&exe, agents, rounds, !cli.no_gufo, &mut notes);
+    let peers = (!cli.no_gufo, !cli.no_netsnmp);
+    let rows = poll::run(&exe, agents, rounds, peers, &mut notes);
     finish_section(cli, "poll", poll::table(&rows), poll::json(&rows), notes)
 }
 

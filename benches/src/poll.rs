@@ -181,12 +181,12 @@ async fn measure(
 }
 
 /// Runs the section: `agents` simulated agents from port `base`, `rounds` counted rounds;
-/// gufo_snmp on the same agents after ours when `gufo_too`.
+/// gufo_snmp and net-snmp on the same agents after ours when `peers` (gufo, net-snmp) say so.
 pub fn run(
     exe: &Path,
     agents: usize,
     rounds: usize,
-    gufo_too: bool,
+    (gufo_too, netsnmp_too): (bool, bool),
     notes: &mut Vec<String>,
 ) -> Vec<PollRow> {
     let dir = std::env::temp_dir().join(format!("snmp-bench-poll-{}", std::process::id()));
@@ -294,11 +294,14 @@ pub fn run(
         Some(Err(e)) => notes.push(format!("poll: gufo_snmp not measured: {e}")),
         None => notes.push("poll: gufo_snmp not measured (--no-gufo)".into()),
     }
-    for version in ["2c", "3"] {
+    for version in ["2c", "3"].into_iter().filter(|_| netsnmp_too) {
         match netsnmp(&dir, (base, last), version, rounds, &ours) {
             Ok(r) => rows.extend(r),
             Err(e) => notes.push(format!("poll: net-snmp v{version} not measured: {e}")),
         }
+    }
+    if !netsnmp_too {
+        notes.push("poll: net-snmp not measured (--no-netsnmp)".into());
     }
     drop(simulator);
     let _ = std::fs::remove_dir_all(&dir);

@@ -72,7 +72,7 @@ macro_rules! walk_next {
             };
             let answer = $self.session.run(request)$(.$await)?;
             let pending = &mut $self.pending;
-            if let Err(e) = $self.walk.absorb(answer, &mut |vb: &VarBind| pending.push_back(vb.clone())) {
+            if let Err(e) = $self.walk.absorb(answer, &mut |vb| pending.push_back(vb)) {
                 return Some(Err(e));
             }
         }
@@ -230,7 +230,7 @@ macro_rules! requests {
             let mut walk = Walk::new(root, v1, self.exchange.options(), Instant::now());
             while let Some(request) = walk.next_request(Instant::now())? {
                 let answer = self.run(request)$(.$await)?;
-                walk.absorb(answer, &mut each)?;
+                walk.absorb(answer, &mut |vb| each(&vb))?;
             }
             Ok(walk.requests())
         }
@@ -306,9 +306,9 @@ macro_rules! requests {
             let mut failed = None;
             while let Some(request) = walk.next_request(Instant::now())? {
                 let answer = self.run(request)$(.$await)?;
-                walk.absorb(answer, &mut |vb: &VarBind| {
+                walk.absorb(answer, &mut |vb| {
                     if failed.is_none() {
-                        failed = crate::value::push_row(&mut rows, vb, strict).err();
+                        failed = crate::value::push_row(&mut rows, &vb, strict).err();
                     }
                 })?;
                 if let Some(e) = failed.take() {

@@ -85,15 +85,16 @@ impl Walk {
         }))
     }
 
-    /// Takes the answer to the last request: `each` is called for its bindings inside the
-    /// subtree, in order. An error ends the walk with it: the request's own, an OID that does
-    /// not follow the one before (the agent loops), or an answer with no bindings.
+    /// Takes the answer to the last request: its bindings inside the subtree are handed to
+    /// `each`, in order, by value (no copy). An error ends the walk with it: the request's
+    /// own, an OID that does not follow the one before (the agent loops; the bindings before
+    /// it are handed over first), or an answer with no bindings.
     pub fn absorb(
         &mut self,
         answer: Result<Vec<VarBind>, ClientError>,
-        each: &mut impl FnMut(&VarBind),
+        each: &mut impl FnMut(VarBind),
     ) -> Result<(), ClientError> {
-        let answer = match answer {
+        let mut answer = match answer {
             Err(ClientError::ErrorStatus {
                 status: NO_SUCH_NAME,
                 ..
@@ -111,37 +112,38 @@ impl Walk {
             self.done = true;
             return Err(ClientError::NoBindings(self.last.clone()));
         }
-        let mut answer = answer;
-        let taken = self.take(answer.drain(..), each);
+        let (inside, end) = self.inside(&answer);
+        if let Some(vb) = inside.checked_sub(1).map(|k| &answer[k]) {
+            self.last = vb.oid.clone();
+        }
+        self.bindings += inside;
+        self.done = !matches!(end, Ok(false));
+        answer.drain(..inside).for_each(each);
         // The list's allocation serves the next answer.
         crate::value::recycle(answer);
-        taken
+        end.map(|_| ())
     }
 
-    /// Hands `bindings` to `each` while they are inside the subtree and increasing.
-    fn take(
-        &mut self,
-        bindings: impl Iterator<Item = VarBind>,
-        each: &mut impl FnMut(&VarBind),
-    ) -> Result<(), ClientError> {
-        for vb in bindings {
+    /// How many of `answer`'s first bindings are inside the subtree and increasing, and what
+    /// follows them: `Ok(true)` the end of the subtree or of the MIB view, `Ok(false)` more to
+    /// ask for, or the error of an OID that does not follow the one before.
+    fn inside(&self, answer: &[VarBind]) -> (usize, Result<bool, ClientError>) {
+        let mut previous = &self.last;
+        for (k, vb) in answer.iter().enumerate() {
             if vb.value == Value::EndOfMibView || !vb.oid.as_oid().starts_with(&self.root.as_oid())
             {
-                self.done = true;
-                return Ok(());
+                return (k, Ok(true));
             }
-            if vb.oid <= self.last && self.checks_order {
-                self.done = true;
-                return Err(ClientError::NotIncreasing {
-                    previous: self.last.clone(),
-                    next: vb.oid,
-                });
+            if vb.oid <= *previous && self.checks_order {
+                let error = ClientError::NotIncreasing {
+                    previous: previous.clone(),
+                    next: vb.oid.clone(),
+                };
+                return (k, Err(error));
             }
-            each(&vb);
-            self.bindings += 1;
-            self.last = vb.oid;
+            previous = &vb.oid;
         }
-        Ok(())
+        (answer.len(), Ok(false))
     }
 
     /// The requests made so far.
@@ -184,15 +186,13 @@ mod tests {
             vb("1.3.6.1.2.1.1.1.0", Value::Integer(1)),
             vb("1.3.6.1.2.1.1.2.0", Value::Integer(2)),
         ];
-        w.absorb(Ok(answer), &mut |v| seen.push(v.oid.clone()))
-            .unwrap();
+        w.absorb(Ok(answer), &mut |v| seen.push(v.oid)).unwrap();
         assert!(w.next_request(t0).unwrap().is_some());
         let answer = vec![
             vb("1.3.6.1.2.1.1.3.0", Value::Integer(3)),
             vb("1.3.6.1.2.1.2.1.0", Value::Integer(4)),
         ];
-        w.absorb(Ok(answer), &mut |v| seen.push(v.oid.clone()))
-            .unwrap();
+        w.absorb(Ok(answer), &mut |v| seen.push(v.oid)).unwrap();
         assert!(w.next_request(t0).unwrap().is_none());
         assert_eq!((w.requests(), w.bindings(), seen.len()), (2, 3, 3));
     }

@@ -276,7 +276,7 @@ impl Poller {
         };
         match walk.as_deref_mut() {
             None => self.finish(k, result, now),
-            Some((w, got)) => match w.absorb(result, &mut |vb: &VarBind| got.push(vb.clone())) {
+            Some((w, got)) => match w.absorb(result, &mut |vb| got.push(vb)) {
                 Ok(()) => self.next_request(k, now),
                 Err(e) => self.finish(k, Err(e), now),
             },
