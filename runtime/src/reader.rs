@@ -234,6 +234,23 @@ impl<'a> Reader<'a> {
 
     #[inline(never)]
     fn read_tlv_slow(&mut self, tag: u8, expected: &'static str) -> Result<&'a [u8], DecodeError> {
+        // The long form in one or two octets, and in the fewest (lengths 128 to 65,535: every
+        // SNMP message, PDU and binding list over 127 octets), without the general checks;
+        // anything else, including what DER forbids, takes the general path below.
+        if let [t, l, rest @ ..] = self.buf {
+            let (len, rest) = match (*l, rest) {
+                (0x81, [n, rest @ ..]) if *n >= 0x80 => (*n as usize, rest),
+                (0x82, [hi, lo, rest @ ..]) if *hi != 0 => {
+                    (usize::from(*hi) << 8 | usize::from(*lo), rest)
+                }
+                _ => (usize::MAX, rest),
+            };
+            if *t == tag && len <= rest.len() {
+                let (contents, after) = rest.split_at(len);
+                self.buf = after;
+                return Ok(contents);
+            }
+        }
         match self.buf.first() {
             Some(&t) if t == tag => self.read_after_tag(1),
             Some(&t) => Err(self.unexpected(t, expected)),

@@ -127,8 +127,8 @@ impl<'b> Writer<'b> {
                 }
             }
         }
-        self.put_length(len)?;
-        self.put_u8(tag)
+        self.pos = put_long_header(self.buf, self.pos, tag, len)?;
+        Ok(())
     }
 
     /// Writes identifier octets (one or several) and a length.
@@ -226,10 +226,32 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
 #[inline(never)]
 fn put_long_length(buf: &mut [u8], pos: usize, len: usize) -> Result<usize, EncodeError> {
     let mut w = Writer { buf, pos };
-    let bytes = (len as u64).to_be_bytes();
-    let skip = (len as u64).leading_zeros() as usize / 8;
-    w.put_slice(&bytes[skip..])?;
-    w.put_u8(0x80 | (8 - skip) as u8)?;
+    let n = length_len(len) - 1;
+    if n <= 7 {
+        // 0x80 | n and the n length octets: the last n + 1 octets of one word.
+        let word = len as u64 | (0x80 | n as u64) << (8 * n);
+        w.put_be_tail(word.to_be_bytes(), n + 1)?;
+    } else {
+        w.put_slice(&(len as u64).to_be_bytes())?;
+        w.put_u8(0x88)?;
+    }
+    Ok(w.pos)
+}
+
+/// A single-octet identifier and a length that is not short, or not short with room (then the
+/// error), in front of `buf[pos..]`; returns the new position. The long forms up to six length
+/// octets (every length short of 2^48) as the last octets of one word, stored at once.
+#[inline(never)]
+fn put_long_header(buf: &mut [u8], pos: usize, tag: u8, len: usize) -> Result<usize, EncodeError> {
+    let mut w = Writer { buf, pos };
+    let n = length_len(len) - 1;
+    if (1..=6).contains(&n) {
+        let word = len as u64 | (0x80 | n as u64) << (8 * n) | u64::from(tag) << (8 * n + 8);
+        w.put_be_tail(word.to_be_bytes(), n + 2)?;
+    } else {
+        w.put_length(len)?;
+        w.put_u8(tag)?;
+    }
     Ok(w.pos)
 }
 
@@ -261,6 +283,31 @@ mod tests {
             assert_eq!(w.written(), &want[..], "length {len}");
             assert_eq!(length_len(len), want.len(), "length of length {len}");
             assert_eq!(tlv_len(2, len), 2 + want.len() + len);
+        }
+    }
+
+    /// Headers of every length form, in buffers from too small by one to roomy: the octets
+    /// written are the header, and too small is the error.
+    #[test]
+    fn headers_of_every_length_form() {
+        let lens = [0usize, 127, 128, 255, 256, 65535, 65536, 1 << 24, (1 << 40) + 7, 1 << 47];
+        for len in lens.into_iter().chain([usize::MAX >> 8, usize::MAX]) {
+            let mut want = vec![0x30];
+            let mut probe = [0u8; 9];
+            let mut p = Writer::new(&mut probe);
+            p.put_length(len).unwrap();
+            want.extend(p.written());
+            for room in want.len() - 1..want.len() + 10 {
+                let mut buf = vec![0xaa; room];
+                let mut w = Writer::new(&mut buf);
+                let put = w.put_header(0x30, len);
+                if room < want.len() {
+                    assert!(put.is_err(), "length {len} in {room}");
+                    continue;
+                }
+                put.unwrap();
+                assert_eq!(w.written(), &want[..], "length {len} in {room}");
+            }
         }
     }
 
