@@ -403,9 +403,9 @@ impl CipherState {
         macro_rules! cfb {
             ($c:expr) => {
                 if forward {
-                    cfb_mode::Encryptor::inner_iv_init($c.clone(), iv.into()).encrypt(buf)
+                    cfb_mode::Encryptor::inner_iv_init($c, iv.into()).encrypt(buf)
                 } else {
-                    cfb_mode::Decryptor::inner_iv_init($c.clone(), iv.into()).decrypt(buf)
+                    cfb_mode::Decryptor::inner_iv_init($c, iv.into()).decrypt(buf)
                 }
             };
         }
@@ -413,12 +413,12 @@ impl CipherState {
             CipherState::Des(c) => {
                 let iv8 = iv[..8].into();
                 if forward {
-                    let mut e = cbc::Encryptor::inner_iv_init(c.clone(), iv8);
+                    let mut e = cbc::Encryptor::inner_iv_init(c, iv8);
                     for block in buf.chunks_exact_mut(8) {
                         e.encrypt_block_mut(block.into());
                     }
                 } else {
-                    let mut d = cbc::Decryptor::inner_iv_init(c.clone(), iv8);
+                    let mut d = cbc::Decryptor::inner_iv_init(c, iv8);
                     for block in buf.chunks_exact_mut(8) {
                         d.decrypt_block_mut(block.into());
                     }
