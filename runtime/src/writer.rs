@@ -127,8 +127,8 @@ impl<'b> Writer<'b> {
                 }
             }
         }
-        self.pos = put_long_header(self.buf, self.pos, tag, len)?;
-        Ok(())
+        self.put_length(len)?;
+        self.put_u8(tag)
     }
 
     /// Writes identifier octets (one or several) and a length.
@@ -234,23 +234,6 @@ fn put_long_length(buf: &mut [u8], pos: usize, len: usize) -> Result<usize, Enco
     } else {
         w.put_slice(&(len as u64).to_be_bytes())?;
         w.put_u8(0x88)?;
-    }
-    Ok(w.pos)
-}
-
-/// A single-octet identifier and a length that is not short, or not short with room (then the
-/// error), in front of `buf[pos..]`; returns the new position. The long forms up to six length
-/// octets (every length short of 2^48) as the last octets of one word, stored at once.
-#[inline(never)]
-fn put_long_header(buf: &mut [u8], pos: usize, tag: u8, len: usize) -> Result<usize, EncodeError> {
-    let mut w = Writer { buf, pos };
-    let n = length_len(len) - 1;
-    if (1..=6).contains(&n) {
-        let word = len as u64 | (0x80 | n as u64) << (8 * n) | u64::from(tag) << (8 * n + 8);
-        w.put_be_tail(word.to_be_bytes(), n + 2)?;
-    } else {
-        w.put_length(len)?;
-        w.put_u8(tag)?;
     }
     Ok(w.pos)
 }
