@@ -22,6 +22,8 @@ use snmp_client::{Credentials, Options, UsmUser};
 
 use crate::process::{cpu_of, own_cpu};
 
+mod peers;
+
 /// One measured row.
 #[derive(Debug, Clone)]
 pub struct PollRow {
@@ -285,7 +287,7 @@ pub fn run(
     match gufo_too.then(|| crate::walks::gufo_python(&crate::walks::gufo_venv())) {
         Some(Ok(python)) => {
             for version in ["2c", "3"] {
-                match gufo(&python, (base, last), version, rounds, &ours) {
+                match peers::gufo(&python, (base, last), version, rounds, &ours) {
                     Ok(r) => rows.extend(r),
                     Err(e) => notes.push(format!("poll: gufo_snmp v{version}: {e}")),
                 }
@@ -295,7 +297,7 @@ pub fn run(
         None => notes.push("poll: gufo_snmp not measured (--no-gufo)".into()),
     }
     for version in ["2c", "3"].into_iter().filter(|_| netsnmp_too) {
-        match netsnmp(&dir, (base, last), version, rounds, &ours) {
+        match peers::netsnmp(&dir, (base, last), version, rounds, &ours) {
             Ok(r) => rows.extend(r),
             Err(e) => notes.push(format!("poll: net-snmp v{version} not measured: {e}")),
         }
@@ -306,233 +308,6 @@ pub fn run(
     drop(simulator);
     let _ = std::fs::remove_dir_all(&dir);
     rows
-}
-
-/// net-snmp's asynchronous API polling the agents (benches/c/netsnmp_poll.c, built here with
-/// `cc` against libnetsnmp: `net-snmp-config --cflags --libs`).
-const NETSNMP_POLL: &str = include_str!("../c/netsnmp_poll.c");
-
-/// Builds the net-snmp poller in `dir`: its path, or why not.
-fn build_netsnmp_poller(dir: &Path) -> Result<std::path::PathBuf, String> {
-    let exe = dir.join("netsnmp_poll");
-    if exe.exists() {
-        return Ok(exe);
-    }
-    let flags = |arg: &str| -> Result<Vec<String>, String> {
-        let out = Command::new("net-snmp-config")
-            .arg(arg)
-            .output()
-            .map_err(|e| format!("net-snmp-config: {e} (apt-get install -y libsnmp-dev)"))?;
-        if !out.status.success() {
-            return Err(format!("net-snmp-config {arg} failed"));
-        }
-        Ok(String::from_utf8_lossy(&out.stdout)
-            .split_whitespace()
-            .map(str::to_string)
-            .collect())
-    };
-    let source = dir.join("netsnmp_poll.c");
-    std::fs::write(&source, NETSNMP_POLL).map_err(|e| format!("{}: {e}", source.display()))?;
-    let out = Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(&exe)
-        .arg(&source)
-        .args(flags("--cflags")?)
-        .args(flags("--libs")?)
-        .output()
-        .map_err(|e| format!("cc: {e}"))?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        return Err(format!("cc failed: {}", err.lines().next().unwrap_or("")));
-    }
-    Ok(exe)
-}
-
-/// net-snmp's rows for `version`: a session per agent, its own request count; its bindings
-/// checked to be as many as ours.
-fn netsnmp(
-    dir: &Path,
-    (first, last): (u16, u16),
-    version: &'static str,
-    rounds: usize,
-    ours: &[PollRow],
-) -> Result<Vec<PollRow>, String> {
-    let exe = build_netsnmp_poller(dir)?;
-    // Its configuration and persistent state in the scratch directory, no MIBs loaded: the
-    // user's and the system's files are neither read nor written.
-    let conf = dir.join("netsnmp-conf");
-    std::fs::create_dir_all(&conf).map_err(|e| format!("{}: {e}", conf.display()))?;
-    let out = Command::new(&exe)
-        .args([first, last].map(|p| p.to_string()))
-        .args([version.to_string(), rounds.to_string()])
-        .env("SNMPCONFPATH", &conf)
-        .env("SNMP_PERSISTENT_DIR", &conf)
-        .env("MIBDIRS", &conf)
-        .env("MIBS", "")
-        .output()
-        .map_err(|e| e.to_string())?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        return Err(err.lines().last().unwrap_or("failed").to_string());
-    }
-    let mut rows = Vec::new();
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        let [op, polled, failed, bindings, requests, cpu, wall, p50, p99] = f.as_slice() else {
-            return Err(format!("an unreadable report line: {line}"));
-        };
-        let op: &'static str = if *op == "get" { "get" } else { "walk" };
-        let num = |v: &str| v.parse::<f64>().map_err(|_| format!("not a number: {v}"));
-        let ours = ours
-            .iter()
-            .find(|r| r.version == version && r.op == op)
-            .ok_or("no row of ours to compare with")?;
-        let bindings = num(bindings)? as u64;
-        if bindings != ours.bindings {
-            return Err(format!("{op}: {bindings} bindings, ours {}", ours.bindings));
-        }
-        if num(polled)? as usize != ours.agents * rounds {
-            return Err(format!("{polled} outcomes, not {}", ours.agents * rounds));
-        }
-        rows.push(PollRow {
-            client: "net-snmp",
-            version,
-            op,
-            agents: ours.agents,
-            requests: num(requests)? as u64,
-            bindings,
-            failed: num(failed)? as u64,
-            cpu_s: num(cpu)?,
-            simulator_cpu_s: None,
-            wall_s: num(wall)?,
-            p50_ms: num(p50)?,
-            p99_ms: num(p99)?,
-            per_call: None,
-        });
-    }
-    if rows.len() != 2 {
-        return Err(format!("{} report lines, not 2", rows.len()));
-    }
-    Ok(rows)
-}
-
-/// gufo_snmp polling the agents on ports FIRST..=LAST: a session per agent opened in a
-/// warm-up round (v3: its engine discovered, its keys localized) and kept, as our poller keeps
-/// its exchanges; then ROUNDS counted rounds of the GET, then of the ifTable walk (GETBULK of
-/// 40), at most 256 agents at once. Prints a line per job: op, outcomes, failed, bindings,
-/// process seconds, wall seconds, p50 and p99 latency (ms).
-const GUFO_POLL: &str = r#"
-import asyncio, resource, sys, time
-from gufo.snmp import Aes128Key, Sha1Key, SnmpVersion, User
-from gufo.snmp.aio import SnmpSession
-
-first, last, version, rounds = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
-soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-kw = dict(addr="127.0.0.1", timeout=2.0)
-if version == "3":
-    kw.update(version=SnmpVersion.v3, user=User("benchuser", auth_key=Sha1Key(b"benchauthpass"), priv_key=Aes128Key(b"benchprivpass")))
-else:
-    kw.update(version=SnmpVersion.v2c, community="public")
-GET = ["1.3.6.1.2.1.1.%d.0" % k for k in range(1, 7)] + ["1.3.6.1.2.1.2.1.0", "1.3.6.1.2.1.2.2.1.2.1", "1.3.6.1.2.1.2.2.1.8.1", "1.3.6.1.2.1.2.2.1.10.1"]
-gate = asyncio.Semaphore(256)
-sessions = {}
-
-async def one(port, op):
-    async with gate:
-        t = time.perf_counter()
-        try:
-            s = sessions.get(port)
-            if s is None:
-                s = SnmpSession(port=port, **kw)
-                await s.__aenter__()
-                sessions[port] = s
-            if op == "get":
-                n = len(await s.get_many(GET))
-            else:
-                n = 0
-                async for _ in s.getbulk("1.3.6.1.2.1.2.2", max_repetitions=40):
-                    n += 1
-            return (True, n, time.perf_counter() - t)
-        except Exception:
-            return (False, 0, time.perf_counter() - t)
-
-async def round_of(op):
-    return await asyncio.gather(*(one(p, op) for p in range(first, last + 1)))
-
-async def main():
-    await round_of("get")
-    for op in ["get", "walk"]:
-        c0, w0, done = time.process_time(), time.perf_counter(), []
-        for _ in range(rounds):
-            done += await round_of(op)
-        cpu, wall = time.process_time() - c0, time.perf_counter() - w0
-        lat = sorted(d[2] for d in done)
-        q = lambda f: lat[round((len(lat) - 1) * f)] * 1e3
-        print(op, len(done), sum(1 for d in done if not d[0]), sum(d[1] for d in done), cpu, wall, q(0.5), q(0.99))
-
-asyncio.run(main())
-"#;
-
-/// gufo_snmp's rows for `version`: its requests taken as ours for the same job, once its
-/// bindings are checked to be as many as ours; failures counted by its own report.
-fn gufo(
-    python: &Path,
-    (first, last): (u16, u16),
-    version: &'static str,
-    rounds: usize,
-    ours: &[PollRow],
-) -> Result<Vec<PollRow>, String> {
-    let out = Command::new(python)
-        .args(["-c", GUFO_POLL])
-        .args([first, last].map(|p| p.to_string()))
-        .args([version.to_string(), rounds.to_string()])
-        .output()
-        .map_err(|e| e.to_string())?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        return Err(err.lines().last().unwrap_or("failed").to_string());
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
-    let mut rows = Vec::new();
-    for line in text.lines() {
-        let f: Vec<&str> = line.split_whitespace().collect();
-        let [op, polled, failed, bindings, cpu, wall, p50, p99] = f.as_slice() else {
-            return Err(format!("an unreadable report line: {line}"));
-        };
-        let op: &'static str = if *op == "get" { "get" } else { "walk" };
-        let num = |v: &str| v.parse::<f64>().map_err(|_| format!("not a number: {v}"));
-        let ours = ours
-            .iter()
-            .find(|r| r.version == version && r.op == op)
-            .ok_or("no row of ours to take the request count from")?;
-        let bindings = num(bindings)? as u64;
-        if bindings != ours.bindings {
-            return Err(format!(
-                "{op}: {bindings} bindings, not {}: its request count is not ours",
-                ours.bindings
-            ));
-        }
-        rows.push(PollRow {
-            client: "gufo_snmp",
-            version,
-            op,
-            agents: ours.agents,
-            requests: ours.requests,
-            bindings,
-            failed: num(failed)? as u64,
-            cpu_s: num(cpu)?,
-            simulator_cpu_s: None,
-            wall_s: num(wall)?,
-            p50_ms: num(p50)?,
-            p99_ms: num(p99)?,
-            per_call: None,
-        });
-        if num(polled)? as usize != ours.agents * rounds {
-            return Err(format!("{polled} outcomes, not {}", ours.agents * rounds));
-        }
-    }
-    Ok(rows)
 }
 
 /// The table.
