@@ -276,11 +276,19 @@ mod tests {
         let short_and_some_long = [0usize, 127, 128, 255, 256, 65535, 65536, 1 << 24];
         let longest = [(1 << 40) + 7, 1 << 47, usize::MAX >> 8, usize::MAX];
         for len in short_and_some_long.into_iter().chain(longest) {
+            // X.690 8.1.3: the short form below 128, else 0x80 | n and n octets, no leading 0.
             let mut want = vec![0x30];
-            let mut probe = [0u8; 9];
-            let mut p = Writer::new(&mut probe);
-            p.put_length(len).unwrap();
-            want.extend(p.written());
+            if len < 0x80 {
+                want.push(len as u8);
+            } else {
+                let octets: Vec<u8> = (len as u64)
+                    .to_be_bytes()
+                    .into_iter()
+                    .skip_while(|&b| b == 0)
+                    .collect();
+                want.push(0x80 | octets.len() as u8);
+                want.extend(octets);
+            }
             for room in want.len() - 1..want.len() + 10 {
                 let mut buf = vec![0xaa; room];
                 let mut w = Writer::new(&mut buf);
