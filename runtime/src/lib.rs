@@ -113,9 +113,8 @@ pub trait Encode {
 
     /// Encodes into `buf`, returning the encoding: the tail of `buf` that was written.
     fn encode_to_slice<'b>(&self, buf: &'b mut [u8]) -> Result<&'b [u8], EncodeError> {
-        let mut writer = Writer::new(buf);
-        self.encode(&mut writer)?;
-        Ok(writer.into_written())
+        let n = writer::encode_tail(self, writer::uninit_mut(buf))?;
+        Ok(&buf[buf.len() - n..])
     }
 
     /// Encodes into a freshly allocated vector of exactly the encoding's length: written into
@@ -123,10 +122,7 @@ pub trait Encode {
     /// out in one allocation; a value that does not fit there is measured
     /// ([`Encode::encoded_len`]) and written straight into a vector of its size.
     fn to_ber(&self) -> Result<Vec<u8>, EncodeError> {
-        scratch::encode_to_vec(
-            |buf| self.encode_to_slice(buf).map(<[u8]>::len),
-            || self.encoded_len(),
-        )
+        scratch::encode_to_vec(|buf| writer::encode_tail(self, buf), || self.encoded_len())
     }
 
     /// Encodes into `out`, replacing what it held: as [`Encode::to_ber`], but copied into
@@ -134,7 +130,7 @@ pub trait Encode {
     /// has room for its largest message.
     fn encode_into_vec(&self, out: &mut Vec<u8>) -> Result<(), EncodeError> {
         scratch::encode_into(
-            |buf| self.encode_to_slice(buf).map(<[u8]>::len),
+            |buf| writer::encode_tail(self, buf),
             || self.encoded_len(),
             out,
         )

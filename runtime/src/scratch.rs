@@ -3,7 +3,9 @@
 //! copied into a vector of its own length.
 
 use std::cell::RefCell;
+use std::mem::MaybeUninit;
 
+use crate::writer::uninit_mut;
 use crate::EncodeError;
 
 /// Octets of the per-thread scratch buffer: the largest SNMP message over UDP (65,507) fits.
@@ -19,7 +21,7 @@ thread_local! {
 /// encoding's length and encodes into a vector of exactly that size (no copy, no octet of the
 /// allocation left unused).
 pub(crate) fn encode_to_vec(
-    encode: impl Fn(&mut [u8]) -> Result<usize, EncodeError>,
+    encode: impl Fn(&mut [MaybeUninit<u8>]) -> Result<usize, EncodeError>,
     len: impl FnOnce() -> usize,
 ) -> Result<Vec<u8>, EncodeError> {
     let mut out = Vec::new();
@@ -29,7 +31,7 @@ pub(crate) fn encode_to_vec(
 
 /// [`encode_to_vec`] into `out` (its contents replaced, its allocation reused when it has room).
 pub(crate) fn encode_into(
-    encode: impl Fn(&mut [u8]) -> Result<usize, EncodeError>,
+    encode: impl Fn(&mut [MaybeUninit<u8>]) -> Result<usize, EncodeError>,
     len: impl FnOnce() -> usize,
     out: &mut Vec<u8>,
 ) -> Result<(), EncodeError> {
@@ -38,7 +40,7 @@ pub(crate) fn encode_into(
         if buf.is_empty() {
             buf.resize(SCRATCH_OCTETS, 0);
         }
-        Some(encode(&mut buf).map(|n| {
+        Some(encode(uninit_mut(&mut buf)).map(|n| {
             out.clear();
             out.extend_from_slice(&buf[buf.len() - n..]);
         }))
@@ -51,12 +53,13 @@ pub(crate) fn encode_into(
     }
 }
 
-/// Encodes into `out` resized to `len` octets, the length the value gave for its encoding.
-/// Should the encoder write fewer octets (a length function out of step with its encoder,
-/// a bug), the encoding is moved to the front; should it need more, the buffer is grown
-/// until it fits; either way the result is the encoding.
+/// Encodes into `out`'s capacity, reserved for `len` octets, the length the value gave for
+/// its encoding, and not zeroed first (the writer stores every octet it hands back). Should
+/// the encoder write fewer octets (a length function out of step with its encoder, a bug),
+/// the encoding is moved to the front; should it need more, the buffer is grown until it
+/// fits; either way the result is the encoding.
 fn encode_measured(
-    encode: &impl Fn(&mut [u8]) -> Result<usize, EncodeError>,
+    encode: &impl Fn(&mut [MaybeUninit<u8>]) -> Result<usize, EncodeError>,
     len: usize,
     out: &mut Vec<u8>,
 ) -> Result<(), EncodeError> {
@@ -69,12 +72,14 @@ fn encode_measured(
             out.try_reserve_exact(size)
                 .map_err(|_| EncodeError::TooLarge { octets: size })?;
         }
-        out.resize(size, 0);
-        match encode(out) {
+        let room = &mut out.spare_capacity_mut()[..size];
+        match encode(room) {
             Ok(n) => {
                 debug_assert_eq!(n, len, "encoded_len out of step with encode");
-                out.copy_within(size - n.., 0);
-                out.truncate(n);
+                room.copy_within(size - n.., 0);
+                // SAFETY: the first `n` octets of the spare capacity are the `n` the writer
+                // stored at the end of `room`, just moved to the front.
+                unsafe { out.set_len(n) };
                 return Ok(());
             }
             Err(EncodeError::BufferTooSmall { .. }) if size < (1 << 31) => {

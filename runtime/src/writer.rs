@@ -3,12 +3,18 @@
 //! Writing the last component first means each value's length is known by the time its header is
 //! written, so lengths are always minimal and definite and nothing is sized twice.
 
-use crate::EncodeError;
+use std::mem::MaybeUninit;
+
+use crate::{Encode, EncodeError};
 
 /// Writes BER backwards into a borrowed buffer. The encoding is the tail `buf[pos..]`.
+///
+/// The buffer may start uninitialized ([`Writer::new_uninit`]): the writer only ever stores
+/// initialized octets, and every octet of `buf[pos..]` has been stored by it (or was
+/// initialized to begin with), which is what makes [`Writer::written`] sound.
 #[derive(Debug)]
 pub struct Writer<'b> {
-    buf: &'b mut [u8],
+    buf: &'b mut [MaybeUninit<u8>],
     pos: usize,
 }
 
@@ -16,6 +22,13 @@ impl<'b> Writer<'b> {
     /// A writer that will fill `buf` from its end towards its start.
     #[inline]
     pub fn new(buf: &'b mut [u8]) -> Self {
+        Self::new_uninit(uninit_mut(buf))
+    }
+
+    /// A writer over memory not initialized yet (a vector's spare capacity, say): a large
+    /// encoding of known length is written without zeroing its buffer first.
+    #[inline]
+    pub fn new_uninit(buf: &'b mut [MaybeUninit<u8>]) -> Self {
         let pos = buf.len();
         Writer { buf, pos }
     }
@@ -41,13 +54,13 @@ impl<'b> Writer<'b> {
     /// What has been written so far.
     #[inline]
     pub fn written(&self) -> &[u8] {
-        &self.buf[self.pos..]
+        assume_init(&self.buf[self.pos..])
     }
 
     /// Ends writing and returns the encoding.
     #[inline]
     pub fn into_written(self) -> &'b [u8] {
-        &self.buf[self.pos..]
+        assume_init(&self.buf[self.pos..])
     }
 
     /// The error for a full buffer. Inlined down to a call of the cold constructor with the
@@ -67,7 +80,7 @@ impl<'b> Writer<'b> {
             .and_then(|p| self.buf.get_mut(p).map(|slot| (p, slot)))
         {
             Some((p, slot)) => {
-                *slot = b;
+                *slot = MaybeUninit::new(b);
                 self.pos = p;
                 Ok(())
             }
@@ -96,7 +109,7 @@ impl<'b> Writer<'b> {
     #[inline(always)]
     pub(crate) fn put_be_tail(&mut self, bytes: [u8; 8], n: usize) -> Result<(), EncodeError> {
         if self.pos >= 8 {
-            self.buf[self.pos - 8..self.pos].copy_from_slice(&bytes);
+            self.buf[self.pos - 8..self.pos].copy_from_slice(as_uninit(&bytes));
             self.pos -= n;
             Ok(())
         } else {
@@ -120,8 +133,9 @@ impl<'b> Writer<'b> {
         // The common case, a short-form length, as one two-octet store.
         if len < 0x80 {
             if let Some(start) = self.pos.checked_sub(2) {
-                if let Some(dst) = self.buf.get_mut(start..start + 2) {
-                    dst.copy_from_slice(&[tag, len as u8]);
+                if let Some([t, l]) = self.buf.get_mut(start..start + 2) {
+                    *t = MaybeUninit::new(tag);
+                    *l = MaybeUninit::new(len as u8);
                     self.pos = start;
                     return Ok(());
                 }
@@ -188,6 +202,18 @@ impl<'b> Writer<'b> {
     }
 }
 
+/// `value` written at the end of `buf`: how many octets. The one caller of each type's
+/// `encode` for [`Encode::encode_to_slice`] and [`Encode::to_ber`] alike, so that the
+/// compiler, seeing a single call, inlines the encoder here with the writer in registers.
+pub(crate) fn encode_tail<T: Encode + ?Sized>(
+    value: &T,
+    buf: &mut [MaybeUninit<u8>],
+) -> Result<usize, EncodeError> {
+    let mut w = Writer::new_uninit(buf);
+    value.encode(&mut w)?;
+    Ok(w.len())
+}
+
 /// Octets of the minimal definite length of `contents` contents octets, as
 /// [`Writer::put_length`] writes it.
 #[inline]
@@ -208,7 +234,8 @@ pub fn tlv_len(id_octets: usize, contents: usize) -> usize {
 /// `dst.copy_from_slice(src)` (equal lengths), with the short copies of OIDs, names and small
 /// strings done as two overlapping fixed-size moves instead of a call to `memcpy`.
 #[inline(always)]
-fn copy_short(dst: &mut [u8], src: &[u8]) {
+fn copy_short(dst: &mut [MaybeUninit<u8>], src: &[u8]) {
+    let src = as_uninit(src);
     let n = src.len();
     if (8..=16).contains(&n) && dst.len() == n {
         dst[..8].copy_from_slice(&src[..8]);
@@ -224,7 +251,11 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
 /// A long-form length written in front of `buf[pos..]`; returns the new position. Out of line,
 /// with the buffer and position by value (see `Writer::too_small`).
 #[inline(never)]
-fn put_long_length(buf: &mut [u8], pos: usize, len: usize) -> Result<usize, EncodeError> {
+fn put_long_length(
+    buf: &mut [MaybeUninit<u8>],
+    pos: usize,
+    len: usize,
+) -> Result<usize, EncodeError> {
     let mut w = Writer { buf, pos };
     let n = length_len(len) - 1;
     if n <= 7 {
@@ -236,6 +267,30 @@ fn put_long_length(buf: &mut [u8], pos: usize, len: usize) -> Result<usize, Enco
         w.put_u8(0x88)?;
     }
     Ok(w.pos)
+}
+
+/// `buf` as a buffer the writer may hold. SAFETY of the cast: `MaybeUninit<u8>` has the
+/// layout of `u8`, and the writer stores only initialized octets, so `buf` stays initialized.
+#[inline(always)]
+pub(crate) fn uninit_mut(buf: &mut [u8]) -> &mut [MaybeUninit<u8>] {
+    // SAFETY: see above; the length and lifetime are `buf`'s.
+    unsafe { &mut *(buf as *mut [u8] as *mut [MaybeUninit<u8>]) }
+}
+
+/// Initialized octets seen as possibly uninitialized ones, to be copied into the buffer.
+#[inline(always)]
+fn as_uninit(src: &[u8]) -> &[MaybeUninit<u8>] {
+    // SAFETY: same layout; every initialized octet is a valid `MaybeUninit<u8>`, and the
+    // result is shared, so nothing uninitialized can be written through it.
+    unsafe { &*(src as *const [u8] as *const [MaybeUninit<u8>]) }
+}
+
+/// Octets of the buffer at or after the writer's position: all stored by the writer.
+#[inline(always)]
+fn assume_init(written: &[MaybeUninit<u8>]) -> &[u8] {
+    // SAFETY: called only on `buf[pos..]`, every octet of which the writer has stored (the
+    // invariant documented on `Writer`); same layout.
+    unsafe { &*(written as *const [MaybeUninit<u8>] as *const [u8]) }
 }
 
 #[cold]
@@ -315,6 +370,31 @@ mod tests {
             want.push(0xee);
             assert_eq!(w.written(), &want[..], "length {n}");
         }
+    }
+
+    /// Every write the writer has, into a vector's uninitialized capacity and into a zeroed
+    /// buffer: the same octets, and only the ones written are read back.
+    #[test]
+    fn writes_into_uninitialized_memory_equal_writes_into_zeroed() {
+        fn all_writes(w: &mut Writer<'_>) -> Result<(), EncodeError> {
+            w.put_slice(&[7; 300])?;
+            w.put_header(0x04, 300)?;
+            w.put_tlv(0x02, &[1, 2, 3])?;
+            w.put_be_tail(0x0102_0304_0506_0708u64.to_be_bytes(), 3)?;
+            w.put_header_multi(&[0x9f, 0x21], 5)?;
+            w.put_u8(0x30)
+        }
+        let mut zeroed = [0u8; 400];
+        let mut w = Writer::new(&mut zeroed);
+        all_writes(&mut w).unwrap();
+        let want = w.written().to_vec();
+        let mut v: Vec<u8> = Vec::with_capacity(want.len());
+        let room = &mut v.spare_capacity_mut()[..want.len()];
+        let mut w = Writer::new_uninit(room);
+        all_writes(&mut w).unwrap();
+        assert_eq!((w.room(), w.written()), (0, &want[..]));
+        let mut short = Writer::new_uninit(&mut v.spare_capacity_mut()[..want.len() - 1]);
+        assert!(all_writes(&mut short).is_err());
     }
 
     #[test]
