@@ -83,11 +83,7 @@ impl<'a> Message<'a> {
             }
             {
                 let v = &self.version;
-                {
-                    let mark = w.mark();
-                    v.encode_contents(w)?;
-                    w.put_header_since(0x02, mark)?;
-                }
+                v.encode_tlv(w, 0x02)?;
             }
             Ok(())
         })
@@ -177,6 +173,18 @@ impl MessageVersion {
     pub fn contents_len(&self) -> usize {
         snmp_ber::encoded_len_i64(self.0)
     }
+    /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
+    /// IMPLICIT one where it is used): identifier, length and up to six contents
+    /// octets in one store.
+    #[inline]
+    pub fn encode_tlv(
+        &self,
+        w: &mut snmp_ber::Writer<'_>,
+        tag: u8,
+    ) -> Result<(), snmp_ber::EncodeError> {
+        w.put_i64(tag, self.0)?;
+        Ok(())
+    }
 }
 
 impl MessageVersion {
@@ -212,9 +220,7 @@ impl<'a> snmp_ber::Decode<'a> for MessageVersion {
 impl snmp_ber::Encode for MessageVersion {
     #[inline]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
-        let mark = w.mark();
-        self.encode_contents(w)?;
-        w.put_header_since(0x02, mark)
+        self.encode_tlv(w, 0x02)
     }
     #[inline]
     fn encoded_len(&self) -> usize {

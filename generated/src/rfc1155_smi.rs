@@ -269,9 +269,7 @@ impl snmp_ber::Encode for ObjectSyntax<'_> {
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
         match self {
             Self::Simple(SimpleSyntax::Number(v)) => {
-                let mark = w.mark();
-                w.put_i64_contents(*v)?;
-                w.put_header_since(0x02, mark)?;
+                w.put_i64(0x02, *v)?;
             }
             Self::Simple(SimpleSyntax::String(v)) => {
                 let mark = w.mark();
@@ -295,19 +293,13 @@ impl snmp_ber::Encode for ObjectSyntax<'_> {
                 w.put_header_since(0x40, mark)?;
             }
             Self::ApplicationWide(ApplicationSyntax::Counter(v)) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x41, mark)?;
+                v.encode_tlv(w, 0x41)?;
             }
             Self::ApplicationWide(ApplicationSyntax::Gauge(v)) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x42, mark)?;
+                v.encode_tlv(w, 0x42)?;
             }
             Self::ApplicationWide(ApplicationSyntax::Ticks(v)) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x43, mark)?;
+                v.encode_tlv(w, 0x43)?;
             }
             Self::ApplicationWide(ApplicationSyntax::Arbitrary(v)) => {
                 let mark = w.mark();
@@ -439,9 +431,7 @@ impl snmp_ber::Encode for SimpleSyntax<'_> {
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
         match self {
             Self::Number(v) => {
-                let mark = w.mark();
-                w.put_i64_contents(*v)?;
-                w.put_header_since(0x02, mark)?;
+                w.put_i64(0x02, *v)?;
             }
             Self::String(v) => {
                 let mark = w.mark();
@@ -586,19 +576,13 @@ impl snmp_ber::Encode for ApplicationSyntax<'_> {
                 w.put_header_since(0x40, mark)?;
             }
             Self::Counter(v) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x41, mark)?;
+                v.encode_tlv(w, 0x41)?;
             }
             Self::Gauge(v) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x42, mark)?;
+                v.encode_tlv(w, 0x42)?;
             }
             Self::Ticks(v) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x43, mark)?;
+                v.encode_tlv(w, 0x43)?;
             }
             Self::Arbitrary(v) => {
                 let mark = w.mark();
@@ -777,6 +761,18 @@ impl Counter {
         let v = &self.0;
         snmp_ber::encoded_len_u64(u64::from(*v))
     }
+    /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
+    /// IMPLICIT one where it is used): identifier, length and up to six contents
+    /// octets in one store.
+    #[inline]
+    pub fn encode_tlv(
+        &self,
+        w: &mut snmp_ber::Writer<'_>,
+        tag: u8,
+    ) -> Result<(), snmp_ber::EncodeError> {
+        w.put_u64(tag, u64::from(self.0))?;
+        Ok(())
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Counter {
@@ -791,9 +787,7 @@ impl<'a> snmp_ber::Decode<'a> for Counter {
 impl snmp_ber::Encode for Counter {
     #[inline]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
-        let mark = w.mark();
-        self.encode_contents(w)?;
-        w.put_header_since(0x41, mark)
+        self.encode_tlv(w, 0x41)
     }
     #[inline]
     fn encoded_len(&self) -> usize {
@@ -839,6 +833,18 @@ impl Gauge {
         let v = &self.0;
         snmp_ber::encoded_len_u64(u64::from(*v))
     }
+    /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
+    /// IMPLICIT one where it is used): identifier, length and up to six contents
+    /// octets in one store.
+    #[inline]
+    pub fn encode_tlv(
+        &self,
+        w: &mut snmp_ber::Writer<'_>,
+        tag: u8,
+    ) -> Result<(), snmp_ber::EncodeError> {
+        w.put_u64(tag, u64::from(self.0))?;
+        Ok(())
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Gauge {
@@ -853,9 +859,7 @@ impl<'a> snmp_ber::Decode<'a> for Gauge {
 impl snmp_ber::Encode for Gauge {
     #[inline]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
-        let mark = w.mark();
-        self.encode_contents(w)?;
-        w.put_header_since(0x42, mark)
+        self.encode_tlv(w, 0x42)
     }
     #[inline]
     fn encoded_len(&self) -> usize {
@@ -901,6 +905,18 @@ impl TimeTicks {
         let v = &self.0;
         snmp_ber::encoded_len_u64(u64::from(*v))
     }
+    /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
+    /// IMPLICIT one where it is used): identifier, length and up to six contents
+    /// octets in one store.
+    #[inline]
+    pub fn encode_tlv(
+        &self,
+        w: &mut snmp_ber::Writer<'_>,
+        tag: u8,
+    ) -> Result<(), snmp_ber::EncodeError> {
+        w.put_u64(tag, u64::from(self.0))?;
+        Ok(())
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for TimeTicks {
@@ -915,9 +931,7 @@ impl<'a> snmp_ber::Decode<'a> for TimeTicks {
 impl snmp_ber::Encode for TimeTicks {
     #[inline]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
-        let mark = w.mark();
-        self.encode_contents(w)?;
-        w.put_header_since(0x43, mark)
+        self.encode_tlv(w, 0x43)
     }
     #[inline]
     fn encoded_len(&self) -> usize {

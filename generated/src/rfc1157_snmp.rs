@@ -80,11 +80,7 @@ impl<'a> Message<'a> {
             }
             {
                 let v = &self.version;
-                {
-                    let mark = w.mark();
-                    v.encode_contents(w)?;
-                    w.put_header_since(0x02, mark)?;
-                }
+                v.encode_tlv(w, 0x02)?;
             }
             Ok(())
         })
@@ -665,27 +661,15 @@ impl<'a> Pdu<'a> {
             }
             {
                 let v = &self.error_index;
-                {
-                    let mark = w.mark();
-                    w.put_i64_contents(*v)?;
-                    w.put_header_since(0x02, mark)?;
-                }
+                w.put_i64(0x02, *v)?;
             }
             {
                 let v = &self.error_status;
-                {
-                    let mark = w.mark();
-                    v.encode_contents(w)?;
-                    w.put_header_since(0x02, mark)?;
-                }
+                v.encode_tlv(w, 0x02)?;
             }
             {
                 let v = &self.request_id;
-                {
-                    let mark = w.mark();
-                    w.put_i64_contents(*v)?;
-                    w.put_header_since(0x02, mark)?;
-                }
+                w.put_i64(0x02, *v)?;
             }
             Ok(())
         })
@@ -868,27 +852,15 @@ impl<'a> TrapPdu<'a> {
             }
             {
                 let v = &self.time_stamp;
-                {
-                    let mark = w.mark();
-                    v.encode_contents(w)?;
-                    w.put_header_since(0x43, mark)?;
-                }
+                v.encode_tlv(w, 0x43)?;
             }
             {
                 let v = &self.specific_trap;
-                {
-                    let mark = w.mark();
-                    w.put_i64_contents(*v)?;
-                    w.put_header_since(0x02, mark)?;
-                }
+                w.put_i64(0x02, *v)?;
             }
             {
                 let v = &self.generic_trap;
-                {
-                    let mark = w.mark();
-                    v.encode_contents(w)?;
-                    w.put_header_since(0x02, mark)?;
-                }
+                v.encode_tlv(w, 0x02)?;
             }
             {
                 let v = &self.agent_addr;
@@ -1183,6 +1155,18 @@ impl MessageVersion {
     pub fn contents_len(&self) -> usize {
         snmp_ber::encoded_len_i64(self.0)
     }
+    /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
+    /// IMPLICIT one where it is used): identifier, length and up to six contents
+    /// octets in one store.
+    #[inline]
+    pub fn encode_tlv(
+        &self,
+        w: &mut snmp_ber::Writer<'_>,
+        tag: u8,
+    ) -> Result<(), snmp_ber::EncodeError> {
+        w.put_i64(tag, self.0)?;
+        Ok(())
+    }
 }
 
 impl MessageVersion {
@@ -1218,9 +1202,7 @@ impl<'a> snmp_ber::Decode<'a> for MessageVersion {
 impl snmp_ber::Encode for MessageVersion {
     #[inline]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
-        let mark = w.mark();
-        self.encode_contents(w)?;
-        w.put_header_since(0x02, mark)
+        self.encode_tlv(w, 0x02)
     }
     #[inline]
     fn encoded_len(&self) -> usize {
@@ -1268,6 +1250,18 @@ impl PduErrorStatus {
     #[inline]
     pub fn contents_len(&self) -> usize {
         snmp_ber::encoded_len_i64(self.0)
+    }
+    /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
+    /// IMPLICIT one where it is used): identifier, length and up to six contents
+    /// octets in one store.
+    #[inline]
+    pub fn encode_tlv(
+        &self,
+        w: &mut snmp_ber::Writer<'_>,
+        tag: u8,
+    ) -> Result<(), snmp_ber::EncodeError> {
+        w.put_i64(tag, self.0)?;
+        Ok(())
     }
 }
 
@@ -1319,9 +1313,7 @@ impl<'a> snmp_ber::Decode<'a> for PduErrorStatus {
 impl snmp_ber::Encode for PduErrorStatus {
     #[inline]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
-        let mark = w.mark();
-        self.encode_contents(w)?;
-        w.put_header_since(0x02, mark)
+        self.encode_tlv(w, 0x02)
     }
     #[inline]
     fn encoded_len(&self) -> usize {
@@ -1370,6 +1362,18 @@ impl TrapPduGenericTrap {
     #[inline]
     pub fn contents_len(&self) -> usize {
         snmp_ber::encoded_len_i64(self.0)
+    }
+    /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
+    /// IMPLICIT one where it is used): identifier, length and up to six contents
+    /// octets in one store.
+    #[inline]
+    pub fn encode_tlv(
+        &self,
+        w: &mut snmp_ber::Writer<'_>,
+        tag: u8,
+    ) -> Result<(), snmp_ber::EncodeError> {
+        w.put_i64(tag, self.0)?;
+        Ok(())
     }
 }
 
@@ -1424,9 +1428,7 @@ impl<'a> snmp_ber::Decode<'a> for TrapPduGenericTrap {
 impl snmp_ber::Encode for TrapPduGenericTrap {
     #[inline]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
-        let mark = w.mark();
-        self.encode_contents(w)?;
-        w.put_header_since(0x02, mark)
+        self.encode_tlv(w, 0x02)
     }
     #[inline]
     fn encoded_len(&self) -> usize {

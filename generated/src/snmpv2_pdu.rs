@@ -871,34 +871,22 @@ impl<'a> Pdu<'a> {
             }
             {
                 let v = &self.error_index;
-                {
-                    let mark = w.mark();
-                    if !matches!(* v, 0..= 2147483647) {
-                        return Err(snmp_ber::EncodeError::ConstraintViolation {
-                            component: "PDU.error-index",
-                            found: *v as i128,
-                            expected: "0..2147483647",
-                        });
-                    }
-                    w.put_u64_contents(u64::from(*v))?;
-                    w.put_header_since(0x02, mark)?;
+                if !matches!(* v, 0..= 2147483647) {
+                    return Err(snmp_ber::EncodeError::ConstraintViolation {
+                        component: "PDU.error-index",
+                        found: *v as i128,
+                        expected: "0..2147483647",
+                    });
                 }
+                w.put_u64(0x02, u64::from(*v))?;
             }
             {
                 let v = &self.error_status;
-                {
-                    let mark = w.mark();
-                    v.encode_contents(w)?;
-                    w.put_header_since(0x02, mark)?;
-                }
+                v.encode_tlv(w, 0x02)?;
             }
             {
                 let v = &self.request_id;
-                {
-                    let mark = w.mark();
-                    w.put_i64_contents(i64::from(*v))?;
-                    w.put_header_since(0x02, mark)?;
-                }
+                w.put_i64(0x02, i64::from(*v))?;
             }
             Ok(())
         })
@@ -1056,41 +1044,29 @@ impl<'a> BulkPdu<'a> {
             }
             {
                 let v = &self.max_repetitions;
-                {
-                    let mark = w.mark();
-                    if !matches!(* v, 0..= 2147483647) {
-                        return Err(snmp_ber::EncodeError::ConstraintViolation {
-                            component: "BulkPDU.max-repetitions",
-                            found: *v as i128,
-                            expected: "0..2147483647",
-                        });
-                    }
-                    w.put_u64_contents(u64::from(*v))?;
-                    w.put_header_since(0x02, mark)?;
+                if !matches!(* v, 0..= 2147483647) {
+                    return Err(snmp_ber::EncodeError::ConstraintViolation {
+                        component: "BulkPDU.max-repetitions",
+                        found: *v as i128,
+                        expected: "0..2147483647",
+                    });
                 }
+                w.put_u64(0x02, u64::from(*v))?;
             }
             {
                 let v = &self.non_repeaters;
-                {
-                    let mark = w.mark();
-                    if !matches!(* v, 0..= 2147483647) {
-                        return Err(snmp_ber::EncodeError::ConstraintViolation {
-                            component: "BulkPDU.non-repeaters",
-                            found: *v as i128,
-                            expected: "0..2147483647",
-                        });
-                    }
-                    w.put_u64_contents(u64::from(*v))?;
-                    w.put_header_since(0x02, mark)?;
+                if !matches!(* v, 0..= 2147483647) {
+                    return Err(snmp_ber::EncodeError::ConstraintViolation {
+                        component: "BulkPDU.non-repeaters",
+                        found: *v as i128,
+                        expected: "0..2147483647",
+                    });
                 }
+                w.put_u64(0x02, u64::from(*v))?;
             }
             {
                 let v = &self.request_id;
-                {
-                    let mark = w.mark();
-                    w.put_i64_contents(i64::from(*v))?;
-                    w.put_header_since(0x02, mark)?;
-                }
+                w.put_i64(0x02, i64::from(*v))?;
             }
             Ok(())
         })
@@ -1399,6 +1375,18 @@ impl PduErrorStatus {
     pub fn contents_len(&self) -> usize {
         snmp_ber::encoded_len_i64(self.0)
     }
+    /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
+    /// IMPLICIT one where it is used): identifier, length and up to six contents
+    /// octets in one store.
+    #[inline]
+    pub fn encode_tlv(
+        &self,
+        w: &mut snmp_ber::Writer<'_>,
+        tag: u8,
+    ) -> Result<(), snmp_ber::EncodeError> {
+        w.put_i64(tag, self.0)?;
+        Ok(())
+    }
 }
 
 impl PduErrorStatus {
@@ -1488,9 +1476,7 @@ impl<'a> snmp_ber::Decode<'a> for PduErrorStatus {
 impl snmp_ber::Encode for PduErrorStatus {
     #[inline]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
-        let mark = w.mark();
-        self.encode_contents(w)?;
-        w.put_header_since(0x02, mark)
+        self.encode_tlv(w, 0x02)
     }
     #[inline]
     fn encoded_len(&self) -> usize {
@@ -1740,9 +1726,7 @@ impl snmp_ber::Encode for VarBindValue<'_> {
                     super::snmpv2_smi::SimpleSyntax::IntegerValue(v),
                 ),
             ) => {
-                let mark = w.mark();
-                w.put_i64_contents(i64::from(*v))?;
-                w.put_header_since(0x02, mark)?;
+                w.put_i64(0x02, i64::from(*v))?;
             }
             Self::Value(
                 super::snmpv2_smi::ObjectSyntax::Simple(
@@ -1783,18 +1767,14 @@ impl snmp_ber::Encode for VarBindValue<'_> {
                     super::snmpv2_smi::ApplicationSyntax::CounterValue(v),
                 ),
             ) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x41, mark)?;
+                v.encode_tlv(w, 0x41)?;
             }
             Self::Value(
                 super::snmpv2_smi::ObjectSyntax::ApplicationWide(
                     super::snmpv2_smi::ApplicationSyntax::TimeticksValue(v),
                 ),
             ) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x43, mark)?;
+                v.encode_tlv(w, 0x43)?;
             }
             Self::Value(
                 super::snmpv2_smi::ObjectSyntax::ApplicationWide(
@@ -1810,18 +1790,14 @@ impl snmp_ber::Encode for VarBindValue<'_> {
                     super::snmpv2_smi::ApplicationSyntax::BigCounterValue(v),
                 ),
             ) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x46, mark)?;
+                v.encode_tlv(w, 0x46)?;
             }
             Self::Value(
                 super::snmpv2_smi::ObjectSyntax::ApplicationWide(
                     super::snmpv2_smi::ApplicationSyntax::UnsignedIntegerValue(v),
                 ),
             ) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x42, mark)?;
+                v.encode_tlv(w, 0x42)?;
             }
             Self::UnSpecified => {
                 let mark = w.mark();

@@ -496,9 +496,7 @@ impl snmp_ber::Encode for ObjectSyntax<'_> {
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
         match self {
             Self::Simple(SimpleSyntax::IntegerValue(v)) => {
-                let mark = w.mark();
-                w.put_i64_contents(i64::from(*v))?;
-                w.put_header_since(0x02, mark)?;
+                w.put_i64(0x02, i64::from(*v))?;
             }
             Self::Simple(SimpleSyntax::StringValue(v)) => {
                 let mark = w.mark();
@@ -523,14 +521,10 @@ impl snmp_ber::Encode for ObjectSyntax<'_> {
                 w.put_header_since(0x40, mark)?;
             }
             Self::ApplicationWide(ApplicationSyntax::CounterValue(v)) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x41, mark)?;
+                v.encode_tlv(w, 0x41)?;
             }
             Self::ApplicationWide(ApplicationSyntax::TimeticksValue(v)) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x43, mark)?;
+                v.encode_tlv(w, 0x43)?;
             }
             Self::ApplicationWide(ApplicationSyntax::ArbitraryValue(v)) => {
                 let mark = w.mark();
@@ -538,14 +532,10 @@ impl snmp_ber::Encode for ObjectSyntax<'_> {
                 w.put_header_since(0x44, mark)?;
             }
             Self::ApplicationWide(ApplicationSyntax::BigCounterValue(v)) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x46, mark)?;
+                v.encode_tlv(w, 0x46)?;
             }
             Self::ApplicationWide(ApplicationSyntax::UnsignedIntegerValue(v)) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x42, mark)?;
+                v.encode_tlv(w, 0x42)?;
             }
         }
         Ok(())
@@ -670,9 +660,7 @@ impl snmp_ber::Encode for SimpleSyntax<'_> {
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
         match self {
             Self::IntegerValue(v) => {
-                let mark = w.mark();
-                w.put_i64_contents(i64::from(*v))?;
-                w.put_header_since(0x02, mark)?;
+                w.put_i64(0x02, i64::from(*v))?;
             }
             Self::StringValue(v) => {
                 let mark = w.mark();
@@ -743,6 +731,18 @@ impl Integer32 {
         let v = &self.0;
         snmp_ber::encoded_len_i64(i64::from(*v))
     }
+    /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
+    /// IMPLICIT one where it is used): identifier, length and up to six contents
+    /// octets in one store.
+    #[inline]
+    pub fn encode_tlv(
+        &self,
+        w: &mut snmp_ber::Writer<'_>,
+        tag: u8,
+    ) -> Result<(), snmp_ber::EncodeError> {
+        w.put_i64(tag, i64::from(self.0))?;
+        Ok(())
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Integer32 {
@@ -757,9 +757,7 @@ impl<'a> snmp_ber::Decode<'a> for Integer32 {
 impl snmp_ber::Encode for Integer32 {
     #[inline]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
-        let mark = w.mark();
-        self.encode_contents(w)?;
-        w.put_header_since(0x02, mark)
+        self.encode_tlv(w, 0x02)
     }
     #[inline]
     fn encoded_len(&self) -> usize {
@@ -894,14 +892,10 @@ impl snmp_ber::Encode for ApplicationSyntax<'_> {
                 w.put_header_since(0x40, mark)?;
             }
             Self::CounterValue(v) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x41, mark)?;
+                v.encode_tlv(w, 0x41)?;
             }
             Self::TimeticksValue(v) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x43, mark)?;
+                v.encode_tlv(w, 0x43)?;
             }
             Self::ArbitraryValue(v) => {
                 let mark = w.mark();
@@ -909,14 +903,10 @@ impl snmp_ber::Encode for ApplicationSyntax<'_> {
                 w.put_header_since(0x44, mark)?;
             }
             Self::BigCounterValue(v) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x46, mark)?;
+                v.encode_tlv(w, 0x46)?;
             }
             Self::UnsignedIntegerValue(v) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0x42, mark)?;
+                v.encode_tlv(w, 0x42)?;
             }
         }
         Ok(())
@@ -1034,6 +1024,18 @@ impl Counter32 {
         let v = &self.0;
         snmp_ber::encoded_len_u64(u64::from(*v))
     }
+    /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
+    /// IMPLICIT one where it is used): identifier, length and up to six contents
+    /// octets in one store.
+    #[inline]
+    pub fn encode_tlv(
+        &self,
+        w: &mut snmp_ber::Writer<'_>,
+        tag: u8,
+    ) -> Result<(), snmp_ber::EncodeError> {
+        w.put_u64(tag, u64::from(self.0))?;
+        Ok(())
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Counter32 {
@@ -1048,9 +1050,7 @@ impl<'a> snmp_ber::Decode<'a> for Counter32 {
 impl snmp_ber::Encode for Counter32 {
     #[inline]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
-        let mark = w.mark();
-        self.encode_contents(w)?;
-        w.put_header_since(0x41, mark)
+        self.encode_tlv(w, 0x41)
     }
     #[inline]
     fn encoded_len(&self) -> usize {
@@ -1096,6 +1096,18 @@ impl Gauge32 {
         let v = &self.0;
         snmp_ber::encoded_len_u64(u64::from(*v))
     }
+    /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
+    /// IMPLICIT one where it is used): identifier, length and up to six contents
+    /// octets in one store.
+    #[inline]
+    pub fn encode_tlv(
+        &self,
+        w: &mut snmp_ber::Writer<'_>,
+        tag: u8,
+    ) -> Result<(), snmp_ber::EncodeError> {
+        w.put_u64(tag, u64::from(self.0))?;
+        Ok(())
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Gauge32 {
@@ -1110,9 +1122,7 @@ impl<'a> snmp_ber::Decode<'a> for Gauge32 {
 impl snmp_ber::Encode for Gauge32 {
     #[inline]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
-        let mark = w.mark();
-        self.encode_contents(w)?;
-        w.put_header_since(0x42, mark)
+        self.encode_tlv(w, 0x42)
     }
     #[inline]
     fn encoded_len(&self) -> usize {
@@ -1158,6 +1168,18 @@ impl Unsigned32 {
         let v = &self.0;
         snmp_ber::encoded_len_u64(u64::from(*v))
     }
+    /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
+    /// IMPLICIT one where it is used): identifier, length and up to six contents
+    /// octets in one store.
+    #[inline]
+    pub fn encode_tlv(
+        &self,
+        w: &mut snmp_ber::Writer<'_>,
+        tag: u8,
+    ) -> Result<(), snmp_ber::EncodeError> {
+        w.put_u64(tag, u64::from(self.0))?;
+        Ok(())
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Unsigned32 {
@@ -1172,9 +1194,7 @@ impl<'a> snmp_ber::Decode<'a> for Unsigned32 {
 impl snmp_ber::Encode for Unsigned32 {
     #[inline]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
-        let mark = w.mark();
-        self.encode_contents(w)?;
-        w.put_header_since(0x42, mark)
+        self.encode_tlv(w, 0x42)
     }
     #[inline]
     fn encoded_len(&self) -> usize {
@@ -1220,6 +1240,18 @@ impl TimeTicks {
         let v = &self.0;
         snmp_ber::encoded_len_u64(u64::from(*v))
     }
+    /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
+    /// IMPLICIT one where it is used): identifier, length and up to six contents
+    /// octets in one store.
+    #[inline]
+    pub fn encode_tlv(
+        &self,
+        w: &mut snmp_ber::Writer<'_>,
+        tag: u8,
+    ) -> Result<(), snmp_ber::EncodeError> {
+        w.put_u64(tag, u64::from(self.0))?;
+        Ok(())
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for TimeTicks {
@@ -1234,9 +1266,7 @@ impl<'a> snmp_ber::Decode<'a> for TimeTicks {
 impl snmp_ber::Encode for TimeTicks {
     #[inline]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
-        let mark = w.mark();
-        self.encode_contents(w)?;
-        w.put_header_since(0x43, mark)
+        self.encode_tlv(w, 0x43)
     }
     #[inline]
     fn encoded_len(&self) -> usize {
@@ -1344,6 +1374,18 @@ impl Counter64 {
         let v = &self.0;
         snmp_ber::encoded_len_u64(*v)
     }
+    /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
+    /// IMPLICIT one where it is used): identifier, length and up to six contents
+    /// octets in one store.
+    #[inline]
+    pub fn encode_tlv(
+        &self,
+        w: &mut snmp_ber::Writer<'_>,
+        tag: u8,
+    ) -> Result<(), snmp_ber::EncodeError> {
+        w.put_u64(tag, self.0)?;
+        Ok(())
+    }
 }
 
 impl<'a> snmp_ber::Decode<'a> for Counter64 {
@@ -1358,9 +1400,7 @@ impl<'a> snmp_ber::Decode<'a> for Counter64 {
 impl snmp_ber::Encode for Counter64 {
     #[inline]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
-        let mark = w.mark();
-        self.encode_contents(w)?;
-        w.put_header_since(0x46, mark)
+        self.encode_tlv(w, 0x46)
     }
     #[inline]
     fn encoded_len(&self) -> usize {

@@ -106,18 +106,14 @@ impl<'a> Snmpv3Message<'a> {
             }
             {
                 let v = &self.msg_version;
-                {
-                    let mark = w.mark();
-                    if !matches!(* v, 0..= 2147483647) {
-                        return Err(snmp_ber::EncodeError::ConstraintViolation {
-                            component: "SNMPv3Message.msgVersion",
-                            found: *v as i128,
-                            expected: "0..2147483647",
-                        });
-                    }
-                    w.put_u64_contents(u64::from(*v))?;
-                    w.put_header_since(0x02, mark)?;
+                if !matches!(* v, 0..= 2147483647) {
+                    return Err(snmp_ber::EncodeError::ConstraintViolation {
+                        component: "SNMPv3Message.msgVersion",
+                        found: *v as i128,
+                        expected: "0..2147483647",
+                    });
                 }
+                w.put_u64(0x02, u64::from(*v))?;
             }
             Ok(())
         })
@@ -279,18 +275,14 @@ impl HeaderData {
         w.locally(|w| {
             {
                 let v = &self.msg_security_model;
-                {
-                    let mark = w.mark();
-                    if !matches!(* v, 1..= 2147483647) {
-                        return Err(snmp_ber::EncodeError::ConstraintViolation {
-                            component: "HeaderData.msgSecurityModel",
-                            found: *v as i128,
-                            expected: "1..2147483647",
-                        });
-                    }
-                    w.put_u64_contents(u64::from(*v))?;
-                    w.put_header_since(0x02, mark)?;
+                if !matches!(* v, 1..= 2147483647) {
+                    return Err(snmp_ber::EncodeError::ConstraintViolation {
+                        component: "HeaderData.msgSecurityModel",
+                        found: *v as i128,
+                        expected: "1..2147483647",
+                    });
                 }
+                w.put_u64(0x02, u64::from(*v))?;
             }
             {
                 let v = &self.msg_flags;
@@ -302,33 +294,25 @@ impl HeaderData {
             }
             {
                 let v = &self.msg_max_size;
-                {
-                    let mark = w.mark();
-                    if !matches!(* v, 484..= 2147483647) {
-                        return Err(snmp_ber::EncodeError::ConstraintViolation {
-                            component: "HeaderData.msgMaxSize",
-                            found: *v as i128,
-                            expected: "484..2147483647",
-                        });
-                    }
-                    w.put_u64_contents(u64::from(*v))?;
-                    w.put_header_since(0x02, mark)?;
+                if !matches!(* v, 484..= 2147483647) {
+                    return Err(snmp_ber::EncodeError::ConstraintViolation {
+                        component: "HeaderData.msgMaxSize",
+                        found: *v as i128,
+                        expected: "484..2147483647",
+                    });
                 }
+                w.put_u64(0x02, u64::from(*v))?;
             }
             {
                 let v = &self.msg_id;
-                {
-                    let mark = w.mark();
-                    if !matches!(* v, 0..= 2147483647) {
-                        return Err(snmp_ber::EncodeError::ConstraintViolation {
-                            component: "HeaderData.msgID",
-                            found: *v as i128,
-                            expected: "0..2147483647",
-                        });
-                    }
-                    w.put_u64_contents(u64::from(*v))?;
-                    w.put_header_since(0x02, mark)?;
+                if !matches!(* v, 0..= 2147483647) {
+                    return Err(snmp_ber::EncodeError::ConstraintViolation {
+                        component: "HeaderData.msgID",
+                        found: *v as i128,
+                        expected: "0..2147483647",
+                    });
                 }
+                w.put_u64(0x02, u64::from(*v))?;
             }
             Ok(())
         })

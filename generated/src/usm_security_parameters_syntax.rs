@@ -148,33 +148,25 @@ impl<'a> UsmSecurityParameters<'a> {
             }
             {
                 let v = &self.msg_authoritative_engine_time;
-                {
-                    let mark = w.mark();
-                    if !matches!(* v, 0..= 2147483647) {
-                        return Err(snmp_ber::EncodeError::ConstraintViolation {
-                            component: "UsmSecurityParameters.msgAuthoritativeEngineTime",
-                            found: *v as i128,
-                            expected: "0..2147483647",
-                        });
-                    }
-                    w.put_u64_contents(u64::from(*v))?;
-                    w.put_header_since(0x02, mark)?;
+                if !matches!(* v, 0..= 2147483647) {
+                    return Err(snmp_ber::EncodeError::ConstraintViolation {
+                        component: "UsmSecurityParameters.msgAuthoritativeEngineTime",
+                        found: *v as i128,
+                        expected: "0..2147483647",
+                    });
                 }
+                w.put_u64(0x02, u64::from(*v))?;
             }
             {
                 let v = &self.msg_authoritative_engine_boots;
-                {
-                    let mark = w.mark();
-                    if !matches!(* v, 0..= 2147483647) {
-                        return Err(snmp_ber::EncodeError::ConstraintViolation {
-                            component: "UsmSecurityParameters.msgAuthoritativeEngineBoots",
-                            found: *v as i128,
-                            expected: "0..2147483647",
-                        });
-                    }
-                    w.put_u64_contents(u64::from(*v))?;
-                    w.put_header_since(0x02, mark)?;
+                if !matches!(* v, 0..= 2147483647) {
+                    return Err(snmp_ber::EncodeError::ConstraintViolation {
+                        component: "UsmSecurityParameters.msgAuthoritativeEngineBoots",
+                        found: *v as i128,
+                        expected: "0..2147483647",
+                    });
                 }
+                w.put_u64(0x02, u64::from(*v))?;
             }
             {
                 let v = &self.msg_authoritative_engine_id;

@@ -164,17 +164,28 @@ impl Writer<'_> {
         Ok(n)
     }
 
-    /// Writes a whole INTEGER-like TLV with a single-octet identifier.
-    #[inline]
+    /// Writes a whole INTEGER-like TLV with a single-octet identifier: where there is room,
+    /// the contents as one eight-octet store and the identifier and length as one more, with
+    /// one check of the room.
+    #[inline(always)]
     pub fn put_i64(&mut self, tag: u8, v: i64) -> Result<(), EncodeError> {
-        let n = self.put_i64_contents(v)?;
+        let n = encoded_len_i64(v);
+        if self.put_short_tlv(tag, v.to_be_bytes(), n) {
+            return Ok(());
+        }
+        self.put_i64_contents(v)?;
         self.put_header(tag, n)
     }
 
-    /// Writes a whole unsigned INTEGER-like TLV with a single-octet identifier.
-    #[inline]
+    /// Writes a whole unsigned INTEGER-like TLV with a single-octet identifier (as
+    /// [`Writer::put_i64`]).
+    #[inline(always)]
     pub fn put_u64(&mut self, tag: u8, v: u64) -> Result<(), EncodeError> {
-        let n = self.put_u64_contents(v)?;
+        let n = encoded_len_u64(v);
+        if n <= 8 && self.put_short_tlv(tag, v.to_be_bytes(), n) {
+            return Ok(());
+        }
+        self.put_u64_contents(v)?;
         self.put_header(tag, n)
     }
 }
@@ -257,6 +268,36 @@ mod tests {
             if c.len() > 1 {
                 let top = ((c[0] as u16) << 1) | (c[1] as u16 >> 7);
                 prop_assert!(top != 0 && top != 0x1ff);
+            }
+        }
+
+        /// The one-store TLV equals contents then header, in a buffer of exactly its size
+        /// (the store's fallback) and in a larger one.
+        #[test]
+        fn whole_tlvs_equal_contents_then_header(v in any::<i64>(), tag in any::<u8>()) {
+            let reference = |unsigned: bool| {
+                let mut buf = [0u8; 16];
+                let mut w = Writer::new(&mut buf);
+                let n = if unsigned {
+                    w.put_u64_contents(v as u64).unwrap()
+                } else {
+                    w.put_i64_contents(v).unwrap()
+                };
+                w.put_header(tag, n).unwrap();
+                w.written().to_vec()
+            };
+            for unsigned in [false, true] {
+                let want = reference(unsigned);
+                for size in [want.len(), 16] {
+                    let mut buf = vec![0u8; size];
+                    let mut w = Writer::new(&mut buf);
+                    if unsigned {
+                        w.put_u64(tag, v as u64).unwrap();
+                    } else {
+                        w.put_i64(tag, v).unwrap();
+                    }
+                    prop_assert_eq!(w.written(), &want[..], "unsigned {} in {}", unsigned, size);
+                }
             }
         }
 

@@ -117,6 +117,23 @@ impl<'b> Writer<'b> {
         }
     }
 
+    /// Writes the TLV of identifier `tag` and the last `n` (1 to 8) octets of `bytes` as two
+    /// stores, the contents' eight octets (those in front of the last `n` are free space the
+    /// header overwrites) and the identifier with the length, if there are ten octets of
+    /// room; false (nothing written) otherwise.
+    #[inline(always)]
+    pub(crate) fn put_short_tlv(&mut self, tag: u8, bytes: [u8; 8], n: usize) -> bool {
+        let end = self.pos;
+        if end < 10 || end > self.buf.len() || !(1..=8).contains(&n) {
+            return false;
+        }
+        self.buf[end - 8..end].copy_from_slice(as_uninit(&bytes));
+        let start = end - n;
+        self.buf[start - 2..start].copy_from_slice(as_uninit(&[tag, n as u8]));
+        self.pos = start - 2;
+        true
+    }
+
     /// Writes a minimal definite length.
     #[inline(always)]
     pub fn put_length(&mut self, len: usize) -> Result<(), EncodeError> {

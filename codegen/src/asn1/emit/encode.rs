@@ -23,6 +23,9 @@ impl Emitter<'_> {
     }
 
     pub(super) fn enc(&self, ty: &Ty, v: &TokenStream, component: &str) -> TokenStream {
+        if let Some(tlv) = self.int_tlv_of(ty, v, component) {
+            return tlv;
+        }
         if let Some(layer) = ty.outer_layer(self.defs()) {
             let contents = self.enc_contents(ty, v, component);
             let header = self.put_header(layer);
@@ -33,6 +36,60 @@ impl Emitter<'_> {
             });
         }
         quote!(snmp_ber::Encode::encode(#v, w)?;)
+    }
+
+    /// A component whose contents are one INTEGER under a one-octet identifier, written as a
+    /// whole TLV in one store (`Writer::put_i64`, or the type's `encode_tlv`), or `None`.
+    fn int_tlv_of(&self, ty: &Ty, v: &TokenStream, component: &str) -> Option<TokenStream> {
+        let [b] = self.single_identifier(ty.outer_layer(self.defs())?)?;
+        let b = hex_u8(b);
+        match implicit_inner(ty) {
+            Ty::Int(t) => {
+                let check = int_encode_check(t, quote!(*#v), component);
+                let put = put_int_tlv(t.repr, &b, quote!(*#v));
+                Some(quote!(#check #put))
+            }
+            Ty::Named(id) => {
+                self.int_tlv(&self.defs()[*id])?;
+                Some(quote!(#v.encode_tlv(w, #b)?;))
+            }
+            _ => None,
+        }
+    }
+
+    /// For a type whose contents are one INTEGER (ENUMERATED, INTEGER with named numbers, an
+    /// INTEGER under IMPLICIT tags) under a one-octet identifier and no EXPLICIT layer:
+    /// statements writing its whole TLV with the identifier `tag` (its own, or an IMPLICIT
+    /// one where it is used), in one store for up to six contents octets.
+    pub(super) fn int_tlv(&self, d: &Def) -> Option<TokenStream> {
+        let explicit_inside = !matches!(d.body, Body::Alias(_)) && d.layers.len() != 1;
+        if explicit_inside {
+            return None;
+        }
+        self.single_identifier(d.outer_layer(self.defs())?)?;
+        let tag = quote!(tag);
+        match &d.body {
+            Body::Enumerated { .. } => Some(put_int_tlv(Repr::I64, &tag, quote!(*self as i64))),
+            Body::NamedInt { int, .. } => {
+                let check = int_encode_check(int, quote!(self.0), &d.asn1_name);
+                let put = put_int_tlv(int.repr, &tag, quote!(self.0));
+                Some(quote!(#check #put))
+            }
+            Body::Alias(ty) => match implicit_inner(ty) {
+                Ty::Int(t) => {
+                    let check = int_encode_check(t, quote!(self.0), &d.asn1_name);
+                    let put = put_int_tlv(t.repr, &tag, quote!(self.0));
+                    Some(quote!(#check #put))
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The identifier octet of `layer` when it is a single one.
+    fn single_identifier(&self, layer: Layer) -> Option<[u8; 1]> {
+        <[u8; 1]>::try_from(layer.tag.identifier(layer.constructed).as_slice()).ok()
     }
 
     pub(super) fn enc_contents(&self, ty: &Ty, v: &TokenStream, component: &str) -> TokenStream {
@@ -218,5 +275,17 @@ impl Emitter<'_> {
             }
             _ => None,
         }
+    }
+}
+
+/// The type under any IMPLICIT tags of `ty` (whose identifier they replace).
+fn implicit_inner(ty: &Ty) -> &Ty {
+    match ty {
+        Ty::Tagged {
+            explicit: false,
+            inner,
+            ..
+        } => implicit_inner(inner),
+        _ => ty,
     }
 }

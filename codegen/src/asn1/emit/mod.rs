@@ -547,6 +547,7 @@ impl Emitter<'_> {
             Body::Alias(Ty::SeqOf { .. }) => quote!(#[inline(always)]),
             _ => quote!(#[inline]),
         };
+        let (encode_body, encode_tlv) = self.whole_encode(d, outer_id[0], put);
         let inherent = quote! {
             #inherent_head {
                 #tag_doc
@@ -573,16 +574,13 @@ impl Emitter<'_> {
                 pub fn contents_len(&self) -> usize {
                     #len_contents
                 }
+
+                #encode_tlv
             }
         };
         let decode_body = quote! {
             let c = #read;
             Self::decode_contents(r, c)
-        };
-        let encode_body = quote! {
-            let mark = w.mark();
-            self.encode_contents(w)?;
-            #put
         };
         let id_len = Literal::usize_unsuffixed(outer_id.len());
         let whole = Bodies {
@@ -591,6 +589,32 @@ impl Emitter<'_> {
             len: quote!(snmp_ber::tlv_len(#id_len, self.contents_len())),
         };
         (inherent, whole)
+    }
+
+    /// The `encode` body of a type with an outer tag, and for a type whose contents are one
+    /// INTEGER under the one-octet identifier `first_id`, its `encode_tlv` method (which the
+    /// body calls).
+    fn whole_encode(&self, d: &Def, first_id: u8, put: TokenStream) -> (TokenStream, TokenStream) {
+        let Some(tlv) = self.int_tlv(d) else {
+            let body = quote! {
+                let mark = w.mark();
+                self.encode_contents(w)?;
+                #put
+            };
+            return (body, quote!());
+        };
+        let b = hex_u8(first_id);
+        let method = quote! {
+            /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
+            /// IMPLICIT one where it is used): identifier, length and up to six contents
+            /// octets in one store.
+            #[inline]
+            pub fn encode_tlv(&self, w: &mut snmp_ber::Writer<'_>, tag: u8) -> Result<(), snmp_ber::EncodeError> {
+                #tlv
+                Ok(())
+            }
+        };
+        (quote!(self.encode_tlv(w, #b)), method)
     }
 
     /// Anything else: a newtype around the type.
@@ -660,6 +684,17 @@ fn char_measure_of(tag: &Tag, v: TokenStream) -> Option<TokenStream> {
         28 => Some(quote!(#v.len() / 4)),
         30 => Some(quote!(#v.len() / 2)),
         _ => None,
+    }
+}
+
+/// Writes the whole TLV of an integer held in `v` with the identifier octet `tag` (see
+/// `Writer::put_i64`).
+fn put_int_tlv(repr: Repr, tag: &TokenStream, v: TokenStream) -> TokenStream {
+    match repr {
+        Repr::I32 => quote!(w.put_i64(#tag, i64::from(#v))?;),
+        Repr::I64 => quote!(w.put_i64(#tag, #v)?;),
+        Repr::U32 => quote!(w.put_u64(#tag, u64::from(#v))?;),
+        Repr::U64 => quote!(w.put_u64(#tag, #v)?;),
     }
 }
 
