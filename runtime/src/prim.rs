@@ -58,6 +58,10 @@ fn not_minimal(r: &Reader<'_>, c: &[u8]) -> DecodeError {
 /// INTEGER contents as `i32` (-2147483648..2147483647).
 #[inline(always)]
 pub fn int_i32(r: &Reader<'_>, c: &[u8]) -> Result<i32, DecodeError> {
+    // One octet (versions, error-status, error-index, small values): minimal under any rules.
+    if let [b] = c {
+        return Ok(*b as i8 as i32);
+    }
     der_minimal_integer(r, c)?;
     if (1..=4).contains(&c.len()) {
         return Ok(sign_extend(be_bytes(c), c.len()) as i32);
@@ -77,6 +81,9 @@ fn int_i32_slow(r: Reader<'_>, c: &[u8]) -> Result<i32, DecodeError> {
 /// INTEGER contents as `u32` (0..4294967295).
 #[inline(always)]
 pub fn int_u32(r: &Reader<'_>, c: &[u8]) -> Result<u32, DecodeError> {
+    if let [b @ 0..=0x7f] = c {
+        return Ok(*b as u32);
+    }
     der_minimal_integer(r, c)?;
     // One to four octets with the sign bit clear, or five with a leading zero octet: the
     // leading zero shifts out of the 32-bit accumulator.
@@ -104,6 +111,9 @@ fn int_u32_slow(r: Reader<'_>, c: &[u8]) -> Result<u32, DecodeError> {
 /// INTEGER contents as `i64`.
 #[inline(always)]
 pub fn int_i64(r: &Reader<'_>, c: &[u8]) -> Result<i64, DecodeError> {
+    if let [b] = c {
+        return Ok(*b as i8 as i64);
+    }
     der_minimal_integer(r, c)?;
     decode_i64(r, c)
 }
@@ -111,6 +121,9 @@ pub fn int_i64(r: &Reader<'_>, c: &[u8]) -> Result<i64, DecodeError> {
 /// INTEGER contents as `u64` (0..18446744073709551615, nine octets at most).
 #[inline(always)]
 pub fn int_u64(r: &Reader<'_>, c: &[u8]) -> Result<u64, DecodeError> {
+    if let [b @ 0..=0x7f] = c {
+        return Ok(*b as u64);
+    }
     der_minimal_integer(r, c)?;
     let n = c.len();
     let ok = match c.first() {
