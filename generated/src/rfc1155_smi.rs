@@ -762,8 +762,8 @@ impl Counter {
         snmp_ber::encoded_len_u64(u64::from(*v))
     }
     /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
-    /// IMPLICIT one where it is used): identifier, length and up to six contents
-    /// octets in one store.
+    /// IMPLICIT one where it is used): the contents and the header as two stores
+    /// behind one check of the room.
     #[inline]
     pub fn encode_tlv(
         &self,
@@ -834,8 +834,8 @@ impl Gauge {
         snmp_ber::encoded_len_u64(u64::from(*v))
     }
     /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
-    /// IMPLICIT one where it is used): identifier, length and up to six contents
-    /// octets in one store.
+    /// IMPLICIT one where it is used): the contents and the header as two stores
+    /// behind one check of the room.
     #[inline]
     pub fn encode_tlv(
         &self,
@@ -906,8 +906,8 @@ impl TimeTicks {
         snmp_ber::encoded_len_u64(u64::from(*v))
     }
     /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
-    /// IMPLICIT one where it is used): identifier, length and up to six contents
-    /// octets in one store.
+    /// IMPLICIT one where it is used): the contents and the header as two stores
+    /// behind one check of the room.
     #[inline]
     pub fn encode_tlv(
         &self,

@@ -1156,8 +1156,8 @@ impl MessageVersion {
         snmp_ber::encoded_len_i64(self.0)
     }
     /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
-    /// IMPLICIT one where it is used): identifier, length and up to six contents
-    /// octets in one store.
+    /// IMPLICIT one where it is used): the contents and the header as two stores
+    /// behind one check of the room.
     #[inline]
     pub fn encode_tlv(
         &self,
@@ -1252,8 +1252,8 @@ impl PduErrorStatus {
         snmp_ber::encoded_len_i64(self.0)
     }
     /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
-    /// IMPLICIT one where it is used): identifier, length and up to six contents
-    /// octets in one store.
+    /// IMPLICIT one where it is used): the contents and the header as two stores
+    /// behind one check of the room.
     #[inline]
     pub fn encode_tlv(
         &self,
@@ -1364,8 +1364,8 @@ impl TrapPduGenericTrap {
         snmp_ber::encoded_len_i64(self.0)
     }
     /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
-    /// IMPLICIT one where it is used): identifier, length and up to six contents
-    /// octets in one store.
+    /// IMPLICIT one where it is used): the contents and the header as two stores
+    /// behind one check of the room.
     #[inline]
     pub fn encode_tlv(
         &self,

@@ -732,8 +732,8 @@ impl Integer32 {
         snmp_ber::encoded_len_i64(i64::from(*v))
     }
     /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
-    /// IMPLICIT one where it is used): identifier, length and up to six contents
-    /// octets in one store.
+    /// IMPLICIT one where it is used): the contents and the header as two stores
+    /// behind one check of the room.
     #[inline]
     pub fn encode_tlv(
         &self,
@@ -1025,8 +1025,8 @@ impl Counter32 {
         snmp_ber::encoded_len_u64(u64::from(*v))
     }
     /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
-    /// IMPLICIT one where it is used): identifier, length and up to six contents
-    /// octets in one store.
+    /// IMPLICIT one where it is used): the contents and the header as two stores
+    /// behind one check of the room.
     #[inline]
     pub fn encode_tlv(
         &self,
@@ -1097,8 +1097,8 @@ impl Gauge32 {
         snmp_ber::encoded_len_u64(u64::from(*v))
     }
     /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
-    /// IMPLICIT one where it is used): identifier, length and up to six contents
-    /// octets in one store.
+    /// IMPLICIT one where it is used): the contents and the header as two stores
+    /// behind one check of the room.
     #[inline]
     pub fn encode_tlv(
         &self,
@@ -1169,8 +1169,8 @@ impl Unsigned32 {
         snmp_ber::encoded_len_u64(u64::from(*v))
     }
     /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
-    /// IMPLICIT one where it is used): identifier, length and up to six contents
-    /// octets in one store.
+    /// IMPLICIT one where it is used): the contents and the header as two stores
+    /// behind one check of the room.
     #[inline]
     pub fn encode_tlv(
         &self,
@@ -1241,8 +1241,8 @@ impl TimeTicks {
         snmp_ber::encoded_len_u64(u64::from(*v))
     }
     /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
-    /// IMPLICIT one where it is used): identifier, length and up to six contents
-    /// octets in one store.
+    /// IMPLICIT one where it is used): the contents and the header as two stores
+    /// behind one check of the room.
     #[inline]
     pub fn encode_tlv(
         &self,
@@ -1375,8 +1375,8 @@ impl Counter64 {
         snmp_ber::encoded_len_u64(*v)
     }
     /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
-    /// IMPLICIT one where it is used): identifier, length and up to six contents
-    /// octets in one store.
+    /// IMPLICIT one where it is used): the contents and the header as two stores
+    /// behind one check of the room.
     #[inline]
     pub fn encode_tlv(
         &self,

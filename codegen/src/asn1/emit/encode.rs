@@ -39,7 +39,7 @@ impl Emitter<'_> {
     }
 
     /// A component whose contents are one INTEGER under a one-octet identifier, written as a
-    /// whole TLV in one store (`Writer::put_i64`, or the type's `encode_tlv`), or `None`.
+    /// whole TLV (`Writer::put_i64`, or the type's `encode_tlv`), or `None`.
     fn int_tlv_of(&self, ty: &Ty, v: &TokenStream, component: &str) -> Option<TokenStream> {
         let [b] = self.single_identifier(ty.outer_layer(self.defs())?)?;
         let b = hex_u8(b);
@@ -60,7 +60,7 @@ impl Emitter<'_> {
     /// For a type whose contents are one INTEGER (ENUMERATED, INTEGER with named numbers, an
     /// INTEGER under IMPLICIT tags) under a one-octet identifier and no EXPLICIT layer:
     /// statements writing its whole TLV with the identifier `tag` (its own, or an IMPLICIT
-    /// one where it is used), in one store for up to six contents octets.
+    /// one where it is used) by `Writer::put_i64`/`put_u64`.
     pub(super) fn int_tlv(&self, d: &Def) -> Option<TokenStream> {
         let explicit_inside = !matches!(d.body, Body::Alias(_)) && d.layers.len() != 1;
         if explicit_inside {

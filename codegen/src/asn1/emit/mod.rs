@@ -606,8 +606,8 @@ impl Emitter<'_> {
         let b = hex_u8(first_id);
         let method = quote! {
             /// Writes the whole TLV with the identifier octet `tag` (this type's own, or an
-            /// IMPLICIT one where it is used): identifier, length and up to six contents
-            /// octets in one store.
+            /// IMPLICIT one where it is used): the contents and the header as two stores
+            /// behind one check of the room.
             #[inline]
             pub fn encode_tlv(&self, w: &mut snmp_ber::Writer<'_>, tag: u8) -> Result<(), snmp_ber::EncodeError> {
                 #tlv
