@@ -279,6 +279,22 @@ impl UtcTime {
     /// Writes the DER contents, `YYMMDDhhmmssZ`: six digit pairs and the Z in two stores.
     #[inline]
     pub fn encode_contents(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
+        w.put_slice(&self.digits()[..13])
+    }
+
+    /// Writes the whole TLV with the identifier octet `tag` (UNIVERSAL 23, or an IMPLICIT
+    /// one): identifier, length and contents, fifteen octets, as one slice.
+    #[inline]
+    pub fn encode_tlv(&self, w: &mut Writer<'_>, tag: u8) -> Result<(), EncodeError> {
+        let mut tlv = [0u8; 15];
+        tlv[..2].copy_from_slice(&[tag, 13]);
+        tlv[2..].copy_from_slice(&self.digits()[..13]);
+        w.put_slice(&tlv)
+    }
+
+    /// `YYMMDDhhmmssZ` and three unused octets: six digit pairs and the Z as two words.
+    #[inline(always)]
+    fn digits(&self) -> [u8; 16] {
         let t = self.0;
         let pair = |v: u8| u16::from_le_bytes(PAIRS[v as usize]) as u64;
         let head = pair((t.year % 100) as u8)
@@ -289,7 +305,7 @@ impl UtcTime {
         let mut out = [0u8; 16];
         out[..8].copy_from_slice(&head.to_le_bytes());
         out[8..].copy_from_slice(&tail.to_le_bytes());
-        w.put_slice(&out[..13])
+        out
     }
 }
 
@@ -409,6 +425,15 @@ impl GeneralizedTime {
         out[n] = b'Z';
         w.put_slice(&out[..n + 1])
     }
+
+    /// Writes the whole TLV with the identifier octet `tag` (UNIVERSAL 24, or an IMPLICIT
+    /// one).
+    #[inline]
+    pub fn encode_tlv(&self, w: &mut Writer<'_>, tag: u8) -> Result<(), EncodeError> {
+        let mark = w.mark();
+        self.encode_contents(w)?;
+        w.put_header_since(tag, mark)
+    }
 }
 
 impl fmt::Display for GeneralizedTime {
@@ -458,11 +483,15 @@ mod tests {
         GeneralizedTime::decode_contents(&Reader::with_rules(s.as_bytes(), rules), s.as_bytes())
     }
 
-    fn der_of<F: Fn(&mut Writer<'_>) -> Result<(), EncodeError>>(f: F) -> String {
+    fn bytes_of<F: Fn(&mut Writer<'_>) -> Result<(), EncodeError>>(f: F) -> Vec<u8> {
         let mut buf = [0u8; 32];
         let mut w = Writer::new(&mut buf);
         f(&mut w).unwrap();
-        String::from_utf8(w.written().to_vec()).unwrap()
+        w.written().to_vec()
+    }
+
+    fn der_of<F: Fn(&mut Writer<'_>) -> Result<(), EncodeError>>(f: F) -> String {
+        String::from_utf8(bytes_of(f)).unwrap()
     }
 
     #[test]
@@ -475,6 +504,15 @@ mod tests {
         );
         assert_eq!(der_of(|w| t.encode_contents(w)), "491231235959Z");
         assert_eq!(t.contents_len(), 13);
+        // The whole TLV, under UNIVERSAL 23 and an IMPLICIT [1].
+        assert_eq!(
+            bytes_of(|w| t.encode_tlv(w, 0x17)),
+            b"\x17\x0d491231235959Z"
+        );
+        assert_eq!(
+            bytes_of(|w| t.encode_tlv(w, 0x81)),
+            b"\x81\x0d491231235959Z"
+        );
         // BER forms: no seconds, an offset.
         let t = utc("9912312359+0100", Rules::Ber).unwrap();
         assert_eq!(t.to_string(), "1999-12-31T22:59:00Z");
@@ -490,6 +528,10 @@ mod tests {
         assert_eq!(t.to_string(), "2024-02-29T12:00:00.25Z");
         assert_eq!(t.date_time().nanos(), 250_000_000);
         assert_eq!(der_of(|w| t.encode_contents(w)), "20240229120000.25Z");
+        assert_eq!(
+            bytes_of(|w| t.encode_tlv(w, 0x18)),
+            b"\x18\x1220240229120000.25Z"
+        );
         // The measured length is what is written, for every number of fraction digits.
         for nanos in [0, 1, 10, 250_000_000, 999_999_999, 100_000_000, 123_456_780] {
             let t = GeneralizedTime::new(t.date_time().with_nanos(nanos).unwrap());

@@ -38,8 +38,8 @@ impl Emitter<'_> {
         quote!(snmp_ber::Encode::encode(#v, w)?;)
     }
 
-    /// A component whose contents are one INTEGER under a one-octet identifier, written as a
-    /// whole TLV (`Writer::put_i64`, or the type's `encode_tlv`), or `None`.
+    /// A component whose contents are one INTEGER or a time under a one-octet identifier,
+    /// written as a whole TLV (`Writer::put_i64`, or the type's `encode_tlv`), or `None`.
     fn int_tlv_of(&self, ty: &Ty, v: &TokenStream, component: &str) -> Option<TokenStream> {
         let [b] = self.single_identifier(ty.outer_layer(self.defs())?)?;
         let b = hex_u8(b);
@@ -53,6 +53,8 @@ impl Emitter<'_> {
                 self.int_tlv(&self.defs()[*id])?;
                 Some(quote!(#v.encode_tlv(w, #b)?;))
             }
+            // UTCTime's fifteen octets as one slice (the runtime's `encode_tlv`).
+            Ty::Time(_) => Some(quote!(#v.encode_tlv(w, #b)?;)),
             _ => None,
         }
     }
