@@ -89,6 +89,18 @@ impl Emitter<'_> {
         }
     }
 
+    /// True for a CHOICE each of whose alternatives is written by one runtime call (see
+    /// [`Emitter::int_tlv_of`]; `Time`, say): its `encode` is a match around those calls, so it
+    /// is always inlined where it is used instead of costing a call of its own.
+    pub(super) fn one_call_choice(&self, d: &Def) -> bool {
+        match &d.body {
+            Body::Choice { alts } => alts
+                .iter()
+                .all(|a| self.int_tlv_of(&a.ty, &quote!(v), "").is_some()),
+            _ => false,
+        }
+    }
+
     /// The identifier octet of `layer` when it is a single one.
     fn single_identifier(&self, layer: Layer) -> Option<[u8; 1]> {
         <[u8; 1]>::try_from(layer.tag.identifier(layer.constructed).as_slice()).ok()

@@ -432,6 +432,11 @@ impl Emitter<'_> {
         } = whole;
 
         let validate = self.validate_body(d);
+        let encode_inline = if self.one_call_choice(d) {
+            quote!(#[inline(always)])
+        } else {
+            quote!(#[inline])
+        };
         Ok(quote! {
             #doc
             #item
@@ -452,7 +457,7 @@ impl Emitter<'_> {
             }
 
             #encode_impl_head {
-                #[inline]
+                #encode_inline
                 fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
                     #encode_body
                 }
