@@ -124,6 +124,8 @@ impl<'b> Writer<'b> {
     #[inline(always)]
     pub(crate) fn put_short_tlv(&mut self, tag: u8, bytes: [u8; 8], n: usize) -> bool {
         let end = self.pos;
+        // `end <= len` always holds; saying so lets the compiler drop both stores' bounds
+        // checks. Nine octets (an unsigned value with the top bit set) take the caller's path.
         if end < 10 || end > self.buf.len() || !(1..=8).contains(&n) {
             return false;
         }
