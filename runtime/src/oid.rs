@@ -361,52 +361,82 @@ pub enum OidParseError {
 
 impl OidBuf {
     /// Builds from arcs, writing base-128 straight into inline storage (no heap allocation up
-    /// to [`INLINE_OCTETS`] octets). Always inlined: the result is then built in the caller's
-    /// place rather than moved there (34 instructions a binding of the benchmark's encode from
-    /// arcs).
+    /// to [`INLINE_OCTETS`] octets): four arcs at a time while they are all below 128 (one
+    /// vector test and one four-octet store), one at a time otherwise. Always inlined: the
+    /// result is then built in the caller's place rather than moved there.
     #[inline(always)]
     pub fn from_arcs(arcs: &[u32]) -> Result<Self, OidParseError> {
+        // The common start (0.y or 1.y: the first subidentifier is one octet) stays on the
+        // fast path; 2.y, errors and too many arcs go to the general one.
+        let rest = match arcs {
+            [x, y, rest @ ..] if *x < 2 && *y < 40 && rest.len() + 2 <= MAX_OID_ARCS => rest,
+            _ => return Self::from_arcs_general(arcs),
+        };
+        let mut buf = [0u8; ROOM];
+        buf[0] = (arcs[0] * 40 + arcs[1]) as u8;
+        let mut pos = 1;
+        let mut left = rest;
+        // While four arcs at their longest still fit.
+        while let Some((four, tail)) = left.split_first_chunk::<4>() {
+            if pos + 4 * SUBID_MAX > ROOM {
+                break;
+            }
+            match short_arcs(four) {
+                Some(octets) => {
+                    buf[pos..pos + 4].copy_from_slice(&octets);
+                    pos += 4;
+                }
+                None => {
+                    for &arc in four {
+                        pos = put_subid(&mut buf, pos, arc);
+                    }
+                }
+            }
+            left = tail;
+        }
+        // The last one to three arcs: when the last four are all below 128, the one to three
+        // before these were written as one octet each just before `pos`, so the four octets
+        // go in at once over those.
+        let k = left.len();
+        if let (1..=3, Some(last)) = (k, rest.last_chunk::<4>()) {
+            if let (Some(octets), true) = (short_arcs(last), pos + k <= ROOM) {
+                buf[pos + k - 4..pos + k].copy_from_slice(&octets);
+                pos += k;
+                left = &[];
+            }
+        }
+        for (i, &arc) in left.iter().enumerate() {
+            if pos + SUBID_MAX > ROOM {
+                return Ok(Self::spilled(&buf[..pos], &left[i..]));
+            }
+            pos = put_subid(&mut buf, pos, arc);
+        }
+        if pos > INLINE_OCTETS {
+            return Ok(Self::spilled(&buf[..pos], &[]));
+        }
+        let mut inline = [0u8; INLINE_OCTETS];
+        inline.copy_from_slice(&buf[..INLINE_OCTETS]);
+        Ok(OidBuf {
+            ber: OctetBuf::from_inline(inline, pos),
+        })
+    }
+
+    /// [`OidBuf::from_arcs`] for any start (2.y, whose first subidentifier may take several
+    /// octets) and for the errors.
+    #[cold]
+    fn from_arcs_general(arcs: &[u32]) -> Result<Self, OidParseError> {
         let (first, rest) = match arcs {
             [x, y, rest @ ..] if rest.len() + 2 <= MAX_OID_ARCS => (first_subid(*x, *y)?, rest),
             [_, _, ..] => return Err(OidParseError::TooMany(arcs.len())),
             _ => return Err(OidParseError::BadStart("expected at least two arcs")),
         };
-        let mut buf = [0u8; INLINE_OCTETS];
-        let mut pos = put_subid(&mut buf, 0, first);
-        let mut left = rest;
-        while !left.is_empty() {
-            // Eight arcs below 128 at once (the common case) as one eight-octet store.
-            if let Some((eight, tail)) = left.split_first_chunk::<8>() {
-                if let (Some(octets), true) = (short_arcs(eight), pos + 8 <= INLINE_OCTETS) {
-                    buf[pos..pos + 8].copy_from_slice(&octets);
-                    pos += 8;
-                    left = tail;
-                    continue;
-                }
-            }
-            // Four, likewise.
-            if let [a, b, c, d, tail @ ..] = left {
-                if (a | b | c | d) < 0x80 && pos + 4 <= INLINE_OCTETS {
-                    let four = [*a as u8, *b as u8, *c as u8, *d as u8];
-                    buf[pos..pos + 4].copy_from_slice(&four);
-                    pos += 4;
-                    left = tail;
-                    continue;
-                }
-            }
-            if pos + SUBID_MAX > INLINE_OCTETS {
-                return Ok(Self::spilled(&buf[..pos], left));
-            }
-            // Room for five octets; those past the subidentifier are overwritten or unused.
-            pos = put_subid(&mut buf, pos, left[0]);
-            left = &left[1..];
-        }
-        Ok(OidBuf {
-            ber: OctetBuf::from_inline(buf, pos),
-        })
+        let mut head = [0u8; SUBID_MAX];
+        let n = put_subid(&mut head, 0, first);
+        Ok(Self::spilled(&head[..n], rest))
     }
 
-    /// The rest of [`OidBuf::from_arcs`] once the inline storage is full.
+    /// `head` (octets already written) followed by `arcs`, through a vector (moved inline when
+    /// short).
     #[cold]
     fn spilled(head: &[u8], arcs: &[u32]) -> Self {
         let mut ber = Vec::with_capacity(head.len() + arcs.len() * SUBID_MAX);
@@ -437,45 +467,41 @@ impl OidBuf {
     }
 }
 
-/// Eight arcs as eight one-octet subidentifiers, if all are below 128: the test and the
-/// packing in a few vector instructions. Measured on the benchmark's names (11 to 19 arcs):
-/// 44 instructions for eight arcs as two four-arc scalar steps, 12 here.
+/// Four arcs as four one-octet subidentifiers, if all are below 128: one load, one test and
+/// two packs.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
-fn short_arcs(a: &[u32; 8]) -> Option<[u8; 8]> {
+fn short_arcs(a: &[u32; 4]) -> Option<[u8; 4]> {
     use std::arch::x86_64::*;
     // SAFETY: these intrinsics only need SSE2, which the `cfg` above guarantees is enabled
-    // for this build (it is part of every x86-64 target's baseline); none touches memory.
+    // for this build (it is part of every x86-64 target's baseline); the one load reads the
+    // sixteen octets of `a`, through an unaligned load.
     let packed = unsafe {
-        let lanes = |k: usize| {
-            _mm_set_epi32(
-                a[k + 3] as i32,
-                a[k + 2] as i32,
-                a[k + 1] as i32,
-                a[k] as i32,
-            )
-        };
-        let (lo, hi) = (lanes(0), lanes(4));
-        let above = _mm_andnot_si128(_mm_set1_epi32(0x7f), _mm_or_si128(lo, hi));
+        let v = _mm_loadu_si128(a.as_ptr().cast());
+        let above = _mm_andnot_si128(_mm_set1_epi32(0x7f), v);
         if _mm_movemask_epi8(_mm_cmpeq_epi32(above, _mm_setzero_si128())) != 0xffff {
             return None;
         }
         // Every lane is below 128: the signed and unsigned saturating packs keep each value.
-        let words = _mm_packs_epi32(lo, hi);
-        _mm_cvtsi128_si64(_mm_packus_epi16(words, words))
+        let words = _mm_packs_epi32(v, v);
+        _mm_cvtsi128_si32(_mm_packus_epi16(words, words))
     };
-    Some((packed as u64).to_le_bytes())
+    Some((packed as u32).to_le_bytes())
 }
 
-/// Eight arcs as eight one-octet subidentifiers, if all are below 128.
+/// Four arcs as four one-octet subidentifiers, if all are below 128.
 #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
 #[inline(always)]
-fn short_arcs(a: &[u32; 8]) -> Option<[u8; 8]> {
-    (a.iter().fold(0, |u, x| u | x) < 0x80).then(|| std::array::from_fn(|k| a[k] as u8))
+fn short_arcs(a: &[u32; 4]) -> Option<[u8; 4]> {
+    ((a[0] | a[1] | a[2] | a[3]) < 0x80).then(|| a.map(|x| x as u8))
 }
 
 /// Octets of the longest subidentifier (2^32-1 in base 128).
 const SUBID_MAX: usize = 5;
+
+/// [`OidBuf::from_arcs`]'s scratch: the inline storage and room for a last subidentifier
+/// written past it (the result then goes to the heap).
+const ROOM: usize = INLINE_OCTETS + 8;
 
 /// The first subidentifier, X*40+Y (X.690 8.19.4), checked.
 #[inline]
@@ -501,6 +527,11 @@ fn put_subid<const N: usize>(buf: &mut [u8; N], pos: usize, v: u32) -> usize {
     if v < 0x80 {
         buf[pos] = v as u8;
         return pos + 1;
+    }
+    if v < 0x4000 {
+        // Two octets: the most common long arc (an IP address octet, an enterprise number).
+        buf[pos..pos + 2].copy_from_slice(&[0x80 | (v >> 7) as u8, (v & 0x7f) as u8]);
+        return pos + 2;
     }
     // All five groups of seven bits, high first, continuation bits on all but the last; then
     // keep the last `n`, one per started group.
@@ -626,6 +657,34 @@ mod tests {
         assert!(c.as_oid().starts_with(&e.as_oid()));
     }
 
+    #[test]
+    fn from_arcs_names_what_is_wrong() {
+        use OidParseError::*;
+        let bad_start = |m: &'static str| Err(BadStart(m));
+        assert_eq!(
+            OidBuf::from_arcs(&[1]),
+            bad_start("expected at least two arcs")
+        );
+        assert_eq!(
+            OidBuf::from_arcs(&[3, 1]),
+            bad_start("first arc must be 0, 1 or 2")
+        );
+        assert_eq!(
+            OidBuf::from_arcs(&[1, 40, 1]),
+            bad_start("second arc above 39 under a first arc of 0 or 1")
+        );
+        let text = (u32::MAX - 79).to_string();
+        assert_eq!(
+            OidBuf::from_arcs(&[2, u32::MAX - 79]),
+            Err(BadArc { index: 1, text })
+        );
+        assert_eq!(OidBuf::from_arcs(&[1; 129]), Err(TooMany(129)));
+        let most = OidBuf::from_arcs(&[1; 128]).unwrap();
+        assert_eq!(most.as_oid().arcs().count(), 128);
+        let big_start = OidBuf::from_arcs(&[2, 1000, 5]).unwrap();
+        assert_eq!(big_start.as_oid().as_ber(), [0x88, 0x38, 5]);
+    }
+
     proptest! {
         #[test]
         fn the_fast_test_never_accepts_what_validate_rejects(
@@ -639,20 +698,27 @@ mod tests {
             }
         }
 
-        /// Runs of short arcs broken anywhere by long ones (the eight- and four-arc steps
-        /// and the one-arc step meet at every offset), past the inline storage too: the
-        /// octets are those of one subidentifier after another.
+        /// Runs of short arcs broken anywhere by long ones (the four-arc step and the
+        /// one-arc step meet at every offset), past the inline storage too, under every kind
+        /// of start (0.y and 1.y on the fast path, 2.y with a long first subidentifier on
+        /// the general one): the octets are those of one subidentifier after another, on the
+        /// heap exactly when they are longer than the inline storage.
         #[test]
         fn from_arcs_writes_each_arc_in_base_128(
+            start in prop_oneof![
+                4 => Just((1u32, 3u32)),
+                1 => (0u32..2, 0u32..40),
+                1 => (Just(2u32), 0u32..(u32::MAX - 80)),
+            ],
             arcs in proptest::collection::vec(
                 prop_oneof![8 => 0u32..128, 1 => 128u32..(1 << 14), 1 => any::<u32>()],
                 0..48,
             ),
         ) {
-            let mut all = vec![1, 3];
+            let mut all = vec![start.0, start.1];
             all.extend(&arcs);
-            let mut want = vec![43u8];
-            for &a in &arcs {
+            let mut want = Vec::new();
+            for a in std::iter::once(start.0 * 40 + start.1).chain(arcs.iter().copied()) {
                 let mut groups = vec![(a & 0x7f) as u8];
                 let mut v = a >> 7;
                 while v > 0 {
@@ -663,6 +729,7 @@ mod tests {
             }
             let o = OidBuf::from_arcs(&all).unwrap();
             prop_assert_eq!(o.as_oid().as_ber(), &want[..]);
+            prop_assert_eq!(o.ber.spilled(), want.len() > INLINE_OCTETS);
             prop_assert_eq!(o.as_oid().arcs().collect::<Vec<_>>(), all);
         }
 
