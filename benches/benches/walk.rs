@@ -26,8 +26,10 @@ fn options() -> Options {
 
 fn walk_count(s: &mut Session) -> usize {
     let mut n = 0;
-    s.walk(&"1.3".parse().expect("an OID"), |_| n += 1)
-        .expect("the walk ends");
+    s.walk("1.3".parse::<snmp_ber::OidBuf>().expect("an OID"), |_| {
+        n += 1
+    })
+    .expect("the walk ends");
     n
 }
 
@@ -45,7 +47,7 @@ fn whole_mib(c: &mut Criterion) {
     // Wait for the agent (bounded), then count what a walk brings.
     let mut requests = 0;
     for _ in 0..50 {
-        if let Ok(n) = v2.walk(&"1.3".parse().expect("an OID"), |_| {}) {
+        if let Ok(n) = v2.walk("1.3".parse::<snmp_ber::OidBuf>().expect("an OID"), |_| {}) {
             requests = n;
             break;
         }
@@ -89,7 +91,7 @@ fn whole_mib(c: &mut Criterion) {
     // enterprises, the SNMP modules), walked at once, a tokio task and session each, by one
     // thread.
     let mut roots: Vec<String> = Vec::new();
-    v2.walk(&"1.3".parse().expect("an OID"), |vb| {
+    v2.walk("1.3".parse::<snmp_ber::OidBuf>().expect("an OID"), |vb| {
         let s = vb.oid.to_string();
         let root = s.split('.').take(7).collect::<Vec<_>>().join(".");
         if roots.last() != Some(&root) {

@@ -83,4 +83,4 @@ pub use session::{Session, WalkIter};
 pub use stats::{Discard, Discards, Stats};
 pub use usm::{AuthProtocol, Key, PrivProtocol, UsmError};
 pub use value::{Value, VarBind};
-pub use walk::Walk;
+pub use walk::{Subtree, Walk, WalkEnd};

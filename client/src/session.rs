@@ -19,7 +19,7 @@ use crate::read_timeout::{self, ReadTimeout};
 use crate::request::Request;
 use crate::stats::Stats;
 use crate::value::{Value, VarBind};
-use crate::walk::Walk;
+use crate::walk::{Subtree, Walk, WalkEnd};
 
 /// The unspecified address of `target`'s family, for a socket of our own.
 fn local_for(target: SocketAddr) -> SocketAddr {
@@ -77,6 +77,13 @@ macro_rules! walk_next {
             }
         }
     };
+}
+
+impl<S> WalkIter<'_, S> {
+    /// How the walk ended, once it ran to its end ([`Walk::end`]).
+    pub fn end(&self) -> Option<&WalkEnd> {
+        self.walk.end()
+    }
 }
 
 impl Iterator for WalkIter<'_, Session> {
@@ -223,7 +230,7 @@ macro_rules! requests {
         /// [`Options::max_walk_time`]; the bindings handed to `each` are then incomplete.
         pub $($async)? fn walk(
             &mut self,
-            root: &OidBuf,
+            root: impl Into<Subtree>,
             mut each: impl FnMut(&VarBind),
         ) -> Result<usize, ClientError> {
             let v1 = matches!(self.exchange.version(), "1");
@@ -238,7 +245,7 @@ macro_rules! requests {
         /// [`Self::walk`] a binding at a time: an iterator (an async `next` on
         /// [`AsyncSession`]) of the bindings inside `root`'s subtree, requests made as it is
         /// read; stop at any binding by dropping it. An error ends it (as it ends `walk`).
-        pub fn walk_iter(&mut self, root: &OidBuf) -> WalkIter<'_, Self> {
+        pub fn walk_iter(&mut self, root: impl Into<Subtree>) -> WalkIter<'_, Self> {
             let v1 = matches!(self.exchange.version(), "1");
             let walk = Walk::new(root, v1, self.exchange.options(), Instant::now());
             WalkIter {

@@ -6,18 +6,89 @@
 
 use std::time::Instant;
 
-use snmp_ber::OidBuf;
+use snmp_ber::{Oid, OidBuf};
 
 use crate::config::{Options, WalkWith};
 use crate::error::ClientError;
 use crate::request::Request;
 use crate::value::{Value, VarBind};
 
-/// A walk of the subtree under a root.
+/// What a walk covers: the OIDs under a root OID, or every OID whose first arc is a given one
+/// (`snmpwalk .1`), which BER cannot write as an OID of its own. `From<&OidBuf>` gives the
+/// first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Subtree {
+    start: OidBuf,
+    first_arc: Option<u32>,
+}
+
+impl Subtree {
+    /// The OIDs under `root`.
+    pub fn under(root: &OidBuf) -> Subtree {
+        Subtree {
+            start: root.clone(),
+            first_arc: None,
+        }
+    }
+
+    /// Every OID whose first arc is `arc` (0, 1 or 2; `None` above). The walk starts where
+    /// net-snmp's tools start it for a one-arc name: at the OID whose only subidentifier is
+    /// `arc` (0.`arc`), before every OID under 1 and 2 and all but 0.0 under 0.
+    pub fn first_arc(arc: u32) -> Option<Subtree> {
+        (arc <= 2).then(|| Subtree {
+            start: OidBuf::from_arcs(&[0, arc]).unwrap_or_default(),
+            first_arc: Some(arc),
+        })
+    }
+
+    /// The OID the walk asks for first.
+    pub fn start(&self) -> &OidBuf {
+        &self.start
+    }
+
+    /// Whether `oid` is inside.
+    pub fn contains(&self, oid: &Oid<'_>) -> bool {
+        match self.first_arc {
+            Some(arc) => oid.arcs().next() == Some(arc),
+            None => oid.starts_with(&self.start.as_oid()),
+        }
+    }
+}
+
+impl From<&OidBuf> for Subtree {
+    fn from(root: &OidBuf) -> Subtree {
+        Subtree::under(root)
+    }
+}
+
+impl From<OidBuf> for Subtree {
+    fn from(root: OidBuf) -> Subtree {
+        Subtree {
+            start: root,
+            first_arc: None,
+        }
+    }
+}
+
+/// How a walk that ran to its end ended, for a tool that reports it as net-snmp's do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WalkEnd {
+    /// The next OID was outside the subtree.
+    LeftSubtree,
+    /// The agent's MIB view ended inside the subtree: this binding, its value endOfMibView
+    /// (snmpwalk prints it).
+    EndOfMibView(VarBind),
+    /// An SNMPv1 agent answered noSuchName: RFC 1157's end of the MIB (snmpwalk prints
+    /// "End of MIB").
+    NoSuchName,
+}
+
+/// A walk of a [`Subtree`].
 #[derive(Debug, Clone)]
 pub struct Walk {
-    root: OidBuf,
+    within: Subtree,
     last: OidBuf,
+    end: Option<WalkEnd>,
     v1: bool,
     getnext: bool,
     max_repetitions: u32,
@@ -37,10 +108,12 @@ impl Walk {
     /// A walk of `root` started at `now`, by GETNEXT under SNMPv1 (`v1`) or when
     /// `options.walk_with` says so, by GETBULK of `options.max_repetitions` otherwise, within
     /// `options`' limits.
-    pub fn new(root: &OidBuf, v1: bool, options: &Options, now: Instant) -> Walk {
+    pub fn new(root: impl Into<Subtree>, v1: bool, options: &Options, now: Instant) -> Walk {
+        let within = root.into();
         Walk {
-            root: root.clone(),
-            last: root.clone(),
+            last: within.start.clone(),
+            within,
+            end: None,
             v1,
             getnext: v1 || options.walk_with == WalkWith::GetNext,
             max_repetitions: options.max_repetitions,
@@ -100,6 +173,7 @@ impl Walk {
                 ..
             }) if self.v1 => {
                 self.done = true;
+                self.end = Some(WalkEnd::NoSuchName);
                 return Ok(());
             }
             Err(e) => {
@@ -118,6 +192,14 @@ impl Walk {
         }
         self.bindings += inside;
         self.done = !matches!(end, Ok(false));
+        if let (Ok(true), Some(next)) = (&end, answer.get(inside)) {
+            let view_ends_here =
+                next.value == Value::EndOfMibView && self.within.contains(&next.oid.as_oid());
+            self.end = Some(match view_ends_here {
+                true => WalkEnd::EndOfMibView(next.clone()),
+                false => WalkEnd::LeftSubtree,
+            });
+        }
         answer.drain(..inside).for_each(each);
         // The list's allocation serves the next answer.
         crate::value::recycle(answer);
@@ -130,8 +212,7 @@ impl Walk {
     fn inside(&self, answer: &[VarBind]) -> (usize, Result<bool, ClientError>) {
         let mut previous = &self.last;
         for (k, vb) in answer.iter().enumerate() {
-            if vb.value == Value::EndOfMibView || !vb.oid.as_oid().starts_with(&self.root.as_oid())
-            {
+            if vb.value == Value::EndOfMibView || !self.within.contains(&vb.oid.as_oid()) {
                 return (k, Ok(true));
             }
             if vb.oid <= *previous && self.checks_order {
@@ -155,6 +236,11 @@ impl Walk {
     pub fn bindings(&self) -> usize {
         self.bindings
     }
+
+    /// How the walk ended, once it ran to its end (`None` before, and after an error).
+    pub fn end(&self) -> Option<&WalkEnd> {
+        self.end.as_ref()
+    }
 }
 
 #[cfg(test)]
@@ -172,7 +258,7 @@ mod tests {
     fn walk(v1: bool, options: &Options) -> (Walk, Instant) {
         let t0 = Instant::now();
         (
-            Walk::new(&"1.3.6.1.2.1.1".parse().unwrap(), v1, options, t0),
+            Walk::new("1.3.6.1.2.1.1".parse::<OidBuf>().unwrap(), v1, options, t0),
             t0,
         )
     }
@@ -195,6 +281,59 @@ mod tests {
         w.absorb(Ok(answer), &mut |v| seen.push(v.oid)).unwrap();
         assert!(w.next_request(t0).unwrap().is_none());
         assert_eq!((w.requests(), w.bindings(), seen.len()), (2, 3, 3));
+    }
+
+    #[test]
+    fn a_walk_says_how_it_ended() {
+        // The MIB view ends inside the subtree: the endOfMibView binding is the end.
+        let (mut w, t0) = walk(false, &Options::default());
+        w.next_request(t0).unwrap();
+        let last = vb("1.3.6.1.2.1.1.9.0", Value::EndOfMibView);
+        let answer = vec![vb("1.3.6.1.2.1.1.8.0", Value::Integer(8)), last.clone()];
+        w.absorb(Ok(answer), &mut |_| {}).unwrap();
+        assert_eq!(w.end(), Some(&WalkEnd::EndOfMibView(last)));
+        // The next OID is outside.
+        let (mut w, t0) = walk(false, &Options::default());
+        w.next_request(t0).unwrap();
+        assert_eq!(w.end(), None);
+        let answer = vec![vb("1.3.6.1.2.1.2.1.0", Value::EndOfMibView)];
+        w.absorb(Ok(answer), &mut |_| {}).unwrap();
+        assert_eq!(w.end(), Some(&WalkEnd::LeftSubtree));
+        // More to ask for: no end yet.
+        let (mut w, t0) = walk(false, &Options::default());
+        w.next_request(t0).unwrap();
+        let answer = vec![vb("1.3.6.1.2.1.1.1.0", Value::Integer(1))];
+        w.absorb(Ok(answer), &mut |_| {}).unwrap();
+        assert_eq!(w.end(), None);
+    }
+
+    #[test]
+    fn a_walk_under_a_lone_first_arc_starts_before_it_and_stays_in_it() {
+        assert_eq!(Subtree::first_arc(3), None);
+        let under_1 = Subtree::first_arc(1).unwrap();
+        assert_eq!(under_1.start().as_oid().as_ber(), [1]);
+        let t0 = Instant::now();
+        let next = Options {
+            walk_with: WalkWith::GetNext,
+            ..Options::default()
+        };
+        let mut w = Walk::new(under_1, false, &next, t0);
+        let start: OidBuf = "0.1".parse().unwrap();
+        assert_eq!(
+            w.next_request(t0).unwrap(),
+            Some(Request::get_next(std::slice::from_ref(&start)))
+        );
+        let mut seen = Vec::new();
+        let answer = vec![vb("1.3.6.1.2.1.1.1.0", Value::Integer(1))];
+        w.absorb(Ok(answer), &mut |v| seen.push(v.oid)).unwrap();
+        w.next_request(t0).unwrap();
+        let answer = vec![vb("2.5.4.3", Value::Integer(2))];
+        w.absorb(Ok(answer), &mut |v| seen.push(v.oid)).unwrap();
+        assert_eq!(seen, ["1.3.6.1.2.1.1.1.0".parse::<OidBuf>().unwrap()]);
+        assert_eq!(w.end(), Some(&WalkEnd::LeftSubtree));
+        let under_2 = Subtree::first_arc(2).unwrap();
+        assert!(under_2.contains(&"2.999.1".parse::<OidBuf>().unwrap().as_oid()));
+        assert!(!under_2.contains(&"1.3.6".parse::<OidBuf>().unwrap().as_oid()));
     }
 
     #[test]
@@ -229,6 +368,7 @@ mod tests {
         w.next_request(t0).unwrap();
         w.absorb(status(), &mut |_| {}).unwrap();
         assert!(w.next_request(t0).unwrap().is_none());
+        assert_eq!(w.end(), Some(&WalkEnd::NoSuchName));
         let (mut w, t0) = walk(false, &Options::default());
         w.next_request(t0).unwrap();
         assert!(matches!(

@@ -71,7 +71,7 @@ fn run_sync(addr: SocketAddr, creds: &Credentials, options: Options, op: Op) -> 
     let result = match op {
         Op::Get => s.get(&[oid(SYS_NAME)]).map(|b| bindings = b),
         Op::Walk => s
-            .walk(&oid("1.3.6.1.2.1.1"), |vb| bindings.push(vb.clone()))
+            .walk(oid("1.3.6.1.2.1.1"), |vb| bindings.push(vb.clone()))
             .map(|_| ()),
     };
     Outcome {

@@ -324,7 +324,9 @@ fn session(port: u16, user: &str) -> Session {
 fn walked(s: &mut Session, root: &str) -> (Vec<String>, usize) {
     let mut oids = Vec::new();
     let requests = s
-        .walk(&root.parse().unwrap(), |vb| oids.push(vb.oid.to_string()))
+        .walk(root.parse::<OidBuf>().unwrap(), |vb| {
+            oids.push(vb.oid.to_string())
+        })
         .unwrap();
     (oids, requests)
 }

@@ -3,13 +3,16 @@
 //! (`OID TYPE VALUE` triples, as snmpset); the session and printing the other agent commands
 //! share (`table`: [`crate::table`]; `trap`, `inform`: [`crate::send`]). Names or numbers in (`sysDescr.0`,
 //! `IF-MIB::ifDescr.3`, `1.3.6.1.2.1.1.1.0`), bindings out as net-snmp prints them under `-O`.
-//! Exit 0 on success, 1 when the agent fails or answers with an error, 2 for bad arguments.
+//! Exit 0 on success, 1 when the agent fails (no answer, a USM Report), 2 for an error-status
+//! or bad arguments; errors on stderr in net-snmp's words (`Timeout: No Response from HOST.`,
+//! `Error in packet` / `Reason:` / `Failed object:`). A GET or GETNEXT of several OIDs that
+//! fails on one is asked again without it, as snmpget and snmpgetnext do.
 
 use std::io::Write;
 use std::process::ExitCode;
 
 use snmp_ber::OidBuf;
-use snmp_client::{ClientError, Session, VarBind, WalkWith};
+use snmp_client::{ClientError, Session, Subtree, VarBind, WalkEnd, WalkWith};
 
 use crate::ask::{self, AgentOpts, AppOpts, WalkLimits};
 use crate::mibs::Mibs;
@@ -21,6 +24,21 @@ pub(crate) struct Agent {
     pub(crate) session: Session,
     pub(crate) mibs: Option<Mibs>,
     pub(crate) output: Output,
+    /// The agent as the command line names it (for "Timeout: No Response from ...").
+    peer: String,
+}
+
+/// Which net-snmp tool's words an error is said in: snmpget writes "Error in packet" where
+/// the others write "Error in packet."; snmpget and snmpgetnext end their timeout line with a
+/// full stop, the others do not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tool {
+    /// snmpget.
+    Get,
+    /// snmpgetnext.
+    GetNext,
+    /// snmpset, snmpbulkget, snmpwalk, snmpbulkwalk, snmptable, snmptrap, snmpinform.
+    Other,
 }
 
 /// Says `e` on stderr and gives exit code 2 (bad arguments).
@@ -37,7 +55,7 @@ impl Agent {
         opts: &AgentOpts,
         adjust: impl FnOnce(&mut snmp_client::Options),
     ) -> Result<Agent, ExitCode> {
-        let mut output = Output::parse(&opts.output).map_err(bad_arguments)?;
+        let mut output = Output::parse(&opts.output.concat()).map_err(bad_arguments)?;
         output.json = opts.json;
         let loaded = Mibs::load_with_builtin(&opts.mib_dirs()).map_err(bad_arguments)?;
         let (modules, given) = opts.mib_modules();
@@ -68,6 +86,7 @@ impl Agent {
             session,
             mibs,
             output,
+            peer: opts.agent.clone(),
         })
     }
 
@@ -121,65 +140,149 @@ impl Agent {
     }
 }
 
-/// Prints `bindings` (or the agent's error: exit 1).
-fn finish(agent: &Agent, answer: Result<Vec<VarBind>, ClientError>) -> ExitCode {
+/// Prints `bindings`, or says the agent's error.
+fn finish(agent: &Agent, answer: Result<Vec<VarBind>, ClientError>, tool: Tool) -> ExitCode {
     match answer {
         Ok(bindings) => {
-            let p = agent.printer();
-            let mut out = std::io::stdout().lock();
-            for vb in &bindings {
-                let _ = writeln!(out, "{}", p.line(vb));
-            }
+            print_all(agent, &bindings);
             ExitCode::SUCCESS
         }
-        Err(e) => agent_error(agent, e),
+        Err(e) => agent_error(agent, e, tool),
     }
 }
 
-/// Says what the agent's error was, naming the OID of an error-status as bindings are named
-/// (`error-status notWritable (17) at binding 1 (SNMPv2-MIB::sysDescr.0)`); exit 1.
-pub(crate) fn agent_error(agent: &Agent, e: ClientError) -> ExitCode {
+fn print_all(agent: &Agent, bindings: &[VarBind]) {
+    let p = agent.printer();
+    let mut out = std::io::stdout().lock();
+    for vb in bindings {
+        let _ = writeln!(out, "{}", p.line(vb));
+    }
+}
+
+/// Says what the agent's error was, in net-snmp's words as `tool` writes them; exit 2 for an
+/// error-status, 1 otherwise.
+pub(crate) fn agent_error(agent: &Agent, e: ClientError, tool: Tool) -> ExitCode {
     match e {
-        ClientError::ErrorStatus {
-            status,
-            index,
-            oid: Some(oid),
-        } => eprintln!(
-            "snmpc: error-status {} ({status}) at binding {index} ({})",
-            snmp_client::error_status_name(status),
-            agent.printer().name(oid.as_oid())
-        ),
+        ClientError::ErrorStatus { status, oid, .. } => {
+            let stop = if tool == Tool::Get { "" } else { "." };
+            let mut said = format!("Error in packet{stop}\nReason: {}\n", reason(status));
+            if let Some(oid) = oid {
+                let name = agent.printer().name(oid.as_oid());
+                said.push_str(&format!("Failed object: {name}\n\n"));
+            }
+            eprint!("{said}");
+            return ExitCode::from(2);
+        }
+        ClientError::Timeout { ref discarded, .. } => {
+            let stop = if tool == Tool::Other { "" } else { "." };
+            eprintln!("Timeout: No Response from {}{stop}", agent.peer);
+            // Why nothing was taken, when something came (a wrong community never does).
+            if discarded.total() > 0 {
+                eprintln!("snmpc: {e}");
+            }
+        }
+        ClientError::Report(r) => match report_words(&r) {
+            Some(words) => eprintln!("snmpc: {words}"),
+            None => eprintln!("snmpc: the agent reports {r}"),
+        },
         other => eprintln!("snmpc: {other}"),
     }
     ExitCode::FAILURE
 }
 
-/// Opens the agent, reads `oids` and prints what `request` gets for them.
+/// net-snmp's text for an error-status (`snmp_errstring`).
+fn reason(status: i64) -> String {
+    let known = match status {
+        0 => "(noError) No Error",
+        1 => "(tooBig) Response message would have been too large.",
+        2 => "(noSuchName) There is no such variable name in this MIB.",
+        3 => "(badValue) The value given has the wrong type or length.",
+        4 => "(readOnly) The two parties used do not have access to use the specified SNMP PDU.",
+        5 => "(genError) A general failure occured",
+        6 => "noAccess",
+        7 => "wrongType (The set datatype does not match the data type the agent expects)",
+        8 => "wrongLength (The set value has an illegal length from what the agent expects)",
+        9 => "wrongEncoding",
+        10 => "wrongValue (The set value is illegal or unsupported in some way)",
+        11 => "noCreation (That table does not support row creation or that object can not ever be created)",
+        12 => "inconsistentValue (The set value is illegal or unsupported in some way)",
+        13 => "resourceUnavailable (This is likely a out-of-memory failure within the agent)",
+        14 => "commitFailed",
+        15 => "undoFailed",
+        16 => "authorizationError (access denied to that object)",
+        17 => "notWritable (That object does not support modification)",
+        18 => "inconsistentName (That object can not currently be created)",
+        _ => return format!("Unknown Error {status}"),
+    };
+    known.to_string()
+}
+
+/// net-snmp's words for a USM Report, where it has them.
+fn report_words(r: &snmp_client::Report) -> Option<&'static str> {
+    use snmp_client::Report as R;
+    Some(match r {
+        R::UnknownUserName => "Unknown user name",
+        R::WrongDigest => "Authentication failure (incorrect password, community or key)",
+        R::DecryptionError => "Decryption error",
+        R::UnsupportedSecLevel => "Unsupported security level",
+        R::NotInTimeWindow => "Not in time window",
+        R::UnknownEngineId => "Unknown engine ID",
+        _ => return None,
+    })
+}
+
+/// Opens the agent, reads `oids` and prints what `request` gets for them. Under `Tool::Get`
+/// and `Tool::GetNext`, an error-status that names one of several OIDs is said and the rest
+/// asked again (net-snmp's `snmp_fix_pdu`), the exit code 2 however they end.
 fn ask(
     opts: &AgentOpts,
     oids: &[String],
-    request: impl FnOnce(&mut Session, &[OidBuf]) -> Result<Vec<VarBind>, ClientError>,
+    tool: Tool,
+    request: impl Fn(&mut Session, &[OidBuf]) -> Result<Vec<VarBind>, ClientError>,
 ) -> ExitCode {
     let mut agent = match Agent::open(opts, |_| {}) {
         Ok(a) => a,
         Err(code) => return code,
     };
-    let oids = match agent.oids(oids) {
+    let mut oids = match agent.oids(oids) {
         Ok(o) => o,
         Err(code) => return code,
     };
-    let answer = request(&mut agent.session, &oids);
-    finish(&agent, answer)
+    let mut failed = false;
+    // Each turn asks for one OID fewer, so there are at most as many turns as OIDs.
+    loop {
+        let answer = request(&mut agent.session, &oids);
+        let drop = match &answer {
+            Err(ClientError::ErrorStatus { index, .. }) if tool != Tool::Other => {
+                usize::try_from(*index)
+                    .ok()
+                    .filter(|&i| i >= 1 && i <= oids.len() && oids.len() > 1)
+            }
+            _ => None,
+        };
+        match (drop, answer) {
+            (Some(i), Err(e)) => {
+                agent_error(&agent, e, tool);
+                oids.remove(i - 1);
+                failed = true;
+            }
+            (_, Ok(bindings)) if failed => {
+                print_all(&agent, &bindings);
+                return ExitCode::from(2);
+            }
+            (_, answer) => return finish(&agent, answer, tool),
+        }
+    }
 }
 
 /// `get OID...`.
 pub fn get(opts: &AgentOpts, oids: &[String]) -> ExitCode {
-    ask(opts, oids, |s, oids| s.get(oids))
+    ask(opts, oids, Tool::Get, |s, oids| s.get(oids))
 }
 
 /// `getnext OID...`.
 pub fn getnext(opts: &AgentOpts, oids: &[String]) -> ExitCode {
-    ask(opts, oids, |s, oids| s.get_next(oids))
+    ask(opts, oids, Tool::GetNext, |s, oids| s.get_next(oids))
 }
 
 /// `bulkget [-Cn N] [-Cr N] OID...`: the first N OIDs once, the rest N times (net-snmp's
@@ -193,7 +296,7 @@ pub fn bulkget(opts: &AgentOpts, app: &AppOpts, oids: &[String]) -> ExitCode {
         app.non_repeaters.unwrap_or(0),
         app.max_repetitions.unwrap_or(10),
     );
-    ask(opts, oids, |s, oids| {
+    ask(opts, oids, Tool::Other, |s, oids| {
         s.get_bulk(non_repeaters, max_repetitions, oids)
     })
 }
@@ -212,7 +315,7 @@ pub fn set(opts: &AgentOpts, args: &[String]) -> ExitCode {
         Err(e) => return bad_arguments(e),
     };
     let answer = agent.session.set(&bindings);
-    finish(&agent, answer)
+    finish(&agent, answer, Tool::Other)
 }
 
 /// `walk [ROOT]` by GETNEXT (`bulk`: `bulkwalk` by GETBULK of `-Cr N`, 10 by default as
@@ -239,8 +342,8 @@ pub fn walk(
         Ok(a) => a,
         Err(code) => return code,
     };
-    let root = match agent.oid(root_text) {
-        Ok(o) => o,
+    let subtree = match subtree(&agent, root_text) {
+        Ok(s) => s,
         Err(e) => return bad_arguments(e),
     };
     let p = Printer {
@@ -249,31 +352,46 @@ pub fn walk(
     };
     let mut out = std::io::stdout().lock();
     let mut printed = 0usize;
+    let mut print = |out: &mut std::io::StdoutLock, vb: &VarBind| {
+        printed += 1;
+        let _ = writeln!(out, "{}", p.line(vb));
+    };
+    let root = std::slice::from_ref(subtree.start());
     let mut result = Ok(());
     if app.include_root {
-        match agent.session.get(std::slice::from_ref(&root)) {
-            Ok(vbs) => {
-                for vb in vbs.iter().filter(|vb| !vb.value.is_exception()) {
-                    printed += 1;
-                    let _ = writeln!(out, "{}", p.line(vb));
-                }
-            }
+        match agent.session.get(root) {
+            Ok(vbs) => vbs
+                .iter()
+                .filter(|vb| !vb.value.is_exception())
+                .for_each(|vb| print(&mut out, vb)),
             Err(e) => result = Err(e),
         }
     }
     if result.is_ok() {
-        result = agent
-            .session
-            .walk(&root, |vb| {
-                printed += 1;
-                let _ = writeln!(out, "{}", p.line(vb));
-            })
-            .map(|_| ());
+        let mut walk = agent.session.walk_iter(subtree.clone());
+        for vb in walk.by_ref() {
+            match vb {
+                Ok(vb) => print(&mut out, &vb),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        // As snmpwalk: the endOfMibView binding inside the subtree is printed (and counted),
+        // a v1 agent's noSuchName is "End of MIB".
+        match walk.end() {
+            Some(WalkEnd::EndOfMibView(vb)) => print(&mut out, vb),
+            Some(WalkEnd::NoSuchName) => {
+                let _ = writeln!(out, "End of MIB");
+            }
+            _ => {}
+        }
     }
     // Nothing under the root: as snmpwalk does, say what the root itself is (usually
     // "No Such Object available on this agent at this OID").
-    if result.is_ok() && printed == 0 {
-        match agent.session.get(std::slice::from_ref(&root)) {
+    if result.is_ok() && printed == 0 && !app.no_root_get {
+        match agent.session.get(root) {
             Ok(vbs) => vbs.iter().for_each(|vb| {
                 let _ = writeln!(out, "{}", p.line(vb));
             }),
@@ -286,7 +404,18 @@ pub fn walk(
     drop(out);
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => agent_error(&agent, e),
+        Err(e) => agent_error(&agent, e, Tool::Other),
+    }
+}
+
+/// A walk's root as net-snmp's tools take it: a name or an OID, or a lone first arc (`.1`,
+/// `1`: every OID under it, which BER cannot name as an OID of its own).
+fn subtree(agent: &Agent, text: &str) -> Result<Subtree, String> {
+    let lone_arc = text.strip_prefix('.').unwrap_or(text).parse::<u32>();
+    match lone_arc {
+        Ok(arc) => Subtree::first_arc(arc)
+            .ok_or_else(|| format!("`{text}`: the first arc must be 0, 1 or 2")),
+        Err(_) => agent.oid(text).map(Subtree::from),
     }
 }
 

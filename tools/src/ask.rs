@@ -2,13 +2,12 @@
 //! flags (`-v 1|2c|3 -c COMMUNITY -u USER -a PROTO -A PASS -x PROTO -X PASS -t SECONDS -r N`),
 //! printing `OID = TYPE: value` lines as net-snmp's tools do.
 
-use std::fmt::Write;
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::time::Duration;
 
 use snmp_ber::OidBuf;
 use snmp_client::usm::{AuthProtocol, PrivProtocol};
-use snmp_client::{Credentials, Options, UsmUser, Value, VarBind};
+use snmp_client::{Credentials, Options, UsmUser};
 
 /// Who to ask, and as whom. Its `Debug` shows neither the community nor the passwords.
 #[derive(Clone, clap::Args)]
@@ -54,11 +53,13 @@ pub struct AgentOpts {
     /// is an error that names the path.
     #[arg(short = 'm', value_name = "MODULES")]
     pub mib_modules: Option<String>,
-    /// Output options, as net-snmp's `-O`: `n` numeric OIDs, `f` full names, `s` last names
-    /// only, `q` name and value only, `Q` no type, `v` the value alone, `t` TimeTicks as a
-    /// number (default: `SNMPv2-MIB::sysDescr.0 = STRING: "..."`).
-    #[arg(short = 'O', value_name = "FLAGS", default_value = "")]
-    pub output: String,
+    /// Output options, as net-snmp's `-O` (repeat it, or give several letters at once): `n`
+    /// numeric OIDs, `f` full names, `s` last names only, `q` name and value only, `Q` no
+    /// type, `v` the value alone, `t` TimeTicks as a number, `e` enumerations as numbers, `U`
+    /// no units, `x` strings in hex, `a` strings as text (default: `SNMPv2-MIB::sysDescr.0 =
+    /// STRING: ...`).
+    #[arg(short = 'O', value_name = "FLAGS", action = clap::ArgAction::Append)]
+    pub output: Vec<String>,
     /// One JSON object a binding, a line each: `oid`, `type` and `value` as `snmpc decode
     /// --json` shows them, plus `name` and `text` (the value as printed under `-O`).
     #[arg(long)]
@@ -67,7 +68,8 @@ pub struct AgentOpts {
 
 /// net-snmp's application options, `-C`: `n<N>` non-repeaters and `r<N>` max-repetitions
 /// (bulkget, bulkwalk, table), `i` the root's own value first (walks) or an index column
-/// (table), `p` the count at the end (walks); for table also `f<SEP>` fields separated by SEP
+/// (table), `p` the count at the end (walks), `I` no GET of the root when the walk found
+/// nothing under it (walks); for table also `f<SEP>` fields separated by SEP
 /// instead of aligned, `h` the column headers only, `H` no column headers, `l` left-aligned,
 /// `b` brief column names, `w<N>` lines at most N wide; for walks `c`, OIDs not checked to
 /// increase.
@@ -104,6 +106,8 @@ pub struct App {
     /// `-Cc` (walks): take OIDs that do not increase (an agent that loops is then stopped by
     /// the walk's limits only).
     pub no_check_increasing: bool,
+    /// `-CI` (walks): when nothing is under the root, do not ask for the root itself.
+    pub no_root_get: bool,
 }
 
 impl AppOpts {
@@ -138,12 +142,13 @@ impl AppOpts {
                         )
                     }
                     'c' => app.no_check_increasing = true,
+                    'I' => app.no_root_get = true,
                     'f' => {
                         app.separator = Some(chars.by_ref().collect());
                     }
                     other => {
                         return Err(format!(
-                        "-C{other}: unknown application option (known: n<N> r<N> i p c f<SEP> h H l b w<N>)"
+                        "-C{other}: unknown application option (known: n<N> r<N> i I p c f<SEP> h H l b w<N>)"
                     ))
                     }
                 }
@@ -369,7 +374,7 @@ impl AgentOpts {
 
     /// Whether OIDs are printed as numbers (`-On`).
     pub fn numeric(&self) -> bool {
-        self.output.contains('n')
+        self.output.iter().any(|o| o.contains('n'))
     }
 
     /// The modules `-m` (else `MIBS`) names, `ALL` and empty entries left out, and whether
@@ -398,12 +403,7 @@ impl AgentOpts {
 
     /// The agent's address and the session's credentials and options, or why not.
     pub fn session(&self) -> Result<(SocketAddr, Credentials, Options), String> {
-        let with_port = with_default_port(&self.agent, 161);
-        let addr = with_port
-            .to_socket_addrs()
-            .map_err(|e| format!("{}: {e}", self.agent))?
-            .next()
-            .ok_or_else(|| format!("{}: no address", self.agent))?;
+        let addr = agent_address(&self.agent, 161)?;
         if self.context_engine_id.is_some() && self.version != "3" {
             return Err("-E (a context engine) applies to SNMPv3".into());
         }
@@ -465,9 +465,85 @@ impl AgentOpts {
     }
 }
 
+/// net-snmp's transport specifiers for UDP, and the address family each asks for.
+const UDP_TRANSPORTS: [(&str, Option<bool>); 4] = [
+    ("udp", None),
+    ("udp6", Some(true)),
+    ("udpv6", Some(true)),
+    ("udpipv6", Some(true)),
+];
+
+/// Transport specifiers net-snmp knows that are not UDP (said to be unsupported, not taken
+/// for a host name).
+const OTHER_TRANSPORTS: [&str; 11] = [
+    "tcp", "tcp6", "tcpv6", "tcpipv6", "unix", "ipx", "aal5pvc", "pvc", "dtlsudp", "tlstcp", "ssh",
+];
+
+/// `agent` split into its transport specifier (`udp:`, `udp6:`..., as net-snmp writes them;
+/// empty when there is none) and its address.
+fn transport(agent: &str) -> (&str, &str) {
+    match agent.split_once(':') {
+        Some((t, rest))
+            if UDP_TRANSPORTS
+                .iter()
+                .any(|(u, _)| t.eq_ignore_ascii_case(u))
+                || OTHER_TRANSPORTS.iter().any(|o| t.eq_ignore_ascii_case(o)) =>
+        {
+            (t, rest)
+        }
+        _ => ("", agent),
+    }
+}
+
+/// The address of `agent` as net-snmp's tools take it: `[TRANSPORT:]HOST[:PORT]`, the
+/// transport `udp` (either family), `udp6`/`udpv6`/`udpipv6` (IPv6 only), an IPv6 address
+/// bare or in brackets, an IPv4 address in brackets too; `port` when it names none.
+pub fn agent_address(agent: &str, port: u16) -> Result<SocketAddr, String> {
+    let (spec, address) = transport(agent);
+    let v6_only = match UDP_TRANSPORTS
+        .iter()
+        .find(|(u, _)| spec.is_empty() || spec.eq_ignore_ascii_case(u))
+    {
+        Some((_, family)) => family.unwrap_or(false),
+        None => {
+            return Err(format!(
+                "{agent}: transport `{spec}` is not supported (UDP only)"
+            ))
+        }
+    };
+    let with_port = with_default_port(address, port);
+    // `[192.0.2.1]:161`, which net-snmp takes and the resolver does not.
+    let unbracketed = match with_port.strip_prefix('[').and_then(|r| r.split_once("]:")) {
+        Some((ip, p)) if ip.parse::<std::net::Ipv4Addr>().is_ok() => format!("{ip}:{p}"),
+        _ => with_port,
+    };
+    unbracketed
+        .to_socket_addrs()
+        .map_err(|e| format!("{agent}: {e}"))?
+        .find(|a| a.is_ipv6() || !v6_only)
+        .ok_or_else(|| format!("{agent}: no {}address", if v6_only { "IPv6 " } else { "" }))
+}
+
+/// A listening address as snmptrapd takes it: [`agent_address`]'s forms, port 162 when none
+/// is named, or a port alone (`1162`, `udp:1162`: every interface, IPv6's under `udp6:`).
+pub fn listen_address(text: &str) -> Result<SocketAddr, String> {
+    let (spec, address) = transport(text);
+    match address.parse::<u16>() {
+        Ok(port) if spec.is_empty() || spec.eq_ignore_ascii_case("udp") => {
+            Ok(SocketAddr::from(([0, 0, 0, 0], port)))
+        }
+        Ok(port) => agent_address(&format!("{spec}:[::]:{port}"), port),
+        Err(_) => agent_address(text, 162),
+    }
+}
+
 /// `agent` with `port` when it names none: `HOST`, `HOST:PORT`, an IPv6 address bare or
-/// in brackets (`::1`, `[::1]`, `[::1]:1161`).
+/// in brackets (`::1`, `[::1]`, `[::1]:1161`), after a transport specifier (`udp:HOST`).
 pub fn with_default_port(agent: &str, port: u16) -> String {
+    let (spec, address) = transport(agent);
+    if !spec.is_empty() {
+        return format!("{spec}:{}", with_default_port(address, port));
+    }
     if let Some(rest) = agent.strip_prefix('[') {
         return match rest.split_once(']') {
             Some((_, "")) => format!("{agent}:{port}"),
@@ -487,39 +563,6 @@ pub fn oid(text: &str) -> Result<OidBuf, String> {
     text.trim_start_matches('.')
         .parse()
         .map_err(|e| format!("`{text}`: {e}"))
-}
-
-/// A binding as net-snmp's tools print it: `OID = TYPE: value` (`name` is the OID as
-/// printed, dotted or named from MIBs).
-pub fn line(vb: &VarBind, name: &str) -> String {
-    let mut out = format!("{name} = ");
-    let _ = match &vb.value {
-        Value::Integer(i) => write!(out, "INTEGER: {i}"),
-        Value::OctetString(s) => match std::str::from_utf8(s) {
-            Ok(t) if t.chars().all(|c| !c.is_control() || c == '\n' || c == '\t') => {
-                write!(out, "STRING: \"{t}\"")
-            }
-            _ => {
-                let hex: Vec<String> = s.iter().map(|b| format!("{b:02X}")).collect();
-                write!(out, "Hex-STRING: {}", hex.join(" "))
-            }
-        },
-        Value::ObjectIdentifier(o) => write!(out, "OID: {o}"),
-        Value::IpAddress(a) => write!(out, "IpAddress: {}.{}.{}.{}", a[0], a[1], a[2], a[3]),
-        Value::Counter32(c) => write!(out, "Counter32: {c}"),
-        Value::Gauge32(g) => write!(out, "Gauge32: {g}"),
-        Value::TimeTicks(t) => write!(out, "Timeticks: ({t})"),
-        Value::Opaque(o) => {
-            let hex: Vec<String> = o.iter().map(|b| format!("{b:02X}")).collect();
-            write!(out, "Opaque: {}", hex.join(" "))
-        }
-        Value::Counter64(c) => write!(out, "Counter64: {c}"),
-        Value::Null => write!(out, "NULL"),
-        Value::NoSuchObject => write!(out, "No Such Object available on this agent at this OID"),
-        Value::NoSuchInstance => write!(out, "No Such Instance currently exists at this OID"),
-        Value::EndOfMibView => write!(out, "No more variables left in this MIB View"),
-    };
-    out
 }
 
 #[cfg(test)]
@@ -596,5 +639,26 @@ mod tests {
         assert_eq!(with_default_port("::1", 161), "[::1]:161");
         assert_eq!(with_default_port("[::1]", 162), "[::1]:162");
         assert_eq!(with_default_port("[::1]:1161", 161), "[::1]:1161");
+        assert_eq!(
+            with_default_port("udp:example.net", 162),
+            "udp:example.net:162"
+        );
+        assert_eq!(with_default_port("udp6:::1", 161), "udp6:[::1]:161");
+        let at = |a: &str| agent_address(a, 161).map(|s| s.to_string());
+        assert_eq!(at("udp:127.0.0.1:1161"), Ok("127.0.0.1:1161".into()));
+        assert_eq!(at("UDP:127.0.0.1"), Ok("127.0.0.1:161".into()));
+        assert_eq!(at("[127.0.0.1]:1161"), Ok("127.0.0.1:1161".into()));
+        assert_eq!(at("udp6:[::1]:1161"), Ok("[::1]:1161".into()));
+        assert_eq!(at("udp6:::1"), Ok("[::1]:161".into()));
+        assert!(at("udp6:127.0.0.1")
+            .unwrap_err()
+            .contains("no IPv6 address"));
+        assert!(at("tcp:127.0.0.1:161").unwrap_err().contains("UDP only"));
+        let on = |a: &str| listen_address(a).map(|s| s.to_string());
+        assert_eq!(on("1162"), Ok("0.0.0.0:1162".into()));
+        assert_eq!(on("udp:1162"), Ok("0.0.0.0:1162".into()));
+        assert_eq!(on("udp6:1162"), Ok("[::]:1162".into()));
+        assert_eq!(on("127.0.0.1"), Ok("127.0.0.1:162".into()));
+        assert_eq!(on("udp:127.0.0.1:1162"), Ok("127.0.0.1:1162".into()));
     }
 }

@@ -17,7 +17,8 @@ use crate::trapd_conf::TrapdConf;
 /// `snmpc listen`'s options.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ListenOpts {
-    /// The address and port to listen on.
+    /// The address to listen on, as snmptrapd takes it: `[udp:|udp6:]HOST[:PORT]` or a port
+    /// alone (every interface; port 162 when none is named).
     #[arg(default_value = "0.0.0.0:162")]
     pub address: String,
     /// A community to accept (repeat for more); none: any.
@@ -49,8 +50,8 @@ pub struct ListenOpts {
     #[arg(short = 'M', long = "mib-dir", value_name = "DIR")]
     pub mib_dirs: Vec<std::path::PathBuf>,
     /// Output options, as for `get` (`-On`, `-Os`, ...).
-    #[arg(short = 'O', value_name = "FLAGS", default_value = "")]
-    pub output: String,
+    #[arg(short = 'O', value_name = "FLAGS", action = clap::ArgAction::Append)]
+    pub output: Vec<String>,
 }
 
 /// snmptrapd's words for the generic traps.
@@ -186,7 +187,7 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         eprintln!("snmpc: {e}");
         ExitCode::from(2)
     };
-    let output = match Output::parse(&opts.output) {
+    let output = match Output::parse(&opts.output.concat()) {
         Ok(o) => o,
         Err(e) => return bad(e),
     };
@@ -200,7 +201,11 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         Ok(m) => m,
         Err(e) => return bad(e),
     };
-    let mut rx = match Receiver::bind(&opts.address, listener) {
+    let address = match crate::ask::listen_address(&opts.address) {
+        Ok(a) => a,
+        Err(e) => return bad(e),
+    };
+    let mut rx = match Receiver::bind(address, listener) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("snmpc: {}: {e}", opts.address);

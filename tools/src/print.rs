@@ -49,6 +49,21 @@ pub struct Output {
     pub json: bool,
     /// No UNITS after values (`-OU`).
     pub no_units: bool,
+    /// OCTET STRINGs without a DISPLAY-HINT always in hex (`-Ox`) or always as text, octets
+    /// that are not printable as `.` (`-Oa`); else text when every octet is printable.
+    pub strings: Strings,
+}
+
+/// How an OCTET STRING without a DISPLAY-HINT is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Strings {
+    /// Text when every octet is printable, else hex (net-snmp's guess).
+    #[default]
+    Guess,
+    /// Always hex (`-Ox`).
+    Hex,
+    /// Always text (`-Oa`).
+    Ascii,
 }
 
 impl Output {
@@ -68,10 +83,12 @@ impl Output {
                 't' => out.numeric_ticks = true,
                 'e' => out.numeric_enums = true,
                 'U' => out.no_units = true,
+                'x' => out.strings = Strings::Hex,
+                'a' => out.strings = Strings::Ascii,
                 other => {
                     return Err(format!(
-                        "-O{other}: unknown output option (these are known: n f s S q Q v t e U)"
-                    ))
+                    "-O{other}: unknown output option (these are known: n f s S q Q v t e U x a)"
+                ))
                 }
             }
         }
@@ -189,9 +206,17 @@ impl Printer<'_> {
             }
         }
         match kind {
-            Some(k) if !(self.output.quick || self.output.no_type) => format!("{k}: {text}"),
+            // A Hex-STRING without its label is quoted, as net-snmp quotes it.
+            Some("Hex-STRING") if self.quick_values() => format!("\"{text}\""),
+            Some(k) if !self.quick_values() => format!("{k}: {text}"),
             _ => text,
         }
+    }
+
+    /// Whether values are printed without their labels and in their short forms (`-Oq`, and
+    /// `-OQ`, which net-snmp takes as `-Oq` keeping the `=`).
+    fn quick_values(&self) -> bool {
+        self.output.quick || self.output.no_type
     }
 
     /// The type label net-snmp prints and the value's text.
@@ -205,14 +230,7 @@ impl Printer<'_> {
             Value::OctetString(s) => {
                 match hint.and_then(|h| snmp_mib::format_octets_net_snmp(h, s).ok()) {
                     Some(t) => (Some("STRING"), t),
-                    None => match printable(s) {
-                        // Quotes and backslashes inside escaped, as net-snmp escapes them.
-                        Some(t) => (
-                            Some("STRING"),
-                            format!("\"{}\"", t.replace('\\', "\\\\").replace('"', "\\\"")),
-                        ),
-                        None => (Some("Hex-STRING"), hex(s)),
-                    },
+                    None => self.octets(s),
                 }
             }
             Value::ObjectIdentifier(o) => (Some("OID"), self.name(o.as_oid())),
@@ -222,7 +240,11 @@ impl Printer<'_> {
             ),
             Value::Counter32(c) => (Some("Counter32"), c.to_string()),
             Value::Gauge32(g) => (Some("Gauge32"), g.to_string()),
-            Value::TimeTicks(t) => (Some("Timeticks"), self.ticks(*t)),
+            // Under `-Ot` the number alone, without its label.
+            Value::TimeTicks(t) => (
+                Some("Timeticks").filter(|_| !self.output.numeric_ticks),
+                self.ticks(*t),
+            ),
             Value::Opaque(o) => (Some("Opaque"), hex(o)),
             Value::Counter64(c) => (Some("Counter64"), c.to_string()),
             Value::Null => (None, "NULL".into()),
@@ -231,7 +253,36 @@ impl Printer<'_> {
                 "No Such Object available on this agent at this OID".into(),
             ),
             Value::NoSuchInstance => (None, "No Such Instance currently exists at this OID".into()),
-            Value::EndOfMibView => (None, "No more variables left in this MIB View".into()),
+            Value::EndOfMibView => (
+                None,
+                "No more variables left in this MIB View (It is past the end of the MIB tree)"
+                    .into(),
+            ),
+        }
+    }
+
+    /// An OCTET STRING without a DISPLAY-HINT, as net-snmp prints one: `""` alone when empty;
+    /// quoted text (quotes and backslashes escaped) when every octet is printable or under
+    /// `-Oa` (those that are not as `.`); else, or under `-Ox`, hex.
+    fn octets(&self, s: &[u8]) -> (Option<&'static str>, String) {
+        if s.is_empty() {
+            return (None, "\"\"".into());
+        }
+        let text = match self.output.strings {
+            Strings::Hex => None,
+            Strings::Guess => printable(s).map(str::to_string),
+            Strings::Ascii => Some(
+                s.iter()
+                    .map(|&b| if plain(b) { b as char } else { '.' })
+                    .collect(),
+            ),
+        };
+        match text {
+            Some(t) => (
+                Some("STRING"),
+                format!("\"{}\"", t.replace('\\', "\\\\").replace('"', "\\\"")),
+            ),
+            None => (Some("Hex-STRING"), hex(s)),
         }
     }
 
@@ -242,7 +293,7 @@ impl Printer<'_> {
             .filter(|_| !self.output.numeric_enums)
             .and_then(|p| p.enums.iter().find(|(_, n)| *n == i128::from(i)));
         match label {
-            Some((name, _)) if self.output.quick => name.clone(),
+            Some((name, _)) if self.quick_values() => name.clone(),
             Some((name, _)) => format!("{name}({i})"),
             None => p
                 .and_then(|p| p.hint.as_deref())
@@ -261,7 +312,7 @@ impl Printer<'_> {
         let secs = t / 100;
         let (days, hours, minutes, seconds) =
             (secs / 86_400, secs / 3600 % 24, secs / 60 % 60, secs % 60);
-        if self.output.quick {
+        if self.quick_values() {
             return format!("{days}:{hours}:{minutes:02}:{seconds:02}.{centis:02}");
         }
         let clock = format!("{hours}:{minutes:02}:{seconds:02}.{centis:02}");
@@ -273,16 +324,23 @@ impl Printer<'_> {
     }
 }
 
-/// The text of an OCTET STRING that is printable (UTF-8, no control characters but newline
-/// and tab), as net-snmp prints such strings as `STRING`.
+/// The text of an OCTET STRING whose every octet is printable ASCII or white space (C's
+/// `isprint` or `isspace`), which net-snmp prints as a `STRING` when no DISPLAY-HINT says
+/// otherwise (UTF-8 beyond ASCII is a Hex-STRING to it, whatever the locale).
 fn printable(s: &[u8]) -> Option<&str> {
-    std::str::from_utf8(s)
-        .ok()
-        .filter(|t| t.chars().all(|c| !c.is_control() || c == '\n' || c == '\t'))
+    s.iter()
+        .all(|&b| plain(b))
+        .then(|| std::str::from_utf8(s).ok())
+        .flatten()
+}
+
+/// C's `isprint(b) || isspace(b)` in the C locale.
+fn plain(b: u8) -> bool {
+    matches!(b, 0x20..=0x7e | 0x09..=0x0d)
 }
 
 /// BITS as net-snmp prints them: the octets in hex, then the label and number of each bit
-/// set (`80 00 up(0)`).
+/// set, each followed by a space (`80 00 up(0) `).
 fn bits(octets: &[u8], names: &[(String, i128)]) -> String {
     let mut out = hex(octets);
     for (k, b) in octets.iter().enumerate() {
@@ -291,10 +349,10 @@ fn bits(octets: &[u8], names: &[(String, i128)]) -> String {
                 let n = (k * 8 + bit) as i128;
                 match names.iter().find(|(_, v)| *v == n) {
                     Some((name, _)) => {
-                        let _ = write!(out, " {name}({n})");
+                        let _ = write!(out, "{name}({n}) ");
                     }
                     None => {
-                        let _ = write!(out, " {n}");
+                        let _ = write!(out, "{n} ");
                     }
                 }
             }
@@ -303,14 +361,15 @@ fn bits(octets: &[u8], names: &[(String, i128)]) -> String {
     out
 }
 
-/// `00 1A 2B`, as net-snmp prints Hex-STRINGs.
+/// `00 1A 2B `, as net-snmp prints Hex-STRINGs: each octet followed by a space, sixteen to a
+/// line (a newline after each sixteen when more follow).
 fn hex(octets: &[u8]) -> String {
-    let mut out = String::with_capacity(octets.len() * 3);
+    let mut out = String::with_capacity(octets.len() * 3 + octets.len() / 16);
     for (i, b) in octets.iter().enumerate() {
-        if i > 0 {
-            out.push(' ');
+        if i > 0 && i % 16 == 0 {
+            out.push('\n');
         }
-        let _ = write!(out, "{b:02X}");
+        let _ = write!(out, "{b:02X} ");
     }
     out
 }
@@ -338,7 +397,8 @@ mod tests {
             ".1.3.6.1.2.1.1.3.0 = Timeticks: (8652345) 1 day, 0:02:03.45"
         );
         assert_eq!(p("nq").line(&up), ".1.3.6.1.2.1.1.3.0 1:0:02:03.45");
-        assert_eq!(p("nt").line(&up), ".1.3.6.1.2.1.1.3.0 = Timeticks: 8652345");
+        // `-Ot`: the number alone, without its label.
+        assert_eq!(p("nt").line(&up), ".1.3.6.1.2.1.1.3.0 = 8652345");
         assert_eq!(p("nqv").line(&up), "1:0:02:03.45");
         let d = vb("1.3.6.1.2.1.1.1.0", Value::OctetString("Linux".into()));
         // With no MIB, a printable string is quoted, as net-snmp prints one it knows nothing of.
@@ -353,7 +413,20 @@ mod tests {
             "1.3.6.1.2.1.2.2.1.6.2",
             Value::OctetString((&[0, 0x1a, 0xff]).into()),
         );
-        assert_eq!(p("nv").line(&mac), "Hex-STRING: 00 1A FF");
+        assert_eq!(p("nv").line(&mac), "Hex-STRING: 00 1A FF ");
+        assert_eq!(p("nqv").line(&mac), "\"00 1A FF \"");
+        assert_eq!(p("nva").line(&mac), "STRING: \"...\"");
+        assert_eq!(p("nvx").line(&d), "Hex-STRING: 4C 69 6E 75 78 ");
+        // Sixteen octets to a line.
+        let engine = vb("1.3", Value::OctetString((&[0x80; 17]).into()));
+        let row = "80 ".repeat(16);
+        assert_eq!(p("nv").line(&engine), format!("Hex-STRING: {row}\n80 "));
+        // Not ASCII: hex, as net-snmp guesses, whatever the locale.
+        let utf8 = vb("1.3", Value::OctetString("café".into()));
+        assert_eq!(p("nv").line(&utf8), "Hex-STRING: 63 61 66 C3 A9 ");
+        // Empty, and no hint: `""` with no label.
+        let empty = vb("1.3", Value::OctetString((&[]).into()));
+        assert_eq!(p("n").line(&empty), ".1.3 = \"\"");
         let o = vb(
             "1.3.6.1.2.1.1.2.0",
             Value::ObjectIdentifier("1.3.6.1.4.1.8072.3.2.10".parse().unwrap()),
@@ -396,6 +469,16 @@ mod tests {
         assert_eq!(
             p("").value(&Value::Integer(1234), Some(&hundredths)),
             "INTEGER: 12.34"
+        );
+        let flags = Presentation {
+            base: "BITS".into(),
+            bits: vec![("up".into(), 0), ("ten".into(), 10)],
+            ..Presentation::default()
+        };
+        let set = Value::OctetString((&[0x80, 0x20, 0x01]).into());
+        assert_eq!(
+            p("").value(&set, Some(&flags)),
+            "BITS: 80 20 01 up(0) ten(10) 23 "
         );
         assert!(Output::parse("nX").unwrap_err().contains("-OX"));
         assert_eq!(p("n").ticks(99), "(99) 0:00:00.99");

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use snmp_ber::OidBuf;
 use snmp_client::ClientError;
 
-use crate::agent::{agent_error, bad_arguments, triples, Agent, Bindings};
+use crate::agent::{agent_error, bad_arguments, triples, Agent, Bindings, Tool};
 use crate::ask::{self, AgentOpts};
 
 /// The sender's uptime for a notification whose UPTIME argument is empty, as net-snmp's
@@ -62,7 +62,7 @@ pub fn trap(opts: &AgentOpts, args: &[String]) -> ExitCode {
     };
     match sent {
         Ok(Ok(())) => ExitCode::SUCCESS,
-        Ok(Err(e)) => agent_error(&agent, e),
+        Ok(Err(e)) => agent_error(&agent, e, Tool::Other),
         Err(e) => bad_arguments(e),
     }
 }
@@ -130,6 +130,6 @@ pub fn inform(opts: &AgentOpts, args: &[String]) -> ExitCode {
     // snmpinform prints nothing when the inform is acknowledged.
     match answer {
         Ok(_) => ExitCode::SUCCESS,
-        Err(e) => agent_error(&agent, e),
+        Err(e) => agent_error(&agent, e, Tool::Other),
     }
 }

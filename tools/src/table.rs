@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use snmp_ber::OidBuf;
 use snmp_client::{VarBind, WalkWith};
 
-use crate::agent::{agent_error, bad_arguments, Agent};
+use crate::agent::{agent_error, bad_arguments, Agent, Tool};
 use crate::ask::{AgentOpts, AppOpts, WalkLimits};
 use crate::print::Printer;
 
@@ -70,7 +70,7 @@ pub fn table(opts: &AgentOpts, app: &AppOpts, limits: &WalkLimits, table: &str) 
         }
     });
     if let Err(e) = walked {
-        return agent_error(&agent, e);
+        return agent_error(&agent, e, Tool::Other);
     }
     print_table(&printer.name(table_oid.as_oid()), &columns, &rows, &app);
     ExitCode::SUCCESS

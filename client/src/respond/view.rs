@@ -54,6 +54,14 @@ impl View {
                     None => break,
                 }
             }
+            // A Hex-STRING goes on over lines of hex pairs: snmpwalk puts sixteen octets to a
+            // line.
+            if is_hex_string(&whole) {
+                while let Some((_, more)) = lines.next_if(|(_, more)| hex_pairs_only(more)) {
+                    whole.push(' ');
+                    whole.push_str(more);
+                }
+            }
             if is_exception(&whole) {
                 let reason = "an exception (noSuchObject, endOfMibView...): no value to serve";
                 unread.push(Unread {
@@ -123,6 +131,23 @@ fn starts_binding(line: &str) -> bool {
     line.split_once(" = ").is_some_and(|(oid, _)| {
         oid.starts_with('.') && oid[1..].bytes().all(|b| b.is_ascii_digit() || b == b'.')
     })
+}
+
+/// Whether `line` is a binding whose value is a Hex-STRING.
+fn is_hex_string(line: &str) -> bool {
+    line.split_once(" = ")
+        .is_some_and(|(_, v)| v.trim_start().starts_with("Hex-STRING:"))
+}
+
+/// Whether `line` holds hex pairs and nothing else (a Hex-STRING's next sixteen octets).
+fn hex_pairs_only(line: &str) -> bool {
+    let mut pairs = line.split_whitespace().peekable();
+    pairs.peek().is_some() && pairs.all(is_hex_pair)
+}
+
+/// `1A`, `ff`: one octet in hex.
+fn is_hex_pair(token: &str) -> bool {
+    token.len() == 2 && token.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// Whether `line` is an exception snmpwalk printed (no value to serve).
@@ -211,6 +236,20 @@ fn hex(text: &str) -> Result<Vec<u8>, String> {
         .collect()
 }
 
+/// The octets of BITS as snmpwalk prints them: the octets in hex, then each bit set, by its
+/// label and number (`up(0)`) or by its number alone (`9`, which may look like an octet):
+/// the first octets whose set bits are as many as the words after them.
+fn bits(text: &str) -> Result<Vec<u8>, String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let pairs = words.iter().take_while(|w| is_hex_pair(w)).count();
+    let octets = hex(&words[..pairs].join(" "))?;
+    let ones = |k: usize| -> usize { octets[..k].iter().map(|b| b.count_ones() as usize).sum() };
+    let k = (1..=pairs)
+        .find(|&k| words.len() - k == ones(k))
+        .unwrap_or(pairs);
+    Ok(octets[..k].to_vec())
+}
+
 /// A value of net-snmp's type label `kind`.
 fn value(kind: &str, text: &str) -> Result<Value, String> {
     let text = text.trim_end_matches(['\r', '\n']);
@@ -223,9 +262,8 @@ fn value(kind: &str, text: &str) -> Result<Value, String> {
                 .unwrap_or(t);
             Value::OctetString(unescape(unquoted).as_bytes().into())
         }
-        "Hex-STRING" | "BITS" => {
-            Value::OctetString(hex(text.split('(').next().unwrap_or(""))?.into())
-        }
+        "Hex-STRING" => Value::OctetString(hex(text)?.into()),
+        "BITS" => Value::OctetString(bits(text)?.into()),
         "INTEGER" => Value::Integer(number(text)?),
         "Gauge32" | "Unsigned32" => Value::Gauge32(number(text)?),
         "Counter32" => Value::Counter32(number(text)?),
@@ -309,5 +347,37 @@ mod tests {
         assert!(view.has_under(&oid("1.3.6.1.2.1.2.2.1.6")));
         assert!(!view.has_under(&oid("1.3.6.1.2.1.2.2.1.7")));
         assert!(view.next_after(&oid("1.3.6.1.2.1.31.1.1.1.6.1")).is_none());
+    }
+
+    #[test]
+    fn a_long_hex_string_and_bits_are_read_whole() {
+        // snmpwalk's seventeen-octet engine ID: sixteen octets, then a line with the last.
+        let text = ".1.3.6.1.6.3.10.2.1.1.0 = Hex-STRING: 80 00 1F 88 80 74 C9 0B 69 9B DE 10 6B 00 00 00 \n\
+            00 \n\
+            .1.3.6.1.6.3.10.2.1.2.0 = INTEGER: 1\n\
+            .1.3.6.1.2.1.99.1 = BITS: 80 20 up(0) ten(10) \n\
+            .1.3.6.1.2.1.99.2 = BITS: 40 00 01 1 23 \n\
+            .1.3.6.1.2.1.99.3 = BITS: 00 \n";
+        let (view, unread) = View::from_walk(text);
+        assert!(unread.is_empty(), "{unread:?}");
+        let oid = |s: &str| s.parse::<OidBuf>().unwrap();
+        let mut engine = vec![
+            0x80, 0, 0x1f, 0x88, 0x80, 0x74, 0xc9, 0x0b, 0x69, 0x9b, 0xde,
+        ];
+        engine.extend([0x10, 0x6b, 0, 0, 0, 0]);
+        assert_eq!(
+            view.get(&oid("1.3.6.1.6.3.10.2.1.1.0")),
+            Some(&Value::OctetString(engine.as_slice().into()))
+        );
+        let octets = |b: &[u8]| Some(Value::OctetString(b.into()));
+        assert_eq!(
+            view.get(&oid("1.3.6.1.2.1.99.1")),
+            octets(&[0x80, 0x20]).as_ref()
+        );
+        assert_eq!(
+            view.get(&oid("1.3.6.1.2.1.99.2")),
+            octets(&[0x40, 0, 1]).as_ref()
+        );
+        assert_eq!(view.get(&oid("1.3.6.1.2.1.99.3")), octets(&[0]).as_ref());
     }
 }
