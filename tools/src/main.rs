@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use snmpc::{agent, ask, capture, hexdump, mibs, trace, view};
+use snmpc::{agent, ask, capture, hexdump, mibs, print, trace, view};
 
 #[derive(Parser)]
 #[command(name = "snmpc", version, about = "snmp-codegen's command line")]
@@ -54,6 +54,14 @@ struct TranslateOpts {
     /// Make these relaxations errors (`all`, or names such as `missing-import`).
     #[arg(long, value_name = "RELAXATION")]
     strict: Vec<String>,
+    /// How the output is named, as snmptranslate's `-O`: `S` `MODULE::name` (the default),
+    /// `n` numbers (`.1.3.6.1.2.1.1.1.0`), `s` the name alone, `f` the full path of names.
+    #[arg(short = 'O', value_name = "FLAGS", action = clap::ArgAction::Append)]
+    output: Vec<String>,
+    /// Input options, as snmptranslate's `-I`: `R` (a bare name looked up in every module)
+    /// and `b`, `u`, `s`, `r`, `h` are accepted; names are always looked up as `R` does.
+    #[arg(short = 'I', value_name = "FLAGS", action = clap::ArgAction::Append)]
+    input: Vec<String>,
 }
 
 #[derive(Subcommand)]
@@ -720,9 +728,20 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
             }
         }
     }
+    let naming = match print::Output::parse(&opts.output.concat()) {
+        Ok(o) => o.naming,
+        Err(e) => {
+            eprintln!("snmpc: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(c) = opts.input.concat().chars().find(|c| !"Rbusrh".contains(*c)) {
+        eprintln!("snmpc: -I{c}: unknown input option (these are known: R b u s r h)");
+        return ExitCode::from(2);
+    }
     let mut failed = false;
     for input in inputs {
-        match translate_one(&m, &input) {
+        match translate_one(&m, &input, naming) {
             Ok(text) => println!("{text}"),
             Err(e) => {
                 eprintln!("snmpc: {input}: {e}");
@@ -742,19 +761,14 @@ fn numeric_input(input: &str) -> bool {
     input.starts_with('.') || input.starts_with(|c: char| c.is_ascii_digit())
 }
 
-/// One input translated: a name to its OID, an OID to its name.
-fn translate_one(m: &mibs::Mibs, input: &str) -> Result<String, String> {
-    if !numeric_input(input) {
-        return m
-            .name_to_oid(input)
-            .map(|oid| snmp_codegen::mib::dotted(&oid));
-    }
-    let oid = numeric_arcs(input.trim_start_matches('.'))?;
-    Ok(match m.oid_to_name(&oid) {
-        Some(name) => name,
-        // Under no known root: the OID as it is, as net-snmp prints it.
-        None => format!(".{}", snmp_codegen::mib::dotted(&oid)),
-    })
+/// One input (a name or an OID) named as `naming` says, as snmptranslate does: `-On` for
+/// the OID of a name, the default (`-OS`) for the name of an OID.
+fn translate_one(m: &mibs::Mibs, input: &str, naming: print::Naming) -> Result<String, String> {
+    let arcs = match numeric_input(input) {
+        true => numeric_arcs(input.trim_start_matches('.'))?,
+        false => m.name_to_oid(input)?,
+    };
+    Ok(print::name_of(m, &arcs, naming))
 }
 
 /// The arcs of a dotted OID; an arc that is not a number, or over 32 bits (SMI's limit,

@@ -96,6 +96,23 @@ impl Output {
     }
 }
 
+/// The OID of `arcs` named as `naming` says, from `mibs` (`.1.3.6...` where they have no name).
+pub fn name_of(mibs: &Mibs, arcs: &[u32], naming: Naming) -> String {
+    let numeric = || format!(".{}", snmp_codegen::mib::dotted(arcs));
+    match naming {
+        Naming::Numeric => numeric(),
+        Naming::Module => mibs.oid_to_name(arcs).unwrap_or_else(numeric),
+        Naming::Short => mibs
+            .oid_to_name(arcs)
+            .map(|n| match n.split_once("::") {
+                Some((_, short)) => short.to_string(),
+                None => n,
+            })
+            .unwrap_or_else(numeric),
+        Naming::Full => mibs.full_name(arcs),
+    }
+}
+
 /// Prints bindings under [`Output`] options, naming OIDs from `mibs` when there are any.
 pub struct Printer<'m> {
     /// The options.
@@ -108,21 +125,9 @@ impl Printer<'_> {
     /// An OID as the options name it.
     pub fn name(&self, oid: Oid<'_>) -> String {
         let arcs: Vec<u32> = oid.arcs().collect();
-        let numeric = || format!(".{oid}");
-        let Some(m) = self.mibs else {
-            return numeric();
-        };
-        match self.output.naming {
-            Naming::Numeric => numeric(),
-            Naming::Module => m.oid_to_name(&arcs).unwrap_or_else(numeric),
-            Naming::Short => m
-                .oid_to_name(&arcs)
-                .map(|n| match n.split_once("::") {
-                    Some((_, short)) => short.to_string(),
-                    None => n,
-                })
-                .unwrap_or_else(numeric),
-            Naming::Full => m.full_name(&arcs),
+        match self.mibs {
+            Some(m) => name_of(m, &arcs, self.output.naming),
+            None => format!(".{oid}"),
         }
     }
 

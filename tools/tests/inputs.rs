@@ -113,18 +113,23 @@ fn v3_flags_that_disagree_are_reported() {
 
 #[test]
 fn the_roots_no_module_defines_are_known() {
-    let (out, err, code) = snmpc(&[
-        "translate",
-        "-M",
-        "mibs",
-        "2.25.1234",
-        "99.1",
-        "iso.3.6",
-        "joint-iso-ccitt.25",
-    ]);
+    let (out, err, code) = snmpc(&["translate", "-M", "mibs", "2.25.1234", "99.1"]);
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines, ["joint-iso-ccitt.25.1234", ".99.1", "1.3.6", "2.25"]);
+    assert_eq!(lines, ["joint-iso-ccitt.25.1234", ".99.1"]);
+    let names = ["iso.3.6", "joint-iso-ccitt.25"];
+    let (out, err, code) = snmpc(&[&["translate", "-On", "-M", "mibs"][..], &names].concat());
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines, [".1.3.6", ".2.25"]);
+    // The other namings of snmptranslate's -O.
+    let (out, _, _) = snmpc(&["translate", "-Os", "-M", "mibs", "1.3.6.1.2.1.1.1.0"]);
+    assert_eq!(out, "sysDescr.0\n");
+    let (out, _, _) = snmpc(&["translate", "-Of", "-IR", "-M", "mibs", "sysDescr.0"]);
+    assert_eq!(out, ".iso.org.dod.internet.mgmt.mib-2.system.sysDescr.0\n");
+    let (_, err, code) = snmpc(&["translate", "-Iz", "-M", "mibs", "sysDescr.0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("-Iz"), "{err}");
 }
 
 /// A module that is not there is named with the path searched, before anything is sent:

@@ -194,8 +194,8 @@ fn what_other_mib_tools_read_is_read_with_a_warning() {
         out.contains("OLD-IMPORTS-MIB itself, which defines them"),
         "{out}"
     );
-    let (out, _, _) = snmpc(&["translate", "-M", &path, "OLD-IMPORTS-MIB::mine"]);
-    assert_eq!(out.trim(), "1.3.6.1.4.1.99995.1");
+    let (out, _, _) = snmpc(&["translate", "-On", "-M", &path, "OLD-IMPORTS-MIB::mine"]);
+    assert_eq!(out.trim(), ".1.3.6.1.4.1.99995.1");
     let strict = [
         "mib",
         "check",
@@ -234,6 +234,7 @@ fn labels_in_oid_values_redefinitions_and_enumeration_errors() {
     // Labels written inside an OID value name their arcs, as net-snmp reads them.
     let (out, err, code) = snmpc(&[
         "translate",
+        "-On",
         "-M",
         &path,
         "iso8802",
@@ -243,7 +244,7 @@ fn labels_in_oid_values_redefinitions_and_enumeration_errors() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         out.lines().collect::<Vec<_>>(),
-        ["1.0.8802", "1.0", "1.0.8802.7"]
+        [".1.0.8802", ".1.0", ".1.0.8802.7"]
     );
     // A name defined twice: a warning naming both lines; both nodes are kept.
     let (out, _, code) = snmpc(&["mib", "check", "-M", &path, "LABELS-MIB", "--verbose"]);
@@ -257,7 +258,14 @@ fn labels_in_oid_values_redefinitions_and_enumeration_errors() {
     assert_eq!(both, ["LABELS-MIB::twice", "LABELS-MIB::twice"]);
     // The path from MIBDIRS, as snmptranslate takes it; the standard modules built in.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_snmpc"))
-        .args(["translate", "LABELS-MIB::lab", "sysDescr.0", "-m", "ALL"])
+        .args([
+            "translate",
+            "-On",
+            "LABELS-MIB::lab",
+            "sysDescr.0",
+            "-m",
+            "ALL",
+        ])
         .env("MIBDIRS", dir.path())
         .output()
         .unwrap();
@@ -265,7 +273,7 @@ fn labels_in_oid_values_redefinitions_and_enumeration_errors() {
         .lines()
         .map(String::from)
         .collect();
-    assert_eq!(lines, ["1.0.8802.7", "1.3.6.1.2.1.1.1.0"]);
+    assert_eq!(lines, [".1.0.8802.7", ".1.3.6.1.2.1.1.1.0"]);
     // An enumeration label with a space: the error is where the label is, not at the `{`.
     let (out, _, code) = snmpc(&["mib", "check", "-M", &path, "ENUM-MIB"]);
     assert_eq!(code, 1, "{out}");
