@@ -181,6 +181,12 @@ pub(crate) fn agent_error(agent: &Agent, e: ClientError, tool: Tool) -> ExitCode
                 eprintln!("snmpc: {e}");
             }
         }
+        // snmpwalk's words for an agent that loops.
+        ClientError::NotIncreasing { previous, next } => {
+            let p = agent.printer();
+            let (a, b) = (p.name(previous.as_oid()), p.name(next.as_oid()));
+            eprint!("Error: OID not increasing: {a}\n >= {b}\n");
+        }
         ClientError::Report(r) => match report_words(&r) {
             Some(words) => eprintln!("snmpc: {words}"),
             None => eprintln!("snmpc: the agent reports {r}"),

@@ -123,8 +123,9 @@ fn an_endless_walk_stops_at_max_requests_and_says_so() {
 
 #[test]
 fn a_walk_cut_short_by_the_agent_is_an_error() {
-    // noSuchName in the middle of a v2c walk, then an answer with no bindings.
-    let cut: [WalkAnswer; 2] = [
+    // noSuchName in the middle of a v2c walk, an answer with no bindings, an OID that goes
+    // back (the agent loops).
+    let cut: [WalkAnswer; 3] = [
         |last| match last.to_string().as_str() {
             "1.3.6.1.2.1.1" => (0, vec![(oid("1.3.6.1.2.1.1.1.0"), Value::Integer(1))]),
             _ => (2, vec![(oid("1.3.6.1.2.1.1.1.0"), Value::Null)]),
@@ -133,12 +134,22 @@ fn a_walk_cut_short_by_the_agent_is_an_error() {
             "1.3.6.1.2.1.1" => (0, vec![(oid("1.3.6.1.2.1.1.1.0"), Value::Integer(1))]),
             _ => (0, vec![]),
         },
+        |last| match last.to_string().as_str() {
+            "1.3.6.1.2.1.1" => (0, vec![(oid("1.3.6.1.2.1.1.1.0"), Value::Integer(1))]),
+            _ => (0, vec![(oid("1.3.6.1.2.1.1.0"), Value::Integer(2))]),
+        },
     ];
-    // An error-status is said in snmpwalk's words, exit 2; no bindings, exit 1.
-    for (answer, want_code, said) in [
+    // Said in snmpwalk's words: an error-status, exit 2; a loop, exit 1; no bindings, exit 1.
+    let said = [
         (cut[0], 2, "Reason: (noSuchName)"),
         (cut[1], 1, "incomplete"),
-    ] {
+        (
+            cut[2],
+            1,
+            "Error: OID not increasing: SNMPv2-MIB::sysDescr.0\n >= SNMPv2-MIB::system.0\n",
+        ),
+    ];
+    for (answer, want_code, said) in said {
         let r = v2c_walker(answer);
         let target = r.addr().to_string();
         let (out, err, code) = snmpc(&["walk", "-t", "0.5", &target, "1.3.6.1.2.1.1"]);
