@@ -47,6 +47,48 @@ pub(crate) fn bad_arguments(e: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// An argument the tool cannot use.
+#[derive(Debug)]
+pub(crate) enum ArgError {
+    /// An OID or name that does not translate, in net-snmp's words (exit 1, as its tools).
+    Oid(String),
+    /// Anything else (`snmpc: ...`, exit 2).
+    Usage(String),
+}
+
+impl ArgError {
+    /// Says what is wrong on stderr; the exit code.
+    pub(crate) fn exit(self) -> ExitCode {
+        match self {
+            ArgError::Oid(e) => {
+                eprintln!("{e}");
+                ExitCode::FAILURE
+            }
+            ArgError::Usage(e) => bad_arguments(e),
+        }
+    }
+}
+
+impl std::fmt::Display for ArgError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ArgError::Oid(e) | ArgError::Usage(e) => f.write_str(e),
+        }
+    }
+}
+
+impl From<String> for ArgError {
+    fn from(e: String) -> Self {
+        ArgError::Usage(e)
+    }
+}
+
+impl From<&str> for ArgError {
+    fn from(e: &str) -> Self {
+        ArgError::Usage(e.to_string())
+    }
+}
+
 impl Agent {
     /// Loads the MIB modules (built in, and `-M`'s: for names in and out, and for values as
     /// their objects' definitions show them, as net-snmp's tools always load theirs) and opens
@@ -57,12 +99,10 @@ impl Agent {
     ) -> Result<Agent, ExitCode> {
         let mut output = Output::parse(&opts.output.concat()).map_err(bad_arguments)?;
         output.json = opts.json;
-        let loaded = Mibs::load_with_builtin(&opts.mib_dirs()).map_err(bad_arguments)?;
-        let (modules, given) = opts.mib_modules();
-        match loaded.require(&modules) {
-            Err(e) if given => return Err(bad_arguments(e)),
-            Err(e) => eprintln!("snmpc: warning: MIBS: {e}"),
-            Ok(()) => {}
+        let mut loaded = Mibs::load_with_builtin(&opts.mib_dirs()).map_err(bad_arguments)?;
+        loaded.prefer(opts.mib_list().as_deref());
+        if let Some(said) = loaded.missing(&opts.mib_modules()) {
+            eprintln!("{said}");
         }
         let mibs = Some(loaded);
         let (addr, creds, mut options) = opts.session().map_err(bad_arguments)?;
@@ -110,18 +150,26 @@ impl Agent {
         })
     }
 
-    /// An OID given as a name or as numbers.
-    pub(crate) fn oid(&self, text: &str) -> Result<OidBuf, String> {
-        match (ask::oid(text), &self.mibs) {
-            (Ok(oid), _) => Ok(oid),
+    /// An OID given as a name or as numbers; what does not translate is said as net-snmp's
+    /// tools say it (`sysFoo.0: Unknown Object Identifier (Sub-id not found: (top) -> sysFoo)`).
+    pub(crate) fn oid(&self, text: &str) -> Result<OidBuf, ArgError> {
+        let unknown =
+            |why: String| ArgError::Oid(format!("{text}: Unknown Object Identifier ({why})"));
+        let arcs = match (ask::oid(text), &self.mibs) {
+            (Ok(oid), _) => return Ok(oid),
             // A dotted OID that does not parse is not a name either.
-            (Err(e), _) if text.starts_with(|c: char| c.is_ascii_digit() || c == '.') => Err(e),
+            (Err(e), _) if text.starts_with(|c: char| c.is_ascii_digit() || c == '.') => {
+                return Err(match &self.mibs {
+                    Some(m) => unknown(m.bad_arc(text)),
+                    None => ArgError::Usage(e),
+                })
+            }
             (Err(_), Some(m)) => m
                 .name_to_oid(text)
-                .and_then(|arcs| OidBuf::from_arcs(&arcs).map_err(|e| e.to_string()))
-                .map_err(|e| format!("{text}: {e}")),
-            (Err(e), None) => Err(e),
-        }
+                .map_err(|e| ArgError::Oid(e.say(text)))?,
+            (Err(e), None) => return Err(ArgError::Usage(e)),
+        };
+        OidBuf::from_arcs(&arcs).map_err(|e| unknown(e.to_string()))
     }
 
     fn oids(&self, texts: &[String]) -> Result<Vec<OidBuf>, ExitCode> {
@@ -129,7 +177,7 @@ impl Agent {
             .iter()
             .map(|t| self.oid(t))
             .collect::<Result<_, _>>()
-            .map_err(bad_arguments)
+            .map_err(ArgError::exit)
     }
 
     fn printer(&self) -> Printer<'_> {
@@ -318,7 +366,7 @@ pub fn set(opts: &AgentOpts, args: &[String]) -> ExitCode {
     };
     let bindings = match triples(&agent, args) {
         Ok(b) => b,
-        Err(e) => return bad_arguments(e),
+        Err(e) => return e.exit(),
     };
     let answer = agent.session.set(&bindings);
     finish(&agent, answer, Tool::Other)
@@ -350,7 +398,7 @@ pub fn walk(
     };
     let subtree = match subtree(&agent, root_text) {
         Ok(s) => s,
-        Err(e) => return bad_arguments(e),
+        Err(e) => return e.exit(),
     };
     let p = Printer {
         output: agent.output,
@@ -416,11 +464,11 @@ pub fn walk(
 
 /// A walk's root as net-snmp's tools take it: a name or an OID, or a lone first arc (`.1`,
 /// `1`: every OID under it, which BER cannot name as an OID of its own).
-fn subtree(agent: &Agent, text: &str) -> Result<Subtree, String> {
+fn subtree(agent: &Agent, text: &str) -> Result<Subtree, ArgError> {
     let lone_arc = text.strip_prefix('.').unwrap_or(text).parse::<u32>();
     match lone_arc {
         Ok(arc) => Subtree::first_arc(arc)
-            .ok_or_else(|| format!("`{text}`: the first arc must be 0, 1 or 2")),
+            .ok_or_else(|| format!("`{text}`: the first arc must be 0, 1 or 2").into()),
         Err(_) => agent.oid(text).map(Subtree::from),
     }
 }
@@ -429,18 +477,20 @@ fn subtree(agent: &Agent, text: &str) -> Result<Subtree, String> {
 pub(crate) type Bindings = Vec<(OidBuf, snmp_client::Value)>;
 
 /// `OID TYPE VALUE` triples into bindings.
-pub(crate) fn triples(agent: &Agent, args: &[String]) -> Result<Bindings, String> {
+pub(crate) fn triples(agent: &Agent, args: &[String]) -> Result<Bindings, ArgError> {
     if !args.len().is_multiple_of(3) {
-        return Err(format!(
+        return Err(ArgError::Usage(format!(
             "bindings are OID TYPE VALUE triples; {} arguments given",
             args.len()
-        ));
+        )));
     }
     args.chunks(3)
         .map(|t| {
             let oid = agent.oid(&t[0])?;
-            let value = setvalue::parse(&t[1], &t[2], &|text| agent.oid(text))
-                .map_err(|e| format!("{}: {e}", t[0]))?;
+            let value = setvalue::parse(&t[1], &t[2], &|text| {
+                agent.oid(text).map_err(|e| e.to_string())
+            })
+            .map_err(|e| format!("{}: {e}", t[0]))?;
             Ok((oid, value))
         })
         .collect()

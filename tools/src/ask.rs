@@ -48,9 +48,10 @@ pub struct AgentOpts {
     /// `MIBDIRS` environment variable adds more). The standard modules are built in.
     #[arg(short = 'M', long = "mib-dir", value_name = "DIR")]
     pub mib_dirs: Vec<std::path::PathBuf>,
-    /// MIB modules that must be there, `:`-separated (default `MIBS`; `ALL` or `+` prefixes
-    /// as net-snmp writes them): every module on the path is read anyway, and one missing
-    /// is an error that names the path.
+    /// The MIB list, `:`-separated (default `MIBS`; `ALL` or `+` prefixes as net-snmp writes
+    /// them): every module on the path is read anyway; the list decides which module names an
+    /// OID that several define, as net-snmp's order of reading does, and a module of it that
+    /// is not there is said, as net-snmp says it, and left out.
     #[arg(short = 'm', value_name = "MODULES")]
     pub mib_modules: Option<String>,
     /// Output options, as net-snmp's `-O` (repeat it, or give several letters at once): `n`
@@ -377,21 +378,21 @@ impl AgentOpts {
         self.output.iter().any(|o| o.contains('n'))
     }
 
-    /// The modules `-m` (else `MIBS`) names, `ALL` and empty entries left out, and whether
-    /// they come from `-m` (a missing one is then an error; from `MIBS`, a warning).
-    pub fn mib_modules(&self) -> (Vec<String>, bool) {
-        let given = self.mib_modules.is_some();
-        let listed = self
-            .mib_modules
+    /// The MIB list as written: `-m`'s, else `MIBS`'s.
+    pub fn mib_list(&self) -> Option<String> {
+        self.mib_modules
             .clone()
             .or_else(|| std::env::var("MIBS").ok())
-            .unwrap_or_default();
-        let modules = listed
+    }
+
+    /// The modules `-m` (else `MIBS`) names, `ALL` and empty entries left out.
+    pub fn mib_modules(&self) -> Vec<String> {
+        let listed = self.mib_list().unwrap_or_default();
+        listed
             .split(':')
             .map(|m| m.trim_start_matches('+').to_string())
             .filter(|m| !m.is_empty() && m != "ALL")
-            .collect();
-        (modules, given)
+            .collect()
     }
 
     /// The MIB directories: `-M`'s (each `:`-separated), then `MIBDIRS`'s.

@@ -483,7 +483,7 @@ fn decode(
 ) -> ExitCode {
     let namer = |dotted: &str| -> Option<String> {
         let arcs: Option<Vec<u32>> = dotted.split('.').map(|a| a.parse().ok()).collect();
-        mibs?.oid_to_name(&arcs?)
+        mibs?.oid_to_name(&arcs?, Default::default())
     };
     // (frame, octets or a problem with the input itself)
     let mut inputs: Vec<Input> = Vec::new();
@@ -677,11 +677,8 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
     let env = std::env::var_os("MIBDIRS");
     let given = opts.mib_dir.iter().map(|d| d.as_os_str());
     let dirs = mibs::split_dirs(given.chain(env.as_deref()));
-    let listed = opts
-        .modules
-        .clone()
-        .or_else(|| std::env::var("MIBS").ok())
-        .unwrap_or_default();
+    let list = opts.modules.clone().or_else(|| std::env::var("MIBS").ok());
+    let listed = list.clone().unwrap_or_default();
     let mut wanted: Vec<String> = listed
         .split(':')
         .map(|m| m.trim_start_matches('+').to_string())
@@ -728,8 +725,9 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
             }
         }
     }
-    let naming = match print::Output::parse(&opts.output.concat()) {
-        Ok(o) => o.naming,
+    m.prefer(list.as_deref());
+    let output = match print::Output::parse(&opts.output.concat()) {
+        Ok(o) => o,
         Err(e) => {
             eprintln!("snmpc: {e}");
             return ExitCode::from(2);
@@ -739,21 +737,26 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
         eprintln!("snmpc: -I{c}: unknown input option (these are known: R b u s r h)");
         return ExitCode::from(2);
     }
-    let mut failed = false;
-    for input in inputs {
-        match translate_one(&m, &input, naming) {
+    let random_access = opts.input.concat().contains('R');
+    // As snmptranslate: a blank line between outputs; the first input that does not
+    // translate ends the run (exit 2).
+    for (i, input) in inputs.iter().enumerate() {
+        if i > 0 {
+            println!();
+        }
+        match translate_one(&m, input, output) {
             Ok(text) => println!("{text}"),
+            Err(_) if random_access => {
+                eprintln!("Unknown object identifier: {input}");
+                return ExitCode::from(2);
+            }
             Err(e) => {
-                eprintln!("snmpc: {input}: {e}");
-                failed = true;
+                eprintln!("{}", e.say(input));
+                return ExitCode::from(2);
             }
         }
     }
-    if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    ExitCode::SUCCESS
 }
 
 /// A dotted OID starts with a digit (or a dot); a name with a letter.
@@ -761,28 +764,23 @@ fn numeric_input(input: &str) -> bool {
     input.starts_with('.') || input.starts_with(|c: char| c.is_ascii_digit())
 }
 
-/// One input (a name or an OID) named as `naming` says, as snmptranslate does: `-On` for
-/// the OID of a name, the default (`-OS`) for the name of an OID.
-fn translate_one(m: &mibs::Mibs, input: &str, naming: print::Naming) -> Result<String, String> {
+/// One input (a name or an OID) named as `-O` says, as snmptranslate does: `-On` for the
+/// OID of a name, the default (`-OS`) for the name of an OID.
+fn translate_one(
+    m: &mibs::Mibs,
+    input: &str,
+    output: print::Output,
+) -> Result<String, mibs::NameError> {
     let arcs = match numeric_input(input) {
-        true => numeric_arcs(input.trim_start_matches('.'))?,
+        true => numeric_arcs(input.trim_start_matches('.'))
+            .map_err(|_| mibs::NameError::Unknown(Some(m.bad_arc(input))))?,
         false => m.name_to_oid(input)?,
     };
-    Ok(print::name_of(m, &arcs, naming))
+    Ok(print::name_of(m, &arcs, output.naming, output.index))
 }
 
 /// The arcs of a dotted OID; an arc that is not a number, or over 32 bits (SMI's limit,
-/// RFC 2578 3.5), is an error that names it, never dropped.
-fn numeric_arcs(digits: &str) -> Result<Vec<u32>, String> {
-    digits
-        .split('.')
-        .enumerate()
-        .map(|(k, a)| {
-            if a.is_empty() || !a.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(format!("arc {k} (`{a}`) is not a number"));
-            }
-            a.parse::<u32>()
-                .map_err(|_| format!("arc {k} ({a}) does not fit in 32 bits (at most 4294967295)"))
-        })
-        .collect()
+/// RFC 2578 3.5), is an error, never dropped.
+fn numeric_arcs(digits: &str) -> Result<Vec<u32>, std::num::ParseIntError> {
+    digits.split('.').map(str::parse).collect()
 }

@@ -5,7 +5,11 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use snmp_codegen::mib::ir::IndexPart;
 use snmp_codegen::mib::Presentation;
+
+use crate::index::{self, IndexStyle};
+use crate::precedence;
 use snmp_codegen::mib::{self, MibSet, Resolved};
 use snmp_codegen::mib::{Access, NodeKind, Relaxation};
 
@@ -16,6 +20,9 @@ pub struct Mibs {
     pub set: MibSet,
     /// What it resolved to.
     pub resolved: Resolved,
+    /// Each module's place in the order net-snmp's tools would read it ([`precedence`]): of
+    /// the modules that define an OID, the first read names it.
+    read_order: Vec<usize>,
     lookup: std::sync::OnceLock<Lookup>,
 }
 
@@ -32,18 +39,33 @@ pub fn split_dirs<'a>(entries: impl IntoIterator<Item = &'a std::ffi::OsStr>) ->
 /// The OID tree's roots (X.660), by their arcs.
 const ROOTS: [&str; 3] = ["ccitt", "iso", "joint-iso-ccitt"];
 
-/// The arcs of an instance suffix (`3`, `1.4`), or which is not a number.
-fn instance_suffix(suffix: Option<&str>) -> Result<Vec<u32>, String> {
-    let Some(s) = suffix else {
-        return Ok(Vec::new());
-    };
-    s.split('.')
-        .filter(|a| !a.is_empty())
-        .map(|arc| {
-            arc.parse()
-                .map_err(|_| format!("`{arc}` in the instance suffix is not a number"))
-        })
-        .collect()
+/// Why a name or OID given on the command line does not translate, in net-snmp's words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NameError {
+    /// A module no directory of the path has.
+    NoModule {
+        /// The module.
+        module: String,
+        /// The MIB path, `:`-separated.
+        path: String,
+    },
+    /// No such object; what net-snmp says about it in parentheses, when it says anything.
+    Unknown(Option<String>),
+}
+
+impl NameError {
+    /// What net-snmp's tools print for `input`: `ifDescr.x: Unknown Object Identifier (Index
+    /// out of range: x (ifIndex))`; for a module not found, two lines about the search first.
+    pub fn say(&self, input: &str) -> String {
+        match self {
+            NameError::NoModule { module, path } => format!(
+                "MIB search path: {path}\nCannot find module ({module}): At line 1 in (none)\n\
+                 {input}: Unknown Object Identifier"
+            ),
+            NameError::Unknown(None) => format!("{input}: Unknown Object Identifier"),
+            NameError::Unknown(Some(why)) => format!("{input}: Unknown Object Identifier ({why})"),
+        }
+    }
 }
 
 /// Descriptor to nodes, and OID to node.
@@ -55,6 +77,9 @@ struct Lookup {
     at_oid: HashMap<Vec<u32>, usize>,
     /// Each node's presentation, worked out when first asked for.
     presentations: Vec<std::sync::OnceLock<Option<Presentation>>>,
+    /// Each row's INDEX (through AUGMENTS), worked out when first asked for; `None` for a
+    /// node that is not a row or whose INDEX does not resolve.
+    rows: Vec<std::sync::OnceLock<Option<Vec<IndexPart>>>>,
 }
 
 impl Mibs {
@@ -96,11 +121,7 @@ impl Mibs {
     fn with_builtin(mut set: MibSet, strict: &HashSet<Relaxation>) -> Mibs {
         set.add_standard_modules();
         let resolved = mib::resolve(&set, &[], strict);
-        Mibs {
-            set,
-            resolved,
-            lookup: std::sync::OnceLock::new(),
-        }
+        Self::new(set, resolved)
     }
 
     /// [`Mibs::load`], calling `progress(files read, files in all)` as files are parsed.
@@ -131,39 +152,56 @@ impl Mibs {
             }
         }
         let resolved = mib::resolve(&set, modules, strict);
-        Ok(Mibs {
+        Ok(Self::new(set, resolved))
+    }
+
+    fn new(set: MibSet, resolved: Resolved) -> Mibs {
+        let read_order = precedence::read_order(&set, precedence::listed(None).as_deref());
+        Mibs {
             set,
             resolved,
+            read_order,
             lookup: std::sync::OnceLock::new(),
-        })
+        }
+    }
+
+    /// Names OIDs that several modules define as net-snmp would with the MIB list `list`
+    /// (`-m` or `MIBS` as written; `None`: net-snmp's default list).
+    pub fn prefer(&mut self, list: Option<&str>) {
+        self.read_order = precedence::read_order(&self.set, precedence::listed(list).as_deref());
+        self.lookup = std::sync::OnceLock::new();
     }
 
     fn lookup(&self) -> &Lookup {
         self.lookup.get_or_init(|| {
+            // Nodes in the order net-snmp reads their modules.
+            let mut nodes: Vec<usize> = (0..self.resolved.nodes.len()).collect();
+            nodes.sort_by_key(|&i| self.read_order[self.resolved.nodes[i].module()]);
             let mut by_name: HashMap<Box<str>, Vec<usize>> = HashMap::new();
             let mut by_oid = BTreeMap::new();
-            for (i, n) in self.resolved.nodes.iter().enumerate() {
-                by_name.entry(self.set.name(n).into()).or_default().push(i);
+            for &i in &nodes {
+                by_name
+                    .entry(self.set.name(&self.resolved.nodes[i]).into())
+                    .or_default()
+                    .push(i);
             }
             // An OID is named by a node an assignment defines before a label inside an OID
             // value that names it too (net-snmp names it so).
             let label = |i: &usize| self.resolved.nodes[*i].kind() == NodeKind::Label;
-            let (labels, defined): (Vec<usize>, Vec<usize>) =
-                (0..self.resolved.nodes.len()).partition(label);
+            let (labels, defined): (Vec<usize>, Vec<usize>) = nodes.into_iter().partition(label);
             for i in defined.into_iter().chain(labels) {
                 by_oid
                     .entry(self.resolved.oid(&self.resolved.nodes[i]))
                     .or_insert(i);
             }
             let at_oid = by_oid.iter().map(|(o, &n)| (o.clone(), n)).collect();
-            let presentations = (0..self.resolved.nodes.len())
-                .map(|_| std::sync::OnceLock::new())
-                .collect();
+            let n = self.resolved.nodes.len();
             Lookup {
                 by_name,
                 by_oid,
                 at_oid,
-                presentations,
+                presentations: std::iter::repeat_with(Default::default).take(n).collect(),
+                rows: std::iter::repeat_with(Default::default).take(n).collect(),
             }
         })
     }
@@ -174,8 +212,9 @@ impl Mibs {
             .name
     }
 
-    /// `IF-MIB::ifDescr.3`, `ifDescr.3` or `ifDescr` to an OID.
-    pub fn name_to_oid(&self, input: &str) -> Result<Vec<u32>, String> {
+    /// `IF-MIB::ifDescr.3`, `ifDescr.3`, `vacmGroupName.3."aesuser"` or `ifDescr` to an OID:
+    /// the instance after a column read by its row's INDEX ([`index::read_instance`]).
+    pub fn name_to_oid(&self, input: &str) -> Result<Vec<u32>, NameError> {
         let (module, rest) = match input.split_once("::") {
             Some((m, r)) => (Some(m), r),
             None => (None, input),
@@ -185,36 +224,88 @@ impl Mibs {
             None => (rest, None),
         };
         if let Some(m) = module.filter(|m| !self.set.by_name.contains_key(*m)) {
-            return Err(self.not_found(m));
+            return Err(NameError::NoModule {
+                module: m.to_string(),
+                path: self.path(),
+            });
         }
+        let unknown = || match module {
+            Some(_) => NameError::Unknown(None),
+            None => NameError::Unknown(Some(format!("Sub-id not found: (top) -> {name}"))),
+        };
         let Some(candidates) = self.lookup().by_name.get(name) else {
             // The roots no module defines (X.660): ccitt(0), iso(1), joint-iso-ccitt(2).
-            let root = ROOTS.iter().position(|r| *r == name);
-            return match (root, module) {
-                (Some(arc), None) => {
-                    let mut oid = vec![arc as u32];
-                    oid.extend(instance_suffix(suffix)?);
-                    Ok(oid)
-                }
-                _ => Err(format!("unknown object `{name}`")),
-            };
+            let root = ROOTS
+                .iter()
+                .position(|r| *r == name)
+                .filter(|_| module.is_none());
+            let arc = root.ok_or_else(unknown)?;
+            let mut oid = vec![arc as u32];
+            oid.extend(
+                suffix
+                    .map_or(Ok(Vec::new()), |s| index::read_instance(s, &[]))
+                    .map_err(|e| NameError::Unknown(Some(e)))?,
+            );
+            return Ok(oid);
         };
         let node = match module {
             Some(m) => *candidates
                 .iter()
                 .find(|&&c| self.module_name(c) == m)
-                .ok_or_else(|| format!("`{name}` is not defined in {m}"))?,
+                .ok_or_else(unknown)?,
             None => candidates[0],
         };
         let mut oid = self.resolved.oid(&self.resolved.nodes[node]);
-        oid.extend(instance_suffix(suffix)?);
+        if let Some(suffix) = suffix {
+            let arcs = match self.instance_index(node, &oid) {
+                // A row's name: its column arc, then the instance.
+                Some((index, true)) => match suffix.split_once('.') {
+                    Some((column, rest)) => index::read_instance(column, &[]).and_then(|mut c| {
+                        c.extend(index::read_instance(rest, index)?);
+                        Ok(c)
+                    }),
+                    None => index::read_instance(suffix, &[]),
+                },
+                Some((index, false)) => index::read_instance(suffix, index),
+                None => index::read_instance(suffix, &[]),
+            };
+            oid.extend(arcs.map_err(|e| NameError::Unknown(Some(e)))?);
+        }
         Ok(oid)
     }
 
-    /// An OID to `MODULE::name.suffix` by longest prefix; under no node of a module, by its
-    /// root (`joint-iso-ccitt.25.1234`, as net-snmp names it); `None` under no root either.
-    pub fn oid_to_name(&self, oid: &[u32]) -> Option<String> {
-        self.oid_to_module_name(oid).or_else(|| {
+    /// Why a dotted OID does not parse, as net-snmp says it: `Sub-id not found: org -> x`
+    /// for `.1.3.x.4` (the name of the node before the arc that is not a number).
+    pub fn bad_arc(&self, text: &str) -> String {
+        let parts: Vec<&str> = text.trim_start_matches('.').split('.').collect();
+        let bad = parts.iter().position(|p| p.parse::<u32>().is_err());
+        let Some(bad) = bad else {
+            return "too many arcs, or a start no OID has".into();
+        };
+        let prefix: Vec<u32> = parts[..bad].iter().filter_map(|p| p.parse().ok()).collect();
+        let parent = match prefix.as_slice() {
+            [] => "(top)".to_string(),
+            [root] => ROOTS
+                .get(*root as usize)
+                .map_or_else(|| root.to_string(), |r| r.to_string()),
+            [.., last] => self.lookup().at_oid.get(&prefix).map_or_else(
+                || last.to_string(),
+                |&n| self.set.name(&self.resolved.nodes[n]).to_string(),
+            ),
+        };
+        match parts[bad] {
+            digits if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+                format!("{digits}: an arc over 32 bits, at most 4294967295")
+            }
+            token => format!("Sub-id not found: {parent} -> {token}"),
+        }
+    }
+
+    /// An OID to `MODULE::name.suffix` by longest prefix, the instance after a column shown
+    /// by its row's INDEX as `style` says; under no node of a module, by its root
+    /// (`joint-iso-ccitt.25.1234`, as net-snmp names it); `None` under no root either.
+    pub fn oid_to_name(&self, oid: &[u32], style: IndexStyle) -> Option<String> {
+        self.oid_to_module_name(oid, style).or_else(|| {
             let root = ROOTS.get(usize::try_from(*oid.first()?).ok()?)?;
             let mut s = root.to_string();
             for a in &oid[1..] {
@@ -224,63 +315,124 @@ impl Mibs {
         })
     }
 
-    /// An OID with every arc named down to the last node the modules define, the rest as
-    /// numbers, as net-snmp's `-Of` prints it: `.iso.org.dod.internet.mgmt.mib-2.system.sysDescr.0`.
-    pub fn full_name(&self, oid: &[u32]) -> String {
+    /// An OID with every arc named down to the last node the modules define, then the
+    /// instance as `style` says, as net-snmp's `-Of` prints it:
+    /// `.iso.org.dod.internet.mgmt.mib-2.system.sysDescr.0`.
+    pub fn full_name(&self, oid: &[u32], style: IndexStyle) -> String {
         let mut s = String::new();
-        let mut named = true;
-        for k in 1..=oid.len() {
-            let name = if !named {
-                None
-            } else if k == 1 {
-                usize::try_from(oid[0])
-                    .ok()
-                    .and_then(|a| ROOTS.get(a))
-                    .map(|r| r.to_string())
-            } else {
-                let node = self.lookup().at_oid.get(&oid[..k]);
-                node.map(|&n| self.set.name(&self.resolved.nodes[n]).to_string())
-            };
-            named = name.is_some();
-            match name {
-                Some(n) => {
-                    let _ = write!(s, ".{n}");
-                }
-                None => {
-                    let _ = write!(s, ".{}", oid[k - 1]);
+        let Some(root) = oid
+            .first()
+            .and_then(|&a| ROOTS.get(usize::try_from(a).ok()?))
+        else {
+            for a in oid {
+                let _ = write!(s, ".{a}");
+            }
+            return s;
+        };
+        let _ = write!(s, ".{root}");
+        let mut k = 1;
+        let mut deepest = None;
+        while let Some(&node) = oid.get(..k + 1).and_then(|p| self.lookup().at_oid.get(p)) {
+            k += 1;
+            let _ = write!(s, ".{}", self.set.name(&self.resolved.nodes[node]));
+            deepest = Some(node);
+        }
+        match deepest {
+            Some(node) => self.write_instance(&mut s, node, oid, k, style),
+            None => {
+                for a in &oid[k..] {
+                    let _ = write!(s, ".{a}");
                 }
             }
         }
         s
     }
 
-    /// Fails naming the first of `modules` that was not read, and the path.
-    pub fn require(&self, modules: &[String]) -> Result<(), String> {
-        match modules
-            .iter()
-            .find(|m| !self.set.by_name.contains_key(m.as_str()))
-        {
-            Some(m) => Err(self.not_found(m)),
-            None => Ok(()),
+    /// Appends the arcs of `oid` after `k`, where `node` is, as its row's INDEX shows them
+    /// (numbers when `node` is neither a row nor a column of one).
+    fn write_instance(
+        &self,
+        s: &mut String,
+        node: usize,
+        oid: &[u32],
+        k: usize,
+        style: IndexStyle,
+    ) {
+        let mut rest = &oid[k..];
+        let Some((index, row_itself)) = self.instance_index(node, &oid[..k]) else {
+            for a in rest {
+                let _ = write!(s, ".{a}");
+            }
+            return;
+        };
+        if row_itself {
+            // The row's own name, then a column arc no module names.
+            if let Some((column, after)) = rest.split_first() {
+                let _ = write!(s, ".{column}");
+                rest = after;
+            }
         }
+        let name_oid = |arcs: &[u32]| {
+            self.oid_to_name(arcs, IndexStyle::Components)
+                .unwrap_or_else(|| format!(".{}", mib::dotted(arcs)))
+        };
+        index::write_instance(s, index, rest, style, &name_oid);
     }
 
-    /// `module M not found on the MIB path: ...`.
-    fn not_found(&self, module: &str) -> String {
+    /// The INDEX the arcs after `node` (whose OID is `oid`) follow, and whether `node` is the
+    /// row itself (else a column of the row above it); `None` when it is neither.
+    fn instance_index(&self, node: usize, oid: &[u32]) -> Option<(&[IndexPart], bool)> {
+        if let Some(index) = self.row_index(node) {
+            return Some((index, true));
+        }
+        let parent = *self
+            .lookup()
+            .at_oid
+            .get(oid.get(..oid.len().checked_sub(1)?)?)?;
+        Some((self.row_index(parent)?, false))
+    }
+
+    /// The INDEX of `node` when it is a row (through AUGMENTS), worked out once.
+    fn row_index(&self, node: usize) -> Option<&[IndexPart]> {
+        self.lookup().rows[node]
+            .get_or_init(|| {
+                let n = &self.resolved.nodes[node];
+                let written = self.set.node(n);
+                let row = written.kind == NodeKind::ObjectType
+                    && (!written.index().is_empty() || written.augments().is_some());
+                row.then(|| mib::row_index(&self.set, n.module(), written).ok())
+                    .flatten()
+            })
+            .as_deref()
+    }
+
+    /// What net-snmp's tools say of the `modules` of their MIB list that were not read (they
+    /// go on without them): the path, then a line for each; `None` when every one was read.
+    pub fn missing(&self, modules: &[String]) -> Option<String> {
+        let mut text = format!("MIB search path: {}", self.path());
+        let mut any = false;
+        for m in modules
+            .iter()
+            .filter(|m| !self.set.by_name.contains_key(m.as_str()))
+        {
+            let _ = write!(text, "\nCannot find module ({m}): At line 1 in (none)");
+            any = true;
+        }
+        any.then_some(text)
+    }
+
+    /// The MIB path, `:`-separated (`(none)` when empty).
+    fn path(&self) -> String {
         let path: Vec<String> = self
             .set
             .dirs
             .iter()
             .map(|d| d.display().to_string())
             .collect();
-        format!(
-            "module {module} not found on the MIB path: {} (nor built in; add -M DIR or MIBDIRS)",
-            if path.is_empty() {
-                "(none)".to_string()
-            } else {
-                path.join(":")
-            }
-        )
+        match path.is_empty() {
+            true => "(none)".to_string(),
+            false => path.join(":"),
+        }
     }
 
     /// Whether every arc of `oid` is named: the deepest node above or at it is `oid` itself or
@@ -334,7 +486,7 @@ impl Mibs {
         Some(columns)
     }
 
-    fn oid_to_module_name(&self, oid: &[u32]) -> Option<String> {
+    fn oid_to_module_name(&self, oid: &[u32], style: IndexStyle) -> Option<String> {
         (0..=oid.len()).rev().find_map(|k| {
             let node = *self.lookup().at_oid.get(&oid[..k])?;
             let mut s = format!(
@@ -342,9 +494,7 @@ impl Mibs {
                 self.module_name(node),
                 self.set.name(&self.resolved.nodes[node])
             );
-            for a in &oid[k..] {
-                let _ = write!(s, ".{a}");
-            }
+            self.write_instance(&mut s, node, oid, k, style);
             Some(s)
         })
     }

@@ -3,7 +3,8 @@
 //! (`.iso.org.dod.internet.mgmt.mib-2.system.sysDescr.0`), `s` the last name only
 //! (`sysDescr.0`), `S` (the default) `MODULE::name`, `q` quick (`NAME value`: no `=`, no type),
 //! `Q` (`NAME = value`: no type), `v` the value alone, `t` TimeTicks as a number, `e`
-//! enumerations as numbers, `U` no UNITS. Values follow the object's MIB definition where the
+//! enumerations as numbers, `U` no UNITS, `b` a row's INDEX as numbers, `X` each INDEX
+//! component in brackets (`ifDescr[2]`). Values follow the object's MIB definition where the
 //! modules have it: enumeration labels (`up(1)`), DISPLAY-HINTs (`STRING: 0:1b:21:3c:4d:5e`,
 //! text without quotes), UNITS.
 
@@ -14,6 +15,7 @@ use snmp_client::{Value, VarBind};
 
 use snmp_codegen::mib::Presentation;
 
+use crate::index::IndexStyle;
 use crate::mibs::Mibs;
 
 /// How OIDs are named.
@@ -52,6 +54,9 @@ pub struct Output {
     /// OCTET STRINGs without a DISPLAY-HINT always in hex (`-Ox`) or always as text, octets
     /// that are not printable as `.` (`-Oa`); else text when every octet is printable.
     pub strings: Strings,
+    /// A row's INDEX after a column's name: component by component (the default), as
+    /// numbers (`-Ob`), or in brackets (`-OX`).
+    pub index: IndexStyle,
 }
 
 /// How an OCTET STRING without a DISPLAY-HINT is printed.
@@ -85,9 +90,11 @@ impl Output {
                 'U' => out.no_units = true,
                 'x' => out.strings = Strings::Hex,
                 'a' => out.strings = Strings::Ascii,
+                'b' => out.index = IndexStyle::Numeric,
+                'X' => out.index = IndexStyle::Extended,
                 other => {
                     return Err(format!(
-                    "-O{other}: unknown output option (these are known: n f s S q Q v t e U x a)"
+                    "-O{other}: unknown output option (these are known: n f s S q Q v t e U x a b X)"
                 ))
                 }
             }
@@ -97,19 +104,19 @@ impl Output {
 }
 
 /// The OID of `arcs` named as `naming` says, from `mibs` (`.1.3.6...` where they have no name).
-pub fn name_of(mibs: &Mibs, arcs: &[u32], naming: Naming) -> String {
+pub fn name_of(mibs: &Mibs, arcs: &[u32], naming: Naming, index: IndexStyle) -> String {
     let numeric = || format!(".{}", snmp_codegen::mib::dotted(arcs));
     match naming {
         Naming::Numeric => numeric(),
-        Naming::Module => mibs.oid_to_name(arcs).unwrap_or_else(numeric),
+        Naming::Module => mibs.oid_to_name(arcs, index).unwrap_or_else(numeric),
         Naming::Short => mibs
-            .oid_to_name(arcs)
+            .oid_to_name(arcs, index)
             .map(|n| match n.split_once("::") {
                 Some((_, short)) => short.to_string(),
                 None => n,
             })
             .unwrap_or_else(numeric),
-        Naming::Full => mibs.full_name(arcs),
+        Naming::Full => mibs.full_name(arcs, index),
     }
 }
 
@@ -126,7 +133,7 @@ impl Printer<'_> {
     pub fn name(&self, oid: Oid<'_>) -> String {
         let arcs: Vec<u32> = oid.arcs().collect();
         match self.mibs {
-            Some(m) => name_of(m, &arcs, self.output.naming),
+            Some(m) => name_of(m, &arcs, self.output.naming, self.output.index),
             None => format!(".{oid}"),
         }
     }
@@ -239,6 +246,11 @@ impl Printer<'_> {
                 }
             }
             Value::ObjectIdentifier(o) => (Some("OID"), self.name(o.as_oid())),
+            // SMIv1's NetworkAddress, in hex as net-snmp prints it.
+            Value::IpAddress(a) if p.is_some_and(|p| p.base == "NetworkAddress") => (
+                Some("Network Address"),
+                format!("{:02X}:{:02X}:{:02X}:{:02X}", a[0], a[1], a[2], a[3]),
+            ),
             Value::IpAddress(a) => (
                 Some("IpAddress"),
                 format!("{}.{}.{}.{}", a[0], a[1], a[2], a[3]),
@@ -485,7 +497,16 @@ mod tests {
             p("").value(&set, Some(&flags)),
             "BITS: 80 20 01 up(0) ten(10) 23 "
         );
-        assert!(Output::parse("nX").unwrap_err().contains("-OX"));
+        assert!(Output::parse("nZ").unwrap_err().contains("-OZ"));
+        assert_eq!(Output::parse("bX").unwrap().index, IndexStyle::Extended);
+        let v1_address = Presentation {
+            base: "NetworkAddress".into(),
+            ..Presentation::default()
+        };
+        assert_eq!(
+            p("").value(&Value::IpAddress([192, 0, 2, 1]), Some(&v1_address)),
+            "Network Address: C0:00:02:01"
+        );
         assert_eq!(p("n").ticks(99), "(99) 0:00:00.99");
         assert_eq!(p("n").ticks(3 * 8_640_000), "(25920000) 3 days, 0:00:00.00");
     }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use snmp_ber::OidBuf;
 use snmp_client::ClientError;
 
-use crate::agent::{agent_error, bad_arguments, triples, Agent, Bindings, Tool};
+use crate::agent::{agent_error, triples, Agent, ArgError, Bindings, Tool};
 use crate::ask::{self, AgentOpts};
 
 /// The sender's uptime for a notification whose UPTIME argument is empty, as net-snmp's
@@ -63,12 +63,12 @@ pub fn trap(opts: &AgentOpts, args: &[String]) -> ExitCode {
     match sent {
         Ok(Ok(())) => ExitCode::SUCCESS,
         Ok(Err(e)) => agent_error(&agent, e, Tool::Other),
-        Err(e) => bad_arguments(e),
+        Err(e) => e.exit(),
     }
 }
 
 /// An SNMPv2 notification's arguments: UPTIME TRAP-OID, then bindings.
-fn notification(agent: &Agent, args: &[String]) -> Result<(u32, OidBuf, Bindings), String> {
+fn notification(agent: &Agent, args: &[String]) -> Result<(u32, OidBuf, Bindings), ArgError> {
     let [up, oid, rest @ ..] = args else {
         return Err("expected UPTIME TRAP-OID [OID TYPE VALUE]...".into());
     };
@@ -76,7 +76,7 @@ fn notification(agent: &Agent, args: &[String]) -> Result<(u32, OidBuf, Bindings
 }
 
 /// snmptrap's SNMPv1 form: ENTERPRISE AGENT GENERIC SPECIFIC UPTIME, then bindings.
-fn trap_v1(agent: &mut Agent, args: &[String]) -> Result<Result<(), ClientError>, String> {
+fn trap_v1(agent: &mut Agent, args: &[String]) -> Result<Result<(), ClientError>, ArgError> {
     let [enterprise, addr, generic, specific, up, rest @ ..] = args else {
         return Err("expected ENTERPRISE AGENT GENERIC SPECIFIC UPTIME [OID TYPE VALUE]...".into());
     };
@@ -124,7 +124,7 @@ pub fn inform(opts: &AgentOpts, args: &[String]) -> ExitCode {
     };
     let (up, oid, bindings) = match notification(&agent, args) {
         Ok(n) => n,
-        Err(e) => return bad_arguments(e),
+        Err(e) => return e.exit(),
     };
     let answer = agent.session.inform(up, &oid, &bindings);
     // snmpinform prints nothing when the inform is acknowledged.

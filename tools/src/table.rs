@@ -27,7 +27,7 @@ pub fn table(opts: &AgentOpts, app: &AppOpts, limits: &WalkLimits, table: &str) 
     agent.output.quick = true;
     let table_oid = match agent.oid(table) {
         Ok(o) => o,
-        Err(e) => return bad_arguments(e),
+        Err(e) => return e.exit(),
     };
     let arcs: Vec<u32> = table_oid.as_oid().arcs().collect();
     let mibs = agent.mibs.as_ref().expect("loaded by open");

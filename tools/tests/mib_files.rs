@@ -244,7 +244,7 @@ fn labels_in_oid_values_redefinitions_and_enumeration_errors() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         out.lines().collect::<Vec<_>>(),
-        [".1.0.8802", ".1.0", ".1.0.8802.7"]
+        [".1.0.8802", "", ".1.0", "", ".1.0.8802.7"]
     );
     // A name defined twice: a warning naming both lines; both nodes are kept.
     let (out, _, code) = snmpc(&["mib", "check", "-M", &path, "LABELS-MIB", "--verbose"]);
@@ -255,7 +255,7 @@ fn labels_in_oid_values_redefinitions_and_enumeration_errors() {
     );
     let (out, _, _) = snmpc(&["translate", "-M", &path, "1.3.6.1.4.1.1", "1.3.6.1.4.1.2"]);
     let both: Vec<&str> = out.lines().collect();
-    assert_eq!(both, ["LABELS-MIB::twice", "LABELS-MIB::twice"]);
+    assert_eq!(both, ["LABELS-MIB::twice", "", "LABELS-MIB::twice"]);
     // The path from MIBDIRS, as snmptranslate takes it; the standard modules built in.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_snmpc"))
         .args([
@@ -273,7 +273,7 @@ fn labels_in_oid_values_redefinitions_and_enumeration_errors() {
         .lines()
         .map(String::from)
         .collect();
-    assert_eq!(lines, [".1.0.8802.7", ".1.3.6.1.2.1.1.1.0"]);
+    assert_eq!(lines, [".1.0.8802.7", "", ".1.3.6.1.2.1.1.1.0"]);
     // An enumeration label with a space: the error is where the label is, not at the `{`.
     let (out, _, code) = snmpc(&["mib", "check", "-M", &path, "ENUM-MIB"]);
     assert_eq!(code, 1, "{out}");

@@ -43,6 +43,45 @@ pub fn presentation(set: &MibSet, module: usize, node: &Node) -> Option<Presenta
     })
 }
 
+/// The INDEX of row `entry` (of module `m`), through AUGMENTS when the row extends another,
+/// or why it cannot be typed.
+pub fn row_index(set: &MibSet, m: usize, entry: &Node) -> Result<Vec<IndexPart>, String> {
+    let (im, written) = match entry.augments() {
+        Some(base) => {
+            let base = set.modules[m].smi.name(base);
+            let (bm, b) = set
+                .find(m, base, false)
+                .ok_or_else(|| format!("AUGMENTS `{base}`, which is not defined"))?;
+            (bm, &set.modules[bm].smi.nodes[b])
+        }
+        None => (m, entry),
+    };
+    if written.index().is_empty() {
+        return Err("the row has no INDEX".into());
+    }
+    let smi = &set.modules[im].smi;
+    written
+        .index()
+        .iter()
+        .map(|item| {
+            let name = smi.name(item.name);
+            let (om, o) = set
+                .find(im, name, false)
+                .ok_or_else(|| format!("INDEX object `{name}` is not defined"))?;
+            let obj = &set.modules[om].smi.nodes[o];
+            Ok(IndexPart {
+                name: name.to_string(),
+                implied: item.implied,
+                syntax: obj
+                    .syntax
+                    .as_ref()
+                    .map(|t| syntax(set, om, t))
+                    .unwrap_or_default(),
+            })
+        })
+        .collect()
+}
+
 /// `ty`, written in module `m`, followed through the conventions it names.
 pub fn syntax(set: &MibSet, m: usize, ty: &Type) -> Syntax {
     let mut s = Syntax::default();
@@ -311,7 +350,7 @@ impl Lowering<'_> {
             description: src.description(node),
             line: src.line_of(node.offset as usize),
             index: match role {
-                Role::Entry => self.index(m, node),
+                Role::Entry => row_index(self.set, m, node),
                 _ => Ok(Vec::new()),
             },
             members: match role {
@@ -319,46 +358,6 @@ impl Lowering<'_> {
                 _ => Ok(Vec::new()),
             },
         }
-    }
-
-    /// The INDEX of row `entry` (of module `m`), through AUGMENTS when the row extends another,
-    /// or why it cannot be typed.
-    fn index(&self, m: usize, entry: &Node) -> Result<Vec<IndexPart>, String> {
-        let set = self.set;
-        let (im, written) = match entry.augments() {
-            Some(base) => {
-                let base = set.modules[m].smi.name(base);
-                let (bm, b) = set
-                    .find(m, base, false)
-                    .ok_or_else(|| format!("AUGMENTS `{base}`, which is not defined"))?;
-                (bm, &set.modules[bm].smi.nodes[b])
-            }
-            None => (m, entry),
-        };
-        if written.index().is_empty() {
-            return Err("the row has no INDEX".into());
-        }
-        let smi = &set.modules[im].smi;
-        written
-            .index()
-            .iter()
-            .map(|item| {
-                let name = smi.name(item.name);
-                let (om, o) = set
-                    .find(im, name, false)
-                    .ok_or_else(|| format!("INDEX object `{name}` is not defined"))?;
-                let obj = &set.modules[om].smi.nodes[o];
-                Ok(IndexPart {
-                    name: name.to_string(),
-                    implied: item.implied,
-                    syntax: obj
-                        .syntax
-                        .as_ref()
-                        .map(|t| syntax(set, om, t))
-                        .unwrap_or_default(),
-                })
-            })
-            .collect()
     }
 
     /// The objects of notification `node`'s OBJECTS clause, or the first that cannot be a

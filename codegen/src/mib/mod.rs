@@ -29,7 +29,7 @@ pub mod tree;
 pub use emit::emit_mibs;
 pub use lex::lex;
 pub use load::{MibFile, MibSet, UnreadFile, SUCCESSORS};
-pub use lower::{presentation, Presentation};
+pub use lower::{presentation, row_index, Presentation};
 pub use names::NameHasher;
 pub use parse::parse_file;
 pub use relax::{Finding, Relaxation};
