@@ -50,8 +50,9 @@ pub(crate) fn bad_arguments(e: impl std::fmt::Display) -> ExitCode {
 /// An argument the tool cannot use.
 #[derive(Debug)]
 pub(crate) enum ArgError {
-    /// An OID or name that does not translate, in net-snmp's words (exit 1, as its tools).
-    Oid(String),
+    /// One net-snmp's tools refuse too (a name that does not translate, a value of the wrong
+    /// type), in their words (exit 1, as theirs).
+    Refused(String),
     /// Anything else (`snmpc: ...`, exit 2).
     Usage(String),
 }
@@ -60,7 +61,7 @@ impl ArgError {
     /// Says what is wrong on stderr; the exit code.
     pub(crate) fn exit(self) -> ExitCode {
         match self {
-            ArgError::Oid(e) => {
+            ArgError::Refused(e) => {
                 eprintln!("{e}");
                 ExitCode::FAILURE
             }
@@ -72,7 +73,7 @@ impl ArgError {
 impl std::fmt::Display for ArgError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            ArgError::Oid(e) | ArgError::Usage(e) => f.write_str(e),
+            ArgError::Refused(e) | ArgError::Usage(e) => f.write_str(e),
         }
     }
 }
@@ -154,7 +155,7 @@ impl Agent {
     /// tools say it (`sysFoo.0: Unknown Object Identifier (Sub-id not found: (top) -> sysFoo)`).
     pub(crate) fn oid(&self, text: &str) -> Result<OidBuf, ArgError> {
         let unknown =
-            |why: String| ArgError::Oid(format!("{text}: Unknown Object Identifier ({why})"));
+            |why: String| ArgError::Refused(format!("{text}: Unknown Object Identifier ({why})"));
         let arcs = match (ask::oid(text), &self.mibs) {
             (Ok(oid), _) => return Ok(oid),
             // A dotted OID that does not parse is not a name either.
@@ -166,7 +167,7 @@ impl Agent {
             }
             (Err(_), Some(m)) => m
                 .name_to_oid(text)
-                .map_err(|e| ArgError::Oid(e.say(text)))?,
+                .map_err(|e| ArgError::Refused(e.say(text)))?,
             (Err(e), None) => return Err(ArgError::Usage(e)),
         };
         OidBuf::from_arcs(&arcs).map_err(|e| unknown(e.to_string()))
@@ -364,7 +365,7 @@ pub fn set(opts: &AgentOpts, args: &[String]) -> ExitCode {
         Ok(a) => a,
         Err(code) => return code,
     };
-    let bindings = match triples(&agent, args) {
+    let bindings = match triples(&agent, args, BindingsOf::Set) {
         Ok(b) => b,
         Err(e) => return e.exit(),
     };
@@ -411,6 +412,7 @@ pub fn walk(
         let _ = writeln!(out, "{}", p.line(vb));
     };
     let root = std::slice::from_ref(subtree.start());
+    let started = std::time::Instant::now();
     let mut result = Ok(());
     if app.include_root {
         match agent.session.get(root) {
@@ -456,6 +458,10 @@ pub fn walk(
         let _ = writeln!(out, "Variables found: {printed}");
     }
     drop(out);
+    if app.timed {
+        let seconds = started.elapsed().as_secs_f64();
+        eprintln!("Total traversal time = {seconds:.6} seconds");
+    }
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => agent_error(&agent, e, Tool::Other),
@@ -476,21 +482,45 @@ fn subtree(agent: &Agent, text: &str) -> Result<Subtree, ArgError> {
 /// Bindings as a SET or a notification carries them.
 pub(crate) type Bindings = Vec<(OidBuf, snmp_client::Value)>;
 
-/// `OID TYPE VALUE` triples into bindings.
-pub(crate) fn triples(agent: &Agent, args: &[String]) -> Result<Bindings, ArgError> {
-    if !args.len().is_multiple_of(3) {
-        return Err(ArgError::Usage(format!(
-            "bindings are OID TYPE VALUE triples; {} arguments given",
-            args.len()
-        )));
-    }
+/// Whose bindings [`triples`] reads: a SET's or a notification's (net-snmp's tools word a
+/// missing type or value differently).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BindingsOf {
+    /// snmpset's.
+    Set,
+    /// snmptrap's and snmpinform's.
+    Notification,
+}
+
+/// `OID TYPE VALUE` triples into bindings, each value checked against its object's MIB
+/// definition as snmpset checks it ([`setvalue::parse_for`]).
+pub(crate) fn triples(
+    agent: &Agent,
+    args: &[String],
+    of: BindingsOf,
+) -> Result<Bindings, ArgError> {
+    let refused = |name: &str, why: &str| ArgError::Refused(format!("{name}: {why}"));
     args.chunks(3)
         .map(|t| {
-            let oid = agent.oid(&t[0])?;
-            let value = setvalue::parse(&t[1], &t[2], &|text| {
+            let (name, letter, text) = match (t, of) {
+                ([name, letter, text], _) => (name, letter, text),
+                (_, BindingsOf::Notification) => {
+                    let name = t.first().map_or("", String::as_str);
+                    return Err(refused(name, "Missing type/value for variable"));
+                }
+                ([name, _], BindingsOf::Set) => return Err(refused(name, "Needs value")),
+                (_, BindingsOf::Set) => {
+                    let name = t.first().map_or("", String::as_str);
+                    return Err(refused(name, "Needs type and value"));
+                }
+            };
+            let oid = agent.oid(name)?;
+            let arcs: Vec<u32> = oid.as_oid().arcs().collect();
+            let object = agent.mibs.as_ref().and_then(|m| m.presentation(&arcs));
+            let value = setvalue::parse_for(letter, text, object, &|text| {
                 agent.oid(text).map_err(|e| e.to_string())
             })
-            .map_err(|e| format!("{}: {e}", t[0]))?;
+            .map_err(|e| refused(name, &e))?;
             Ok((oid, value))
         })
         .collect()

@@ -73,7 +73,7 @@ pub struct AgentOpts {
 /// nothing under it (walks); for table also `f<SEP>` fields separated by SEP
 /// instead of aligned, `h` the column headers only, `H` no column headers, `l` left-aligned,
 /// `b` brief column names, `w<N>` lines at most N wide; for walks `c`, OIDs not checked to
-/// increase.
+/// increase, and `t`, the time the walk took.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct AppOpts {
     /// Application options (`-Cn1 -Cr10`, `-Cip`).
@@ -109,6 +109,8 @@ pub struct App {
     pub no_check_increasing: bool,
     /// `-CI` (walks): when nothing is under the root, do not ask for the root itself.
     pub no_root_get: bool,
+    /// `-Ct` (walks): the time the walk took, on stderr at its end.
+    pub timed: bool,
 }
 
 impl AppOpts {
@@ -144,12 +146,13 @@ impl AppOpts {
                     }
                     'c' => app.no_check_increasing = true,
                     'I' => app.no_root_get = true,
+                    't' => app.timed = true,
                     'f' => {
                         app.separator = Some(chars.by_ref().collect());
                     }
                     other => {
                         return Err(format!(
-                        "-C{other}: unknown application option (known: n<N> r<N> i I p c f<SEP> h H l b w<N>)"
+                        "-C{other}: unknown application option (known: n<N> r<N> i I p c t f<SEP> h H l b w<N>)"
                     ))
                     }
                 }

@@ -210,8 +210,8 @@ enum Command {
     Set {
         #[command(flatten)]
         agent: ask::AgentOpts,
-        /// OID TYPE VALUE, repeated.
-        #[arg(required = true, num_args = 3.., allow_hyphen_values = true, value_names = ["OID", "TYPE", "VALUE"])]
+        /// OID TYPE VALUE, repeated (TYPE `=`: the object's SYNTAX says).
+        #[arg(required = true, num_args = 1.., allow_hyphen_values = true, value_names = ["OID", "TYPE", "VALUE"])]
         triples: Vec<String>,
     },
     /// Decode SNMP messages (v1, v2c, v3) from hex or a capture.

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use snmp_ber::OidBuf;
 use snmp_client::ClientError;
 
-use crate::agent::{agent_error, triples, Agent, ArgError, Bindings, Tool};
+use crate::agent::{agent_error, triples, Agent, ArgError, Bindings, BindingsOf, Tool};
 use crate::ask::{self, AgentOpts};
 
 /// The sender's uptime for a notification whose UPTIME argument is empty, as net-snmp's
@@ -72,7 +72,11 @@ fn notification(agent: &Agent, args: &[String]) -> Result<(u32, OidBuf, Bindings
     let [up, oid, rest @ ..] = args else {
         return Err("expected UPTIME TRAP-OID [OID TYPE VALUE]...".into());
     };
-    Ok((uptime(up)?, agent.oid(oid)?, triples(agent, rest)?))
+    Ok((
+        uptime(up)?,
+        agent.oid(oid)?,
+        triples(agent, rest, BindingsOf::Notification)?,
+    ))
 }
 
 /// snmptrap's SNMPv1 form: ENTERPRISE AGENT GENERIC SPECIFIC UPTIME, then bindings.
@@ -106,7 +110,7 @@ fn trap_v1(agent: &mut Agent, args: &[String]) -> Result<Result<(), ClientError>
         specific: number("specific trap", specific)?,
         uptime: uptime(up)?,
     };
-    let bindings = triples(agent, rest)?;
+    let bindings = triples(agent, rest, BindingsOf::Notification)?;
     Ok(match agent_addr {
         Some(_) => agent.session.trap_v1(&header, &bindings),
         // This host's address, as the session finds it.

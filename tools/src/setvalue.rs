@@ -5,6 +5,122 @@
 
 use snmp_ber::OidBuf;
 use snmp_client::Value;
+use snmp_codegen::mib::Presentation;
+
+/// The value of `text` as type `letter` for an object the MIB describes as `object` (when it
+/// does), checked as snmpset checks it before sending: `=` takes the type from the SYNTAX; a
+/// letter of another type is refused, an enumeration's label taken for its number, an INTEGER
+/// outside its ranges refused. The error is net-snmp's (`Bad variable type (Type of attribute
+/// is OCTET STRING, not INTEGER)`, `Value out of range (200 :: {(0..127)})`).
+pub fn parse_for(
+    letter: &str,
+    text: &str,
+    object: Option<&Presentation>,
+    oid: &dyn Fn(&str) -> Result<OidBuf, String>,
+) -> Result<Value, String> {
+    let letter = match (letter, object) {
+        ("=", Some(p)) => letter_of(&p.base).ok_or_else(|| format!("Bad object type: {letter}"))?,
+        (l, _) if l.len() != 1 || !"iuctaosxdbnCUIFD".contains(l) => {
+            return Err(format!("Bad object type: {l}"))
+        }
+        (l, _) => l,
+    };
+    let Some(p) = object else {
+        return parse(letter, text, oid).map_err(|_| format!("Bad value notation ({text})"));
+    };
+    if !fits(letter, &p.base) {
+        return Err(format!(
+            "Bad variable type (Type of attribute is {}, not {})",
+            type_name(&p.base),
+            letter_name(letter)
+        ));
+    }
+    if letter != "i" {
+        return parse(letter, text, oid).map_err(|_| format!("Bad value notation ({text})"));
+    }
+    let value = match p.enums.iter().find(|(label, _)| label == text.trim()) {
+        Some((_, n)) => *n,
+        None => match text.trim().parse::<i128>() {
+            Ok(n) => n,
+            Err(_) if !p.enums.is_empty() => return Err(format!("Value out of range ({text})")),
+            Err(_) => return Err(format!("Bad value notation ({text})")),
+        },
+    };
+    let in_range =
+        p.ranges.is_empty() || p.ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&value));
+    match i32::try_from(value) {
+        Ok(v) if in_range => Ok(Value::Integer(v.into())),
+        _ => {
+            let ranges: Vec<String> = p
+                .ranges
+                .iter()
+                .map(|(lo, hi)| format!("({lo}..{hi})"))
+                .collect();
+            Err(format!(
+                "Value out of range ({value} :: {{{}}})",
+                ranges.join(", ")
+            ))
+        }
+    }
+}
+
+/// The letter `=` stands for: the type of the SYNTAX's base.
+fn letter_of(base: &str) -> Option<&'static str> {
+    Some(match base {
+        "INTEGER" | "Integer32" => "i",
+        "Unsigned32" | "Gauge32" | "Gauge" => "u",
+        "Counter32" | "Counter" => "c",
+        "Counter64" => "C",
+        "TimeTicks" => "t",
+        "IpAddress" | "NetworkAddress" => "a",
+        "OBJECT IDENTIFIER" => "o",
+        "OCTET STRING" => "s",
+        "BITS" => "b",
+        _ => return None,
+    })
+}
+
+/// Whether a value of type `letter` may be set on an object of SYNTAX base `base`.
+fn fits(letter: &str, base: &str) -> bool {
+    match letter {
+        "i" => matches!(base, "INTEGER" | "Integer32"),
+        "u" => matches!(base, "Unsigned32" | "Gauge32" | "Gauge"),
+        "c" => matches!(base, "Counter32" | "Counter"),
+        "C" => base == "Counter64",
+        "t" => base == "TimeTicks",
+        "a" => matches!(base, "IpAddress" | "NetworkAddress"),
+        "o" => base == "OBJECT IDENTIFIER",
+        "s" | "d" => matches!(base, "OCTET STRING" | "Opaque"),
+        "x" => matches!(base, "OCTET STRING" | "Opaque" | "BITS"),
+        "b" => base == "BITS",
+        _ => true,
+    }
+}
+
+/// A SYNTAX base as net-snmp names it in its type errors.
+fn type_name(base: &str) -> &str {
+    match base {
+        "Gauge" => "Gauge32",
+        "Counter" => "Counter32",
+        "TimeTicks" => "Timeticks",
+        other => other,
+    }
+}
+
+/// The type a letter sets, as net-snmp names it in its type errors.
+fn letter_name(letter: &str) -> &'static str {
+    match letter {
+        "i" => "INTEGER",
+        "u" => "Unsigned32",
+        "c" => "Counter32",
+        "C" => "Counter64",
+        "t" => "Timeticks",
+        "a" => "IpAddress",
+        "o" => "OBJECT IDENTIFIER",
+        "b" => "BITS",
+        _ => "OCTET STRING",
+    }
+}
 
 /// The value of `text` as type `letter`; `oid` turns a name or a dotted OID into an OID (for
 /// `o`). The error says what was expected.
@@ -149,6 +265,58 @@ mod tests {
             Ok(Value::OctetString((&[0x80, 0x40]).into()))
         );
         assert_eq!(p("n", ""), Ok(Value::Null));
+    }
+
+    #[test]
+    fn checked_against_the_mib_as_snmpset_checks() {
+        let oid = |t: &str| t.parse::<OidBuf>().map_err(|e| e.to_string());
+        let object = |base: &str| Presentation {
+            base: base.into(),
+            ..Presentation::default()
+        };
+        let string = object("OCTET STRING");
+        assert_eq!(
+            parse_for("i", "5", Some(&string), &oid).unwrap_err(),
+            "Bad variable type (Type of attribute is OCTET STRING, not INTEGER)"
+        );
+        assert_eq!(
+            parse_for("=", "hello", Some(&string), &oid),
+            Ok(Value::OctetString("hello".into()))
+        );
+        let mut status = object("INTEGER");
+        status.enums = vec![("up".into(), 1), ("down".into(), 2)];
+        assert_eq!(
+            parse_for("i", "down", Some(&status), &oid),
+            Ok(Value::Integer(2))
+        );
+        assert_eq!(
+            parse_for("=", "up", Some(&status), &oid),
+            Ok(Value::Integer(1))
+        );
+        assert_eq!(
+            parse_for("i", "bogus", Some(&status), &oid).unwrap_err(),
+            "Value out of range (bogus)"
+        );
+        let mut services = object("INTEGER");
+        services.ranges = vec![(0, 127)];
+        assert_eq!(
+            parse_for("i", "200", Some(&services), &oid).unwrap_err(),
+            "Value out of range (200 :: {(0..127)})"
+        );
+        assert_eq!(
+            parse_for("u", "5", Some(&object("Integer32")), &oid).unwrap_err(),
+            "Bad variable type (Type of attribute is Integer32, not Unsigned32)"
+        );
+        assert_eq!(
+            parse_for("x", "zz", Some(&string), &oid).unwrap_err(),
+            "Bad value notation (zz)"
+        );
+        assert_eq!(
+            parse_for("q", "5", None, &oid).unwrap_err(),
+            "Bad object type: q"
+        );
+        // Without a definition, the letter is trusted.
+        assert_eq!(parse_for("i", "5", None, &oid), Ok(Value::Integer(5)));
     }
 
     #[test]

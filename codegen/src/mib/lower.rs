@@ -28,6 +28,8 @@ pub struct Presentation {
     pub hint: Option<String>,
     /// UNITS.
     pub units: Option<String>,
+    /// The value ranges an INTEGER is constrained to (inclusive), when it is.
+    pub ranges: Vec<(i128, i128)>,
 }
 
 /// The [`Presentation`] of `node` (of module `module` in `set`), when it has a SYNTAX.
@@ -40,6 +42,7 @@ pub fn presentation(set: &MibSet, module: usize, node: &Node) -> Option<Presenta
         bits: s.bits,
         hint: s.hint,
         units: node.units().map(str::to_string),
+        ranges: s.ranges.unwrap_or_default(),
     })
 }
 
