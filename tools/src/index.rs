@@ -213,11 +213,18 @@ fn dotted(arcs: &[u32]) -> String {
 /// enumeration's label, four numbers of an IpAddress, a quoted string (`"..."` with its length,
 /// `'...'` IMPLIED or of fixed size) or its arcs as numbers; what follows the components,
 /// numbers. The error is net-snmp's reason (`Index out of range: x (ifIndex)`).
-pub fn read_instance(text: &str, index: &[IndexPart]) -> Result<Vec<u32>, String> {
+///
+/// `node` names the node the text follows when it is not a column (net-snmp names it in its
+/// reason: `Sub-id not found: system -> x`).
+pub fn read_instance(
+    text: &str,
+    index: &[IndexPart],
+    node: Option<&str>,
+) -> Result<Vec<u32>, String> {
     let mut arcs = Vec::new();
     // `None` once the text is used up; `Some("")` when an empty arc follows a dot.
     let mut rest = Some(text);
-    let mut last: Option<&str> = None;
+    let mut last: Option<&str> = node;
     for part in index {
         let Some(text) = rest else { break };
         let go_on;
@@ -227,63 +234,69 @@ pub fn read_instance(text: &str, index: &[IndexPart]) -> Result<Vec<u32>, String
             break;
         }
     }
+    // What follows, as net-snmp reads it: numbers, or quoted strings (`"..."` with its
+    // length); anything else is refused with all that is left.
+    let refused = |what: &str| match last {
+        Some(name) => format!("Sub-id not found: {name} -> {what}"),
+        None => what.to_string(),
+    };
     while let Some(text) = rest {
-        let (token, after) = next_token(text);
-        let arc = token.parse().map_err(|_| match last {
-            Some(name) => format!("Sub-id not found: {name} -> {token}"),
-            None => token.to_string(),
-        })?;
-        arcs.push(arc);
-        rest = after;
+        if text.starts_with(|c: char| c.is_ascii_digit()) {
+            let (token, after) = next_token(text);
+            arcs.push(token.parse().map_err(|_| refused(token))?);
+            rest = after;
+        } else if let Some(((quote, s), after)) = quoted_token(text) {
+            if quote == '"' {
+                arcs.push(s.len() as u32);
+            }
+            arcs.extend(s.bytes().map(u32::from));
+            rest = after;
+        } else {
+            return Err(refused(text));
+        }
     }
     Ok(arcs)
 }
 
 /// One INDEX component read from the start of `text` into `arcs`: what follows it, and
-/// whether the next components are read as such (after an OBJECT IDENTIFIER, as net-snmp
-/// reads them, what follows is numbers).
+/// whether the next components are read as such (not after an OBJECT IDENTIFIER, a Gauge32
+/// or another type net-snmp has no form for in an index: what follows is then read as plain
+/// arcs).
 fn read_component<'t>(
     text: &'t str,
     part: &IndexPart,
     arcs: &mut Vec<u32>,
 ) -> Result<(Option<&'t str>, bool), String> {
-    let rest = read_one(text, part, arcs)?;
-    Ok((rest, part.syntax.base != Base::ObjectIdentifier))
-}
-
-fn read_one<'t>(
-    text: &'t str,
-    part: &IndexPart,
-    arcs: &mut Vec<u32>,
-) -> Result<Option<&'t str>, String> {
     let out_of_range = |token: &str| format!("Index out of range: {token} ({})", part.name);
     let number = |token: &str| token.parse::<u32>().map_err(|_| out_of_range(token));
-    match part.syntax.base {
-        Base::Integer
-        | Base::Integer32
-        | Base::Unsigned32
-        | Base::Gauge32
-        | Base::Gauge
-        | Base::TimeTicks => {
+    let octet = |token: &str| {
+        token
+            .parse::<u8>()
+            .map(u32::from)
+            .map_err(|_| out_of_range(token))
+    };
+    let rest = match part.syntax.base {
+        Base::Integer | Base::Integer32 | Base::Unsigned32 | Base::TimeTicks => {
             let (token, after) = next_token(text);
             let label = part.syntax.enums.iter().find(|(l, _)| l == token);
-            match label {
-                Some((_, n)) => arcs.push(u32::try_from(*n).map_err(|_| out_of_range(token))?),
-                None => arcs.push(number(token)?),
+            let value = match label {
+                Some((_, n)) => u32::try_from(*n).map_err(|_| out_of_range(token))?,
+                None => number(token)?,
+            };
+            if !in_ranges(part, value) {
+                return Err(out_of_range(token));
             }
-            Ok(after)
+            arcs.push(value);
+            after
         }
-        Base::IpAddress => numbers(text, 4, arcs, &|t| {
-            t.parse::<u8>().map(u32::from).map_err(|_| out_of_range(t))
-        }),
+        Base::IpAddress => numbers(text, 4, arcs, &octet)?,
         Base::OctetString if text.starts_with(['"', '\'']) => {
             let (token, after) = quoted_token(text).ok_or_else(|| out_of_range(text))?;
             push_string(arcs, part, token)?;
-            Ok(after)
+            after
         }
-        // A string (or an OBJECT IDENTIFIER) written as its arcs: its length first unless
-        // IMPLIED or of fixed size.
-        Base::OctetString | Base::ObjectIdentifier => {
+        // A string written as its arcs: its length first unless IMPLIED or of fixed size.
+        Base::OctetString => {
             let (count, rest) = match (part.implied, part.syntax.fixed_size()) {
                 (true, _) => (usize::MAX, Some(text)),
                 (false, Some(size)) => (size, Some(text)),
@@ -295,17 +308,37 @@ fn read_one<'t>(
                 }
             };
             match rest {
-                Some(rest) => numbers(rest, count, arcs, &number),
-                None => Ok(None),
+                Some(rest) => numbers(rest, count, arcs, &octet)?,
+                None => None,
             }
         }
-        // Other types are written as numbers: one arc.
-        _ => {
+        // SMIv1's NetworkAddress: its type, then an IpAddress when it is 1 (internet).
+        Base::NetworkAddress => {
             let (token, after) = next_token(text);
-            arcs.push(number(token)?);
-            Ok(after)
+            let kind = number(token)?;
+            arcs.push(kind);
+            match (kind, after) {
+                (1, Some(rest)) => numbers(rest, 4, arcs, &octet)?,
+                (1, None) => None,
+                _ => return Ok((after, false)),
+            }
         }
-    }
+        _ => return Ok((Some(text), false)),
+    };
+    Ok((rest, true))
+}
+
+/// Whether `value` is inside the index object's value ranges (when it has any), compared
+/// signed for INTEGER and Integer32 as net-snmp compares them.
+fn in_ranges(part: &IndexPart, value: u32) -> bool {
+    let Some(ranges) = part.syntax.ranges.as_deref() else {
+        return true;
+    };
+    let v = match part.syntax.base {
+        Base::Integer | Base::Integer32 => i128::from(value as i32),
+        _ => i128::from(value),
+    };
+    ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&v))
 }
 
 /// Up to `count` dot-separated numbers from the start of `text` into `arcs`; what follows.
@@ -368,8 +401,17 @@ fn push_string(
     match (quote, unprefixed) {
         ('"', true) => return Err("\"-quote is for variable length strings".into()),
         ('\'', false) => return Err("'-quote is for fixed length strings".into()),
-        ('"', false) => arcs.push(s.len() as u32),
         _ => {}
+    }
+    // Its length within the SIZE (net-snmp refuses a string index with none), shown as
+    // net-snmp shows it: from the opening quote, without the closing one.
+    let len = s.len() as i128;
+    let sizes = part.syntax.sizes.as_deref().unwrap_or_default();
+    if !sizes.iter().any(|(lo, hi)| (*lo..=*hi).contains(&len)) {
+        return Err(format!("Index out of range: {quote}{s} ({})", part.name));
+    }
+    if quote == '"' {
+        arcs.push(s.len() as u32);
     }
     arcs.extend(s.bytes().map(u32::from));
     Ok(())
@@ -386,6 +428,7 @@ mod tests {
             implied,
             syntax: Syntax {
                 base,
+                sizes: (base == Base::OctetString).then(|| vec![(0, 32)]),
                 ..Syntax::default()
             },
         }
@@ -481,67 +524,96 @@ mod tests {
             part("vacmSecurityName", Base::OctetString, false),
         ];
         assert_eq!(
-            read_instance("3.\"aesuser\"", &vacm).unwrap(),
+            read_instance("3.\"aesuser\"", &vacm, None).unwrap(),
             [3, 7, 97, 101, 115, 117, 115, 101, 114]
         );
         assert_eq!(
-            read_instance("3.\"a.b\"", &vacm).unwrap(),
+            read_instance("3.\"a.b\"", &vacm, None).unwrap(),
             [3, 3, 97, 46, 98]
         );
         assert_eq!(
-            read_instance("3.\"a\\\"b\"", &vacm).unwrap(),
+            read_instance("3.\"a\\\"b\"", &vacm, None).unwrap(),
             [3, 3, 97, 34, 98]
         );
-        assert_eq!(read_instance("3.\"\".1.2", &vacm).unwrap(), [3, 0, 1, 2]);
         assert_eq!(
-            read_instance("3.aesuser", &vacm).unwrap_err(),
+            read_instance("3.\"\".1.2", &vacm, None).unwrap(),
+            [3, 0, 1, 2]
+        );
+        assert_eq!(
+            read_instance("3.aesuser", &vacm, None).unwrap_err(),
             "Index out of range: aesuser (vacmSecurityName)"
         );
         assert_eq!(
-            read_instance("x", &vacm).unwrap_err(),
+            read_instance("x", &vacm, None).unwrap_err(),
             "Index out of range: x (vacmSecurityModel)"
         );
         assert_eq!(
-            read_instance("3.\"ab\".x", &vacm).unwrap_err(),
+            read_instance("3.\"ab\".x", &vacm, None).unwrap_err(),
             "Sub-id not found: vacmSecurityName -> x"
         );
         assert_eq!(
-            read_instance("3.\"ab", &vacm).unwrap_err(),
+            read_instance("3.\"ab", &vacm, None).unwrap_err(),
             "Index out of range: \"ab (vacmSecurityName)"
         );
         let mut level = part("level", Base::Integer, false);
         level.syntax.enums = vec![("noAuthNoPriv".into(), 1), ("authPriv".into(), 3)];
-        assert_eq!(read_instance("authPriv.4", &[level]).unwrap(), [3, 4]);
+        assert_eq!(read_instance("authPriv.4", &[level], None).unwrap(), [3, 4]);
         let ip = [part("ipAdEntAddr", Base::IpAddress, false)];
-        assert_eq!(read_instance("1.2.3", &ip).unwrap(), [1, 2, 3]);
+        assert_eq!(read_instance("1.2.3", &ip, None).unwrap(), [1, 2, 3]);
         assert_eq!(
-            read_instance("1.2.3.256", &ip).unwrap_err(),
+            read_instance("1.2.3.256", &ip, None).unwrap_err(),
             "Index out of range: 256 (ipAdEntAddr)"
         );
         let implied = [part("name", Base::OctetString, true)];
-        assert_eq!(read_instance("'ab'", &implied).unwrap(), [97, 98]);
-        assert!(read_instance("\"ab\"", &implied).is_err());
-        assert_eq!(read_instance("0.x", &[]).unwrap_err(), "x");
-        assert_eq!(read_instance("0.", &[]).unwrap_err(), "");
+        assert_eq!(read_instance("'ab'", &implied, None).unwrap(), [97, 98]);
+        assert!(read_instance("\"ab\"", &implied, None).is_err());
+        assert_eq!(read_instance("0.x", &[], None).unwrap_err(), "x");
+        assert_eq!(read_instance("0.", &[], None).unwrap_err(), "");
         // A string written as numbers: its length, then its octets.
         assert_eq!(
-            read_instance("3.2.97.98.5", &vacm).unwrap(),
+            read_instance("3.2.97.98.5", &vacm, None).unwrap(),
             [3, 2, 97, 98, 5]
         );
         assert_eq!(
-            read_instance("3.2.97.x", &vacm).unwrap_err(),
+            read_instance("3.2.97.x", &vacm, None).unwrap_err(),
             "Index out of range: x (vacmSecurityName)"
         );
-        assert_eq!(read_instance("97.98", &implied).unwrap(), [97, 98]);
+        assert_eq!(read_instance("97.98", &implied, None).unwrap(), [97, 98]);
         // After an OBJECT IDENTIFIER (its length, its arcs), numbers only.
         let policy = [
             part("policy", Base::ObjectIdentifier, false),
             part("kind", Base::Integer, false),
         ];
-        assert_eq!(read_instance("2.1.3.9", &policy).unwrap(), [2, 1, 3, 9]);
         assert_eq!(
-            read_instance("2.1.3.ipv4", &policy).unwrap_err(),
-            "Sub-id not found: policy -> ipv4"
+            read_instance("2.1.3.9", &policy, None).unwrap(),
+            [2, 1, 3, 9]
+        );
+        assert_eq!(
+            read_instance("2.1.3.ipv4.\"a\"", &policy, None).unwrap_err(),
+            "Sub-id not found: policy -> ipv4.\"a\""
+        );
+        // Values outside the index object's ranges and sizes are refused.
+        let mut if_index = part("ifIndex", Base::Integer32, false);
+        if_index.syntax.ranges = Some(vec![(1, 2147483647)]);
+        assert_eq!(
+            read_instance("0", &[if_index], None).unwrap_err(),
+            "Index out of range: 0 (ifIndex)"
+        );
+        let mut name = part("vacmSecurityName", Base::OctetString, false);
+        name.syntax.sizes = Some(vec![(1, 32)]);
+        assert_eq!(
+            read_instance("\"\"", &[name], None).unwrap_err(),
+            "Index out of range: \" (vacmSecurityName)"
+        );
+        // After a node that is not a column, plain arcs; net-snmp names the node.
+        assert_eq!(
+            read_instance("1.x", &[], Some("system")).unwrap_err(),
+            "Sub-id not found: system -> x"
+        );
+        // Quoted strings after the components too.
+        assert_eq!(
+            read_instance("1.\"ab\".'c'", &[], None).unwrap(),
+            [1, 2, 97, 98, 99]
         );
     }
 }

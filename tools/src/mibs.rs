@@ -243,7 +243,7 @@ impl Mibs {
             let mut oid = vec![arc as u32];
             oid.extend(
                 suffix
-                    .map_or(Ok(Vec::new()), |s| index::read_instance(s, &[]))
+                    .map_or(Ok(Vec::new()), |s| index::read_instance(s, &[], Some(name)))
                     .map_err(|e| NameError::Unknown(Some(e)))?,
             );
             return Ok(oid);
@@ -256,21 +256,25 @@ impl Mibs {
             None => candidates[0],
         };
         let mut oid = self.resolved.oid(&self.resolved.nodes[node]);
-        if let Some(suffix) = suffix {
-            let arcs = match self.instance_index(node, &oid) {
-                // A row's name: its column arc, then the instance.
-                Some((index, true)) => match suffix.split_once('.') {
-                    Some((column, rest)) => index::read_instance(column, &[]).and_then(|mut c| {
-                        c.extend(index::read_instance(rest, index)?);
-                        Ok(c)
-                    }),
-                    None => index::read_instance(suffix, &[]),
-                },
-                Some((index, false)) => index::read_instance(suffix, index),
-                None => index::read_instance(suffix, &[]),
-            };
-            oid.extend(arcs.map_err(|e| NameError::Unknown(Some(e)))?);
-        }
+        let Some(suffix) = suffix else {
+            return Ok(oid);
+        };
+        let (node, rest) = self.descend(node, &mut oid, suffix)?;
+        let Some(rest) = rest else {
+            return Ok(oid);
+        };
+        // After a leaf, its row's INDEX when it is a column; after a node with children,
+        // plain arcs.
+        let arcs = match self.has_children(&self.resolved.oid(&self.resolved.nodes[node])) {
+            true => {
+                index::read_instance(rest, &[], Some(self.set.name(&self.resolved.nodes[node])))
+            }
+            false => {
+                let index = self.instance_index(node, &oid).filter(|(_, row)| !row);
+                index::read_instance(rest, index.map_or(&[], |(i, _)| i), None)
+            }
+        };
+        oid.extend(arcs.map_err(|e| NameError::Unknown(Some(e)))?);
         Ok(oid)
     }
 
@@ -299,6 +303,65 @@ impl Mibs {
             }
             token => format!("Sub-id not found: {parent} -> {token}"),
         }
+    }
+
+    /// From `node` (at `oid`) down through its children as `text` names them (`system.sysDescr`,
+    /// `ifTable.1.2`), as net-snmp reads a name: the deepest node reached and what is left of
+    /// the text (`None`: nothing). A number that no child has is taken as an arc, and ends the
+    /// descent.
+    fn descend<'t>(
+        &self,
+        mut node: usize,
+        oid: &mut Vec<u32>,
+        text: &'t str,
+    ) -> Result<(usize, Option<&'t str>), NameError> {
+        let mut rest = Some(text);
+        while let Some(text) = rest.filter(|_| self.has_children(oid)) {
+            let (token, after) = text
+                .split_once('.')
+                .map_or((text, None), |(t, a)| (t, Some(a)));
+            let parent = self.set.name(&self.resolved.nodes[node]);
+            let refused =
+                || NameError::Unknown(Some(format!("Sub-id not found: {parent} -> {token}")));
+            let arc = match token.parse::<u32>() {
+                Ok(arc) if token.starts_with(|c: char| c.is_ascii_digit()) => arc,
+                _ if token.starts_with(|c: char| c.is_ascii_digit()) => return Err(refused()),
+                _ => match self
+                    .children(oid)
+                    .find(|&(_, c)| self.set.name(&self.resolved.nodes[c]) == token)
+                {
+                    Some((arc, _)) => arc,
+                    None => return Err(refused()),
+                },
+            };
+            oid.push(arc);
+            rest = after;
+            match self.lookup().at_oid.get(oid.as_slice()) {
+                Some(&child) => node = child,
+                None => return Ok((node, rest)),
+            }
+        }
+        Ok((node, rest))
+    }
+
+    /// The nodes right below `oid`: their last arcs and nodes.
+    fn children<'s>(&'s self, oid: &'s [u32]) -> impl Iterator<Item = (u32, usize)> + 's {
+        self.lookup()
+            .by_oid
+            .range(oid.to_vec()..)
+            .skip(1)
+            .take_while(move |(o, _)| o.starts_with(oid))
+            .filter(move |(o, _)| o.len() == oid.len() + 1)
+            .map(|(o, &n)| (o[oid.len()], n))
+    }
+
+    /// Whether some node is below `oid`.
+    fn has_children(&self, oid: &[u32]) -> bool {
+        self.lookup()
+            .by_oid
+            .range(oid.to_vec()..)
+            .nth(1)
+            .is_some_and(|(o, _)| o.starts_with(oid))
     }
 
     /// An OID to `MODULE::name.suffix` by longest prefix, the instance after a column shown

@@ -117,7 +117,7 @@ fn table_indexes_and_module_names_as_net_snmp_writes_and_reads_them() {
         }
     }
     assert!(read_back >= 20, "{read_back} names read back");
-    // What does not translate: net-snmp's words and exit code.
+    // What does not translate: net-snmp's words and exit code; and what does, the same.
     for bad in [
         "ifDescr.x",
         "vacmGroupName.3.aesuser",
@@ -127,6 +127,15 @@ fn table_indexes_and_module_names_as_net_snmp_writes_and_reads_them() {
         "nonexistent.0",
         ".1.3.x.4",
         "sysDescr.0.",
+        "ifDescr.0",
+        "vacmGroupName.3.\"\"",
+        "ifTable.1.99.x",
+        "system.x",
+        // and names net-snmp reads that spell the path or the instance another way
+        "system.sysDescr.0",
+        "ifTable.ifEntry.ifDescr.1",
+        "ifTable.1.2.1",
+        "ipAddressIfIndex.1.4.127.0.0.1",
     ] {
         let args = with(&[], "");
         let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
