@@ -7,6 +7,7 @@
 pub mod agent;
 pub mod ask;
 pub mod capture;
+pub mod describe;
 pub mod hexdump;
 pub mod index;
 pub mod listen;

@@ -62,6 +62,9 @@ struct TranslateOpts {
     /// and `b`, `u`, `s`, `r`, `h` are accepted; names are always looked up as `R` does.
     #[arg(short = 'I', value_name = "FLAGS", action = clap::ArgAction::Append)]
     input: Vec<String>,
+    /// Reports, as snmptranslate's `-T`: `d` each input's definition after its name.
+    #[arg(short = 'T', value_name = "FLAGS", action = clap::ArgAction::Append)]
+    report: Vec<String>,
 }
 
 #[derive(Subcommand)]
@@ -737,6 +740,11 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
         eprintln!("snmpc: -I{c}: unknown input option (these are known: R b u s r h)");
         return ExitCode::from(2);
     }
+    if let Some(c) = opts.report.concat().chars().find(|c| *c != 'd') {
+        eprintln!("snmpc: -T{c}: not supported (-Td is: each input's definition)");
+        return ExitCode::from(2);
+    }
+    let described = opts.report.concat().contains('d');
     let random_access = opts.input.concat().contains('R');
     // As snmptranslate: a blank line between outputs; the first input that does not
     // translate ends the run (exit 2).
@@ -745,7 +753,14 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
             println!();
         }
         match translate_one(&m, input, output) {
-            Ok(text) => println!("{text}"),
+            Ok((text, arcs)) if described => {
+                println!("{text}");
+                match snmpc::describe::describe(&m, &arcs) {
+                    Some(d) => println!("{d}"),
+                    None => println!("No description"),
+                }
+            }
+            Ok((text, _)) => println!("{text}"),
             Err(_) if random_access => {
                 eprintln!("Unknown object identifier: {input}");
                 return ExitCode::from(2);
@@ -764,19 +779,19 @@ fn numeric_input(input: &str) -> bool {
     input.starts_with('.') || input.starts_with(|c: char| c.is_ascii_digit())
 }
 
-/// One input (a name or an OID) named as `-O` says, as snmptranslate does: `-On` for the
-/// OID of a name, the default (`-OS`) for the name of an OID.
+/// One input (a name or an OID) named as `-O` says, as snmptranslate does (`-On` for the
+/// OID of a name, the default `-OS` for the name of an OID), and its arcs.
 fn translate_one(
     m: &mibs::Mibs,
     input: &str,
     output: print::Output,
-) -> Result<String, mibs::NameError> {
+) -> Result<(String, Vec<u32>), mibs::NameError> {
     let arcs = match numeric_input(input) {
         true => numeric_arcs(input.trim_start_matches('.'))
             .map_err(|_| mibs::NameError::Unknown(Some(m.bad_arc(input))))?,
         false => m.name_to_oid(input)?,
     };
-    Ok(print::name_of(m, &arcs, output.naming, output.index))
+    Ok((print::name_of(m, &arcs, output.naming, output.index), arcs))
 }
 
 /// The arcs of a dotted OID; an arc that is not a number, or over 32 bits (SMI's limit,

@@ -364,6 +364,86 @@ impl Mibs {
             .is_some_and(|(o, _)| o.starts_with(oid))
     }
 
+    /// The deepest node on `oid`'s path: how many arcs it has, and the node.
+    pub fn deepest(&self, oid: &[u32]) -> Option<(usize, usize)> {
+        (1..=oid.len())
+            .rev()
+            .find_map(|k| Some((k, *self.lookup().at_oid.get(&oid[..k])?)))
+    }
+
+    /// A node's definition as its module writes it.
+    pub fn written(&self, node: usize) -> &snmp_codegen::mib::Node {
+        self.set.node(&self.resolved.nodes[node])
+    }
+
+    /// A node's descriptor.
+    pub fn label(&self, node: usize) -> &str {
+        self.set.name(&self.resolved.nodes[node])
+    }
+
+    /// The name of the node `oid` (or of its root), as the tree names it.
+    pub fn label_at(&self, oid: &[u32]) -> Option<&str> {
+        match oid {
+            [root] => ROOTS.get(usize::try_from(*root).ok()?).copied(),
+            _ => Some(self.label(*self.lookup().at_oid.get(oid)?)),
+        }
+    }
+
+    /// A name written in `node`'s module (an INDEX item, an OBJECTS member).
+    pub fn name_in(&self, node: usize, name: snmp_codegen::mib::tree::Name) -> &str {
+        self.set.modules[self.resolved.nodes[node].module()]
+            .smi
+            .name(name)
+    }
+
+    /// The OBJECTS (or VARIABLES) of a notification.
+    pub fn members(&self, node: usize) -> Vec<&str> {
+        let written = self.written(node);
+        written
+            .members()
+            .iter()
+            .map(|&m| self.name_in(node, m))
+            .collect()
+    }
+
+    /// The modules that define `node`'s descriptor at `oid`, in the order net-snmp reads them.
+    pub fn defined_by(&self, node: usize, oid: &[u32]) -> Vec<&str> {
+        let mut modules: Vec<&str> = Vec::new();
+        for &n in self
+            .lookup()
+            .by_name
+            .get(self.label(node))
+            .into_iter()
+            .flatten()
+        {
+            let name = self.module_name(n);
+            if self.resolved.oid(&self.resolved.nodes[n]) == oid && modules.last() != Some(&name) {
+                modules.push(name);
+            }
+        }
+        modules
+    }
+
+    /// A node's DESCRIPTION as its file has it, cut after 4,095 bytes as net-snmp keeps it.
+    pub fn description(&self, node: usize) -> Option<String> {
+        let range = self.written(node).description()?;
+        let file = &self.set.files[self.set.modules[self.resolved.nodes[node].module()].file];
+        let text = file.text().ok()?;
+        let text = range.get(&text)?;
+        let mut end = text.len().min(4095);
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        Some(text[..end].to_string())
+    }
+
+    /// A node's SYNTAX followed through its TEXTUAL-CONVENTIONs.
+    pub fn syntax(&self, node: usize) -> Option<snmp_codegen::mib::ir::Syntax> {
+        let m = self.resolved.nodes[node].module();
+        let ty = self.written(node).syntax.as_ref()?;
+        Some(snmp_codegen::mib::lower::syntax(&self.set, m, ty))
+    }
+
     /// An OID to `MODULE::name.suffix` by longest prefix, the instance after a column shown
     /// by its row's INDEX as `style` says; under no node of a module, by its root
     /// (`joint-iso-ccitt.25.1234`, as net-snmp names it); `None` under no root either.

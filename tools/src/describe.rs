@@ -1,0 +1,241 @@
+//! `snmpc translate -Td`: an object's definition as snmptranslate prints it (its macro, the
+//! modules that define it, its SYNTAX through its TEXTUAL-CONVENTION, DISPLAY-HINT, UNITS,
+//! MAX-ACCESS, STATUS, INDEX, OBJECTS, DESCRIPTION, DEFVAL, and where it is in the tree), line
+//! for line, since scripts read that output.
+
+use std::fmt::Write as _;
+
+use snmp_codegen::mib::ir::{Base, Syntax};
+use snmp_codegen::mib::NodeKind;
+
+use crate::mibs::Mibs;
+
+/// The definition of the deepest node on `oid`'s path, as `snmptranslate -Td` prints it after
+/// the name; `None` when no module names even its first arc.
+pub fn describe(mibs: &Mibs, oid: &[u32]) -> Option<String> {
+    let (k, node) = mibs.deepest(oid)?;
+    let written = mibs.written(node);
+    let mut s = String::new();
+    let _ = writeln!(s, "{} {}", mibs.label(node), macro_name(written.kind));
+    let _ = writeln!(
+        s,
+        "  -- FROM\t{}",
+        mibs.defined_by(node, &oid[..k]).join(", ")
+    );
+    if written.kind == NodeKind::ObjectType {
+        object_clauses(&mut s, mibs, node);
+    }
+    if matches!(
+        written.kind,
+        NodeKind::NotificationType | NodeKind::TrapType
+    ) && !written.members().is_empty()
+    {
+        let clause = match written.kind {
+            NodeKind::TrapType => "VARIABLES",
+            _ => "OBJECTS",
+        };
+        let _ = writeln!(s, "  {clause}\t{{ {} }}", mibs.members(node).join(", "));
+    }
+    if let Some(text) = mibs.description(node) {
+        let _ = writeln!(s, "  DESCRIPTION\t\"{text}\"");
+    }
+    if let Some(defval) = written
+        .defval()
+        .filter(|_| written.kind == NodeKind::ObjectType)
+    {
+        let _ = writeln!(s, "  DEFVAL\t{{ {} }}", defval_tokens(defval));
+    }
+    s.push_str("::= {");
+    for j in 1..oid.len() {
+        match mibs.label_at(&oid[..j]) {
+            Some(label) => {
+                let _ = write!(s, " {label}({})", oid[j - 1]);
+            }
+            None => {
+                let _ = write!(s, " {}", oid[j - 1]);
+            }
+        }
+    }
+    let _ = write!(s, " {} }}", oid[oid.len() - 1]);
+    Some(s)
+}
+
+/// The clauses of an OBJECT-TYPE net-snmp keeps.
+fn object_clauses(s: &mut String, mibs: &Mibs, node: usize) {
+    let written = mibs.written(node);
+    // (A row's or a table's SEQUENCE type is no convention.)
+    let syntax = mibs.syntax(node).filter(|y| y.base != Base::None);
+    if let Some(tc) = syntax.as_ref().and_then(|y| y.convention.as_ref()) {
+        let _ = writeln!(s, "  -- TEXTUAL CONVENTION {}", tc.name);
+    }
+    if let Some(y) = &syntax {
+        if let Some(base) = base_name(y.base) {
+            let _ = writeln!(s, "  SYNTAX\t{base}{}", restriction(y));
+        }
+        if let Some(hint) = &y.hint {
+            let _ = writeln!(s, "  DISPLAY-HINT\t\"{hint}\"");
+        }
+    }
+    if let Some(units) = written.units() {
+        let _ = writeln!(s, "  UNITS\t\t\"{units}\"");
+    }
+    if let Some(access) = written.access {
+        let _ = writeln!(s, "  MAX-ACCESS\t{}", access.as_str());
+    }
+    if let Some(status) = written.status {
+        let _ = writeln!(s, "  STATUS\t{}", status.as_str());
+    }
+    if let Some(base) = written.augments() {
+        let _ = writeln!(s, "  AUGMENTS\t{{ {} }}", mibs.name_in(node, base));
+    }
+    if !written.index().is_empty() {
+        let parts: Vec<String> = written
+            .index()
+            .iter()
+            .map(|i| {
+                let implied = if i.implied { "IMPLIED " } else { "" };
+                format!("{implied}{}", mibs.name_in(node, i.name))
+            })
+            .collect();
+        let _ = writeln!(s, "  INDEX\t\t{{ {} }}", parts.join(", "));
+    }
+}
+
+/// The macro net-snmp names a node by (`type_23`: its own name for NOTIFICATION-GROUP).
+fn macro_name(kind: NodeKind) -> &'static str {
+    match kind {
+        NodeKind::TrapType => "TRAP-TYPE",
+        NodeKind::NotificationType => "NOTIFICATION-TYPE",
+        NodeKind::ObjectGroup => "OBJECT-GROUP",
+        NodeKind::NotificationGroup => "type_23",
+        NodeKind::AgentCapabilities => "AGENT-CAPABILITIES",
+        NodeKind::ModuleIdentity => "MODULE-IDENTITY",
+        NodeKind::ObjectIdentity => "OBJECT-IDENTITY",
+        NodeKind::ModuleCompliance => "MODULE-COMPLIANCE",
+        _ => "OBJECT-TYPE",
+    }
+}
+
+/// A SYNTAX base as net-snmp names it there.
+fn base_name(base: Base) -> Option<&'static str> {
+    Some(match base {
+        Base::ObjectIdentifier => "OBJECT IDENTIFIER",
+        Base::OctetString => "OCTET STRING",
+        Base::Integer => "INTEGER",
+        Base::NetworkAddress => "NetworkAddress",
+        Base::IpAddress => "IpAddress",
+        Base::Counter32 | Base::Counter => "Counter32",
+        Base::Gauge32 | Base::Gauge => "Gauge32",
+        Base::TimeTicks => "TimeTicks",
+        Base::Opaque => "Opaque",
+        Base::Null => "NULL",
+        Base::Counter64 => "Counter64",
+        Base::Bits => "BITS",
+        Base::Unsigned32 => "Unsigned32",
+        Base::Integer32 => "Integer32",
+        Base::None => return None,
+    })
+}
+
+/// What follows the base: ` (0..255) ` (sizes of a string, ranges of a number, ` | ` between),
+/// ` {up(1), down(2)} ` (named numbers or bits), or nothing.
+fn restriction(y: &Syntax) -> String {
+    let bounds = match y.base {
+        Base::OctetString => y.sizes.as_deref(),
+        Base::Integer | Base::Integer32 | Base::Unsigned32 | Base::Gauge32 | Base::Gauge => {
+            y.ranges.as_deref()
+        }
+        _ => None,
+    };
+    let mut s = String::new();
+    if let Some(bounds) = bounds.filter(|b| !b.is_empty()) {
+        let parts: Vec<String> = bounds
+            .iter()
+            .map(|(lo, hi)| match lo == hi {
+                true => lo.to_string(),
+                false => format!("{lo}..{hi}"),
+            })
+            .collect();
+        let _ = write!(s, " ({}) ", parts.join(" | "));
+    }
+    let named = match y.base {
+        Base::Bits => &y.bits,
+        _ => &y.enums,
+    };
+    if !named.is_empty() {
+        let parts: Vec<String> = named.iter().map(|(l, v)| format!("{l}({v})")).collect();
+        let _ = write!(s, " {{{}}} ", parts.join(", "));
+    }
+    s
+}
+
+/// A DEFVAL as net-snmp keeps it: its tokens separated by spaces, a quoted string within
+/// `\"`s.
+fn defval_tokens(text: &str) -> String {
+    let mut tokens: Vec<String> = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(&c) = chars.peek() {
+        match c {
+            c if c.is_whitespace() => {
+                chars.next();
+            }
+            '{' | '}' | ',' | '(' | ')' => {
+                chars.next();
+                tokens.push(c.to_string());
+            }
+            '"' => {
+                chars.next();
+                let quoted: String = chars.by_ref().take_while(|&c| c != '"').collect();
+                tokens.push(format!("\\\"{quoted}\\\""));
+            }
+            _ => {
+                let mut word = String::new();
+                while let Some(&c) = chars.peek() {
+                    if c.is_whitespace() || "{},()\"".contains(c) {
+                        break;
+                    }
+                    word.push(c);
+                    chars.next();
+                }
+                tokens.push(word);
+            }
+        }
+    }
+    tokens.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defvals_as_net_snmp_keeps_them() {
+        assert_eq!(defval_tokens("\"\""), "\\\"\\\"");
+        assert_eq!(defval_tokens(" 0 "), "0");
+        assert_eq!(defval_tokens("{ a, b }"), "{ a , b }");
+        assert_eq!(defval_tokens("'00'H"), "'00'H");
+    }
+
+    #[test]
+    fn restrictions_as_net_snmp_prints_them() {
+        let y = Syntax {
+            base: Base::OctetString,
+            sizes: Some(vec![(0, 255)]),
+            ..Syntax::default()
+        };
+        assert_eq!(restriction(&y), " (0..255) ");
+        let y = Syntax {
+            base: Base::Integer,
+            enums: vec![("up".into(), 1), ("down".into(), 2)],
+            ..Syntax::default()
+        };
+        assert_eq!(restriction(&y), " {up(1), down(2)} ");
+        let y = Syntax {
+            base: Base::Integer32,
+            ranges: Some(vec![(1, 1), (3, 7)]),
+            ..Syntax::default()
+        };
+        assert_eq!(restriction(&y), " (1 | 3..7) ");
+        assert_eq!(restriction(&Syntax::default()), "");
+    }
+}
