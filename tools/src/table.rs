@@ -63,9 +63,10 @@ pub fn table(opts: &AgentOpts, app: &AppOpts, limits: &WalkLimits, table: &str) 
         };
         // A column the modules do not define is left out, as snmptable leaves it out.
         if let Some(k) = columns.iter().position(|(arc, _)| *arc == column) {
-            let row = rows
-                .entry(index.to_vec())
-                .or_insert_with(|| vec![None; columns.len()]);
+            let (_, row) = rows.entry(index.to_vec()).or_insert_with(|| {
+                let shown = index_text(&printer.name(vb.oid.as_oid()), index);
+                (shown, vec![None; columns.len()])
+            });
             row[k] = Some(printer.value(&vb.value, presentations[k]));
         }
     });
@@ -76,8 +77,29 @@ pub fn table(opts: &AgentOpts, app: &AppOpts, limits: &WalkLimits, table: &str) 
     ExitCode::SUCCESS
 }
 
-/// A table's rows: index arcs to a cell per column.
-type Rows = std::collections::BTreeMap<Vec<u32>, Vec<Option<String>>>;
+/// A table's rows: index arcs to the index as shown and a cell per column.
+type Rows = std::collections::BTreeMap<Vec<u32>, (String, Vec<Option<String>>)>;
+
+/// The index of a row as snmptable shows it: what follows the column's name in a cell's
+/// name as `-O` names it (`3."aesuser"`, `[ipv4]["192.0.2.1"]` under `-OX`), the arcs under
+/// `-On`.
+fn index_text(name: &str, arcs: &[u32]) -> String {
+    let dotted = || {
+        arcs.iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(".")
+    };
+    if name.starts_with('.') {
+        return dotted();
+    }
+    let column = name.split_once("::").map_or(name, |(_, rest)| rest);
+    match column.find(['.', '[']) {
+        Some(i) if column[i..].starts_with('.') => column[i + 1..].to_string(),
+        Some(i) => column[i..].to_string(),
+        None => dotted(),
+    }
+}
 
 /// The length of the prefix `-Cb` strips from every column name, as snmptable works it out:
 /// the shortest prefix each name shares with the one before it (where a name is a prefix of
@@ -111,20 +133,14 @@ fn print_table(name: &str, columns: &[(u32, String)], rows: &Rows, app: &crate::
     }
     let lines: Vec<Vec<String>> = rows
         .values()
-        .map(|cells| {
+        .map(|(_, cells)| {
             cells
                 .iter()
                 .map(|c| c.clone().unwrap_or_else(|| "?".into()))
                 .collect()
         })
         .collect();
-    let indices: Vec<String> = rows
-        .keys()
-        .map(|index| {
-            let dotted: Vec<String> = index.iter().map(u32::to_string).collect();
-            dotted.join(".")
-        })
-        .collect();
+    let indices: Vec<String> = rows.values().map(|(index, _)| index.clone()).collect();
     let mut out = std::io::stdout().lock();
     // As snmptable: `-Ch` asks for no rows, so it finds none.
     if app.headers_only {

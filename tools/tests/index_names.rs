@@ -36,8 +36,8 @@ fn names(out: &str) -> Vec<&str> {
 
 #[test]
 fn table_indexes_and_module_names_as_net_snmp_writes_and_reads_them() {
-    let tools = ["snmpd", "snmpwalk", "snmpget"].map(support::tool);
-    let [Some(snmpd), Some(walk), Some(get)] = tools else {
+    let tools = ["snmpd", "snmpwalk", "snmpget", "snmptable"].map(support::tool);
+    let [Some(snmpd), Some(walk), Some(get), Some(table)] = tools else {
         support::require_or_skip(
             "snmpd or net-snmp's tools not found (apt-get install -y snmpd snmp)",
         );
@@ -87,6 +87,21 @@ fn table_indexes_and_module_names_as_net_snmp_writes_and_reads_them() {
         if root == ".1" {
             whole_view = ours;
         }
+    }
+    // snmptable's index column: the instance as the names show it.
+    for (extra, root) in [
+        (&["-Ci"][..], "vacmAccessTable"),
+        (&["-Ci", "-OX"], "ipAddressTable"),
+        (&["-Ci", "-Cb"], "usmUserTable"),
+    ] {
+        let args = with(extra, root);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (theirs, _, their_code) = net_snmp(&table, &args);
+        let mut ours_args = vec!["table"];
+        ours_args.extend(&args);
+        let (ours, err, code) = snmpc(&ours_args);
+        assert_eq!((code, their_code), (0, 0), "table {args:?}: {err}");
+        assert_eq!(ours, theirs, "table {args:?}");
     }
     // Names with string, enumeration and address indexes read back by both to the same
     // instance (a GET of each prints the same name).
