@@ -99,6 +99,11 @@ impl Agent {
         adjust: impl FnOnce(&mut snmp_client::Options),
     ) -> Result<Agent, ExitCode> {
         let mut output = Output::parse(&opts.output.concat()).map_err(bad_arguments)?;
+        if let Some(c) = opts.input.concat().chars().find(|c| !"Rrbuh".contains(*c)) {
+            return Err(bad_arguments(format!(
+                "-I{c}: unknown input option (these are known: R r b u h)"
+            )));
+        }
         output.json = opts.json;
         let mut loaded = Mibs::load_with_builtin(&opts.mib_dirs()).map_err(bad_arguments)?;
         loaded.prefer(opts.mib_list().as_deref());
@@ -424,9 +429,15 @@ pub fn walk(
         }
     }
     if result.is_ok() {
+        let end = match app.end.as_deref().map(|e| agent.oid(e)).transpose() {
+            Ok(end) => end,
+            Err(e) => return e.exit(),
+        };
         let mut walk = agent.session.walk_iter(subtree.clone());
         for vb in walk.by_ref() {
             match vb {
+                // `-CE`: nothing at or past END.
+                Ok(vb) if end.as_ref().is_some_and(|e| vb.oid.as_oid() >= e.as_oid()) => break,
                 Ok(vb) => print(&mut out, &vb),
                 Err(e) => {
                     result = Err(e);

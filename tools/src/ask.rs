@@ -65,6 +65,14 @@ pub struct AgentOpts {
     /// --json` shows them, plus `name` and `text` (the value as printed under `-O`).
     #[arg(long)]
     pub json: bool,
+    /// Input options, as net-snmp's `-I`: `R` (names looked up in every module, as always
+    /// here), `r`, `b`, `u`, `h` accepted.
+    #[arg(short = 'I', value_name = "FLAGS", action = clap::ArgAction::Append)]
+    pub input: Vec<String>,
+    /// Logging options, as net-snmp's `-L` (`e`, `o`, `n`, `f FILE`, `s FACILITY`): accepted;
+    /// errors go to stderr.
+    #[arg(short = 'L', value_name = "FLAGS", action = clap::ArgAction::Append)]
+    pub log: Vec<String>,
 }
 
 /// net-snmp's application options, `-C`: `n<N>` non-repeaters and `r<N>` max-repetitions
@@ -73,7 +81,7 @@ pub struct AgentOpts {
 /// nothing under it (walks); for table also `f<SEP>` fields separated by SEP
 /// instead of aligned, `h` the column headers only, `H` no column headers, `l` left-aligned,
 /// `b` brief column names, `w<N>` lines at most N wide; for walks `c`, OIDs not checked to
-/// increase, and `t`, the time the walk took.
+/// increase, `t`, the time the walk took, and `E END`, where the walk ends.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct AppOpts {
     /// Application options (`-Cn1 -Cr10`, `-Cip`).
@@ -111,6 +119,8 @@ pub struct App {
     pub no_root_get: bool,
     /// `-Ct` (walks): the time the walk took, on stderr at its end.
     pub timed: bool,
+    /// `-CE END` (walks): the walk ends before the first OID at or past END.
+    pub end: Option<String>,
 }
 
 impl AppOpts {
@@ -147,12 +157,13 @@ impl AppOpts {
                     'c' => app.no_check_increasing = true,
                     'I' => app.no_root_get = true,
                     't' => app.timed = true,
+                    'E' => app.end = Some(chars.by_ref().collect()),
                     'f' => {
                         app.separator = Some(chars.by_ref().collect());
                     }
                     other => {
                         return Err(format!(
-                        "-C{other}: unknown application option (known: n<N> r<N> i I p c t f<SEP> h H l b w<N>)"
+                        "-C{other}: unknown application option (known: n<N> r<N> i I p c t E<OID> f<SEP> h H l b w<N>)"
                     ))
                     }
                 }

@@ -21,9 +21,22 @@ pub struct ListenOpts {
     /// alone (every interface; port 162 when none is named).
     #[arg(default_value = "0.0.0.0:162")]
     pub address: String,
-    /// A community to accept (repeat for more); none: any.
+    /// A community to accept (repeat for more; none: any), or, as snmptrapd's `-c`, an
+    /// snmptrapd.conf to read (a file of that name there).
     #[arg(short = 'c', long)]
     pub community: Vec<String>,
+    /// snmptrapd's `-f` (stay in the foreground), `-C` (no default configuration) and `-n`
+    /// (addresses as numbers): what this always does.
+    #[arg(short = 'f', hide = true)]
+    pub foreground: bool,
+    #[arg(short = 'C', hide = true)]
+    pub no_default_config: bool,
+    #[arg(short = 'n', hide = true)]
+    pub numeric: bool,
+    /// Where notifications are logged, as snmptrapd's `-L`: `o` stdout (the default), `e`
+    /// stderr, `f FILE` appended to FILE.
+    #[arg(short = 'L', value_name = "FLAGS", action = clap::ArgAction::Append)]
+    pub log: Vec<String>,
     /// The SNMPv3 user to accept notifications from (more in `--config`).
     #[command(flatten)]
     pub user: crate::ask::UserOpts,
@@ -52,6 +65,25 @@ pub struct ListenOpts {
     /// Output options, as for `get` (`-On`, `-Os`, ...).
     #[arg(short = 'O', value_name = "FLAGS", action = clap::ArgAction::Append)]
     pub output: Vec<String>,
+}
+
+/// Where `-L` logs notifications: stdout (`o`, the default), stderr (`e`), or appended to a
+/// file (`f FILE`).
+fn log_to(flags: &[String]) -> Result<Box<dyn Write>, String> {
+    let Some(last) = flags.last() else {
+        return Ok(Box::new(std::io::stdout()));
+    };
+    match last.split_at(last.len().min(1)) {
+        ("o", _) => Ok(Box::new(std::io::stdout())),
+        ("e", _) => Ok(Box::new(std::io::stderr())),
+        ("f", file) if !file.is_empty() => std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(file)
+            .map(|f| Box::new(f) as Box<dyn Write>)
+            .map_err(|e| format!("-Lf {file}: {e}")),
+        _ => Err(format!("-L{last}: not supported (o, e, f FILE are)")),
+    }
 }
 
 /// snmptrapd's words for the generic traps.
@@ -126,14 +158,20 @@ fn json(n: &Notification, p: &Printer<'_>) -> serde_json::Value {
 /// The listener `opts` ask for: communities and users from the command line and `--config`
 /// (its warnings said on stderr), with an engine of its own under `-e`.
 pub fn listener(opts: &ListenOpts) -> Result<Listener, String> {
-    let mut communities: Vec<Vec<u8>> = opts
+    // snmptrapd's `-c FILE`: a configuration, when a file has that name.
+    let (files, names): (Vec<&String>, Vec<&String>) = opts
         .community
         .iter()
-        .map(|c| c.as_bytes().to_vec())
-        .collect();
+        .partition(|c| std::path::Path::new(c).is_file());
+    let mut communities: Vec<Vec<u8>> = names.iter().map(|c| c.as_bytes().to_vec()).collect();
     let mut users: Vec<UsmUser> = opts.user.user()?.into_iter().collect();
     let mut bound = Vec::new();
-    if let Some(path) = &opts.config {
+    let configs = opts
+        .config
+        .iter()
+        .map(|c| c.as_path())
+        .chain(files.iter().map(|f| std::path::Path::new(f.as_str())));
+    for path in configs {
         let conf = TrapdConf::read(path)?;
         for w in &conf.warnings {
             eprintln!("snmpc: warning: {w}");
@@ -220,7 +258,10 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         .seconds
         .filter(|s| s.is_finite() && *s > 0.0)
         .map(|s| Instant::now() + Duration::from_secs_f64(s.min(1e9)));
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = match log_to(&opts.log) {
+        Ok(w) => w,
+        Err(e) => return bad(e),
+    };
     let mut taken = 0u64;
     let mut code = ExitCode::SUCCESS;
     while opts.count.is_none_or(|c| taken < c) {

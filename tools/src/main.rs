@@ -354,16 +354,18 @@ fn main() -> ExitCode {
     }
 }
 
-/// snmptable's `-Cf SEP` and `-Cw WIDTH` are two arguments each; joined (`-CfSEP`,
-/// `-CwWIDTH`) for the parser.
+/// net-snmp's options that take the next argument as theirs (snmptable's `-Cf SEP` and
+/// `-Cw WIDTH`, snmpwalk's `-CE END`, the logging options `-Lf FILE` and `-Ls FACILITY`):
+/// joined with it (`-CfSEP`, `-LfFILE`) for the parser.
 fn join_field_separator(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    const TAKE_NEXT: [&str; 7] = ["-Cf", "-Cw", "-CE", "-Lf", "-LF", "-Ls", "-LS"];
     let mut out: Vec<std::ffi::OsString> = Vec::new();
     let mut args = args.peekable();
     while let Some(a) = args.next() {
         match args.peek() {
-            Some(sep) if a == "-Cf" || a == "-Cw" => {
+            Some(next) if TAKE_NEXT.iter().any(|t| a == *t) => {
                 let mut joined = a.clone();
-                joined.push(sep);
+                joined.push(next);
                 out.push(joined);
                 args.next();
             }

@@ -499,12 +499,12 @@ fn users_conf(dir: &Path, sender: &str) -> std::path::PathBuf {
     conf
 }
 
-/// `snmpc listen --config CONF` on `address` as an engine of its own, for 4 notifications
-/// (30 s at most).
+/// `snmpc listen` with snmptrapd's command line (`-f -Lo -n -C -c CONF`) on `address` as an
+/// engine of its own, for 4 notifications (30 s at most).
 fn listen_with_conf(conf: &Path, address: &str) -> Child {
     Command::new(env!("CARGO_BIN_EXE_snmpc"))
         .env("SNMP_PERSISTENT_DIR", run::persistent_dir())
-        .args(["listen", "--config"])
+        .args(["listen", "-f", "-Lo", "-n", "-C", "-c"])
         .arg(conf)
         .args([
             "-e",
@@ -666,4 +666,46 @@ fn listen_takes_the_users_of_an_snmptrapd_conf() {
         assert!(counters.contains(dropped), "{dropped}: {counters}");
     }
     assert!(counters.contains("4 notifications"), "{counters}");
+}
+
+/// As snmptrapd's `-Lf FILE`: notifications appended to the file, nothing on stdout.
+#[test]
+fn listen_logs_to_a_file_under_lf() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("traps.log");
+    std::fs::write(&log, "before\n").unwrap();
+    let address = format!("127.0.0.1:{}", free_port());
+    let listener = Command::new(env!("CARGO_BIN_EXE_snmpc"))
+        .args(["listen", "-c", "public", "-Lf"])
+        .arg(&log)
+        .args(["--count", "1", "--for", "20", &address])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("snmpc listen starts");
+    std::thread::sleep(Duration::from_millis(300));
+    let (_, err, code) = snmpc(&[
+        "trap",
+        "-v",
+        "2c",
+        "-c",
+        "public",
+        &address,
+        "7",
+        "1.3.6.1.6.3.1.1.5.3",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let out = listener.wait_with_output().unwrap();
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(logged.starts_with("before\n["), "{logged}");
+    assert!(
+        logged.contains("SNMPv2c trap, community public"),
+        "{logged}"
+    );
+    assert!(logged.contains("IF-MIB::linkDown"), "{logged}");
 }
