@@ -170,7 +170,8 @@ fn restriction(y: &Syntax) -> String {
 }
 
 /// A DEFVAL as net-snmp keeps it: its tokens separated by spaces, a quoted string within
-/// `\"`s.
+/// `\"`s, a hex or binary string (`'00FF'H`, `'0101'B`) as the signed 64-bit number it
+/// reads it as (`255`; past 64 bits, -1).
 fn defval_tokens(text: &str) -> String {
     let mut tokens: Vec<String> = Vec::new();
     let mut chars = text.chars().peekable();
@@ -197,11 +198,29 @@ fn defval_tokens(text: &str) -> String {
                     word.push(c);
                     chars.next();
                 }
-                tokens.push(word);
+                tokens.push(number_of_string(&word).unwrap_or(word));
             }
         }
     }
     tokens.join(" ")
+}
+
+/// `'00FF'H` or `'0101'B` as net-snmp prints a DEFVAL of it: the number, as a signed 64-bit
+/// integer.
+fn number_of_string(word: &str) -> Option<String> {
+    let (digits, radix) = match word.strip_prefix('\'')? {
+        w if w.ends_with("'H") || w.ends_with("'h") => (&w[..w.len() - 2], 16),
+        w if w.ends_with("'B") || w.ends_with("'b") => (&w[..w.len() - 2], 2),
+        _ => return None,
+    };
+    if !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    let value = match digits {
+        "" => 0,
+        d => u64::from_str_radix(d, radix).unwrap_or(u64::MAX),
+    };
+    Some((value as i64).to_string())
 }
 
 #[cfg(test)]
@@ -213,7 +232,11 @@ mod tests {
         assert_eq!(defval_tokens("\"\""), "\\\"\\\"");
         assert_eq!(defval_tokens(" 0 "), "0");
         assert_eq!(defval_tokens("{ a, b }"), "{ a , b }");
-        assert_eq!(defval_tokens("'00'H"), "'00'H");
+        assert_eq!(defval_tokens("'00'H"), "0");
+        assert_eq!(defval_tokens("''H"), "0");
+        assert_eq!(defval_tokens("'0180C2000002'h"), "1652522221570");
+        assert_eq!(defval_tokens("'fffffffffffffffe'H"), "-2");
+        assert_eq!(defval_tokens("'0101'B"), "5");
     }
 
     #[test]
