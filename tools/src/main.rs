@@ -742,11 +742,26 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
         eprintln!("snmpc: -I{c}: unknown input option (these are known: R b u s r h)");
         return ExitCode::from(2);
     }
-    if let Some(c) = opts.report.concat().chars().find(|c| *c != 'd') {
-        eprintln!("snmpc: -T{c}: not supported (-Td is: each input's definition)");
+    let reports = opts.report.concat();
+    if let Some(c) = reports.chars().find(|c| !"dols".contains(*c)) {
+        eprintln!(
+            "snmpc: -T{c}: not supported (-Td: each input's definition; -To, -Ts, -Tl: every node)"
+        );
         return ExitCode::from(2);
     }
-    let described = opts.report.concat().contains('d');
+    // snmptranslate's reports of every node, without inputs.
+    if inputs.is_empty() && reports.chars().any(|c| "ols".contains(c)) {
+        let mut out = std::io::stdout().lock();
+        for line in m.oid_report(
+            reports.contains('l'),
+            reports.contains('o'),
+            reports.contains('s'),
+        ) {
+            let _ = writeln!(out, "{line}");
+        }
+        return ExitCode::SUCCESS;
+    }
+    let described = reports.contains('d');
     let random_access = opts.input.concat().contains('R');
     // As snmptranslate: a blank line between outputs; the first input that does not
     // translate ends the run (exit 2).
