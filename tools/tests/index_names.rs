@@ -6,24 +6,11 @@
 
 #[path = "support/run.rs"]
 mod run;
-use run::snmpc;
+use std::path::Path;
+
+use run::{net_snmp_tool as net_snmp, snmpc};
 
 use snmp_test_support::agent as support;
-
-/// `tool`'s stdout, stderr and exit code with `args`, MIBs from the command line only.
-fn net_snmp(tool: &std::path::Path, args: &[&str]) -> (String, String, i32) {
-    let out = std::process::Command::new(tool)
-        .args(args)
-        .env("MIBS", "")
-        .env("MIBDIRS", "")
-        .output()
-        .expect("net-snmp tool runs");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
-}
 
 /// The name of each line (what is before ` = `), but the UDP tables' (the walker's own
 /// socket is a row of them, on a port of its own each run).
@@ -52,13 +39,21 @@ fn table_indexes_and_module_names_as_net_snmp_writes_and_reads_them() {
     );
     let target = format!("127.0.0.1:{}", agent.port);
     let ietf = corpus.join("ietf").display().to_string();
-    let with = |extra: &[&'static str], root: &'static str| -> Vec<String> {
+    let with = |extra: &[&str], last: &str| -> Vec<String> {
         let mut args = vec!["-M".to_string(), ietf.clone(), "-m".into(), "ALL".into()];
         args.extend(["-v2c", "-c", "public"].map(String::from));
         args.extend(extra.iter().map(|s| s.to_string()));
         args.push(target.clone());
-        args.push(root.to_string());
+        args.push(last.to_string());
         args
+    };
+    // `snmpc COMMAND` and net-snmp's `tool`, each with the corpus, v2c, `extra` and `last`.
+    let both = |command: &str, tool: &Path, extra: &[&str], last: &str| {
+        let args = with(extra, last);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let mut ours = vec![command];
+        ours.extend(&args);
+        (snmpc(&ours), net_snmp(tool, &args))
     };
     let cases: [(&[&str], &str); 9] = [
         (&[], ".1"),
@@ -74,15 +69,10 @@ fn table_indexes_and_module_names_as_net_snmp_writes_and_reads_them() {
     let mut compared = 0;
     let mut whole_view = String::new();
     for (extra, root) in cases {
-        let args = with(extra, root);
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let (theirs, _, their_code) = net_snmp(&walk, &args);
-        let mut ours_args = vec!["walk"];
-        ours_args.extend(&args);
-        let (ours, err, code) = snmpc(&ours_args);
-        assert_eq!((code, their_code), (0, 0), "walk {args:?}: {err}");
-        assert!(names(&theirs).len() >= 2, "walk {args:?}: {theirs}");
-        assert_eq!(names(&ours), names(&theirs), "walk {args:?}");
+        let ((ours, err, code), (theirs, _, their_code)) = both("walk", &walk, extra, root);
+        assert_eq!((code, their_code), (0, 0), "walk {extra:?} {root}: {err}");
+        assert!(names(&theirs).len() >= 2, "walk {extra:?} {root}: {theirs}");
+        assert_eq!(names(&ours), names(&theirs), "walk {extra:?} {root}");
         compared += names(&ours).len();
         if root == ".1" {
             whole_view = ours;
@@ -94,14 +84,9 @@ fn table_indexes_and_module_names_as_net_snmp_writes_and_reads_them() {
         (&["-Ci", "-OX"], "ipAddressTable"),
         (&["-Ci", "-Cb"], "usmUserTable"),
     ] {
-        let args = with(extra, root);
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let (theirs, _, their_code) = net_snmp(&table, &args);
-        let mut ours_args = vec!["table"];
-        ours_args.extend(&args);
-        let (ours, err, code) = snmpc(&ours_args);
-        assert_eq!((code, their_code), (0, 0), "table {args:?}: {err}");
-        assert_eq!(ours, theirs, "table {args:?}");
+        let ((ours, err, code), (theirs, _, their_code)) = both("table", &table, extra, root);
+        assert_eq!((code, their_code), (0, 0), "table {extra:?} {root}: {err}");
+        assert_eq!(ours, theirs, "table {extra:?} {root}");
     }
     // Names with string, enumeration and address indexes read back by both to the same
     // instance (a GET of each prints the same name).
@@ -114,14 +99,7 @@ fn table_indexes_and_module_names_as_net_snmp_writes_and_reads_them() {
     assert!(indexed.len() >= 30, "{whole_view}");
     let mut read_back = 0;
     for name in indexed {
-        let args = with(&[], "");
-        let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
-        args.pop();
-        args.push(name);
-        let (theirs, their_err, their_code) = net_snmp(&get, &args);
-        let mut ours_args = vec!["get"];
-        ours_args.extend(&args);
-        let (ours, err, code) = snmpc(&ours_args);
+        let ((ours, err, code), (theirs, their_err, their_code)) = both("get", &get, &[], name);
         assert_eq!(code, their_code, "get {name}: {err} / {their_err}");
         // (net-snmp cannot read back an OBJECT IDENTIFIER in an index followed by more
         // components, as inetCidrRouteTable's: neither can this, the same way.)
@@ -133,7 +111,7 @@ fn table_indexes_and_module_names_as_net_snmp_writes_and_reads_them() {
     }
     assert!(read_back >= 20, "{read_back} names read back");
     // What does not translate: net-snmp's words and exit code; and what does, the same.
-    for bad in [
+    for input in [
         "ifDescr.x",
         "vacmGroupName.3.aesuser",
         "vacmAccessContextMatch.\"grpx\".\"\".1.bogus",
@@ -152,19 +130,9 @@ fn table_indexes_and_module_names_as_net_snmp_writes_and_reads_them() {
         "ifTable.1.2.1",
         "ipAddressIfIndex.1.4.127.0.0.1",
     ] {
-        let args = with(&[], "");
-        let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
-        args.pop();
-        args.push(bad);
-        let (_, their_err, their_code) = net_snmp(&get, &args);
-        let mut ours_args = vec!["get"];
-        ours_args.extend(&args);
-        let (_, err, code) = snmpc(&ours_args);
-        assert_eq!(
-            (code, err.as_str()),
-            (their_code, their_err.as_str()),
-            "get {bad}"
-        );
+        let ((ours, err, code), (theirs, their_err, their_code)) = both("get", &get, &[], input);
+        assert_eq!((code, &err), (their_code, &their_err), "get {input}");
+        assert_eq!(names(&ours), names(&theirs), "get {input}");
     }
     println!("{compared} names compared with snmpwalk's");
 }

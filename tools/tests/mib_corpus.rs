@@ -559,17 +559,23 @@ fn project_mibs_match_the_corpus_copies() {
     assert!(compared >= 86);
 }
 
+/// The real-world corpus and net-snmp's snmptranslate, or `None` after skipping the test.
+fn corpus_and_snmptranslate() -> Option<(PathBuf, PathBuf)> {
+    let corpus = snmp_test_support::mib_corpus_or_skip()?;
+    let tool = snmp_test_support::agent::tool("snmptranslate");
+    if tool.is_none() {
+        snmp_test_support::agent::require_or_skip(
+            "snmptranslate not found (apt-get install -y snmp)",
+        );
+    }
+    Some((corpus, tool?))
+}
+
 /// `snmpc translate -Td` against `snmptranslate -Td` (scripts read that output) on every 40th
 /// node of the IETF modules, in one run of each: the same text, line for line.
 #[test]
 fn definitions_as_snmptranslate_prints_them() {
-    let Some(corpus) = snmp_test_support::mib_corpus_or_skip() else {
-        return;
-    };
-    let Some(tool) = snmp_test_support::agent::tool("snmptranslate") else {
-        snmp_test_support::agent::require_or_skip(
-            "snmptranslate not found (apt-get install -y snmp)",
-        );
+    let Some((corpus, tool)) = corpus_and_snmptranslate() else {
         return;
     };
     let ietf = corpus.join("ietf");
@@ -643,13 +649,7 @@ fn definitions_as_snmptranslate_prints_them() {
 /// at one OID (two descriptors defined there), which it lists twice.
 #[test]
 fn every_oid_as_snmptranslate_lists_them() {
-    let Some(corpus) = snmp_test_support::mib_corpus_or_skip() else {
-        return;
-    };
-    let Some(tool) = snmp_test_support::agent::tool("snmptranslate") else {
-        snmp_test_support::agent::require_or_skip(
-            "snmptranslate not found (apt-get install -y snmp)",
-        );
+    let Some((corpus, tool)) = corpus_and_snmptranslate() else {
         return;
     };
     let ietf = corpus.join("ietf").display().to_string();

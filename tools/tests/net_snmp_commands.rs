@@ -26,33 +26,17 @@ const MODULES: &str =
 
 /// The output of net-snmp's `tool` with `args`, and its exit code.
 fn net_snmp(tool: &std::path::Path, args: &[&str]) -> (String, i32) {
-    let out = std::process::Command::new(tool)
-        .args(["-m", MODULES, "-M", &mibs(), "-t", "2", "-r", "1"])
-        .args(args)
-        .env("MIBS", "")
-        .env("MIBDIRS", "")
-        .output()
-        .expect("net-snmp tool runs");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
+    let (out, _, code) = net_snmp_all(tool, args);
+    (out, code)
 }
 
-/// [`net_snmp`] with its stderr too.
+/// [`net_snmp`] with its stderr too: the modules of [`MODULES`] from mibs/, 2 s timeouts
+/// and one retry.
 fn net_snmp_all(tool: &std::path::Path, args: &[&str]) -> (String, String, i32) {
-    let out = std::process::Command::new(tool)
-        .args(["-m", MODULES, "-M", &mibs(), "-t", "2", "-r", "1"])
-        .args(args)
-        .env("MIBS", "")
-        .env("MIBDIRS", "")
-        .output()
-        .expect("net-snmp tool runs");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
+    let mibs = mibs();
+    let mut all = vec!["-m", MODULES, "-M", &mibs, "-t", "2", "-r", "1"];
+    all.extend(args);
+    run::net_snmp_tool(tool, &all)
 }
 
 /// Lines but those of values that move: sysUpTime.0 and interface counters.

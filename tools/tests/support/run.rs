@@ -27,3 +27,20 @@ pub fn snmpc_keeping_in(dir: &std::path::Path, args: &[&str]) -> (String, String
         out.status.code().unwrap_or(-1),
     )
 }
+
+/// A net-snmp tool's standard output, standard error and exit code with `args`, its MIBs
+/// from the command line only (`MIBS` and `MIBDIRS` emptied).
+#[allow(dead_code)] // (not every test crate that includes this runs net-snmp's tools)
+pub fn net_snmp_tool(tool: &std::path::Path, args: &[&str]) -> (String, String, i32) {
+    let out = Command::new(tool)
+        .args(args)
+        .env("MIBS", "")
+        .env("MIBDIRS", "")
+        .output()
+        .expect("net-snmp tool runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
