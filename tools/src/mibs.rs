@@ -7,11 +7,11 @@ use std::path::PathBuf;
 
 use snmp_codegen::mib::ir::IndexPart;
 use snmp_codegen::mib::Presentation;
+use snmp_codegen::mib::{self, MibSet, Resolved};
+use snmp_codegen::mib::{Access, NodeKind, Relaxation};
 
 use crate::index::{self, IndexStyle};
 use crate::precedence;
-use snmp_codegen::mib::{self, MibSet, Resolved};
-use snmp_codegen::mib::{Access, NodeKind, Relaxation};
 
 /// Loaded and resolved modules, with a name and OID registry built on first use (check and
 /// dump never look anything up, so they never pay for it).
