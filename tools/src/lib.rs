@@ -17,6 +17,7 @@ pub mod print;
 pub mod send;
 pub mod setvalue;
 pub mod simulate;
+pub mod snmpconf;
 pub mod table;
 pub mod trace;
 pub mod trapd_conf;

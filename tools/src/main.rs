@@ -11,7 +11,7 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use snmpc::{agent, ask, capture, hexdump, mibs, print, trace, view};
 
 #[derive(Parser)]
@@ -263,7 +263,16 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse_from(join_field_separator(std::env::args_os()));
+    let matches = Cli::command().get_matches_from(join_field_separator(std::env::args_os()));
+    let mut cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
+    // The agent commands' defaults from snmp.conf, under what the command line gives.
+    if let (Some(agent), Some((_, sub))) = (cli.command.agent_opts(), matches.subcommand()) {
+        let given = |id: &str| sub.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+        snmpc::snmpconf::SnmpConf::read().apply(agent, &given);
+    }
     match cli.command {
         Command::Decode {
             hex,
@@ -351,6 +360,24 @@ fn main() -> ExitCode {
         } => snmpc::table::table(&agent, &app, &limits, &table),
         Command::Mib { command } => mib(command),
         Command::Translate { opts, inputs } => translate(opts, inputs),
+    }
+}
+
+impl Command {
+    /// The agent options of the commands that ask an agent or send to one.
+    fn agent_opts(&mut self) -> Option<&mut ask::AgentOpts> {
+        match self {
+            Command::Get { agent, .. }
+            | Command::Getnext { agent, .. }
+            | Command::Bulkget { agent, .. }
+            | Command::Walk { agent, .. }
+            | Command::Bulkwalk { agent, .. }
+            | Command::Trap { agent, .. }
+            | Command::Inform { agent, .. }
+            | Command::Table { agent, .. }
+            | Command::Set { agent, .. } => Some(agent),
+            _ => None,
+        }
     }
 }
 

@@ -296,3 +296,52 @@ fn a_context_goes_in_the_scoped_pdu() {
     assert_eq!(code, 2);
     assert!(err.contains("-n (a context) applies to SNMPv3"), "{err}");
 }
+
+/// The defaults of snmp.conf (from `SNMPCONFPATH`), as net-snmp's tools take them: a v3 user
+/// and its keys there, a GET with none on the command line; a flag over the file's value.
+#[test]
+fn defaults_from_snmp_conf() {
+    let Some(snmpd) = support::tool("snmpd") else {
+        support::require_or_skip("snmpd not found (apt-get install -y snmpd)");
+        return;
+    };
+    let agent = support::start_agent_with(
+        &snmpd,
+        "createUser aesuser SHA \"aesauthpass\" AES \"aesprivpass\"\nrouser aesuser priv\n",
+    );
+    let target = format!("127.0.0.1:{}", agent.port);
+    let dir = tempfile::tempdir().unwrap();
+    let run = |conf: &str, args: &[&str]| {
+        std::fs::write(dir.path().join("snmp.conf"), conf).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_snmpc"))
+            .args(args)
+            .env("SNMPCONFPATH", dir.path())
+            .env("SNMP_PERSISTENT_DIR", run::persistent_dir())
+            .output()
+            .unwrap();
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status.code(),
+        )
+    };
+    let v3 = "defVersion 3\ndefSecurityName aesuser\ndefSecurityLevel authPriv\n\
+              defAuthType SHA\ndefAuthPassphrase aesauthpass\n\
+              defPrivType AES\ndefPrivPassphrase aesprivpass\ntimeout 2\nretries 1\n";
+    let (out, err, code) = run(v3, &["get", "-Oqv", &target, "sysLocation.0"]);
+    assert_eq!((code, out.as_str()), (Some(0), "interop-test\n"), "{err}");
+    // v3 it was: a wrong key in the file is the agent's Report.
+    let wrong = v3.replace(
+        "defAuthPassphrase aesauthpass",
+        "defAuthPassphrase wrongpassword",
+    );
+    let (_, err, code) = run(&wrong, &["get", &target, "sysLocation.0"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("Authentication failure"), "{err}");
+    // The command line over the file.
+    let (out, err, code) = run(
+        &wrong,
+        &["get", "-v", "2c", "-Oqv", &target, "sysLocation.0"],
+    );
+    assert_eq!((code, out.as_str()), (Some(0), "interop-test\n"), "{err}");
+}

@@ -1,0 +1,150 @@
+//! The defaults net-snmp's tools take from `snmp.conf` (`defVersion`, `defCommunity`,
+//! `defSecurityName`, `defSecurityLevel`, `defAuthType`, `defAuthPassphrase`, `defPrivType`,
+//! `defPrivPassphrase`, `defPassphrase`, `defContext`, `timeout`, `retries`), read from the
+//! same files: `snmp.conf` then `snmp.local.conf` in each directory of `SNMPCONFPATH`
+//! (default `/etc/snmp`, `/usr/share/snmp`, `~/.snmp`), a later value over an earlier one; a
+//! flag on the command line over both. Other directives (`mibs`, `mibdirs`, ...) are left to
+//! the tools' own options.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use crate::ask::AgentOpts;
+
+/// The directives read, by lower-case name: the last value of each.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct SnmpConf {
+    values: HashMap<String, String>,
+}
+
+impl SnmpConf {
+    /// The files net-snmp reads, as far as they are there.
+    pub fn read() -> SnmpConf {
+        let dirs = match std::env::var_os("SNMPCONFPATH") {
+            Some(path) => std::env::split_paths(&path).collect(),
+            None => {
+                let mut dirs = vec![PathBuf::from("/etc/snmp"), PathBuf::from("/usr/share/snmp")];
+                dirs.extend(std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".snmp")));
+                dirs
+            }
+        };
+        let mut conf = SnmpConf::default();
+        for dir in dirs {
+            for name in ["snmp.conf", "snmp.local.conf"] {
+                if let Ok(text) = std::fs::read_to_string(dir.join(name)) {
+                    conf.add(&text);
+                }
+            }
+        }
+        conf
+    }
+
+    /// The directives of one file's `text` (`#` comments; a directive, white space, its
+    /// value).
+    pub fn add(&mut self, text: &str) {
+        for line in text.lines() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let (key, value) = line
+                .split_once(char::is_whitespace)
+                .map_or((line, ""), |(k, v)| (k, v.trim()));
+            self.values
+                .insert(key.to_ascii_lowercase(), value.to_string());
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<&str> {
+        self.values
+            .get(&key.to_ascii_lowercase())
+            .map(String::as_str)
+    }
+
+    /// `opts` with the defaults for what the command line left out (`given(id)`: whether
+    /// the option of clap's id `id` was on the command line).
+    pub fn apply(&self, opts: &mut AgentOpts, given: &dyn Fn(&str) -> bool) {
+        if !given("version") {
+            if let Some(v) = self
+                .get("defVersion")
+                .filter(|v| ["1", "2c", "3"].contains(v))
+            {
+                opts.version = v.to_string();
+            }
+        }
+        if !given("community") {
+            if let Some(c) = self.get("defCommunity") {
+                opts.community = c.to_string();
+            }
+        }
+        if !given("timeout") {
+            if let Some(t) = self.get("timeout").and_then(|t| t.parse().ok()) {
+                opts.timeout = t;
+            }
+        }
+        if !given("retries") {
+            if let Some(r) = self.get("retries").and_then(|r| r.parse().ok()) {
+                opts.retries = r;
+            }
+        }
+        let either = |specific: &str| self.get(specific).or_else(|| self.get("defPassphrase"));
+        let fill = |field: &mut Option<String>, value: Option<&str>| {
+            if field.is_none() {
+                *field = value.map(str::to_string);
+            }
+        };
+        fill(&mut opts.usm.user, self.get("defSecurityName"));
+        fill(&mut opts.level, self.get("defSecurityLevel"));
+        fill(&mut opts.context, self.get("defContext"));
+        fill(&mut opts.usm.auth_protocol, self.get("defAuthType"));
+        fill(&mut opts.usm.priv_protocol, self.get("defPrivType"));
+        if opts.usm.auth_protocol.is_some() {
+            fill(&mut opts.usm.auth_password, either("defAuthPassphrase"));
+        }
+        if opts.usm.priv_protocol.is_some() {
+            fill(&mut opts.usm.priv_password, either("defPrivPassphrase"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        agent: AgentOpts,
+    }
+
+    #[test]
+    fn defaults_from_the_file_flags_over_them() {
+        let mut conf = SnmpConf::default();
+        conf.add(
+            "# a comment\ndefVersion 3\ndefCommunity private\nDEFSECURITYNAME ops\n\
+             defSecurityLevel authPriv\ndefAuthType SHA\ndefPrivType AES\n\
+             defPassphrase both-keys\ndefPrivPassphrase priv-key\ntimeout 3\nretries 0\n",
+        );
+        let mut opts = Cli::parse_from(["t", "-c", "public", "127.0.0.1"]).agent;
+        conf.apply(&mut opts, &|id| id == "community");
+        assert_eq!(opts.version, "3");
+        assert_eq!(opts.community, "public");
+        assert_eq!(opts.usm.user.as_deref(), Some("ops"));
+        assert_eq!(opts.level.as_deref(), Some("authPriv"));
+        assert_eq!(opts.usm.auth_password.as_deref(), Some("both-keys"));
+        assert_eq!(opts.usm.priv_password.as_deref(), Some("priv-key"));
+        assert_eq!((opts.timeout, opts.retries), (3.0, 0));
+        // A later file's value over an earlier one's; no file, no change.
+        conf.add("defVersion 1\n");
+        let mut opts = Cli::parse_from(["t", "127.0.0.1"]).agent;
+        conf.apply(&mut opts, &|_| false);
+        assert_eq!(opts.version, "1");
+        let mut opts = Cli::parse_from(["t", "127.0.0.1"]).agent;
+        SnmpConf::default().apply(&mut opts, &|_| false);
+        assert_eq!(
+            (opts.version.as_str(), opts.community.as_str()),
+            ("2c", "public")
+        );
+    }
+}
