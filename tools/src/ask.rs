@@ -65,8 +65,9 @@ pub struct AgentOpts {
     /// --json` shows them, plus `name` and `text` (the value as printed under `-O`).
     #[arg(long)]
     pub json: bool,
-    /// Input options, as net-snmp's `-I`: `R` (names looked up in every module, as always
-    /// here), `r`, `b`, `u`, `h` accepted.
+    /// Input options, as net-snmp's `-I`: `R`, `r`, `b`, `u`, `h` are taken and change
+    /// nothing (names are always looked up in every module, as `R` asks; index ranges always
+    /// checked).
     #[arg(short = 'I', value_name = "FLAGS", action = clap::ArgAction::Append)]
     pub input: Vec<String>,
     /// Logging options, as net-snmp's `-L` (`e`, `o`, `n`, `f FILE`, `s FACILITY`): accepted;

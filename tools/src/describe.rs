@@ -1,7 +1,7 @@
-//! `snmpc translate -Td`: an object's definition as snmptranslate prints it (its macro, the
-//! modules that define it, its SYNTAX through its TEXTUAL-CONVENTION, DISPLAY-HINT, UNITS,
-//! MAX-ACCESS, STATUS, INDEX, OBJECTS, DESCRIPTION, DEFVAL, and where it is in the tree), line
-//! for line, since scripts read that output.
+//! `snmpc translate`'s reports, as snmptranslate prints them, line for line (scripts read
+//! them): `-Td`, an object's definition (its macro, the modules that define it, its SYNTAX
+//! through its TEXTUAL-CONVENTION, DISPLAY-HINT, UNITS, MAX-ACCESS, STATUS, INDEX, OBJECTS,
+//! DESCRIPTION, DEFVAL, and where it is in the tree); `-To`, `-Ts`, `-Tl`, every node.
 
 use std::fmt::Write as _;
 
@@ -58,6 +58,54 @@ pub fn describe(mibs: &Mibs, oid: &[u32]) -> Option<String> {
     }
     let _ = write!(s, " {} }}", oid[oid.len() - 1]);
     Some(s)
+}
+
+/// snmptranslate's `-Tl`, `-To`, `-Ts` reports: for every node below the roots, depth first
+/// by arc (iso's subtree, then ccitt's, then joint-iso-ccitt's), its path labeled
+/// (`.iso(1).org(3)`), as numbers (`.1.3`) and as names (`.iso.org`), those asked for. An arc
+/// no module names is there too: `x25#` (the `.0` of an SMIv1 enterprise's traps, as net-snmp
+/// names it), else its number (net-snmp's `anonymous#N`).
+pub fn oid_report(mibs: &Mibs, labeled: bool, numeric: bool, symbolic: bool) -> Vec<String> {
+    let mut all: std::collections::BTreeSet<&[u32]> = std::collections::BTreeSet::new();
+    for oid in mibs.oids() {
+        all.extend((2..=oid.len()).map(|k| &oid[..k]));
+    }
+    // An SMIv1 TRAP-TYPE right below: `p` is its enterprise's `.0`.
+    let traps_below = |p: &[u32]| {
+        mibs.children(p)
+            .any(|(_, n)| mibs.written(n).kind == NodeKind::TrapType)
+    };
+    let label = |p: &[u32]| -> String {
+        match (mibs.label_at(p), p.split_last()) {
+            (Some(l), _) => l.to_string(),
+            (None, Some((0, parent))) if traps_below(p) => {
+                format!("{}#", mibs.label_at(parent).unwrap_or_default())
+            }
+            (None, Some((arc, _))) => arc.to_string(),
+            (None, None) => String::new(),
+        }
+    };
+    let mut lines = Vec::new();
+    for root in [1, 0, 2] {
+        for oid in all.iter().filter(|o| o[0] == root) {
+            let labels: Vec<String> = (1..=oid.len()).map(|k| label(&oid[..k])).collect();
+            if labeled {
+                let parts: Vec<String> = labels
+                    .iter()
+                    .zip(oid.iter())
+                    .map(|(l, a)| format!(".{l}({a})"))
+                    .collect();
+                lines.push(parts.concat());
+            }
+            if numeric {
+                lines.push(format!(".{}", snmp_codegen::mib::dotted(oid)));
+            }
+            if symbolic {
+                lines.push(labels.iter().map(|l| format!(".{l}")).collect());
+            }
+        }
+    }
+    lines
 }
 
 /// The clauses of an OBJECT-TYPE net-snmp keeps.

@@ -779,7 +779,8 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
     // snmptranslate's reports of every node, without inputs.
     if inputs.is_empty() && reports.chars().any(|c| "ols".contains(c)) {
         let mut out = std::io::stdout().lock();
-        for line in m.oid_report(
+        for line in snmpc::describe::oid_report(
+            &m,
             reports.contains('l'),
             reports.contains('o'),
             reports.contains('s'),

@@ -345,7 +345,7 @@ impl Mibs {
     }
 
     /// The nodes right below `oid`: their last arcs and nodes.
-    fn children<'s>(&'s self, oid: &'s [u32]) -> impl Iterator<Item = (u32, usize)> + 's {
+    pub fn children<'s>(&'s self, oid: &'s [u32]) -> impl Iterator<Item = (u32, usize)> + 's {
         self.lookup()
             .by_oid
             .range(oid.to_vec()..)
@@ -364,56 +364,9 @@ impl Mibs {
             .is_some_and(|(o, _)| o.starts_with(oid))
     }
 
-    /// snmptranslate's `-Tl`, `-To`, `-Ts` reports: for every node below the roots, depth
-    /// first by arc (iso's subtree, then ccitt's, then joint-iso-ccitt's), its path labeled
-    /// (`.iso(1).org(3)`), as numbers (`.1.3`) and as names (`.iso.org`), those asked for. An
-    /// arc no module names is there too: `x25#` (the `.0` of an SMIv1 enterprise's traps, as
-    /// net-snmp names it), else its number (net-snmp's `anonymous#N`).
-    pub fn oid_report(&self, labeled: bool, numeric: bool, symbolic: bool) -> Vec<String> {
-        let mut all: std::collections::BTreeSet<&[u32]> = std::collections::BTreeSet::new();
-        for oid in self.lookup().by_oid.keys() {
-            all.extend((2..=oid.len()).map(|k| &oid[..k]));
-        }
-        let label = |p: &[u32]| -> String {
-            match (self.label_at(p), p.split_last()) {
-                (Some(l), _) => l.to_string(),
-                (None, Some((0, parent))) if self.traps_below(p) => {
-                    format!("{}#", self.label_at(parent).unwrap_or_default())
-                }
-                (None, Some((arc, _))) => arc.to_string(),
-                (None, None) => String::new(),
-            }
-        };
-        let mut lines = Vec::new();
-        for root in [1, 0, 2] {
-            for oid in all.iter().filter(|o| o[0] == root) {
-                let labels: Vec<String> = (1..=oid.len()).map(|k| label(&oid[..k])).collect();
-                if labeled {
-                    let parts: Vec<String> = labels
-                        .iter()
-                        .zip(oid.iter())
-                        .map(|(l, a)| format!(".{l}({a})"))
-                        .collect();
-                    lines.push(parts.concat());
-                }
-                if numeric {
-                    lines.push(format!(".{}", mib::dotted(oid)));
-                }
-                if symbolic {
-                    lines.push(labels.iter().map(|l| format!(".{l}")).collect());
-                }
-            }
-        }
-        lines
-    }
-
-    /// Whether an SMIv1 TRAP-TYPE is right below `oid` (its enterprise's `.0`).
-    fn traps_below(&self, oid: &[u32]) -> bool {
-        self.lookup()
-            .by_oid
-            .range(oid.to_vec()..)
-            .take_while(|(o, _)| o.starts_with(oid))
-            .any(|(o, &n)| o.len() == oid.len() + 1 && self.written(n).kind == NodeKind::TrapType)
+    /// Every node's OID, in OID order.
+    pub fn oids(&self) -> impl Iterator<Item = &[u32]> {
+        self.lookup().by_oid.keys().map(Vec::as_slice)
     }
 
     /// The deepest node on `oid`'s path: how many arcs it has, and the node.
