@@ -1,5 +1,6 @@
 //! Reading SNMP payloads out of pcap and pcapng captures (pcap-file for the file formats,
-//! etherparse for Ethernet, Linux cooked, raw IP, IPv4/IPv6, IP fragments and UDP), losing
+//! etherparse for Ethernet, Linux cooked (v1 and the v2 of `tcpdump -i any`), raw IP, BSD
+//! loopback, IPv4/IPv6, IP fragments and UDP), losing
 //! nothing in silence: a frame the capture cut short (a snap length) is reported with how much
 //! of it is there, a capture that ends inside a frame keeps the frames before it and says where
 //! it ends, IPv4 and IPv6 fragments are reassembled (in a bounded table; what never completes
@@ -9,7 +10,8 @@ use std::collections::HashMap;
 
 use etherparse::defrag::IpDefragPool;
 use etherparse::{
-    IpNumber, Ipv6ExtensionSlice, LaxSlicedPacket, NetSlice, SlicedPacket, TransportSlice, UdpSlice,
+    EtherType, IpNumber, Ipv6ExtensionSlice, LaxSlicedPacket, NetSlice, SlicedPacket,
+    TransportSlice, UdpSlice,
 };
 use pcap_file::pcap::PcapParser;
 use pcap_file::pcapng::{Block, PcapNgReader};
@@ -52,8 +54,10 @@ pub struct Capture {
     pub items: Vec<Item>,
     /// Frames in all.
     pub frames: usize,
-    /// Frames that are not UDP over IP (other protocols, or links we do not read).
+    /// Frames that are not UDP over IP (other protocols on a link we read).
     pub not_udp: usize,
+    /// Frames on links we do not read: (link type, frames), in the order first seen.
+    pub unread_links: Vec<(DataLink, usize)>,
     /// IP fragments that reassembled into a datagram (counted in `items` once, as it).
     pub fragments: usize,
     /// Fragmented datagrams that never completed: (frame of the first fragment seen,
@@ -93,6 +97,14 @@ impl Reader {
     fn frame(&mut self, link: DataLink, data: &[u8], original: usize) {
         self.capture.frames += 1;
         let frame = self.capture.frames;
+        if !reads(link) {
+            let links = &mut self.capture.unread_links;
+            match links.iter_mut().find(|(l, _)| *l == link) {
+                Some((_, n)) => *n += 1,
+                None => links.push((link, 1)),
+            }
+            return;
+        }
         if data.len() < original {
             match lax_udp_ports(link, data) {
                 Some(ports) => self.capture.items.push(Item::Cut {
@@ -185,11 +197,35 @@ impl Reader {
     }
 }
 
+/// Whether [`slice`] reads frames of `link`.
+fn reads(link: DataLink) -> bool {
+    matches!(
+        link,
+        DataLink::ETHERNET
+            | DataLink::LINUX_SLL
+            | DataLink::LINUX_SLL2
+            | DataLink::RAW
+            | DataLink::IPV4
+            | DataLink::IPV6
+            | DataLink::NULL
+            | DataLink::LOOP
+    )
+}
+
+/// Octets of a Linux cooked v2 header (LINKTYPE_LINUX_SLL2): protocol type (2), reserved
+/// (2), interface index (4), ARPHRD type (2), packet type (1), address length (1), address (8).
+const SLL2_HEADER: usize = 20;
+
 /// The frame as etherparse slices it, for the links we read.
 fn slice(link: DataLink, data: &[u8]) -> Option<SlicedPacket<'_>> {
     match link {
         DataLink::ETHERNET => SlicedPacket::from_ethernet(data).ok(),
         DataLink::LINUX_SLL => SlicedPacket::from_linux_sll(data).ok(),
+        DataLink::LINUX_SLL2 => {
+            let protocol = u16::from_be_bytes(*data.first_chunk::<2>()?);
+            let payload = data.get(SLL2_HEADER..)?;
+            SlicedPacket::from_ether_type(EtherType(protocol), payload).ok()
+        }
         DataLink::RAW | DataLink::IPV4 | DataLink::IPV6 => SlicedPacket::from_ip(data).ok(),
         // BSD loopback: a 4-octet address family in host order, then IP.
         DataLink::NULL | DataLink::LOOP => SlicedPacket::from_ip(data.get(4..)?).ok(),
@@ -202,6 +238,7 @@ fn lax_udp_ports(link: DataLink, data: &[u8]) -> Option<(u16, u16)> {
     let ip = match link {
         DataLink::ETHERNET => return udp_ports(LaxSlicedPacket::from_ethernet(data).ok()?),
         DataLink::LINUX_SLL => data.get(16..)?,
+        DataLink::LINUX_SLL2 => data.get(SLL2_HEADER..)?,
         DataLink::RAW | DataLink::IPV4 | DataLink::IPV6 => data,
         DataLink::NULL | DataLink::LOOP => data.get(4..)?,
         _ => return None,

@@ -495,6 +495,12 @@ fn pcap_inputs(path: &std::path::Path, ports: &[u16]) -> Result<Vec<Input>, Stri
             parts.push(format!("{n} {what}"));
         }
     }
+    for (link, n) in &capture.unread_links {
+        parts.push(format!(
+            "{n} on a link not read (link type {}, {link:?})",
+            u32::from(*link)
+        ));
+    }
     eprintln!(
         "{}: {} frames: {}",
         path.display(),

@@ -78,12 +78,17 @@ fn ipv6_fragment(part: &[u8], id: u32, offset: usize, more: bool) -> Vec<u8> {
 
 /// A classic pcap of raw-IP frames (link type 101) under `snaplen`: each frame cut to it.
 fn pcap(frames: &[Vec<u8>], snaplen: u32) -> Vec<u8> {
+    pcap_on(101, frames, snaplen)
+}
+
+/// A classic pcap of frames on link type `link` under `snaplen`.
+fn pcap_on(link: u32, frames: &[Vec<u8>], snaplen: u32) -> Vec<u8> {
     let mut f = 0xa1b2_c3d4u32.to_le_bytes().to_vec();
     f.extend(2u16.to_le_bytes());
     f.extend(4u16.to_le_bytes());
     f.extend([0u8; 8]);
     f.extend(snaplen.to_le_bytes());
-    f.extend(101u32.to_le_bytes());
+    f.extend(link.to_le_bytes());
     for (k, frame) in frames.iter().enumerate() {
         let captured = frame.len().min(snaplen as usize);
         f.extend((k as u32).to_le_bytes());
@@ -251,6 +256,81 @@ fn frames_that_are_not_snmp_are_counted() {
     assert_eq!(out.lines().count(), 3);
     assert!(
         err.contains("5 frames: 3 SNMP, 1 UDP on other ports, 1 not UDP"),
+        "{err}"
+    );
+}
+
+/// The three frames' IPv4 packets under each link-layer header the capture tools write, as
+/// (pcap link type, name, frames).
+fn on_links() -> Vec<(u32, &'static str, Vec<Vec<u8>>)> {
+    let ip = three_frames();
+    let wrap = |head: &dyn Fn(&[u8]) -> Vec<u8>| -> Vec<Vec<u8>> {
+        ip.iter()
+            .map(|p| {
+                let mut f = head(p);
+                f.extend(p);
+                f
+            })
+            .collect()
+    };
+    let mac = [0x02, 0, 0, 0, 0, 1];
+    // Ethernet with an 802.1Q tag (VLAN 42), padded to the 60-octet minimum as a NIC sends it.
+    let ethernet = wrap(&|_| {
+        let mut h = [mac, mac].concat();
+        h.extend([0x81, 0x00, 0x00, 42, 0x08, 0x00]);
+        h
+    })
+    .into_iter()
+    .map(|mut f| {
+        f.resize(f.len().max(60), 0);
+        f
+    })
+    .collect();
+    // Linux cooked v1 (tcpdump -i any before 4.99): packet type, ARPHRD, address length,
+    // 8 address octets, protocol.
+    let sll = wrap(&|_| {
+        let mut h = vec![0, 0, 0, 1, 0, 6];
+        h.extend(mac);
+        h.extend([0, 0, 0x08, 0x00]);
+        h
+    });
+    // Linux cooked v2 (tcpdump -i any since 4.99): protocol, reserved, interface index,
+    // ARPHRD, packet type, address length, 8 address octets.
+    let sll2 = wrap(&|_| {
+        let mut h = vec![0x08, 0x00, 0, 0, 0, 0, 0, 3, 0, 1, 0, 6];
+        h.extend(mac);
+        h.extend([0, 0]);
+        h
+    });
+    // BSD loopback: the address family (AF_INET = 2) in the capturing host's order.
+    let null = wrap(&|_| 2u32.to_le_bytes().to_vec());
+    vec![
+        (1, "ethernet", ethernet),
+        (113, "linux-sll", sll),
+        (276, "linux-sll2", sll2),
+        (0, "bsd-null", null),
+    ]
+}
+
+#[test]
+fn every_link_layer_the_capture_tools_write_is_read() {
+    for (link, name, frames) in on_links() {
+        let (out, err, code) = decode(&format!("{name}.pcap"), &pcap_on(link, &frames, 65535));
+        assert_eq!(code, 0, "{name}: {out}{err}");
+        let want = vec![(1, true), (2, true), (3, true)];
+        assert_eq!(frames_of(&out), want, "{name}: {out}{err}");
+        assert!(err.contains("3 frames: 3 SNMP\n"), "{name}: {err}");
+    }
+}
+
+#[test]
+fn frames_on_a_link_not_read_are_reported_by_link_type() {
+    // IEEE 802.11 frames: counted and named, not taken for "not UDP".
+    let (out, err, code) = decode("wifi.pcap", &pcap_on(105, &three_frames(), 65535));
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out, "");
+    assert!(
+        err.contains("3 frames: 0 SNMP, 3 on a link not read (link type 105, IEEE802_11)"),
         "{err}"
     );
 }
