@@ -59,6 +59,7 @@ pub mod exchange;
 pub mod incoming;
 pub mod listen;
 pub mod notify;
+mod opaque;
 pub mod outgoing;
 pub mod poll;
 mod read_timeout;
@@ -75,6 +76,7 @@ pub use engine::{Engine, Report};
 pub use error::{error_status_name, ClientError};
 pub use exchange::Exchange;
 pub use incoming::Incoming;
+pub use opaque::OpaqueNumber;
 pub use outgoing::{seal, seal_into, Header, Security};
 pub use request::Request;
 #[cfg(feature = "tokio")]

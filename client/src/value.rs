@@ -50,6 +50,15 @@ impl Value {
         )
     }
 
+    /// The number net-snmp wraps in an Opaque (Float, Double, Counter64, Int64, UInt64), when
+    /// this is such an Opaque.
+    pub fn opaque_number(&self) -> Option<crate::OpaqueNumber> {
+        match self {
+            Value::Opaque(o) => crate::OpaqueNumber::from_opaque(o),
+            _ => None,
+        }
+    }
+
     /// A decoded SNMPv2 value, owned.
     pub fn from_wire(v: &VarBindValue<'_>) -> Value {
         use ApplicationSyntax as A;

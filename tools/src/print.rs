@@ -11,7 +11,7 @@
 use std::fmt::Write as _;
 
 use snmp_ber::Oid;
-use snmp_client::{Value, VarBind};
+use snmp_client::{OpaqueNumber, Value, VarBind};
 
 use snmp_codegen::mib::Presentation;
 
@@ -262,7 +262,10 @@ impl Printer<'_> {
                 Some("Timeticks").filter(|_| !self.output.numeric_ticks),
                 self.ticks(*t),
             ),
-            Value::Opaque(o) => (Some("Opaque"), hex(o)),
+            Value::Opaque(o) => match OpaqueNumber::from_opaque(o) {
+                Some(n) => opaque_number(n),
+                None => (Some("Opaque"), hex(o)),
+            },
             Value::Counter64(c) => (Some("Counter64"), c.to_string()),
             Value::Null => (None, "NULL".into()),
             Value::NoSuchObject => (
@@ -380,6 +383,30 @@ fn bits(octets: &[u8], names: &[(String, i128)]) -> String {
 
 /// `00 1A 2B `, as net-snmp prints Hex-STRINGs: each octet followed by a space, sixteen to a
 /// line (a newline after each sixteen when more follow).
+/// A number net-snmp wraps in an Opaque, labelled as it labels it (`Opaque: Float: 1.500000`:
+/// Float and Double alike, C's `%f`).
+fn opaque_number(n: OpaqueNumber) -> (Option<&'static str>, String) {
+    match n {
+        OpaqueNumber::Float(f) => (Some("Opaque: Float"), c_fixed(f64::from(f))),
+        OpaqueNumber::Double(d) => (Some("Opaque: Float"), c_fixed(d)),
+        OpaqueNumber::Counter64(c) => (Some("Opaque: Counter64"), c.to_string()),
+        OpaqueNumber::Int64(i) => (Some("Opaque: Int64"), i.to_string()),
+        OpaqueNumber::UInt64(u) => (Some("Opaque: UInt64"), u.to_string()),
+    }
+}
+
+/// `x` as C's `printf("%f")` prints it: six decimals, `nan`, `-nan`, `inf`, `-inf`.
+fn c_fixed(x: f64) -> String {
+    let sign = if x.is_sign_negative() { "-" } else { "" };
+    if x.is_nan() {
+        format!("{sign}nan")
+    } else if x.is_infinite() {
+        format!("{sign}inf")
+    } else {
+        format!("{x:.6}")
+    }
+}
+
 fn hex(octets: &[u8]) -> String {
     let mut out = String::with_capacity(octets.len() * 3 + octets.len() / 16);
     for (i, b) in octets.iter().enumerate() {

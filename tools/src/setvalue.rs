@@ -1,10 +1,11 @@
 //! `snmpc set`'s values, typed by net-snmp's letters (`snmpset`'s `OID TYPE VALUE`):
 //! `i` INTEGER, `u` Unsigned32 (Gauge32), `c` Counter32, `C` Counter64, `t` TimeTicks,
 //! `a` IpAddress, `o` OBJECT IDENTIFIER, `s` STRING, `x` hex STRING, `d` decimal STRING,
-//! `b` BITS, `n` NULL.
+//! `b` BITS, `n` NULL, and the numbers net-snmp wraps in an Opaque: `F` Float, `D` Double,
+//! `I` Int64, `U` UInt64.
 
 use snmp_ber::OidBuf;
-use snmp_client::Value;
+use snmp_client::{OpaqueNumber, Value};
 use snmp_codegen::mib::Presentation;
 
 /// The value of `text` as type `letter` for an object the MIB describes as `object` (when it
@@ -161,19 +162,57 @@ pub fn parse(
         "d" => Value::OctetString(decimal(text)?.into()),
         "b" => Value::OctetString(bits(text)?.into()),
         "n" => Value::Null,
-        "U" | "I" | "F" | "D" => {
-            return Err(format!(
-                "type `{letter}`: net-snmp's Opaque-wrapped types are not supported"
-            ))
-        }
+        "F" => opaque(OpaqueNumber::Float(
+            text.trim()
+                .parse()
+                .map_err(|_| format!("`{text}` is not a number (Float)"))?,
+        )),
+        "D" => opaque(OpaqueNumber::Double(
+            text.trim()
+                .parse()
+                .map_err(|_| format!("`{text}` is not a number (Double)"))?,
+        )),
+        "U" => opaque(OpaqueNumber::UInt64(read64(text)?)),
+        "I" => opaque(OpaqueNumber::Int64(read64(text)? as i64)),
         "=" => {
             return Err("type `=` (the MIB's SYNTAX) is not supported: give a type letter".into())
         }
         other => {
             return Err(format!(
-                "unknown type `{other}` (known: i u c C t a o s x d b n)"
+                "unknown type `{other}` (known: i u c C t a o s x d b n F D I U)"
             ))
         }
+    })
+}
+
+/// An Opaque carrying `n` as net-snmp wraps it.
+fn opaque(n: OpaqueNumber) -> Value {
+    Value::Opaque(n.to_opaque().as_slice().into())
+}
+
+/// `U` and `I`: as net-snmp's `read64` reads them: an optional `-` (the two's complement of
+/// what follows), then decimal digits, modulo 2^64, up to the first other character.
+fn read64(text: &str) -> Result<u64, String> {
+    let t = text.trim_start();
+    let (negative, digits) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t),
+    };
+    let digits: Vec<u64> = digits
+        .chars()
+        .map_while(|c| c.to_digit(10))
+        .map(u64::from)
+        .collect();
+    if digits.is_empty() {
+        return Err(format!("`{text}` is not a number"));
+    }
+    let value = digits
+        .iter()
+        .fold(0u64, |a, &d| a.wrapping_mul(10).wrapping_add(d));
+    Ok(if negative {
+        value.wrapping_neg()
+    } else {
+        value
     })
 }
 
@@ -265,6 +304,20 @@ mod tests {
             Ok(Value::OctetString((&[0x80, 0x40]).into()))
         );
         assert_eq!(p("n", ""), Ok(Value::Null));
+        let opaque = |hex: &[u8]| Ok(Value::Opaque(hex.into()));
+        assert_eq!(p("F", "1.5"), opaque(&[0x9f, 0x78, 4, 0x3f, 0xc0, 0, 0]));
+        assert_eq!(
+            p("D", "-2.25"),
+            opaque(&[0x9f, 0x79, 8, 0xc0, 2, 0, 0, 0, 0, 0, 0])
+        );
+        assert_eq!(p("I", "-5"), opaque(&[0x9f, 0x7a, 1, 0xfb]));
+        assert_eq!(p("U", "7"), opaque(&[0x9f, 0x7b, 1, 7]));
+        // read64's ways: `-1` as UInt64 is 2^64 - 1; digits end at the first other character.
+        assert_eq!(
+            p("U", "-1"),
+            opaque(&[0x9f, 0x7b, 9, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff])
+        );
+        assert_eq!(p("I", "12abc"), opaque(&[0x9f, 0x7a, 1, 12]));
     }
 
     #[test]
@@ -331,7 +384,8 @@ mod tests {
             .contains("not an IPv4 address"));
         assert!(p("x", "abc").unwrap_err().contains("pairs of hex digits"));
         assert!(p("d", "1.256").unwrap_err().contains("`256`"));
-        assert!(p("F", "1.5").unwrap_err().contains("Opaque"));
+        assert!(p("F", "abc").unwrap_err().contains("not a number"));
+        assert!(p("U", "x1").unwrap_err().contains("not a number"));
         assert!(p("z", "1").unwrap_err().contains("unknown type `z`"));
     }
 }

@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 use snmp_ber::{Decode, DecodeError};
 use snmp_client::incoming::flags;
 use snmp_client::usm::{AuthProtocol, Key, PrivProtocol};
-use snmp_client::Incoming;
+use snmp_client::{Incoming, OpaqueNumber};
 use snmp_messages::snmpv2_pdu::{self, Pdus, VarBindValue};
 use snmp_messages::snmpv3_message_syntax::{ScopedPdu, ScopedPduData, Snmpv3Message};
 use snmp_messages::usm_security_parameters_syntax::UsmSecurityParameters;
@@ -61,8 +61,34 @@ fn binding(oid: String, ty: &str, value: Value) -> Value {
     json!({"oid": oid, "type": ty, "value": value})
 }
 
+/// An Opaque binding: its octets in hex, and when they hold a number net-snmp wraps in an
+/// Opaque, that number too (`"number": {"type": "Float", "value": 1.5}`).
+fn opaque(oid: String, octets: &[u8]) -> Value {
+    let mut b = binding(oid, "Opaque", json!(hex(octets)));
+    let number = OpaqueNumber::from_opaque(octets).map(|n| match n {
+        OpaqueNumber::Float(f) => ("Float", float(f64::from(f))),
+        OpaqueNumber::Double(d) => ("Double", float(d)),
+        OpaqueNumber::Counter64(c) => ("Counter64", json!(c)),
+        OpaqueNumber::Int64(i) => ("Int64", json!(i)),
+        OpaqueNumber::UInt64(u) => ("UInt64", json!(u)),
+    });
+    if let Some((ty, value)) = number {
+        b["number"] = json!({"type": ty, "value": value});
+    }
+    b
+}
+
+/// A float as JSON: a number, or `"NaN"`, `"inf"`, `"-inf"` (which JSON numbers cannot be).
+fn float(x: f64) -> Value {
+    if x.is_finite() {
+        json!(x)
+    } else {
+        json!(x.to_string())
+    }
+}
+
 /// A binding as `snmpc decode --json` shows it: `{"oid", "type", "value"}` (OCTET STRING and
-/// Opaque values in hex).
+/// Opaque values in hex; an Opaque's wrapped number also as `number`).
 pub fn v2_binding(vb: &snmpv2_pdu::VarBind<'_>) -> Value {
     use snmpv2_smi::{ApplicationSyntax as A, ObjectSyntax as O, SimpleSyntax as S};
     let oid = vb.name.0.to_string();
@@ -86,9 +112,7 @@ pub fn v2_binding(vb: &snmpv2_pdu::VarBind<'_>) -> Value {
         VarBindValue::Value(O::ApplicationWide(A::TimeticksValue(t))) => {
             binding(oid, "TimeTicks", json!(t.0))
         }
-        VarBindValue::Value(O::ApplicationWide(A::ArbitraryValue(o))) => {
-            binding(oid, "Opaque", json!(hex(o.0)))
-        }
+        VarBindValue::Value(O::ApplicationWide(A::ArbitraryValue(o))) => opaque(oid, o.0),
         VarBindValue::Value(O::ApplicationWide(A::BigCounterValue(c))) => {
             binding(oid, "Counter64", json!(c.0))
         }
@@ -115,7 +139,7 @@ fn v1_binding(vb: &rfc1157_snmp::VarBind<'_>) -> Value {
         O::ApplicationWide(A::Counter(c)) => binding(oid, "Counter32", json!(c.0)),
         O::ApplicationWide(A::Gauge(g)) => binding(oid, "Gauge32", json!(g.0)),
         O::ApplicationWide(A::Ticks(t)) => binding(oid, "TimeTicks", json!(t.0)),
-        O::ApplicationWide(A::Arbitrary(o)) => binding(oid, "Opaque", json!(hex(o.0))),
+        O::ApplicationWide(A::Arbitrary(o)) => opaque(oid, o.0),
     }
 }
 
@@ -610,6 +634,14 @@ pub fn text(frame: usize, view: &Map<String, Value>) -> String {
                 }
             }
             (_, Value::Null) => String::new(),
+            ("Opaque", Value::String(h)) => match vb.get("number") {
+                Some(n) => format!(
+                    "{h} ({}: {})",
+                    show(&n["type"]).trim_matches('"'),
+                    n["value"]
+                ),
+                None => h.clone(),
+            },
             (_, v) => match vb.get("value_name").and_then(Value::as_str) {
                 Some(name) => name.to_string(),
                 None => show(v).trim_matches('"').to_string(),

@@ -128,6 +128,9 @@ fn mask(line: String) -> String {
                 || oid.starts_with("1.3.6.1.6.3.15.1.1."); // usmStats counters
             if varies {
                 vb["value"] = serde_json::json!("<varies>");
+                if vb.get("number").is_some() {
+                    vb["number"]["value"] = serde_json::json!("<varies>");
+                }
             }
         }
     }

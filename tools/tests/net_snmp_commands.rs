@@ -314,6 +314,10 @@ fn every_command_prints_what_net_snmps_tool_prints() {
         &["ifInOctets.1", "i", "5"],
         &["sysName.0", "x", "zz"],
         &["sysName.0", "q", "5"],
+        &["sysName.0", "F", "1.5"],
+        &["sysName.0", "D", "abc"],
+        &["sysName.0", "U", "-1"],
+        &["sysName.0", "I", "x"],
         &["sysName.0", "s"],
         &["sysName.0"],
     ] {

@@ -8,6 +8,7 @@
 use snmp_ber::OidBuf;
 
 use crate::value::Value;
+use crate::OpaqueNumber;
 
 /// Recorded bindings, in OID order, each OID once.
 #[derive(Debug, Clone, Default)]
@@ -236,6 +237,28 @@ fn hex(text: &str) -> Result<Vec<u8>, String> {
         .collect()
 }
 
+/// An Opaque as snmpwalk prints it: hex pairs, or a number net-snmp wraps in it
+/// (`Float: 0.208008`, taken as a Float: snmpwalk prints a Double the same way; `Int64: -5`,
+/// `UInt64: 7`, `Counter64: 8`).
+fn opaque(text: &str) -> Result<Vec<u8>, String> {
+    let Some((kind, number)) = text.trim().split_once(": ") else {
+        return hex(text);
+    };
+    let bad = || format!("`{number}` is not a number ({kind})");
+    let n = match kind {
+        "Float" => OpaqueNumber::Float(number.parse().map_err(|_| bad())?),
+        "Int64" => OpaqueNumber::Int64(number.parse().map_err(|_| bad())?),
+        "UInt64" => OpaqueNumber::UInt64(number.parse().map_err(|_| bad())?),
+        "Counter64" => OpaqueNumber::Counter64(number.parse().map_err(|_| bad())?),
+        other => {
+            return Err(format!(
+                "`{other}` is not a number snmpwalk prints in an Opaque"
+            ))
+        }
+    };
+    Ok(n.to_opaque())
+}
+
 /// The octets of BITS as snmpwalk prints them: the octets in hex, then each bit set, by its
 /// label and number (`up(0)`) or by its number alone (`9`, which may look like an octet):
 /// the first octets whose set bits are as many as the words after them.
@@ -282,7 +305,7 @@ fn value(kind: &str, text: &str) -> Result<Value, String> {
                 .map_err(|_| format!("`{text}` is not an IPv4 address"))?;
             Value::IpAddress(a.octets())
         }
-        "Opaque" => Value::Opaque(hex(text)?.into()),
+        "Opaque" => Value::Opaque(opaque(text)?.into()),
         other => return Err(format!("type `{other}` is not one snmpwalk prints")),
     })
 }
@@ -307,20 +330,33 @@ mod tests {
             .1.3.6.1.2.1.25.2.3.1.4.1 = INTEGER: 4096 Bytes\n\
             .1.3.6.1.2.1.25.4.2.1.5.1 = STRING: \"a {\"b\"} \\\\ c\"\n\
             .1.3.6.1.2.1.25.4.2.1.5.2 = STRING: \"an unescaped \" quote\n\
+            .1.3.6.1.4.1.2021.10.1.6.1 = Opaque: Float: 0.208008\n\
+            .1.3.6.1.4.1.9.1.3 = Opaque: Int64: -5\n\
+            .1.3.6.1.4.1.9.1.4 = Opaque: 9F 77 01 00 \n\
             garbage line\n\
             .1.3.6.1.2.1.9.9 = Wobble: 3\n\
             .1.3.6.1.2.1.99.1 = No more variables left in this MIB View (It is past the end of the MIB tree)\n\
             .1.3.6.1.2.1.1.5.0 = STRING: \"renamed\"\n";
         let (view, unread) = View::from_walk(text);
-        assert_eq!(view.len(), 14);
+        assert_eq!(view.len(), 17);
         assert_eq!(
             unread.iter().map(|u| u.line).collect::<Vec<_>>(),
-            [6, 16, 17, 18],
+            [6, 19, 20, 21],
             "{unread:?}"
         );
-        assert!(unread[0].reason.contains("again on line 19"), "{unread:?}");
+        assert!(unread[0].reason.contains("again on line 22"), "{unread:?}");
         assert!(unread[3].reason.contains("exception"), "{unread:?}");
         let oid = |s: &str| s.parse::<OidBuf>().unwrap();
+        let number = |s: &str| view.get(&oid(s)).and_then(Value::opaque_number);
+        assert_eq!(
+            number("1.3.6.1.4.1.2021.10.1.6.1"),
+            Some(OpaqueNumber::Float(0.208008))
+        );
+        assert_eq!(number("1.3.6.1.4.1.9.1.3"), Some(OpaqueNumber::Int64(-5)));
+        assert_eq!(
+            view.get(&oid("1.3.6.1.4.1.9.1.4")),
+            Some(&Value::Opaque([0x9f, 0x77, 1, 0].as_slice().into()))
+        );
         assert_eq!(
             view.get(&oid("1.3.6.1.2.1.25.4.2.1.5.1")),
             Some(&Value::OctetString(b"a {\"b\"} \\ c".as_slice().into()))
@@ -346,7 +382,7 @@ mod tests {
         assert_eq!(after.0, oid("1.3.6.1.2.1.2.2.1.5.1"));
         assert!(view.has_under(&oid("1.3.6.1.2.1.2.2.1.6")));
         assert!(!view.has_under(&oid("1.3.6.1.2.1.2.2.1.7")));
-        assert!(view.next_after(&oid("1.3.6.1.2.1.31.1.1.1.6.1")).is_none());
+        assert!(view.next_after(&oid("1.3.6.1.4.1.2021.10.1.6.1")).is_none());
     }
 
     #[test]
