@@ -308,7 +308,7 @@ pub fn child(which: &str, conf: &str, address: &str) -> std::process::ExitCode {
         #[command(flatten)]
         opts: snmpc::listen::ListenOpts,
     }
-    let opts = match Listen::try_parse_from(["listen", "--config", conf, address]) {
+    let opts = match Listen::try_parse_from(["listen", "-n", "--config", conf, address]) {
         Ok(l) => l.opts,
         Err(e) => {
             eprintln!("{e}");

@@ -112,6 +112,37 @@ async fn the_tokio_receiver_takes_v3_informs() {
     assert_eq!((received, notifications, dropped.len()), (4, 3, 0));
 }
 
+/// On a socket bound to every interface, each notification says the address it was sent to
+/// (Linux: from the kernel's IP_PKTINFO / IPV6_PKTINFO); on one bound to an address, that one.
+#[test]
+fn a_notification_says_where_it_was_sent() {
+    let mut any = Receiver::bind("0.0.0.0:0", Listener::new(Vec::new(), Vec::new())).unwrap();
+    let port = any.local_addr().unwrap().port();
+    let mut one = Receiver::bind("127.0.0.1:0", Listener::new(Vec::new(), Vec::new())).unwrap();
+    let one_at = one.local_addr().unwrap();
+    let sock = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let datagram = trap_datagram(b"public", 1, LINK_DOWN);
+    let to: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    sock.send_to(&datagram, to).unwrap();
+    sock.send_to(&datagram, one_at).unwrap();
+    let deadline = Some(Instant::now() + Duration::from_secs(10));
+    let via_any = any
+        .recv_until(deadline)
+        .unwrap()
+        .expect("a trap within 10 s");
+    let via_one = one
+        .recv_until(deadline)
+        .unwrap()
+        .expect("a trap within 10 s");
+    assert_eq!(via_one.destination, Some(one_at));
+    assert_eq!(via_any.source, sock.local_addr().unwrap());
+    if cfg!(target_os = "linux") {
+        assert_eq!(via_any.destination, Some(to));
+    } else {
+        assert_eq!(via_any.destination, None);
+    }
+}
+
 /// A v2c trap datagram with `uptime`.
 fn trap_datagram(community: &[u8], uptime: u32, trap: &str) -> Vec<u8> {
     let vbs = snmp_client::notify::v2_bindings(uptime, &oid(trap), &[]);

@@ -4,12 +4,14 @@
 //! counters said on stderr at the end (after `--count` notifications or `--for` seconds).
 
 use std::io::Write;
+use std::net::{IpAddr, SocketAddr};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use snmp_client::listen::{Listener, Notification, Receiver};
 use snmp_client::UsmUser;
 
+use crate::host::HostNames;
 use crate::mibs::Mibs;
 use crate::print::{Output, Printer};
 use crate::trapd_conf::TrapdConf;
@@ -25,13 +27,15 @@ pub struct ListenOpts {
     /// snmptrapd.conf to read (a file of that name there).
     #[arg(short = 'c', long)]
     pub community: Vec<String>,
-    /// snmptrapd's `-f` (stay in the foreground), `-C` (no default configuration) and `-n`
-    /// (addresses as numbers): what this always does.
+    /// snmptrapd's `-f` (stay in the foreground) and `-C` (no default configuration): what
+    /// this always does.
     #[arg(short = 'f', hide = true)]
     pub foreground: bool,
     #[arg(short = 'C', hide = true)]
     pub no_default_config: bool,
-    #[arg(short = 'n', hide = true)]
+    /// snmptrapd's `-n`, as net-snmp 5.9's snmptrapd prints under it: an SNMPv2c/v3 sender
+    /// by its transport address rather than its name; an SNMPv1 trap's agent-addr by its name.
+    #[arg(short = 'n')]
     pub numeric: bool,
     /// Where notifications are logged, as snmptrapd's `-L`: `o` stdout (the default), `e`
     /// stderr, `f FILE` appended to FILE.
@@ -97,47 +101,78 @@ const GENERIC: [&str; 7] = [
     "Enterprise Specific",
 ];
 
-/// One notification as text: a header line, then the bindings as snmptrapd prints them
-/// (SNMPv2: tab-separated on one line; SNMPv1: the trap's header, then a binding a line).
-fn text(n: &Notification, p: &Printer<'_>) -> String {
-    let kind = if n.inform { "inform" } else { "trap" };
-    let who = String::from_utf8_lossy(&n.security_name);
-    let whose = if n.version == "3" {
-        "user"
-    } else {
-        "community"
-    };
-    let mut out = format!(
-        "[UDP: [{}]:{}]: SNMPv{} {kind}, {whose} {who}\n",
-        n.source.ip(),
-        n.source.port(),
-        n.version
-    );
-    match &n.v1 {
-        Some(h) => {
-            let generic = usize::try_from(h.generic)
-                .ok()
-                .and_then(|g| GENERIC.get(g))
-                .copied()
-                .unwrap_or("Unknown");
-            let ticks = p.value(&snmp_client::Value::TimeTicks(h.uptime), None);
-            // `Timeticks: (12345) 0:02:03.45`: snmptrapd shows the clock only.
-            let clock = ticks.rsplit(' ').next().unwrap_or_default();
-            out.push_str(&format!(
-                "\t{} {generic} Trap ({}) Uptime: {clock}\n",
-                p.name(h.enterprise.as_oid()),
-                h.specific
-            ));
-            for vb in &n.bindings {
-                out.push_str(&format!("\t{}\n", p.line(vb)));
-            }
-        }
-        None => {
-            let lines: Vec<String> = n.bindings.iter().map(|vb| p.line(vb)).collect();
-            out.push_str(&lines.join("\t"));
-            out.push('\n');
-        }
+/// What snmptrapd's header needs besides the notification.
+pub struct Arrival<'h> {
+    /// Now, as snmptrapd prints it.
+    pub when: String,
+    /// snmptrapd's `-n`.
+    pub numeric: bool,
+    /// Names of addresses, looked up once each.
+    pub names: &'h mut HostNames,
+    /// The address the socket is bound to (for a notification whose destination is unknown).
+    pub local: SocketAddr,
+}
+
+/// How net-snmp names the UDP exchange: `UDP: [127.0.0.1]:41138->[127.0.0.1]:162`; over IPv6
+/// the source alone, `UDP/IPv6: [::1]:51651`.
+fn transport(from: SocketAddr, to: SocketAddr) -> String {
+    match from {
+        SocketAddr::V4(_) => format!(
+            "UDP: [{}]:{}->[{}]:{}",
+            from.ip(),
+            from.port(),
+            to.ip(),
+            to.port()
+        ),
+        SocketAddr::V6(_) => format!("UDP/IPv6: [{}]:{}", from.ip(), from.port()),
     }
+}
+
+/// One notification as snmptrapd (net-snmp 5.9) logs it by default: a header line, then the
+/// bindings as `get` prints them, tab-separated. SNMPv2c/v3: `TIME HOST [TRANSPORT]:`, HOST
+/// the sender's name or `<UNKNOWN>` (always, over IPv6), and under `-n` the transport again.
+/// SNMPv1: `TIME AGENT [AGENT-ADDR] (via TRANSPORT) TRAP, SNMP v1, community C`, AGENT the
+/// agent-addr as a number, and under `-n` its name when it has one, then a line for the trap
+/// and one for the bindings, each after a tab. (That `-n` names rather than numbers here is
+/// snmptrapd's way, kept.)
+fn text(n: &Notification, at: &mut Arrival<'_>, p: &Printer<'_>) -> String {
+    let via = transport(n.source, n.destination.unwrap_or(at.local));
+    let Some(h) = &n.v1 else {
+        let host = match (at.numeric, n.source.ip()) {
+            (true, _) => via.clone(),
+            // snmptrapd looks up IPv4 senders only.
+            (false, ip @ IpAddr::V4(_)) => at.names.name(ip).unwrap_or("<UNKNOWN>").to_string(),
+            (false, IpAddr::V6(_)) => "<UNKNOWN>".to_string(),
+        };
+        let lines: Vec<String> = n.bindings.iter().map(|vb| p.line(vb)).collect();
+        return format!("{} {host} [{via}]:\n{}\n", at.when, lines.join("\t"));
+    };
+    let agent = std::net::Ipv4Addr::from(h.agent_addr);
+    let agent_host = match at.numeric {
+        true => at.names.name(agent.into()).map(str::to_string),
+        false => None,
+    }
+    .unwrap_or_else(|| agent.to_string());
+    let generic = usize::try_from(h.generic)
+        .ok()
+        .and_then(|g| GENERIC.get(g))
+        .copied()
+        .unwrap_or("Unknown");
+    let ticks = p.value(&snmp_client::Value::TimeTicks(h.uptime), None);
+    // `Timeticks: (12345) 0:02:03.45`: snmptrapd shows the clock only.
+    let clock = ticks.rsplit(' ').next().unwrap_or_default();
+    let mut out = format!(
+        "{} {agent_host} [{agent}] (via {via}) TRAP, SNMP v1, community {}\n\t{} {generic} Trap ({}) Uptime: {clock}\n",
+        at.when,
+        String::from_utf8_lossy(&n.security_name),
+        p.name(h.enterprise.as_oid()),
+        h.specific
+    );
+    for vb in &n.bindings {
+        out.push('\t');
+        out.push_str(&p.line(vb));
+    }
+    out.push('\n');
     out
 }
 
@@ -145,6 +180,7 @@ fn text(n: &Notification, p: &Printer<'_>) -> String {
 fn json(n: &Notification, p: &Printer<'_>) -> serde_json::Value {
     serde_json::json!({
         "source": n.source.to_string(),
+        "destination": n.destination.map(|d| d.to_string()),
         "version": n.version,
         "security_name": String::from_utf8_lossy(&n.security_name),
         "pdu": if n.inform { "inform" } else { "trap" },
@@ -262,6 +298,11 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         Ok(w) => w,
         Err(e) => return bad(e),
     };
+    let local = match rx.local_addr() {
+        Ok(a) => a,
+        Err(e) => return bad(e.to_string()),
+    };
+    let mut names = HostNames::default();
     let mut taken = 0u64;
     let mut code = ExitCode::SUCCESS;
     while opts.count.is_none_or(|c| taken < c) {
@@ -278,7 +319,13 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         let shown = if opts.json {
             format!("{}\n", json(&notification, &printer))
         } else {
-            text(&notification, &printer)
+            let mut arrival = Arrival {
+                when: crate::host::local_time(),
+                numeric: opts.numeric,
+                names: &mut names,
+                local,
+            };
+            text(&notification, &mut arrival, &printer)
         };
         let _ = stdout.write_all(shown.as_bytes());
         let _ = stdout.flush();

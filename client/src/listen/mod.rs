@@ -15,7 +15,7 @@
 //! datagram buffer each, the kernel's receive queue the only queue, and the datagrams the
 //! kernel drops when that queue is full counted too (Linux), so nothing is lost silently.
 
-mod overflow;
+mod ancillary;
 mod receiver;
 
 use std::collections::{BTreeMap, HashMap};
@@ -45,6 +45,10 @@ pub use receiver::Receiver;
 pub struct Notification {
     /// Who sent it.
     pub source: SocketAddr,
+    /// The address it was sent to, when known: set by [`Receiver`] and [`AsyncReceiver`] (on
+    /// Linux from the kernel, elsewhere the socket's own address unless bound to every
+    /// interface); `None` from [`Listener::handle`], which sees bytes only.
+    pub destination: Option<SocketAddr>,
     /// `1`, `2c` or `3`.
     pub version: &'static str,
     /// The community (v1, v2c) or the USM user (v3).
@@ -315,6 +319,7 @@ impl Listener {
         Ok((
             Notification {
                 source,
+                destination: None,
                 version: "1",
                 security_name: m.community.to_vec(),
                 inform: false,
@@ -464,6 +469,7 @@ fn v2_notification(
         });
     Notification {
         source,
+        destination: None,
         version,
         security_name,
         inform,

@@ -8,24 +8,32 @@ use std::io;
 use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
 use std::time::Instant;
 
-use super::overflow::Overflow;
+use super::ancillary::{Ancillary, Arrived};
 use super::{Handled, Listener, Notification};
 use crate::read_timeout::ReadTimeout;
 
 /// The largest UDP payload.
 const DATAGRAM: usize = 65_535;
 
-/// One datagram through `listener`: the datagram to answer it with, if any, and the
-/// notification it carried, if any. `overflowed` datagrams were dropped by the kernel before it.
+/// One datagram (`bytes`, as `arrived` says) through `listener`: the datagram to answer it
+/// with, if any, and the notification it carried, if any, with the address it was sent to
+/// (from the kernel, or the socket's own address `local` when bound to one).
 fn take(
     listener: &mut Listener,
-    from: SocketAddr,
+    arrived: Arrived,
     bytes: &[u8],
-    overflowed: u64,
+    local: Option<SocketAddr>,
 ) -> (Option<Vec<u8>>, Option<Notification>) {
-    listener.count_overflow(overflowed);
-    match listener.handle(from, bytes) {
-        Handled::Notification(n, reply) => (reply, Some(*n)),
+    listener.count_overflow(arrived.dropped);
+    match listener.handle(arrived.from, bytes) {
+        Handled::Notification(mut n, reply) => {
+            n.destination = match (arrived.to, local) {
+                (Some(ip), Some(l)) => Some(SocketAddr::new(ip, l.port())),
+                (None, Some(l)) if !l.ip().is_unspecified() => Some(l),
+                _ => None,
+            };
+            (reply, Some(*n))
+        }
         Handled::Discovery(report) => (Some(report), None),
         Handled::Dropped(_) => (None, None),
     }
@@ -42,7 +50,9 @@ pub struct Receiver {
     socket: UdpSocket,
     listener: Listener,
     buf: Box<[u8]>,
-    overflow: Overflow,
+    ancillary: Ancillary,
+    /// The socket's own address.
+    local: Option<SocketAddr>,
     timeout: ReadTimeout,
 }
 
@@ -54,12 +64,14 @@ impl Receiver {
 
     /// `listener` on `socket`, which must be blocking.
     pub fn from_socket(socket: UdpSocket, listener: Listener) -> Receiver {
-        let overflow = Overflow::enable(&socket);
+        let ancillary = Ancillary::enable(&socket);
+        let local = socket.local_addr().ok();
         Receiver {
             socket,
             listener,
             buf: vec![0; DATAGRAM].into_boxed_slice(),
-            overflow,
+            ancillary,
+            local,
             timeout: ReadTimeout::default(),
         }
     }
@@ -95,7 +107,7 @@ impl Receiver {
                 None => None,
             };
             self.timeout.set(&self.socket, wait)?;
-            let (n, from, overflowed) = match self.overflow.recv(&self.socket, &mut self.buf) {
+            let arrived = match self.ancillary.recv(&self.socket, &mut self.buf) {
                 Ok(r) => r,
                 Err(e)
                     if matches!(
@@ -108,7 +120,9 @@ impl Receiver {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(e),
             };
-            let (reply, notification) = take(&mut self.listener, from, &self.buf[..n], overflowed);
+            let bytes = &self.buf[..arrived.len];
+            let (reply, notification) = take(&mut self.listener, arrived, bytes, self.local);
+            let from = arrived.from;
             if let Some(reply) = reply {
                 if let Err(e) = self.socket.send_to(&reply, from) {
                     unsent(from, &e);
@@ -128,7 +142,9 @@ pub struct AsyncReceiver {
     socket: tokio::net::UdpSocket,
     listener: Listener,
     buf: Box<[u8]>,
-    overflow: Overflow,
+    ancillary: Ancillary,
+    /// The socket's own address.
+    local: Option<SocketAddr>,
 }
 
 #[cfg(feature = "tokio")]
@@ -144,12 +160,14 @@ impl AsyncReceiver {
 
     /// `listener` on `socket`.
     pub fn from_socket(socket: tokio::net::UdpSocket, listener: Listener) -> AsyncReceiver {
-        let overflow = Overflow::enable(&socket);
+        let ancillary = Ancillary::enable(&socket);
+        let local = socket.local_addr().ok();
         AsyncReceiver {
             socket,
             listener,
             buf: vec![0; DATAGRAM].into_boxed_slice(),
-            overflow,
+            ancillary,
+            local,
         }
     }
 
@@ -169,16 +187,18 @@ impl AsyncReceiver {
         loop {
             let AsyncReceiver {
                 socket,
-                overflow,
+                ancillary,
                 buf,
                 ..
             } = self;
-            let (n, from, overflowed) = socket
+            let arrived = socket
                 .async_io(tokio::io::Interest::READABLE, || {
-                    overflow.recv(&*socket, buf)
+                    ancillary.recv(&*socket, buf)
                 })
                 .await?;
-            let (reply, notification) = take(&mut self.listener, from, &self.buf[..n], overflowed);
+            let bytes = &self.buf[..arrived.len];
+            let (reply, notification) = take(&mut self.listener, arrived, bytes, self.local);
+            let from = arrived.from;
             // Sent without waiting (a UDP send does not block but on a full send buffer, and
             // then the sender retries), so nothing taken is lost to a cancelled future.
             if let Some(reply) = reply {
