@@ -13,6 +13,7 @@ pub mod host;
 pub mod index;
 pub mod listen;
 pub mod mibs;
+pub mod mibtree;
 pub mod precedence;
 pub mod print;
 pub mod send;

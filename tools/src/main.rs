@@ -62,7 +62,8 @@ struct TranslateOpts {
     /// and `b`, `u`, `s`, `r`, `h` are accepted; names are always looked up as `R` does.
     #[arg(short = 'I', value_name = "FLAGS", action = clap::ArgAction::Append)]
     input: Vec<String>,
-    /// Reports, as snmptranslate's `-T`: `d` each input's definition after its name.
+    /// Reports, as snmptranslate's `-T`: `d` each input's definition after its name, `p` the
+    /// tree below each input (or the whole tree), `o`, `s`, `l` every node.
     #[arg(short = 'T', value_name = "FLAGS", action = clap::ArgAction::Append)]
     report: Vec<String>,
 }
@@ -776,11 +777,15 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
         return ExitCode::from(2);
     }
     let reports = opts.report.concat();
-    if let Some(c) = reports.chars().find(|c| !"dols".contains(*c)) {
+    if let Some(c) = reports.chars().find(|c| !"dolsp".contains(*c)) {
         eprintln!(
-            "snmpc: -T{c}: not supported (-Td: each input's definition; -To, -Ts, -Tl: every node)"
+            "snmpc: -T{c}: not supported (-Td: each input's definition; -Tp: the tree below it; -To, -Ts, -Tl: every node)"
         );
         return ExitCode::from(2);
+    }
+    let random_access = opts.input.concat().contains('R');
+    if reports.contains('p') {
+        return tree_report(&m, &inputs, random_access);
     }
     // snmptranslate's reports of every node, without inputs.
     if inputs.is_empty() && reports.chars().any(|c| "ols".contains(c)) {
@@ -796,7 +801,6 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let described = reports.contains('d');
-    let random_access = opts.input.concat().contains('R');
     // As snmptranslate: a blank line between outputs; the first input that does not
     // translate ends the run (exit 2).
     for (i, input) in inputs.iter().enumerate() {
@@ -821,6 +825,47 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
                 return ExitCode::from(2);
             }
         }
+    }
+    ExitCode::SUCCESS
+}
+
+/// snmptranslate's `-Tp`: the tree below each input (the deepest node its path names), a blank
+/// line between; without inputs, the whole tree. As there, a name alone is looked up only
+/// under `-IR` (else `Sub-id not found: (top) -> NAME`), and the first input that does not
+/// translate ends the run (exit 2).
+fn tree_report(m: &mibs::Mibs, inputs: &[String], random_access: bool) -> ExitCode {
+    if inputs.is_empty() {
+        print!("{}", snmpc::mibtree::tree(m, &[]));
+        return ExitCode::SUCCESS;
+    }
+    for (i, input) in inputs.iter().enumerate() {
+        if i > 0 {
+            println!();
+        }
+        let bare = !numeric_input(input) && !input.contains("::");
+        let arcs = match translate_one(m, input, print::Output::default()) {
+            Ok(_) if bare && !random_access => {
+                let first = input.split('.').next().unwrap_or(input);
+                eprintln!(
+                    "{input}: Unknown Object Identifier (Sub-id not found: (top) -> {first})"
+                );
+                return ExitCode::from(2);
+            }
+            Ok((_, arcs)) => arcs,
+            Err(_) if random_access => {
+                eprintln!("Unknown object identifier: {input}");
+                return ExitCode::from(2);
+            }
+            Err(e) => {
+                eprintln!("{}", e.say(input));
+                return ExitCode::from(2);
+            }
+        };
+        let Some((k, _)) = m.deepest(&arcs) else {
+            eprintln!("{input}: Unknown Object Identifier");
+            return ExitCode::from(2);
+        };
+        print!("{}", snmpc::mibtree::tree(m, &arcs[..k]));
     }
     ExitCode::SUCCESS
 }

@@ -1,0 +1,240 @@
+//! `snmpc translate -Tp`: the MIB tree below a node drawn as snmptranslate draws it, line for
+//! line. Each node is a `+--` line: an object with a SYNTAX as its access, its type in nine
+//! columns and `name(arc)` (`+-- -R-- String    sysDescr(1)`), any other node as `name(arc)`;
+//! under an object its convention, sizes or ranges, named values, and a row's INDEX. Children
+//! go in arc order, one level three columns in, with `|` down the side while more siblings
+//! follow and a `|` line around each node that has children.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use snmp_codegen::mib::ir::{Base, Syntax};
+use snmp_codegen::mib::tree::Access;
+use snmp_codegen::mib::NodeKind;
+
+use crate::mibs::Mibs;
+
+/// The tree below (and including) `root`; the whole tree from `iso(1)` when `root` is empty.
+pub fn tree(mibs: &Mibs, root: &[u32]) -> String {
+    let mut paths: BTreeSet<&[u32]> = BTreeSet::new();
+    for oid in mibs.oids().filter(|o| o.starts_with(root)) {
+        paths.extend((root.len().max(1)..=oid.len()).map(|k| &oid[..k]));
+    }
+    let mut drawer = Drawer {
+        mibs,
+        paths: &paths,
+        out: String::new(),
+        after_typed: true,
+    };
+    let start: &[u32] = if root.is_empty() { &[1] } else { root };
+    drawer.node(start, "", false);
+    drawer.out
+}
+
+/// What a node is to the drawing: net-snmp separates siblings by whether they have a type.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    /// An object with a SYNTAX: drawn with its access and type.
+    Object,
+    /// A notification, group, compliance or capabilities statement: typed, drawn by name.
+    Typed,
+    /// Anything else (an identifier, a table or row, a TRAP-TYPE, an unnamed arc).
+    Other,
+}
+
+struct Drawer<'m> {
+    mibs: &'m Mibs,
+    /// Every node of the subtree drawn, named or not.
+    paths: &'m BTreeSet<&'m [u32]>,
+    out: String,
+    /// Whether the node drawn last had a type and no children drawn since: then a typed
+    /// sibling follows it without a `|` line between.
+    after_typed: bool,
+}
+
+impl Drawer<'_> {
+    /// The arcs right below `oid`, in order.
+    fn children(&self, oid: &[u32]) -> Vec<u32> {
+        self.paths
+            .range::<[u32], _>((std::ops::Bound::Excluded(oid), std::ops::Bound::Unbounded))
+            .take_while(|p| p.starts_with(oid))
+            .filter(|p| p.len() == oid.len() + 1)
+            .map(|p| p[oid.len()])
+            .collect()
+    }
+
+    /// `oid`'s line, its notes, its children: `indent` before its `+--`, `more` when siblings
+    /// follow it.
+    fn node(&mut self, oid: &[u32], indent: &str, more: bool) {
+        let kind = self.kind(oid);
+        let heading = self.heading(oid);
+        let _ = writeln!(self.out, "{indent}+--{heading}");
+        let side = if more { "|" } else { " " };
+        for note in self.notes(oid) {
+            let _ = match kind {
+                Kind::Object => writeln!(self.out, "{indent}{side}        {note}"),
+                _ => writeln!(self.out, "{indent}{side}  |  {note}"),
+            };
+        }
+        self.after_typed = kind != Kind::Other;
+        let children = self.children(oid);
+        if children.is_empty() {
+            return;
+        }
+        let inner = format!("{indent}{side}  ");
+        let mut path = oid.to_vec();
+        for (i, &arc) in children.iter().enumerate() {
+            path.push(arc);
+            if !self.after_typed || self.kind(&path) == Kind::Other {
+                let _ = writeln!(self.out, "{inner}|");
+            }
+            self.node(&path, &inner, i + 1 < children.len());
+            path.pop();
+        }
+        self.after_typed = false;
+    }
+
+    /// How `oid`'s node is drawn.
+    fn kind(&self, oid: &[u32]) -> Kind {
+        let Some((_, node)) = self.mibs.deepest(oid).filter(|(k, _)| *k == oid.len()) else {
+            return Kind::Other;
+        };
+        match self.mibs.written(node).kind {
+            NodeKind::ObjectType if self.typed(node).is_some() => Kind::Object,
+            NodeKind::NotificationType
+            | NodeKind::ObjectGroup
+            | NodeKind::NotificationGroup
+            | NodeKind::ModuleCompliance
+            | NodeKind::AgentCapabilities
+            | NodeKind::ModuleIdentity
+            | NodeKind::ObjectIdentity => Kind::Typed,
+            _ => Kind::Other,
+        }
+    }
+
+    /// `-R-- String    sysDescr(1)` for an object with a SYNTAX, else `system(1)`.
+    fn heading(&self, oid: &[u32]) -> String {
+        let arc = oid[oid.len() - 1];
+        let Some((_, node)) = self.mibs.deepest(oid).filter(|(k, _)| *k == oid.len()) else {
+            return format!("{}({arc})", unnamed(self.mibs, oid));
+        };
+        let label = self.mibs.label(node);
+        match self.typed(node) {
+            Some((access, kind)) => format!(" {access} {kind:<9} {label}({arc})"),
+            None => format!("{label}({arc})"),
+        }
+    }
+
+    /// An OBJECT-TYPE's access and type as net-snmp abbreviates them, when it has a SYNTAX
+    /// (a table's or a row's has none).
+    fn typed(&self, node: usize) -> Option<(&'static str, &'static str)> {
+        let written = self.mibs.written(node);
+        if written.kind != NodeKind::ObjectType {
+            return None;
+        }
+        let syntax = self.mibs.syntax(node)?;
+        let kind = type_name(&syntax)?;
+        let access = match written.access {
+            Some(Access::ReadOnly) => "-R--",
+            Some(Access::ReadWrite) => "-RW-",
+            Some(Access::ReadCreate) => "CR--",
+            Some(Access::WriteOnly) => "--W-",
+            Some(Access::AccessibleForNotify) => "---N",
+            Some(Access::NotAccessible) | None => "----",
+        };
+        Some((access, kind))
+    }
+
+    /// What net-snmp notes under a node: an object's convention, sizes or ranges and named
+    /// values; a row's INDEX.
+    fn notes(&self, oid: &[u32]) -> Vec<String> {
+        let Some((_, node)) = self.mibs.deepest(oid).filter(|(k, _)| *k == oid.len()) else {
+            return Vec::new();
+        };
+        let mut notes = Vec::new();
+        if self.typed(node).is_some() {
+            if let Some(syntax) = self.mibs.syntax(node) {
+                notes.extend(syntax_notes(&syntax));
+            }
+        }
+        let written = self.mibs.written(node);
+        if !written.index().is_empty() {
+            let names: Vec<&str> = written
+                .index()
+                .iter()
+                .map(|i| self.mibs.name_in(node, i.name))
+                .collect();
+            notes.push(format!("Index: {}", names.join(", ")));
+        }
+        notes
+    }
+}
+
+/// An arc no module names: `x25#` for an SMIv1 enterprise's `.0` (whose TRAP-TYPEs are
+/// below), else its number (net-snmp numbers these `anonymous#N` in its own order).
+fn unnamed(mibs: &Mibs, oid: &[u32]) -> String {
+    let traps_below = mibs
+        .children(oid)
+        .any(|(_, n)| mibs.written(n).kind == NodeKind::TrapType);
+    match oid.split_last() {
+        Some((0, parent)) if traps_below => {
+            format!("{}#", mibs.label_at(parent).unwrap_or_default())
+        }
+        Some((arc, _)) => arc.to_string(),
+        None => String::new(),
+    }
+}
+
+/// A SYNTAX's type as `-Tp` abbreviates it.
+fn type_name(y: &Syntax) -> Option<&'static str> {
+    Some(match y.base {
+        Base::ObjectIdentifier => "ObjID",
+        Base::OctetString => "String",
+        Base::Integer if !y.enums.is_empty() => "EnumVal",
+        Base::Integer => "INTEGER",
+        Base::Integer32 => "Integer32",
+        Base::NetworkAddress => "NetAddr",
+        Base::IpAddress => "IpAddr",
+        Base::Counter32 | Base::Counter => "Counter",
+        Base::Gauge32 | Base::Gauge => "Gauge",
+        Base::TimeTicks => "TimeTicks",
+        Base::Opaque => "Opaque",
+        Base::Null => "Null",
+        Base::Counter64 => "Counter64",
+        Base::Bits => "BitString",
+        Base::Unsigned32 => "Unsigned",
+        Base::None => return None,
+    })
+}
+
+/// `Textual Convention: X`, `Size: 0..255` or `Range: 1 | 5..9`, `Values: up(1), down(2)`.
+fn syntax_notes(y: &Syntax) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let Some(tc) = &y.convention {
+        notes.push(format!("Textual Convention: {}", tc.name));
+    }
+    let bounds = |b: &[(i128, i128)]| -> String {
+        let parts: Vec<String> = b
+            .iter()
+            .map(|(lo, hi)| match lo == hi {
+                true => lo.to_string(),
+                false => format!("{lo}..{hi}"),
+            })
+            .collect();
+        parts.join(" | ")
+    };
+    match (&y.sizes, &y.ranges) {
+        (Some(s), _) if !s.is_empty() => notes.push(format!("Size: {}", bounds(s))),
+        (_, Some(r)) if !r.is_empty() => notes.push(format!("Range: {}", bounds(r))),
+        _ => {}
+    }
+    let named = match y.base {
+        Base::Bits => &y.bits,
+        _ => &y.enums,
+    };
+    if !named.is_empty() {
+        let parts: Vec<String> = named.iter().map(|(l, v)| format!("{l}({v})")).collect();
+        notes.push(format!("Values: {}", parts.join(", ")));
+    }
+    notes
+}
