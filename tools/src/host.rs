@@ -6,34 +6,66 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Now as snmptrapd prints it: `2026-12-03 10:47:16`, local time (UTC when the C library
-/// cannot say).
-pub fn local_time() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let t = libc::time_t::try_from(secs).unwrap_or(0);
-    // SAFETY: `tm` is plain data that localtime_r fills; both pointers are valid for the call.
-    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
-    let filled = unsafe { !libc::localtime_r(&t, &mut tm).is_null() };
-    if !filled {
-        return utc(secs);
+/// A moment in local time, in the parts snmptrapd's formats print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LocalTime {
+    /// Seconds since the epoch.
+    pub epoch: u64,
+    /// The year (2026), month (1-12), day of the month, hour, minute and second.
+    pub year: i64,
+    pub month: i64,
+    pub day: i64,
+    pub hour: i64,
+    pub minute: i64,
+    pub second: i64,
+}
+
+impl LocalTime {
+    /// Now, local time (UTC when the C library cannot say).
+    pub fn now() -> LocalTime {
+        let epoch = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let t = libc::time_t::try_from(epoch).unwrap_or(0);
+        // SAFETY: `tm` is plain data that localtime_r fills; both pointers are valid for the
+        // call.
+        let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+        let filled = unsafe { !libc::localtime_r(&t, &mut tm).is_null() };
+        if !filled {
+            return utc(epoch);
+        }
+        LocalTime {
+            epoch,
+            year: i64::from(tm.tm_year) + 1900,
+            month: i64::from(tm.tm_mon) + 1,
+            day: i64::from(tm.tm_mday),
+            hour: i64::from(tm.tm_hour),
+            minute: i64::from(tm.tm_min),
+            second: i64::from(tm.tm_sec),
+        }
     }
-    format!(
-        "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
-        tm.tm_year + 1900,
-        tm.tm_mon + 1,
-        tm.tm_mday,
-        tm.tm_hour,
-        tm.tm_min,
-        tm.tm_sec
-    )
+}
+
+impl std::fmt::Display for LocalTime {
+    /// As snmptrapd prints it: `2026-12-03 10:47:16`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:04}-{:02}-{:02} {:02}:{:02}:{:02}",
+            self.year, self.month, self.day, self.hour, self.minute, self.second
+        )
+    }
+}
+
+/// Now as snmptrapd prints it: `2026-12-03 10:47:16`, local time.
+pub fn local_time() -> String {
+    LocalTime::now().to_string()
 }
 
 /// `secs` since the epoch as a UTC date and time (civil from days, proleptic Gregorian).
-fn utc(secs: u64) -> String {
+fn utc(secs: u64) -> LocalTime {
     let days = (secs / 86_400) as i64;
-    let rem = secs % 86_400;
+    let rem = (secs % 86_400) as i64;
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -42,13 +74,15 @@ fn utc(secs: u64) -> String {
     let mp = (5 * doy + 2) / 153;
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60
-    )
+    LocalTime {
+        epoch: secs,
+        year: yoe + era * 400 + i64::from(month <= 2),
+        month,
+        day,
+        hour: rem / 3600,
+        minute: rem / 60 % 60,
+        second: rem % 60,
+    }
 }
 
 /// Names of addresses, looked up once each.
@@ -118,9 +152,9 @@ mod tests {
 
     #[test]
     fn utc_dates_from_the_epoch() {
-        assert_eq!(utc(0), "1970-01-01 00:00:00");
-        assert_eq!(utc(951_782_400), "2000-02-29 00:00:00");
-        assert_eq!(utc(1_796_294_863), "2026-12-03 10:47:43");
+        assert_eq!(utc(0).to_string(), "1970-01-01 00:00:00");
+        assert_eq!(utc(951_782_400).to_string(), "2000-02-29 00:00:00");
+        assert_eq!(utc(1_796_294_863).to_string(), "2026-12-03 10:47:43");
     }
 
     #[test]

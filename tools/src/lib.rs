@@ -23,4 +23,5 @@ pub mod snmpconf;
 pub mod table;
 pub mod trace;
 pub mod trapd_conf;
+pub mod trapfmt;
 pub mod view;

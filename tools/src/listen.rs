@@ -11,10 +11,11 @@ use std::time::{Duration, Instant};
 use snmp_client::listen::{Listener, Notification, Receiver};
 use snmp_client::UsmUser;
 
-use crate::host::HostNames;
+use crate::host::{HostNames, LocalTime};
 use crate::mibs::Mibs;
 use crate::print::{Output, Printer};
 use crate::trapd_conf::TrapdConf;
+use crate::trapfmt::{Fields, TrapFormat};
 
 /// `snmpc listen`'s options.
 #[derive(Debug, Clone, clap::Args)]
@@ -63,6 +64,10 @@ pub struct ListenOpts {
     /// Stop after this many seconds.
     #[arg(long = "for", value_name = "SECONDS")]
     pub seconds: Option<f64>,
+    /// How each notification is printed, as snmptrapd's `-F`: text with `%` conversions
+    /// (`%B` the sender, `%v` the bindings, ...; see snmptrapd(8)), for every version.
+    #[arg(short = 'F', long = "format", value_name = "FORMAT")]
+    pub format: Option<String>,
     /// MIB directories, as for `get`.
     #[arg(short = 'M', long = "mib-dir", value_name = "DIR")]
     pub mib_dirs: Vec<std::path::PathBuf>,
@@ -101,16 +106,18 @@ const GENERIC: [&str; 7] = [
     "Enterprise Specific",
 ];
 
-/// What snmptrapd's header needs besides the notification.
+/// What snmptrapd's output needs besides the notification.
 pub struct Arrival<'h> {
-    /// Now, as snmptrapd prints it.
-    pub when: String,
+    /// Now.
+    pub now: LocalTime,
     /// snmptrapd's `-n`.
     pub numeric: bool,
     /// Names of addresses, looked up once each.
     pub names: &'h mut HostNames,
     /// The address the socket is bound to (for a notification whose destination is unknown).
     pub local: SocketAddr,
+    /// The formats of `-F` or `format1`/`format2`: (SNMPv1, SNMPv2c/v3).
+    pub formats: &'h (Option<TrapFormat>, Option<TrapFormat>),
 }
 
 /// How net-snmp names the UDP exchange: `UDP: [127.0.0.1]:41138->[127.0.0.1]:162`; over IPv6
@@ -128,49 +135,115 @@ fn transport(from: SocketAddr, to: SocketAddr) -> String {
     }
 }
 
-/// One notification as snmptrapd (net-snmp 5.9) logs it by default: a header line, then the
-/// bindings as `get` prints them, tab-separated. SNMPv2c/v3: `TIME HOST [TRANSPORT]:`, HOST
-/// the sender's name or `<UNKNOWN>` (always, over IPv6), and under `-n` the transport again.
-/// SNMPv1: `TIME AGENT [AGENT-ADDR] (via TRANSPORT) TRAP, SNMP v1, community C`, AGENT the
-/// agent-addr as a number, and under `-n` its name when it has one, then a line for the trap
-/// and one for the bindings, each after a tab. (That `-n` names rather than numbers here is
-/// snmptrapd's way, kept.)
-fn text(n: &Notification, at: &mut Arrival<'_>, p: &Printer<'_>) -> String {
-    let via = transport(n.source, n.destination.unwrap_or(at.local));
-    let Some(h) = &n.v1 else {
-        let host = match (at.numeric, n.source.ip()) {
-            (true, _) => via.clone(),
-            // snmptrapd looks up IPv4 senders only.
-            (false, ip @ IpAddr::V4(_)) => at.names.name(ip).unwrap_or("<UNKNOWN>").to_string(),
-            (false, IpAddr::V6(_)) => "<UNKNOWN>".to_string(),
-        };
-        let lines: Vec<String> = n.bindings.iter().map(|vb| p.line(vb)).collect();
-        return format!("{} {host} [{via}]:\n{}\n", at.when, lines.join("\t"));
+/// What each of snmptrapd's `%` conversions prints for `n`, as net-snmp 5.9 has them: the
+/// sender's name (`%B`) or `<UNKNOWN>` (always over IPv6, whose senders snmptrapd does not
+/// look up), and under `-n` the transport; an SNMPv1 agent-addr (`%A`) as a number, and under
+/// `-n` by its name when it has one (snmptrapd's way, kept); for SNMPv2 notifications the
+/// SNMPv1 fields as snmptrapd leaves them (`0.0.0.0`, `.`, 0, `Cold Start`).
+fn fields<'a>(n: &Notification, at: &mut Arrival<'_>, p: &Printer<'_>) -> Fields<'a> {
+    let transport = transport(n.source, n.destination.unwrap_or(at.local));
+    let host = match (at.numeric, n.source.ip()) {
+        (true, _) => transport.clone(),
+        (false, ip @ IpAddr::V4(_)) => at.names.name(ip).unwrap_or("<UNKNOWN>").to_string(),
+        (false, IpAddr::V6(_)) => "<UNKNOWN>".to_string(),
     };
-    let agent = std::net::Ipv4Addr::from(h.agent_addr);
-    let agent_host = match at.numeric {
-        true => at.names.name(agent.into()).map(str::to_string),
-        false => None,
+    let who = String::from_utf8_lossy(&n.security_name);
+    let security = match (n.version, n.inform) {
+        ("1", _) => format!("TRAP, SNMP v1, community {who}"),
+        ("3", inform) => format!(
+            "{}, SNMP v3, user {who}, context {}",
+            if inform { "INFORM" } else { "TRAP2" },
+            String::from_utf8_lossy(&n.context)
+        ),
+        (version, inform) => format!(
+            "{}, SNMP v{version}, community {who}",
+            if inform { "INFORM" } else { "TRAP2" }
+        ),
+    };
+    let (agent, enterprise, generic, specific, ticks) = match &n.v1 {
+        Some(h) => (
+            std::net::Ipv4Addr::from(h.agent_addr),
+            p.name(h.enterprise.as_oid()),
+            h.generic,
+            match h.generic {
+                6 => format!(".{}", h.specific),
+                _ => h.specific.to_string(),
+            },
+            h.uptime,
+        ),
+        None => (
+            std::net::Ipv4Addr::UNSPECIFIED,
+            ".".into(),
+            0,
+            "0".into(),
+            0,
+        ),
+    };
+    let agent_name = match (at.numeric, &n.v1) {
+        (true, Some(_)) => at.names.name(agent.into()).map(str::to_string),
+        _ => None,
     }
     .unwrap_or_else(|| agent.to_string());
-    let generic = usize::try_from(h.generic)
-        .ok()
-        .and_then(|g| GENERIC.get(g))
-        .copied()
-        .unwrap_or("Unknown");
-    let ticks = p.value(&snmp_client::Value::TimeTicks(h.uptime), None);
-    // `Timeticks: (12345) 0:02:03.45`: snmptrapd shows the clock only.
-    let clock = ticks.rsplit(' ').next().unwrap_or_default();
+    // `Timeticks: (12345) 0:02:03.45`: the clock alone.
+    let printed = p.value(&snmp_client::Value::TimeTicks(ticks), None);
+    let clock = printed
+        .rsplit_once(") ")
+        .map_or(printed.as_str(), |(_, c)| c);
+    Fields {
+        agent: agent.to_string(),
+        agent_name,
+        transport,
+        host,
+        enterprise,
+        generic,
+        generic_words: usize::try_from(generic)
+            .ok()
+            .and_then(|g| GENERIC.get(g))
+            .copied()
+            .unwrap_or("Unknown"),
+        specific,
+        security,
+        ticks,
+        clock: clock.to_string(),
+        bindings: n.bindings.iter().map(|vb| p.line(vb)).collect(),
+        now: at.now,
+    }
+}
+
+/// snmptrapd's own format for SNMPv2c/v3 notifications.
+const V2_DEFAULT: &str = "%.4y-%.2m-%.2l %.2h:%.2j:%.2k %B [%b]:\\n%v\\n";
+
+/// One notification as snmptrapd (net-snmp 5.9) logs it: in the format `-F` or snmptrapd.conf
+/// gives for its version, else snmptrapd's own: SNMPv2c/v3 `TIME HOST [TRANSPORT]:` then the
+/// bindings tab-separated; SNMPv1 `TIME AGENT [AGENT-ADDR] (via TRANSPORT) TRAP, SNMP v1,
+/// community C`, a line for the trap, and one for the bindings, each after a tab.
+fn text(n: &Notification, at: &mut Arrival<'_>, p: &Printer<'_>) -> String {
+    let f = fields(n, at, p);
+    let format = match n.v1 {
+        Some(_) => at.formats.0.as_ref(),
+        None => at.formats.1.as_ref(),
+    };
+    if let Some(format) = format {
+        return format.render(&f);
+    }
+    if n.v1.is_none() {
+        return TrapFormat::parse(V2_DEFAULT).render(&f);
+    }
+    let specific = f.specific.trim_start_matches('.');
     let mut out = format!(
-        "{} {agent_host} [{agent}] (via {via}) TRAP, SNMP v1, community {}\n\t{} {generic} Trap ({}) Uptime: {clock}\n",
-        at.when,
-        String::from_utf8_lossy(&n.security_name),
-        p.name(h.enterprise.as_oid()),
-        h.specific
+        "{} {} [{}] (via {}) {}\n\t{} {} Trap ({specific}) Uptime: {}\n",
+        f.now,
+        f.agent_name,
+        f.agent,
+        f.transport,
+        f.security,
+        f.enterprise,
+        f.generic_words,
+        f.clock
     );
-    for vb in &n.bindings {
+    for line in &f.bindings {
         out.push('\t');
-        out.push_str(&p.line(vb));
+        out.push_str(line);
     }
     out.push('\n');
     out
@@ -191,9 +264,18 @@ fn json(n: &Notification, p: &Printer<'_>) -> serde_json::Value {
     })
 }
 
+/// The output formats `opts` give: (SNMPv1, SNMPv2c/v3).
+pub type Formats = (Option<TrapFormat>, Option<TrapFormat>);
+
 /// The listener `opts` ask for: communities and users from the command line and `--config`
 /// (its warnings said on stderr), with an engine of its own under `-e`.
 pub fn listener(opts: &ListenOpts) -> Result<Listener, String> {
+    setup(opts).map(|(listener, _)| listener)
+}
+
+/// [`listener`], and the formats of `-F` (for both versions) or of the configurations'
+/// `format1`/`format2`.
+pub fn setup(opts: &ListenOpts) -> Result<(Listener, Formats), String> {
     // snmptrapd's `-c FILE`: a configuration, when a file has that name.
     let (files, names): (Vec<&String>, Vec<&String>) = opts
         .community
@@ -202,6 +284,7 @@ pub fn listener(opts: &ListenOpts) -> Result<Listener, String> {
     let mut communities: Vec<Vec<u8>> = names.iter().map(|c| c.as_bytes().to_vec()).collect();
     let mut users: Vec<UsmUser> = opts.user.user()?.into_iter().collect();
     let mut bound = Vec::new();
+    let (mut format1, mut format2) = (None, None);
     let configs = opts
         .config
         .iter()
@@ -221,7 +304,16 @@ pub fn listener(opts: &ListenOpts) -> Result<Listener, String> {
                 None => users.push(user),
             }
         }
+        format1 = conf.format1.or(format1);
+        format2 = conf.format2.or(format2);
     }
+    if let Some(f) = &opts.format {
+        (format1, format2) = (Some(f.clone()), Some(f.clone()));
+    }
+    let formats = (
+        format1.as_deref().map(TrapFormat::parse),
+        format2.as_deref().map(TrapFormat::parse),
+    );
     let mut listener = Listener::new(communities, users);
     for (user, id) in bound {
         listener = listener.with_user_of_engine(user, &id);
@@ -230,7 +322,7 @@ pub fn listener(opts: &ListenOpts) -> Result<Listener, String> {
         let boots = crate::ask::local_engine_boots(&id);
         listener = listener.with_engine(&id, boots, Instant::now());
     }
-    Ok(listener)
+    Ok((listener, formats))
 }
 
 /// The counters on exit: `N datagrams: N notifications, N dropped (N why, ...)`.
@@ -265,7 +357,7 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         Ok(o) => o,
         Err(e) => return bad(e),
     };
-    let listener = match listener(opts) {
+    let (listener, formats) = match setup(opts) {
         Ok(l) => l,
         Err(e) => return bad(e),
     };
@@ -320,10 +412,11 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
             format!("{}\n", json(&notification, &printer))
         } else {
             let mut arrival = Arrival {
-                when: crate::host::local_time(),
+                now: LocalTime::now(),
                 numeric: opts.numeric,
                 names: &mut names,
                 local,
+                formats: &formats,
             };
             text(&notification, &mut arrival, &printer)
         };

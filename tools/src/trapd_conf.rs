@@ -1,8 +1,9 @@
 //! The part of snmptrapd.conf that says whose notifications to take, for `snmpc listen
 //! --config FILE`: `authCommunity TYPES COMMUNITY`, `disableAuthorization yes`, and
 //! `createUser [-e ENGINEID] NAME [AUTH-PROTOCOL AUTH-PASS [PRIV-PROTOCOL [PRIV-PASS]]]`
-//! (net-snmp's syntax: a missing privacy password is the authentication one). Other
-//! directives (traphandle, format, ...) are reported and left aside, never silently.
+//! (net-snmp's syntax: a missing privacy password is the authentication one), and how
+//! notifications are printed: `format1`, `format2`, `format print1|print2`. Other directives
+//! (traphandle, syslog formats, ...) are reported and left aside, never silently.
 
 use snmp_client::UsmUser;
 
@@ -15,6 +16,10 @@ pub struct TrapdConf {
     pub any_community: bool,
     /// Users of `createUser` lines, with the engine of their `-e`.
     pub users: Vec<(UsmUser, Option<Vec<u8>>)>,
+    /// The output formats of `format1` / `format print1` (SNMPv1) and `format2` / `format
+    /// print2` (SNMPv2c, SNMPv3): the rest of the line, as written.
+    pub format1: Option<String>,
+    pub format2: Option<String>,
     /// What was not understood or is not supported, as `FILE:LINE: why`.
     pub warnings: Vec<String>,
 }
@@ -95,7 +100,21 @@ impl TrapdConf {
             let Some((directive, args)) = w.split_first() else {
                 continue;
             };
+            // A format is the rest of its line, spaces and all.
+            let rest = |skip: usize| -> String {
+                let mut t = line.trim_start();
+                for _ in 0..skip {
+                    t = t
+                        .trim_start_matches(|c: char| !c.is_whitespace())
+                        .trim_start();
+                }
+                t.trim_end().to_string()
+            };
             match (directive.as_str(), args) {
+                ("format1", _) => conf.format1 = Some(rest(1)),
+                ("format2", _) => conf.format2 = Some(rest(1)),
+                ("format", [which, ..]) if which == "print1" => conf.format1 = Some(rest(2)),
+                ("format", [which, ..]) if which == "print2" => conf.format2 = Some(rest(2)),
                 ("authCommunity", [_types, community, ..]) => {
                     conf.communities.push(community.clone())
                 }
@@ -129,10 +148,14 @@ mod tests {
              createUser -e 0x8000000001020304 alice SHA \"alice pass\" AES\n\
              createUser bob SHA-256 bobauthpass AES-256 bobprivpass\n\
              createUser carol\n\
-             traphandle default /bin/true\n",
+             traphandle default /bin/true\n\
+             format2 %B [%b]: %v\\n\n\
+             format print1   %a %N\n",
             "t.conf",
         )
         .unwrap();
+        assert_eq!(conf.format2.as_deref(), Some("%B [%b]: %v\\n"));
+        assert_eq!(conf.format1.as_deref(), Some("%a %N"));
         assert_eq!(conf.communities, ["public"]);
         assert_eq!(conf.users.len(), 3);
         assert_eq!(

@@ -509,7 +509,7 @@ fn users_conf(dir: &Path, sender: &str) -> std::path::PathBuf {
              createUser -e {sender} shaaes SHA shaaespass AES shaaespriv\n\
              createUser -e {sender} sha256user SHA-256 sha256pass AES-256 sha256priv\n\
              createUser informuser SHA \"informauthpass\" AES \"informprivpass\"\n\
-             format2 %V\\n\n"
+             traphandle default /bin/true\n"
         ),
     )
     .unwrap();
@@ -677,7 +677,7 @@ fn listen_takes_the_users_of_an_snmptrapd_conf() {
         assert!(printed.contains(uptime), "{who}: {printed}");
     }
     assert!(
-        counters.contains("`format2` is not supported here"),
+        counters.contains("`traphandle` is not supported here"),
         "{counters}"
     );
     for dropped in [
@@ -734,22 +734,9 @@ fn listen_logs_to_a_file_under_lf() {
     assert!(logged.contains("IF-MIB::linkDown"), "{logged}");
 }
 
-/// How many notifications `log` holds (their header lines name the transport).
-fn headers(log: &Path) -> usize {
-    std::fs::read_to_string(log)
-        .unwrap_or_default()
-        .lines()
-        .filter(|l| !l.starts_with('\t') && l.contains("UDP"))
-        .count()
-}
-
-/// The log at `log` once it holds `count` notifications (5 s at most), normalized, without
-/// what snmptrapd says of itself (its banner, a directory it made, its farewell).
-fn log_of(log: &Path, count: usize) -> String {
-    let until = Instant::now() + Duration::from_secs(5);
-    while headers(log) < count && Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+/// The log at `log`, normalized, without what snmptrapd says of itself (its banner, a
+/// directory it made, its farewell).
+fn log_of(log: &Path) -> String {
     let text = std::fs::read_to_string(log).unwrap_or_default();
     let kept: Vec<&str> = text
         .lines()
@@ -762,6 +749,167 @@ fn log_of(log: &Path, count: usize) -> String {
     normalized(&kept.join("\n"))
 }
 
+/// net-snmp's snmptrapd and snmptrap, and a directory for their files.
+struct Trapd {
+    snmptrapd: std::path::PathBuf,
+    snmptrap: std::path::PathBuf,
+    dir: tempfile::TempDir,
+}
+
+impl Trapd {
+    fn new() -> Option<Trapd> {
+        let tools = ["snmptrapd", "snmptrap"].map(support::tool);
+        let [Some(snmptrapd), Some(snmptrap)] = tools else {
+            support::require_or_skip(
+                "snmptrapd or snmptrap not found (apt-get install -y snmptrapd snmp)",
+            );
+            return None;
+        };
+        Some(Trapd {
+            snmptrapd,
+            snmptrap,
+            dir: tempfile::tempdir().unwrap(),
+        })
+    }
+
+    /// snmptrapd and `snmpc listen`, each with `args` (and `-On -f -C -c CONF -Lf LOG`), on
+    /// `family` (`udp`, `udp6`) of the loopback, sent `traps` (snmptrap's arguments, `@` where
+    /// the address goes) by snmptrap: their logs, normalized.
+    fn logs(
+        &self,
+        case: &str,
+        family: &str,
+        args: &[&str],
+        conf: &str,
+        traps: &[&[&str]],
+    ) -> (String, String) {
+        let dir = self
+            .dir
+            .path()
+            .join(case.replace(|c: char| !c.is_ascii_alphanumeric(), "_"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let conf_file = dir.join("snmptrapd.conf");
+        std::fs::write(&conf_file, conf).unwrap();
+        let host = if family == "udp" {
+            "127.0.0.1"
+        } else {
+            "[::1]"
+        };
+        let at = |port: u16| format!("{family}:{host}:{port}");
+        let (theirs_at, ours_at) = (at(free_port()), at(free_port()));
+        let (theirs_log, ours_log) = (dir.join("theirs.log"), dir.join("ours.log"));
+        let mut trapd = Command::new(&self.snmptrapd)
+            .args(args)
+            .args(["-On", "-f", "-C", "-c"])
+            .arg(&conf_file)
+            .arg("-Lf")
+            .arg(&theirs_log)
+            .arg("-p")
+            .arg(dir.join("snmptrapd.pid"))
+            .arg(&theirs_at)
+            .env("SNMP_PERSISTENT_DIR", &dir)
+            .env("MIBS", "")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("snmptrapd starts");
+        let listener = Command::new(env!("CARGO_BIN_EXE_snmpc"))
+            .arg("listen")
+            .args(args)
+            .args(["-On", "-f", "-C", "-c"])
+            .arg(&conf_file)
+            .arg("-Lf")
+            .arg(&ours_log)
+            .args(["--count", &traps.len().to_string(), "--for", "20", &ours_at])
+            .env("SNMP_PERSISTENT_DIR", dir.join("ours"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("snmpc listen starts");
+        let until = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < until
+            && !std::fs::read_to_string(&theirs_log).is_ok_and(|l| l.contains("NET-SNMP"))
+        {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        for to in [&theirs_at, &ours_at] {
+            for trap in traps {
+                let args = trap.iter().map(|a| if *a == "@" { to.as_str() } else { a });
+                let out = Command::new(&self.snmptrap)
+                    .env("MIBS", "")
+                    .env("SNMP_PERSISTENT_DIR", dir.join("sender"))
+                    .args(args)
+                    .output()
+                    .unwrap();
+                let err = String::from_utf8_lossy(&out.stderr);
+                assert!(out.status.success(), "{case}: snmptrap {trap:?}: {err}");
+            }
+        }
+        let out = listener.wait_with_output().unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{case}: {said}");
+        let ours = log_of(&ours_log);
+        // snmptrapd's log, once it is as long as ours (5 s at most).
+        let until = Instant::now() + Duration::from_secs(5);
+        let mut theirs = log_of(&theirs_log);
+        while theirs.lines().count() < ours.lines().count() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(20));
+            theirs = log_of(&theirs_log);
+        }
+        let _ = trapd.kill();
+        let _ = trapd.wait();
+        (ours, theirs)
+    }
+}
+
+/// The traps of [`listen_logs_what_snmptrapd_logs_line_for_line`] (`@` for the address): a
+/// v2c trap (with net-snmp's Opaque Float), an SNMPv1 enterprise-specific trap with two
+/// bindings, a generic one without.
+const TRAPS: [&[&str]; 3] = [
+    &[
+        "-v",
+        "2c",
+        "-c",
+        "public",
+        "@",
+        "0",
+        "1.3.6.1.6.3.1.1.5.1",
+        "1.3.6.1.4.1.9.1.1",
+        "F",
+        "1.5",
+    ],
+    &[
+        "-v",
+        "1",
+        "-c",
+        "public",
+        "@",
+        "1.3.6.1.4.1.9",
+        "127.0.0.1",
+        "6",
+        "17",
+        "12345",
+        "1.3.6.1.4.1.9.1.1",
+        "s",
+        "hello",
+        "1.3.6.1.4.1.9.1.2",
+        "i",
+        "5",
+    ],
+    &[
+        "-v",
+        "1",
+        "-c",
+        "public",
+        "@",
+        "1.3.6.1.4.1.9",
+        "127.0.0.1",
+        "2",
+        "0",
+        "12345",
+    ],
+];
+
 /// `snmpc listen -f -Lf FILE` in place of `snmptrapd -f -Lf FILE`, with and without `-n`, over
 /// IPv4 and (where the host has it) IPv6: the same log, line for line, but the times and
 /// ports: each header (the sender by name, `<UNKNOWN>` or, under `-n`, its transport; the
@@ -769,11 +917,7 @@ fn log_of(log: &Path, count: usize) -> String {
 /// binding (net-snmp's Opaque Float among them).
 #[test]
 fn listen_logs_what_snmptrapd_logs_line_for_line() {
-    let tools = ["snmptrapd", "snmptrap"].map(support::tool);
-    let [Some(snmptrapd), Some(snmptrap)] = tools else {
-        support::require_or_skip(
-            "snmptrapd or snmptrap not found (apt-get install -y snmptrapd snmp)",
-        );
+    let Some(trapd) = Trapd::new() else {
         return;
     };
     let ipv6 = std::net::UdpSocket::bind("[::1]:0").is_ok();
@@ -781,121 +925,68 @@ fn listen_logs_what_snmptrapd_logs_line_for_line() {
         eprintln!("note: no IPv6 loopback here: IPv4 only");
     }
     let families: &[&str] = if ipv6 { &["udp", "udp6"] } else { &["udp"] };
-    let dir = tempfile::tempdir().unwrap();
-    let conf = dir.path().join("snmptrapd.conf");
-    std::fs::write(&conf, "disableAuthorization yes\n").unwrap();
-    let traps: [&[&str]; 3] = [
-        &[
-            "-v",
-            "2c",
-            "-c",
-            "public",
-            "0",
-            "1.3.6.1.6.3.1.1.5.1",
-            "1.3.6.1.4.1.9.1.1",
-            "F",
-            "1.5",
-        ],
-        &[
-            "-v",
-            "1",
-            "-c",
-            "public",
-            "1.3.6.1.4.1.9",
-            "127.0.0.1",
-            "6",
-            "17",
-            "12345",
-            "1.3.6.1.4.1.9.1.1",
-            "s",
-            "hello",
-            "1.3.6.1.4.1.9.1.2",
-            "i",
-            "5",
-        ],
-        &[
-            "-v",
-            "1",
-            "-c",
-            "public",
-            "1.3.6.1.4.1.9",
-            "127.0.0.1",
-            "2",
-            "0",
-            "12345",
-        ],
-    ];
     for family in families {
-        for numeric in [false, true] {
-            let host = if *family == "udp" {
-                "127.0.0.1"
-            } else {
-                "[::1]"
-            };
-            let at = |port: u16| format!("{family}:{host}:{port}");
-            let (theirs_at, ours_at) = (at(free_port()), at(free_port()));
-            let case = format!("{family}{}", if numeric { " -n" } else { "" });
-            let theirs_log = dir.path().join(format!("theirs-{family}-{numeric}.log"));
-            let ours_log = dir.path().join(format!("ours-{family}-{numeric}.log"));
-            let n: &[&str] = if numeric { &["-n"] } else { &[] };
-            let mut trapd = Command::new(&snmptrapd)
-                .args(n)
-                .args(["-On", "-f", "-C", "-c"])
-                .arg(&conf)
-                .arg("-Lf")
-                .arg(&theirs_log)
-                .arg("-p")
-                .arg(dir.path().join("snmptrapd.pid"))
-                .arg(&theirs_at)
-                .env("SNMP_PERSISTENT_DIR", dir.path())
-                .env("MIBS", "")
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("snmptrapd starts");
-            let listener = Command::new(env!("CARGO_BIN_EXE_snmpc"))
-                .arg("listen")
-                .args(n)
-                .args(["-On", "-f", "-C", "-c"])
-                .arg(&conf)
-                .arg("-Lf")
-                .arg(&ours_log)
-                .args(["--count", "3", "--for", "20", &ours_at])
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("snmpc listen starts");
-            let until = Instant::now() + Duration::from_secs(5);
-            while Instant::now() < until
-                && !std::fs::read_to_string(&theirs_log).is_ok_and(|l| l.contains("NET-SNMP"))
-            {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            for to in [&theirs_at, &ours_at] {
-                for trap in traps {
-                    let out = Command::new(&snmptrap)
-                        .env("MIBS", "")
-                        .args(&trap[..4])
-                        .arg(to)
-                        .args(&trap[4..])
-                        .output()
-                        .unwrap();
-                    let err = String::from_utf8_lossy(&out.stderr);
-                    assert!(out.status.success(), "{case}: snmptrap {trap:?}: {err}");
-                }
-            }
-            let theirs = log_of(&theirs_log, 3);
-            let _ = trapd.kill();
-            let _ = trapd.wait();
-            let out = listener.wait_with_output().unwrap();
-            assert!(
-                out.status.success(),
-                "{case}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let ours = log_of(&ours_log, 3);
-            assert_eq!(headers(&ours_log), 3, "{case}: {ours}");
+        for n in [&[][..], &["-n"]] {
+            let case = format!("{family} {n:?}");
+            let (ours, theirs) = trapd.logs(&case, family, n, "disableAuthorization yes\n", &TRAPS);
+            let headers = ours
+                .lines()
+                .filter(|l| !l.starts_with('\t') && l.contains("UDP"));
+            assert_eq!(headers.count(), 3, "{case}: {ours}");
             assert_eq!(ours, theirs, "{case}");
         }
     }
+}
+
+/// `-F FORMAT` and snmptrapd.conf's `format1`/`format2`: every `%` conversion (the SNMPv1
+/// fields as snmptrapd leaves them for SNMPv2 notifications, `%P` for v1, v2c and a v3 trap
+/// with its context), net-snmp's widths and precisions and `%V`, printed as snmptrapd prints
+/// them (the times of day and `%t` left out).
+#[test]
+fn listen_formats_as_snmptrapd_formats() {
+    let Some(trapd) = Trapd::new() else {
+        return;
+    };
+    let conf = "disableAuthorization yes\n\
+        createUser -e 0x8000000001020304 fmtuser SHA fmtauthpass AES fmtprivpass\n";
+    let v3_trap = [
+        "-v",
+        "3",
+        "-e",
+        "0x8000000001020304",
+        "-u",
+        "fmtuser",
+        "-l",
+        "authPriv",
+        "-a",
+        "SHA",
+        "-A",
+        "fmtauthpass",
+        "-x",
+        "AES",
+        "-X",
+        "fmtprivpass",
+        "-n",
+        "ctx",
+        "@",
+        "777",
+        "1.3.6.1.6.3.1.1.5.3",
+    ];
+    let mut traps: Vec<&[&str]> = TRAPS.to_vec();
+    traps.push(&v3_trap);
+    let every = r"a=%a|A=%A|b=%b|B=%B|N=%N|w=%w|W=%W|q=%q|P=%P|T=%T|#T=%#T|v=%v\n";
+    let widths = r"[%-12B][%12B][%.3B][%05q][%.3w][%5w][%-5w|][%V,%v][%.2T][%#.2T][%3.1a]\n";
+    let escapes = r"%.4y-%.2m-%.2l|%V;% A=%a|%v|%%|\tx\\y\n";
+    for format in [every, widths, escapes] {
+        let (ours, theirs) = trapd.logs(format, "udp", &["-F", format], conf, &traps);
+        assert_eq!(ours.lines().count(), 4, "-F {format}: {ours}");
+        assert_eq!(ours, theirs, "-F {format}");
+    }
+    let formats = format!("{conf}format2 v2: %B %P %v\\n\nformat1 \"v1: %A %N %w\"\\n\n");
+    let (ours, theirs) = trapd.logs("conf", "udp", &[], &formats, &traps);
+    assert!(
+        ours.contains("v2: localhost TRAP2, SNMP v3, user fmtuser, context ctx"),
+        "{ours}"
+    );
+    assert_eq!(ours, theirs, "format1/format2");
 }

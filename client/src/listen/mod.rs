@@ -53,6 +53,8 @@ pub struct Notification {
     pub version: &'static str,
     /// The community (v1, v2c) or the USM user (v3).
     pub security_name: Vec<u8>,
+    /// The contextName of a v3 notification (empty for v1 and v2c).
+    pub context: Vec<u8>,
     /// An InformRequest (answered) rather than a trap.
     pub inform: bool,
     /// snmpTrapOID.0: the notification (for a v1 trap, its RFC 3584 translation).
@@ -322,6 +324,7 @@ impl Listener {
                 destination: None,
                 version: "1",
                 security_name: m.community.to_vec(),
+                context: Vec::new(),
                 inform: false,
                 trap_oid: header.to_v2(),
                 uptime: Some(header.uptime),
@@ -403,10 +406,9 @@ impl Listener {
         } else {
             None
         };
-        Ok((
-            v2_notification(source, "3", name.to_vec(), inform, bindings),
-            reply,
-        ))
+        let mut notification = v2_notification(source, "3", name.to_vec(), inform, bindings);
+        notification.context = scoped.context_name.to_vec();
+        Ok((notification, reply))
     }
 
     /// The Response to a v3 inform sent to this engine: its time window checked (RFC 3414 3.2
@@ -472,6 +474,7 @@ fn v2_notification(
         destination: None,
         version,
         security_name,
+        context: Vec::new(),
         inform,
         trap_oid,
         uptime,
