@@ -67,6 +67,7 @@ mod request;
 pub mod respond;
 pub mod session;
 pub mod stats;
+pub mod tap;
 pub mod usm;
 mod value;
 pub mod walk;

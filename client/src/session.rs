@@ -18,6 +18,7 @@ use crate::exchange::{Exchange, Step};
 use crate::read_timeout::{self, ReadTimeout};
 use crate::request::Request;
 use crate::stats::Stats;
+use crate::tap::{tapped, Direction, WireTap};
 use crate::value::{Value, VarBind};
 use crate::walk::{Subtree, Walk, WalkEnd};
 
@@ -105,6 +106,18 @@ impl WalkIter<'_, AsyncSession> {
 /// The calls both drivers offer, each running one [`Request`].
 macro_rules! requests {
     ($($async:ident $await:tt)?) => {
+        /// Calls `tap` with every datagram this session sends or receives, as it crosses the
+        /// socket (net-snmp's `-d` prints them so).
+        pub fn set_wire_tap(&mut self, tap: impl FnMut(&crate::tap::Wire<'_>) + Send + 'static) {
+            self.tap = Some(Box::new(tap));
+        }
+
+        /// `datagram` to the wire tap, if there is one.
+        fn tap_datagram(&mut self, direction: Direction, peer: SocketAddr, datagram: &[u8]) {
+            let local = || self.sock.local_addr().ok();
+            tapped(&mut self.tap, direction, peer, local, datagram);
+        }
+
         /// GET of `oids`.
         pub $($async)? fn get(&mut self, oids: &[OidBuf]) -> Result<Vec<VarBind>, ClientError> {
             self.run(Request::get(oids))$(.$await)?
@@ -186,6 +199,7 @@ macro_rules! requests {
                 _ => [0; 4],
             };
             let datagram = self.exchange.trap(uptime, trap_oid, bindings, from)?;
+            self.tap_datagram(Direction::Sent, self.exchange.target(), &datagram);
             let sent = self.sock.send_to(&datagram, self.exchange.target())$(.$await)?;
             sent?;
             Ok(())
@@ -212,6 +226,7 @@ macro_rules! requests {
             bindings: &[(OidBuf, Value)],
         ) -> Result<(), ClientError> {
             let datagram = self.exchange.trap_v1(trap, bindings)?;
+            self.tap_datagram(Direction::Sent, self.exchange.target(), &datagram);
             let sent = self.sock.send_to(&datagram, self.exchange.target())$(.$await)?;
             sent?;
             Ok(())
@@ -355,6 +370,7 @@ pub struct Session {
     sock: UdpSocket,
     buf: Vec<u8>,
     timeout: ReadTimeout,
+    tap: Option<WireTap>,
 }
 
 impl std::fmt::Debug for Session {
@@ -379,6 +395,7 @@ impl Session {
             sock,
             buf: receive_buffer(&options),
             timeout: ReadTimeout::default(),
+            tap: None,
         })
     }
 
@@ -394,7 +411,16 @@ impl Session {
         loop {
             match self.exchange.next_step(Instant::now()) {
                 Step::Done(result) => return result,
-                Step::Send(datagram) => drop(self.sock.send_to(datagram, target)?),
+                Step::Send(datagram) => {
+                    tapped(
+                        &mut self.tap,
+                        Direction::Sent,
+                        target,
+                        || self.sock.local_addr().ok(),
+                        datagram,
+                    );
+                    self.sock.send_to(datagram, target)?;
+                }
                 Step::Wait(deadline) => self.receive_until(deadline)?,
             }
         }
@@ -410,9 +436,18 @@ impl Session {
         let wait = read_timeout::rounded_up(left, self.exchange.options().timeout);
         self.timeout.set(&self.sock, Some(wait))?;
         match self.sock.recv_from(&mut self.buf) {
-            Ok((n, from)) => self
-                .exchange
-                .handle_datagram(from, &self.buf[..n], Instant::now()),
+            Ok((n, from)) => {
+                let local = || self.sock.local_addr().ok();
+                tapped(
+                    &mut self.tap,
+                    Direction::Received,
+                    from,
+                    local,
+                    &self.buf[..n],
+                );
+                self.exchange
+                    .handle_datagram(from, &self.buf[..n], Instant::now())
+            }
             Err(e)
                 if matches!(
                     e.kind(),
@@ -434,6 +469,7 @@ pub struct AsyncSession {
     exchange: Exchange,
     sock: tokio::net::UdpSocket,
     buf: Vec<u8>,
+    tap: Option<WireTap>,
 }
 
 #[cfg(feature = "tokio")]
@@ -459,6 +495,7 @@ impl AsyncSession {
             exchange: Exchange::new(target, credentials, options),
             sock,
             buf: receive_buffer(&options),
+            tap: None,
         })
     }
 
@@ -474,7 +511,11 @@ impl AsyncSession {
             loop {
                 match self.exchange.next_step(Instant::now()) {
                     Step::Done(result) => return result,
-                    Step::Send(datagram) => drop(self.sock.send_to(datagram, target).await?),
+                    Step::Send(datagram) => {
+                        let local = || self.sock.local_addr().ok();
+                        tapped(&mut self.tap, Direction::Sent, target, local, datagram);
+                        self.sock.send_to(datagram, target).await?;
+                    }
                     Step::Wait(deadline) => self.receive_until(deadline).await?,
                 }
             }
@@ -493,6 +534,14 @@ impl AsyncSession {
         match received {
             Ok(received) => {
                 let (n, from) = received?;
+                let local = || self.sock.local_addr().ok();
+                tapped(
+                    &mut self.tap,
+                    Direction::Received,
+                    from,
+                    local,
+                    &self.buf[..n],
+                );
                 self.exchange
                     .handle_datagram(from, &self.buf[..n], Instant::now());
             }

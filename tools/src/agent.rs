@@ -118,6 +118,9 @@ impl Agent {
             eprintln!("snmpc: {e}");
             ExitCode::FAILURE
         })?;
+        if opts.dump {
+            session.set_wire_tap(|w| eprint!("{}", wire_dump(w)));
+        }
         if let Some(id) = engine_id {
             // The agent's engine, known: no discovery; its clock is learned from the first
             // Report, as net-snmp's tools do with -e.
@@ -535,4 +538,29 @@ pub(crate) fn triples(
             Ok((oid, value))
         })
         .collect()
+}
+
+/// A datagram as net-snmp's `-d` shows it: `Sending 43 bytes to UDP: [127.0.0.1]:161->
+/// [0.0.0.0]:56089` (or `Received 50 byte packet from ...`), its octets in hex, a blank line
+/// before and after.
+pub fn wire_dump(w: &snmp_client::tap::Wire<'_>) -> String {
+    let local = w.local.unwrap_or_else(|| ([0, 0, 0, 0], 0).into());
+    let transport = match w.peer {
+        std::net::SocketAddr::V4(_) => format!(
+            "UDP: [{}]:{}->[{}]:{}",
+            w.peer.ip(),
+            w.peer.port(),
+            local.ip(),
+            local.port()
+        ),
+        std::net::SocketAddr::V6(_) => format!("UDP/IPv6: [{}]:{}", w.peer.ip(), w.peer.port()),
+    };
+    let n = w.datagram.len();
+    let what = match w.direction {
+        snmp_client::tap::Direction::Sent => format!("Sending {n} bytes to {transport}"),
+        snmp_client::tap::Direction::Received => {
+            format!("Received {n} byte packet from {transport}")
+        }
+    };
+    format!("\n{what}\n{}\n", crate::hexdump::net_snmp(w.datagram))
 }

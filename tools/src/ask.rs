@@ -74,6 +74,9 @@ pub struct AgentOpts {
     /// errors go to stderr.
     #[arg(short = 'L', value_name = "FLAGS", action = clap::ArgAction::Append)]
     pub log: Vec<String>,
+    /// Every datagram sent and received dumped in hex on stderr, as net-snmp's `-d`.
+    #[arg(short = 'd', long = "dump")]
+    pub dump: bool,
 }
 
 /// net-snmp's application options, `-C`: `n<N>` non-repeaters and `r<N>` max-repetitions

@@ -69,6 +69,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn packets_as_net_snmp_dumps_them() {
+        // snmpget -d's request for sysName.0 (net-snmp 5.9.3).
+        let sent = [
+            0x30, 0x29, 0x02, 0x01, 0x01, 0x04, 0x06, 0x70, 0x75, 0x62, 0x6C, 0x69, 0x63, 0xA0,
+            0x1C, 0x02, 0x04, 0x71, 0x89, 0xFA, 0x8A, 0x02, 0x01, 0x00, 0x02, 0x01, 0x00, 0x30,
+            0x0E, 0x30, 0x0C, 0x06, 0x08, 0x2B, 0x06, 0x01, 0x02, 0x01, 0x01, 0x05, 0x00, 0x05,
+            0x00,
+        ];
+        assert_eq!(
+            net_snmp(&sent),
+            "0000: 30 29 02 01  01 04 06 70  75 62 6C 69  63 A0 1C 02    0).....public...\n\
+             0016: 04 71 89 FA  8A 02 01 00  02 01 00 30  0E 30 0C 06    .q.........0.0..\n\
+             0032: 08 2B 06 01  02 01 01 05  00 05 00                    .+.........\n"
+        );
+    }
+
+    #[test]
     fn marks_the_offset() {
         let bytes: Vec<u8> = (0u8..40).collect();
         let d = around(&bytes, 18);
@@ -79,4 +96,34 @@ mod tests {
         assert_eq!(&data[col..col + 2], "12");
         assert!(around(&bytes, 40).contains("past the end"));
     }
+}
+
+/// `bytes` as net-snmp's `-d` dumps a packet: `0000: 30 29 02 01  01 04 06 70  ...    0)....`,
+/// a decimal offset, sixteen octets a line in groups of four, then the printable ones.
+pub fn net_snmp(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for (k, line) in bytes.chunks(16).enumerate() {
+        let _ = write!(out, "{:04}: ", k * 16);
+        for i in 0..16 {
+            match line.get(i) {
+                Some(b) => {
+                    let _ = write!(out, "{b:02X} ");
+                }
+                None => out.push_str("   "),
+            }
+            if i % 4 == 3 {
+                out.push(' ');
+            }
+        }
+        out.push_str("  ");
+        for &c in line {
+            out.push(if c.is_ascii_graphic() || c == b' ' {
+                c as char
+            } else {
+                '.'
+            });
+        }
+        out.push('\n');
+    }
+    out
 }

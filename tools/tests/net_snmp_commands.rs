@@ -244,6 +244,7 @@ fn every_command_prints_what_net_snmps_tool_prints() {
     }
 
     context_engine(&get, t, agent.port);
+    dumps_as_snmpget(&get, t);
 
     // --json: decode's fields plus the name and the value as -Oqv prints it.
     let (ours, err, code) = snmpc(&[
@@ -409,5 +410,56 @@ fn context_engine(get: &std::path::Path, t: &str, port: u16) {
             assert_eq!(out, theirs, "-E {e}");
             assert!(out.contains("sysContact.0 = STRING: nobody"), "{out}");
         }
+    }
+}
+
+/// `-d`: every datagram dumped on stderr as snmpget dumps it: the same `Sending N bytes to
+/// UDP: [...]:161->[0.0.0.0]:PORT` and `Received N byte packet from ...` lines (our messages
+/// are as long as net-snmp's, v3 discovery included), each followed by its octets in
+/// net-snmp's hex lines; stdout the same.
+fn dumps_as_snmpget(get: &std::path::Path, t: &str) {
+    let v3 = [
+        "-v3",
+        "-u",
+        "ctxuser",
+        "-l",
+        "authPriv",
+        "-a",
+        "SHA",
+        "-A",
+        "ctxauthpass",
+        "-x",
+        "AES",
+        "-X",
+        "ctxprivpass",
+    ];
+    for version in [&["-v2c", "-c", "public"][..], &["-v1", "-c", "public"], &v3] {
+        let mut args = vec!["-d"];
+        args.extend(version);
+        args.extend([t, "sysName.0", "sysDescr.0"]);
+        let (theirs_out, theirs, _) = net_snmp_all(get, &args);
+        let mut ours_args = vec!["get"];
+        ours_args.extend(&args);
+        let (ours_out, ours, code) = snmpc(&ours_args);
+        assert_eq!(code, 0, "{ours}");
+        assert_eq!(ours_out, theirs_out, "-d {version:?}");
+        // Headers with the local port left out, and the shape of every line.
+        let shape = |dump: &str| -> Vec<String> {
+            dump.lines()
+                .map(|l| match l.split_once(':') {
+                    Some((offset, _)) if offset.len() == 4 && l.len() > 58 => {
+                        format!("{offset}: {} octets", (l.len() - 58).min(16))
+                    }
+                    _ => l
+                        .rsplit_once("]:")
+                        .map_or(l.to_string(), |(h, _)| h.to_string()),
+                })
+                .collect()
+        };
+        assert_eq!(shape(&ours), shape(&theirs), "-d {version:?}: {ours}");
+        assert!(
+            ours.contains("Sending ") && ours.contains("Received "),
+            "{ours}"
+        );
     }
 }
