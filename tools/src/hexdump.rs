@@ -64,6 +64,36 @@ pub fn around(bytes: &[u8], offset: usize) -> String {
     out
 }
 
+/// `bytes` as net-snmp's `-d` dumps a packet: `0000: 30 29 02 01  01 04 06 70  ...    0)....`,
+/// a decimal offset, sixteen octets a line in groups of four, then the printable ones.
+pub fn net_snmp(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for (k, line) in bytes.chunks(16).enumerate() {
+        let _ = write!(out, "{:04}: ", k * 16);
+        for i in 0..16 {
+            match line.get(i) {
+                Some(b) => {
+                    let _ = write!(out, "{b:02X} ");
+                }
+                None => out.push_str("   "),
+            }
+            if i % 4 == 3 {
+                out.push(' ');
+            }
+        }
+        out.push_str("  ");
+        for &c in line {
+            out.push(if c.is_ascii_graphic() || c == b' ' {
+                c as char
+            } else {
+                '.'
+            });
+        }
+        out.push('\n');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,34 +126,4 @@ mod tests {
         assert_eq!(&data[col..col + 2], "12");
         assert!(around(&bytes, 40).contains("past the end"));
     }
-}
-
-/// `bytes` as net-snmp's `-d` dumps a packet: `0000: 30 29 02 01  01 04 06 70  ...    0)....`,
-/// a decimal offset, sixteen octets a line in groups of four, then the printable ones.
-pub fn net_snmp(bytes: &[u8]) -> String {
-    let mut out = String::new();
-    for (k, line) in bytes.chunks(16).enumerate() {
-        let _ = write!(out, "{:04}: ", k * 16);
-        for i in 0..16 {
-            match line.get(i) {
-                Some(b) => {
-                    let _ = write!(out, "{b:02X} ");
-                }
-                None => out.push_str("   "),
-            }
-            if i % 4 == 3 {
-                out.push(' ');
-            }
-        }
-        out.push_str("  ");
-        for &c in line {
-            out.push(if c.is_ascii_graphic() || c == b' ' {
-                c as char
-            } else {
-                '.'
-            });
-        }
-        out.push('\n');
-    }
-    out
 }
