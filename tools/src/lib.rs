@@ -24,4 +24,5 @@ pub mod table;
 pub mod trace;
 pub mod trapd_conf;
 pub mod trapfmt;
+pub mod traphandle;
 pub mod view;

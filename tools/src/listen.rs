@@ -16,6 +16,7 @@ use crate::mibs::Mibs;
 use crate::print::{Output, Printer};
 use crate::trapd_conf::TrapdConf;
 use crate::trapfmt::{Fields, TrapFormat};
+use crate::traphandle::Handlers;
 
 /// `snmpc listen`'s options.
 #[derive(Debug, Clone, clap::Args)]
@@ -116,8 +117,6 @@ pub struct Arrival<'h> {
     pub names: &'h mut HostNames,
     /// The address the socket is bound to (for a notification whose destination is unknown).
     pub local: SocketAddr,
-    /// The formats of `-F` or `format1`/`format2`: (SNMPv1, SNMPv2c/v3).
-    pub formats: &'h (Option<TrapFormat>, Option<TrapFormat>),
 }
 
 /// How net-snmp names the UDP exchange: `UDP: [127.0.0.1]:41138->[127.0.0.1]:162`; over IPv6
@@ -217,17 +216,16 @@ const V2_DEFAULT: &str = "%.4y-%.2m-%.2l %.2h:%.2j:%.2k %B [%b]:\\n%v\\n";
 /// gives for its version, else snmptrapd's own: SNMPv2c/v3 `TIME HOST [TRANSPORT]:` then the
 /// bindings tab-separated; SNMPv1 `TIME AGENT [AGENT-ADDR] (via TRANSPORT) TRAP, SNMP v1,
 /// community C`, a line for the trap, and one for the bindings, each after a tab.
-fn text(n: &Notification, at: &mut Arrival<'_>, p: &Printer<'_>) -> String {
-    let f = fields(n, at, p);
+fn text(n: &Notification, f: &Fields<'_>, formats: &Formats) -> String {
     let format = match n.v1 {
-        Some(_) => at.formats.0.as_ref(),
-        None => at.formats.1.as_ref(),
+        Some(_) => formats.0.as_ref(),
+        None => formats.1.as_ref(),
     };
     if let Some(format) = format {
-        return format.render(&f);
+        return format.render(f);
     }
     if n.v1.is_none() {
-        return TrapFormat::parse(V2_DEFAULT).render(&f);
+        return TrapFormat::parse(V2_DEFAULT).render(f);
     }
     let specific = f.specific.trim_start_matches('.');
     let mut out = format!(
@@ -267,15 +265,22 @@ fn json(n: &Notification, p: &Printer<'_>) -> serde_json::Value {
 /// The output formats `opts` give: (SNMPv1, SNMPv2c/v3).
 pub type Formats = (Option<TrapFormat>, Option<TrapFormat>);
 
+/// What a listener is set up with besides its users: how it prints, and the `traphandle`
+/// lines of its configurations (OID as written or `None` for `default`, command).
+pub struct Setup {
+    pub formats: Formats,
+    pub handlers: Vec<(Option<String>, String)>,
+}
+
 /// The listener `opts` ask for: communities and users from the command line and `--config`
 /// (its warnings said on stderr), with an engine of its own under `-e`.
 pub fn listener(opts: &ListenOpts) -> Result<Listener, String> {
     setup(opts).map(|(listener, _)| listener)
 }
 
-/// [`listener`], and the formats of `-F` (for both versions) or of the configurations'
-/// `format1`/`format2`.
-pub fn setup(opts: &ListenOpts) -> Result<(Listener, Formats), String> {
+/// [`listener`], the formats of `-F` (for both versions) or of the configurations'
+/// `format1`/`format2`, and their `traphandle` lines.
+pub fn setup(opts: &ListenOpts) -> Result<(Listener, Setup), String> {
     // snmptrapd's `-c FILE`: a configuration, when a file has that name.
     let (files, names): (Vec<&String>, Vec<&String>) = opts
         .community
@@ -285,6 +290,7 @@ pub fn setup(opts: &ListenOpts) -> Result<(Listener, Formats), String> {
     let mut users: Vec<UsmUser> = opts.user.user()?.into_iter().collect();
     let mut bound = Vec::new();
     let (mut format1, mut format2) = (None, None);
+    let mut handlers = Vec::new();
     let configs = opts
         .config
         .iter()
@@ -306,6 +312,7 @@ pub fn setup(opts: &ListenOpts) -> Result<(Listener, Formats), String> {
         }
         format1 = conf.format1.or(format1);
         format2 = conf.format2.or(format2);
+        handlers.extend(conf.handlers);
     }
     if let Some(f) = &opts.format {
         (format1, format2) = (Some(f.clone()), Some(f.clone()));
@@ -322,7 +329,7 @@ pub fn setup(opts: &ListenOpts) -> Result<(Listener, Formats), String> {
         let boots = crate::ask::local_engine_boots(&id);
         listener = listener.with_engine(&id, boots, Instant::now());
     }
-    Ok((listener, formats))
+    Ok((listener, Setup { formats, handlers }))
 }
 
 /// The counters on exit: `N datagrams: N notifications, N dropped (N why, ...)`.
@@ -347,6 +354,41 @@ fn summary(listener: &Listener) -> String {
     )
 }
 
+/// What becomes of each notification: printed (in JSON, a format or snmptrapd's), handed to
+/// its `traphandle` commands.
+struct Sink<'a> {
+    printer: Printer<'a>,
+    formats: Formats,
+    handlers: Handlers,
+    names: HostNames,
+    local: SocketAddr,
+    opts: &'a ListenOpts,
+}
+
+impl Sink<'_> {
+    /// `n` printed (the text returned) and handed to its handlers.
+    fn take(&mut self, n: &Notification) -> String {
+        if self.opts.json && self.handlers.is_empty() {
+            return format!("{}\n", json(n, &self.printer));
+        }
+        let mut arrival = Arrival {
+            now: LocalTime::now(),
+            numeric: self.opts.numeric,
+            names: &mut self.names,
+            local: self.local,
+        };
+        let f = fields(n, &mut arrival, &self.printer);
+        if !self.handlers.is_empty() {
+            let input = crate::traphandle::input(n, &f.host, &f.transport, &self.printer);
+            self.handlers.run(n, &input);
+        }
+        match self.opts.json {
+            true => format!("{}\n", json(n, &self.printer)),
+            false => text(n, &f, &self.formats),
+        }
+    }
+}
+
 /// Runs `snmpc listen`.
 pub fn run(opts: &ListenOpts) -> ExitCode {
     let bad = |e: String| {
@@ -357,7 +399,7 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         Ok(o) => o,
         Err(e) => return bad(e),
     };
-    let (listener, formats) = match setup(opts) {
+    let (listener, Setup { formats, handlers }) = match setup(opts) {
         Ok(l) => l,
         Err(e) => return bad(e),
     };
@@ -394,7 +436,29 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         Ok(a) => a,
         Err(e) => return bad(e.to_string()),
     };
-    let mut names = HostNames::default();
+    let resolve = |w: &str| -> Result<Vec<u32>, String> {
+        let dotted = w.trim_start_matches('.');
+        match dotted
+            .split('.')
+            .map(str::parse)
+            .collect::<Result<Vec<u32>, _>>()
+        {
+            Ok(arcs) if !arcs.is_empty() => Ok(arcs),
+            _ => mibs.name_to_oid(w).map_err(|e| e.say(w)),
+        }
+    };
+    let handlers = match Handlers::new(&handlers, &resolve) {
+        Ok(h) => h,
+        Err(e) => return bad(e),
+    };
+    let mut sink = Sink {
+        printer,
+        formats,
+        handlers,
+        names: HostNames::default(),
+        local,
+        opts,
+    };
     let mut taken = 0u64;
     let mut code = ExitCode::SUCCESS;
     while opts.count.is_none_or(|c| taken < c) {
@@ -408,19 +472,7 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
             }
         };
         taken += 1;
-        let shown = if opts.json {
-            format!("{}\n", json(&notification, &printer))
-        } else {
-            let mut arrival = Arrival {
-                now: LocalTime::now(),
-                numeric: opts.numeric,
-                names: &mut names,
-                local,
-                formats: &formats,
-            };
-            text(&notification, &mut arrival, &printer)
-        };
-        let _ = stdout.write_all(shown.as_bytes());
+        let _ = stdout.write_all(sink.take(&notification).as_bytes());
         let _ = stdout.flush();
     }
     eprintln!("{}", summary(rx.listener()));

@@ -2,8 +2,9 @@
 //! --config FILE`: `authCommunity TYPES COMMUNITY`, `disableAuthorization yes`, and
 //! `createUser [-e ENGINEID] NAME [AUTH-PROTOCOL AUTH-PASS [PRIV-PROTOCOL [PRIV-PASS]]]`
 //! (net-snmp's syntax: a missing privacy password is the authentication one), and how
-//! notifications are printed: `format1`, `format2`, `format print1|print2`. Other directives
-//! (traphandle, syslog formats, ...) are reported and left aside, never silently.
+//! notifications are printed and handed on: `format1`, `format2`, `format print1|print2`,
+//! `traphandle`. Other directives (syslog formats, forward, ...) are reported and left aside,
+//! never silently.
 
 use snmp_client::UsmUser;
 
@@ -20,6 +21,9 @@ pub struct TrapdConf {
     /// print2` (SNMPv2c, SNMPv3): the rest of the line, as written.
     pub format1: Option<String>,
     pub format2: Option<String>,
+    /// `traphandle OID|default COMMAND`: the notification (its OID as written, `None` for
+    /// `default`) and the command line run for it, as written.
+    pub handlers: Vec<(Option<String>, String)>,
     /// What was not understood or is not supported, as `FILE:LINE: why`.
     pub warnings: Vec<String>,
 }
@@ -111,6 +115,14 @@ impl TrapdConf {
                 t.trim_end().to_string()
             };
             match (directive.as_str(), args) {
+                ("traphandle", [which, _, ..]) => conf
+                    .handlers
+                    .push((Some(which.clone()).filter(|w| w != "default"), rest(2))),
+                ("traphandle", _) => {
+                    return Err(format!(
+                        "{at}: expected traphandle OID|default PROGRAM [ARGS]"
+                    ))
+                }
                 ("format1", _) => conf.format1 = Some(rest(1)),
                 ("format2", _) => conf.format2 = Some(rest(1)),
                 ("format", [which, ..]) if which == "print1" => conf.format1 = Some(rest(2)),
@@ -149,6 +161,7 @@ mod tests {
              createUser bob SHA-256 bobauthpass AES-256 bobprivpass\n\
              createUser carol\n\
              traphandle default /bin/true\n\
+             forward default 192.0.2.1\n\
              format2 %B [%b]: %v\\n\n\
              format print1   %a %N\n",
             "t.conf",
@@ -156,6 +169,7 @@ mod tests {
         .unwrap();
         assert_eq!(conf.format2.as_deref(), Some("%B [%b]: %v\\n"));
         assert_eq!(conf.format1.as_deref(), Some("%a %N"));
+        assert_eq!(conf.handlers, [(None, "/bin/true".to_string())]);
         assert_eq!(conf.communities, ["public"]);
         assert_eq!(conf.users.len(), 3);
         assert_eq!(
@@ -165,7 +179,7 @@ mod tests {
         assert_eq!(conf.users[1].1, None);
         assert_eq!(
             conf.warnings,
-            ["t.conf:6: `traphandle` is not supported here: left aside"]
+            ["t.conf:7: `forward` is not supported here: left aside"]
         );
         let e = TrapdConf::parse("\ncreateUser dave SHA\n", "u.conf").unwrap_err();
         assert!(e.starts_with("u.conf:2: createUser: expected"), "{e}");

@@ -28,6 +28,17 @@ impl Drop for Receiver {
     }
 }
 
+/// A persistent directory of its own for one run of a net-snmp tool: net-snmp's tools keep
+/// state there on exit (snmpapp.conf), and two of them writing the default one at once can
+/// leave it half written for a third.
+fn own_state() -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("net-snmp-state")
+        .join(format!("{}-{}", std::process::id(), free_port()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// A UDP port on 127.0.0.1 nothing listens on now.
 fn free_port() -> u16 {
     std::net::UdpSocket::bind("127.0.0.1:0")
@@ -353,6 +364,7 @@ fn listen_prints_what_snmptrapd_logs(
             })
             .collect();
         let out = Command::new(tool)
+            .env("SNMP_PERSISTENT_DIR", own_state())
             .args([
                 "-m",
                 "SNMPv2-MIB:IF-MIB",
@@ -374,6 +386,7 @@ fn listen_prints_what_snmptrapd_logs(
     }
     // A community it does not take, then a v3 trap from an engine of the sender's own.
     let bad = Command::new(snmptrap)
+        .env("SNMP_PERSISTENT_DIR", own_state())
         .args([
             "-v",
             "2c",
@@ -387,6 +400,7 @@ fn listen_prints_what_snmptrapd_logs(
         .unwrap();
     assert!(bad.status.success());
     let v3 = Command::new(snmptrap)
+        .env("SNMP_PERSISTENT_DIR", own_state())
         .args(["-m", "SNMPv2-MIB:IF-MIB", "-M", &mibs()])
         .args([
             "-v",
@@ -464,6 +478,7 @@ fn listen_acknowledges_v3_informs(snmpinform: &Path) {
         .expect("snmpc listen starts");
     std::thread::sleep(Duration::from_millis(300));
     let out = Command::new(snmpinform)
+        .env("SNMP_PERSISTENT_DIR", own_state())
         .args(["-v", "3", "-l", "authPriv", "-t", "2", "-r", "1"])
         .args(user)
         .args([&address, "7", "1.3.6.1.6.3.1.1.5.4"])
@@ -509,7 +524,7 @@ fn users_conf(dir: &Path, sender: &str) -> std::path::PathBuf {
              createUser -e {sender} shaaes SHA shaaespass AES shaaespriv\n\
              createUser -e {sender} sha256user SHA-256 sha256pass AES-256 sha256priv\n\
              createUser informuser SHA \"informauthpass\" AES \"informprivpass\"\n\
-             traphandle default /bin/true\n"
+             forward default 192.0.2.1\n"
         ),
     )
     .unwrap();
@@ -556,6 +571,7 @@ fn listen_takes_the_users_of_an_snmptrapd_conf() {
     std::thread::sleep(Duration::from_millis(300));
     let send = |tool: &Path, args: &[&str]| {
         Command::new(tool)
+            .env("SNMP_PERSISTENT_DIR", own_state())
             .args(["-t", "1", "-r", "0"])
             .args(args)
             .output()
@@ -677,7 +693,7 @@ fn listen_takes_the_users_of_an_snmptrapd_conf() {
         assert!(printed.contains(uptime), "{who}: {printed}");
     }
     assert!(
-        counters.contains("`traphandle` is not supported here"),
+        counters.contains("`forward` is not supported here"),
         "{counters}"
     );
     for dropped in [
@@ -809,6 +825,7 @@ impl Trapd {
             .arg(&theirs_at)
             .env("SNMP_PERSISTENT_DIR", &dir)
             .env("MIBS", "")
+            .env("HANDLED", dir.join("theirs-handled.txt"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -822,6 +839,7 @@ impl Trapd {
             .arg(&ours_log)
             .args(["--count", &traps.len().to_string(), "--for", "20", &ours_at])
             .env("SNMP_PERSISTENT_DIR", dir.join("ours"))
+            .env("HANDLED", dir.join("ours-handled.txt"))
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -858,7 +876,13 @@ impl Trapd {
         }
         let _ = trapd.kill();
         let _ = trapd.wait();
-        (ours, theirs)
+        // What `traphandle` commands were given (a handler appends to $HANDLED), after the log.
+        let handled = |who: &str| {
+            let text = std::fs::read_to_string(dir.join(format!("{who}-handled.txt")));
+            text.map(|t| format!("\n--handled--\n{}", normalized(&t)))
+                .unwrap_or_default()
+        };
+        (ours + &handled("ours"), theirs + &handled("theirs"))
     }
 }
 
@@ -989,4 +1013,33 @@ fn listen_formats_as_snmptrapd_formats() {
         "{ours}"
     );
     assert_eq!(ours, theirs, "format1/format2");
+}
+
+/// snmptrapd.conf's `traphandle`: the command for a notification's OID, else the `default`
+/// ones, run by the shell with the notification on its standard input (the sender, the
+/// transport, then `OID VALUE` lines, an SNMPv1 trap in its SNMPv2 form): given what
+/// snmptrapd gives it, with the same arguments.
+#[test]
+fn traphandle_commands_get_what_snmptrapd_gives_them() {
+    let Some(trapd) = Trapd::new() else {
+        return;
+    };
+    let handler = trapd.dir.path().join("handler.sh");
+    std::fs::write(
+        &handler,
+        "#!/bin/sh\necho \"args: $*\" >> \"$HANDLED\"\ncat >> \"$HANDLED\"\n",
+    )
+    .unwrap();
+    let h = handler.display();
+    let conf = format!(
+        "disableAuthorization yes\n\
+         traphandle .1.3.6.1.6.3.1.1.5.1 /bin/sh {h} coldstart \"two words\"\n\
+         traphandle default /bin/sh {h} default\n"
+    );
+    let (ours, theirs) = trapd.logs("traphandle", "udp", &[], &conf, &TRAPS);
+    for text in [&ours, &theirs] {
+        assert!(text.contains("args: coldstart two words"), "{text}");
+        assert_eq!(text.matches("args: default").count(), 2, "{text}");
+    }
+    assert_eq!(ours, theirs);
 }
