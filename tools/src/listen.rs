@@ -270,6 +270,8 @@ pub type Formats = (Option<TrapFormat>, Option<TrapFormat>);
 pub struct Setup {
     pub formats: Formats,
     pub handlers: Vec<(Option<String>, String)>,
+    /// Whose notifications the handlers run for (`None`: everyone's).
+    pub executors: Option<Vec<Vec<u8>>>,
 }
 
 /// The listener `opts` ask for: communities and users from the command line and `--config`
@@ -291,6 +293,7 @@ pub fn setup(opts: &ListenOpts) -> Result<(Listener, Setup), String> {
     let mut bound = Vec::new();
     let (mut format1, mut format2) = (None, None);
     let mut handlers = Vec::new();
+    let (mut executors, mut everyone) = (Vec::new(), false);
     let configs = opts
         .config
         .iter()
@@ -313,6 +316,8 @@ pub fn setup(opts: &ListenOpts) -> Result<(Listener, Setup), String> {
         format1 = conf.format1.or(format1);
         format2 = conf.format2.or(format2);
         handlers.extend(conf.handlers);
+        everyone |= conf.any_community;
+        executors.extend(conf.executors.into_iter().map(String::into_bytes));
     }
     if let Some(f) = &opts.format {
         (format1, format2) = (Some(f.clone()), Some(f.clone()));
@@ -329,7 +334,15 @@ pub fn setup(opts: &ListenOpts) -> Result<(Listener, Setup), String> {
         let boots = crate::ask::local_engine_boots(&id);
         listener = listener.with_engine(&id, boots, Instant::now());
     }
-    Ok((listener, Setup { formats, handlers }))
+    let executors = (!everyone).then_some(executors);
+    Ok((
+        listener,
+        Setup {
+            formats,
+            handlers,
+            executors,
+        },
+    ))
 }
 
 /// The counters on exit: `N datagrams: N notifications, N dropped (N why, ...)`.
@@ -399,7 +412,14 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         Ok(o) => o,
         Err(e) => return bad(e),
     };
-    let (listener, Setup { formats, handlers }) = match setup(opts) {
+    let (
+        listener,
+        Setup {
+            formats,
+            handlers,
+            executors,
+        },
+    ) = match setup(opts) {
         Ok(l) => l,
         Err(e) => return bad(e),
     };
@@ -447,7 +467,7 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
             _ => mibs.name_to_oid(w).map_err(|e| e.say(w)),
         }
     };
-    let handlers = match Handlers::new(&handlers, &resolve) {
+    let handlers = match Handlers::new(&handlers, executors, &resolve) {
         Ok(h) => h,
         Err(e) => return bad(e),
     };

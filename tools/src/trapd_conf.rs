@@ -13,6 +13,9 @@ use snmp_client::UsmUser;
 pub struct TrapdConf {
     /// Communities of `authCommunity` lines.
     pub communities: Vec<String>,
+    /// Communities and users whose `authCommunity`/`authUser` TYPES include `execute`: the
+    /// notifications `traphandle` commands run for (all, under `disableAuthorization`).
+    pub executors: Vec<String>,
     /// `disableAuthorization yes`: any community.
     pub any_community: bool,
     /// Users of `createUser` lines, with the engine of their `-e`.
@@ -127,8 +130,16 @@ impl TrapdConf {
                 ("format2", _) => conf.format2 = Some(rest(1)),
                 ("format", [which, ..]) if which == "print1" => conf.format1 = Some(rest(2)),
                 ("format", [which, ..]) if which == "print2" => conf.format2 = Some(rest(2)),
-                ("authCommunity", [_types, community, ..]) => {
+                ("authCommunity", [types, community, ..]) => {
+                    if types.split(',').any(|t| t == "execute") {
+                        conf.executors.push(community.clone());
+                    }
                     conf.communities.push(community.clone())
+                }
+                ("authUser", [types, user, ..]) => {
+                    if types.split(',').any(|t| t == "execute") {
+                        conf.executors.push(user.clone());
+                    }
                 }
                 ("authCommunity", _) => {
                     return Err(format!("{at}: expected authCommunity TYPES COMMUNITY"))
@@ -157,6 +168,8 @@ mod tests {
         let conf = TrapdConf::parse(
             "# a comment\n\
              authCommunity log,execute,net public\n\
+             authCommunity log private\n\
+             authUser log,execute alice\n\
              createUser -e 0x8000000001020304 alice SHA \"alice pass\" AES\n\
              createUser bob SHA-256 bobauthpass AES-256 bobprivpass\n\
              createUser carol\n\
@@ -170,7 +183,8 @@ mod tests {
         assert_eq!(conf.format2.as_deref(), Some("%B [%b]: %v\\n"));
         assert_eq!(conf.format1.as_deref(), Some("%a %N"));
         assert_eq!(conf.handlers, [(None, "/bin/true".to_string())]);
-        assert_eq!(conf.communities, ["public"]);
+        assert_eq!(conf.communities, ["public", "private"]);
+        assert_eq!(conf.executors, ["public", "alice"]);
         assert_eq!(conf.users.len(), 3);
         assert_eq!(
             conf.users[0].1.as_deref(),
@@ -179,7 +193,7 @@ mod tests {
         assert_eq!(conf.users[1].1, None);
         assert_eq!(
             conf.warnings,
-            ["t.conf:7: `forward` is not supported here: left aside"]
+            ["t.conf:9: `forward` is not supported here: left aside"]
         );
         let e = TrapdConf::parse("\ncreateUser dave SHA\n", "u.conf").unwrap_err();
         assert!(e.starts_with("u.conf:2: createUser: expected"), "{e}");

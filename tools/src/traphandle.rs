@@ -31,13 +31,18 @@ const SNMP_TRAP_OID: [u32; 11] = [1, 3, 6, 1, 6, 3, 1, 1, 4, 1, 0];
 #[derive(Debug, Clone, Default)]
 pub struct Handlers {
     handlers: Vec<(Option<Vec<u32>>, String)>,
+    /// The communities and users whose notifications they run for (`None`: everyone's).
+    executors: Option<Vec<Vec<u8>>>,
 }
 
 impl Handlers {
     /// `handlers` as the configuration gives them, their OIDs (names or numbers) read by
-    /// `oid`; an OID that does not read is an error.
+    /// `oid`, run for the notifications of `executors` (communities or users whose TYPES
+    /// include `execute`; `None`: everyone's, as under `disableAuthorization`); an OID that
+    /// does not read is an error.
     pub fn new(
         handlers: &[(Option<String>, String)],
+        executors: Option<Vec<Vec<u8>>>,
         oid: &dyn Fn(&str) -> Result<Vec<u32>, String>,
     ) -> Result<Handlers, String> {
         let handlers = handlers
@@ -50,7 +55,10 @@ impl Handlers {
                 Ok((arcs, command.clone()))
             })
             .collect::<Result<_, String>>()?;
-        Ok(Handlers { handlers })
+        Ok(Handlers {
+            handlers,
+            executors,
+        })
     }
 
     /// Whether there are none.
@@ -79,6 +87,11 @@ impl Handlers {
     /// Runs the handlers of `n` with `input` (from [`input`]) on their standard input, each to
     /// its end; what goes wrong is said on stderr.
     pub fn run(&self, n: &Notification, input: &str) {
+        if let Some(allowed) = &self.executors {
+            if !allowed.contains(&n.security_name) {
+                return;
+            }
+        }
         let arcs: Option<Vec<u32>> = n.trap_oid.as_ref().map(|o| o.as_oid().arcs().collect());
         for command in self.for_oid(arcs.as_deref()) {
             if let Err(e) = run_one(command, input) {

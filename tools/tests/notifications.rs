@@ -1018,7 +1018,8 @@ fn listen_formats_as_snmptrapd_formats() {
 /// snmptrapd.conf's `traphandle`: the command for a notification's OID, else the `default`
 /// ones, run by the shell with the notification on its standard input (the sender, the
 /// transport, then `OID VALUE` lines, an SNMPv1 trap in its SNMPv2 form): given what
-/// snmptrapd gives it, with the same arguments.
+/// snmptrapd gives it, with the same arguments; and not run for a community taken for `log`
+/// only.
 #[test]
 fn traphandle_commands_get_what_snmptrapd_gives_them() {
     let Some(trapd) = Trapd::new() else {
@@ -1041,5 +1042,10 @@ fn traphandle_commands_get_what_snmptrapd_gives_them() {
         assert!(text.contains("args: coldstart two words"), "{text}");
         assert_eq!(text.matches("args: default").count(), 2, "{text}");
     }
+    assert_eq!(ours, theirs);
+    // A community taken for `log` only: logged, no command run.
+    let log_only = format!("authCommunity log public\ntraphandle default /bin/sh {h} default\n");
+    let (ours, theirs) = trapd.logs("log only", "udp", &[], &log_only, &TRAPS);
+    assert!(!ours.contains("--handled--"), "{ours}");
     assert_eq!(ours, theirs);
 }
