@@ -112,6 +112,11 @@ macro_rules! requests {
             self.tap = Some(Box::new(tap));
         }
 
+        /// The session's socket address and the agent's.
+        pub fn addresses(&self) -> (Option<SocketAddr>, SocketAddr) {
+            (self.sock.local_addr().ok(), self.exchange.target())
+        }
+
         /// `datagram` to the wire tap, if there is one.
         fn tap_datagram(&mut self, direction: Direction, peer: SocketAddr, datagram: &[u8]) {
             let local = || self.sock.local_addr().ok();

@@ -189,7 +189,7 @@ impl Agent {
             .map_err(ArgError::exit)
     }
 
-    fn printer(&self) -> Printer<'_> {
+    pub(crate) fn printer(&self) -> Printer<'_> {
         Printer {
             output: self.output,
             mibs: self.mibs.as_ref(),
@@ -540,21 +540,33 @@ pub(crate) fn triples(
         .collect()
 }
 
+/// The session's transport as net-snmp names it: `UDP: [127.0.0.1]:161->[0.0.0.0]:56089`
+/// (over IPv6, `UDP/IPv6: [::1]:161`).
+pub(crate) fn transport_of(agent: &Agent) -> String {
+    let (local, peer) = agent.session.addresses();
+    transport(peer, local)
+}
+
+/// `UDP: [PEER]:PORT->[LOCAL]:PORT`, or `UDP/IPv6: [PEER]:PORT`.
+fn transport(peer: std::net::SocketAddr, local: Option<std::net::SocketAddr>) -> String {
+    let local = local.unwrap_or_else(|| ([0, 0, 0, 0], 0).into());
+    match peer {
+        std::net::SocketAddr::V4(_) => format!(
+            "UDP: [{}]:{}->[{}]:{}",
+            peer.ip(),
+            peer.port(),
+            local.ip(),
+            local.port()
+        ),
+        std::net::SocketAddr::V6(_) => format!("UDP/IPv6: [{}]:{}", peer.ip(), peer.port()),
+    }
+}
+
 /// A datagram as net-snmp's `-d` shows it: `Sending 43 bytes to UDP: [127.0.0.1]:161->
 /// [0.0.0.0]:56089` (or `Received 50 byte packet from ...`), its octets in hex, a blank line
 /// before and after.
 pub fn wire_dump(w: &snmp_client::tap::Wire<'_>) -> String {
-    let local = w.local.unwrap_or_else(|| ([0, 0, 0, 0], 0).into());
-    let transport = match w.peer {
-        std::net::SocketAddr::V4(_) => format!(
-            "UDP: [{}]:{}->[{}]:{}",
-            w.peer.ip(),
-            w.peer.port(),
-            local.ip(),
-            local.port()
-        ),
-        std::net::SocketAddr::V6(_) => format!("UDP/IPv6: [{}]:{}", w.peer.ip(), w.peer.port()),
-    };
+    let transport = transport(w.peer, w.local);
     let n = w.datagram.len();
     let what = match w.direction {
         snmp_client::tap::Direction::Sent => format!("Sending {n} bytes to {transport}"),

@@ -20,6 +20,7 @@ pub mod send;
 pub mod setvalue;
 pub mod simulate;
 pub mod snmpconf;
+pub mod status;
 pub mod table;
 pub mod trace;
 pub mod trapd_conf;

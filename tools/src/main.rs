@@ -196,6 +196,19 @@ enum Command {
         #[command(flatten)]
         opts: snmpc::simulate::SimulateOpts,
     },
+    /// The agent's description, uptime, interfaces and packets, as snmpstatus.
+    Status {
+        #[command(flatten)]
+        agent: ask::AgentOpts,
+    },
+    /// The agent's storage (hrStorageTable; dskTable under `-Cu`), as snmpdf: `-Ch` in powers
+    /// of 1024, `-CH` of 1000.
+    Df {
+        #[command(flatten)]
+        agent: ask::AgentOpts,
+        #[command(flatten)]
+        app: ask::AppOpts,
+    },
     /// A conceptual table, as snmptable: `-Cf SEP` separated fields, `-Ci` an index
     /// column, `-Ch` headers only, `-CH` no headers, `-Cl` left-aligned, `-Cr<N>` GETBULK's
     /// max-repetitions.
@@ -359,6 +372,8 @@ fn main() -> ExitCode {
             limits,
             table,
         } => snmpc::table::table(&agent, &app, &limits, &table),
+        Command::Status { agent } => snmpc::status::status(&agent),
+        Command::Df { agent, app } => snmpc::status::df(&agent, &app),
         Command::Mib { command } => mib(command),
         Command::Translate { opts, inputs } => translate(opts, inputs),
     }
@@ -376,6 +391,8 @@ impl Command {
             | Command::Trap { agent, .. }
             | Command::Inform { agent, .. }
             | Command::Table { agent, .. }
+            | Command::Status { agent }
+            | Command::Df { agent, .. }
             | Command::Set { agent, .. } => Some(agent),
             _ => None,
         }
