@@ -46,13 +46,13 @@ fn number(v: &Value) -> u64 {
     }
 }
 
-/// The rows of the table under `entry`, by index: each column's value (a walk of the entry).
-fn rows(
-    agent: &mut Agent,
-    entry: &[u32],
-) -> Result<BTreeMap<Vec<u32>, Vec<(u32, Value)>>, ExitCode> {
-    let mut rows: BTreeMap<Vec<u32>, Vec<(u32, Value)>> = BTreeMap::new();
-    let walked = agent.session.walk(&oid(entry), |vb: &VarBind| {
+/// A table's rows by index: each its columns' values.
+type Rows = BTreeMap<Vec<u32>, Vec<(u32, Value)>>;
+
+/// The rows of the table under `entry` (a walk of the entry).
+fn rows(agent: &mut Agent, entry: &[u32]) -> Result<Rows, ExitCode> {
+    let mut rows = Rows::new();
+    let walked = agent.session.walk(oid(entry), |vb: &VarBind| {
         let arcs: Vec<u32> = vb.oid.as_oid().arcs().collect();
         if let Some((&column, index)) = arcs[entry.len()..].split_first() {
             rows.entry(index.to_vec())
