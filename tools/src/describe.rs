@@ -60,12 +60,14 @@ pub fn describe(mibs: &Mibs, oid: &[u32]) -> Option<String> {
     Some(s)
 }
 
-/// snmptranslate's `-Tl`, `-To`, `-Ts` reports: for every node below the roots, depth first
-/// by arc (iso's subtree, then ccitt's, then joint-iso-ccitt's), its path labeled
-/// (`.iso(1).org(3)`), as numbers (`.1.3`) and as names (`.iso.org`), those asked for. An arc
-/// no module names is there too: `x25#` (the `.0` of an SMIv1 enterprise's traps, as net-snmp
+/// snmptranslate's `-Tl`, `-To`, `-Ts`, `-Tz` reports (`reports` holds their letters): for
+/// every node below the roots, depth first by arc (iso's subtree, then ccitt's, then
+/// joint-iso-ccitt's), its path labeled (`.iso(1).org(3)`), as numbers (`.1.3`), as names
+/// (`.iso.org`), and its label and OID quoted (`"org"\t\t\t"1.3"`), those asked for. An arc no
+/// module names is there too: `x25#` (the `.0` of an SMIv1 enterprise's traps, as net-snmp
 /// names it), else its number (net-snmp's `anonymous#N`).
-pub fn oid_report(mibs: &Mibs, labeled: bool, numeric: bool, symbolic: bool) -> Vec<String> {
+pub fn oid_report(mibs: &Mibs, reports: &str) -> Vec<String> {
+    let [labeled, numeric, symbolic, quoted] = ['l', 'o', 's', 'z'].map(|c| reports.contains(c));
     let mut all: std::collections::BTreeSet<&[u32]> = std::collections::BTreeSet::new();
     for oid in mibs.oids() {
         all.extend((2..=oid.len()).map(|k| &oid[..k]));
@@ -102,6 +104,11 @@ pub fn oid_report(mibs: &Mibs, labeled: bool, numeric: bool, symbolic: bool) -> 
             }
             if symbolic {
                 lines.push(labels.iter().map(|l| format!(".{l}")).collect());
+            }
+            if quoted {
+                let last = labels.last().map_or("", String::as_str);
+                let dotted = snmp_codegen::mib::dotted(oid);
+                lines.push(format!("\"{last}\"\t\t\t\"{dotted}\""));
             }
         }
     }

@@ -63,7 +63,7 @@ struct TranslateOpts {
     #[arg(short = 'I', value_name = "FLAGS", action = clap::ArgAction::Append)]
     input: Vec<String>,
     /// Reports, as snmptranslate's `-T`: `d` each input's definition after its name, `p` the
-    /// tree below each input (or the whole tree), `o`, `s`, `l` every node.
+    /// tree below each input (or the whole tree), `o`, `s`, `l`, `z` every node.
     #[arg(short = 'T', value_name = "FLAGS", action = clap::ArgAction::Append)]
     report: Vec<String>,
 }
@@ -794,9 +794,9 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
         return ExitCode::from(2);
     }
     let reports = opts.report.concat();
-    if let Some(c) = reports.chars().find(|c| !"dolsp".contains(*c)) {
+    if let Some(c) = reports.chars().find(|c| !"dolspz".contains(*c)) {
         eprintln!(
-            "snmpc: -T{c}: not supported (-Td: each input's definition; -Tp: the tree below it; -To, -Ts, -Tl: every node)"
+            "snmpc: -T{c}: not supported (-Td: each input's definition; -Tp: the tree below it; -To, -Ts, -Tl, -Tz: every node)"
         );
         return ExitCode::from(2);
     }
@@ -805,14 +805,9 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
         return tree_report(&m, &inputs, random_access);
     }
     // snmptranslate's reports of every node, without inputs.
-    if inputs.is_empty() && reports.chars().any(|c| "ols".contains(c)) {
+    if inputs.is_empty() && reports.chars().any(|c| "olsz".contains(c)) {
         let mut out = std::io::stdout().lock();
-        for line in snmpc::describe::oid_report(
-            &m,
-            reports.contains('l'),
-            reports.contains('o'),
-            reports.contains('s'),
-        ) {
+        for line in snmpc::describe::oid_report(&m, &reports) {
             let _ = writeln!(out, "{line}");
         }
         return ExitCode::SUCCESS;
