@@ -17,6 +17,9 @@ pub enum IndexStyle {
     Numeric,
     /// Each component in brackets, strings through their DISPLAY-HINT (`-OX`).
     Extended,
+    /// Component by component, a quoted string's quotes (and the quotes and backslashes in
+    /// it) escaped with `\` for a shell: `\"comm1\"` (`-OE`).
+    EscapedQuotes,
 }
 
 /// Appends `arcs`, the instance after a column, to `out`: each INDEX component as net-snmp
@@ -136,30 +139,44 @@ fn octets(
         return Some((format!("STRING: {text}"), used));
     }
     if skip == 0 {
-        return Some((quoted(octets, '\''), used));
+        return Some((quoted(octets, '\'', style), used));
     }
     if octets.is_empty() {
-        return Some(("\"\"".into(), used));
+        let empty = match style {
+            IndexStyle::EscapedQuotes => "\\\"\\\"",
+            _ => "\"\"",
+        };
+        return Some((empty.into(), used));
     }
     let address = address_type
         .filter(|_| convention(part) == Some("InetAddress"))
         .and_then(|t| inet_address(t, octets));
-    Some((address.unwrap_or_else(|| quoted(octets, '"')), used))
+    Some((address.unwrap_or_else(|| quoted(octets, '"', style)), used))
 }
 
 /// Octets between `quote`s, each printable ASCII character as itself and anything else as `.`
-/// (nothing at all for no octets).
-fn quoted(octets: &[u32], quote: char) -> String {
+/// (nothing at all for no octets); under [`IndexStyle::EscapedQuotes`] the quotes, and the
+/// quotes and backslashes between them, after a `\`.
+fn quoted(octets: &[u32], quote: char, style: IndexStyle) -> String {
     if octets.is_empty() {
         return String::new();
     }
-    let mut s = String::with_capacity(octets.len() + 2);
-    s.push(quote);
-    s.extend(octets.iter().map(|&a| match u8::try_from(a) {
-        Ok(c @ 0x20..=0x7e) => c as char,
-        _ => '.',
-    }));
-    s.push(quote);
+    let escape = style == IndexStyle::EscapedQuotes;
+    let mut s = String::with_capacity(octets.len() + 4);
+    let mut push = |c: char| {
+        if escape && matches!(c, '"' | '\'' | '\\') {
+            s.push('\\');
+        }
+        s.push(c);
+    };
+    push(quote);
+    for &a in octets {
+        push(match u8::try_from(a) {
+            Ok(c @ 0x20..=0x7e) => c as char,
+            _ => '.',
+        });
+    }
+    push(quote);
     s
 }
 
@@ -479,6 +496,20 @@ mod tests {
         );
         let implied = [part("name", Base::OctetString, true)];
         assert_eq!(shown(&implied, &[97, 98], IndexStyle::Components), "x.'ab'");
+        // -OE: the quotes, and the quotes and backslashes inside, escaped.
+        let odd = [3, 4, 97, 34, 92, 39];
+        assert_eq!(
+            shown(&vacm, &odd, IndexStyle::EscapedQuotes),
+            r#"x.3.\"a\"\\\'\""#
+        );
+        assert_eq!(
+            shown(&vacm, &[1, 0], IndexStyle::EscapedQuotes),
+            r#"x.1.\"\""#
+        );
+        assert_eq!(
+            shown(&implied, &[97, 98], IndexStyle::EscapedQuotes),
+            r"x.\'ab\'"
+        );
         let mut kind = with_convention(part("type", Base::Integer, false), "InetAddressType");
         kind.syntax.enums = vec![("ipv4".into(), 1), ("ipv6".into(), 2)];
         let addr = with_convention(part("addr", Base::OctetString, false), "InetAddress");

@@ -30,6 +30,9 @@ pub enum Naming {
     Full,
     /// `.1.3.6...` (`-On`).
     Numeric,
+    /// UCD-SNMP's: below mib-2, experimental or private the path of names from there
+    /// (`system.sysDescr.0`, `enterprises.8072`), else `.iso.org.dod...` (`-Ou`).
+    Ucd,
 }
 
 /// net-snmp's `-O` output options.
@@ -57,6 +60,8 @@ pub struct Output {
     /// A row's INDEX after a column's name: component by component (the default), as
     /// numbers (`-Ob`), or in brackets (`-OX`).
     pub index: IndexStyle,
+    /// Hex strings followed by their text, line by line (`-OT`: `80 00 1F  [...]`).
+    pub hex_text: bool,
 }
 
 /// How an OCTET STRING without a DISPLAY-HINT is printed.
@@ -92,9 +97,15 @@ impl Output {
                 'a' => out.strings = Strings::Ascii,
                 'b' => out.index = IndexStyle::Numeric,
                 'X' => out.index = IndexStyle::Extended,
+                'u' => out.naming = Naming::Ucd,
+                'E' if out.index == IndexStyle::Components => {
+                    out.index = IndexStyle::EscapedQuotes
+                }
+                'E' => {}
+                'T' => out.hex_text = true,
                 other => {
                     return Err(format!(
-                    "-O{other}: unknown output option (these are known: n f s S q Q v t e U x a b X)"
+                    "-O{other}: unknown output option (these are known: n f s S u q Q v t e U x a T b X E)"
                 ))
                 }
             }
@@ -117,8 +128,26 @@ pub fn name_of(mibs: &Mibs, arcs: &[u32], naming: Naming, index: IndexStyle) -> 
             })
             .unwrap_or_else(numeric),
         Naming::Full => mibs.full_name(arcs, index),
+        Naming::Ucd => {
+            let full = mibs.full_name(arcs, index);
+            match UCD_PREFIXES
+                .iter()
+                .find(|p| arcs.starts_with(p) && arcs.len() > p.len())
+            {
+                // Its names off the front: `.iso.org.dod.internet.mgmt.mib-2.`.
+                Some(p) => full
+                    .splitn(p.len() + 2, '.')
+                    .last()
+                    .unwrap_or(&full)
+                    .to_string(),
+                None => full,
+            }
+        }
     }
 }
+
+/// Where `-Ou` names start: mib-2, experimental, private (net-snmp's prefixes).
+const UCD_PREFIXES: [&[u32]; 3] = [&[1, 3, 6, 1, 2, 1], &[1, 3, 6, 1, 3], &[1, 3, 6, 1, 4]];
 
 /// Prints bindings under [`Output`] options, naming OIDs from `mibs` when there are any.
 pub struct Printer<'m> {
@@ -302,6 +331,7 @@ impl Printer<'_> {
                 Some("STRING"),
                 format!("\"{}\"", t.replace('\\', "\\\\").replace('"', "\\\"")),
             ),
+            None if self.output.hex_text => (Some("Hex-STRING"), hex_with_text(s)),
             None => (Some("Hex-STRING"), hex(s)),
         }
     }
@@ -405,6 +435,27 @@ fn c_fixed(x: f64) -> String {
     } else {
         format!("{x:.6}")
     }
+}
+
+/// `-OT`'s hex: each line of sixteen octets followed by `  [` its text `]` (a character that is
+/// neither printable nor white space as `.`).
+fn hex_with_text(octets: &[u8]) -> String {
+    let lines: Vec<String> = octets
+        .chunks(16)
+        .map(|line| {
+            let text: String = line
+                .iter()
+                .map(
+                    |&b| match b.is_ascii_graphic() || b.is_ascii_whitespace() || b == 0x0b {
+                        true => b as char,
+                        false => '.',
+                    },
+                )
+                .collect();
+            format!("{}  [{text}]", hex(line))
+        })
+        .collect();
+    lines.join("\n")
 }
 
 fn hex(octets: &[u8]) -> String {

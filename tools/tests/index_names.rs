@@ -55,8 +55,12 @@ fn table_indexes_and_module_names_as_net_snmp_writes_and_reads_them() {
         ours.extend(&args);
         (snmpc(&ours), net_snmp(tool, &args))
     };
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 13] = [
         (&[], ".1"),
+        (&["-OE"], "vacmAccessTable"),
+        (&["-OE"], "ipAddressTable"),
+        (&["-Ou"], "ipAddressTable"),
+        (&["-Ou"], ".1.3.6.1.4.1"),
         (&["-OX"], "vacmAccessTable"),
         (&["-OX"], "ipAddressTable"),
         (&["-OX"], "usmUserTable"),

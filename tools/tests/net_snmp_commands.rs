@@ -129,7 +129,9 @@ fn every_command_prints_what_net_snmps_tool_prints() {
     ];
     let cases: Vec<(&str, &std::path::Path, Vec<&str>)> = {
         let mut v: Vec<(&str, &std::path::Path, Vec<&str>)> = Vec::new();
-        for o in ["", "-On", "-Oq", "-Ov", "-Os", "-Of", "-OQ", "-Oqv", "-Ot"] {
+        for o in [
+            "", "-On", "-Oq", "-Ov", "-Os", "-Of", "-Ou", "-OQ", "-Oqv", "-Ot",
+        ] {
             let mut args = vec!["-v2c", "-c", "public"];
             if !o.is_empty() {
                 args.push(o);
@@ -187,7 +189,7 @@ fn every_command_prints_what_net_snmps_tool_prints() {
         ));
         // Strings without a DISPLAY-HINT (snmpEngineID: seventeen octets, two lines of hex)
         // under each string option; TimeTicks under -Ot.
-        for o in ["", "-Ox", "-Oa", "-Oq", "-OQ", "-Ov"] {
+        for o in ["", "-Ox", "-Oa", "-OT", "-OqT", "-Oq", "-OQ", "-Ov"] {
             let mut args = vec!["-v2c", "-c", "public", "-Ot", "-On"];
             if !o.is_empty() {
                 args.push(o);
