@@ -46,13 +46,18 @@ pub struct AgentOpts {
     pub retries: u32,
     /// A directory of MIB modules for names in and out (repeat, or separate with `:`; the
     /// `MIBDIRS` environment variable adds more). The standard modules are built in.
-    #[arg(short = 'M', long = "mib-dir", value_name = "DIR")]
+    #[arg(
+        short = 'M',
+        long = "mib-dir",
+        value_name = "DIR",
+        allow_hyphen_values = true
+    )]
     pub mib_dirs: Vec<std::path::PathBuf>,
     /// The MIB list, `:`-separated (default `MIBS`; `ALL` or `+` prefixes as net-snmp writes
     /// them): every module on the path is read anyway; the list decides which module names an
     /// OID that several define, as net-snmp's order of reading does, and a module of it that
     /// is not there is said, as net-snmp says it, and left out.
-    #[arg(short = 'm', value_name = "MODULES")]
+    #[arg(short = 'm', value_name = "MODULES", allow_hyphen_values = true)]
     pub mib_modules: Option<String>,
     /// Output options, as net-snmp's `-O` (repeat it, or give several letters at once): `n`
     /// numeric OIDs, `f` full names, `s` last names only, `q` name and value only, `Q` no
@@ -408,7 +413,7 @@ impl AgentOpts {
         let listed = self.mib_list().unwrap_or_default();
         listed
             .split(':')
-            .map(|m| m.trim_start_matches('+').to_string())
+            .map(|m| m.trim_start_matches(['+', '-']).to_string())
             .filter(|m| !m.is_empty() && m != "ALL")
             .collect()
     }

@@ -70,7 +70,12 @@ pub struct ListenOpts {
     #[arg(short = 'F', long = "format", value_name = "FORMAT")]
     pub format: Option<String>,
     /// MIB directories, as for `get`.
-    #[arg(short = 'M', long = "mib-dir", value_name = "DIR")]
+    #[arg(
+        short = 'M',
+        long = "mib-dir",
+        value_name = "DIR",
+        allow_hyphen_values = true
+    )]
     pub mib_dirs: Vec<std::path::PathBuf>,
     /// Output options, as for `get` (`-On`, `-Os`, ...).
     #[arg(short = 'O', value_name = "FLAGS", action = clap::ArgAction::Append)]

@@ -26,7 +26,13 @@ struct Cli {
 struct MibOpts {
     /// A directory of MIB modules (any file names: modules are found by the name inside);
     /// repeat, or separate with `:`.
-    #[arg(long = "mib-dir", short = 'M', value_name = "DIR", required = true)]
+    #[arg(
+        long = "mib-dir",
+        short = 'M',
+        value_name = "DIR",
+        required = true,
+        allow_hyphen_values = true
+    )]
     mib_dir: Vec<PathBuf>,
     /// Make these relaxations errors (`all`, or names such as `missing-import`).
     #[arg(long, value_name = "RELAXATION")]
@@ -46,10 +52,15 @@ impl MibOpts {
 #[derive(Args)]
 struct TranslateOpts {
     /// A directory of MIB modules; repeat, or separate with `:` (added to `MIBDIRS`).
-    #[arg(long = "mib-dir", short = 'M', value_name = "DIR")]
+    #[arg(
+        long = "mib-dir",
+        short = 'M',
+        value_name = "DIR",
+        allow_hyphen_values = true
+    )]
     mib_dir: Vec<PathBuf>,
     /// Modules to read, `:`-separated (`ALL`: every one on the path); default `MIBS`.
-    #[arg(short = 'm', value_name = "MODULES")]
+    #[arg(short = 'm', value_name = "MODULES", allow_hyphen_values = true)]
     modules: Option<String>,
     /// Make these relaxations errors (`all`, or names such as `missing-import`).
     #[arg(long, value_name = "RELAXATION")]
@@ -255,7 +266,12 @@ enum Command {
         trace: bool,
         /// Name OIDs from the MIB modules of these directories (`IF-MIB::ifDescr.3`); repeat,
         /// or separate with `:`.
-        #[arg(long = "mib-dir", short = 'M', value_name = "DIR")]
+        #[arg(
+            long = "mib-dir",
+            short = 'M',
+            value_name = "DIR",
+            allow_hyphen_values = true
+        )]
         mib_dir: Vec<PathBuf>,
         /// SNMPv3: the USM user whose messages to authenticate and decrypt (net-snmp's -u).
         #[arg(long, short = 'u', value_name = "NAME")]
@@ -737,7 +753,7 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
     let listed = list.clone().unwrap_or_default();
     let mut wanted: Vec<String> = listed
         .split(':')
-        .map(|m| m.trim_start_matches('+').to_string())
+        .map(|m| m.trim_start_matches(['+', '-']).to_string())
         .filter(|m| !m.is_empty())
         .collect();
     wanted.extend(

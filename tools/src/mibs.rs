@@ -27,10 +27,19 @@ pub struct Mibs {
 }
 
 /// The directories of MIB path entries such as `-M a:b` or `MIBDIRS`, each `:`-separated; an
-/// empty entry (`a:b:`, as MIBDIRS often has) is no directory.
+/// empty entry (`a:b:`, as MIBDIRS often has) is no directory. net-snmp's `+` or `-` before
+/// an entry (`-M +DIR`: after or before its default directories) is dropped: the standard
+/// modules are built in, and the entry's directories are read either way.
 pub fn split_dirs<'a>(entries: impl IntoIterator<Item = &'a std::ffi::OsStr>) -> Vec<PathBuf> {
     entries
         .into_iter()
+        .map(|e| {
+            use std::os::unix::ffi::OsStrExt;
+            match e.as_bytes() {
+                [b'+' | b'-', rest @ ..] => std::ffi::OsStr::from_bytes(rest),
+                _ => e,
+            }
+        })
         .flat_map(std::env::split_paths)
         .filter(|d| !d.as_os_str().is_empty())
         .collect()
@@ -784,4 +793,23 @@ impl Mibs {
 /// Parses relaxation names for `--strict`.
 pub fn relaxations(names: &[String]) -> Result<HashSet<Relaxation>, String> {
     Ok(Relaxation::parse_list(names)?.into_iter().collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `-M a:b`, net-snmp's `-M +a` and `-M -a`, MIBDIRS's empty entries.
+    #[test]
+    fn directories_of_path_entries() {
+        let dirs = |entries: &[&str]| {
+            split_dirs(entries.iter().map(std::ffi::OsStr::new))
+                .into_iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(dirs(&["a:b", "c:"]), ["a", "b", "c"]);
+        assert_eq!(dirs(&["+a:b"]), ["a", "b"]);
+        assert_eq!(dirs(&["-/x/y", "+"]), ["/x/y"]);
+    }
 }

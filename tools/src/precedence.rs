@@ -60,16 +60,21 @@ pub fn listed(list: Option<&str>) -> Option<Vec<String>> {
                 .collect(),
         );
     };
+    // `+LIST`: the default list, then LIST; `-LIST`: LIST, then the default list.
+    let defaults = NET_SNMP_DEFAULT_MIBS.iter().map(|m| m.to_string());
     let mut names: Vec<String> = Vec::new();
     if list.starts_with('+') {
-        names.extend(NET_SNMP_DEFAULT_MIBS.iter().map(|m| m.to_string()));
+        names.extend(defaults.clone());
     }
-    for m in list.split(':').map(|m| m.trim_start_matches('+')) {
+    for m in list.split(':').map(|m| m.trim_start_matches(['+', '-'])) {
         match m {
             "ALL" => return None,
             "" => {}
             m => names.push(m.to_string()),
         }
+    }
+    if list.starts_with('-') {
+        names.extend(defaults);
     }
     Some(names)
 }
@@ -130,5 +135,30 @@ fn visit(set: &MibSet, m: usize, seen: &mut [bool], order: &mut Vec<usize>) {
             }
             None => order.push(top),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// net-snmp's `-m`: a list alone, `+LIST` after the default list, `-LIST` before it.
+    #[test]
+    fn a_list_with_or_without_the_defaults() {
+        let defaults: Vec<String> = NET_SNMP_DEFAULT_MIBS
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
+        assert_eq!(listed(None), Some(defaults.clone()));
+        assert_eq!(listed(Some("IF-MIB:")), Some(vec!["IF-MIB".to_string()]));
+        assert_eq!(listed(Some("ALL")), None);
+        let after = listed(Some("+MY-MIB")).unwrap();
+        assert_eq!(
+            (&after[..defaults.len()], &after[defaults.len()..]),
+            (&defaults[..], &["MY-MIB".to_string()][..])
+        );
+        let before = listed(Some("-MY-MIB:OTHER-MIB")).unwrap();
+        assert_eq!(&before[..2], ["MY-MIB", "OTHER-MIB"]);
+        assert_eq!(&before[2..], &defaults[..]);
     }
 }
