@@ -295,14 +295,21 @@ fn report_words(r: &snmp_client::Report) -> Option<&'static str> {
 }
 
 /// Opens the agent, reads `oids` and prints what `request` gets for them. Under `Tool::Get`
-/// and `Tool::GetNext`, an error-status that names one of several OIDs is said and the rest
-/// asked again (net-snmp's `snmp_fix_pdu`), the exit code 2 however they end.
+/// and `Tool::GetNext`, unless `-Cf` says not to, an error-status that names one of several
+/// OIDs is said and the rest asked again (net-snmp's `snmp_fix_pdu`), the exit code 2 however
+/// they end.
 fn ask(
     opts: &AgentOpts,
+    app: &AppOpts,
     oids: &[String],
     tool: Tool,
     request: impl Fn(&mut Session, &[OidBuf]) -> Result<Vec<VarBind>, ClientError>,
 ) -> ExitCode {
+    // snmpget's and snmpgetnext's `-Cf` (do not fix) is snmptable's `-Cf` letter.
+    let fix = match app.parse() {
+        Ok(app) => app.separator.is_none(),
+        Err(e) => return bad_arguments(e),
+    };
     let mut agent = match Agent::open(opts, |_| {}) {
         Ok(a) => a,
         Err(code) => return code,
@@ -316,7 +323,7 @@ fn ask(
     loop {
         let answer = request(&mut agent.session, &oids);
         let drop = match &answer {
-            Err(ClientError::ErrorStatus { index, .. }) if tool != Tool::Other => {
+            Err(ClientError::ErrorStatus { index, .. }) if fix && tool != Tool::Other => {
                 usize::try_from(*index)
                     .ok()
                     .filter(|&i| i >= 1 && i <= oids.len() && oids.len() > 1)
@@ -338,28 +345,28 @@ fn ask(
     }
 }
 
-/// `get OID...`.
-pub fn get(opts: &AgentOpts, oids: &[String]) -> ExitCode {
-    ask(opts, oids, Tool::Get, |s, oids| s.get(oids))
+/// `get [-Cf] OID...`.
+pub fn get(opts: &AgentOpts, app: &AppOpts, oids: &[String]) -> ExitCode {
+    ask(opts, app, oids, Tool::Get, |s, oids| s.get(oids))
 }
 
-/// `getnext OID...`.
-pub fn getnext(opts: &AgentOpts, oids: &[String]) -> ExitCode {
-    ask(opts, oids, Tool::GetNext, |s, oids| s.get_next(oids))
+/// `getnext [-Cf] OID...`.
+pub fn getnext(opts: &AgentOpts, app: &AppOpts, oids: &[String]) -> ExitCode {
+    ask(opts, app, oids, Tool::GetNext, |s, oids| s.get_next(oids))
 }
 
 /// `bulkget [-Cn N] [-Cr N] OID...`: the first N OIDs once, the rest N times (net-snmp's
 /// defaults: 0 non-repeaters, 10 repetitions).
 pub fn bulkget(opts: &AgentOpts, app: &AppOpts, oids: &[String]) -> ExitCode {
-    let app = match app.parse() {
+    let parsed = match app.parse() {
         Ok(a) => a,
         Err(e) => return bad_arguments(e),
     };
     let (non_repeaters, max_repetitions) = (
-        app.non_repeaters.unwrap_or(0),
-        app.max_repetitions.unwrap_or(10),
+        parsed.non_repeaters.unwrap_or(0),
+        parsed.max_repetitions.unwrap_or(10),
     );
-    ask(opts, oids, Tool::Other, |s, oids| {
+    ask(opts, app, oids, Tool::Other, |s, oids| {
         s.get_bulk(non_repeaters, max_repetitions, oids)
     })
 }

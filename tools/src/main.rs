@@ -128,6 +128,9 @@ enum Command {
     Get {
         #[command(flatten)]
         agent: ask::AgentOpts,
+        /// `-Cf`: an error-status is said, the request not asked again without the OID it names.
+        #[command(flatten)]
+        app: ask::AppOpts,
         /// OIDs: names (`sysDescr.0`, `IF-MIB::ifDescr.3`) or numbers.
         #[arg(required = true)]
         oids: Vec<String>,
@@ -136,6 +139,9 @@ enum Command {
     Getnext {
         #[command(flatten)]
         agent: ask::AgentOpts,
+        /// `-Cf`, as for `get`.
+        #[command(flatten)]
+        app: ask::AppOpts,
         /// OIDs: names or numbers.
         #[arg(required = true)]
         oids: Vec<String>,
@@ -362,8 +368,8 @@ fn main() -> ExitCode {
                 passwords.as_ref(),
             )
         }
-        Command::Get { agent, oids } => agent::get(&agent, &oids),
-        Command::Getnext { agent, oids } => agent::getnext(&agent, &oids),
+        Command::Get { agent, app, oids } => agent::get(&agent, &app, &oids),
+        Command::Getnext { agent, app, oids } => agent::getnext(&agent, &app, &oids),
         Command::Bulkget { agent, app, oids } => agent::bulkget(&agent, &app, &oids),
         Command::Walk {
             agent,
@@ -417,14 +423,25 @@ impl Command {
 
 /// net-snmp's options that take the next argument as theirs (snmptable's `-Cf SEP` and
 /// `-Cw WIDTH`, snmpwalk's `-CE END`, the logging options `-Lf FILE` and `-Ls FACILITY`):
-/// joined with it (`-CfSEP`, `-LfFILE`) for the parser.
+/// joined with it (`-CfSEP`, `-LfFILE`) for the parser. Only for the commands whose option it
+/// is: snmpget's `-Cf` (do not fix) stands alone.
 fn join_field_separator(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
-    const TAKE_NEXT: [&str; 7] = ["-Cf", "-Cw", "-CE", "-Lf", "-LF", "-Ls", "-LS"];
+    const LOGGING: [&str; 4] = ["-Lf", "-LF", "-Ls", "-LS"];
+    let args: Vec<std::ffi::OsString> = args.collect();
+    let command = args
+        .iter()
+        .skip(1)
+        .find(|a| !a.to_string_lossy().starts_with('-'));
+    let own: &[&str] = match command.and_then(|c| c.to_str()) {
+        Some("table") => &["-Cf", "-Cw"],
+        Some("walk" | "bulkwalk") => &["-CE"],
+        _ => &[],
+    };
     let mut out: Vec<std::ffi::OsString> = Vec::new();
-    let mut args = args.peekable();
+    let mut args = args.into_iter().peekable();
     while let Some(a) = args.next() {
         match args.peek() {
-            Some(next) if TAKE_NEXT.iter().any(|t| a == *t) => {
+            Some(next) if own.iter().chain(&LOGGING).any(|t| a == *t) => {
                 let mut joined = a.clone();
                 joined.push(next);
                 out.push(joined);

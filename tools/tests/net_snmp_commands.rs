@@ -358,6 +358,23 @@ fn every_command_prints_what_net_snmps_tool_prints() {
     let (_, err, code) = snmpc(&["set", t, "sysName.0", "s", "a", "sysContact.0"]);
     assert_eq!(code, 1);
     assert_eq!(err, "sysContact.0: Needs type and value\n");
+
+    // A v1 noSuchName among three OIDs: said, then the other two asked again; under -Cf said
+    // only. GET and GETNEXT, stdout, stderr and exit code as snmpget's and snmpgetnext's.
+    for fix in [&[][..], &["-Cf"]] {
+        for (command, tool, last) in [
+            ("get", &get, "sysName.0"),
+            ("getnext", &getnext, "1.3.6.1.9.9"),
+        ] {
+            let mut args = vec!["-v1", "-c", "public"];
+            args.extend(fix);
+            args.extend([t, "sysDescr.0", "1.3.6.1.2.1.1.99.0", last]);
+            let theirs = net_snmp_all(tool, &args);
+            let mut with_command = vec![command];
+            with_command.extend(&args);
+            assert_eq!(snmpc(&with_command), theirs, "{command} {args:?}");
+        }
+    }
 }
 
 /// `-E`: a v3 GET naming the agent's engine as the contextEngineID explicitly prints what
