@@ -124,6 +124,10 @@ pub struct App {
     /// `-Cc` (walks): take OIDs that do not increase (an agent that loops is then stopped by
     /// the walk's limits only).
     pub no_check_increasing: bool,
+    /// `-Cc N` (table): every column N characters wide, cells cut to N-1.
+    pub column_width: Option<u32>,
+    /// `-CB` (table): GETNEXT, not GETBULK.
+    pub no_bulk: bool,
     /// `-CI` (walks): when nothing is under the root, do not ask for the root itself.
     pub no_root_get: bool,
     /// `-Ct` (walks): the time the walk took, on stderr at its end.
@@ -139,6 +143,7 @@ impl AppOpts {
         for opts in &self.app {
             let mut chars = opts.chars().peekable();
             while let Some(c) = chars.next() {
+                let digit_next = chars.peek().is_some_and(char::is_ascii_digit);
                 let mut number = || {
                     let mut digits = String::new();
                     while let Some(d) = chars.next_if(char::is_ascii_digit) {
@@ -158,11 +163,8 @@ impl AppOpts {
                     'l' => app.left_align = true,
                     'b' => app.brief = true,
                     'w' => app.max_width = Some(number()?.max(1)),
-                    'c' if chars.peek().is_some_and(char::is_ascii_digit) => {
-                        return Err(
-                            "-Cc<N>: snmptable's fixed column width is not supported".into()
-                        )
-                    }
+                    'c' if digit_next => app.column_width = Some(number()?.max(2)),
+                    'B' => app.no_bulk = true,
                     'c' => app.no_check_increasing = true,
                     'I' => app.no_root_get = true,
                     't' => app.timed = true,
@@ -172,7 +174,7 @@ impl AppOpts {
                     }
                     other => {
                         return Err(format!(
-                        "-C{other}: unknown application option (known: n<N> r<N> i I p c t E<OID> f<SEP> h H l b w<N>)"
+                        "-C{other}: unknown application option (known: n<N> r<N> i I p c c<N> t E<OID> f<SEP> h H l b B w<N>)"
                     ))
                     }
                 }

@@ -421,8 +421,8 @@ impl Command {
     }
 }
 
-/// net-snmp's options that take the next argument as theirs (snmptable's `-Cf SEP` and
-/// `-Cw WIDTH`, snmpwalk's `-CE END`, the logging options `-Lf FILE` and `-Ls FACILITY`):
+/// net-snmp's options that take the next argument as theirs (snmptable's `-Cf SEP`,
+/// `-Cw WIDTH`, `-Cc WIDTH` and `-Cr N`, snmpwalk's `-CE END`, the logging options `-Lf FILE` and `-Ls FACILITY`):
 /// joined with it (`-CfSEP`, `-LfFILE`) for the parser. Only for the commands whose option it
 /// is: snmpget's `-Cf` (do not fix) stands alone.
 fn join_field_separator(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
@@ -433,7 +433,7 @@ fn join_field_separator(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<s
         .skip(1)
         .find(|a| !a.to_string_lossy().starts_with('-'));
     let own: &[&str] = match command.and_then(|c| c.to_str()) {
-        Some("table") => &["-Cf", "-Cw"],
+        Some("table") => &["-Cf", "-Cw", "-Cc", "-Cr"],
         Some("walk" | "bulkwalk") => &["-CE"],
         _ => &[],
     };

@@ -20,7 +20,11 @@ pub fn table(opts: &AgentOpts, app: &AppOpts, limits: &WalkLimits, table: &str) 
         Ok(a) => a,
         Err(e) => return bad_arguments(e),
     };
-    let mut agent = match Agent::open_walking(opts, limits, &app, WalkWith::GetBulk) {
+    let walk_with = match app.no_bulk {
+        true => WalkWith::GetNext,
+        false => WalkWith::GetBulk,
+    };
+    let mut agent = match Agent::open_walking(opts, limits, &app, walk_with) {
         Ok(a) => a,
         Err(code) => return code,
     };
@@ -141,6 +145,17 @@ fn print_table(name: &str, columns: &[(u32, String)], rows: &Rows, app: &crate::
         })
         .collect();
     let indices: Vec<String> = rows.values().map(|(index, _)| index.clone()).collect();
+    // `-Cc N`: every cell cut to N-1 characters, in a column N wide.
+    let cut = |cells: &mut Vec<String>| {
+        if let Some(width) = app.column_width {
+            for c in cells.iter_mut() {
+                *c = c.chars().take(width as usize - 1).collect();
+            }
+        }
+    };
+    cut(&mut header);
+    let mut lines = lines;
+    lines.iter_mut().for_each(cut);
     let mut out = std::io::stdout().lock();
     // As snmptable: `-Ch` asks for no rows, so it finds none.
     if app.headers_only {
@@ -178,13 +193,14 @@ fn print_table(name: &str, columns: &[(u32, String)], rows: &Rows, app: &crate::
         return;
     }
     let widths: Vec<usize> = (0..header.len())
-        .map(|k| {
-            lines
+        .map(|k| match app.column_width {
+            Some(width) => width as usize - 1,
+            None => lines
                 .iter()
                 .map(|l| l[k].chars().count())
                 .chain([header[k].chars().count()])
                 .max()
-                .unwrap_or(0)
+                .unwrap_or(0),
         })
         .collect();
     let mut layout = Layout::new(app, &widths);

@@ -56,7 +56,8 @@ fn steady(out: &str) -> Vec<String> {
         .collect()
 }
 
-/// snmptable on `t`: layouts (-Cb brief names, -Cw parts, -Ci, -Cl, -Cf, -CH, -Ch).
+/// snmptable on `t`: layouts (-Cb brief names, -Cw parts, -Ci, -Cl, -Cf, -CH, -Ch, -Cc
+/// fixed widths), requests (-CB GETNEXT, -Cr max-repetitions).
 fn table_cases<'a>(
     table: &'a std::path::Path,
     t: &'a str,
@@ -72,6 +73,11 @@ fn table_cases<'a>(
         vec!["-Cb", "-Ci", "-Cw", "60"],
         vec!["-CH"],
         vec!["-CH", "-Cw", "50"],
+        vec!["-Cc", "12"],
+        vec!["-Cc", "8", "-Cl", "-Cb"],
+        vec!["-CB"],
+        vec!["-Cr", "2"],
+        vec!["-CB", "-Cr", "3", "-Cc", "20"],
     ]
     .map(|opts| (opts, "sysORTable"));
     let others = [
