@@ -105,6 +105,7 @@ impl Agent {
             )));
         }
         output.json = opts.json;
+        output.no_hints = opts.input.concat().contains('h');
         let mut loaded = Mibs::load_with_builtin(&opts.mib_dirs()).map_err(bad_arguments)?;
         loaded.prefer(opts.mib_list().as_deref());
         if let Some(said) = loaded.missing(&opts.mib_modules()) {

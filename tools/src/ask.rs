@@ -70,9 +70,9 @@ pub struct AgentOpts {
     /// --json` shows them, plus `name` and `text` (the value as printed under `-O`).
     #[arg(long)]
     pub json: bool,
-    /// Input options, as net-snmp's `-I`: `R`, `r`, `b`, `u`, `h` are taken and change
-    /// nothing (names are always looked up in every module, as `R` asks; index ranges always
-    /// checked).
+    /// Input options, as net-snmp's `-I`: `h` prints values without their DISPLAY-HINTs;
+    /// `R`, `r`, `b`, `u` are taken and change nothing (names are always looked up in every
+    /// module, as `R` asks; index ranges always checked).
     #[arg(short = 'I', value_name = "FLAGS", action = clap::ArgAction::Append)]
     pub input: Vec<String>,
     /// Logging options, as net-snmp's `-L` (`e`, `o`, `n`, `f FILE`, `s FACILITY`): accepted;

@@ -62,6 +62,8 @@ pub struct Output {
     pub index: IndexStyle,
     /// Hex strings followed by their text, line by line (`-OT`: `80 00 1F  [...]`).
     pub hex_text: bool,
+    /// DISPLAY-HINTs not applied: strings as an OCTET STRING without one (`-Ih`).
+    pub no_hints: bool,
 }
 
 /// How an OCTET STRING without a DISPLAY-HINT is printed.
@@ -262,7 +264,9 @@ impl Printer<'_> {
 
     /// The type label net-snmp prints and the value's text.
     fn typed(&self, v: &Value, p: Option<&Presentation>) -> (Option<&'static str>, String) {
-        let hint = p.and_then(|p| p.hint.as_deref());
+        let hint = p
+            .and_then(|p| p.hint.as_deref())
+            .filter(|_| !self.output.no_hints);
         match v {
             Value::Integer(i) => (Some("INTEGER"), self.integer(*i, p)),
             Value::OctetString(s) if p.is_some_and(|p| p.base == "BITS") => {
@@ -347,6 +351,7 @@ impl Printer<'_> {
             Some((name, _)) => format!("{name}({i})"),
             None => p
                 .and_then(|p| p.hint.as_deref())
+                .filter(|_| !self.output.no_hints)
                 .and_then(|h| snmp_mib::format_integer(h, i).ok())
                 .unwrap_or_else(|| i.to_string()),
         }

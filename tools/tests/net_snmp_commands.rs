@@ -136,7 +136,7 @@ fn every_command_prints_what_net_snmps_tool_prints() {
     let cases: Vec<(&str, &std::path::Path, Vec<&str>)> = {
         let mut v: Vec<(&str, &std::path::Path, Vec<&str>)> = Vec::new();
         for o in [
-            "", "-On", "-Oq", "-Ov", "-Os", "-Of", "-Ou", "-OQ", "-Oqv", "-Ot",
+            "", "-On", "-Oq", "-Ov", "-Os", "-Of", "-Ou", "-OQ", "-Oqv", "-Ot", "-Ih",
         ] {
             let mut args = vec!["-v2c", "-c", "public"];
             if !o.is_empty() {
@@ -218,7 +218,7 @@ fn every_command_prints_what_net_snmps_tool_prints() {
             vec!["-v2c", "-c", "public", "-On", t, ".1.3.6.1.6.3.16"],
         ));
         // Enumerations (ifType, ifAdminStatus), DISPLAY-HINTs (ifPhysAddress), each -O.
-        for o in ["-Os", "-Oq", "-Oe", "-On", "-Of"] {
+        for o in ["-Os", "-Oq", "-Oe", "-On", "-Of", "-Ih"] {
             v.push((
                 "bulkwalk",
                 bulkwalk.as_path(),
