@@ -168,14 +168,15 @@ impl Agent {
         let arcs = match (ask::oid(text), &self.mibs) {
             (Ok(oid), _) => return Ok(oid),
             // A dotted OID that does not parse is not a name either.
-            (Err(e), _) if text.starts_with(|c: char| c.is_ascii_digit() || c == '.') => {
+            (Err(e), _) if crate::mibs::numeric_input(text) => {
                 return Err(match &self.mibs {
                     Some(m) => unknown(m.bad_arc(text)),
                     None => ArgError::Usage(e),
                 })
             }
+            // `.iso.org.dod...` (as -Of prints it) is the name without its dot.
             (Err(_), Some(m)) => m
-                .name_to_oid(text)
+                .name_to_oid(text.strip_prefix('.').unwrap_or(text))
                 .map_err(|e| ArgError::Refused(e.say(text)))?,
             (Err(e), None) => return Err(ArgError::Usage(e)),
         };

@@ -13,15 +13,26 @@ use crate::mibs::Mibs;
 /// The definition of the deepest node on `oid`'s path, as `snmptranslate -Td` prints it after
 /// the name; `None` when no module names even its first arc.
 pub fn describe(mibs: &Mibs, oid: &[u32]) -> Option<String> {
-    let (k, node) = mibs.deepest(oid)?;
+    let Some((k, node)) = mibs.deepest(oid) else {
+        // A root no module names (ccitt): net-snmp's own node.
+        let root = match oid {
+            [arc] => mibs.root_name(*arc)?,
+            _ => return None,
+        };
+        return Some(format!(
+            "{root} OBJECT-TYPE\n  -- FROM\t#-1\n::= {{ {} }}",
+            oid[0]
+        ));
+    };
     let written = mibs.written(node);
     let mut s = String::new();
     let _ = writeln!(s, "{} {}", mibs.label(node), macro_name(written.kind));
-    let _ = writeln!(
-        s,
-        "  -- FROM\t{}",
-        mibs.defined_by(node, &oid[..k]).join(", ")
-    );
+    // A root is net-snmp's own, from no module (`#-1`).
+    let from = match mibs.is_root_label(node, k) {
+        true => vec!["#-1"],
+        false => mibs.defined_by(node, &oid[..k]),
+    };
+    let _ = writeln!(s, "  -- FROM\t{}", from.join(", "));
     if written.kind == NodeKind::ObjectType {
         object_clauses(&mut s, mibs, node);
     }

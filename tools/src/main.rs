@@ -304,6 +304,12 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => e.exit(),
     };
+    if !matches!(
+        cli.command,
+        Command::Listen { .. } | Command::Simulate { .. }
+    ) {
+        quiet_on_closed_pipe();
+    }
     // The agent commands' defaults from snmp.conf, under what the command line gives.
     if let (Some(agent), Some((_, sub))) = (cli.command.agent_opts(), matches.subcommand()) {
         let given = |id: &str| sub.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
@@ -418,6 +424,18 @@ impl Command {
             | Command::Set { agent, .. } => Some(agent),
             _ => None,
         }
+    }
+}
+
+/// As net-snmp's tools: output into a pipe its reader has closed (`snmpc walk ... | head`)
+/// ends the process quietly, by SIGPIPE, instead of a panic in `println!`. Not for the
+/// servers (`listen`, `simulate`), which write to handlers' pipes and carry on when one
+/// closes.
+fn quiet_on_closed_pipe() {
+    // SAFETY: setting a signal's disposition to SIG_DFL installs no handler and touches no
+    // memory; it is done before this process starts any thread.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 
@@ -800,7 +818,7 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
     // A bare name none of the modules read defines, or an OID with arcs they leave unnamed:
     // every module on the path, once.
     let wants_more = |m: &mibs::Mibs| {
-        inputs.iter().any(|i| match numeric_input(i) {
+        inputs.iter().any(|i| match mibs::numeric_input(i) {
             true => numeric_arcs(i.trim_start_matches('.')).is_ok_and(|o| !m.names_fully(&o)),
             false => !i.contains("::") && m.name_to_oid(i).is_err(),
         })
@@ -852,7 +870,7 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
         if i > 0 {
             println!();
         }
-        match translate_one(&m, input, output) {
+        match translate_one(&m, input, output, random_access) {
             Ok((text, arcs)) if described => {
                 println!("{text}");
                 match snmpc::describe::describe(&m, &arcs) {
@@ -887,8 +905,8 @@ fn tree_report(m: &mibs::Mibs, inputs: &[String], random_access: bool) -> ExitCo
         if i > 0 {
             println!();
         }
-        let bare = !numeric_input(input) && !input.contains("::");
-        let arcs = match translate_one(m, input, print::Output::default()) {
+        let bare = !mibs::numeric_input(input) && !input.starts_with('.') && !input.contains("::");
+        let arcs = match translate_one(m, input, print::Output::default(), random_access) {
             Ok(_) if bare && !random_access => {
                 let first = input.split('.').next().unwrap_or(input);
                 eprintln!(
@@ -915,22 +933,30 @@ fn tree_report(m: &mibs::Mibs, inputs: &[String], random_access: bool) -> ExitCo
     ExitCode::SUCCESS
 }
 
-/// A dotted OID starts with a digit (or a dot); a name with a letter.
-fn numeric_input(input: &str) -> bool {
-    input.starts_with('.') || input.starts_with(|c: char| c.is_ascii_digit())
-}
-
 /// One input (a name or an OID) named as `-O` says, as snmptranslate does (`-On` for the
 /// OID of a name, the default `-OS` for the name of an OID), and its arcs.
+///
+/// A name after a dot (`.iso.org.dod...`, as `-Of` prints it) is a path from the root, as
+/// snmptranslate reads it: its first label a root's (`.sysDescr` is not found), unless
+/// `random_access` (`-IR`) looks it up anywhere.
 fn translate_one(
     m: &mibs::Mibs,
     input: &str,
     output: print::Output,
+    random_access: bool,
 ) -> Result<(String, Vec<u32>), mibs::NameError> {
-    let arcs = match numeric_input(input) {
-        true => numeric_arcs(input.trim_start_matches('.'))
+    let arcs = match (mibs::numeric_input(input), input.strip_prefix('.')) {
+        (true, _) => numeric_arcs(input.trim_start_matches('.'))
             .map_err(|_| mibs::NameError::Unknown(Some(m.bad_arc(input))))?,
-        false => m.name_to_oid(input)?,
+        (false, Some(path)) if !random_access => {
+            let first = path.split('.').next().unwrap_or(path);
+            if !["iso", "ccitt", "joint-iso-ccitt"].contains(&first) {
+                let why = format!("Sub-id not found: (top) -> {first}");
+                return Err(mibs::NameError::Unknown(Some(why)));
+            }
+            m.name_to_oid(path)?
+        }
+        (false, path) => m.name_to_oid(path.unwrap_or(input))?,
     };
     Ok((print::name_of(m, &arcs, output.naming, output.index), arcs))
 }

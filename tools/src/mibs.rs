@@ -45,6 +45,13 @@ pub fn split_dirs<'a>(entries: impl IntoIterator<Item = &'a std::ffi::OsStr>) ->
         .collect()
 }
 
+/// Whether `input` is a dotted OID (`1.3.6...`, `.1.3.6...`, a lone `.`) rather than a name
+/// (`sysDescr.0`, or `.iso.org.dod...` as `-Of` prints names).
+pub fn numeric_input(input: &str) -> bool {
+    let rest = input.strip_prefix('.').unwrap_or(input);
+    rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_digit())
+}
+
 /// The OID tree's roots (X.660), by their arcs.
 const ROOTS: [&str; 3] = ["ccitt", "iso", "joint-iso-ccitt"];
 
@@ -249,13 +256,7 @@ impl Mibs {
                 .position(|r| *r == name)
                 .filter(|_| module.is_none());
             let arc = root.ok_or_else(unknown)?;
-            let mut oid = vec![arc as u32];
-            oid.extend(
-                suffix
-                    .map_or(Ok(Vec::new()), |s| index::read_instance(s, &[], Some(name)))
-                    .map_err(|e| NameError::Unknown(Some(e)))?,
-            );
-            return Ok(oid);
+            return self.below_root(name, arc as u32, suffix);
         };
         let node = match module {
             Some(m) => *candidates
@@ -264,10 +265,62 @@ impl Mibs {
                 .ok_or_else(unknown)?,
             None => candidates[0],
         };
-        let mut oid = self.resolved.oid(&self.resolved.nodes[node]);
-        let Some(suffix) = suffix else {
-            return Ok(oid);
-        };
+        let oid = self.resolved.oid(&self.resolved.nodes[node]);
+        match suffix {
+            Some(suffix) => self.below_node(node, oid, suffix),
+            None => Ok(oid),
+        }
+    }
+
+    /// The OID of `suffix` below a root no module names (`iso.org.dod...`, `iso.3.6.1`):
+    /// numbers down to the first node a module defines (or a label of the node's), then on
+    /// from that node.
+    fn below_root(
+        &self,
+        root: &str,
+        arc: u32,
+        suffix: Option<&str>,
+    ) -> Result<Vec<u32>, NameError> {
+        let mut oid = vec![arc];
+        let mut rest = suffix;
+        let mut parent = root.to_string();
+        while let Some(text) = rest {
+            let (token, after) = text
+                .split_once('.')
+                .map_or((text, None), |(t, a)| (t, Some(a)));
+            let arc = match token.parse::<u32>() {
+                Ok(arc) if token.starts_with(|c: char| c.is_ascii_digit()) => Some(arc),
+                _ if token.starts_with(|c: char| c.is_ascii_digit()) => None,
+                _ => self
+                    .children(&oid)
+                    .find(|&(_, c)| self.set.name(&self.resolved.nodes[c]) == token)
+                    .map(|(arc, _)| arc),
+            };
+            let Some(arc) = arc else {
+                let why = format!("Sub-id not found: {parent} -> {token}");
+                return Err(NameError::Unknown(Some(why)));
+            };
+            oid.push(arc);
+            rest = after;
+            if let Some(&node) = self.lookup().at_oid.get(oid.as_slice()) {
+                return match rest {
+                    Some(rest) => self.below_node(node, oid, rest),
+                    None => Ok(oid),
+                };
+            }
+            parent = arc.to_string();
+        }
+        Ok(oid)
+    }
+
+    /// The OID of `suffix` below `node` (at `oid`): the path of labels or numbers through
+    /// its children, then the instance (its row's INDEX when it is a column).
+    fn below_node(
+        &self,
+        node: usize,
+        mut oid: Vec<u32>,
+        suffix: &str,
+    ) -> Result<Vec<u32>, NameError> {
         let (node, rest) = self.descend(node, &mut oid, suffix)?;
         let Some(rest) = rest else {
             return Ok(oid);
@@ -358,7 +411,6 @@ impl Mibs {
         self.lookup()
             .by_oid
             .range(oid.to_vec()..)
-            .skip(1)
             .take_while(move |(o, _)| o.starts_with(oid))
             .filter(move |(o, _)| o.len() == oid.len() + 1)
             .map(|(o, &n)| (o[oid.len()], n))
@@ -436,6 +488,17 @@ impl Mibs {
             }
         }
         modules
+    }
+
+    /// X.660's name for the root at `arc` (`ccitt`, `iso`, `joint-iso-ccitt`).
+    pub fn root_name(&self, arc: u32) -> Option<&'static str> {
+        ROOTS.get(usize::try_from(arc).ok()?).copied()
+    }
+
+    /// Whether `node`, at an OID of `depth` arcs, is only a label for one of X.660's roots
+    /// (`iso(1)` in an OID value): net-snmp names the root itself, from no module.
+    pub fn is_root_label(&self, node: usize, depth: usize) -> bool {
+        depth == 1 && self.resolved.nodes[node].kind() == NodeKind::Label
     }
 
     /// A node's DESCRIPTION as its file has it, cut after 4,095 bytes as net-snmp keeps it.
@@ -646,6 +709,9 @@ impl Mibs {
     fn oid_to_module_name(&self, oid: &[u32], style: IndexStyle) -> Option<String> {
         (0..=oid.len()).rev().find_map(|k| {
             let node = *self.lookup().at_oid.get(&oid[..k])?;
+            if self.is_root_label(node, k) {
+                return None;
+            }
             let mut s = format!(
                 "{}::{}",
                 self.module_name(node),

@@ -776,3 +776,74 @@ fn the_tree_as_snmptranslate_draws_it() {
         total - equal
     );
 }
+
+/// Names as `-Of` prints them, read back (`.iso.org.dod...`: a path from the root, the first
+/// label a root's unless `-IR`), and X.660's roots, which no module names even where an OID
+/// value labels them (`{ iso(1) member-body(2) ... }`): stdout, stderr and exit code as
+/// snmptranslate's.
+#[test]
+fn absolute_names_and_the_roots_as_snmptranslate_reads_them() {
+    let Some((corpus, tool)) = corpus_and_snmptranslate() else {
+        return;
+    };
+    let ietf = corpus.join("ietf").display().to_string();
+    let run = |cmd: &mut Command, args: &[&str]| {
+        let out = cmd
+            .args(["-M", &ietf, "-m", "ALL"])
+            .args(args)
+            .env("MIBS", "")
+            .env("MIBDIRS", "")
+            .output()
+            .expect("runs");
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status.code(),
+        )
+    };
+    for args in [
+        &[".iso.org.dod.internet.mgmt.mib-2.system.sysDescr.0"][..],
+        &[
+            "-On",
+            ".iso.org.dod.internet.mgmt.mib-2.interfaces.ifTable.ifEntry.ifDescr.7",
+        ],
+        &["-On", ".iso.org.6.internet.mgmt.1.1.5.0"],
+        &[".iso.3.6.bogus"],
+        &["-On", ".ccitt.zeroDotZero"],
+        &["-On", "iso.org.dod"],
+        &[".sysDescr"],
+        &["-IR", ".sysDescr"],
+        &["-Tp", ".iso.org.dod.internet.mgmt.mib-2.system"],
+        &["iso"],
+        &[".1"],
+        &[".1.99"],
+        &["-Td", "iso"],
+        &["-Td", "ccitt"],
+        &["-Td", ".2"],
+    ] {
+        let mut ours = Command::new(env!("CARGO_BIN_EXE_snmpc"));
+        ours.arg("translate");
+        let theirs = run(&mut Command::new(&tool), args);
+        assert_eq!(run(&mut ours, args), theirs, "{args:?}");
+    }
+}
+
+/// Output into a pipe its reader closed ends snmpc quietly by SIGPIPE, as it ends net-snmp's
+/// tools: no panic message, the shell's 141.
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    let Some(corpus) = snmp_test_support::mib_corpus_or_skip() else {
+        return;
+    };
+    let ietf = corpus.join("ietf").display().to_string();
+    let script = format!(
+        "'{}' translate -M '{ietf}' -m ALL -Tp | head -1 >/dev/null; echo \"${{PIPESTATUS[0]}}\"",
+        env!("CARGO_BIN_EXE_snmpc")
+    );
+    let out = Command::new("bash")
+        .args(["-c", &script])
+        .output()
+        .expect("bash runs");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "141");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}

@@ -203,6 +203,20 @@ fn every_command_prints_what_net_snmps_tool_prints() {
             args.extend([t, "snmpEngineID.0", "sysORLastChange.0", "sysORUpTime.1"]);
             v.push(("get", get.as_path(), args));
         }
+        // Names as -Of prints them, and after a lone dot (snmpget looks those up anywhere).
+        v.push((
+            "get",
+            get.as_path(),
+            vec![
+                "-v2c",
+                "-c",
+                "public",
+                t,
+                ".iso.org.dod.internet.mgmt.mib-2.system.sysContact.0",
+                ".sysName.0",
+                ".iso.org.6.internet.mgmt.1.2.2.1.2.1",
+            ],
+        ));
         // The end of the agent's MIB view (the VACM tables are its last objects): the
         // endOfMibView binding snmpwalk prints, "End of MIB" under v1; empty strings (`""`).
         for version in ["-v2c", "-v1"] {
