@@ -26,6 +26,8 @@ pub(crate) struct Agent {
     pub(crate) output: Output,
     /// The agent as the command line names it (for "Timeout: No Response from ...").
     peer: String,
+    /// Values to set checked against their objects' type and ranges (not under `-Ir`).
+    check_values: bool,
 }
 
 /// Which net-snmp tool's words an error is said in: snmpget writes "Error in packet" where
@@ -137,6 +139,7 @@ impl Agent {
             mibs,
             output,
             peer: opts.agent.clone(),
+            check_values: !opts.input.concat().contains('r'),
         })
     }
 
@@ -516,7 +519,7 @@ pub(crate) enum BindingsOf {
 }
 
 /// `OID TYPE VALUE` triples into bindings, each value checked against its object's MIB
-/// definition as snmpset checks it ([`setvalue::parse_for`]).
+/// definition as snmpset checks it ([`setvalue::parse_for`]), unless `-Ir`.
 pub(crate) fn triples(
     agent: &Agent,
     args: &[String],
@@ -540,7 +543,8 @@ pub(crate) fn triples(
             let oid = agent.oid(name)?;
             let arcs: Vec<u32> = oid.as_oid().arcs().collect();
             let object = agent.mibs.as_ref().and_then(|m| m.presentation(&arcs));
-            let value = setvalue::parse_for(letter, text, object, &|text| {
+            let check = agent.check_values;
+            let value = setvalue::parse_for(letter, text, object, check, &|text| {
                 agent.oid(text).map_err(|e| e.to_string())
             })
             .map_err(|e| refused(name, &e))?;

@@ -11,12 +11,14 @@ use snmp_codegen::mib::Presentation;
 /// The value of `text` as type `letter` for an object the MIB describes as `object` (when it
 /// does), checked as snmpset checks it before sending: `=` takes the type from the SYNTAX; a
 /// letter of another type is refused, an enumeration's label taken for its number, an INTEGER
-/// outside its ranges refused. The error is net-snmp's (`Bad variable type (Type of attribute
-/// is OCTET STRING, not INTEGER)`, `Value out of range (200 :: {(0..127)})`).
+/// outside its ranges refused; without `check` (`-Ir`) neither the type nor the ranges are
+/// checked. The error is net-snmp's (`Bad variable type (Type of attribute is OCTET STRING,
+/// not INTEGER)`, `Value out of range (200 :: {(0..127)})`).
 pub fn parse_for(
     letter: &str,
     text: &str,
     object: Option<&Presentation>,
+    check: bool,
     oid: &dyn Fn(&str) -> Result<OidBuf, String>,
 ) -> Result<Value, String> {
     let letter = match (letter, object) {
@@ -29,7 +31,7 @@ pub fn parse_for(
     let Some(p) = object else {
         return parse(letter, text, oid).map_err(|_| format!("Bad value notation ({text})"));
     };
-    if !fits(letter, &p.base) {
+    if check && !fits(letter, &p.base) {
         return Err(format!(
             "Bad variable type (Type of attribute is {}, not {})",
             type_name(&p.base),
@@ -47,8 +49,9 @@ pub fn parse_for(
             Err(_) => return Err(format!("Bad value notation ({text})")),
         },
     };
-    let in_range =
-        p.ranges.is_empty() || p.ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&value));
+    let in_range = !check
+        || p.ranges.is_empty()
+        || p.ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&value));
     match i32::try_from(value) {
         Ok(v) if in_range => Ok(Value::Integer(v.into())),
         _ => {
@@ -329,47 +332,60 @@ mod tests {
         };
         let string = object("OCTET STRING");
         assert_eq!(
-            parse_for("i", "5", Some(&string), &oid).unwrap_err(),
+            parse_for("i", "5", Some(&string), true, &oid).unwrap_err(),
             "Bad variable type (Type of attribute is OCTET STRING, not INTEGER)"
         );
         assert_eq!(
-            parse_for("=", "hello", Some(&string), &oid),
+            parse_for("=", "hello", Some(&string), true, &oid),
             Ok(Value::OctetString("hello".into()))
         );
         let mut status = object("INTEGER");
         status.enums = vec![("up".into(), 1), ("down".into(), 2)];
         assert_eq!(
-            parse_for("i", "down", Some(&status), &oid),
+            parse_for("i", "down", Some(&status), true, &oid),
             Ok(Value::Integer(2))
         );
         assert_eq!(
-            parse_for("=", "up", Some(&status), &oid),
+            parse_for("=", "up", Some(&status), true, &oid),
             Ok(Value::Integer(1))
         );
         assert_eq!(
-            parse_for("i", "bogus", Some(&status), &oid).unwrap_err(),
+            parse_for("i", "bogus", Some(&status), true, &oid).unwrap_err(),
             "Value out of range (bogus)"
         );
         let mut services = object("INTEGER");
         services.ranges = vec![(0, 127)];
         assert_eq!(
-            parse_for("i", "200", Some(&services), &oid).unwrap_err(),
+            parse_for("i", "200", Some(&services), true, &oid).unwrap_err(),
             "Value out of range (200 :: {(0..127)})"
         );
         assert_eq!(
-            parse_for("u", "5", Some(&object("Integer32")), &oid).unwrap_err(),
+            parse_for("u", "5", Some(&object("Integer32")), true, &oid).unwrap_err(),
             "Bad variable type (Type of attribute is Integer32, not Unsigned32)"
         );
         assert_eq!(
-            parse_for("x", "zz", Some(&string), &oid).unwrap_err(),
+            parse_for("x", "zz", Some(&string), true, &oid).unwrap_err(),
             "Bad value notation (zz)"
         );
         assert_eq!(
-            parse_for("q", "5", None, &oid).unwrap_err(),
+            parse_for("q", "5", None, true, &oid).unwrap_err(),
             "Bad object type: q"
         );
         // Without a definition, the letter is trusted.
-        assert_eq!(parse_for("i", "5", None, &oid), Ok(Value::Integer(5)));
+        assert_eq!(parse_for("i", "5", None, true, &oid), Ok(Value::Integer(5)));
+        // -Ir: sent as written, for the agent to judge.
+        assert_eq!(
+            parse_for("i", "200", Some(&services), false, &oid),
+            Ok(Value::Integer(200))
+        );
+        assert_eq!(
+            parse_for("i", "5", Some(&string), false, &oid),
+            Ok(Value::Integer(5))
+        );
+        assert_eq!(
+            parse_for("i", "down", Some(&status), false, &oid),
+            Ok(Value::Integer(2))
+        );
     }
 
     #[test]

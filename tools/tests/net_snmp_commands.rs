@@ -343,6 +343,9 @@ fn every_command_prints_what_net_snmps_tool_prints() {
         &["sysName.0", "I", "x"],
         &["sysName.0", "s"],
         &["sysName.0"],
+        // -Ir: neither type nor range checked; the agent's answer said.
+        &["-Ir", "sysServices.0", "i", "200"],
+        &["-Ir", "sysName.0", "i", "5"],
     ] {
         let mut args = vec!["-v2c", "-c", "private", t];
         args.extend(case);
