@@ -347,7 +347,11 @@ fn every_command_prints_what_net_snmps_tool_prints() {
         &["-Ir", "sysServices.0", "i", "200"],
         &["-Ir", "sysName.0", "i", "5"],
     ] {
-        let mut args = vec!["-v2c", "-c", "private", t];
+        // Options before the agent: net-snmp's tools stop reading options at it.
+        let (options, case) = case.split_at(case.iter().take_while(|a| a.starts_with('-')).count());
+        let mut args = vec!["-v2c", "-c", "private"];
+        args.extend(options);
+        args.push(t);
         args.extend(case);
         let theirs = net_snmp_all(&set, &args);
         let mut with_command = vec!["set"];
