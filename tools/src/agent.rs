@@ -43,11 +43,15 @@ pub(crate) enum Tool {
     Other,
 }
 
-/// Says `e` on stderr and gives exit code 2 (bad arguments).
-pub(crate) fn bad_arguments(e: impl std::fmt::Display) -> ExitCode {
+/// Says `e` on stderr and gives exit code 1, as net-snmp's tools do for arguments they cannot
+/// use.
+pub fn bad_arguments(e: impl std::fmt::Display) -> ExitCode {
     eprintln!("snmpc: {e}");
-    ExitCode::from(2)
+    USAGE
 }
+
+/// net-snmp's tools' exit code for arguments they cannot use.
+pub const USAGE: ExitCode = ExitCode::FAILURE;
 
 /// An argument the tool cannot use.
 #[derive(Debug)]
@@ -367,6 +371,9 @@ pub fn bulkget(opts: &AgentOpts, app: &AppOpts, oids: &[String]) -> ExitCode {
         Ok(a) => a,
         Err(e) => return bad_arguments(e),
     };
+    if opts.version == "1" {
+        return bad_arguments("Cannot send V2 PDU on V1 session");
+    }
     let (non_repeaters, max_repetitions) = (
         parsed.non_repeaters.unwrap_or(0),
         parsed.max_repetitions.unwrap_or(10),
@@ -407,6 +414,9 @@ pub fn walk(
         Ok(a) => a,
         Err(e) => return bad_arguments(e),
     };
+    if bulk && opts.version == "1" {
+        return bad_arguments("Cannot send V2 PDU on V1 session");
+    }
     let root_text = root.unwrap_or("1.3.6.1.2.1");
     let walk_with = if bulk {
         WalkWith::GetBulk

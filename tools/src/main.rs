@@ -299,9 +299,18 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let matches = Cli::command().get_matches_from(join_field_separator(std::env::args_os()));
-    let mut cli = match Cli::from_arg_matches(&matches) {
-        Ok(c) => c,
+    let args = join_field_separator(std::env::args_os());
+    let as_net_snmp = net_snmp_tool(&args);
+    let parsed = Cli::command()
+        .try_get_matches_from(args)
+        .and_then(|m| Ok((Cli::from_arg_matches(&m)?, m)));
+    let (mut cli, matches) = match parsed {
+        Ok(parsed) => parsed,
+        // net-snmp's tools exit 1 on a usage error (clap's own exit is 2).
+        Err(e) if as_net_snmp && e.use_stderr() => {
+            let _ = e.print();
+            return agent::USAGE;
+        }
         Err(e) => e.exit(),
     };
     if !matches!(
@@ -425,6 +434,33 @@ impl Command {
             _ => None,
         }
     }
+}
+
+/// Whether the command stands in for one of net-snmp's tools (its usage errors exit 1, as
+/// theirs do), not one of snmpc's own (`decode`, `mib`, `simulate`).
+fn net_snmp_tool(args: &[std::ffi::OsString]) -> bool {
+    const TOOLS: [&str; 13] = [
+        "get",
+        "getnext",
+        "bulkget",
+        "walk",
+        "bulkwalk",
+        "set",
+        "table",
+        "status",
+        "df",
+        "trap",
+        "inform",
+        "translate",
+        "listen",
+    ];
+    let command = args
+        .iter()
+        .skip(1)
+        .find(|a| !a.to_string_lossy().starts_with('-'));
+    command
+        .and_then(|c| c.to_str())
+        .is_some_and(|c| TOOLS.contains(&c))
 }
 
 /// As net-snmp's tools: output into a pipe its reader has closed (`snmpc walk ... | head`)
@@ -835,21 +871,18 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
     m.prefer(list.as_deref());
     let output = match print::Output::parse(&opts.output.concat()) {
         Ok(o) => o,
-        Err(e) => {
-            eprintln!("snmpc: {e}");
-            return ExitCode::from(2);
-        }
+        Err(e) => return agent::bad_arguments(e),
     };
     if let Some(c) = opts.input.concat().chars().find(|c| !"Rbusrh".contains(*c)) {
-        eprintln!("snmpc: -I{c}: unknown input option (these are known: R b u s r h)");
-        return ExitCode::from(2);
+        return agent::bad_arguments(format!(
+            "-I{c}: unknown input option (these are known: R b u s r h)"
+        ));
     }
     let reports = opts.report.concat();
     if let Some(c) = reports.chars().find(|c| !"dolspz".contains(*c)) {
-        eprintln!(
-            "snmpc: -T{c}: not supported (-Td: each input's definition; -Tp: the tree below it; -To, -Ts, -Tl, -Tz: every node)"
-        );
-        return ExitCode::from(2);
+        return agent::bad_arguments(format!(
+            "-T{c}: not supported (-Td: each input's definition; -Tp: the tree below it; -To, -Ts, -Tl, -Tz: every node)"
+        ));
     }
     let random_access = opts.input.concat().contains('R');
     if reports.contains('p') {
