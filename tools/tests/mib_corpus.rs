@@ -559,6 +559,25 @@ fn project_mibs_match_the_corpus_copies() {
     assert!(compared >= 86);
 }
 
+/// `translate` (snmptranslate, or `snmpc translate`) with every module of `ietf` (`-M DIR -m
+/// ALL`, MIBS and MIBDIRS cleared) and `args`: its stdout, stderr and exit code.
+fn over_ietf(translate: &mut Command, ietf: &Path, args: &[&str]) -> (String, String, Option<i32>) {
+    let out = translate
+        .arg("-M")
+        .arg(ietf)
+        .args(["-m", "ALL"])
+        .args(args)
+        .env("MIBS", "")
+        .env("MIBDIRS", "")
+        .output()
+        .expect("runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code(),
+    )
+}
+
 /// The real-world corpus and net-snmp's snmptranslate, or `None` after skipping the test.
 fn corpus_and_snmptranslate() -> Option<(PathBuf, PathBuf)> {
     let corpus = snmp_test_support::mib_corpus_or_skip()?;
@@ -718,21 +737,8 @@ fn the_tree_as_snmptranslate_draws_it() {
     let Some((corpus, tool)) = corpus_and_snmptranslate() else {
         return;
     };
-    let ietf = corpus.join("ietf").display().to_string();
-    let run = |cmd: &mut Command, args: &[&str]| {
-        let out = cmd
-            .args(["-M", &ietf, "-m", "ALL", "-Tp"])
-            .args(args)
-            .env("MIBS", "")
-            .env("MIBDIRS", "")
-            .output()
-            .expect("runs");
-        (
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-            out.status.code(),
-        )
-    };
+    let ietf = corpus.join("ietf");
+    let run = |cmd: &mut Command, args: &[&str]| over_ietf(cmd.arg("-Tp"), &ietf, args);
     let ours = || {
         let mut c = Command::new(env!("CARGO_BIN_EXE_snmpc"));
         c.arg("translate");
@@ -786,21 +792,8 @@ fn absolute_names_and_the_roots_as_snmptranslate_reads_them() {
     let Some((corpus, tool)) = corpus_and_snmptranslate() else {
         return;
     };
-    let ietf = corpus.join("ietf").display().to_string();
-    let run = |cmd: &mut Command, args: &[&str]| {
-        let out = cmd
-            .args(["-M", &ietf, "-m", "ALL"])
-            .args(args)
-            .env("MIBS", "")
-            .env("MIBDIRS", "")
-            .output()
-            .expect("runs");
-        (
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-            out.status.code(),
-        )
-    };
+    let ietf = corpus.join("ietf");
+    let run = |cmd: &mut Command, args: &[&str]| over_ietf(cmd, &ietf, args);
     for args in [
         &[".iso.org.dod.internet.mgmt.mib-2.system.sysDescr.0"][..],
         &[
