@@ -269,8 +269,22 @@ impl Printer<'_> {
             .filter(|_| !self.output.no_hints);
         match v {
             Value::Integer(i) => (Some("INTEGER"), self.integer(*i, p)),
+            // Under -Oq/-OQ the octets alone, quoted as a Hex-STRING is.
             Value::OctetString(s) if p.is_some_and(|p| p.base == "BITS") => {
-                (Some("BITS"), bits(s, p.map(|p| &p.bits[..]).unwrap_or(&[])))
+                let head = match self.output.hex_text {
+                    true => hex_with_text(s),
+                    false => hex(s),
+                };
+                if self.quick_values() {
+                    return (Some("Hex-STRING"), head);
+                }
+                let names = p.map(|p| &p.bits[..]).unwrap_or(&[]);
+                let names = if self.output.numeric_enums {
+                    &[][..]
+                } else {
+                    names
+                };
+                (Some("BITS"), bits(head, s, names))
             }
             Value::OctetString(s) => {
                 match hint.and_then(|h| snmp_mib::format_octets_net_snmp(h, s).ok()) {
@@ -394,10 +408,11 @@ fn plain(b: u8) -> bool {
     matches!(b, 0x20..=0x7e | 0x09..=0x0d)
 }
 
-/// BITS as net-snmp prints them: the octets in hex, then the label and number of each bit
-/// set, each followed by a space (`80 00 up(0) `).
-fn bits(octets: &[u8], names: &[(String, i128)]) -> String {
-    let mut out = hex(octets);
+/// BITS as net-snmp prints them: `head` (the octets in hex), then the label and number of
+/// each bit set, each followed by a space (`80 00 up(0) `); the number alone for a bit
+/// `names` does not name (all of them under `-Oe`).
+fn bits(head: String, octets: &[u8], names: &[(String, i128)]) -> String {
+    let mut out = head;
     for (k, b) in octets.iter().enumerate() {
         for bit in 0..8 {
             if b & (0x80 >> bit) != 0 {

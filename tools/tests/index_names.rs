@@ -82,6 +82,18 @@ fn table_indexes_and_module_names_as_net_snmp_writes_and_reads_them() {
             whole_view = ours;
         }
     }
+    // BITS (DISMAN-EVENT-MIB's mteEventActions, set on snmpd's own monitors): the octets and
+    // each bit's label, the labels as numbers under -Oe, the octets alone quoted under -OQ,
+    // the text beside the octets under -OT; names and values as snmpwalk prints them.
+    for extra in [&[][..], &["-OQ"], &["-Oe"], &["-OT"]] {
+        let ((ours, err, code), (theirs, _, _)) = both("walk", &walk, extra, "mteEventActions");
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            theirs.contains("notification") || extra == ["-OQ"],
+            "{theirs}"
+        );
+        assert_eq!(ours, theirs, "walk {extra:?} mteEventActions");
+    }
     // snmptable's index column: the instance as the names show it.
     for (extra, root) in [
         (&["-Ci"][..], "vacmAccessTable"),
