@@ -88,10 +88,7 @@ fn table_indexes_and_module_names_as_net_snmp_writes_and_reads_them() {
     for extra in [&[][..], &["-OQ"], &["-Oe"], &["-OT"]] {
         let ((ours, err, code), (theirs, _, _)) = both("walk", &walk, extra, "mteEventActions");
         assert_eq!(code, 0, "{err}");
-        assert!(
-            theirs.contains("notification") || extra == ["-OQ"],
-            "{theirs}"
-        );
+        assert!(theirs.lines().count() >= 2, "{theirs}");
         assert_eq!(ours, theirs, "walk {extra:?} mteEventActions");
     }
     // snmptable's index column: the instance as the names show it.
