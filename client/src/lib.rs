@@ -68,6 +68,7 @@ pub mod respond;
 pub mod session;
 pub mod stats;
 pub mod tap;
+mod transport;
 pub mod usm;
 mod value;
 pub mod walk;

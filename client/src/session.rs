@@ -1,5 +1,6 @@
-//! SNMP sessions over UDP, synchronous ([`Session`], std) and asynchronous ([`AsyncSession`],
-//! tokio): SNMPv1, SNMPv2c or SNMPv3 (USM); GET, GETNEXT, GETBULK, SET and subtree walks. Both
+//! SNMP sessions, synchronous ([`Session`], std: over UDP, or TCP by
+//! [`Session::connect_tcp`]) and asynchronous ([`AsyncSession`], tokio, over UDP): SNMPv1,
+//! SNMPv2c or SNMPv3 (USM); GET, GETNEXT, GETBULK, SET and subtree walks. Both
 //! are thin drivers of the same sans-IO core, [`Exchange`] (and [`Walk`] for walks): they
 //! send the datagrams it hands out, hand it what arrives and tell it the time. One `tracing`
 //! span per request, nothing per binding.
@@ -15,10 +16,11 @@ use crate::config::{Credentials, Options};
 use crate::engine::Engine;
 use crate::error::ClientError;
 use crate::exchange::{Exchange, Step};
-use crate::read_timeout::{self, ReadTimeout};
+use crate::read_timeout;
 use crate::request::Request;
 use crate::stats::Stats;
 use crate::tap::{tapped, Direction, WireTap};
+use crate::transport::Transport;
 use crate::value::{Value, VarBind};
 use crate::walk::{Subtree, Walk, WalkEnd};
 
@@ -372,9 +374,8 @@ macro_rules! requests {
 /// A synchronous session with one agent, over a `std` UDP socket.
 pub struct Session {
     exchange: Exchange,
-    sock: UdpSocket,
+    sock: Transport,
     buf: Vec<u8>,
-    timeout: ReadTimeout,
     tap: Option<WireTap>,
 }
 
@@ -394,14 +395,35 @@ impl Session {
         credentials: Credentials,
         options: Options,
     ) -> Result<Session, ClientError> {
-        let sock = UdpSocket::bind(local_for(target))?;
-        Ok(Session {
+        let sock = Transport::udp(local_for(target))?;
+        Ok(Session::over(sock, target, credentials, options))
+    }
+
+    /// A session with the agent at `target` over a TCP connection (RFC 3430; net-snmp's
+    /// `tcp:` transport), connected within `options.timeout`: the same requests, each message
+    /// framed by its own length; a request not answered in time is sent again on the same
+    /// connection, as over UDP.
+    pub fn connect_tcp(
+        target: SocketAddr,
+        credentials: Credentials,
+        options: Options,
+    ) -> Result<Session, ClientError> {
+        let sock = Transport::tcp(target, options.timeout)?;
+        Ok(Session::over(sock, target, credentials, options))
+    }
+
+    fn over(
+        sock: Transport,
+        target: SocketAddr,
+        credentials: Credentials,
+        options: Options,
+    ) -> Session {
+        Session {
             exchange: Exchange::new(target, credentials, options),
             sock,
             buf: receive_buffer(&options),
-            timeout: ReadTimeout::default(),
             tap: None,
-        })
+        }
     }
 
     requests!();
@@ -439,8 +461,7 @@ impl Session {
             return Ok(());
         }
         let wait = read_timeout::rounded_up(left, self.exchange.options().timeout);
-        self.timeout.set(&self.sock, Some(wait))?;
-        match self.sock.recv_from(&mut self.buf) {
+        match self.sock.recv(&mut self.buf, wait) {
             Ok((n, from)) => {
                 let local = || self.sock.local_addr().ok();
                 tapped(

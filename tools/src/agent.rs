@@ -24,6 +24,8 @@ pub(crate) struct Agent {
     pub(crate) session: Session,
     pub(crate) mibs: Option<Mibs>,
     pub(crate) output: Output,
+    /// Whether the session is over TCP (`tcp:HOST`).
+    tcp: bool,
     /// The agent as the command line names it (for "Timeout: No Response from ...").
     peer: String,
     /// Values to set checked against their objects' type and ranges (not under `-Ir`).
@@ -121,12 +123,28 @@ impl Agent {
         let (addr, creds, mut options) = opts.session().map_err(bad_arguments)?;
         adjust(&mut options);
         let engine_id = opts.engine_id().map_err(bad_arguments)?;
-        let mut session = Session::new(addr, creds, options).map_err(|e| {
+        let tcp = ask::is_tcp(&opts.agent);
+        let opened = match tcp {
+            true => Session::connect_tcp(addr, creds, options).map_err(|e| {
+                // As net-snmp's tools say a connection they could not make.
+                let why = match e {
+                    // The system's words (`Connection refused`), without `(os error 111)`.
+                    snmp_client::ClientError::Io(io) => {
+                        let text = io.to_string();
+                        text.split(" (os error").next().unwrap_or(&text).to_string()
+                    }
+                    other => other.to_string(),
+                };
+                format!("Unknown host ({}) ({why})", opts.agent)
+            }),
+            false => Session::new(addr, creds, options).map_err(|e| e.to_string()),
+        };
+        let mut session = opened.map_err(|e| {
             eprintln!("snmpc: {e}");
             ExitCode::FAILURE
         })?;
         if opts.dump {
-            session.set_wire_tap(|w| eprint!("{}", wire_dump(w)));
+            session.set_wire_tap(move |w| eprint!("{}", wire_dump(w, tcp)));
         }
         if let Some(id) = engine_id {
             // The agent's engine, known: no discovery; its clock is learned from the first
@@ -142,6 +160,7 @@ impl Agent {
             session,
             mibs,
             output,
+            tcp,
             peer: opts.agent.clone(),
             check_values: !opts.input.concat().contains('r'),
         })
@@ -567,29 +586,35 @@ pub(crate) fn triples(
 /// (over IPv6, `UDP/IPv6: [::1]:161`).
 pub(crate) fn transport_of(agent: &Agent) -> String {
     let (local, peer) = agent.session.addresses();
-    transport(peer, local)
+    transport(peer, local, agent.tcp)
 }
 
-/// `UDP: [PEER]:PORT->[LOCAL]:PORT`, or `UDP/IPv6: [PEER]:PORT`.
-fn transport(peer: std::net::SocketAddr, local: Option<std::net::SocketAddr>) -> String {
-    let local = local.unwrap_or_else(|| ([0, 0, 0, 0], 0).into());
+/// `UDP: [PEER]:PORT->[LOCAL]:PORT`, or `UDP/IPv6: [PEER]:PORT`; over TCP `TCP: [PEER]:PORT->
+/// [0.0.0.0]:0` (net-snmp does not say this end of a connection), `TCP/IPv6: [PEER]:PORT`.
+fn transport(peer: std::net::SocketAddr, local: Option<std::net::SocketAddr>, tcp: bool) -> String {
+    let local = match tcp {
+        true => None,
+        false => local,
+    }
+    .unwrap_or_else(|| ([0, 0, 0, 0], 0).into());
+    let name = if tcp { "TCP" } else { "UDP" };
     match peer {
         std::net::SocketAddr::V4(_) => format!(
-            "UDP: [{}]:{}->[{}]:{}",
+            "{name}: [{}]:{}->[{}]:{}",
             peer.ip(),
             peer.port(),
             local.ip(),
             local.port()
         ),
-        std::net::SocketAddr::V6(_) => format!("UDP/IPv6: [{}]:{}", peer.ip(), peer.port()),
+        std::net::SocketAddr::V6(_) => format!("{name}/IPv6: [{}]:{}", peer.ip(), peer.port()),
     }
 }
 
-/// A datagram as net-snmp's `-d` shows it: `Sending 43 bytes to UDP: [127.0.0.1]:161->
-/// [0.0.0.0]:56089` (or `Received 50 byte packet from ...`), its octets in hex, a blank line
-/// before and after.
-pub fn wire_dump(w: &snmp_client::tap::Wire<'_>) -> String {
-    let transport = transport(w.peer, w.local);
+/// A datagram (or a message over TCP, `tcp`) as net-snmp's `-d` shows it: `Sending 43 bytes
+/// to UDP: [127.0.0.1]:161->[0.0.0.0]:56089` (or `Received 50 byte packet from ...`), its
+/// octets in hex, a blank line before and after.
+pub fn wire_dump(w: &snmp_client::tap::Wire<'_>, tcp: bool) -> String {
+    let transport = transport(w.peer, w.local, tcp);
     let n = w.datagram.len();
     let what = match w.direction {
         snmp_client::tap::Direction::Sent => format!("Sending {n} bytes to {transport}"),

@@ -500,11 +500,25 @@ const UDP_TRANSPORTS: [(&str, Option<bool>); 4] = [
     ("udpipv6", Some(true)),
 ];
 
-/// Transport specifiers net-snmp knows that are not UDP (said to be unsupported, not taken
-/// for a host name).
-const OTHER_TRANSPORTS: [&str; 11] = [
-    "tcp", "tcp6", "tcpv6", "tcpipv6", "unix", "ipx", "aal5pvc", "pvc", "dtlsudp", "tlstcp", "ssh",
+/// net-snmp's TCP transport specifiers (RFC 3430), with whether each is IPv6 only.
+const TCP_TRANSPORTS: [(&str, Option<bool>); 4] = [
+    ("tcp", None),
+    ("tcp6", Some(true)),
+    ("tcpv6", Some(true)),
+    ("tcpipv6", Some(true)),
 ];
+
+/// Transport specifiers net-snmp knows that are neither UDP nor TCP (said to be unsupported,
+/// not taken for a host name).
+const OTHER_TRANSPORTS: [&str; 7] = ["unix", "ipx", "aal5pvc", "pvc", "dtlsudp", "tlstcp", "ssh"];
+
+/// Whether `agent` names the TCP transport (`tcp:HOST`, `tcp6:[::1]:1161`).
+pub fn is_tcp(agent: &str) -> bool {
+    let (spec, _) = transport(agent);
+    TCP_TRANSPORTS
+        .iter()
+        .any(|(t, _)| spec.eq_ignore_ascii_case(t))
+}
 
 /// `agent` split into its transport specifier (`udp:`, `udp6:`..., as net-snmp writes them;
 /// empty when there is none) and its address.
@@ -513,6 +527,7 @@ fn transport(agent: &str) -> (&str, &str) {
         Some((t, rest))
             if UDP_TRANSPORTS
                 .iter()
+                .chain(&TCP_TRANSPORTS)
                 .any(|(u, _)| t.eq_ignore_ascii_case(u))
                 || OTHER_TRANSPORTS.iter().any(|o| t.eq_ignore_ascii_case(o)) =>
         {
@@ -529,12 +544,13 @@ pub fn agent_address(agent: &str, port: u16) -> Result<SocketAddr, String> {
     let (spec, address) = transport(agent);
     let v6_only = match UDP_TRANSPORTS
         .iter()
+        .chain(&TCP_TRANSPORTS)
         .find(|(u, _)| spec.is_empty() || spec.eq_ignore_ascii_case(u))
     {
         Some((_, family)) => family.unwrap_or(false),
         None => {
             return Err(format!(
-                "{agent}: transport `{spec}` is not supported (UDP only)"
+                "{agent}: transport `{spec}` is not supported (UDP and TCP only)"
             ))
         }
     };
@@ -555,6 +571,11 @@ pub fn agent_address(agent: &str, port: u16) -> Result<SocketAddr, String> {
 /// is named, or a port alone (`1162`, `udp:1162`: every interface, IPv6's under `udp6:`).
 pub fn listen_address(text: &str) -> Result<SocketAddr, String> {
     let (spec, address) = transport(text);
+    if is_tcp(text) {
+        return Err(format!(
+            "{text}: transport `{spec}` is not supported here (UDP only)"
+        ));
+    }
     match address.parse::<u16>() {
         Ok(port) if spec.is_empty() || spec.eq_ignore_ascii_case("udp") => {
             Ok(SocketAddr::from(([0, 0, 0, 0], port)))

@@ -540,3 +540,104 @@ fn dumps_as_snmpget(get: &std::path::Path, t: &str) {
         );
     }
 }
+
+/// Over TCP (`tcp:HOST:PORT`, RFC 3430): GET, a walk, a GETBULK walk, snmptable, SET, v3
+/// authPriv and `-d`'s headers, the same output as net-snmp's tools asking the same agent over
+/// TCP; a port nobody listens on said as they say it.
+#[test]
+fn over_tcp_as_net_snmps_tools() {
+    let tools = [
+        "snmpd",
+        "snmpget",
+        "snmpwalk",
+        "snmpbulkwalk",
+        "snmptable",
+        "snmpset",
+    ]
+    .map(support::tool);
+    let [Some(snmpd), Some(get), Some(walk), Some(bulkwalk), Some(table), Some(set)] = tools else {
+        support::require_or_skip(
+            "snmpd or net-snmp's tools not found (apt-get install -y snmpd snmp)",
+        );
+        return;
+    };
+    let agent = support::start_agent_with_tcp(
+        &snmpd,
+        "rwcommunity private 127.0.0.1\n\
+         createUser tcpuser SHA \"tcpauthpass\" AES \"tcpprivpass\"\nrouser tcpuser priv\n",
+    );
+    // Up (over UDP, which is asked again until it answers) before TCP connects.
+    let udp = format!("127.0.0.1:{}", agent.port);
+    let (_, err, code) = snmpc(&["get", "-v2c", "-c", "public", &udp, "sysName.0"]);
+    assert_eq!(code, 0, "{err}");
+    let target = format!("tcp:127.0.0.1:{}", agent.tcp_port.expect("a TCP port"));
+    let t = target.as_str();
+    let v3 = [
+        "-v3",
+        "-u",
+        "tcpuser",
+        "-l",
+        "authPriv",
+        "-a",
+        "SHA",
+        "-A",
+        "tcpauthpass",
+        "-x",
+        "AES",
+        "-X",
+        "tcpprivpass",
+    ];
+    let mut cases: Vec<(&str, &std::path::Path, Vec<&str>)> = vec![
+        (
+            "get",
+            &get,
+            vec!["-v2c", "-c", "public", t, "sysDescr.0", "sysName.0"],
+        ),
+        ("walk", &walk, vec!["-v2c", "-c", "public", t, "system"]),
+        (
+            "bulkwalk",
+            &bulkwalk,
+            vec!["-v2c", "-c", "public", t, "ifTable"],
+        ),
+        ("table", &table, vec!["-v2c", "-c", "public", t, "ifTable"]),
+        (
+            "set",
+            &set,
+            vec!["-v2c", "-c", "private", t, "sysName.0", "s", "over-tcp"],
+        ),
+    ];
+    let mut secure: Vec<&str> = v3.to_vec();
+    secure.extend([t, "system"]);
+    cases.push(("walk", &walk, secure));
+    for (command, tool, args) in &cases {
+        let mut with_command = vec![*command];
+        with_command.extend(args);
+        let (ours, err, code) = snmpc(&with_command);
+        let (theirs, their_code) = net_snmp(tool, args);
+        assert_eq!((code, their_code), (0, 0), "{command} {args:?}: {err}");
+        assert_eq!(steady(&ours), steady(&theirs), "{command} {args:?}");
+    }
+    // -d: the transport as net-snmp writes it for TCP.
+    let (_, dump, code) = snmpc(&["get", "-d", "-v2c", "-c", "public", t, "sysName.0"]);
+    assert_eq!(code, 0, "{dump}");
+    let header = format!(
+        "Sending 43 bytes to TCP: [127.0.0.1]:{}->[0.0.0.0]:0",
+        &t[14..]
+    );
+    assert!(dump.contains(&header), "{dump}");
+    // Nobody there: refused at once, in net-snmp's words (the tool's name aside).
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let nobody = format!("tcp:{}", closed.local_addr().unwrap());
+    drop(closed);
+    let args = ["-v2c", "-c", "public", &nobody, "sysName.0"];
+    let (_, theirs, their_code) = net_snmp_all(&get, &args);
+    let mut with_command = vec!["get"];
+    with_command.extend(args);
+    let (_, ours, code) = snmpc(&with_command);
+    assert_eq!((code, their_code), (1, 1));
+    assert_eq!(
+        ours.strip_prefix("snmpc: "),
+        theirs.strip_prefix("snmpget: "),
+        "{ours} / {theirs}"
+    );
+}

@@ -34,6 +34,8 @@ pub struct Agent {
     child: Child,
     /// The UDP port it listens on.
     pub port: u16,
+    /// The TCP port it listens on too, when asked to ([`start_agent_with_tcp`]).
+    pub tcp_port: Option<u16>,
     _dir: tempfile::TempDir,
 }
 
@@ -57,6 +59,15 @@ pub fn start_agent(snmpd: &PathBuf) -> Agent {
 
 /// An snmpd of our own whose configuration has `extra` lines too (SNMPv3 users, say).
 pub fn start_agent_with(snmpd: &PathBuf, extra: &str) -> Agent {
+    spawn_agent(snmpd, extra, false)
+}
+
+/// [`start_agent_with`], listening on a TCP port of 127.0.0.1 as well.
+pub fn start_agent_with_tcp(snmpd: &PathBuf, extra: &str) -> Agent {
+    spawn_agent(snmpd, extra, true)
+}
+
+fn spawn_agent(snmpd: &PathBuf, extra: &str, tcp: bool) -> Agent {
     let dir = tempfile::tempdir().unwrap();
     let conf = dir.path().join("snmpd.conf");
     std::fs::write(
@@ -72,12 +83,23 @@ pub fn start_agent_with(snmpd: &PathBuf, extra: &str) -> Agent {
         .local_addr()
         .unwrap()
         .port();
+    let tcp_port = tcp.then(|| {
+        std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port()
+    });
+    let mut listen = format!("udp:127.0.0.1:{port}");
+    if let Some(t) = tcp_port {
+        listen.push_str(&format!(",tcp:127.0.0.1:{t}"));
+    }
     let child = Command::new(snmpd)
         .args(["-f", "-Lf", "/dev/null", "-C", "-c"])
         .arg(&conf)
         .arg("-p")
         .arg(dir.path().join("snmpd.pid"))
-        .arg(format!("udp:127.0.0.1:{port}"))
+        .arg(listen)
         .env("SNMP_PERSISTENT_DIR", dir.path())
         .env("MIBS", "")
         .stdout(Stdio::null())
@@ -87,6 +109,7 @@ pub fn start_agent_with(snmpd: &PathBuf, extra: &str) -> Agent {
     Agent {
         child,
         port,
+        tcp_port,
         _dir: dir,
     }
 }
