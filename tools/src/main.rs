@@ -186,6 +186,9 @@ enum Command {
     Trap {
         #[command(flatten)]
         agent: ask::AgentOpts,
+        /// `-Ci`: an inform instead, acknowledged, as `inform` sends it (snmptrap's `-Ci`).
+        #[command(flatten)]
+        app: ask::AppOpts,
         /// The trap's header and bindings, as snmptrap takes them.
         #[arg(required = true, allow_hyphen_values = true)]
         args: Vec<String>,
@@ -399,7 +402,7 @@ fn main() -> ExitCode {
             root,
         } => agent::walk(&agent, &app, &limits, root.as_deref(), true),
         Command::Set { agent, triples } => agent::set(&agent, &triples),
-        Command::Trap { agent, args } => snmpc::send::trap(&agent, &args),
+        Command::Trap { agent, app, args } => snmpc::send::trap(&agent, &app, &args),
         Command::Listen { opts } => snmpc::listen::run(&opts),
         Command::Simulate { opts } => snmpc::simulate::run(&opts),
         Command::Inform { agent, args } => snmpc::send::inform(&agent, &args),

@@ -6,8 +6,10 @@ use std::process::ExitCode;
 use snmp_ber::OidBuf;
 use snmp_client::ClientError;
 
-use crate::agent::{agent_error, triples, Agent, ArgError, Bindings, BindingsOf, Tool};
-use crate::ask::{self, AgentOpts};
+use crate::agent::{
+    agent_error, bad_arguments, triples, Agent, ArgError, Bindings, BindingsOf, Tool,
+};
+use crate::ask::{self, AgentOpts, AppOpts};
 
 /// The sender's uptime for a notification whose UPTIME argument is empty, as net-snmp's
 /// snmptrap takes it: this host's, in hundredths of a second (0 where the system does not say).
@@ -40,8 +42,18 @@ fn to_trap_port(opts: &AgentOpts) -> AgentOpts {
 /// `trap`, as snmptrap: `-v 1 ... ENTERPRISE AGENT GENERIC SPECIFIC UPTIME [OID TYPE VALUE]...`
 /// (an empty ENTERPRISE is net-snmp's default, an empty AGENT this host's address), or
 /// `-v 2c ... UPTIME TRAP-OID [OID TYPE VALUE]...`; an empty UPTIME is this host's. To port 162
-/// unless the address names another. SNMPv3 traps need `-e`, this sender's engine ID.
-pub fn trap(opts: &AgentOpts, args: &[String]) -> ExitCode {
+/// unless the address names another. SNMPv3 traps need `-e`, this sender's engine ID. `-Ci`
+/// sends an inform instead, as snmptrap -Ci does.
+pub fn trap(opts: &AgentOpts, app: &AppOpts, args: &[String]) -> ExitCode {
+    // snmptrap's `-Ci` (walk's `-Ci` letter): an inform.
+    match app.parse() {
+        Ok(a) if a.include_root && opts.version == "1" => {
+            return bad_arguments("Cannot send INFORM as SNMPv1 PDU")
+        }
+        Ok(a) if a.include_root => return inform(opts, args),
+        Ok(_) => {}
+        Err(e) => return bad_arguments(e),
+    }
     let opts = to_trap_port(opts);
     let mut agent = match Agent::open(&opts, |_| {}) {
         Ok(a) => a,
@@ -131,9 +143,14 @@ pub fn inform(opts: &AgentOpts, args: &[String]) -> ExitCode {
         Err(e) => return e.exit(),
     };
     let answer = agent.session.inform(up, &oid, &bindings);
-    // snmpinform prints nothing when the inform is acknowledged.
+    // snmpinform prints nothing when the inform is acknowledged, and no more than that it
+    // timed out when it is not.
     match answer {
         Ok(_) => ExitCode::SUCCESS,
+        Err(ClientError::Timeout { .. }) => {
+            eprintln!("snmpc: Timeout");
+            ExitCode::FAILURE
+        }
         Err(e) => agent_error(&agent, e, Tool::Other),
     }
 }

@@ -242,6 +242,24 @@ fn traps_and_informs_reach_snmptrapd_as_net_snmps_do() {
     let mut informv3 = v3.to_vec();
     informv3.extend([t, "7", "IF-MIB::linkUp", "ifDescr.1", "s", "eth0"]);
     cases.push(("inform", &snmpinform, informv3));
+    // snmptrap -Ci: an inform.
+    cases.push((
+        "trap",
+        &snmptrap,
+        vec![
+            "-Ci",
+            "-v",
+            "2c",
+            "-c",
+            "public",
+            t,
+            "43",
+            "IF-MIB::linkDown",
+            "ifIndex.2",
+            "i",
+            "2",
+        ],
+    ));
     // A v3 trap: its sender is the authoritative engine, named by -e.
     let mut trapv3 = v3.to_vec();
     trapv3.extend([
