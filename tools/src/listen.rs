@@ -80,6 +80,14 @@ pub struct ListenOpts {
     /// Output options, as for `get` (`-On`, `-Os`, ...).
     #[arg(short = 'O', value_name = "FLAGS", action = clap::ArgAction::Append)]
     pub output: Vec<String>,
+    /// A line of snmptrapd.conf given on the command line (snmptrapd's
+    /// `--disableAuthorization=yes`, `--authCommunity="log public"`: any `--TOKEN=VALUE` that
+    /// is not one of these options is taken as `TOKEN VALUE`), after the files'.
+    #[arg(long = "config-line", value_name = "LINE")]
+    pub config_lines: Vec<String>,
+    /// Write this process's ID to FILE once listening (snmptrapd's `-p`).
+    #[arg(short = 'p', value_name = "FILE")]
+    pub pid_file: Option<std::path::PathBuf>,
 }
 
 /// Where `-L` logs notifications: stdout (`o`, the default), stderr (`e`), or appended to a
@@ -299,13 +307,19 @@ pub fn setup(opts: &ListenOpts) -> Result<(Listener, Setup), String> {
     let (mut format1, mut format2) = (None, None);
     let mut handlers = Vec::new();
     let (mut executors, mut everyone) = (Vec::new(), false);
-    let configs = opts
+    let paths = opts
         .config
         .iter()
         .map(|c| c.as_path())
         .chain(files.iter().map(|f| std::path::Path::new(f.as_str())));
-    for path in configs {
-        let conf = TrapdConf::read(path)?;
+    let mut configs: Vec<TrapdConf> = paths.map(TrapdConf::read).collect::<Result<_, _>>()?;
+    if !opts.config_lines.is_empty() {
+        configs.push(TrapdConf::parse(
+            &opts.config_lines.join("\n"),
+            "the command line",
+        )?);
+    }
+    for conf in configs {
         for w in &conf.warnings {
             eprintln!("snmpc: warning: {w}");
         }
@@ -445,6 +459,11 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Some(file) = &opts.pid_file {
+        if let Err(e) = std::fs::write(file, format!("{}\n", std::process::id())) {
+            return bad(format!("{}: {e}", file.display()));
+        }
+    }
     let printer = Printer {
         output,
         mibs: Some(&mibs),

@@ -302,7 +302,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let args = join_field_separator(std::env::args_os());
+    let args = config_lines(join_field_separator(std::env::args_os()));
     let as_net_snmp = net_snmp_tool(&args);
     let parsed = Cli::command()
         .try_get_matches_from(args)
@@ -437,6 +437,46 @@ impl Command {
             _ => None,
         }
     }
+}
+
+/// snmptrapd's configuration lines on its command line (`--disableAuthorization=yes`): for
+/// `listen`, a `--TOKEN=VALUE` that is none of its long options becomes `--config-line
+/// "TOKEN VALUE"`.
+fn config_lines(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let listening = args
+        .iter()
+        .skip(1)
+        .find(|a| !a.to_string_lossy().starts_with('-'))
+        .is_some_and(|c| c == "listen");
+    if !listening {
+        return args;
+    }
+    let command = Cli::command();
+    let ours: Vec<String> = command
+        .find_subcommand("listen")
+        .map(|c| {
+            c.get_arguments()
+                .filter_map(|a| a.get_long())
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut out = Vec::with_capacity(args.len());
+    for a in args {
+        let token = a
+            .to_str()
+            .and_then(|t| t.strip_prefix("--"))
+            .and_then(|t| t.split_once('='))
+            .filter(|(name, _)| !ours.iter().any(|o| o == name));
+        match token {
+            Some((name, value)) => {
+                out.push("--config-line".into());
+                out.push(format!("{name} {value}").into());
+            }
+            None => out.push(a),
+        }
+    }
+    out
 }
 
 /// Whether the command stands in for one of net-snmp's tools (its usage errors exit 1, as

@@ -768,6 +768,51 @@ fn listen_logs_to_a_file_under_lf() {
     assert!(logged.contains("IF-MIB::linkDown"), "{logged}");
 }
 
+/// snmptrapd's command line: configuration lines as `--TOKEN=VALUE` (`--authCommunity="log
+/// public"` takes public's traps and no other's; `--disableAuthorization=yes` everyone's)
+/// and `-p FILE` (the process ID written there).
+#[test]
+fn listen_takes_snmptrapds_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("listen.pid");
+    for (directive, accepted) in [
+        ("--authCommunity=log public", &["public"][..]),
+        ("--disableAuthorization=yes", &["public", "other"]),
+    ] {
+        let address = format!("127.0.0.1:{}", free_port());
+        let listener = Command::new(env!("CARGO_BIN_EXE_snmpc"))
+            .args(["listen", "-f", "-Lo", "-n", directive, "-p"])
+            .arg(&pid_file)
+            .args(["--for", "3", &address])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("snmpc listen starts");
+        std::thread::sleep(Duration::from_millis(300));
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        assert_eq!(pid.trim(), listener.id().to_string());
+        for (community, trap) in [
+            ("public", "1.3.6.1.6.3.1.1.5.3"),
+            ("other", "1.3.6.1.6.3.1.1.5.4"),
+        ] {
+            let (_, err, code) = snmpc(&["trap", "-v", "2c", "-c", community, &address, "7", trap]);
+            assert_eq!(code, 0, "{err}");
+        }
+        let out = listener.wait_with_output().unwrap();
+        let logged = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            logged.contains("linkDown"),
+            accepted.contains(&"public"),
+            "{logged}"
+        );
+        assert_eq!(
+            logged.contains("linkUp"),
+            accepted.contains(&"other"),
+            "{directive}: {logged}"
+        );
+    }
+}
+
 /// The log at `log`, normalized, without what snmptrapd says of itself (its banner, a
 /// directory it made, its farewell).
 fn log_of(log: &Path) -> String {
