@@ -30,6 +30,8 @@ pub(crate) struct Agent {
     peer: String,
     /// Values to set checked against their objects' type and ranges (not under `-Ir`).
     check_values: bool,
+    /// Names found by regular expression (`-Ib`).
+    best_match: bool,
 }
 
 /// Which net-snmp tool's words an error is said in: snmpget writes "Error in packet" where
@@ -163,6 +165,7 @@ impl Agent {
             tcp,
             peer: opts.agent.clone(),
             check_values: !opts.input.concat().contains('r'),
+            best_match: opts.input.concat().contains('b'),
         })
     }
 
@@ -191,6 +194,14 @@ impl Agent {
     pub(crate) fn oid(&self, text: &str) -> Result<OidBuf, ArgError> {
         let unknown =
             |why: String| ArgError::Refused(format!("{text}: Unknown Object Identifier ({why})"));
+        if let (true, Some(m)) = (self.best_match, &self.mibs) {
+            // -Ib: the text is a regular expression over the names; what matches nothing is
+            // said with no reason, as net-snmp says it.
+            let arcs = m
+                .best_match(text)
+                .ok_or_else(|| ArgError::Refused(format!("{text}: ")))?;
+            return OidBuf::from_arcs(&arcs).map_err(|e| unknown(e.to_string()));
+        }
         let arcs = match (ask::oid(text), &self.mibs) {
             (Ok(oid), _) => return Ok(oid),
             // A dotted OID that does not parse is not a name either.

@@ -71,9 +71,9 @@ pub struct AgentOpts {
     #[arg(long)]
     pub json: bool,
     /// Input options, as net-snmp's `-I`: `h` prints values without their DISPLAY-HINTs;
-    /// `r` sends values to set unchecked against their objects' types and ranges; `R`, `b`,
-    /// `u` are taken and change nothing (names are always looked up in every module, as `R`
-    /// asks).
+    /// `r` sends values to set unchecked against their objects' types and ranges; `b` takes
+    /// names as regular expressions (the earliest match); `R`, `u` are taken and change
+    /// nothing (names are always looked up in every module, as `R` asks).
     #[arg(short = 'I', value_name = "FLAGS", action = clap::ArgAction::Append)]
     pub input: Vec<String>,
     /// Logging options, as net-snmp's `-L` (`e`, `o`, `n`, `f FILE`, `s FACILITY`): accepted;

@@ -928,6 +928,7 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
         ));
     }
     let random_access = opts.input.concat().contains('R');
+    let best_match = opts.input.concat().contains('b');
     if reports.contains('p') {
         return tree_report(&m, &inputs, random_access);
     }
@@ -946,7 +947,18 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
         if i > 0 {
             println!();
         }
-        match translate_one(&m, input, output, random_access) {
+        let translated = match best_match {
+            // -Ib: the input is a regular expression over the names.
+            true => match m.best_match(input) {
+                Some(arcs) => Ok((print::name_of(&m, &arcs, output.naming, output.index), arcs)),
+                None => {
+                    eprintln!("Unable to find a matching object identifier for \"{input}\"");
+                    return ExitCode::FAILURE;
+                }
+            },
+            false => translate_one(&m, input, output, random_access),
+        };
+        match translated {
             Ok((text, arcs)) if described => {
                 println!("{text}");
                 match snmpc::describe::describe(&m, &arcs) {

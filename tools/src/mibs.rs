@@ -495,6 +495,31 @@ impl Mibs {
         ROOTS.get(usize::try_from(arc).ok()?).copied()
     }
 
+    /// net-snmp's `-Ib`: the node whose name `pattern` (a POSIX extended regular expression,
+    /// any case) matches earliest in the name, the first such in OID order; `None` when no
+    /// name matches or the pattern is not one. (net-snmp takes the first in its tree's own
+    /// order, which is not OID order: where several names match equally early, it may pick
+    /// another of them.)
+    pub fn best_match(&self, pattern: &str) -> Option<Vec<u32>> {
+        let re = regex::RegexBuilder::new(pattern)
+            .case_insensitive(true)
+            .build()
+            .ok()?;
+        let mut best: Option<(usize, &Vec<u32>)> = None;
+        for (oid, &node) in &self.lookup().by_oid {
+            let Some(at) = re.find(self.set.name(&self.resolved.nodes[node])) else {
+                continue;
+            };
+            if best.is_none_or(|(b, _)| at.start() < b) {
+                best = Some((at.start(), oid));
+                if at.start() == 0 {
+                    break;
+                }
+            }
+        }
+        best.map(|(_, oid)| oid.clone())
+    }
+
     /// Whether `node`, at an OID of `depth` arcs, is only a label for one of X.660's roots
     /// (`iso(1)` in an OID value): net-snmp names the root itself, from no module.
     pub fn is_root_label(&self, node: usize, depth: usize) -> bool {

@@ -784,9 +784,9 @@ fn the_tree_as_snmptranslate_draws_it() {
 }
 
 /// Names as `-Of` prints them, read back (`.iso.org.dod...`: a path from the root, the first
-/// label a root's unless `-IR`), and X.660's roots, which no module names even where an OID
-/// value labels them (`{ iso(1) member-body(2) ... }`): stdout, stderr and exit code as
-/// snmptranslate's.
+/// label a root's unless `-IR`), X.660's roots, which no module names even where an OID value
+/// labels them (`{ iso(1) member-body(2) ... }`), and `-Ib`'s regular expressions: stdout,
+/// stderr and exit code as snmptranslate's.
 #[test]
 fn absolute_names_and_the_roots_as_snmptranslate_reads_them() {
     let Some((corpus, tool)) = corpus_and_snmptranslate() else {
@@ -813,6 +813,13 @@ fn absolute_names_and_the_roots_as_snmptranslate_reads_them() {
         &["-Td", "iso"],
         &["-Td", "ccitt"],
         &["-Td", ".2"],
+        // -Ib: a regular expression over the names, any case, the earliest match; what
+        // matches nothing (or is no expression) said, exit 1.
+        &["-Ib", "ifdesc"],
+        &["-Ib", "-On", "if.*desc"],
+        &["-Ib", "sysuptime"],
+        &["-Ib", "zzzz"],
+        &["-Ib", "["],
     ] {
         let mut ours = Command::new(env!("CARGO_BIN_EXE_snmpc"));
         ours.arg("translate");
