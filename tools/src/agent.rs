@@ -32,6 +32,8 @@ pub(crate) struct Agent {
     check_values: bool,
     /// Names found by regular expression (`-Ib`).
     best_match: bool,
+    /// What `-IS` and `-Is` write before and after every OID given.
+    around: (String, String),
 }
 
 /// Which net-snmp tool's words an error is said in: snmpget writes "Error in packet" where
@@ -109,13 +111,9 @@ impl Agent {
         adjust: impl FnOnce(&mut snmp_client::Options),
     ) -> Result<Agent, ExitCode> {
         let mut output = Output::parse(&opts.output.concat()).map_err(bad_arguments)?;
-        if let Some(c) = opts.input.concat().chars().find(|c| !"Rrbuh".contains(*c)) {
-            return Err(bad_arguments(format!(
-                "-I{c}: unknown input option (these are known: R r b u h)"
-            )));
-        }
+        let input = ask::Input::parse(&opts.input).map_err(bad_arguments)?;
         output.json = opts.json;
-        output.no_hints = opts.input.concat().contains('h');
+        output.no_hints = input.no_hints;
         let mut loaded = Mibs::load_with_builtin(&opts.mib_dirs()).map_err(bad_arguments)?;
         loaded.prefer(opts.mib_list().as_deref());
         if let Some(said) = loaded.missing(&opts.mib_modules()) {
@@ -164,8 +162,9 @@ impl Agent {
             output,
             tcp,
             peer: opts.agent.clone(),
-            check_values: !opts.input.concat().contains('r'),
-            best_match: opts.input.concat().contains('b'),
+            check_values: !input.unchecked,
+            best_match: input.best_match,
+            around: (input.prefix, input.suffix),
         })
     }
 
@@ -191,7 +190,9 @@ impl Agent {
 
     /// An OID given as a name or as numbers; what does not translate is said as net-snmp's
     /// tools say it (`sysFoo.0: Unknown Object Identifier (Sub-id not found: (top) -> sysFoo)`).
-    pub(crate) fn oid(&self, text: &str) -> Result<OidBuf, ArgError> {
+    pub(crate) fn oid(&self, given: &str) -> Result<OidBuf, ArgError> {
+        let (prefix, suffix) = &self.around;
+        let text = &format!("{prefix}{given}{suffix}");
         let unknown =
             |why: String| ArgError::Refused(format!("{text}: Unknown Object Identifier ({why})"));
         if let (true, Some(m)) = (self.best_match, &self.mibs) {

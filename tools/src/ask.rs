@@ -72,8 +72,9 @@ pub struct AgentOpts {
     pub json: bool,
     /// Input options, as net-snmp's `-I`: `h` prints values without their DISPLAY-HINTs;
     /// `r` sends values to set unchecked against their objects' types and ranges; `b` takes
-    /// names as regular expressions (the earliest match); `R`, `u` are taken and change
-    /// nothing (names are always looked up in every module, as `R` asks).
+    /// names as regular expressions (the earliest match); `s SUFFIX` and `S PREFIX` are
+    /// written after and before every OID given; `R`, `u` are taken and change nothing
+    /// (names are always looked up in every module, as `R` asks).
     #[arg(short = 'I', value_name = "FLAGS", action = clap::ArgAction::Append)]
     pub input: Vec<String>,
     /// Logging options, as net-snmp's `-L` (`e`, `o`, `n`, `f FILE`, `s FACILITY`): accepted;
@@ -393,6 +394,59 @@ impl WalkLimits {
     }
 }
 
+/// net-snmp's `-I` options, read from their groups (`-Ib -Ih`, `-Ibh`, `-Is .0`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Input {
+    /// `R`: names looked up in every module.
+    pub random_access: bool,
+    /// `r`: values to set not checked against their objects.
+    pub unchecked: bool,
+    /// `b`: names as regular expressions.
+    pub best_match: bool,
+    /// `h`: values printed without their DISPLAY-HINTs.
+    pub no_hints: bool,
+    /// `s SUFFIX`: written after every OID given (`-Is .0`: `sysDescr` is `sysDescr.0`).
+    pub suffix: String,
+    /// `S PREFIX`: written before every OID given.
+    pub prefix: String,
+}
+
+impl Input {
+    /// `groups` (each `-I`'s letters; `s` and `S` take the rest of theirs, which the command
+    /// line joins with the next argument when it has none), or the first letter not known.
+    pub fn parse(groups: &[String]) -> Result<Input, String> {
+        let mut input = Input::default();
+        for group in groups {
+            let mut chars = group.chars();
+            while let Some(c) = chars.next() {
+                match c {
+                    'R' => input.random_access = true,
+                    'r' => input.unchecked = true,
+                    'b' => input.best_match = true,
+                    'h' => input.no_hints = true,
+                    'u' => {}
+                    's' => input.suffix = chars.by_ref().collect(),
+                    'S' => input.prefix = chars.by_ref().collect(),
+                    other => {
+                        return Err(format!(
+                            "-I{other}: unknown input option (these are known: R r b u h s S)"
+                        ))
+                    }
+                }
+            }
+        }
+        Ok(input)
+    }
+
+    /// An OID as given, with `-IS`'s prefix and `-Is`'s suffix.
+    pub fn around<'t>(&self, text: &'t str) -> std::borrow::Cow<'t, str> {
+        match self.prefix.is_empty() && self.suffix.is_empty() {
+            true => text.into(),
+            false => format!("{}{text}{}", self.prefix, self.suffix).into(),
+        }
+    }
+}
+
 impl AgentOpts {
     /// `-e`'s engine ID, or why it is not one.
     pub fn engine_id(&self) -> Result<Option<Vec<u8>>, String> {
@@ -701,12 +755,27 @@ mod tests {
         assert!(at("udp6:127.0.0.1")
             .unwrap_err()
             .contains("no IPv6 address"));
-        assert!(at("tcp:127.0.0.1:161").unwrap_err().contains("UDP only"));
+        // TCP for the agent tools; neither TCP nor the others for listening.
+        assert_eq!(at("tcp:127.0.0.1:1161"), Ok("127.0.0.1:1161".into()));
+        assert!(is_tcp("TCP:127.0.0.1") && is_tcp("tcp6:[::1]:1161") && !is_tcp("127.0.0.1"));
+        assert!(at("unix:/tmp/x").unwrap_err().contains("UDP and TCP only"));
         let on = |a: &str| listen_address(a).map(|s| s.to_string());
+        assert!(on("tcp:1162").unwrap_err().contains("UDP only"));
         assert_eq!(on("1162"), Ok("0.0.0.0:1162".into()));
         assert_eq!(on("udp:1162"), Ok("0.0.0.0:1162".into()));
         assert_eq!(on("udp6:1162"), Ok("[::]:1162".into()));
         assert_eq!(on("127.0.0.1"), Ok("127.0.0.1:162".into()));
         assert_eq!(on("udp:127.0.0.1:1162"), Ok("127.0.0.1:1162".into()));
+    }
+
+    #[test]
+    fn input_options_as_net_snmp_groups_them() {
+        let groups =
+            |g: &[&str]| Input::parse(&g.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        let input = groups(&["bh", "s.0", "SSNMPv2-MIB::"]).unwrap();
+        assert!(input.best_match && input.no_hints && !input.unchecked);
+        assert_eq!(input.around("sysName"), "SNMPv2-MIB::sysName.0");
+        assert_eq!(groups(&["R"]).unwrap().around("x"), "x");
+        assert!(groups(&["rz"]).unwrap_err().contains("-Iz"));
     }
 }

@@ -523,7 +523,7 @@ fn quiet_on_closed_pipe() {
 /// joined with it (`-CfSEP`, `-LfFILE`) for the parser. Only for the commands whose option it
 /// is: snmpget's `-Cf` (do not fix) stands alone.
 fn join_field_separator(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
-    const LOGGING: [&str; 4] = ["-Lf", "-LF", "-Ls", "-LS"];
+    const LOGGING: [&str; 6] = ["-Lf", "-LF", "-Ls", "-LS", "-Is", "-IS"];
     let args: Vec<std::ffi::OsString> = args.collect();
     let command = args
         .iter()
@@ -860,6 +860,14 @@ fn mib(command: MibCommand) -> ExitCode {
 }
 
 fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
+    let input = match ask::Input::parse(&opts.input) {
+        Ok(i) => i,
+        Err(e) => return agent::bad_arguments(e),
+    };
+    let inputs: Vec<String> = inputs
+        .iter()
+        .map(|i| input.around(i).into_owned())
+        .collect();
     let env = std::env::var_os("MIBDIRS");
     let given = opts.mib_dir.iter().map(|d| d.as_os_str());
     let dirs = mibs::split_dirs(given.chain(env.as_deref()));
@@ -916,19 +924,14 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
         Ok(o) => o,
         Err(e) => return agent::bad_arguments(e),
     };
-    if let Some(c) = opts.input.concat().chars().find(|c| !"Rbusrh".contains(*c)) {
-        return agent::bad_arguments(format!(
-            "-I{c}: unknown input option (these are known: R b u s r h)"
-        ));
-    }
+
     let reports = opts.report.concat();
     if let Some(c) = reports.chars().find(|c| !"dolspz".contains(*c)) {
         return agent::bad_arguments(format!(
             "-T{c}: not supported (-Td: each input's definition; -Tp: the tree below it; -To, -Ts, -Tl, -Tz: every node)"
         ));
     }
-    let random_access = opts.input.concat().contains('R');
-    let best_match = opts.input.concat().contains('b');
+    let (random_access, best_match) = (input.random_access, input.best_match);
     if reports.contains('p') {
         return tree_report(&m, &inputs, random_access);
     }

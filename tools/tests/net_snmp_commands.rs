@@ -217,6 +217,34 @@ fn every_command_prints_what_net_snmps_tool_prints() {
                 ".iso.org.6.internet.mgmt.1.2.2.1.2.1",
             ],
         ));
+        // -Is SUFFIX / -IS PREFIX: written around every OID given (numeric ones too).
+        v.push((
+            "get",
+            get.as_path(),
+            vec![
+                "-v2c",
+                "-c",
+                "public",
+                "-Is",
+                ".0",
+                t,
+                "sysDescr",
+                "sysContact",
+            ],
+        ));
+        v.push((
+            "get",
+            get.as_path(),
+            vec![
+                "-v2c",
+                "-c",
+                "public",
+                "-IS",
+                "SNMPv2-MIB::",
+                t,
+                "sysName.0",
+            ],
+        ));
         // The end of the agent's MIB view (the VACM tables are its last objects): the
         // endOfMibView binding snmpwalk prints, "End of MIB" under v1; empty strings (`""`).
         for version in ["-v2c", "-v1"] {
