@@ -38,9 +38,9 @@ impl Transport {
         })
     }
 
-    /// A TCP connection to `peer`, given up after `timeout`.
+    /// A TCP connection to `peer`, given up after `timeout` (a millisecond at least).
     pub(crate) fn tcp(peer: SocketAddr, timeout: Duration) -> io::Result<Transport> {
-        let stream = TcpStream::connect_timeout(&peer, timeout)?;
+        let stream = TcpStream::connect_timeout(&peer, timeout.max(Duration::from_millis(1)))?;
         stream.set_nodelay(true)?;
         Ok(Transport::Tcp(TcpLink {
             stream,
