@@ -371,7 +371,8 @@ macro_rules! requests {
     };
 }
 
-/// A synchronous session with one agent, over a `std` UDP socket.
+/// A synchronous session with one agent, over a `std` UDP socket of its own or a TCP
+/// connection ([`Session::connect_tcp`]).
 pub struct Session {
     exchange: Exchange,
     sock: Transport,
