@@ -39,6 +39,19 @@ fn net_snmp_all(tool: &std::path::Path, args: &[&str]) -> (String, String, i32) 
     run::net_snmp_tool(tool, &all)
 }
 
+/// net-snmp's `names` (snmpd and its tools), or `None` after skipping the test (a failure
+/// under SNMP_REQUIRE_TOOLS).
+fn net_snmp_tools<const N: usize>(names: [&str; N]) -> Option<[std::path::PathBuf; N]> {
+    let found = names.map(support::tool);
+    if found.iter().any(Option::is_none) {
+        support::require_or_skip(
+            "snmpd or net-snmp's tools not found (apt-get install -y snmpd snmp)",
+        );
+        return None;
+    }
+    Some(found.map(Option::unwrap_or_default))
+}
+
 /// Lines but those of values that move: sysUpTime.0 and interface counters.
 fn steady(out: &str) -> Vec<String> {
     out.lines()
@@ -101,7 +114,7 @@ fn table_cases<'a>(
 
 #[test]
 fn every_command_prints_what_net_snmps_tool_prints() {
-    let tools = [
+    let Some([snmpd, get, getnext, bulkget, walk, bulkwalk, set, table]) = net_snmp_tools([
         "snmpd",
         "snmpget",
         "snmpgetnext",
@@ -110,14 +123,7 @@ fn every_command_prints_what_net_snmps_tool_prints() {
         "snmpbulkwalk",
         "snmpset",
         "snmptable",
-    ]
-    .map(support::tool);
-    let [Some(snmpd), Some(get), Some(getnext), Some(bulkget), Some(walk), Some(bulkwalk), Some(set), Some(table)] =
-        tools
-    else {
-        support::require_or_skip(
-            "snmpd or net-snmp's tools not found (apt-get install -y snmpd snmp)",
-        );
+    ]) else {
         return;
     };
     let agent = support::start_agent_with(
@@ -574,19 +580,14 @@ fn dumps_as_snmpget(get: &std::path::Path, t: &str) {
 /// TCP; a port nobody listens on said as they say it.
 #[test]
 fn over_tcp_as_net_snmps_tools() {
-    let tools = [
+    let Some([snmpd, get, walk, bulkwalk, table, set]) = net_snmp_tools([
         "snmpd",
         "snmpget",
         "snmpwalk",
         "snmpbulkwalk",
         "snmptable",
         "snmpset",
-    ]
-    .map(support::tool);
-    let [Some(snmpd), Some(get), Some(walk), Some(bulkwalk), Some(table), Some(set)] = tools else {
-        support::require_or_skip(
-            "snmpd or net-snmp's tools not found (apt-get install -y snmpd snmp)",
-        );
+    ]) else {
         return;
     };
     let agent = support::start_agent_with_tcp(
