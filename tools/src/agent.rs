@@ -15,6 +15,7 @@ use snmp_ber::OidBuf;
 use snmp_client::{ClientError, Session, Subtree, VarBind, WalkEnd, WalkWith};
 
 use crate::ask::{self, AgentOpts, AppOpts, WalkLimits};
+use crate::miblist::MibChoice;
 use crate::mibs::Mibs;
 use crate::print::{Output, Printer};
 use crate::setvalue;
@@ -103,20 +104,23 @@ impl From<&str> for ArgError {
 }
 
 impl Agent {
-    /// Loads the MIB modules (built in, and `-M`'s: for names in and out, and for values as
-    /// their objects' definitions show them, as net-snmp's tools always load theirs) and opens
-    /// the session.
+    /// Loads the MIB modules net-snmp's tools would (their MIB list and path, and the module
+    /// of each `MODULE::name` among `args`: see [`crate::miblist`]), for names in and out and
+    /// for values as their objects' definitions show them, and opens the session.
     pub(crate) fn open(
         opts: &AgentOpts,
+        args: &[String],
         adjust: impl FnOnce(&mut snmp_client::Options),
     ) -> Result<Agent, ExitCode> {
         let mut output = Output::parse(&opts.output.concat()).map_err(bad_arguments)?;
         let input = ask::Input::parse(&opts.input).map_err(bad_arguments)?;
         output.json = opts.json;
         output.no_hints = input.no_hints;
-        let mut loaded = Mibs::load_with_builtin(&opts.mib_dirs()).map_err(bad_arguments)?;
-        loaded.prefer(opts.mib_list().as_deref());
-        if let Some(said) = loaded.missing(&opts.mib_modules()) {
+        let choice = MibChoice::new(&opts.mib_dirs, opts.mib_modules.as_deref());
+        let named = crate::miblist::modules_named(args);
+        let loaded = Mibs::load_chosen(&choice, &named, &Default::default());
+        let loaded = loaded.map_err(bad_arguments)?;
+        if let Some(said) = loaded.missing(&choice.modules()) {
             eprintln!("{said}");
         }
         let mibs = Some(loaded);
@@ -172,6 +176,7 @@ impl Agent {
     /// from `-Cr` (10, as net-snmp's).
     pub(crate) fn open_walking(
         opts: &AgentOpts,
+        args: &[String],
         limits: &WalkLimits,
         app: &crate::ask::App,
         walk_with: WalkWith,
@@ -179,7 +184,7 @@ impl Agent {
         let limited = limits
             .apply(snmp_client::Options::default())
             .map_err(bad_arguments)?;
-        Agent::open(opts, |o| {
+        Agent::open(opts, args, |o| {
             o.max_walk_requests = limited.max_walk_requests;
             o.max_walk_time = limited.max_walk_time;
             o.walk_with = walk_with;
@@ -350,7 +355,7 @@ fn ask(
         Ok(app) => app.separator.is_none(),
         Err(e) => return bad_arguments(e),
     };
-    let mut agent = match Agent::open(opts, |_| {}) {
+    let mut agent = match Agent::open(opts, oids, |_| {}) {
         Ok(a) => a,
         Err(code) => return code,
     };
@@ -419,7 +424,7 @@ pub fn set(opts: &AgentOpts, args: &[String]) -> ExitCode {
     if args.is_empty() {
         return bad_arguments("set takes OID TYPE VALUE triples; 0 arguments given");
     }
-    let mut agent = match Agent::open(opts, |_| {}) {
+    let mut agent = match Agent::open(opts, args, |_| {}) {
         Ok(a) => a,
         Err(code) => return code,
     };
@@ -454,7 +459,8 @@ pub fn walk(
     } else {
         WalkWith::GetNext
     };
-    let mut agent = match Agent::open_walking(opts, limits, &app, walk_with) {
+    let named = [root_text.to_string()];
+    let mut agent = match Agent::open_walking(opts, &named, limits, &app, walk_with) {
         Ok(a) => a,
         Err(code) => return code,
     };

@@ -44,8 +44,9 @@ pub struct AgentOpts {
     /// How many times a request is sent again.
     #[arg(short = 'r', long, default_value_t = 2)]
     pub retries: u32,
-    /// A directory of MIB modules for names in and out (repeat, or separate with `:`; the
-    /// `MIBDIRS` environment variable adds more). The standard modules are built in.
+    /// The MIB path, as net-snmp's `-M` (`:`-separated; `+DIR` after the path `MIBDIRS`,
+    /// snmp.conf's `mibdirs` or net-snmp's directories give, `-DIR` before it; repeat to add).
+    /// The standard modules are built in, as a last directory.
     #[arg(
         short = 'M',
         long = "mib-dir",
@@ -53,10 +54,10 @@ pub struct AgentOpts {
         allow_hyphen_values = true
     )]
     pub mib_dirs: Vec<std::path::PathBuf>,
-    /// The MIB list, `:`-separated (default `MIBS`; `ALL` or `+` prefixes as net-snmp writes
-    /// them): every module on the path is read anyway; the list decides which module names an
-    /// OID that several define, as net-snmp's order of reading does, and a module of it that
-    /// is not there is said, as net-snmp says it, and left out.
+    /// The MIB list, as net-snmp's `-m` (`:`-separated; `ALL` every module on the path; `+`
+    /// or `-` before it: after or before net-snmp's default list). Else `MIBS`, snmp.conf's
+    /// `mibs`, the default list. Only these modules, those a `MODULE::name` names and what
+    /// they import are read; an OID none of them defines prints as numbers, as net-snmp's.
     #[arg(short = 'm', value_name = "MODULES", allow_hyphen_values = true)]
     pub mib_modules: Option<String>,
     /// Output options, as net-snmp's `-O` (repeat it, or give several letters at once): `n`
@@ -456,30 +457,6 @@ impl AgentOpts {
     /// Whether OIDs are printed as numbers (`-On`).
     pub fn numeric(&self) -> bool {
         self.output.iter().any(|o| o.contains('n'))
-    }
-
-    /// The MIB list as written: `-m`'s, else `MIBS`'s.
-    pub fn mib_list(&self) -> Option<String> {
-        self.mib_modules
-            .clone()
-            .or_else(|| std::env::var("MIBS").ok())
-    }
-
-    /// The modules `-m` (else `MIBS`) names, `ALL` and empty entries left out.
-    pub fn mib_modules(&self) -> Vec<String> {
-        let listed = self.mib_list().unwrap_or_default();
-        listed
-            .split(':')
-            .map(|m| m.trim_start_matches(['+', '-']).to_string())
-            .filter(|m| !m.is_empty() && m != "ALL")
-            .collect()
-    }
-
-    /// The MIB directories: `-M`'s (each `:`-separated), then `MIBDIRS`'s.
-    pub fn mib_dirs(&self) -> Vec<std::path::PathBuf> {
-        let env = std::env::var_os("MIBDIRS");
-        let given = self.mib_dirs.iter().map(|d| d.as_os_str());
-        crate::mibs::split_dirs(given.chain(env.as_deref()))
     }
 
     /// The agent's address and the session's credentials and options, or why not.

@@ -12,6 +12,7 @@ pub mod hexdump;
 pub mod host;
 pub mod index;
 pub mod listen;
+pub mod miblist;
 pub mod mibs;
 pub mod mibtree;
 pub mod precedence;

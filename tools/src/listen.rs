@@ -77,6 +77,9 @@ pub struct ListenOpts {
         allow_hyphen_values = true
     )]
     pub mib_dirs: Vec<std::path::PathBuf>,
+    /// The MIB list, as for `get` (snmptrapd's `-m`).
+    #[arg(short = 'm', value_name = "MODULES", allow_hyphen_values = true)]
+    pub mib_modules: Option<String>,
     /// Output options, as for `get` (`-On`, `-Os`, ...).
     #[arg(short = 'O', value_name = "FLAGS", action = clap::ArgAction::Append)]
     pub output: Vec<String>,
@@ -442,12 +445,14 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         Ok(l) => l,
         Err(e) => return bad(e),
     };
-    let mibs = match Mibs::load_with_builtin(&crate::mibs::split_dirs(
-        opts.mib_dirs.iter().map(|d| d.as_os_str()),
-    )) {
+    let choice = crate::miblist::MibChoice::new(&opts.mib_dirs, opts.mib_modules.as_deref());
+    let mibs = match Mibs::load_chosen(&choice, &[], &Default::default()) {
         Ok(m) => m,
         Err(e) => return bad(e),
     };
+    if let Some(said) = mibs.missing(&choice.modules()) {
+        eprintln!("{said}");
+    }
     let address = match crate::ask::listen_address(&opts.address) {
         Ok(a) => a,
         Err(e) => return bad(e),

@@ -46,12 +46,11 @@ impl MibOpts {
 }
 
 /// Where `translate` looks for modules, and which it reads: as snmptranslate, the modules
-/// named (`-m`, `MIBS`, and those of `MODULE::name` inputs) with what they import, and the
-/// built-in standard ones; a bare name found in none of them, or an OID whose arcs they do
-/// not all name, makes it read every module on the path (`-M`, `MIBDIRS`).
+/// of its MIB list and of `MODULE::name` inputs, with what they import (see
+/// [`snmpc::miblist`]).
 #[derive(Args)]
 struct TranslateOpts {
-    /// A directory of MIB modules; repeat, or separate with `:` (added to `MIBDIRS`).
+    /// The MIB path, as snmptranslate's `-M` (`+DIR`, `-DIR`: after, before the default one).
     #[arg(
         long = "mib-dir",
         short = 'M',
@@ -59,7 +58,8 @@ struct TranslateOpts {
         allow_hyphen_values = true
     )]
     mib_dir: Vec<PathBuf>,
-    /// Modules to read, `:`-separated (`ALL`: every one on the path); default `MIBS`.
+    /// Modules to read, `:`-separated (`ALL`: every one on the path), as snmptranslate's `-m`:
+    /// else `MIBS`, snmp.conf's `mibs`, net-snmp's default list.
     #[arg(short = 'm', value_name = "MODULES", allow_hyphen_values = true)]
     modules: Option<String>,
     /// Make these relaxations errors (`all`, or names such as `missing-import`).
@@ -868,21 +868,6 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
         .iter()
         .map(|i| input.around(i).into_owned())
         .collect();
-    let env = std::env::var_os("MIBDIRS");
-    let given = opts.mib_dir.iter().map(|d| d.as_os_str());
-    let dirs = mibs::split_dirs(given.chain(env.as_deref()));
-    let list = opts.modules.clone().or_else(|| std::env::var("MIBS").ok());
-    let listed = list.clone().unwrap_or_default();
-    let mut wanted: Vec<String> = listed
-        .split(':')
-        .map(|m| m.trim_start_matches(['+', '-']).to_string())
-        .filter(|m| !m.is_empty())
-        .collect();
-    wanted.extend(
-        inputs
-            .iter()
-            .filter_map(|i| i.split_once("::").map(|(m, _)| m.to_string())),
-    );
     let strict = match mibs::relaxations(&opts.strict) {
         Ok(s) => s,
         Err(e) => {
@@ -890,36 +875,19 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let all = wanted.iter().any(|m| m == "ALL");
-    let loaded = match all {
-        true => mibs::Mibs::load_everything(&dirs, &strict),
-        false => mibs::Mibs::load_needed(&dirs, &wanted, &strict),
-    };
-    let mut m = match loaded {
+    // The modules snmptranslate reads: its MIB list and path, and each MODULE:: named.
+    let choice = snmpc::miblist::MibChoice::new(&opts.mib_dir, opts.modules.as_deref());
+    let named = snmpc::miblist::modules_named(&inputs);
+    let m = match mibs::Mibs::load_chosen(&choice, &named, &strict) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("snmpc: {e}");
             return ExitCode::from(2);
         }
     };
-    // A bare name none of the modules read defines, or an OID with arcs they leave unnamed:
-    // every module on the path, once.
-    let wants_more = |m: &mibs::Mibs| {
-        inputs.iter().any(|i| match mibs::numeric_input(i) {
-            true => numeric_arcs(i.trim_start_matches('.')).is_ok_and(|o| !m.names_fully(&o)),
-            false => !i.contains("::") && m.name_to_oid(i).is_err(),
-        })
-    };
-    if !all && !dirs.is_empty() && wants_more(&m) {
-        match mibs::Mibs::load_everything(&dirs, &strict) {
-            Ok(everything) => m = everything,
-            Err(e) => {
-                eprintln!("snmpc: {e}");
-                return ExitCode::from(2);
-            }
-        }
+    if let Some(said) = m.missing(&choice.modules()) {
+        eprintln!("{said}");
     }
-    m.prefer(list.as_deref());
     let output = match print::Output::parse(&opts.output.concat()) {
         Ok(o) => o,
         Err(e) => return agent::bad_arguments(e),
@@ -1039,7 +1007,10 @@ fn translate_one(
     let arcs = match (mibs::numeric_input(input), input.strip_prefix('.')) {
         (true, _) => numeric_arcs(input.trim_start_matches('.'))
             .map_err(|_| mibs::NameError::Unknown(Some(m.bad_arc(input))))?,
-        (false, Some(path)) if !random_access => {
+        // Without -IR a name is a path from a root, dotted or not (`iso.org.dod`), unless
+        // its module is given: `sysDescr` alone is `Sub-id not found`, as snmptranslate says.
+        (false, path) if !random_access && !input.contains("::") => {
+            let path = path.unwrap_or(input);
             let first = path.split('.').next().unwrap_or(path);
             if !["iso", "ccitt", "joint-iso-ccitt"].contains(&first) {
                 let why = format!("Sub-id not found: (top) -> {first}");

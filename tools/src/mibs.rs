@@ -24,6 +24,8 @@ pub struct Mibs {
     /// the modules that define an OID, the first read names it.
     read_order: Vec<usize>,
     lookup: std::sync::OnceLock<Lookup>,
+    /// The MIB path as configured, for messages (`None`: the directories read).
+    search_path: Option<String>,
 }
 
 /// The directories of MIB path entries such as `-M a:b` or `MIBDIRS`, each `:`-separated; an
@@ -108,13 +110,6 @@ impl Mibs {
         Self::load_with_progress(dirs, modules, strict, &mut |_, _| {})
     }
 
-    /// Every module of `dirs`, then the standard modules built into the generator
-    /// ([`snmp_codegen::standard`]) those do not define, all resolved: what `snmpc get` and
-    /// `walk` name OIDs with.
-    pub fn load_with_builtin(dirs: &[PathBuf]) -> Result<Mibs, String> {
-        Self::load_everything(dirs, &HashSet::new())
-    }
-
     /// The modules `wanted` and what they import, read from `dirs` and nothing more
     /// ([`MibSet::load_needed`]), then the built-in standard modules those do not define, all
     /// resolved (`strict`: relaxations made errors).
@@ -138,6 +133,34 @@ impl Mibs {
         set.add_standard_modules();
         let resolved = mib::resolve(&set, &[], strict);
         Self::new(set, resolved)
+    }
+
+    /// What net-snmp's tools read with the path and list of `choice` ([`crate::miblist`]),
+    /// and the modules of `named` too (those of `MODULE::name` inputs): under `ALL` every
+    /// module of the path and the built-in ones; otherwise the list's modules, those named,
+    /// and what they import, from the path or else from the built-in modules. Modules that
+    /// several define are named as net-snmp names them with this list.
+    pub fn load_chosen(
+        choice: &crate::miblist::MibChoice,
+        named: &[String],
+        strict: &HashSet<Relaxation>,
+    ) -> Result<Mibs, String> {
+        let dirs = choice.dirs();
+        let mut m = match choice.all() {
+            true => Self::load_everything(&dirs, strict)?,
+            false => {
+                let mut wanted = choice.modules();
+                wanted.extend(named.iter().cloned());
+                let mut set = MibSet::load_needed(&dirs, &wanted)
+                    .map_err(|e| format!("reading the MIB directories: {e}"))?;
+                set.add_standard_modules_needed(&wanted);
+                let resolved = mib::resolve(&set, &[], strict);
+                Self::new(set, resolved)
+            }
+        };
+        m.search_path = Some(choice.path_text());
+        m.prefer(Some(&choice.list_text()));
+        Ok(m)
     }
 
     /// [`Mibs::load`], calling `progress(files read, files in all)` as files are parsed.
@@ -178,6 +201,7 @@ impl Mibs {
             resolved,
             read_order,
             lookup: std::sync::OnceLock::new(),
+            search_path: None,
         }
     }
 
@@ -668,6 +692,9 @@ impl Mibs {
 
     /// The MIB path, `:`-separated (`(none)` when empty).
     fn path(&self) -> String {
+        if let Some(p) = &self.search_path {
+            return p.clone();
+        }
         let path: Vec<String> = self
             .set
             .dirs

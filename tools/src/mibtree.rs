@@ -180,6 +180,8 @@ fn unnamed(mibs: &Mibs, oid: &[u32]) -> String {
         Some((0, parent)) if traps_below => {
             format!("{}#", mibs.label_at(parent).unwrap_or_default())
         }
+        // A root (X.660) has its name whether or not a module read names it.
+        Some((&arc, [])) => mibs.root_name(arc).map_or(arc.to_string(), str::to_string),
         Some((arc, _)) => arc.to_string(),
         None => String::new(),
     }

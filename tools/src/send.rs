@@ -55,7 +55,7 @@ pub fn trap(opts: &AgentOpts, app: &AppOpts, args: &[String]) -> ExitCode {
         Err(e) => return bad_arguments(e),
     }
     let opts = to_trap_port(opts);
-    let mut agent = match Agent::open(&opts, |_| {}) {
+    let mut agent = match Agent::open(&opts, args, |_| {}) {
         Ok(a) => a,
         Err(code) => return code,
     };
@@ -134,7 +134,7 @@ fn trap_v1(agent: &mut Agent, args: &[String]) -> Result<Result<(), ClientError>
 /// receiver's answer printed as bindings. To port 162 unless the address names another.
 pub fn inform(opts: &AgentOpts, args: &[String]) -> ExitCode {
     let opts = to_trap_port(opts);
-    let mut agent = match Agent::open(&opts, |_| {}) {
+    let mut agent = match Agent::open(&opts, args, |_| {}) {
         Ok(a) => a,
         Err(code) => return code,
     };

@@ -3,8 +3,9 @@
 //! `defPrivPassphrase`, `defPassphrase`, `defContext`, `timeout`, `retries`), read from the
 //! same files: `snmp.conf` then `snmp.local.conf` in each directory of `SNMPCONFPATH`
 //! (default `/etc/snmp`, `/usr/share/snmp`, `~/.snmp`), a later value over an earlier one; a
-//! flag on the command line over both. Other directives (`mibs`, `mibdirs`, ...) are left to
-//! the tools' own options.
+//! flag on the command line over both. `mibs` and `mibdirs` are kept for
+//! [`crate::miblist`], a line starting with `+` (`-`) after (before) the ones before it, as
+//! net-snmp joins them.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -50,12 +51,22 @@ impl SnmpConf {
             let (key, value) = line
                 .split_once(char::is_whitespace)
                 .map_or((line, ""), |(k, v)| (k, v.trim()));
-            self.values
-                .insert(key.to_ascii_lowercase(), value.to_string());
+            let key = key.to_ascii_lowercase();
+            let value = match (
+                key.as_str(),
+                value.as_bytes().first(),
+                self.values.get(&key),
+            ) {
+                ("mibs" | "mibdirs", Some(b'+'), Some(old)) => format!("{old}:{}", &value[1..]),
+                ("mibs" | "mibdirs", Some(b'-'), Some(old)) => format!("{}:{old}", &value[1..]),
+                _ => value.to_string(),
+            };
+            self.values.insert(key, value);
         }
     }
 
-    fn get(&self, key: &str) -> Option<&str> {
+    /// The value of the directive `key` (any case), the last one given.
+    pub fn get(&self, key: &str) -> Option<&str> {
         self.values
             .get(&key.to_ascii_lowercase())
             .map(String::as_str)

@@ -74,7 +74,7 @@ fn cell(row: &[(u32, Value)], c: u32) -> Option<&Value> {
 /// `snmpc status`, as snmpstatus: `[TRANSPORT]=>[sysDescr] Up: UPTIME`, then the interfaces,
 /// the packets they received and sent and IP's, and how many interfaces are not up.
 pub fn status(opts: &AgentOpts) -> ExitCode {
-    let mut agent = match Agent::open(opts, |_| {}) {
+    let mut agent = match Agent::open(opts, &[], |_| {}) {
         Ok(a) => a,
         Err(code) => return code,
     };
@@ -186,7 +186,7 @@ pub fn df(opts: &AgentOpts, app: &AppOpts) -> ExitCode {
             }
         }
     }
-    let mut agent = match Agent::open(opts, |_| {}) {
+    let mut agent = match Agent::open(opts, &[], |_| {}) {
         Ok(a) => a,
         Err(code) => return code,
     };

@@ -24,7 +24,8 @@ pub fn table(opts: &AgentOpts, app: &AppOpts, limits: &WalkLimits, table: &str) 
         true => WalkWith::GetNext,
         false => WalkWith::GetBulk,
     };
-    let mut agent = match Agent::open_walking(opts, limits, &app, walk_with) {
+    let named = [table.to_string()];
+    let mut agent = match Agent::open_walking(opts, &named, limits, &app, walk_with) {
         Ok(a) => a,
         Err(code) => return code,
     };

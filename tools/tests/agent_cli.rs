@@ -188,9 +188,12 @@ fn names_in_and_out_like_net_snmps_tools() {
     };
     let agent = support::start_agent(&snmpd);
     let target = format!("127.0.0.1:{}", agent.port);
-    // Names in, from the built-in modules (no -M): a bare descriptor and MODULE::name.
+    // Names in, from the built-in modules (no -M, they are the path's last directory): a
+    // bare descriptor and MODULE::name.
     let (out, err, code) = snmpc(&[
         "get",
+        "-m",
+        "SNMPv2-MIB:IF-MIB",
         &target,
         "sysLocation.0",
         "SNMPv2-MIB::sysContact.0",
@@ -208,7 +211,7 @@ fn names_in_and_out_like_net_snmps_tools() {
     );
     assert!(out.contains("STRING: interop-test"), "{out}");
     // Names out, as net-snmp's snmpwalk names them from the same modules.
-    let (out, err, code) = snmpc(&["walk", &target, "system"]);
+    let (out, err, code) = snmpc(&["walk", "-m", "SNMPv2-MIB:IF-MIB", &target, "system"]);
     assert_eq!(code, 0, "{err}");
     let ours: Vec<&str> = out.lines().filter_map(|l| l.split(" = ").next()).collect();
     let mibs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mibs");

@@ -235,6 +235,7 @@ fn labels_in_oid_values_redefinitions_and_enumeration_errors() {
     let (out, err, code) = snmpc(&[
         "translate",
         "-On",
+        "-IR",
         "-M",
         &path,
         "iso8802",
@@ -261,6 +262,7 @@ fn labels_in_oid_values_redefinitions_and_enumeration_errors() {
         .args([
             "translate",
             "-On",
+            "-IR",
             "LABELS-MIB::lab",
             "sysDescr.0",
             "-m",

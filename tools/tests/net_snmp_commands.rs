@@ -9,7 +9,6 @@
 
 #[path = "support/run.rs"]
 mod run;
-use run::snmpc;
 
 use snmp_test_support::agent as support;
 
@@ -23,6 +22,16 @@ fn mibs() -> String {
 /// The modules of mibs/ net-snmp loads for the comparison.
 const MODULES: &str =
     "SNMPv2-MIB:IF-MIB:IP-MIB:HOST-RESOURCES-MIB:SNMP-FRAMEWORK-MIB:SNMP-USER-BASED-SM-MIB";
+
+/// snmpc's output with `args` (the command first), reading the MIB modules net-snmp's
+/// tools read here ([`MODULES`] from mibs/, as [`net_snmp_all`] gives them).
+fn snmpc(args: &[&str]) -> (String, String, i32) {
+    let mibs = mibs();
+    let mut all = args[..1].to_vec();
+    all.extend(["-m", MODULES, "-M", &mibs]);
+    all.extend(&args[1..]);
+    run::snmpc(&all)
+}
 
 /// The output of net-snmp's `tool` with `args`, and its exit code.
 fn net_snmp(tool: &std::path::Path, args: &[&str]) -> (String, i32) {

@@ -341,7 +341,10 @@ fn listen_prints_what_snmptrapd_logs(
 ) {
     let port = free_port();
     let address = format!("127.0.0.1:{port}");
-    let listener = Command::new(env!("CARGO_BIN_EXE_snmpc"))
+    // The modules the snmptrapd of `receiver` reads.
+    let listener = run::mib_environment(&mut Command::new(env!("CARGO_BIN_EXE_snmpc")))
+        .env("MIBS", "SNMPv2-MIB:IF-MIB")
+        .env("MIBDIRS", mibs())
         .args([
             "listen",
             "-c",
@@ -485,7 +488,7 @@ fn listen_acknowledges_v3_informs(snmpinform: &Path) {
         "-X",
         "informprivpass",
     ];
-    let listener = Command::new(env!("CARGO_BIN_EXE_snmpc"))
+    let listener = run::mib_environment(&mut Command::new(env!("CARGO_BIN_EXE_snmpc")))
         .env("SNMP_PERSISTENT_DIR", run::persistent_dir())
         .args(["listen", "-e", "0x80001f8804736e6d7063"])
         .args(user)
@@ -552,7 +555,7 @@ fn users_conf(dir: &Path, sender: &str) -> std::path::PathBuf {
 /// `snmpc listen` with snmptrapd's command line (`-f -Lo -n -C -c CONF`) on `address` as an
 /// engine of its own, for 4 notifications (30 s at most).
 fn listen_with_conf(conf: &Path, address: &str) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_snmpc"))
+    run::mib_environment(&mut Command::new(env!("CARGO_BIN_EXE_snmpc")))
         .env("SNMP_PERSISTENT_DIR", run::persistent_dir())
         .args(["listen", "-f", "-Lo", "-n", "-C", "-c"])
         .arg(conf)
@@ -732,7 +735,7 @@ fn listen_logs_to_a_file_under_lf() {
     let log = dir.path().join("traps.log");
     std::fs::write(&log, "before\n").unwrap();
     let address = format!("127.0.0.1:{}", free_port());
-    let listener = Command::new(env!("CARGO_BIN_EXE_snmpc"))
+    let listener = run::mib_environment(&mut Command::new(env!("CARGO_BIN_EXE_snmpc")))
         .args(["listen", "-n", "-c", "public", "-Lf"])
         .arg(&log)
         .args(["--count", "1", "--for", "20", &address])
@@ -780,7 +783,7 @@ fn listen_takes_snmptrapds_command_line() {
         ("--disableAuthorization=yes", &["public", "other"]),
     ] {
         let address = format!("127.0.0.1:{}", free_port());
-        let listener = Command::new(env!("CARGO_BIN_EXE_snmpc"))
+        let listener = run::mib_environment(&mut Command::new(env!("CARGO_BIN_EXE_snmpc")))
             .args(["listen", "-f", "-Lo", "-n", directive, "-p"])
             .arg(&pid_file)
             .args(["--for", "3", &address])
@@ -893,7 +896,7 @@ impl Trapd {
             .stderr(Stdio::null())
             .spawn()
             .expect("snmptrapd starts");
-        let listener = Command::new(env!("CARGO_BIN_EXE_snmpc"))
+        let listener = run::mib_environment(&mut Command::new(env!("CARGO_BIN_EXE_snmpc")))
             .arg("listen")
             .args(args)
             .args(["-On", "-f", "-C", "-c"])

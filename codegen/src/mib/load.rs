@@ -248,6 +248,29 @@ impl MibSet {
         }
     }
 
+    /// Adds the standard modules built into the generator that `wanted` names or that the
+    /// modules read so far import, directly or through each other, and no file on the search
+    /// path defines: the built-in modules as a last directory of the path, read only when a
+    /// module is needed (as [`MibSet::load_needed`] reads files).
+    pub fn add_standard_modules_needed(&mut self, wanted: &[String]) {
+        loop {
+            let imported = self.modules.iter().flat_map(|m| &m.smi.imports);
+            let mut needed: Vec<&str> = wanted.iter().map(String::as_str).collect();
+            needed.extend(imported.map(|i| i.module.as_str()));
+            let missing: Vec<(&str, &str)> = crate::standard::MODULES
+                .iter()
+                .filter(|(name, _)| !self.by_name.contains_key(*name) && needed.contains(name))
+                .copied()
+                .collect();
+            if missing.is_empty() {
+                return;
+            }
+            for (name, text) in missing {
+                self.add_text(format!("(built-in) {name}"), text.to_string());
+            }
+        }
+    }
+
     /// Adds a file's text (for tests and tools); the text is kept for diagnostics.
     pub fn add_text(&mut self, name: String, text: String) {
         let (modules, rest) = super::parse_file(&text);

@@ -13,9 +13,21 @@ pub fn snmpc(args: &[&str]) -> (String, String, i32) {
     snmpc_keeping_in(&persistent_dir(), args)
 }
 
+/// The MIB environment of the tests' snmpc, whatever the machine's: no snmp.conf (Debian's
+/// says `mibs :`, which reads no module), no MIB directories but `-M`'s, and every module
+/// read (`-M`'s and the built-in ones) unless `-m` says otherwise.
+pub fn mib_environment(cmd: &mut Command) -> &mut Command {
+    cmd.env(
+        "SNMPCONFPATH",
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("no-snmp-conf"),
+    )
+    .env("MIBDIRS", "")
+    .env("MIBS", "ALL")
+}
+
 /// [`snmpc`] keeping its engines' boots in `dir`.
 pub fn snmpc_keeping_in(dir: &std::path::Path, args: &[&str]) -> (String, String, i32) {
-    let out = Command::new(env!("CARGO_BIN_EXE_snmpc"))
+    let out = mib_environment(&mut Command::new(env!("CARGO_BIN_EXE_snmpc")))
         .args(args)
         .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".."))
         .env("SNMP_PERSISTENT_DIR", dir)

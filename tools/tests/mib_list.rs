@@ -1,0 +1,200 @@
+//! Which MIB modules the agent tools and `translate` read, against net-snmp's tools given the
+//! same command line, environment and snmp.conf: Debian's `mibs :` (no module: OIDs printed
+//! as numbers), `-m` lists, `+` and `-` against the default list (the modules of it that are
+//! not on the path said in net-snmp's order), `MIBS`, `MIBDIRS`, a directory that is not
+//! there, `MODULE::name` reading its module, and snmptranslate's bare names.
+
+use std::path::Path;
+use std::process::Command;
+
+use snmp_test_support::agent as support;
+
+/// stdout, stderr and exit code of `cmd` run with `args`, snmp.conf from `conf_dir` and
+/// exactly the MIB environment variables of `env` (the others removed).
+fn run_with(
+    cmd: &mut Command,
+    args: &[&str],
+    conf_dir: &Path,
+    env: &[(&str, &str)],
+) -> (String, String, i32) {
+    cmd.args(args)
+        .env("SNMPCONFPATH", conf_dir)
+        .env("SNMP_PERSISTENT_DIR", conf_dir)
+        .env_remove("MIBS")
+        .env_remove("MIBDIRS");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("the tool runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// One comparison: snmp.conf's text, the MIB environment variables, net-snmp's tool and the
+/// arguments both are given.
+type Case<'a> = (&'a str, Vec<(&'a str, &'a str)>, &'a Path, Vec<String>);
+
+/// Output lines but those of values that move between two walks.
+fn steady(out: &str) -> Vec<&str> {
+    out.lines()
+        .filter(|l| !l.contains("Timeticks") && !l.contains("Counter32"))
+        .collect()
+}
+
+/// stderr with the line number of `Cannot find module (X): At line N in (none)` left out:
+/// net-snmp's is that of whatever its parser read last (1 for a module of `-m`, another for
+/// one of snmp.conf's list).
+fn lines_unnumbered(err: &str) -> Vec<String> {
+    err.lines()
+        .map(
+            |l| match (l.split_once(": At line "), l.ends_with(" in (none)")) {
+                (Some((head, _)), true) => format!("{head}: At line N in (none)"),
+                _ => l.to_string(),
+            },
+        )
+        .collect()
+}
+
+#[test]
+fn the_modules_read_are_net_snmps() {
+    let (Some(snmpd), Some(snmpget), Some(snmpwalk), Some(snmptranslate)) = (
+        support::tool("snmpd"),
+        support::tool("snmpget"),
+        support::tool("snmpwalk"),
+        support::tool("snmptranslate"),
+    ) else {
+        support::require_or_skip(
+            "snmpd or net-snmp's tools not found (apt-get install -y snmpd snmp)",
+        );
+        return;
+    };
+    let agent = support::start_agent(&snmpd);
+    let target = format!("127.0.0.1:{}", agent.port);
+    let mibs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mibs");
+    let mibs = mibs.to_str().expect("a UTF-8 path");
+    let missing_too = format!("/nonexistent-mib-dir:{mibs}");
+    let dir = tempfile::tempdir().unwrap();
+    let numbers = [
+        "1.3.6.1.2.1.1.1.0",
+        "1.3.6.1.2.1.1.2.0",
+        "1.3.6.1.2.1.2.2.1.2.1",
+        "1.3.6.1.2.1.4.1.0",
+        "1.3.6.1.2.1.25.1.4.0",
+    ];
+    let get = |extra: &[&str]| {
+        let mut a: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+        a.extend(["-v2c", "-c", "public", &target].map(String::from));
+        a.extend(numbers.map(String::from));
+        a
+    };
+    let walk = |extra: &[&str]| {
+        let mut a: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+        a.extend(["-v2c", "-c", "public", &target, "1.3.6.1.2.1.1"].map(String::from));
+        a
+    };
+    let strings = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let cases: Vec<Case> = vec![
+        // Debian's snmp.conf: no module, whatever the path.
+        ("mibs :\n", vec![("MIBDIRS", mibs)], &snmpget, get(&[])),
+        ("mibs :\n", vec![("MIBDIRS", mibs)], &snmpwalk, walk(&[])),
+        // -m over snmp.conf; IF-MIB reads what it imports and no more (ip stays numbers).
+        (
+            "mibs :\n",
+            vec![],
+            &snmpget,
+            get(&["-M", mibs, "-m", "IF-MIB"]),
+        ),
+        // MIBS over snmp.conf; a directory that is not there passed over.
+        (
+            "mibs :\n",
+            vec![("MIBS", "SNMPv2-MIB:HOST-RESOURCES-MIB")],
+            &snmpget,
+            get(&["-M", &missing_too]),
+        ),
+        // snmp.conf's list after the default one: its modules not on the path said, in order.
+        ("mibs +IF-MIB\n", vec![], &snmpget, get(&["-M", mibs])),
+        // The default list, mibs/ from MIBDIRS.
+        ("", vec![("MIBDIRS", mibs)], &snmpwalk, walk(&[])),
+        // MODULE::name reads its module even when the list is empty.
+        (
+            "mibs :\n",
+            vec![],
+            &snmpget,
+            strings(&[
+                "-M",
+                mibs,
+                "-v2c",
+                "-c",
+                "public",
+                &target,
+                "IF-MIB::ifDescr.1",
+            ]),
+        ),
+        // snmptranslate: a bare name is a path from the root unless -IR.
+        (
+            "mibs :\n",
+            vec![],
+            &snmptranslate,
+            strings(&["-M", mibs, "-m", "ALL", "sysDescr"]),
+        ),
+        (
+            "mibs :\n",
+            vec![],
+            &snmptranslate,
+            strings(&["-M", mibs, "-IR", "sysDescr"]),
+        ),
+        (
+            "mibs :\n",
+            vec![],
+            &snmptranslate,
+            strings(&["-M", mibs, "IF-MIB::ifDescr", ".1.3.6.1.2.1.4.1"]),
+        ),
+        (
+            "",
+            vec![],
+            &snmptranslate,
+            strings(&["-M", mibs, "-m", "IF-MIB", "-To"]),
+        ),
+        (
+            "",
+            vec![],
+            &snmptranslate,
+            strings(&["-M", mibs, "-m", "IF-MIB", "-Tp"]),
+        ),
+    ];
+    // net-snmp's first run in a persistent directory says it made one: done beforehand.
+    run_with(
+        &mut Command::new(&snmptranslate),
+        &["-On", ".1"],
+        dir.path(),
+        &[],
+    );
+    for (conf, env, tool, args) in &cases {
+        std::fs::write(dir.path().join("snmp.conf"), conf).unwrap();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let theirs = run_with(&mut Command::new(tool), &args, dir.path(), env);
+        let command = tool
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_prefix("snmp"))
+            .expect("a net-snmp tool");
+        let mut ours_cmd = Command::new(env!("CARGO_BIN_EXE_snmpc"));
+        ours_cmd.arg(command);
+        let ours = run_with(&mut ours_cmd, &args, dir.path(), env);
+        let said = format!("{command} {args:?} with snmp.conf {conf:?} and {env:?}");
+        assert!(
+            !(theirs.0.is_empty() && theirs.1.is_empty()),
+            "{said}: net-snmp printed nothing"
+        );
+        assert_eq!(steady(&ours.0), steady(&theirs.0), "{said}");
+        assert_eq!(
+            lines_unnumbered(&ours.1),
+            lines_unnumbered(&theirs.1),
+            "{said}: stderr"
+        );
+        assert_eq!(ours.2, theirs.2, "{said}: exit code");
+    }
+}
