@@ -894,10 +894,28 @@ fn translate(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
     };
 
     let reports = opts.report.concat();
-    if let Some(c) = reports.chars().find(|c| !"dolspz".contains(*c)) {
+    if let Some(c) = reports.chars().find(|c| !"dolspzB".contains(*c)) {
         return agent::bad_arguments(format!(
-            "-T{c}: not supported (-Td: each input's definition; -Tp: the tree below it; -To, -Ts, -Tl, -Tz: every node)"
+            "-T{c}: not supported (-Td: each input's definition; -Tp: the tree below it; -To, -Ts, -Tl, -Tz: every node; -TB REGEX: the nodes it matches)"
         ));
+    }
+    if reports.contains('B') {
+        // snmptranslate's -TB: the first input is a regular expression; the others are not read.
+        let Some(pattern) = inputs.first() else {
+            return agent::bad_arguments("-TB needs a regular expression");
+        };
+        let Some(found) = m.matching(pattern) else {
+            return agent::bad_arguments(format!("-TB {pattern}: not a regular expression"));
+        };
+        let mut out = std::io::stdout().lock();
+        for arcs in found {
+            let _ = writeln!(
+                out,
+                "{}",
+                print::name_of(&m, &arcs, output.naming, output.index)
+            );
+        }
+        return ExitCode::SUCCESS;
     }
     let (random_access, best_match) = (input.random_access, input.best_match);
     if reports.contains('p') {

@@ -544,6 +544,32 @@ impl Mibs {
         best.map(|(_, oid)| oid.clone())
     }
 
+    /// snmptranslate's `-TB`: the OIDs of the nodes whose names `pattern` (a POSIX extended
+    /// regular expression, any case) matches somewhere, in the order net-snmp lists them: down
+    /// the tree, each node's children from its highest arc down; `None` when the pattern is not
+    /// one.
+    pub fn matching(&self, pattern: &str) -> Option<Vec<Vec<u32>>> {
+        let re = regex::RegexBuilder::new(pattern)
+            .case_insensitive(true)
+            .build()
+            .ok()?;
+        let mut found = Vec::new();
+        // Depth first, the highest arc first: the stack takes the lowest first.
+        let mut stack: Vec<Vec<u32>> = (0..ROOTS.len() as u32).map(|r| vec![r]).collect();
+        while let Some(oid) = stack.pop() {
+            let named = self.lookup().at_oid.get(&oid).map(|&n| self.label(n));
+            if named.is_some_and(|name| re.is_match(name)) {
+                found.push(oid.clone());
+            }
+            stack.extend(self.children(&oid).map(|(arc, _)| {
+                let mut child = oid.clone();
+                child.push(arc);
+                child
+            }));
+        }
+        Some(found)
+    }
+
     /// Whether `node`, at an OID of `depth` arcs, is only a label for one of X.660's roots
     /// (`iso(1)` in an OID value): net-snmp names the root itself, from no module.
     pub fn is_root_label(&self, node: usize, depth: usize) -> bool {

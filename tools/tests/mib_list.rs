@@ -2,7 +2,7 @@
 //! same command line, environment and snmp.conf: Debian's `mibs :` (no module: OIDs printed
 //! as numbers), `-m` lists, `+` and `-` against the default list (the modules of it that are
 //! not on the path said in net-snmp's order), `MIBS`, `MIBDIRS`, a directory that is not
-//! there, `MODULE::name` reading its module, and snmptranslate's bare names.
+//! there, `MODULE::name` reading its module, snmptranslate's bare names and `-TB`.
 
 use std::path::Path;
 use std::process::Command;
@@ -163,6 +163,19 @@ fn the_modules_read_are_net_snmps() {
             vec![],
             &snmptranslate,
             strings(&["-M", mibs, "-m", "IF-MIB", "-Tp"]),
+        ),
+        // -TB: the names a regular expression matches, in snmptranslate's order.
+        (
+            "",
+            vec![],
+            &snmptranslate,
+            strings(&["-M", mibs, "-m", "IF-MIB", "-TB", "sys"]),
+        ),
+        (
+            "",
+            vec![],
+            &snmptranslate,
+            strings(&["-M", mibs, "-m", "IF-MIB", "-On", "-TB", "^ifHC"]),
         ),
     ];
     // net-snmp's first run in a persistent directory says it made one: done beforehand.
