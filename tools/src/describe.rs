@@ -14,14 +14,19 @@ use crate::mibs::Mibs;
 /// the name; `None` when no module names even its first arc.
 pub fn describe(mibs: &Mibs, oid: &[u32]) -> Option<String> {
     let Some((k, node)) = mibs.deepest(oid) else {
-        // A root no module names (ccitt): net-snmp's own node.
-        let root = match oid {
-            [arc] => mibs.root_name(*arc)?,
-            _ => return None,
+        // Below a root no module names (ccitt; iso when no module is read): net-snmp's own
+        // node, the other arcs as numbers.
+        let (&first, rest) = oid.split_first()?;
+        let root = mibs.root_name(first)?;
+        let path = match rest.is_empty() {
+            true => first.to_string(),
+            false => {
+                let rest: Vec<String> = rest.iter().map(u32::to_string).collect();
+                format!("{root}({first}) {}", rest.join(" "))
+            }
         };
         return Some(format!(
-            "{root} OBJECT-TYPE\n  -- FROM\t#-1\n::= {{ {} }}",
-            oid[0]
+            "{root} OBJECT-TYPE\n  -- FROM\t#-1\n::= {{ {path} }}"
         ));
     };
     let written = mibs.written(node);

@@ -131,25 +131,24 @@ pub fn name_of(mibs: &Mibs, arcs: &[u32], naming: Naming, index: IndexStyle) -> 
             .unwrap_or_else(numeric),
         Naming::Full => mibs.full_name(arcs, index),
         Naming::Ucd => {
+            // Its names off the front when the modules name the prefix: `.iso.org.dod.
+            // internet.mgmt.mib-2.`; with the arcs unnamed it stays (`.iso.3.6.1.2.1...`).
             let full = mibs.full_name(arcs, index);
-            match UCD_PREFIXES
-                .iter()
-                .find(|p| arcs.starts_with(p) && arcs.len() > p.len())
-            {
-                // Its names off the front: `.iso.org.dod.internet.mgmt.mib-2.`.
-                Some(p) => full
-                    .splitn(p.len() + 2, '.')
-                    .last()
-                    .unwrap_or(&full)
-                    .to_string(),
-                None => full,
+            match UCD_PREFIXES.iter().find_map(|p| full.strip_prefix(p)) {
+                Some(rest) if !rest.is_empty() => rest.to_string(),
+                _ => full,
             }
         }
     }
 }
 
-/// Where `-Ou` names start: mib-2, experimental, private (net-snmp's prefixes).
-const UCD_PREFIXES: [&[u32]; 3] = [&[1, 3, 6, 1, 2, 1], &[1, 3, 6, 1, 3], &[1, 3, 6, 1, 4]];
+/// Where `-Ou` names start, as net-snmp finds them in a full name: mib-2, experimental,
+/// private.
+const UCD_PREFIXES: [&str; 3] = [
+    ".iso.org.dod.internet.mgmt.mib-2.",
+    ".iso.org.dod.internet.experimental.",
+    ".iso.org.dod.internet.private.",
+];
 
 /// Prints bindings under [`Output`] options, naming OIDs from `mibs` when there are any.
 pub struct Printer<'m> {

@@ -37,9 +37,13 @@ pub fn table(opts: &AgentOpts, app: &AppOpts, limits: &WalkLimits, table: &str) 
     let arcs: Vec<u32> = table_oid.as_oid().arcs().collect();
     let mibs = agent.mibs.as_ref().expect("loaded by open");
     let Some(columns) = mibs.table_columns(&arcs).filter(|c| !c.is_empty()) else {
-        return bad_arguments(format!(
-            "{table}: not a table (no entry with columns below it)"
-        ));
+        // No entry with columns below it, in snmptable's words.
+        let (naming, index) = (agent.output.naming, agent.output.index);
+        eprintln!(
+            "Was that a table? {}",
+            crate::print::name_of(mibs, &arcs, naming, index)
+        );
+        return ExitCode::FAILURE;
     };
     let mut entry = arcs.clone();
     entry.push(1);

@@ -60,10 +60,11 @@ fn lines_unnumbered(err: &str) -> Vec<String> {
 
 #[test]
 fn the_modules_read_are_net_snmps() {
-    let (Some(snmpd), Some(snmpget), Some(snmpwalk), Some(snmptranslate)) = (
+    let (Some(snmpd), Some(snmpget), Some(snmpwalk), Some(snmptable), Some(snmptranslate)) = (
         support::tool("snmpd"),
         support::tool("snmpget"),
         support::tool("snmpwalk"),
+        support::tool("snmptable"),
         support::tool("snmptranslate"),
     ) else {
         support::require_or_skip(
@@ -163,6 +164,26 @@ fn the_modules_read_are_net_snmps() {
             vec![],
             &snmptranslate,
             strings(&["-M", mibs, "-m", "IF-MIB", "-Tp"]),
+        ),
+        // What no module read names: -Ou keeps the numbers, -Td describes the root, snmptable
+        // asks whether it was a table.
+        (
+            "mibs :\n",
+            vec![],
+            &snmpwalk,
+            strings(&["-Ou", "-v2c", "-c", "public", &target, "1.3.6.1.2.1.2"]),
+        ),
+        (
+            "mibs :\n",
+            vec![],
+            &snmptable,
+            strings(&["-v2c", "-c", "public", &target, "1.3.6.1.2.1.2.2"]),
+        ),
+        (
+            "mibs :\n",
+            vec![],
+            &snmptranslate,
+            strings(&["-Td", "1.3.6.1.2.1.99"]),
         ),
         // -TB: the names a regular expression matches, in snmptranslate's order.
         (
