@@ -208,6 +208,10 @@ impl Agent {
                 .ok_or_else(|| ArgError::Refused(format!("{text}: ")))?;
             return OidBuf::from_arcs(&arcs).map_err(|e| unknown(e.to_string()));
         }
+        if let Some(arc) = lone_root(text) {
+            // One arc, as net-snmp sends it: its one subidentifier (that of `0.arc`).
+            return OidBuf::from_arcs(&[0, arc]).map_err(|e| unknown(e.to_string()));
+        }
         let arcs = match (ask::oid(text), &self.mibs) {
             (Ok(oid), _) => return Ok(oid),
             // A dotted OID that does not parse is not a name either.
@@ -545,10 +549,22 @@ pub fn walk(
 /// `1`: every OID under it, which BER cannot name as an OID of its own).
 fn subtree(agent: &Agent, text: &str) -> Result<Subtree, ArgError> {
     let lone_arc = text.strip_prefix('.').unwrap_or(text).parse::<u32>();
-    match lone_arc {
-        Ok(arc) => Subtree::first_arc(arc)
+    match (lone_root(text), lone_arc) {
+        (Some(arc), _) | (None, Ok(arc)) => Subtree::first_arc(arc)
             .ok_or_else(|| format!("`{text}`: the first arc must be 0, 1 or 2").into()),
-        Err(_) => agent.oid(text).map(Subtree::from),
+        _ => agent.oid(text).map(Subtree::from),
+    }
+}
+
+/// The arc of an OID of one arc, a root of the tree by number or by name (`.1`, `iso`,
+/// `joint-iso-ccitt`), which BER cannot write as an OID of its own.
+fn lone_root(text: &str) -> Option<u32> {
+    let text = text.strip_prefix('.').unwrap_or(text);
+    match text {
+        "0" | "ccitt" => Some(0),
+        "1" | "iso" => Some(1),
+        "2" | "joint-iso-ccitt" => Some(2),
+        _ => None,
     }
 }
 
