@@ -171,6 +171,12 @@ fn every_command_prints_what_net_snmps_tool_prints() {
             getnext.as_path(),
             vec!["-v1", "-c", "public", "-On", t, "1.3.6.1.2.1.1"],
         ));
+        // A lone root, which BER writes as one subidentifier.
+        v.push((
+            "getnext",
+            getnext.as_path(),
+            vec!["-v2c", "-c", "public", t, ".1", "iso"],
+        ));
         v.push((
             "bulkget",
             bulkget.as_path(),
