@@ -40,9 +40,10 @@ pub enum Naming {
 pub struct Output {
     /// How OIDs are named (names and OID values alike).
     pub naming: Naming,
-    /// No `=` and no type (`-Oq`).
+    /// No type, values in their short forms, and no `=` unless `-OQ` (net-snmp's quick print:
+    /// `-Oq` and `-OQ` each turn it over, so `-Oqq` and `-OqQ` print types again).
     pub quick: bool,
-    /// No type, the `=` kept (`-OQ`).
+    /// The `=` kept under quick print (`-OQ`).
     pub no_type: bool,
     /// The value alone (`-Ov`).
     pub value_only: bool,
@@ -89,8 +90,11 @@ impl Output {
                 'f' => out.naming = Naming::Full,
                 's' => out.naming = Naming::Short,
                 'S' => out.naming = Naming::Module,
-                'q' => out.quick = true,
-                'Q' => out.no_type = true,
+                'q' => out.quick = !out.quick,
+                'Q' => {
+                    out.no_type = true;
+                    out.quick = !out.quick;
+                }
                 'v' => out.value_only = true,
                 't' => out.numeric_ticks = true,
                 'e' => out.numeric_enums = true,
@@ -182,7 +186,7 @@ impl Printer<'_> {
             return value;
         }
         let name = self.name(vb.oid.as_oid());
-        if self.output.quick {
+        if self.output.quick && !self.output.no_type {
             format!("{name} {value}")
         } else {
             format!("{name} = {value}")
@@ -255,10 +259,10 @@ impl Printer<'_> {
         }
     }
 
-    /// Whether values are printed without their labels and in their short forms (`-Oq`, and
-    /// `-OQ`, which net-snmp takes as `-Oq` keeping the `=`).
+    /// Whether values are printed without their labels and in their short forms (quick
+    /// print: `-Oq`, or `-OQ`, which keeps the `=`).
     fn quick_values(&self) -> bool {
-        self.output.quick || self.output.no_type
+        self.output.quick
     }
 
     /// The type label net-snmp prints and the value's text.

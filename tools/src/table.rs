@@ -29,7 +29,8 @@ pub fn table(opts: &AgentOpts, app: &AppOpts, limits: &WalkLimits, table: &str) 
         Ok(a) => a,
         Err(code) => return code,
     };
-    agent.output.quick = true;
+    // snmptable prints values as -Oq does; its own -Oq turns that off again (a toggle).
+    agent.output.quick = !agent.output.quick;
     let table_oid = match agent.oid(table) {
         Ok(o) => o,
         Err(e) => return e.exit(),

@@ -100,6 +100,9 @@ fn table_cases<'a>(
         vec!["-CB"],
         vec!["-Cr", "2"],
         vec!["-CB", "-Cr", "3", "-Cc", "20"],
+        // snmptable prints quickly; -Oq and -OQ turn that over.
+        vec!["-Oq"],
+        vec!["-OQ", "-Cb"],
     ]
     .map(|opts| (opts, "sysORTable"));
     let others = [
@@ -171,6 +174,14 @@ fn every_command_prints_what_net_snmps_tool_prints() {
             getnext.as_path(),
             vec!["-v1", "-c", "public", "-On", t, "1.3.6.1.2.1.1"],
         ));
+        // -Oq and -OQ each turn quick printing over.
+        for o in ["-OqQ", "-Oqq", "-OQ"] {
+            v.push((
+                "get",
+                get.as_path(),
+                vec!["-v2c", "-c", "public", o, t, "sysName.0", "ifAdminStatus.1"],
+            ));
+        }
         // A lone root, which BER writes as one subidentifier.
         v.push((
             "getnext",
