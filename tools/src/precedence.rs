@@ -49,8 +49,10 @@ pub const NET_SNMP_DEFAULT_MIBS: &[&str] = &[
     "NET-SNMP-VACM-MIB",
 ];
 
-/// The modules a MIB list names (`-m` or `MIBS` as written: `A:B`, `+A:B` for the default list
-/// and then these, `ALL`), in the order net-snmp reads them first; `None` for `ALL`.
+/// The modules a MIB list names (`A:B:C`, with net-snmp's `+`/`-` already worked out by
+/// [`crate::miblist`]), in the order net-snmp reads them first: those before an `ALL`, which
+/// reads the rest of the path after them; `None` (every module by `ALL`'s order) for the list
+/// `ALL` alone, the default list when there is no list.
 pub fn listed(list: Option<&str>) -> Option<Vec<String>> {
     let Some(list) = list else {
         return Some(
@@ -60,21 +62,13 @@ pub fn listed(list: Option<&str>) -> Option<Vec<String>> {
                 .collect(),
         );
     };
-    // `+LIST`: the default list, then LIST; `-LIST`: LIST, then the default list.
-    let defaults = NET_SNMP_DEFAULT_MIBS.iter().map(|m| m.to_string());
     let mut names: Vec<String> = Vec::new();
-    if list.starts_with('+') {
-        names.extend(defaults.clone());
-    }
-    for m in list.split(':').map(|m| m.trim_start_matches(['+', '-'])) {
+    for m in list.split(':') {
         match m {
-            "ALL" => return None,
+            m if m.eq_ignore_ascii_case("ALL") => return (!names.is_empty()).then_some(names),
             "" => {}
             m => names.push(m.to_string()),
         }
-    }
-    if list.starts_with('-') {
-        names.extend(defaults);
     }
     Some(names)
 }
@@ -142,23 +136,19 @@ fn visit(set: &MibSet, m: usize, seen: &mut [bool], order: &mut Vec<usize>) {
 mod tests {
     use super::*;
 
-    /// net-snmp's `-m`: a list alone, `+LIST` after the default list, `-LIST` before it.
+    /// A list in order; what comes before `ALL` first.
     #[test]
-    fn a_list_with_or_without_the_defaults() {
+    fn a_list_and_all() {
         let defaults: Vec<String> = NET_SNMP_DEFAULT_MIBS
             .iter()
             .map(|m| m.to_string())
             .collect();
-        assert_eq!(listed(None), Some(defaults.clone()));
+        assert_eq!(listed(None), Some(defaults));
         assert_eq!(listed(Some("IF-MIB:")), Some(vec!["IF-MIB".to_string()]));
         assert_eq!(listed(Some("ALL")), None);
-        let after = listed(Some("+MY-MIB")).unwrap();
         assert_eq!(
-            (&after[..defaults.len()], &after[defaults.len()..]),
-            (&defaults[..], &["MY-MIB".to_string()][..])
+            listed(Some("B-MIB:A-MIB:ALL:C-MIB")),
+            Some(vec!["B-MIB".into(), "A-MIB".into()])
         );
-        let before = listed(Some("-MY-MIB:OTHER-MIB")).unwrap();
-        assert_eq!(&before[..2], ["MY-MIB", "OTHER-MIB"]);
-        assert_eq!(&before[2..], &defaults[..]);
     }
 }
