@@ -110,19 +110,6 @@ impl Mibs {
         Self::load_with_progress(dirs, modules, strict, &mut |_, _| {})
     }
 
-    /// The modules `wanted` and what they import, read from `dirs` and nothing more
-    /// ([`MibSet::load_needed`]), then the built-in standard modules those do not define, all
-    /// resolved (`strict`: relaxations made errors).
-    pub fn load_needed(
-        dirs: &[PathBuf],
-        wanted: &[String],
-        strict: &HashSet<Relaxation>,
-    ) -> Result<Mibs, String> {
-        let set = MibSet::load_needed(dirs, wanted)
-            .map_err(|e| format!("reading the MIB directories: {e}"))?;
-        Ok(Self::with_builtin(set, strict))
-    }
-
     /// Every module of `dirs`, then the built-in standard modules those do not define.
     pub fn load_everything(dirs: &[PathBuf], strict: &HashSet<Relaxation>) -> Result<Mibs, String> {
         let set = MibSet::load(dirs).map_err(|e| format!("reading the MIB directories: {e}"))?;

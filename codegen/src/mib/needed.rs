@@ -4,7 +4,7 @@
 //! `IF-MIB.txt`, `if-mib.my`: the name before the first dot, any case), in path order; when
 //! none of those defines it, in every file whose text declares it (`NAME DEFINITIONS ::=`),
 //! in path order; but a standard module built into the generator ([`crate::standard`]) that
-//! no file is named after is left to [`MibSet::add_standard_modules`] rather than searched
+//! no file is named after is left to [`MibSet::add_standard_modules_needed`] rather than searched
 //! for in every file. A module found nowhere is left for the resolver to report.
 
 use std::collections::{HashSet, VecDeque};
