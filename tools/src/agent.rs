@@ -561,10 +561,10 @@ fn subtree(agent: &Agent, text: &str) -> Result<Subtree, ArgError> {
 fn lone_root(text: &str) -> Option<u32> {
     let text = text.strip_prefix('.').unwrap_or(text);
     match text {
-        "0" | "ccitt" => Some(0),
-        "1" | "iso" => Some(1),
-        "2" | "joint-iso-ccitt" => Some(2),
-        _ => None,
+        "0" => Some(0),
+        "1" => Some(1),
+        "2" => Some(2),
+        name => crate::mibs::root_arc(name),
     }
 }
 

@@ -1030,7 +1030,7 @@ fn translate_one(
         (false, path) if !random_access && !input.contains("::") => {
             let path = path.unwrap_or(input);
             let first = path.split('.').next().unwrap_or(path);
-            if !["iso", "ccitt", "joint-iso-ccitt"].contains(&first) {
+            if mibs::root_arc(first).is_none() {
                 let why = format!("Sub-id not found: (top) -> {first}");
                 return Err(mibs::NameError::Unknown(Some(why)));
             }

@@ -57,6 +57,11 @@ pub fn numeric_input(input: &str) -> bool {
 /// The OID tree's roots (X.660), by their arcs.
 const ROOTS: [&str; 3] = ["ccitt", "iso", "joint-iso-ccitt"];
 
+/// The arc of one of the tree's roots (X.660) by its name (`iso`: 1).
+pub fn root_arc(name: &str) -> Option<u32> {
+    ROOTS.iter().position(|r| *r == name).map(|a| a as u32)
+}
+
 /// Why a name or OID given on the command line does not translate, in net-snmp's words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NameError {
@@ -262,12 +267,10 @@ impl Mibs {
         };
         let Some(candidates) = self.lookup().by_name.get(name) else {
             // The roots no module defines (X.660): ccitt(0), iso(1), joint-iso-ccitt(2).
-            let root = ROOTS
-                .iter()
-                .position(|r| *r == name)
-                .filter(|_| module.is_none());
-            let arc = root.ok_or_else(unknown)?;
-            return self.below_root(name, arc as u32, suffix);
+            let arc = root_arc(name)
+                .filter(|_| module.is_none())
+                .ok_or_else(unknown)?;
+            return self.below_root(name, arc, suffix);
         };
         let node = match module {
             Some(m) => *candidates

@@ -44,7 +44,7 @@ pub struct Output {
     /// `-Oq` and `-OQ` each turn it over, so `-Oqq` and `-OqQ` print types again).
     pub quick: bool,
     /// The `=` kept under quick print (`-OQ`).
-    pub no_type: bool,
+    pub keep_equals: bool,
     /// The value alone (`-Ov`).
     pub value_only: bool,
     /// TimeTicks as a number of hundredths (`-Ot`).
@@ -92,7 +92,7 @@ impl Output {
                 'S' => out.naming = Naming::Module,
                 'q' => out.quick = !out.quick,
                 'Q' => {
-                    out.no_type = true;
+                    out.keep_equals = true;
                     out.quick = !out.quick;
                 }
                 'v' => out.value_only = true,
@@ -186,7 +186,7 @@ impl Printer<'_> {
             return value;
         }
         let name = self.name(vb.oid.as_oid());
-        if self.output.quick && !self.output.no_type {
+        if self.output.quick && !self.output.keep_equals {
             format!("{name} {value}")
         } else {
             format!("{name} = {value}")
