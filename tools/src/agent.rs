@@ -215,12 +215,10 @@ impl Agent {
         let arcs = match (ask::oid(text), &self.mibs) {
             (Ok(oid), _) => return Ok(oid),
             // A dotted OID that does not parse is not a name either.
-            (Err(e), _) if crate::mibs::numeric_input(text) => {
-                return Err(match &self.mibs {
-                    Some(m) => unknown(m.bad_arc(text)),
-                    None => ArgError::Usage(e),
-                })
-            }
+            (Err(e), _) if crate::mibs::numeric_input(text) => match &self.mibs {
+                Some(m) => m.dotted_to_oid(text).map_err(unknown)?,
+                None => return Err(ArgError::Usage(e)),
+            },
             // `.iso.org.dod...` (as -Of prints it) is the name without its dot.
             (Err(_), Some(m)) => m
                 .name_to_oid(text.strip_prefix('.').unwrap_or(text))
@@ -230,12 +228,19 @@ impl Agent {
         OidBuf::from_arcs(&arcs).map_err(|e| unknown(e.to_string()))
     }
 
-    fn oids(&self, texts: &[String]) -> Result<Vec<OidBuf>, ExitCode> {
-        texts
-            .iter()
-            .map(|t| self.oid(t))
-            .collect::<Result<_, _>>()
-            .map_err(ArgError::exit)
+    /// Every OID of `texts`; with `say_each` (as net-snmp's snmpget and snmpgetnext do) each
+    /// one that does not translate is said before the exit, not only the first.
+    fn oids(&self, texts: &[String], say_each: bool) -> Result<Vec<OidBuf>, ExitCode> {
+        let mut oids = Vec::with_capacity(texts.len());
+        let mut refused = None;
+        for text in texts {
+            match self.oid(text) {
+                Ok(oid) => oids.push(oid),
+                Err(e @ ArgError::Refused(_)) if say_each => refused = Some(e.exit()),
+                Err(e) => return Err(e.exit()),
+            }
+        }
+        refused.map_or(Ok(oids), Err)
     }
 
     pub(crate) fn printer(&self) -> Printer<'_> {
@@ -363,7 +368,9 @@ fn ask(
         Ok(a) => a,
         Err(code) => return code,
     };
-    let mut oids = match agent.oids(oids) {
+    // snmpbulkget stops at the first OID that does not translate; snmpget and snmpgetnext say
+    // each.
+    let mut oids = match agent.oids(oids, tool != Tool::Other) {
         Ok(o) => o,
         Err(code) => return code,
     };
@@ -582,38 +589,83 @@ pub(crate) enum BindingsOf {
 }
 
 /// `OID TYPE VALUE` triples into bindings, each value checked against its object's MIB
-/// definition as snmpset checks it ([`setvalue::parse_for`]), unless `-Ir`.
+/// definition as snmpset checks it ([`setvalue::parse_for`]), unless `-Ir`. A TYPE is its first
+/// letter (`string` is `s`), as in net-snmp's tools. snmpset first reads the triples' shape
+/// (a missing type or value, an unknown type letter: the first such is the error), then says
+/// every OID or value it cannot use, not only the first; snmptrap and snmpinform stop at the
+/// first.
 pub(crate) fn triples(
     agent: &Agent,
     args: &[String],
     of: BindingsOf,
 ) -> Result<Bindings, ArgError> {
+    if of == BindingsOf::Set {
+        args.chunks(3).try_for_each(|t| shape(t, of).map(drop))?;
+    }
+    let mut bindings = Vec::with_capacity(args.len() / 3);
+    // The last refusal, said by the caller; those before it are said here, in order.
+    let mut refused: Option<ArgError> = None;
+    for t in args.chunks(3) {
+        match binding(agent, t, of) {
+            Ok(b) => bindings.push(b),
+            Err(e @ ArgError::Refused(_)) if of == BindingsOf::Set => {
+                if let Some(earlier) = refused.replace(e) {
+                    eprintln!("{earlier}");
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    refused.map_or(Ok(bindings), Err)
+}
+
+/// A triple's name, type letter and value text, or net-snmp's words for what is missing.
+fn shape(t: &[String], of: BindingsOf) -> Result<(&str, &str, &str), ArgError> {
     let refused = |name: &str, why: &str| ArgError::Refused(format!("{name}: {why}"));
-    args.chunks(3)
-        .map(|t| {
-            let (name, letter, text) = match (t, of) {
-                ([name, letter, text], _) => (name, letter, text),
-                (_, BindingsOf::Notification) => {
-                    let name = t.first().map_or("", String::as_str);
-                    return Err(refused(name, "Missing type/value for variable"));
-                }
-                ([name, _], BindingsOf::Set) => return Err(refused(name, "Needs value")),
-                (_, BindingsOf::Set) => {
-                    let name = t.first().map_or("", String::as_str);
-                    return Err(refused(name, "Needs type and value"));
-                }
-            };
-            let oid = agent.oid(name)?;
-            let arcs: Vec<u32> = oid.as_oid().arcs().collect();
-            let object = agent.mibs.as_ref().and_then(|m| m.presentation(&arcs));
-            let check = agent.check_values;
-            let value = setvalue::parse_for(letter, text, object, check, &|text| {
-                agent.oid(text).map_err(|e| e.to_string())
-            })
-            .map_err(|e| refused(name, &e))?;
-            Ok((oid, value))
+    let name = t.first().map_or("", String::as_str);
+    let (letter, text) = match (t, of) {
+        ([_, letter, text], _) => (letter, text),
+        (_, BindingsOf::Notification) => {
+            return Err(refused(name, "Missing type/value for variable"))
+        }
+        ([_, _], BindingsOf::Set) => return Err(refused(name, "Needs value")),
+        (_, BindingsOf::Set) => return Err(refused(name, "Needs type and value")),
+    };
+    let letter = letter.get(..letter.chars().next().map_or(0, char::len_utf8));
+    match letter {
+        Some(l) if l == "=" || (!l.is_empty() && setvalue::SET_LETTERS.contains(l)) => {
+            Ok((name, l, text))
+        }
+        _ if of == BindingsOf::Notification => Ok((name, letter.unwrap_or(""), text)),
+        _ => Err(refused(
+            name,
+            &format!("Bad object type: {}", letter.unwrap_or("")),
+        )),
+    }
+}
+
+/// One triple as a binding.
+fn binding(
+    agent: &Agent,
+    t: &[String],
+    of: BindingsOf,
+) -> Result<(OidBuf, snmp_client::Value), ArgError> {
+    let (name, letter, text) = shape(t, of)?;
+    let oid = agent.oid(name)?;
+    let arcs: Vec<u32> = oid.as_oid().arcs().collect();
+    let object = agent.mibs.as_ref().and_then(|m| m.presentation(&arcs));
+    // An OID value that does not translate is said under the binding's name.
+    let value = setvalue::parse_for(letter, text, object, agent.check_values, &|text| {
+        agent.oid(text).map_err(|e| {
+            let said = e.to_string();
+            match said.strip_prefix(text).and_then(|s| s.strip_prefix(": ")) {
+                Some(why) => why.to_string(),
+                None => said,
+            }
         })
-        .collect()
+    })
+    .map_err(|e| ArgError::Refused(format!("{name}: {e}")))?;
+    Ok((oid, value))
 }
 
 /// The session's transport as net-snmp names it: `UDP: [127.0.0.1]:161->[0.0.0.0]:56089`

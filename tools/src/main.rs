@@ -1023,8 +1023,12 @@ fn translate_one(
     random_access: bool,
 ) -> Result<(String, Vec<u32>), mibs::NameError> {
     let arcs = match (mibs::numeric_input(input), input.strip_prefix('.')) {
-        (true, _) => numeric_arcs(input.trim_start_matches('.'))
-            .map_err(|_| mibs::NameError::Unknown(Some(m.bad_arc(input))))?,
+        (true, _) => match numeric_arcs(input.trim_start_matches('.')) {
+            Ok(arcs) => arcs,
+            Err(_) => m
+                .dotted_to_oid(input)
+                .map_err(|why| mibs::NameError::Unknown(Some(why)))?,
+        },
         // Without -IR a name is a path from a root, dotted or not (`iso.org.dod`), unless
         // its module is given: `sysDescr` alone is `Sub-id not found`, as snmptranslate says.
         (false, path) if !random_access && !input.contains("::") => {

@@ -287,8 +287,10 @@ impl Mibs {
     }
 
     /// The OID of `suffix` below a root no module names (`iso.org.dod...`, `iso.3.6.1`):
-    /// numbers down to the first node a module defines (or a label of the node's), then on
-    /// from that node.
+    /// down through the tree by numbers or labels to the first node a module defines, then on
+    /// from that node. As net-snmp reads it: below a point with nothing under it (a root no
+    /// loaded module extends) the rest is plain arcs, and a number nothing is under ends the
+    /// descent, the rest then plain arcs below the last point.
     fn below_root(
         &self,
         root: &str,
@@ -298,21 +300,36 @@ impl Mibs {
         let mut oid = vec![arc];
         let mut rest = suffix;
         let mut parent = root.to_string();
+        let plain = |oid: &mut Vec<u32>, text: &str, below: Option<&str>| {
+            let arcs = index::read_instance(text, &[], below);
+            oid.extend(arcs.map_err(|e| NameError::Unknown(Some(e)))?);
+            Ok(std::mem::take(oid))
+        };
         while let Some(text) = rest {
+            if !self.has_children(&oid) {
+                return plain(&mut oid, text, None);
+            }
             let (token, after) = text
                 .split_once('.')
                 .map_or((text, None), |(t, a)| (t, Some(a)));
             let arc = match token.parse::<u32>() {
-                Ok(arc) if token.starts_with(|c: char| c.is_ascii_digit()) => Some(arc),
-                _ if token.starts_with(|c: char| c.is_ascii_digit()) => None,
+                Ok(arc) if token.starts_with(|c: char| c.is_ascii_digit()) => {
+                    let below = [oid.as_slice(), &[arc]].concat();
+                    if !self.lookup().at_oid.contains_key(&below) && !self.has_children(&below) {
+                        return plain(&mut oid, text, Some(&parent));
+                    }
+                    arc
+                }
+                _ if token.starts_with(|c: char| c.is_ascii_digit()) => {
+                    return plain(&mut oid, text, Some(&parent));
+                }
                 _ => self
                     .children(&oid)
                     .find(|&(_, c)| self.set.name(&self.resolved.nodes[c]) == token)
-                    .map(|(arc, _)| arc),
-            };
-            let Some(arc) = arc else {
-                let why = format!("Sub-id not found: {parent} -> {token}");
-                return Err(NameError::Unknown(Some(why)));
+                    .map(|(arc, _)| arc)
+                    .ok_or_else(|| {
+                        NameError::Unknown(Some(format!("Sub-id not found: {parent} -> {token}")))
+                    })?,
             };
             oid.push(arc);
             rest = after;
@@ -354,30 +371,39 @@ impl Mibs {
         Ok(oid)
     }
 
-    /// Why a dotted OID does not parse, as net-snmp says it: `Sub-id not found: org -> x`
-    /// for `.1.3.x.4` (the name of the node before the arc that is not a number).
-    pub fn bad_arc(&self, text: &str) -> String {
-        let parts: Vec<&str> = text.trim_start_matches('.').split('.').collect();
-        let bad = parts.iter().position(|p| p.parse::<u32>().is_err());
-        let Some(bad) = bad else {
-            return "too many arcs, or a start no OID has".into();
+    /// A dotted OID that is not plain numbers (`.1.3.6.1.2.1.1."ab"`, or one with a bad arc),
+    /// read as net-snmp reads it: a path from the top of the tree, numbers taken as the arcs
+    /// of the nodes they reach, then an instance as the node's INDEX or plain arcs. The error
+    /// says why as net-snmp does (`.1.3.x.4`: `Sub-id not found: org -> x`;
+    /// `.1.3.6.1.2.1.2.2.1.2.x`: `Index out of range: x (ifIndex)`; past a leaf,
+    /// `sysName.0.x`'s `(x)`).
+    pub fn dotted_to_oid(&self, text: &str) -> Result<Vec<u32>, String> {
+        let path = text.trim_start_matches('.');
+        // net-snmp keeps the low 32 bits of such an arc; it is refused here.
+        let too_big = |p: &&str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+        if let Some(digits) = path
+            .split('.')
+            .find(|p| too_big(p) && p.parse::<u32>().is_err())
+        {
+            return Err(format!("{digits}: an arc over 32 bits, at most 4294967295"));
+        }
+        let (first, rest) = path
+            .split_once('.')
+            .map_or((path, None), |(f, r)| (f, Some(r)));
+        let root = first.parse::<u32>().ok().and_then(|arc| {
+            let name = ROOTS.get(usize::try_from(arc).ok()?)?;
+            Some((*name, arc))
+        });
+        let read = match root {
+            Some((name, arc)) => self.below_root(name, arc, rest),
+            None => index::read_instance(path, &[], Some("(top)"))
+                .map_err(|e| NameError::Unknown(Some(e))),
         };
-        let prefix: Vec<u32> = parts[..bad].iter().filter_map(|p| p.parse().ok()).collect();
-        let parent = match prefix.as_slice() {
-            [] => "(top)".to_string(),
-            [root] => ROOTS
-                .get(*root as usize)
-                .map_or_else(|| root.to_string(), |r| r.to_string()),
-            [.., last] => self.lookup().at_oid.get(&prefix).map_or_else(
-                || last.to_string(),
-                |&n| self.set.name(&self.resolved.nodes[n]).to_string(),
-            ),
-        };
-        match parts[bad] {
-            digits if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
-                format!("{digits}: an arc over 32 bits, at most 4294967295")
-            }
-            token => format!("Sub-id not found: {parent} -> {token}"),
+        match read {
+            Ok(arcs) if (2..=snmp_ber::MAX_OID_ARCS).contains(&arcs.len()) => Ok(arcs),
+            Ok(_) => Err("too many arcs, or a start no OID has".into()),
+            Err(NameError::Unknown(Some(why))) => Err(why),
+            Err(e) => Err(e.say(text)),
         }
     }
 
@@ -432,10 +458,11 @@ impl Mibs {
 
     /// Whether some node is below `oid`.
     fn has_children(&self, oid: &[u32]) -> bool {
+        use std::ops::Bound::{Excluded, Unbounded};
         self.lookup()
             .by_oid
-            .range(oid.to_vec()..)
-            .nth(1)
+            .range((Excluded(oid.to_vec()), Unbounded))
+            .next()
             .is_some_and(|(o, _)| o.starts_with(oid))
     }
 

@@ -8,6 +8,13 @@ use snmp_ber::OidBuf;
 use snmp_client::{OpaqueNumber, Value};
 use snmp_codegen::mib::Presentation;
 
+/// The type letters of values (net-snmp's `snmp_add_var`).
+pub const LETTERS: &str = "iuctaosxdbnCUIFD";
+
+/// The type letters snmpset takes as arguments, besides `=`: [`LETTERS`] without Counter32
+/// and Counter64, which no agent lets a manager set.
+pub const SET_LETTERS: &str = "iutaosxdbnUIFD";
+
 /// The value of `text` as type `letter` for an object the MIB describes as `object` (when it
 /// does), checked as snmpset checks it before sending: `=` takes the type from the SYNTAX; a
 /// letter of another type is refused, an enumeration's label taken for its number, an INTEGER
@@ -23,13 +30,13 @@ pub fn parse_for(
 ) -> Result<Value, String> {
     let letter = match (letter, object) {
         ("=", Some(p)) => letter_of(&p.base).ok_or_else(|| format!("Bad object type: {letter}"))?,
-        (l, _) if l.len() != 1 || !"iuctaosxdbnCUIFD".contains(l) => {
-            return Err(format!("Bad object type: {l}"))
+        (l, _) if l.len() != 1 || !LETTERS.contains(l) => {
+            return Err(format!("Bad variable type (\"{l}\")"))
         }
         (l, _) => l,
     };
     let Some(p) = object else {
-        return parse(letter, text, oid).map_err(|_| format!("Bad value notation ({text})"));
+        return parse(letter, text, oid).map_err(|e| notation_error(letter, text, e));
     };
     if check && !fits(letter, &p.base) {
         return Err(format!(
@@ -39,14 +46,13 @@ pub fn parse_for(
         ));
     }
     if letter != "i" {
-        return parse(letter, text, oid).map_err(|_| format!("Bad value notation ({text})"));
+        return parse(letter, text, oid).map_err(|e| notation_error(letter, text, e));
     }
     let value = match p.enums.iter().find(|(label, _)| label == text.trim()) {
         Some((_, n)) => *n,
         None => match text.trim().parse::<i128>() {
             Ok(n) => n,
-            Err(_) if !p.enums.is_empty() => return Err(format!("Value out of range ({text})")),
-            Err(_) => return Err(format!("Bad value notation ({text})")),
+            Err(_) => return Err(notation_error(letter, text, String::new())),
         },
     };
     let in_range = !check
@@ -65,6 +71,26 @@ pub fn parse_for(
                 ranges.join(", ")
             ))
         }
+    }
+}
+
+/// net-snmp's words for a value text that type `letter` cannot take (`why`: what [`parse`]
+/// said): a name that is no OID as the name's error; for an INTEGER a text that is not a
+/// number, for BITS a part that is no bit number, as out of range (snmpset reads them as
+/// enumeration labels, and none matched); anything else, and an empty text, as bad notation.
+fn notation_error(letter: &str, text: &str, why: String) -> String {
+    let bad_bit = || {
+        text.split(|c: char| c == ',' || c.is_whitespace())
+            .find(|p| !p.is_empty() && p.parse::<u16>().map_or(true, |b| b >= 8 * 1024))
+    };
+    match letter {
+        "o" => why,
+        "i" if !text.is_empty() => format!("Value out of range ({text})"),
+        "b" => match bad_bit() {
+            Some(part) => format!("Value out of range ({part})"),
+            None => format!("Bad value notation ({text})"),
+        },
+        _ => format!("Bad value notation ({text})"),
     }
 }
 
@@ -367,9 +393,23 @@ mod tests {
             parse_for("x", "zz", Some(&string), true, &oid).unwrap_err(),
             "Bad value notation (zz)"
         );
+        // snmp_add_var's words (snmptrap's); snmpset refuses the letter before (agent.rs).
         assert_eq!(
             parse_for("q", "5", None, true, &oid).unwrap_err(),
-            "Bad object type: q"
+            "Bad variable type (\"q\")"
+        );
+        // A value that is not a number, as an INTEGER or a BITS part: no label matched it.
+        assert_eq!(
+            parse_for("i", "12x", None, true, &oid).unwrap_err(),
+            "Value out of range (12x)"
+        );
+        assert_eq!(
+            parse_for("b", "1,x 3", None, true, &oid).unwrap_err(),
+            "Value out of range (x)"
+        );
+        assert_eq!(
+            parse_for("i", "", None, true, &oid).unwrap_err(),
+            "Bad value notation ()"
         );
         // Without a definition, the letter is trusted.
         assert_eq!(parse_for("i", "5", None, true, &oid), Ok(Value::Integer(5)));

@@ -185,6 +185,21 @@ fn the_modules_read_are_net_snmps() {
             &snmptranslate,
             strings(&["-Td", "1.3.6.1.2.1.99"]),
         ),
+        // A dotted OID that is not plain numbers, with no module under its root: the rest
+        // read as plain arcs (`(x.1)`), quoted strings as their octets.
+        (
+            "mibs :\n",
+            vec![],
+            &snmpget,
+            strings(&[
+                "-v2c",
+                "-c",
+                "public",
+                &target,
+                ".1.3.6.x.1",
+                ".1.3.6.1.2.1.1.\"ab\"",
+            ]),
+        ),
         // -TB: the names a regular expression matches, in snmptranslate's order.
         (
             "",

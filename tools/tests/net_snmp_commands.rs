@@ -325,6 +325,49 @@ fn every_command_prints_what_net_snmps_tool_prints() {
         assert_eq!(steady(&ours), steady(&theirs), "{command} {args:?}: {err}");
     }
 
+    // OIDs that do not translate: each said (snmpbulkget: the first), in net-snmp's words;
+    // dotted OIDs that are not plain numbers read as paths through the tree. stdout, stderr
+    // and exit code, the same.
+    let mut refused: Vec<(&str, &std::path::Path, Vec<&str>)> = Vec::new();
+    for (tool, path) in [("get", &get), ("getnext", &getnext), ("bulkget", &bulkget)] {
+        refused.push((
+            tool,
+            path.as_path(),
+            vec![
+                "-v2c",
+                "-c",
+                "public",
+                t,
+                "sysFoo.0",
+                "sysName.0",
+                "ifBar.1",
+            ],
+        ));
+    }
+    for dotted in [
+        ".1.3.6.1.2.1.1.99.x.2",
+        ".1.3.6.1.2.1.1.5.0.x",
+        ".5.x",
+        ".1.3.6.1.2.1.2.2.1.2.x",
+        ".1.3.6.1.2.1.2.2.1.2.1.x",
+        ".1.3.6.1.2.1.1.\"ab\"",
+    ] {
+        refused.push((
+            "get",
+            get.as_path(),
+            vec!["-v2c", "-c", "public", t, dotted],
+        ));
+    }
+    for (command, tool, args) in &refused {
+        let mut with_command = vec![*command];
+        with_command.extend(args);
+        assert_eq!(
+            snmpc(&with_command),
+            net_snmp_all(tool, args),
+            "{command} {args:?}"
+        );
+    }
+
     // Arguments the tools cannot use: exit 1, as net-snmp's tools (their words differ: clap's
     // usage text against net-snmp's). GETBULK over SNMPv1 is refused, not turned into GETNEXT.
     let usage_errors: [(&str, &std::path::Path, Vec<&str>); 6] = [
@@ -434,6 +477,26 @@ fn every_command_prints_what_net_snmps_tool_prints() {
         &["sysName.0", "I", "x"],
         &["sysName.0", "s"],
         &["sysName.0"],
+        // Every triple that cannot be used is said, after the shape of all of them is read:
+        // a type by its first letter, Counter32 and Counter64 not settable.
+        &[
+            "sysFoo.0",
+            "i",
+            "1",
+            "sysName.0",
+            "s",
+            "x",
+            "sysBar.0",
+            "i",
+            "2",
+        ],
+        &["sysServices.0", "i", "x", "ifMtu.1", "i", "y"],
+        &["sysFoo.0", "z", "1", "sysName.0", "i"],
+        &["sysName.0", "string", "typed-by-its-first-letter"],
+        &["ifInOctets.1", "c", "5"],
+        &["sysName.0", "b", "1,x"],
+        &["sysObjectID.0", "o", "sysFoo"],
+        &["sysObjectID.0", "o", ".1.3.6.1.2.1.1.99.x.2"],
         // -Ir: neither type nor range checked; the agent's answer said.
         &["-Ir", "sysServices.0", "i", "200"],
         &["-Ir", "sysName.0", "i", "5"],
