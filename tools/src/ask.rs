@@ -15,7 +15,7 @@ pub struct AgentOpts {
     /// The agent: `HOST` or `HOST:PORT` (port 161 when not given).
     pub agent: String,
     /// SNMP version: 1, 2c or 3.
-    #[arg(short = 'v', long, default_value = "2c", value_parser = ["1", "2c", "3"])]
+    #[arg(short = 'v', long = "snmp-version", default_value = "2c", value_parser = ["1", "2c", "3"])]
     pub version: String,
     /// The community (v1, v2c).
     #[arg(short = 'c', long, default_value = "public")]
@@ -591,9 +591,13 @@ pub fn agent_address(agent: &str, port: u16) -> Result<SocketAddr, String> {
         Some((ip, p)) if ip.parse::<std::net::Ipv4Addr>().is_ok() => format!("{ip}:{p}"),
         _ => with_port,
     };
+    // As net-snmp's tools say it; a port that is no number also says so.
     unbracketed
         .to_socket_addrs()
-        .map_err(|e| format!("{agent}: {e}"))?
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidInput => format!("Unknown host ({agent}) ({e})"),
+            _ => format!("Unknown host ({agent})"),
+        })?
         .find(|a| a.is_ipv6() || !v6_only)
         .ok_or_else(|| format!("{agent}: no {}address", if v6_only { "IPv6 " } else { "" }))
 }

@@ -304,6 +304,14 @@ enum Command {
 fn main() -> ExitCode {
     let args = config_lines(join_field_separator(std::env::args_os()));
     let as_net_snmp = net_snmp_tool(&args);
+    // `-V`/`--version` after a net-snmp tool's name: the version, whatever else is given.
+    if as_net_snmp && args.iter().skip(2).any(|a| a == "-V" || a == "--version") {
+        println!(
+            "snmpc (snmp-codegen) version: {}",
+            env!("CARGO_PKG_VERSION")
+        );
+        return ExitCode::SUCCESS;
+    }
     let parsed = Cli::command()
         .try_get_matches_from(args)
         .and_then(|m| Ok((Cli::from_arg_matches(&m)?, m)));

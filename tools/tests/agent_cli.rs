@@ -180,6 +180,41 @@ fn a_silent_agent_is_a_timeout_not_a_hang() {
     assert_eq!(err, format!("Timeout: No Response from {target}.\n"));
 }
 
+/// `-V` prints the version, as net-snmp's tools' `-V` does, whatever else is given; a host
+/// that does not resolve, or a port that is no port, is an unknown host in their words.
+#[test]
+fn version_and_unknown_hosts_as_net_snmps_tools_say_them() {
+    for args in [
+        &["get", "-V"][..],
+        &["walk", "-v2c", "--version", "127.0.0.1"],
+    ] {
+        let (out, err, code) = snmpc(args);
+        assert_eq!((code, err.as_str()), (0, ""), "{args:?}");
+        assert_eq!(
+            out,
+            format!(
+                "snmpc (snmp-codegen) version: {}\n",
+                env!("CARGO_PKG_VERSION")
+            )
+        );
+    }
+    let (_, err, code) = snmpc(&[
+        "get",
+        "-t",
+        "0.1",
+        "nosuchhost.invalid",
+        "1.3.6.1.2.1.1.1.0",
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(err, "snmpc: Unknown host (nosuchhost.invalid)\n");
+    let (_, err, code) = snmpc(&["get", "127.0.0.1:99999", "1.3.6.1.2.1.1.1.0"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("snmpc: Unknown host (127.0.0.1:99999) ("),
+        "{err}"
+    );
+}
+
 #[test]
 fn names_in_and_out_like_net_snmps_tools() {
     let (Some(snmpd), Some(snmpwalk)) = (support::tool("snmpd"), support::tool("snmpwalk")) else {
