@@ -188,7 +188,9 @@ impl Agent {
             o.max_walk_requests = limited.max_walk_requests;
             o.max_walk_time = limited.max_walk_time;
             o.walk_with = walk_with;
-            o.max_repetitions = app.max_repetitions.unwrap_or(10);
+            // At least one: with none, net-snmp's snmpbulkwalk asks again forever (snmpbulkget
+            // sends the 0 it is given).
+            o.max_repetitions = app.max_repetitions.unwrap_or(10).max(1);
             o.walk_checks_order = !app.no_check_increasing;
         })
     }
@@ -492,12 +494,13 @@ pub fn walk(
     let root = std::slice::from_ref(subtree.start());
     let started = std::time::Instant::now();
     let mut result = Ok(());
+    // The root's own value (-Ci, and below when nothing is under it), as snmpwalk's GET of
+    // it: what the agent answers, an exception too, is printed (and counted); an error-status
+    // answer (an SNMPv1 agent's noSuchName) prints nothing.
     if app.include_root {
         match agent.session.get(root) {
-            Ok(vbs) => vbs
-                .iter()
-                .filter(|vb| !vb.value.is_exception())
-                .for_each(|vb| print(&mut out, vb)),
+            Ok(vbs) => vbs.iter().for_each(|vb| print(&mut out, vb)),
+            Err(ClientError::ErrorStatus { .. }) => {}
             Err(e) => result = Err(e),
         }
     }
@@ -535,6 +538,7 @@ pub fn walk(
             Ok(vbs) => vbs.iter().for_each(|vb| {
                 let _ = writeln!(out, "{}", p.line(vb));
             }),
+            Err(ClientError::ErrorStatus { .. }) => {}
             Err(e) => result = Err(e),
         }
     }

@@ -158,7 +158,7 @@ impl AppOpts {
                 };
                 match c {
                     'n' => app.non_repeaters = Some(number()?),
-                    'r' => app.max_repetitions = Some(number()?.max(1)),
+                    'r' => app.max_repetitions = Some(number()?),
                     'i' => app.include_root = true,
                     'p' => app.print_count = true,
                     'h' => app.headers_only = true,
@@ -705,7 +705,7 @@ mod tests {
             (Some(1), Some(10), true, true)
         );
         assert_eq!(parse(&["f, "]).unwrap().separator.as_deref(), Some(", "));
-        assert_eq!(parse(&["r0"]).unwrap().max_repetitions, Some(1));
+        assert_eq!(parse(&["r0"]).unwrap().max_repetitions, Some(0));
         assert!(parse(&["r"]).unwrap_err().contains("-Cr10"));
         assert!(parse(&["x"]).unwrap_err().contains("-Cx"));
         assert!(

@@ -358,6 +358,27 @@ fn every_command_prints_what_net_snmps_tool_prints() {
             vec!["-v2c", "-c", "public", t, dotted],
         ));
     }
+    // GETBULK's max-repetitions 0 sent as given; a walk's GET of its root (-Ci, or when
+    // nothing is under it) prints an exception, counted, and nothing for a v1 noSuchName.
+    refused.push((
+        "bulkget",
+        bulkget.as_path(),
+        vec![
+            "-v2c", "-c", "public", "-Cn1", "-Cr0", t, "sysDescr", "sysORID",
+        ],
+    ));
+    for (version, root) in [
+        ("-v1", "1.3.6.1.2.1.1.99"),
+        ("-v1", "sysDescr.0"),
+        ("-v2c", "sysName"),
+        ("-v2c", "1.3.6.1.2.1.1.99"),
+    ] {
+        refused.push((
+            "walk",
+            walk.as_path(),
+            vec![version, "-c", "public", "-Ci", "-Cp", t, root],
+        ));
+    }
     for (command, tool, args) in &refused {
         let mut with_command = vec![*command];
         with_command.extend(args);
