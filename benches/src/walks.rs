@@ -6,7 +6,9 @@
 //! installed (pip, into a venv of its own; a note when not). Client CPU per request: ours
 //! from this process's rusage, snmpwalk's from the children's (their start included), gufo's
 //! from Python's process_time around its walks; the agent's from its schedstat. In turns,
-//! each case after the other on the same agent.
+//! each case after the other on the same agent. Under SNMPv2c a `udp floor` row sends as many
+//! prebuilt requests the same way (one send, one blocking receive each) and decodes nothing:
+//! the kernel's and the wake-ups' part of every client's figure, on this machine.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -20,7 +22,7 @@ use crate::process::{children_cpu, cpu_of, own_cpu};
 /// One measured case.
 #[derive(Debug, Clone)]
 pub struct WalkRow {
-    /// `snmp-client`, `snmpwalk`, `gufo_snmp`.
+    /// `snmp-client`, `snmpwalk`, `gufo_snmp`, or `udp floor` (prebuilt requests, nothing decoded).
     pub client: &'static str,
     /// `sync` or `async`.
     pub mode: &'static str,
@@ -147,6 +149,69 @@ fn net_snmp(port: u16, version: &str, op: &str, root: &str) -> Result<(), String
         }
     }
     Ok(())
+}
+
+/// A v2c GetNextRequest (`op` getnext) or GetBulkRequest (non-repeaters 0, max-repetitions
+/// 25) for sysDescr.0, community `public`, as BER: what the floor sends again and again.
+fn floor_request(op: &str) -> Vec<u8> {
+    let (tag, second, third) = if op == "getnext" {
+        (0xa1, 0, 0)
+    } else {
+        (0xa5, 0, 25)
+    };
+    let bindings = [
+        &[0x30, 0x0e, 0x30, 0x0c, 0x06, 0x08][..],
+        &[0x2b, 0x06, 0x01, 0x02, 0x01, 0x01, 0x01, 0x00, 0x05, 0x00],
+    ]
+    .concat();
+    let mut pdu = vec![0x02, 0x01, 0x01, 0x02, 0x01, second, 0x02, 0x01, third];
+    pdu.extend(&bindings);
+    let mut body = vec![0x02, 0x01, 0x01, 0x04, 0x06];
+    body.extend(b"public");
+    body.extend([tag, pdu.len() as u8]);
+    body.extend(pdu);
+    let mut message = vec![0x30, body.len() as u8];
+    message.extend(body);
+    message
+}
+
+/// The floor under every client's CPU per request: 4 threads, together `requests` times
+/// sending one prebuilt request to the agent and waiting for its answer (one send, one
+/// blocking receive, nothing encoded or decoded): what the kernel and the wake-ups cost this
+/// request pattern on this machine. Requests made.
+fn udp_floor(port: u16, op: &str, requests: u64) -> Result<u64, String> {
+    let request = floor_request(op);
+    let threads: Vec<_> = (0..4)
+        .map(|k| {
+            let request = request.clone();
+            // `requests` in all, the remainder spread over the first threads.
+            let each = requests / 4 + u64::from(k < requests % 4);
+            std::thread::spawn(move || -> Result<u64, String> {
+                let socket = std::net::UdpSocket::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
+                socket
+                    .connect(("127.0.0.1", port))
+                    .map_err(|e| e.to_string())?;
+                socket
+                    .set_read_timeout(Some(Duration::from_secs(2)))
+                    .map_err(|e| e.to_string())?;
+                let mut answer = vec![0u8; 65536];
+                for _ in 0..each {
+                    socket.send(&request).map_err(|e| e.to_string())?;
+                    socket
+                        .recv(&mut answer)
+                        .map_err(|e| format!("udp floor: no answer: {e}"))?;
+                }
+                Ok(each)
+            })
+        })
+        .collect();
+    threads
+        .into_iter()
+        .map(|t| {
+            t.join()
+                .map_err(|_| "a floor thread panicked".to_string())?
+        })
+        .sum()
 }
 
 /// gufo_snmp's walks, by a Python script: its CPU and wall seconds, as it measures them.
@@ -370,6 +435,11 @@ pub fn run(root: &str, gufo_too: bool, notes: &mut Vec<String>) -> Vec<WalkRow> 
                 reference,
                 || ours_async(&runtime, port, &who, op, root).map(Measured::Requests),
             ));
+            if version == "2c" {
+                results.push(timed(pid, ("udp floor", "sync", version, op), 0, || {
+                    udp_floor(port, op, reference).map(Measured::Requests)
+                }));
+            }
             results.push(timed(
                 pid,
                 ("snmpwalk", "sync", version, op),
@@ -444,4 +514,28 @@ pub fn json(rows: &[WalkRow]) -> serde_json::Value {
             })
             .collect(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use snmp_ber::Decode;
+    use snmp_messages::community_based_snmpv2::Message;
+    use snmp_messages::snmpv2_pdu::Pdus;
+
+    #[test]
+    fn the_floor_sends_the_walks_first_request() {
+        let getnext = super::floor_request("getnext");
+        let message = Message::from_ber(&getnext).expect("a message");
+        assert_eq!(message.community, b"public");
+        let Pdus::GetNextRequest(p) = message.data else {
+            panic!("not a GetNextRequest: {:?}", message.data);
+        };
+        let vb = p.0.variable_bindings.0.iter().next().unwrap().unwrap();
+        assert_eq!(vb.name.0.to_string(), "1.3.6.1.2.1.1.1.0");
+        let getbulk = super::floor_request("getbulk");
+        let Pdus::GetBulkRequest(b) = Message::from_ber(&getbulk).expect("a message").data else {
+            panic!("not a GetBulkRequest");
+        };
+        assert_eq!((b.0.non_repeaters, b.0.max_repetitions), (0, 25));
+    }
 }

@@ -9,7 +9,9 @@
 //! gufo_snmp's asyncio sessions (a Python script in a venv the benchmark makes) and net-snmp's
 //! asynchronous API (benches/c/netsnmp_poll.c, compiled here against libnetsnmp), polling the
 //! same agents with the same bound on requests in flight, a session (and a socket) per agent
-//! as their APIs have it, kept across rounds; measured by their own process time.
+//! as their APIs have it, kept across rounds; measured by their own process time. The floor
+//! ([`floor`]): the same v2c GETs as prebuilt datagrams from one socket in batches, nothing
+//! decoded: what the kernel and the wake-ups cost, under every client's figure.
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -22,12 +24,13 @@ use snmp_client::{Credentials, Options, UsmUser};
 
 use crate::process::{cpu_of, own_cpu};
 
+mod floor;
 mod peers;
 
 /// One measured row.
 #[derive(Debug, Clone)]
 pub struct PollRow {
-    /// `snmp-client`, `gufo_snmp` or `net-snmp`.
+    /// `snmp-client`, `gufo_snmp`, `net-snmp` or `udp floor`.
     pub client: &'static str,
     /// `2c` or `3`.
     pub version: &'static str,
@@ -284,6 +287,15 @@ pub fn run(
         }
     }
     let ours = rows.clone();
+    // The floor: the same GETs, prebuilt, from one socket in batches; nothing decoded.
+    if let Job::Get(oids) = &get {
+        let addrs: Vec<std::net::SocketAddr> =
+            (base..=last).map(|p| ([127, 0, 0, 1], p).into()).collect();
+        match floor::measure(&addrs, &floor::get_request(oids), (rounds, 256), pid) {
+            Ok(r) => rows.push(r),
+            Err(e) => notes.push(format!("poll: udp floor not measured: {e}")),
+        }
+    }
     match gufo_too.then(|| crate::walks::gufo_python(&crate::walks::gufo_venv())) {
         Some(Ok(python)) => {
             for version in ["2c", "3"] {
