@@ -677,16 +677,32 @@ pub fn is_absent(v: &VarBindValue<'_>) -> bool {
 /// Formats an octet string by an RFC 2579 octet-format DISPLAY-HINT, e.g. `1x:` for a MAC
 /// address, `255a` for text, `2d-1d-1d,1d:1d:1d.1d,1a1d:1d` for DateAndTime.
 pub fn format_octets(hint: &str, data: &[u8]) -> Result<String, MibError> {
-    format_octets_as(hint, data, true)
-}
-
-/// [`format_octets`] as net-snmp's tools print it: hexadecimal without leading zeros
-/// (`0:1b:21:3c:4d:5e`, their `%x`), everything else alike.
-pub fn format_octets_net_snmp(hint: &str, data: &[u8]) -> Result<String, MibError> {
     format_octets_as(hint, data, false)
 }
 
-fn format_octets_as(hint: &str, data: &[u8], pad_hex: bool) -> Result<String, MibError> {
+/// [`format_octets`] as net-snmp's tools print it: hexadecimal without leading zeros
+/// (`0:1b:21:3c:4d:5e`, their `%x`), and text (`a`, `t`) that holds a NUL octet as
+/// net-snmp's `sprint_realloc_asciistring` writes it: printable ASCII and white space kept
+/// (`\` and `"` escaped), every other octet a `.`.
+pub fn format_octets_net_snmp(hint: &str, data: &[u8]) -> Result<String, MibError> {
+    format_octets_as(hint, data, true)
+}
+
+/// net-snmp's text of octets that hold a NUL (see [`format_octets_net_snmp`]).
+fn ascii_or_dots(chunk: &[u8], out: &mut String) {
+    for &b in chunk {
+        match b {
+            b'\\' | b'"' => {
+                out.push('\\');
+                out.push(b as char);
+            }
+            0x20..=0x7e | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' => out.push(b as char),
+            _ => out.push('.'),
+        }
+    }
+}
+
+fn format_octets_as(hint: &str, data: &[u8], net_snmp: bool) -> Result<String, MibError> {
     let specs = parse_octet_hint(hint)?;
     let mut out = String::new();
     let mut pos = 0;
@@ -707,13 +723,14 @@ fn format_octets_as(hint: &str, data: &[u8], pad_hex: bool) -> Result<String, Mi
             let chunk = &data[pos..pos + take];
             pos += take;
             match spec.format {
+                b'a' | b't' if net_snmp && chunk.contains(&0) => ascii_or_dots(chunk, &mut out),
                 b'a' | b't' => out.push_str(&String::from_utf8_lossy(chunk)),
                 _ => {
                     let n = chunk
                         .iter()
                         .fold(0u128, |acc, &b| (acc << 8) | u128::from(b));
                     let _ = match spec.format {
-                        b'x' if pad_hex => write!(out, "{n:0width$x}", width = take * 2),
+                        b'x' if !net_snmp => write!(out, "{n:0width$x}", width = take * 2),
                         b'x' => write!(out, "{n:x}"),
                         b'o' => write!(out, "{n:o}"),
                         _ => write!(out, "{n}"),
@@ -853,6 +870,17 @@ mod tests {
             "0:1b:21:3c:4d:5e"
         );
         assert_eq!(format_octets("255a", b"eth0").unwrap(), "eth0");
+        // Text holding a NUL, as net-snmp prints it: ASCII and white space kept, `\` and `"`
+        // escaped, the rest dots; without a NUL, the octets as they are (UTF-8 kept).
+        let odd = [0x00, b'"', b'\\', b'A', 0x7f, b'\t', 0xe9, 0xc3, 0xa9];
+        assert_eq!(
+            format_octets_net_snmp("255a", &odd).unwrap(),
+            ".\\\"\\\\A.\t..."
+        );
+        assert_eq!(
+            format_octets_net_snmp("255a", "été".as_bytes()).unwrap(),
+            "été"
+        );
         // DateAndTime 2026-11-30,2:41:07.3,+0:0 (RFC 2579's example layout).
         let dt = [0x07, 0xea, 11, 30, 2, 41, 7, 3, b'+', 0, 0];
         assert_eq!(

@@ -430,8 +430,12 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         eprintln!("snmpc: {e}");
         ExitCode::from(2)
     };
+    // snmptrapd prints each binding's name whatever -Ov says.
     let output = match Output::parse(&opts.output.concat()) {
-        Ok(o) => o,
+        Ok(o) => Output {
+            value_only: false,
+            ..o
+        },
         Err(e) => return bad(e),
     };
     let (

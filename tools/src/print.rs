@@ -43,7 +43,8 @@ pub struct Output {
     /// No type, values in their short forms, and no `=` unless `-OQ` (net-snmp's quick print:
     /// `-Oq` and `-OQ` each turn it over, so `-Oqq` and `-OqQ` print types again).
     pub quick: bool,
-    /// The `=` kept under quick print (`-OQ`).
+    /// The `=` kept under quick print, and no `Wrong Type` said (`-OQ`: net-snmp's
+    /// QUICKE_PRINT, which a second `Q` leaves set).
     pub keep_equals: bool,
     /// The value alone (`-Ov`).
     pub value_only: bool,
@@ -244,6 +245,16 @@ impl Printer<'_> {
     /// A value: `TYPE: value`, or the value alone under `-Oq`/`-OQ`; shown as the object's
     /// `presentation` says when there is one.
     pub fn value(&self, v: &Value, presentation: Option<&Presentation>) -> String {
+        // A value of another type than its object's SYNTAX (an agent's mistake): said as
+        // net-snmp says it (not under -OQ), and shown as its own type shows it, without the
+        // object's enumeration, DISPLAY-HINT or UNITS.
+        if let Some(should_be) = presentation.and_then(|p| wrong_type(v, &p.base)) {
+            let own = self.value(v, None);
+            return match self.output.keep_equals {
+                true => own,
+                false => format!("Wrong Type (should be {should_be}): {own}"),
+            };
+        }
         let (kind, mut text) = self.typed(v, presentation);
         let units = presentation.and_then(|p| p.units.as_deref());
         if let (Some(u), false, true) = (units, self.output.no_units, kind.is_some()) {
@@ -394,6 +405,42 @@ impl Printer<'_> {
             d => format!("({t}) {d} days, {clock}"),
         }
     }
+}
+
+/// The type net-snmp names when `v` is not of SYNTAX `base` (`Gauge32 or Unsigned32`), or
+/// `None` when it is, when `base` is one net-snmp does not check, and for the exceptions.
+fn wrong_type(v: &Value, base: &str) -> Option<&'static str> {
+    use Value as V;
+    let (fits, name) = match base {
+        "INTEGER" | "Integer32" => (matches!(v, V::Integer(_)), "INTEGER"),
+        "OCTET STRING" => (matches!(v, V::OctetString(_)), "OCTET STRING"),
+        "BITS" => (matches!(v, V::OctetString(_)), "BITS"),
+        "OBJECT IDENTIFIER" => (matches!(v, V::ObjectIdentifier(_)), "OBJECT IDENTIFIER"),
+        "IpAddress" => (matches!(v, V::IpAddress(_)), "IpAddress"),
+        "NetworkAddress" => (matches!(v, V::IpAddress(_)), "NetworkAddress"),
+        "Counter32" | "Counter" => (matches!(v, V::Counter32(_)), "Counter32"),
+        "Gauge32" | "Gauge" | "Unsigned32" => (matches!(v, V::Gauge32(_)), "Gauge32 or Unsigned32"),
+        "TimeTicks" => (matches!(v, V::TimeTicks(_)), "Timeticks"),
+        // net-snmp takes the 64-bit numbers an Opaque wraps for a Counter64.
+        "Counter64" => {
+            let wrapped = |o: &[u8]| {
+                use OpaqueNumber as N;
+                let n = OpaqueNumber::from_opaque(o);
+                matches!(n, Some(N::Counter64(_) | N::Int64(_) | N::UInt64(_)))
+            };
+            let fits = match v {
+                V::Counter64(_) => true,
+                V::Opaque(o) => wrapped(o),
+                _ => false,
+            };
+            (fits, "Counter64")
+        }
+        "Opaque" => (matches!(v, V::Opaque(_)), "Opaque"),
+        "NULL" => (matches!(v, V::Null), "NULL"),
+        _ => return None,
+    };
+    let exception = matches!(v, V::NoSuchObject | V::NoSuchInstance | V::EndOfMibView);
+    (!fits && !exception).then_some(name)
 }
 
 /// The text of an OCTET STRING whose every octet is printable ASCII or white space (C's

@@ -239,6 +239,44 @@ fn traps_and_informs_reach_snmptrapd_as_net_snmps_do() {
             ],
         ),
     ];
+    // Values of another type than their objects' SYNTAX (`-Ir`: not checked before
+    // sending), said as `Wrong Type (should be INTEGER): Counter32: 5`; a DisplayString that
+    // holds a NUL, printed as net-snmp prints it.
+    cases.push((
+        "trap",
+        &snmptrap,
+        vec![
+            "-Ir",
+            "-v",
+            "2c",
+            "-c",
+            "public",
+            t,
+            "99",
+            "IF-MIB::linkDown",
+            "ifIndex.1",
+            "c",
+            "5",
+            "ifSpeed.1",
+            "c",
+            "6",
+            "ifHCInOctets.1",
+            "u",
+            "7",
+            "sysObjectID.0",
+            "s",
+            "not an OID",
+            "ifHighSpeed.1",
+            "c",
+            "1",
+            "ifAdminStatus.1",
+            "u",
+            "1",
+            "sysDescr.0",
+            "x",
+            "00 22 5C 41 7F 09 E9",
+        ],
+    ));
     let mut informv3 = v3.to_vec();
     informv3.extend([t, "7", "IF-MIB::linkUp", "ifDescr.1", "s", "eth0"]);
     cases.push(("inform", &snmpinform, informv3));
