@@ -146,6 +146,10 @@ fn int_u64_slow(r: Reader<'_>, c: &[u8]) -> Result<u64, DecodeError> {
 /// generated code checks itself (so the error names the constraint, not a Rust type's range).
 #[inline(always)]
 pub fn int_i128(r: &Reader<'_>, c: &[u8]) -> Result<i128, DecodeError> {
+    // One octet (an error-index, a small constrained value): minimal under any rules.
+    if let [b] = c {
+        return Ok(i128::from(*b as i8));
+    }
     der_minimal_integer(r, c)?;
     if (1..=8).contains(&c.len()) {
         return Ok(i128::from(sign_extend(be_bytes(c), c.len())));
@@ -232,6 +236,10 @@ mod tests {
             prop_assert_eq!(int_u64(&Reader::new(&cc), &cc).unwrap(), c);
             prop_assert_eq!(int_i64(&Reader::new(&ca), &ca).unwrap(), a as i64);
             prop_assert_eq!(int_i128(&Reader::new(&cc), &cc).unwrap(), c as i128);
+            prop_assert_eq!(int_i128(&Reader::new(&ca), &ca).unwrap(), a as i128);
+            // One octet, either sign (the fast path).
+            let small = contents(i128::from(a as i8));
+            prop_assert_eq!(int_i128(&Reader::new(&small), &small).unwrap(), i128::from(a as i8));
         }
 
         #[test]
