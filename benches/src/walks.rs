@@ -152,27 +152,13 @@ fn net_snmp(port: u16, version: &str, op: &str, root: &str) -> Result<(), String
 }
 
 /// A v2c GetNextRequest (`op` getnext) or GetBulkRequest (non-repeaters 0, max-repetitions
-/// 25) for sysDescr.0, community `public`, as BER: what the floor sends again and again.
+/// 25) for sysDescr.0: what the floor sends again and again.
 fn floor_request(op: &str) -> Vec<u8> {
-    let (tag, second, third) = if op == "getnext" {
-        (0xa1, 0, 0)
-    } else {
-        (0xa5, 0, 25)
-    };
-    let bindings = [
-        &[0x30, 0x0e, 0x30, 0x0c, 0x06, 0x08][..],
-        &[0x2b, 0x06, 0x01, 0x02, 0x01, 0x01, 0x01, 0x00, 0x05, 0x00],
-    ]
-    .concat();
-    let mut pdu = vec![0x02, 0x01, 0x01, 0x02, 0x01, second, 0x02, 0x01, third];
-    pdu.extend(&bindings);
-    let mut body = vec![0x02, 0x01, 0x01, 0x04, 0x06];
-    body.extend(b"public");
-    body.extend([tag, pdu.len() as u8]);
-    body.extend(pdu);
-    let mut message = vec![0x30, body.len() as u8];
-    message.extend(body);
-    message
+    let sys_descr = ["1.3.6.1.2.1.1.1.0".parse().expect("an OID")];
+    match op {
+        "getnext" => crate::poll::floor::v2c_request(0xa1, (0, 0), &sys_descr),
+        _ => crate::poll::floor::v2c_request(0xa5, (0, 25), &sys_descr),
+    }
 }
 
 /// The floor under every client's CPU per request: 4 threads, together `requests` times

@@ -35,8 +35,11 @@ fn tlv(tag: u8, contents: &[u8]) -> Vec<u8> {
     out
 }
 
-/// A v2c GetRequest (community `public`) of `oids`, as BER.
-pub(super) fn get_request(oids: &[OidBuf]) -> Vec<u8> {
+/// A v2c request (community `public`, request-id 1) of PDU identifier `tag` (0xa0 GET, 0xa1
+/// GETNEXT, 0xa5 GETBULK) whose second and third INTEGERs are `fields` (error-status and
+/// error-index, or non-repeaters and max-repetitions, each under 128), for `oids`, as BER: the
+/// datagram the floors send again and again.
+pub(crate) fn v2c_request(tag: u8, fields: (u8, u8), oids: &[OidBuf]) -> Vec<u8> {
     let bindings: Vec<u8> = oids
         .iter()
         .flat_map(|o| {
@@ -44,8 +47,8 @@ pub(super) fn get_request(oids: &[OidBuf]) -> Vec<u8> {
             tlv(0x30, &[name, vec![0x05, 0x00]].concat())
         })
         .collect();
-    let header = [0x02, 0x01, 0x01, 0x02, 0x01, 0x00, 0x02, 0x01, 0x00];
-    let pdu = tlv(0xa0, &[&header[..], &tlv(0x30, &bindings)].concat());
+    let header = [0x02, 0x01, 0x01, 0x02, 0x01, fields.0, 0x02, 0x01, fields.1];
+    let pdu = tlv(tag, &[&header[..], &tlv(0x30, &bindings)].concat());
     let version_and_community = [&[0x02, 0x01, 0x01][..], &tlv(0x04, b"public")].concat();
     tlv(0x30, &[version_and_community, pdu].concat())
 }
@@ -160,7 +163,7 @@ mod tests {
             .iter()
             .map(|s| s.parse().unwrap())
             .collect();
-        let bytes = get_request(&oids);
+        let bytes = v2c_request(0xa0, (0, 0), &oids);
         let message = Message::from_ber(&bytes).expect("a message");
         assert_eq!((message.version.0, message.community), (1, &b"public"[..]));
         let Pdus::GetRequest(get) = message.data else {

@@ -24,7 +24,7 @@ use snmp_client::{Credentials, Options, UsmUser};
 
 use crate::process::{cpu_of, own_cpu};
 
-mod floor;
+pub(crate) mod floor;
 mod peers;
 
 /// One measured row.
@@ -291,7 +291,12 @@ pub fn run(
     if let Job::Get(oids) = &get {
         let addrs: Vec<std::net::SocketAddr> =
             (base..=last).map(|p| ([127, 0, 0, 1], p).into()).collect();
-        match floor::measure(&addrs, &floor::get_request(oids), (rounds, 256), pid) {
+        match floor::measure(
+            &addrs,
+            &floor::v2c_request(0xa0, (0, 0), oids),
+            (rounds, 256),
+            pid,
+        ) {
             Ok(r) => rows.push(r),
             Err(e) => notes.push(format!("poll: udp floor not measured: {e}")),
         }
