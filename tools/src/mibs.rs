@@ -380,10 +380,10 @@ impl Mibs {
     pub fn dotted_to_oid(&self, text: &str) -> Result<Vec<u32>, String> {
         let path = text.trim_start_matches('.');
         // net-snmp keeps the low 32 bits of such an arc; it is refused here.
-        let too_big = |p: &&str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+        let all_digits = |p: &&str| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
         if let Some(digits) = path
             .split('.')
-            .find(|p| too_big(p) && p.parse::<u32>().is_err())
+            .find(|p| all_digits(p) && p.parse::<u32>().is_err())
         {
             return Err(format!("{digits}: an arc over 32 bits, at most 4294967295"));
         }
