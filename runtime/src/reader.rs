@@ -15,6 +15,19 @@ pub const MAX_DEPTH: usize = 32;
 /// accept them.
 const MAX_LENGTH_OCTETS: usize = 8;
 
+/// The contents and what follows them, for a long-form length of one or two octets in the
+/// fewest (`0x81 n` with n of 128 and more, `0x82 hi lo` with hi not zero) that fits in
+/// `rest`; `None` for every other length octet, for the caller's general path.
+#[inline(always)]
+fn minimal_long_form(l: u8, rest: &[u8]) -> Option<(&[u8], &[u8])> {
+    let (len, rest) = match (l, rest) {
+        (0x81, [n, rest @ ..]) if *n >= 0x80 => (*n as usize, rest),
+        (0x82, [hi, lo, rest @ ..]) if *hi != 0 => (usize::from(*hi) << 8 | usize::from(*lo), rest),
+        _ => return None,
+    };
+    (len <= rest.len()).then(|| rest.split_at(len))
+}
+
 /// A cursor over the contents of one BER value (or over the whole input).
 ///
 /// Borrowing: everything read is a slice of the original input, so decoded values borrow from it
@@ -220,13 +233,39 @@ impl<'a> Reader<'a> {
     /// `expected` describes the tag for the error message.
     #[inline(always)]
     pub fn read_tlv(&mut self, tag: u8, expected: &'static str) -> Result<&'a [u8], DecodeError> {
-        let buf = self.buf;
-        // Fast path: the expected identifier and a short-form length that fits.
-        if let [t, l, rest @ ..] = buf {
-            if *t == tag && *l < 0x80 && (*l as usize) <= rest.len() {
-                let (contents, after) = rest.split_at(*l as usize);
-                self.buf = after;
-                return Ok(contents);
+        // Fast path: the expected identifier and a short-form length that fits; for a
+        // constructed value (`tag` is a constant where this is inlined), the long form of one
+        // or two octets too.
+        if let [t, l, rest @ ..] = self.buf {
+            if *t == tag {
+                let framed = if *l < 0x80 {
+                    ((*l as usize) <= rest.len()).then(|| rest.split_at(*l as usize))
+                } else if tag & 0x20 != 0 {
+                    minimal_long_form(*l, rest)
+                } else {
+                    None
+                };
+                if let Some((contents, after)) = framed {
+                    self.buf = after;
+                    return Ok(contents);
+                }
+            }
+        }
+        self.read_tlv_long(tag, expected)
+    }
+
+    /// [`Reader::read_tlv`] past its short form: the long form of one or two octets, in the
+    /// fewest (lengths 128 to 65,535: every SNMP message, PDU and binding list over 127
+    /// octets), framed here with no stack frame; everything else, including what DER forbids,
+    /// goes on to the general path.
+    #[inline(never)]
+    fn read_tlv_long(&mut self, tag: u8, expected: &'static str) -> Result<&'a [u8], DecodeError> {
+        if let [t, l, rest @ ..] = self.buf {
+            if *t == tag {
+                if let Some((contents, after)) = minimal_long_form(*l, rest) {
+                    self.buf = after;
+                    return Ok(contents);
+                }
             }
         }
         self.read_tlv_slow(tag, expected)
@@ -234,23 +273,6 @@ impl<'a> Reader<'a> {
 
     #[inline(never)]
     fn read_tlv_slow(&mut self, tag: u8, expected: &'static str) -> Result<&'a [u8], DecodeError> {
-        // The long form in one or two octets, and in the fewest (lengths 128 to 65,535: every
-        // SNMP message, PDU and binding list over 127 octets), without the general checks;
-        // anything else, including what DER forbids, takes the general path below.
-        if let [t, l, rest @ ..] = self.buf {
-            let (len, rest) = match (*l, rest) {
-                (0x81, [n, rest @ ..]) if *n >= 0x80 => (*n as usize, rest),
-                (0x82, [hi, lo, rest @ ..]) if *hi != 0 => {
-                    (usize::from(*hi) << 8 | usize::from(*lo), rest)
-                }
-                _ => (usize::MAX, rest),
-            };
-            if *t == tag && len <= rest.len() {
-                let (contents, after) = rest.split_at(len);
-                self.buf = after;
-                return Ok(contents);
-            }
-        }
         match self.buf.first() {
             Some(&t) if t == tag => self.read_after_tag(1),
             Some(&t) => Err(self.unexpected(t, expected)),
@@ -514,6 +536,79 @@ mod tests {
         // Non-minimal long form is tolerated.
         assert_eq!(r.read_tlv(0x04, "OCTET STRING").unwrap(), b"c");
         r.finish().unwrap();
+    }
+
+    /// The long forms the fast path frames (`0x81 n`, `0x82 hi lo`, minimal) and those it
+    /// leaves to the general path (non-minimal: BER takes them, DER refuses them), at the
+    /// boundaries, fitting exactly and one octet short.
+    #[test]
+    fn long_forms_of_one_and_two_octets() {
+        let tlv = |len_octets: &[u8], contents: usize| {
+            let mut v = vec![0x04];
+            v.extend_from_slice(len_octets);
+            v.extend((0..contents).map(|i| i as u8));
+            v
+        };
+        for (len_octets, len) in [
+            (&[0x81, 0x80][..], 128usize),
+            (&[0x81, 0xff], 255),
+            (&[0x82, 0x01, 0x00], 256),
+            (&[0x82, 0xff, 0xff], 65535),
+            (&[0x81, 0x05], 5),
+            (&[0x82, 0x00, 0xc8], 200),
+        ] {
+            let minimal = len >= 0x80 && len_octets.len() == len_length_octets(len);
+            let whole = tlv(len_octets, len);
+            for rules in [Rules::Ber, Rules::Der] {
+                let mut r = Reader::with_rules(&whole, rules);
+                let got = r.read_tlv(0x04, "OCTET STRING");
+                if rules == Rules::Der && !minimal {
+                    let e = got.unwrap_err();
+                    assert_eq!(
+                        e.kind(),
+                        &DecodeErrorKind::NonMinimalLength { length: len as u64 }
+                    );
+                    assert_eq!(e.offset(), 1);
+                    continue;
+                }
+                assert_eq!(
+                    got.unwrap(),
+                    &whole[1 + len_octets.len()..],
+                    "{len_octets:x?}"
+                );
+                r.finish().unwrap();
+            }
+            let short = &whole[..whole.len() - 1];
+            let e = Reader::new(short)
+                .read_tlv(0x04, "OCTET STRING")
+                .unwrap_err();
+            assert_eq!(
+                e.kind(),
+                &DecodeErrorKind::LengthPastEnd {
+                    length: len as u64,
+                    available: len - 1
+                },
+                "{len_octets:x?}"
+            );
+            assert_eq!(e.offset(), 1);
+            // The right length behind another identifier is that tag's error.
+            let e = Reader::new(&whole)
+                .read_tlv(0x30, "SEQUENCE (0x30)")
+                .unwrap_err();
+            assert!(
+                matches!(e.kind(), DecodeErrorKind::UnexpectedTag { .. }),
+                "{e}"
+            );
+        }
+    }
+
+    /// Length octets after 0x81/0x82 in the fewest form.
+    fn len_length_octets(len: usize) -> usize {
+        if len < 0x100 {
+            2
+        } else {
+            3
+        }
     }
 
     #[test]

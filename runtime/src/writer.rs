@@ -159,6 +159,21 @@ impl<'b> Writer<'b> {
                     return Ok(());
                 }
             }
+        } else if tag & 0x20 != 0 && len <= 0xffff {
+            // A constructed value's long form of one or two length octets (every message, PDU
+            // and binding list over 127 octets; `tag` is a constant where this is inlined) as
+            // one four-octet store: `tag 0x81 n` after one free octet that stays free, or
+            // `tag 0x82 hi lo`.
+            let end = self.pos;
+            if let Some(at) = end.checked_sub(4).filter(|_| end <= self.buf.len()) {
+                let (word, n) = match u8::try_from(len) {
+                    Ok(n) => ([0, tag, 0x81, n], 3),
+                    Err(_) => ([tag, 0x82, (len >> 8) as u8, len as u8], 4),
+                };
+                self.buf[at..end].copy_from_slice(as_uninit(&word));
+                self.pos = end - n;
+                return Ok(());
+            }
         }
         self.put_length(len)?;
         self.put_u8(tag)
@@ -349,9 +364,17 @@ mod tests {
     fn headers_of_every_length_form() {
         let short_and_some_long = [0usize, 127, 128, 255, 256, 65535, 65536, 1 << 24];
         let longest = [(1 << 40) + 7, 1 << 47, usize::MAX >> 8, usize::MAX];
-        for len in short_and_some_long.into_iter().chain(longest) {
+        // Constructed and primitive identifiers take different paths for long forms; what
+        // was written before the header (the contents' last octets) stays as it was.
+        let written = b"xyz";
+        for (tag, len) in [0x30u8, 0x04].into_iter().flat_map(|t| {
+            short_and_some_long
+                .into_iter()
+                .chain(longest)
+                .map(move |l| (t, l))
+        }) {
             // X.690 8.1.3: the short form below 128, else 0x80 | n and n octets, no leading 0.
-            let mut want = vec![0x30];
+            let mut want = vec![tag];
             if len < 0x80 {
                 want.push(len as u8);
             } else {
@@ -363,16 +386,18 @@ mod tests {
                 want.push(0x80 | octets.len() as u8);
                 want.extend(octets);
             }
+            want.extend_from_slice(written);
             for room in want.len() - 1..want.len() + 10 {
                 let mut buf = vec![0xaa; room];
                 let mut w = Writer::new(&mut buf);
-                let put = w.put_header(0x30, len);
+                w.put_slice(written).unwrap();
+                let put = w.put_header(tag, len);
                 if room < want.len() {
-                    assert!(put.is_err(), "length {len} in {room}");
+                    assert!(put.is_err(), "{tag:#x} length {len} in {room}");
                     continue;
                 }
                 put.unwrap();
-                assert_eq!(w.written(), &want[..], "length {len} in {room}");
+                assert_eq!(w.written(), &want[..], "{tag:#x} length {len} in {room}");
             }
         }
     }
