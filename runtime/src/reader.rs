@@ -543,62 +543,59 @@ mod tests {
     /// boundaries, fitting exactly and one octet short.
     #[test]
     fn long_forms_of_one_and_two_octets() {
-        let tlv = |len_octets: &[u8], contents: usize| {
-            let mut v = vec![0x04];
-            v.extend_from_slice(len_octets);
-            v.extend((0..contents).map(|i| i as u8));
-            v
-        };
-        for (len_octets, len) in [
-            (&[0x81, 0x80][..], 128usize),
-            (&[0x81, 0xff], 255),
-            (&[0x82, 0x01, 0x00], 256),
-            (&[0x82, 0xff, 0xff], 65535),
-            (&[0x81, 0x05], 5),
-            (&[0x82, 0x00, 0xc8], 200),
-        ] {
-            let minimal = len >= 0x80 && len_octets.len() == len_length_octets(len);
-            let whole = tlv(len_octets, len);
-            for rules in [Rules::Ber, Rules::Der] {
-                let mut r = Reader::with_rules(&whole, rules);
-                let got = r.read_tlv(0x04, "OCTET STRING");
-                if rules == Rules::Der && !minimal {
-                    let e = got.unwrap_err();
-                    assert_eq!(
-                        e.kind(),
-                        &DecodeErrorKind::NonMinimalLength { length: len as u64 }
-                    );
-                    assert_eq!(e.offset(), 1);
-                    continue;
+        // A primitive identifier (long forms out of line) and a constructed one (inline).
+        for (tag, other) in [(0x04u8, 0x30u8), (0x30, 0x04)] {
+            let tlv = |len_octets: &[u8], contents: usize| {
+                let mut v = vec![tag];
+                v.extend_from_slice(len_octets);
+                v.extend((0..contents).map(|i| i as u8));
+                v
+            };
+            for (len_octets, len) in [
+                (&[0x81, 0x80][..], 128usize),
+                (&[0x81, 0xff], 255),
+                (&[0x82, 0x01, 0x00], 256),
+                (&[0x82, 0xff, 0xff], 65535),
+                (&[0x81, 0x05], 5),
+                (&[0x82, 0x00, 0xc8], 200),
+            ] {
+                let what = format!("{tag:#x} {len_octets:x?}");
+                let minimal = len >= 0x80 && len_octets.len() == len_length_octets(len);
+                let whole = tlv(len_octets, len);
+                for rules in [Rules::Ber, Rules::Der] {
+                    let mut r = Reader::with_rules(&whole, rules);
+                    let got = r.read_tlv(tag, "the tag");
+                    if rules == Rules::Der && !minimal {
+                        let e = got.unwrap_err();
+                        assert_eq!(
+                            e.kind(),
+                            &DecodeErrorKind::NonMinimalLength { length: len as u64 },
+                            "{what}"
+                        );
+                        assert_eq!(e.offset(), 1);
+                        continue;
+                    }
+                    assert_eq!(got.unwrap(), &whole[1 + len_octets.len()..], "{what}");
+                    r.finish().unwrap();
                 }
+                let short = &whole[..whole.len() - 1];
+                let e = Reader::new(short).read_tlv(tag, "the tag").unwrap_err();
                 assert_eq!(
-                    got.unwrap(),
-                    &whole[1 + len_octets.len()..],
-                    "{len_octets:x?}"
+                    e.kind(),
+                    &DecodeErrorKind::LengthPastEnd {
+                        length: len as u64,
+                        available: len - 1
+                    },
+                    "{what}"
                 );
-                r.finish().unwrap();
+                assert_eq!(e.offset(), 1);
+                // The right length behind another identifier is that tag's error.
+                let e = Reader::new(&whole).read_tlv(other, "another").unwrap_err();
+                assert!(
+                    matches!(e.kind(), DecodeErrorKind::UnexpectedTag { .. }),
+                    "{what}: {e}"
+                );
             }
-            let short = &whole[..whole.len() - 1];
-            let e = Reader::new(short)
-                .read_tlv(0x04, "OCTET STRING")
-                .unwrap_err();
-            assert_eq!(
-                e.kind(),
-                &DecodeErrorKind::LengthPastEnd {
-                    length: len as u64,
-                    available: len - 1
-                },
-                "{len_octets:x?}"
-            );
-            assert_eq!(e.offset(), 1);
-            // The right length behind another identifier is that tag's error.
-            let e = Reader::new(&whole)
-                .read_tlv(0x30, "SEQUENCE (0x30)")
-                .unwrap_err();
-            assert!(
-                matches!(e.kind(), DecodeErrorKind::UnexpectedTag { .. }),
-                "{e}"
-            );
         }
     }
 
