@@ -27,4 +27,5 @@ pub mod trace;
 pub mod trapd_conf;
 pub mod trapfmt;
 pub mod traphandle;
+pub mod usage;
 pub mod view;

@@ -304,6 +304,7 @@ enum Command {
 fn main() -> ExitCode {
     let args = config_lines(join_field_separator(std::env::args_os()));
     let as_net_snmp = net_snmp_tool(&args);
+    let tool = command_name(&args).map(str::to_string);
     // `-V`/`--version` after a net-snmp tool's name: the version, whatever else is given.
     if as_net_snmp && args.iter().skip(2).any(|a| a == "-V" || a == "--version") {
         println!(
@@ -317,9 +318,24 @@ fn main() -> ExitCode {
         .and_then(|m| Ok((Cli::from_arg_matches(&m)?, m)));
     let (mut cli, matches) = match parsed {
         Ok(parsed) => parsed,
-        // net-snmp's tools exit 1 on a usage error (clap's own exit is 2).
+        // net-snmp's tools exit 1 on a usage error (clap's own exit is 2), and say what is
+        // missing in their words.
         Err(e) if as_net_snmp && e.use_stderr() => {
-            let _ = e.print();
+            let missing = match (e.kind(), e.get(clap::error::ContextKind::InvalidArg)) {
+                (
+                    clap::error::ErrorKind::MissingRequiredArgument,
+                    Some(clap::error::ContextValue::Strings(names)),
+                ) => tool
+                    .as_deref()
+                    .and_then(|t| snmpc::usage::missing_arguments(t, names)),
+                _ => None,
+            };
+            match missing {
+                Some(text) => eprint!("{text}"),
+                None => {
+                    let _ = e.print();
+                }
+            }
             return agent::USAGE;
         }
         Err(e) => e.exit(),
@@ -505,13 +521,16 @@ fn net_snmp_tool(args: &[std::ffi::OsString]) -> bool {
         "translate",
         "listen",
     ];
-    let command = args
-        .iter()
+    command_name(args).is_some_and(|c| TOOLS.contains(&c))
+}
+
+/// The command `args` name (`get`, `walk`, ...): the first argument after the program's
+/// name that is not an option.
+fn command_name(args: &[std::ffi::OsString]) -> Option<&str> {
+    args.iter()
         .skip(1)
-        .find(|a| !a.to_string_lossy().starts_with('-'));
-    command
+        .find(|a| !a.to_string_lossy().starts_with('-'))
         .and_then(|c| c.to_str())
-        .is_some_and(|c| TOOLS.contains(&c))
 }
 
 /// As net-snmp's tools: output into a pipe its reader has closed (`snmpc walk ... | head`)

@@ -383,3 +383,35 @@ fn defaults_from_snmp_conf() {
     );
     assert_eq!((code, out.as_str()), (Some(0), "interop-test\n"), "{err}");
 }
+
+/// A command line that lacks the agent, the OIDs, the table or the trap's parameters: the
+/// first line net-snmp's tool prints (what is missing) and its USAGE line, then exit 1, as
+/// net-snmp's tool does; nothing on standard output.
+#[test]
+fn missing_arguments_said_as_net_snmps_tools_say_them() {
+    let cases: [&[&str]; 10] = [
+        &["get", "-v2c", "-c", "public"],
+        &["getnext", "-v2c", "-c", "public", "127.0.0.1:1"],
+        &["bulkget", "-v2c", "-c", "public"],
+        &["walk", "-v2c", "-c", "public"],
+        &["bulkwalk", "-v1"],
+        &["set", "-v2c", "-c", "public", "127.0.0.1:1"],
+        &["table", "-v2c", "-c", "public", "127.0.0.1:1"],
+        &["table", "-v2c", "-c", "public"],
+        &["status", "-v2c", "-c", "public"],
+        &["trap", "-v2c", "-c", "public", "127.0.0.1:1"],
+    ];
+    for args in cases {
+        let name = format!("snmp{}", args[0]);
+        let Some(tool) = support::tool(&name) else {
+            support::require_or_skip("net-snmp's tools not found (apt-get install -y snmp)");
+            return;
+        };
+        let (their_out, their_err, their_code) = run::net_snmp_tool(&tool, &args[1..]);
+        let (out, err, code) = snmpc(args);
+        let first_two = |e: &str| e.lines().take(2).collect::<Vec<_>>().join("\n");
+        assert_eq!(first_two(&err), first_two(&their_err), "{args:?}");
+        assert_eq!((code, their_code), (1, 1), "{args:?}");
+        assert_eq!((out.as_str(), their_out.as_str()), ("", ""), "{args:?}");
+    }
+}
