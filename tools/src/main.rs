@@ -152,8 +152,8 @@ enum Command {
         agent: ask::AgentOpts,
         #[command(flatten)]
         app: ask::AppOpts,
-        /// OIDs: names or numbers, the non-repeaters first.
-        #[arg(required = true)]
+        /// OIDs: names or numbers, the non-repeaters first (none: a request of no bindings,
+        /// as snmpbulkget sends it).
         oids: Vec<String>,
     },
     /// Walk a subtree by GETNEXT, as snmpwalk (`-Ci` the root's own value first, `-Cp` the

@@ -324,6 +324,15 @@ fn every_command_prints_what_net_snmps_tool_prints() {
         );
         assert_eq!(steady(&ours), steady(&theirs), "{command} {args:?}: {err}");
     }
+    // A GETBULK of no OIDs: a request of no bindings, answered with none; nothing printed.
+    let args = ["-v2c", "-c", "public", t];
+    let (ours, err, code) = snmpc(&[&["bulkget"][..], &args].concat());
+    let (theirs, their_err, their_code) = net_snmp_all(&bulkget, &args);
+    assert_eq!((ours.as_str(), err.as_str(), code), ("", "", 0));
+    assert_eq!(
+        (theirs.as_str(), their_err.as_str(), their_code),
+        ("", "", 0)
+    );
 
     // OIDs that do not translate: each said (snmpbulkget: the first), in net-snmp's words;
     // dotted OIDs that are not plain numbers read as paths through the tree. stdout, stderr
