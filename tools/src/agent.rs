@@ -112,8 +112,10 @@ impl Agent {
         args: &[String],
         adjust: impl FnOnce(&mut snmp_client::Options),
     ) -> Result<Agent, ExitCode> {
-        let mut output = Output::parse(&opts.output.concat()).map_err(bad_arguments)?;
-        let input = ask::Input::parse(&opts.input).map_err(bad_arguments)?;
+        let refuse = crate::usage::refuse_option;
+        let mut output = Output::parse(&opts.output.concat()).map_err(refuse)?;
+        let input = ask::Input::parse(&opts.input).map_err(refuse)?;
+        opts.security_words().map_err(refuse)?;
         output.json = opts.json;
         output.no_hints = input.no_hints;
         let choice = MibChoice::new(&opts.mib_dirs, opts.mib_modules.as_deref());
@@ -364,7 +366,7 @@ fn ask(
     // snmpget's and snmpgetnext's `-Cf` (do not fix) is snmptable's `-Cf` letter.
     let fix = match app.parse() {
         Ok(app) => app.separator.is_none(),
-        Err(e) => return bad_arguments(e),
+        Err(e) => return crate::usage::refuse_flag(e),
     };
     let mut agent = match Agent::open(opts, oids, |_| {}) {
         Ok(a) => a,
@@ -418,7 +420,7 @@ pub fn getnext(opts: &AgentOpts, app: &AppOpts, oids: &[String]) -> ExitCode {
 pub fn bulkget(opts: &AgentOpts, app: &AppOpts, oids: &[String]) -> ExitCode {
     let parsed = match app.parse() {
         Ok(a) => a,
-        Err(e) => return bad_arguments(e),
+        Err(e) => return crate::usage::refuse_flag(e),
     };
     if opts.version == "1" {
         return bad_arguments("Cannot send V2 PDU on V1 session");
@@ -461,7 +463,7 @@ pub fn walk(
 ) -> ExitCode {
     let app = match app.parse() {
         Ok(a) => a,
-        Err(e) => return bad_arguments(e),
+        Err(e) => return crate::usage::refuse_flag(e),
     };
     if bulk && opts.version == "1" {
         return bad_arguments("Cannot send V2 PDU on V1 session");

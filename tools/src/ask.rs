@@ -14,8 +14,8 @@ use snmp_client::{Credentials, Options, UsmUser};
 pub struct AgentOpts {
     /// The agent: `HOST` or `HOST:PORT` (port 161 when not given).
     pub agent: String,
-    /// SNMP version: 1, 2c or 3.
-    #[arg(short = 'v', long = "snmp-version", default_value = "2c", value_parser = ["1", "2c", "3"])]
+    /// SNMP version: 1, 2c or 3 (`2C` too, as net-snmp's tools take it).
+    #[arg(short = 'v', long = "snmp-version", default_value = "2c", value_parser = snmp_version)]
     pub version: String,
     /// The community (v1, v2c).
     #[arg(short = 'c', long, default_value = "public")]
@@ -38,11 +38,11 @@ pub struct AgentOpts {
     /// The context engine ID (v3's contextEngineID, hex; default the agent's own engine).
     #[arg(short = 'E', long = "context-engine-id", value_name = "HEX")]
     pub context_engine_id: Option<String>,
-    /// Seconds to wait for each answer.
-    #[arg(short = 't', long, default_value_t = 1.0)]
+    /// Seconds to wait for each answer (more than 0).
+    #[arg(short = 't', long, default_value_t = 1.0, value_parser = timeout_seconds, allow_hyphen_values = true)]
     pub timeout: f64,
     /// How many times a request is sent again.
-    #[arg(short = 'r', long, default_value_t = 2)]
+    #[arg(short = 'r', long, default_value_t = 2, allow_hyphen_values = true)]
     pub retries: u32,
     /// The MIB path, as net-snmp's `-M` (`:`-separated; `+DIR` after the path `MIBDIRS`,
     /// snmp.conf's `mibdirs` or net-snmp's directories give, `-DIR` before it; repeat to add).
@@ -176,9 +176,8 @@ impl AppOpts {
                         app.separator = Some(chars.by_ref().collect());
                     }
                     other => {
-                        return Err(format!(
-                        "-C{other}: unknown application option (known: n<N> r<N> i I p c c<N> t E<OID> f<SEP> h H l b B w<N>)"
-                    ))
+                        // net-snmp's words for it.
+                        return Err(format!("Unknown flag passed to -C: {other}"));
                     }
                 }
             }
@@ -265,14 +264,17 @@ pub fn protocols<'a>(
 ) -> Result<Protocols<'a>, String> {
     let auth = match auth {
         Some((p, pw)) => Some((
-            AuthProtocol::from_name(p).map_err(|e| e.to_string())?,
+            AuthProtocol::from_name(p).map_err(|_| {
+                format!("Invalid authentication protocol specified after -3a flag: {p}")
+            })?,
             pw.as_bytes(),
         )),
         None => None,
     };
     let privacy = match privacy {
         Some((p, pw)) => Some((
-            PrivProtocol::from_name(p).map_err(|e| e.to_string())?,
+            PrivProtocol::from_name(p)
+                .map_err(|_| format!("Invalid privacy protocol specified after -3x flag: {p}"))?,
             pw.as_bytes(),
         )),
         None => None,
@@ -330,6 +332,23 @@ pub fn local_engine_boots(id: &[u8]) -> u32 {
     })
 }
 
+/// `-v`: 1, 2c or 3, in either case (`2C`), as net-snmp's tools read it.
+fn snmp_version(text: &str) -> Result<String, String> {
+    let lower = text.to_ascii_lowercase();
+    match lower.as_str() {
+        "1" | "2c" | "3" => Ok(lower),
+        _ => Err("expected 1, 2c or 3".into()),
+    }
+}
+
+/// `-t`: seconds, more than none (net-snmp's tools refuse 0 too).
+fn timeout_seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(t) if t > 0.0 && t.is_finite() => Ok(t),
+        _ => Err("expected a number of seconds above 0".into()),
+    }
+}
+
 /// The security level of `-l`, by net-snmp's names and aliases: (authentication, privacy).
 fn level(text: &str) -> Result<(bool, bool), String> {
     match text.to_ascii_lowercase().as_str() {
@@ -337,7 +356,7 @@ fn level(text: &str) -> Result<(bool, bool), String> {
         "authnopriv" | "auth" | "anp" | "2" => Ok((true, false)),
         "authpriv" | "priv" | "ap" | "3" => Ok((true, true)),
         _ => Err(format!(
-            "-l {text}: expected noAuthNoPriv, authNoPriv or authPriv"
+            "Invalid security level specified after -3l flag: {text}"
         )),
     }
 }
@@ -429,9 +448,8 @@ impl Input {
                     's' => input.suffix = chars.by_ref().collect(),
                     'S' => input.prefix = chars.by_ref().collect(),
                     other => {
-                        return Err(format!(
-                            "-I{other}: unknown input option (these are known: R r b u h s S)"
-                        ))
+                        // net-snmp's words for it.
+                        return Err(format!("Unknown input option passed to -I: {other}."));
                     }
                 }
             }
@@ -457,6 +475,16 @@ impl AgentOpts {
     /// Whether OIDs are printed as numbers (`-On`).
     pub fn numeric(&self) -> bool {
         self.output.iter().any(|o| o.contains('n'))
+    }
+
+    /// `-l`, `-a` and `-x` checked for names net-snmp's tools know: their words for one
+    /// they do not (`Invalid security level specified after -3l flag: bogus`), before
+    /// anything else is read.
+    pub fn security_words(&self) -> Result<(), String> {
+        if let Some(l) = &self.level {
+            level(l)?;
+        }
+        self.usm.protocols().map(|_| ())
     }
 
     /// The agent's address and the session's credentials and options, or why not.
@@ -707,7 +735,7 @@ mod tests {
         assert_eq!(parse(&["f, "]).unwrap().separator.as_deref(), Some(", "));
         assert_eq!(parse(&["r0"]).unwrap().max_repetitions, Some(0));
         assert!(parse(&["r"]).unwrap_err().contains("-Cr10"));
-        assert!(parse(&["x"]).unwrap_err().contains("-Cx"));
+        assert_eq!(parse(&["x"]).unwrap_err(), "Unknown flag passed to -C: x");
         assert!(
             level("authPriv").unwrap() == (true, true)
                 && level("noauth").unwrap() == (false, false)
@@ -757,6 +785,9 @@ mod tests {
         assert!(input.best_match && input.no_hints && !input.unchecked);
         assert_eq!(input.around("sysName"), "SNMPv2-MIB::sysName.0");
         assert_eq!(groups(&["R"]).unwrap().around("x"), "x");
-        assert!(groups(&["rz"]).unwrap_err().contains("-Iz"));
+        assert_eq!(
+            groups(&["rz"]).unwrap_err(),
+            "Unknown input option passed to -I: z."
+        );
     }
 }

@@ -305,6 +305,9 @@ fn main() -> ExitCode {
     let args = config_lines(join_field_separator(std::env::args_os()));
     let as_net_snmp = net_snmp_tool(&args);
     let tool = command_name(&args).map(str::to_string);
+    if let Some(t) = &tool {
+        snmpc::usage::set_tool(t);
+    }
     // `-V`/`--version` after a net-snmp tool's name: the version, whatever else is given.
     if as_net_snmp && args.iter().skip(2).any(|a| a == "-V" || a == "--version") {
         println!(
@@ -321,13 +324,22 @@ fn main() -> ExitCode {
         // net-snmp's tools exit 1 on a usage error (clap's own exit is 2), and say what is
         // missing in their words.
         Err(e) if as_net_snmp && e.use_stderr() => {
-            let missing = match (e.kind(), e.get(clap::error::ContextKind::InvalidArg)) {
+            use clap::error::{ContextKind, ContextValue, ErrorKind};
+            let value = match e.get(ContextKind::InvalidValue) {
+                Some(ContextValue::String(v)) => v.as_str(),
+                _ => "",
+            };
+            let missing = match (tool.as_deref(), e.kind(), e.get(ContextKind::InvalidArg)) {
                 (
-                    clap::error::ErrorKind::MissingRequiredArgument,
-                    Some(clap::error::ContextValue::Strings(names)),
-                ) => tool
-                    .as_deref()
-                    .and_then(|t| snmpc::usage::missing_arguments(t, names)),
+                    Some(t),
+                    ErrorKind::MissingRequiredArgument,
+                    Some(ContextValue::Strings(names)),
+                ) => snmpc::usage::missing_arguments(t, names),
+                (
+                    Some(t),
+                    ErrorKind::InvalidValue | ErrorKind::ValueValidation,
+                    Some(ContextValue::String(arg)),
+                ) => snmpc::usage::invalid_value(t, arg, value),
                 _ => None,
             };
             match missing {

@@ -52,7 +52,7 @@ pub fn trap(opts: &AgentOpts, app: &AppOpts, args: &[String]) -> ExitCode {
         }
         Ok(a) if a.include_root => return inform(opts, args),
         Ok(_) => {}
-        Err(e) => return bad_arguments(e),
+        Err(e) => return crate::usage::refuse_flag(e),
     }
     let opts = to_trap_port(opts);
     let mut agent = match Agent::open(&opts, args, |_| {}) {

@@ -18,7 +18,15 @@ use crate::print::Printer;
 pub fn table(opts: &AgentOpts, app: &AppOpts, limits: &WalkLimits, table: &str) -> ExitCode {
     let app = match app.parse() {
         Ok(a) => a,
-        Err(e) => return bad_arguments(e),
+        // snmptable's words for a letter it does not know, and its USAGE line.
+        Err(e) => {
+            return match e.strip_prefix("Unknown flag passed to -C: ") {
+                Some(letter) => {
+                    crate::usage::refuse_option(format!("Bad option after -C: {letter}"))
+                }
+                None => crate::usage::refuse_flag(e),
+            }
+        }
     };
     let walk_with = match app.no_bulk {
         true => WalkWith::GetNext,

@@ -1,6 +1,36 @@
 //! net-snmp's words for a command line that lacks what its tool needs: the line the tool
 //! prints first (`No hostname specified.`, `Missing object name`, ...) and its `USAGE:` line.
 
+use std::process::ExitCode;
+use std::sync::OnceLock;
+
+/// The command this process runs (`get`, `walk`, ...), for the USAGE line of its refusals.
+static TOOL: OnceLock<String> = OnceLock::new();
+
+/// Notes the command this process runs; once, at its start.
+pub fn set_tool(tool: &str) {
+    let _ = TOOL.set(tool.to_string());
+}
+
+/// Says `first` (net-snmp's words for an option or option letter its tool cannot use, such
+/// as `Unknown output option passed to -O: w.`) and the tool's USAGE line on stderr, as
+/// net-snmp's tool does; exit 1.
+pub fn refuse_option(first: impl std::fmt::Display) -> ExitCode {
+    let tool = TOOL.get().map_or("", String::as_str);
+    match usage_line(tool) {
+        Some(usage) => eprint!("{first}\n{usage}\n  (snmpc {tool} --help lists the options)\n"),
+        None => eprintln!("{first}"),
+    }
+    ExitCode::FAILURE
+}
+
+/// Says `first` (net-snmp's words for a `-C` letter its tool does not know: `Unknown flag
+/// passed to -C: z`) alone on stderr, as net-snmp's tools do; exit 1.
+pub fn refuse_flag(first: impl std::fmt::Display) -> ExitCode {
+    eprintln!("{first}");
+    ExitCode::FAILURE
+}
+
 /// The `USAGE:` line of net-snmp's tool that `snmpc TOOL` stands in for, if there is one.
 pub fn usage_line(tool: &str) -> Option<&'static str> {
     Some(match tool {
@@ -44,6 +74,25 @@ pub fn missing_arguments(tool: &str, missing: &[String]) -> Option<String> {
     ))
 }
 
+/// net-snmp's words for a value its tools cannot use after `-v`, `-t` or `-r` (`arg` as the
+/// argument parser names the option: `--snmp-version <VERSION>`), with the tool's USAGE line;
+/// `None` for other options and for commands that stand in for no net-snmp tool.
+pub fn invalid_value(tool: &str, arg: &str, value: &str) -> Option<String> {
+    let first = if arg.starts_with("--snmp-version") {
+        format!("Invalid version specified after -v flag: {value}")
+    } else if arg.starts_with("--timeout") {
+        "Invalid timeout in seconds after -t flag.".to_string()
+    } else if arg.starts_with("--retries") {
+        "Invalid number of retries after -r flag.".to_string()
+    } else {
+        return None;
+    };
+    Some(format!(
+        "{first}\n{}\n  (snmpc {tool} --help lists the options)\n",
+        usage_line(tool)?
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,5 +124,30 @@ mod tests {
             )
         );
         assert_eq!(missing_arguments("decode", &missing(&["<HEX>"])), None);
+    }
+
+    #[test]
+    fn values_of_v_t_and_r_refused_in_net_snmps_words() {
+        assert_eq!(
+            invalid_value("get", "--snmp-version <VERSION>", "4").as_deref(),
+            Some(
+                "Invalid version specified after -v flag: 4\n\
+                 USAGE: snmpget [OPTIONS] AGENT OID [OID]...\n  \
+                 (snmpc get --help lists the options)\n"
+            )
+        );
+        let first = |arg: &str| {
+            invalid_value("walk", arg, "x").map(|t| t.lines().next().unwrap().to_string())
+        };
+        assert_eq!(
+            first("--timeout <TIMEOUT>").as_deref(),
+            Some("Invalid timeout in seconds after -t flag.")
+        );
+        assert_eq!(
+            first("--retries <RETRIES>").as_deref(),
+            Some("Invalid number of retries after -r flag.")
+        );
+        assert_eq!(first("--community <COMMUNITY>"), None);
+        assert_eq!(invalid_value("decode", "--timeout <TIMEOUT>", "x"), None);
     }
 }

@@ -415,3 +415,55 @@ fn missing_arguments_said_as_net_snmps_tools_say_them() {
         assert_eq!((out.as_str(), their_out.as_str()), ("", ""), "{args:?}");
     }
 }
+
+/// Option values and letters net-snmp's tools do not take (`-v 4`, `-t 0`, `-r x`, `-Ow`,
+/// `-Iz`, `-l bogus`, `-a MD6`, `-x DES3`, `-Cz`): said in their words, with their USAGE line
+/// where they print it, exit 1; `-v 2C` taken as they take it. No agent is asked.
+#[test]
+fn option_values_refused_as_net_snmps_tools_refuse_them() {
+    let t = "127.0.0.1:1";
+    let oid = ".1.3.6.1.2.1.1.5.0";
+    let v3 = ["-v3", "-u", "x", "-l", "authPriv"];
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["get", "-v", "4", "-c", "public", t, oid],
+        vec!["get", "-v2c", "-c", "public", "-t", "0", t, oid],
+        vec!["get", "-v2c", "-c", "public", "-t", "abc", t, oid],
+        vec!["getnext", "-v2c", "-c", "public", "-r", "x", t, oid],
+        vec!["get", "-v2c", "-c", "public", "-r", "-1", t, oid],
+        vec!["get", "-v2c", "-c", "public", "-Ow", t, oid],
+        vec!["walk", "-v2c", "-c", "public", "-Iz", t, oid],
+        vec!["get", "-v3", "-u", "x", "-l", "bogus", t, oid],
+        [&v3[..], &["-a", "MD6", "-A", "abcdefgh", t, oid]].concat(),
+        [
+            &v3[..],
+            &[
+                "-a", "SHA", "-A", "abcdefgh", "-x", "DES3", "-X", "abcdefgh", t, oid,
+            ],
+        ]
+        .concat(),
+        vec!["walk", "-v2c", "-c", "public", "-Cz", t, oid],
+        vec!["bulkget", "-v2c", "-c", "public", "-Cz", t, oid],
+        vec!["table", "-v2c", "-c", "public", "-Cz", t, oid],
+    ];
+    for args in &cases {
+        let name = format!("snmp{}", args[0]);
+        let Some(tool) = support::tool(&name) else {
+            support::require_or_skip("net-snmp's tools not found (apt-get install -y snmp)");
+            return;
+        };
+        let (_, their_err, their_code) = run::net_snmp_tool(&tool, &args[1..]);
+        let (out, err, code) = snmpc(args);
+        let first_two = |e: &str| e.lines().take(2).collect::<Vec<_>>().join("\n");
+        assert_eq!(first_two(&err), first_two(&their_err), "{args:?}");
+        assert!(!err.is_empty(), "{args:?}");
+        assert_eq!((code, their_code, out.as_str()), (1, 1, ""), "{args:?}");
+    }
+    // `2C` is 2c: the request goes out (and times out: nothing answers there).
+    let (_, err, code) = snmpc(&[
+        "get", "-v", "2C", "-c", "public", "-t", "0.2", "-r", "0", t, oid,
+    ]);
+    assert_eq!(
+        (code, err.as_str()),
+        (1, "Timeout: No Response from 127.0.0.1:1.\n")
+    );
+}

@@ -941,6 +941,8 @@ impl Trapd {
             .arg(&conf_file)
             .arg("-Lf")
             .arg(&ours_log)
+            .arg("-p")
+            .arg(dir.join("ours.pid"))
             .args(["--count", &traps.len().to_string(), "--for", "20", &ours_at])
             .env("SNMP_PERSISTENT_DIR", dir.join("ours"))
             .env("HANDLED", dir.join("ours-handled.txt"))
@@ -948,9 +950,12 @@ impl Trapd {
             .stderr(Stdio::piped())
             .spawn()
             .expect("snmpc listen starts");
-        let until = Instant::now() + Duration::from_secs(5);
+        // Both listening: snmptrapd once it has written its banner, ours once it has written
+        // its process ID (after binding), within 10 s on a loaded machine.
+        let until = Instant::now() + Duration::from_secs(10);
         while Instant::now() < until
-            && !std::fs::read_to_string(&theirs_log).is_ok_and(|l| l.contains("NET-SNMP"))
+            && !(std::fs::read_to_string(&theirs_log).is_ok_and(|l| l.contains("NET-SNMP"))
+                && dir.join("ours.pid").exists())
         {
             std::thread::sleep(Duration::from_millis(20));
         }
