@@ -402,18 +402,29 @@ fn missing_arguments_said_as_net_snmps_tools_say_them() {
         &["trap", "-v2c", "-c", "public", "127.0.0.1:1"],
     ];
     for args in cases {
-        let name = format!("snmp{}", args[0]);
-        let Some(tool) = support::tool(&name) else {
-            support::require_or_skip("net-snmp's tools not found (apt-get install -y snmp)");
+        if !refused_as_net_snmp_refuses(args) {
             return;
-        };
-        let (their_out, their_err, their_code) = run::net_snmp_tool(&tool, &args[1..]);
-        let (out, err, code) = snmpc(args);
-        let first_two = |e: &str| e.lines().take(2).collect::<Vec<_>>().join("\n");
-        assert_eq!(first_two(&err), first_two(&their_err), "{args:?}");
-        assert_eq!((code, their_code), (1, 1), "{args:?}");
-        assert_eq!((out.as_str(), their_out.as_str()), ("", ""), "{args:?}");
+        }
     }
+}
+
+/// `snmpc` with `args` (the command first) and net-snmp's tool of that command with the rest:
+/// both print nothing on stdout and exit 1, and the first two lines of stderr (what is wrong,
+/// and the USAGE line where the tool prints one) are the same. False, after skipping the test
+/// (a failure under SNMP_REQUIRE_TOOLS), when the tool is not there.
+fn refused_as_net_snmp_refuses(args: &[&str]) -> bool {
+    let Some(tool) = support::tool(&format!("snmp{}", args[0])) else {
+        support::require_or_skip("net-snmp's tools not found (apt-get install -y snmp)");
+        return false;
+    };
+    let (their_out, their_err, their_code) = run::net_snmp_tool(&tool, &args[1..]);
+    let (out, err, code) = snmpc(args);
+    let first_two = |e: &str| e.lines().take(2).collect::<Vec<_>>().join("\n");
+    assert!(!err.is_empty(), "{args:?}");
+    assert_eq!(first_two(&err), first_two(&their_err), "{args:?}");
+    assert_eq!((code, their_code), (1, 1), "{args:?}");
+    assert_eq!((out.as_str(), their_out.as_str()), ("", ""), "{args:?}");
+    true
 }
 
 /// Option values and letters net-snmp's tools do not take (`-v 4`, `-t 0`, `-r x`, `-Ow`,
@@ -446,17 +457,9 @@ fn option_values_refused_as_net_snmps_tools_refuse_them() {
         vec!["table", "-v2c", "-c", "public", "-Cz", t, oid],
     ];
     for args in &cases {
-        let name = format!("snmp{}", args[0]);
-        let Some(tool) = support::tool(&name) else {
-            support::require_or_skip("net-snmp's tools not found (apt-get install -y snmp)");
+        if !refused_as_net_snmp_refuses(args) {
             return;
-        };
-        let (_, their_err, their_code) = run::net_snmp_tool(&tool, &args[1..]);
-        let (out, err, code) = snmpc(args);
-        let first_two = |e: &str| e.lines().take(2).collect::<Vec<_>>().join("\n");
-        assert_eq!(first_two(&err), first_two(&their_err), "{args:?}");
-        assert!(!err.is_empty(), "{args:?}");
-        assert_eq!((code, their_code, out.as_str()), (1, 1, ""), "{args:?}");
+        }
     }
     // `2C` is 2c: the request goes out (and times out: nothing answers there).
     let (_, err, code) = snmpc(&[
