@@ -324,25 +324,10 @@ fn main() -> ExitCode {
         // net-snmp's tools exit 1 on a usage error (clap's own exit is 2), and say what is
         // missing in their words.
         Err(e) if as_net_snmp && e.use_stderr() => {
-            use clap::error::{ContextKind, ContextValue, ErrorKind};
-            let value = match e.get(ContextKind::InvalidValue) {
-                Some(ContextValue::String(v)) => v.as_str(),
-                _ => "",
-            };
-            let missing = match (tool.as_deref(), e.kind(), e.get(ContextKind::InvalidArg)) {
-                (
-                    Some(t),
-                    ErrorKind::MissingRequiredArgument,
-                    Some(ContextValue::Strings(names)),
-                ) => snmpc::usage::missing_arguments(t, names),
-                (
-                    Some(t),
-                    ErrorKind::InvalidValue | ErrorKind::ValueValidation,
-                    Some(ContextValue::String(arg)),
-                ) => snmpc::usage::invalid_value(t, arg, value),
-                _ => None,
-            };
-            match missing {
+            match tool
+                .as_deref()
+                .and_then(|t| snmpc::usage::said_as_net_snmp(t, &e))
+            {
                 Some(text) => eprint!("{text}"),
                 None => {
                     let _ = e.print();

@@ -31,6 +31,26 @@ pub fn refuse_flag(first: impl std::fmt::Display) -> ExitCode {
     ExitCode::FAILURE
 }
 
+/// What net-snmp's tool `tool` says for the command-line error `e` (a required argument
+/// missing, a value of `-v`, `-t` or `-r` it does not take), with its USAGE line; `None` for
+/// the errors it says otherwise.
+pub fn said_as_net_snmp(tool: &str, e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let value = match e.get(ContextKind::InvalidValue) {
+        Some(ContextValue::String(v)) => v.as_str(),
+        _ => "",
+    };
+    match (e.kind(), e.get(ContextKind::InvalidArg)?) {
+        (ErrorKind::MissingRequiredArgument, ContextValue::Strings(names)) => {
+            missing_arguments(tool, names)
+        }
+        (ErrorKind::InvalidValue | ErrorKind::ValueValidation, ContextValue::String(arg)) => {
+            invalid_value(tool, arg, value)
+        }
+        _ => None,
+    }
+}
+
 /// The `USAGE:` line of net-snmp's tool that `snmpc TOOL` stands in for, if there is one.
 pub fn usage_line(tool: &str) -> Option<&'static str> {
     Some(match tool {
