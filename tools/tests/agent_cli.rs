@@ -434,7 +434,7 @@ fn refused_as_net_snmp_refuses(args: &[&str]) -> bool {
 fn option_values_refused_as_net_snmps_tools_refuse_them() {
     let t = "127.0.0.1:1";
     let oid = ".1.3.6.1.2.1.1.5.0";
-    let v3 = ["-v3", "-u", "x", "-l", "authPriv"];
+    let v3 = ["get", "-v3", "-u", "x", "-l", "authPriv"];
     let cases: Vec<Vec<&str>> = vec![
         vec!["get", "-v", "4", "-c", "public", t, oid],
         vec!["get", "-v2c", "-c", "public", "-t", "0", t, oid],
