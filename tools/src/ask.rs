@@ -139,9 +139,29 @@ pub struct App {
     pub end: Option<String>,
 }
 
+/// A `-C` option not understood.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AppOptError {
+    /// A letter none of the tools takes (net-snmp's words: `Unknown flag passed to -C: z`).
+    UnknownLetter(char),
+    /// A letter that takes a number, without one (`-Cr`).
+    NoNumber(char),
+}
+
+impl std::fmt::Display for AppOptError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AppOptError::UnknownLetter(c) => write!(f, "Unknown flag passed to -C: {c}"),
+            AppOptError::NoNumber(c) => {
+                write!(f, "-C{c}: expected a number after `{c}`, as -C{c}10")
+            }
+        }
+    }
+}
+
 impl AppOpts {
     /// The options, or the first one not understood.
-    pub fn parse(&self) -> Result<App, String> {
+    pub fn parse(&self) -> Result<App, AppOptError> {
         let mut app = App::default();
         for opts in &self.app {
             let mut chars = opts.chars().peekable();
@@ -152,9 +172,7 @@ impl AppOpts {
                     while let Some(d) = chars.next_if(char::is_ascii_digit) {
                         digits.push(d);
                     }
-                    digits
-                        .parse::<u32>()
-                        .map_err(|_| format!("-C{c}: expected a number after `{c}`, as -C{c}10"))
+                    digits.parse::<u32>().map_err(|_| AppOptError::NoNumber(c))
                 };
                 match c {
                     'n' => app.non_repeaters = Some(number()?),
@@ -176,8 +194,7 @@ impl AppOpts {
                         app.separator = Some(chars.by_ref().collect());
                     }
                     other => {
-                        // net-snmp's words for it.
-                        return Err(format!("Unknown flag passed to -C: {other}"));
+                        return Err(AppOptError::UnknownLetter(other));
                     }
                 }
             }
@@ -734,8 +751,11 @@ mod tests {
         );
         assert_eq!(parse(&["f, "]).unwrap().separator.as_deref(), Some(", "));
         assert_eq!(parse(&["r0"]).unwrap().max_repetitions, Some(0));
-        assert!(parse(&["r"]).unwrap_err().contains("-Cr10"));
-        assert_eq!(parse(&["x"]).unwrap_err(), "Unknown flag passed to -C: x");
+        assert!(parse(&["r"]).unwrap_err().to_string().contains("-Cr10"));
+        assert_eq!(
+            parse(&["x"]).unwrap_err().to_string(),
+            "Unknown flag passed to -C: x"
+        );
         assert!(
             level("authPriv").unwrap() == (true, true)
                 && level("noauth").unwrap() == (false, false)

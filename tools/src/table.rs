@@ -8,7 +8,7 @@ use snmp_ber::OidBuf;
 use snmp_client::{VarBind, WalkWith};
 
 use crate::agent::{agent_error, bad_arguments, Agent, Tool};
-use crate::ask::{AgentOpts, AppOpts, WalkLimits};
+use crate::ask::{AgentOpts, AppOptError, AppOpts, WalkLimits};
 use crate::print::Printer;
 
 /// `table TABLE`, as snmptable: the conceptual table's readable columns (from the MIB), one
@@ -19,14 +19,10 @@ pub fn table(opts: &AgentOpts, app: &AppOpts, limits: &WalkLimits, table: &str) 
     let app = match app.parse() {
         Ok(a) => a,
         // snmptable's words for a letter it does not know, and its USAGE line.
-        Err(e) => {
-            return match e.strip_prefix("Unknown flag passed to -C: ") {
-                Some(letter) => {
-                    crate::usage::refuse_option(format!("Bad option after -C: {letter}"))
-                }
-                None => crate::usage::refuse_flag(e),
-            }
+        Err(AppOptError::UnknownLetter(letter)) => {
+            return crate::usage::refuse_option(format!("Bad option after -C: {letter}"))
         }
+        Err(e) => return crate::usage::refuse_flag(e),
     };
     let walk_with = match app.no_bulk {
         true => WalkWith::GetNext,

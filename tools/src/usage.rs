@@ -1,5 +1,6 @@
-//! net-snmp's words for a command line that lacks what its tool needs: the line the tool
-//! prints first (`No hostname specified.`, `Missing object name`, ...) and its `USAGE:` line.
+//! net-snmp's words for a command line its tool refuses (an argument missing, an option's
+//! value or letter it does not take): the line the tool prints first (`No hostname
+//! specified.`, `Invalid version specified after -v flag: 4`, ...) and its `USAGE:` line.
 
 use std::process::ExitCode;
 use std::sync::OnceLock;
@@ -17,8 +18,8 @@ pub fn set_tool(tool: &str) {
 /// net-snmp's tool does; exit 1.
 pub fn refuse_option(first: impl std::fmt::Display) -> ExitCode {
     let tool = TOOL.get().map_or("", String::as_str);
-    match usage_line(tool) {
-        Some(usage) => eprint!("{first}\n{usage}\n  (snmpc {tool} --help lists the options)\n"),
+    match with_usage(tool, first.to_string()) {
+        Some(text) => eprint!("{text}"),
         None => eprintln!("{first}"),
     }
     ExitCode::FAILURE
@@ -49,6 +50,15 @@ pub fn said_as_net_snmp(tool: &str, e: &clap::Error) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// `first`, then the USAGE line of net-snmp's tool `tool` and where `snmpc` lists the
+/// options, a line each; `None` for a command that stands in for no net-snmp tool.
+fn with_usage(tool: &str, first: String) -> Option<String> {
+    let usage = usage_line(tool)?;
+    Some(format!(
+        "{first}\n{usage}\n  (snmpc {tool} --help lists the options)\n"
+    ))
 }
 
 /// The `USAGE:` line of net-snmp's tool that `snmpc TOOL` stands in for, if there is one.
@@ -87,11 +97,7 @@ pub fn missing_message(tool: &str, missing: &[String]) -> &'static str {
 /// net-snmp's tool prints them, and where its options are listed; `None` for a command that
 /// stands in for no net-snmp tool.
 pub fn missing_arguments(tool: &str, missing: &[String]) -> Option<String> {
-    let usage = usage_line(tool)?;
-    Some(format!(
-        "{}\n{usage}\n  (snmpc {tool} --help lists the options)\n",
-        missing_message(tool, missing)
-    ))
+    with_usage(tool, missing_message(tool, missing).to_string())
 }
 
 /// net-snmp's words for a value its tools cannot use after `-v`, `-t` or `-r` (`arg` as the
@@ -107,10 +113,7 @@ pub fn invalid_value(tool: &str, arg: &str, value: &str) -> Option<String> {
     } else {
         return None;
     };
-    Some(format!(
-        "{first}\n{}\n  (snmpc {tool} --help lists the options)\n",
-        usage_line(tool)?
-    ))
+    with_usage(tool, first)
 }
 
 #[cfg(test)]
