@@ -60,6 +60,7 @@ impl Value {
     }
 
     /// A decoded SNMPv2 value, owned.
+    #[inline]
     pub fn from_wire(v: &VarBindValue<'_>) -> Value {
         use ApplicationSyntax as A;
         use ObjectSyntax as O;

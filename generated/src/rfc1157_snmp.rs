@@ -175,46 +175,6 @@ impl<'a> snmp_ber::Decode<'a> for Pdus<'a> {
     #[inline]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
-            Some(0xa0) => {
-                let v = snmp_ber::within(
-                    "get-request",
-                    || {
-                        let c = r.read_tlv(0xa0, "[0] (0xa0)")?;
-                        GetRequestPdu::decode_contents(r, c)
-                    },
-                )?;
-                Ok(Self::GetRequest(v))
-            }
-            Some(0xa1) => {
-                let v = snmp_ber::within(
-                    "get-next-request",
-                    || {
-                        let c = r.read_tlv(0xa1, "[1] (0xa1)")?;
-                        GetNextRequestPdu::decode_contents(r, c)
-                    },
-                )?;
-                Ok(Self::GetNextRequest(v))
-            }
-            Some(0xa2) => {
-                let v = snmp_ber::within(
-                    "get-response",
-                    || {
-                        let c = r.read_tlv(0xa2, "[2] (0xa2)")?;
-                        GetResponsePdu::decode_contents(r, c)
-                    },
-                )?;
-                Ok(Self::GetResponse(v))
-            }
-            Some(0xa3) => {
-                let v = snmp_ber::within(
-                    "set-request",
-                    || {
-                        let c = r.read_tlv(0xa3, "[3] (0xa3)")?;
-                        SetRequestPdu::decode_contents(r, c)
-                    },
-                )?;
-                Ok(Self::SetRequest(v))
-            }
             Some(0xa4) => {
                 let v = snmp_ber::within(
                     "trap",
@@ -224,6 +184,34 @@ impl<'a> snmp_ber::Decode<'a> for Pdus<'a> {
                     },
                 )?;
                 Ok(Self::Trap(v))
+            }
+            Some(t @ (0xa0..=0xa3)) => {
+                let v = snmp_ber::within_alternative(
+                    t,
+                    &[
+                        (0xa0, "get-request"),
+                        (0xa1, "get-next-request"),
+                        (0xa2, "get-response"),
+                        (0xa3, "set-request"),
+                    ],
+                    match r
+                        .read_tlv(
+                            t,
+                            "one of [0] (0xa0), [1] (0xa1), [2] (0xa2), [3] (0xa3), [4] (0xa4)",
+                        )
+                    {
+                        Ok(c) => Pdu::decode_contents(r, c),
+                        Err(e) => Err(e),
+                    },
+                )?;
+                Ok(
+                    match t {
+                        0xa0 => Self::GetRequest(GetRequestPdu(v)),
+                        0xa1 => Self::GetNextRequest(GetNextRequestPdu(v)),
+                        0xa2 => Self::GetResponse(GetResponsePdu(v)),
+                        _ => Self::SetRequest(SetRequestPdu(v)),
+                    },
+                )
             }
             _ => {
                 Err(
@@ -257,34 +245,23 @@ impl<'a> snmp_ber::Decode<'a> for Pdus<'a> {
 impl snmp_ber::Encode for Pdus<'_> {
     #[inline]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
-        match self {
-            Self::GetRequest(v) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0xa0, mark)?;
-            }
-            Self::GetNextRequest(v) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0xa1, mark)?;
-            }
-            Self::GetResponse(v) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0xa2, mark)?;
-            }
-            Self::SetRequest(v) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0xa3, mark)?;
-            }
+        let (tag, v) = match self {
+            Self::GetRequest(GetRequestPdu(v)) => (0xa0, v),
+            Self::GetNextRequest(GetNextRequestPdu(v)) => (0xa1, v),
+            Self::GetResponse(GetResponsePdu(v)) => (0xa2, v),
+            Self::SetRequest(SetRequestPdu(v)) => (0xa3, v),
             Self::Trap(v) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0xa4, mark)?;
+                {
+                    let mark = w.mark();
+                    v.encode_contents(w)?;
+                    w.put_header_since(0xa4, mark)?;
+                }
+                return Ok(());
             }
-        }
-        Ok(())
+        };
+        let mark = w.mark();
+        Pdu::encode_contents(v, w)?;
+        w.put_header_since(tag, mark)
     }
     #[inline]
     fn encoded_len(&self) -> usize {

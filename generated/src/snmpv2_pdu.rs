@@ -49,26 +49,6 @@ impl<'a> snmp_ber::Decode<'a> for Pdus<'a> {
     #[inline]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
-            Some(0xa0) => {
-                let v = snmp_ber::within(
-                    "get-request",
-                    || {
-                        let c = r.read_tlv(0xa0, "[0] (0xa0)")?;
-                        GetRequestPdu::decode_contents(r, c)
-                    },
-                )?;
-                Ok(Self::GetRequest(v))
-            }
-            Some(0xa1) => {
-                let v = snmp_ber::within(
-                    "get-next-request",
-                    || {
-                        let c = r.read_tlv(0xa1, "[1] (0xa1)")?;
-                        GetNextRequestPdu::decode_contents(r, c)
-                    },
-                )?;
-                Ok(Self::GetNextRequest(v))
-            }
             Some(0xa5) => {
                 let v = snmp_ber::within(
                     "get-bulk-request",
@@ -79,55 +59,39 @@ impl<'a> snmp_ber::Decode<'a> for Pdus<'a> {
                 )?;
                 Ok(Self::GetBulkRequest(v))
             }
-            Some(0xa2) => {
-                let v = snmp_ber::within(
-                    "response",
-                    || {
-                        let c = r.read_tlv(0xa2, "[2] (0xa2)")?;
-                        ResponsePdu::decode_contents(r, c)
+            Some(t @ (0xa0 | 0xa1 | 0xa2 | 0xa3 | 0xa6 | 0xa7 | 0xa8)) => {
+                let v = snmp_ber::within_alternative(
+                    t,
+                    &[
+                        (0xa0, "get-request"),
+                        (0xa1, "get-next-request"),
+                        (0xa2, "response"),
+                        (0xa3, "set-request"),
+                        (0xa6, "inform-request"),
+                        (0xa7, "snmpV2-trap"),
+                        (0xa8, "report"),
+                    ],
+                    match r
+                        .read_tlv(
+                            t,
+                            "one of [0] (0xa0), [1] (0xa1), [5] (0xa5), [2] (0xa2), [3] (0xa3), [6] (0xa6), [7] (0xa7), [8] (0xa8)",
+                        )
+                    {
+                        Ok(c) => Pdu::decode_contents(r, c),
+                        Err(e) => Err(e),
                     },
                 )?;
-                Ok(Self::Response(v))
-            }
-            Some(0xa3) => {
-                let v = snmp_ber::within(
-                    "set-request",
-                    || {
-                        let c = r.read_tlv(0xa3, "[3] (0xa3)")?;
-                        SetRequestPdu::decode_contents(r, c)
+                Ok(
+                    match t {
+                        0xa0 => Self::GetRequest(GetRequestPdu(v)),
+                        0xa1 => Self::GetNextRequest(GetNextRequestPdu(v)),
+                        0xa2 => Self::Response(ResponsePdu(v)),
+                        0xa3 => Self::SetRequest(SetRequestPdu(v)),
+                        0xa6 => Self::InformRequest(InformRequestPdu(v)),
+                        0xa7 => Self::SnmpV2Trap(Snmpv2TrapPdu(v)),
+                        _ => Self::Report(ReportPdu(v)),
                     },
-                )?;
-                Ok(Self::SetRequest(v))
-            }
-            Some(0xa6) => {
-                let v = snmp_ber::within(
-                    "inform-request",
-                    || {
-                        let c = r.read_tlv(0xa6, "[6] (0xa6)")?;
-                        InformRequestPdu::decode_contents(r, c)
-                    },
-                )?;
-                Ok(Self::InformRequest(v))
-            }
-            Some(0xa7) => {
-                let v = snmp_ber::within(
-                    "snmpV2-trap",
-                    || {
-                        let c = r.read_tlv(0xa7, "[7] (0xa7)")?;
-                        Snmpv2TrapPdu::decode_contents(r, c)
-                    },
-                )?;
-                Ok(Self::SnmpV2Trap(v))
-            }
-            Some(0xa8) => {
-                let v = snmp_ber::within(
-                    "report",
-                    || {
-                        let c = r.read_tlv(0xa8, "[8] (0xa8)")?;
-                        ReportPdu::decode_contents(r, c)
-                    },
-                )?;
-                Ok(Self::Report(v))
+                )
             }
             _ => {
                 Err(
@@ -172,49 +136,26 @@ impl<'a> snmp_ber::Decode<'a> for Pdus<'a> {
 impl snmp_ber::Encode for Pdus<'_> {
     #[inline]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
-        match self {
-            Self::GetRequest(v) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0xa0, mark)?;
-            }
-            Self::GetNextRequest(v) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0xa1, mark)?;
-            }
+        let (tag, v) = match self {
+            Self::GetRequest(GetRequestPdu(v)) => (0xa0, v),
+            Self::GetNextRequest(GetNextRequestPdu(v)) => (0xa1, v),
             Self::GetBulkRequest(v) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0xa5, mark)?;
+                {
+                    let mark = w.mark();
+                    v.encode_contents(w)?;
+                    w.put_header_since(0xa5, mark)?;
+                }
+                return Ok(());
             }
-            Self::Response(v) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0xa2, mark)?;
-            }
-            Self::SetRequest(v) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0xa3, mark)?;
-            }
-            Self::InformRequest(v) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0xa6, mark)?;
-            }
-            Self::SnmpV2Trap(v) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0xa7, mark)?;
-            }
-            Self::Report(v) => {
-                let mark = w.mark();
-                v.encode_contents(w)?;
-                w.put_header_since(0xa8, mark)?;
-            }
-        }
-        Ok(())
+            Self::Response(ResponsePdu(v)) => (0xa2, v),
+            Self::SetRequest(SetRequestPdu(v)) => (0xa3, v),
+            Self::InformRequest(InformRequestPdu(v)) => (0xa6, v),
+            Self::SnmpV2Trap(Snmpv2TrapPdu(v)) => (0xa7, v),
+            Self::Report(ReportPdu(v)) => (0xa8, v),
+        };
+        let mark = w.mark();
+        Pdu::encode_contents(v, w)?;
+        w.put_header_since(tag, mark)
     }
     #[inline]
     fn encoded_len(&self) -> usize {

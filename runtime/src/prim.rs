@@ -31,6 +31,31 @@ pub fn within_path<T>(
     }
 }
 
+/// `decoded` with the name of the alternative that `names` pairs with `tag` added to the path
+/// of its error: for the CHOICE alternatives that share one contents decoder (IMPLICIT
+/// retaggings of one structured type, as the SNMP PDUs are of `PDU`), where the identifier
+/// octet read tells which alternative the value is.
+#[inline(always)]
+pub fn within_alternative<T>(
+    tag: u8,
+    names: &'static [(u8, &'static str)],
+    decoded: Result<T, DecodeError>,
+) -> Result<T, DecodeError> {
+    match decoded {
+        Ok(v) => Ok(v),
+        Err(e) => Err(in_alternative(e, tag, names)),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn in_alternative(e: DecodeError, tag: u8, names: &'static [(u8, &'static str)]) -> DecodeError {
+    match names.iter().find(|(t, _)| *t == tag) {
+        Some((_, name)) => e.in_component(name),
+        None => e,
+    }
+}
+
 /// Under DER, fails when INTEGER contents start with a redundant sign octet (X.690 8.3.2).
 #[inline(always)]
 pub fn der_minimal_integer(r: &Reader<'_>, c: &[u8]) -> Result<(), DecodeError> {
@@ -209,6 +234,25 @@ pub fn fixed_octets<const N: usize>(
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn within_alternative_names_the_alternative_of_the_tag_read() {
+        const NAMES: &[(u8, &str)] = &[(0xa0, "get-request"), (0xa2, "response")];
+        let failed = || -> Result<u8, DecodeError> {
+            Err(DecodeError::new(
+                3,
+                DecodeErrorKind::NonEmptyNull { found: 1 },
+            ))
+        };
+        let e = within_alternative(0xa2, NAMES, failed()).unwrap_err();
+        assert_eq!(e.path(), "response");
+        let e = within_alternative(0xa0, NAMES, failed()).unwrap_err();
+        assert_eq!(e.path(), "get-request");
+        // A tag the table does not name leaves the path as it was.
+        let e = within_alternative(0xa9, NAMES, failed()).unwrap_err();
+        assert_eq!(e.path(), "");
+        assert_eq!(within_alternative(0xa0, NAMES, Ok(5)).unwrap(), 5);
+    }
 
     /// The minimal two's-complement contents of `v`, as an agent sends them.
     fn contents(v: i128) -> Vec<u8> {

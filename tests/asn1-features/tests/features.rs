@@ -251,3 +251,54 @@ fn an_oid_registry_decodes_by_identifier_and_keeps_the_unknown() {
     let e = Bodies::decode(BASE, &[0x0a, 0x01, 0x02]).unwrap_err();
     assert_eq!(e.path(), "base.Colour");
 }
+
+#[test]
+fn alternatives_retagging_one_sequence_share_its_decoder_and_encoder() {
+    // Job { id 7, name "x" } under each identifier: start [0], stop [1], status [2] (through
+    // Status-Job and Polled-Job); halt [4] is EXPLICIT, so a Job SEQUENCE inside.
+    let job = Job {
+        id: 7,
+        name: Some(b"x"),
+    };
+    let contents = [0x02, 0x01, 0x07, 0x04, 0x01, b'x'];
+    let cases = [
+        (0xa0, Command::Start(job)),
+        (0xa1, Command::Stop(job)),
+        (0xa2, Command::Status(StatusJob(PolledJob(job)))),
+    ];
+    for (tag, want) in cases {
+        let bytes = [&[tag, 0x06][..], &contents].concat();
+        assert_eq!(Command::from_ber(&bytes).unwrap(), want, "{tag:#x}");
+        assert_eq!(want.to_ber().unwrap(), bytes, "{tag:#x}");
+        assert_eq!(want.encoded_len(), bytes.len());
+    }
+    let halt = [&[0xa4, 0x08, 0x30, 0x06][..], &contents].concat();
+    assert_eq!(Command::from_ber(&halt).unwrap(), Command::Halt(job));
+    assert_eq!(Command::Halt(job).to_ber().unwrap(), halt);
+    let note = [0x83, 0x02, b'h', b'i'];
+    assert_eq!(Command::from_ber(&note).unwrap(), Command::Note(b"hi"));
+    assert_eq!(Command::Note(b"hi").to_ber().unwrap(), note);
+    // An error inside a shared alternative names that alternative, by the identifier read.
+    for (tag, name) in [(0xa0, "start"), (0xa1, "stop"), (0xa2, "status")] {
+        let e = Command::from_ber(&[tag, 0x03, 0x02, 0x01, 0x0b]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "at byte 4 in Command.{name}.id: INTEGER value 11 out of range: expected 0..10"
+            )
+        );
+        // A length past the input: the TLV of the alternative itself.
+        let e = Command::from_ber(&[tag, 0x09, 0x02, 0x01, 0x01]).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with(&format!("at byte 1 in Command.{name}: ")),
+            "{e}"
+        );
+    }
+    let e = Command::from_ber(&[0xa5, 0x00]).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("expected one of [0] (0xa0), [1] (0xa1), [2] (0xa2), [3] (0x83), [4] (0xa4)"),
+        "{e}"
+    );
+}

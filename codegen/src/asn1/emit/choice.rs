@@ -79,12 +79,40 @@ impl Emitter<'_> {
             }
             pattern
         };
-        let arms = leaves.iter().map(|leaf| {
+        // The largest group of alternatives sharing a structured type is written by one call
+        // of its contents encoder (after the `match`); the other alternatives return from
+        // their arms.
+        let shared = self.shared_alternatives(&leaves);
+        let group = shared.iter().max_by_key(|g| g.members.len());
+        let arms = leaves.iter().enumerate().map(|(i, leaf)| {
+            if let Some(m) = group.and_then(|g| g.members.iter().find(|m| m.leaf == i)) {
+                let p = member_pattern(m, leaf);
+                let t = hex_u8(m.tag);
+                return quote!(#p => (#t, v),);
+            }
             let component = format!("{}.{}", d.asn1_name, leaf.path.join("."));
             let p = pattern(leaf, true);
             let e = self.enc(&leaf.ty, &quote!(v), &component);
-            quote!(#p => { #e })
+            match group {
+                Some(_) => quote!(#p => { #e return Ok(()); }),
+                None => quote!(#p => { #e }),
+            }
         });
+        let encode = match group {
+            Some(g) => {
+                let ty = self.def_name(g.def);
+                quote! {
+                    let (tag, v) = match self { #(#arms)* };
+                    let mark = w.mark();
+                    #ty::encode_contents(v, w)?;
+                    w.put_header_since(tag, mark)
+                }
+            }
+            None => quote! {
+                match self { #(#arms)* }
+                Ok(())
+            },
+        };
         let len_arms = leaves.iter().map(|leaf| {
             let p = pattern(leaf, self.len_uses_value(&leaf.ty));
             let len = self.len(&leaf.ty, &quote!(v));
@@ -92,10 +120,7 @@ impl Emitter<'_> {
         });
         let whole = Bodies {
             decode: decode_body,
-            encode: quote! {
-                match self { #(#arms)* }
-                Ok(())
-            },
+            encode,
             len: quote!(match self { #(#len_arms)* }),
         };
         Ok(Parts::with_bodies(item, whole))
@@ -191,7 +216,10 @@ impl Emitter<'_> {
                 0,
             );
         }
-        for leaf in &leaves {
+        let shared = self.shared_alternatives(&leaves);
+        for (i, leaf) in leaves.iter().enumerate() {
+            // A leaf of a shared decoder gets its arm with its group's, below.
+            let grouped = shared.iter().any(|g| g.members.iter().any(|m| m.leaf == i));
             let dec = self.dec(&leaf.ty);
             let names = &leaf.path;
             let guarded = if let [one] = names.as_slice() {
@@ -254,12 +282,15 @@ impl Emitter<'_> {
                     }
                 }
             }
-            if !singles.is_empty() {
+            if !singles.is_empty() && !grouped {
                 let pattern = byte_pattern(&singles);
                 single_arms.push(quote!(Some(#pattern) => #build,));
             }
         }
         let expected = format!("one of {}", expected.join(", "));
+        for g in &shared {
+            single_arms.push(self.shared_arm(g, &leaves, &expected));
+        }
         let fallback = match wildcard {
             Some(build) => quote!(Some(_) => #build, None => Err(r.no_alternative(#expected)),),
             None => quote!(_ => Err(r.no_alternative(#expected)),),
@@ -272,4 +303,124 @@ impl Emitter<'_> {
             }
         })
     }
+
+    /// The leaf alternatives that are IMPLICIT retaggings of one SEQUENCE or SET type
+    /// (`Response-PDU ::= [2] IMPLICIT PDU`, and six more PDUs of SNMPv2-PDU), grouped by that
+    /// type: two or more share one call of its contents decoder, which the compiler can then
+    /// inline once instead of once per alternative. Only alternatives of the CHOICE itself
+    /// (not of a nested one) and of one identifier octet are grouped.
+    fn shared_alternatives(&self, leaves: &[Leaf]) -> Vec<Shared> {
+        let mut groups: Vec<Shared> = Vec::new();
+        for (i, leaf) in leaves.iter().enumerate() {
+            if leaf.path.len() != 1 {
+                continue;
+            }
+            let Some((tag, def, wrappers)) = self.retagged_struct(&leaf.ty) else {
+                continue;
+            };
+            let member = SharedLeaf {
+                leaf: i,
+                tag,
+                wrappers,
+            };
+            match groups.iter_mut().find(|g| g.def == def) {
+                Some(g) => g.members.push(member),
+                None => groups.push(Shared {
+                    def,
+                    members: vec![member],
+                }),
+            }
+        }
+        groups.retain(|g| g.members.len() >= 2);
+        groups
+    }
+
+    /// `ty`'s one identifier octet, the SEQUENCE or SET type it retags IMPLICITly, and the
+    /// newtypes around that type from the outside in; `None` for any other kind of type.
+    fn retagged_struct(&self, ty: &Ty) -> Option<(u8, DefId, Vec<TokenStream>)> {
+        let layer = ty.outer_layer(self.defs())?;
+        let id = layer.tag.identifier(layer.constructed);
+        let [tag] = id.as_slice() else {
+            return None;
+        };
+        let mut wrappers = Vec::new();
+        let mut t = ty;
+        for _ in 0..16 {
+            match t {
+                Ty::Named(id) => match &self.defs()[*id].body {
+                    Body::Alias(inner) => {
+                        wrappers.push(self.def_name(*id));
+                        t = inner;
+                    }
+                    Body::Struct { .. } => return Some((*tag, *id, wrappers)),
+                    _ => return None,
+                },
+                Ty::Tagged {
+                    explicit: false,
+                    inner,
+                    ..
+                } => t = inner,
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// The one `match` arm of a group of alternatives sharing a contents decoder: the TLV
+    /// read with the identifier octet matched, the contents decoded once, then the variant
+    /// picked by that octet.
+    fn shared_arm(&self, g: &Shared, leaves: &[Leaf], expected: &str) -> TokenStream {
+        let ty = self.def_name(g.def);
+        let tags: Vec<u8> = g.members.iter().map(|m| m.tag).collect();
+        let pattern = byte_pattern(&tags);
+        let names = g.members.iter().map(|m| {
+            let t = hex_u8(m.tag);
+            let name = &leaves[m.leaf].path[0];
+            quote!((#t, #name))
+        });
+        let last = g.members.len() - 1;
+        let variants = g.members.iter().enumerate().map(|(k, m)| {
+            let value = member_pattern(m, &leaves[m.leaf]);
+            let t = hex_u8(m.tag);
+            let arm = if k == last { quote!(_) } else { quote!(#t) };
+            quote!(#arm => #value,)
+        });
+        quote!(Some(t @ (#pattern)) => {
+            let v = snmp_ber::within_alternative(t, &[#(#names),*], match r.read_tlv(t, #expected) {
+                Ok(c) => #ty::decode_contents(r, c),
+                Err(e) => Err(e),
+            })?;
+            Ok(match t { #(#variants)* })
+        },)
+    }
+}
+
+/// Alternatives that share one contents decoder: IMPLICIT retaggings of the SEQUENCE or SET
+/// type `def`.
+struct Shared {
+    def: DefId,
+    members: Vec<SharedLeaf>,
+}
+
+/// One alternative of a [`Shared`] group.
+struct SharedLeaf {
+    /// Index among the CHOICE's leaves.
+    leaf: usize,
+    /// Its identifier octet.
+    tag: u8,
+    /// The newtypes around the shared type, from the outside in.
+    wrappers: Vec<TokenStream>,
+}
+
+/// `Self::Response(ResponsePdu(v))`: a grouped alternative's value around `v`, the shared
+/// type's value (a pattern on encode, a constructor on decode).
+fn member_pattern(m: &SharedLeaf, leaf: &Leaf) -> TokenStream {
+    let mut value = quote!(v);
+    for w in m.wrappers.iter().rev() {
+        value = quote!(#w(#value));
+    }
+    for c in leaf.ctor.iter().rev() {
+        value = quote!(#c(#value));
+    }
+    value
 }
