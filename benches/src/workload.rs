@@ -109,11 +109,10 @@ pub fn binding(i: usize) -> (String, Val) {
 }
 
 /// Owned storage the generated types borrow from when building a message: every OID of the
-/// bindings, built from its arcs.
+/// bindings, built from its arcs, in one vector of exactly their number (the names, then the
+/// OBJECT IDENTIFIER values in the order of their bindings).
 pub struct Owned<'a> {
-    names: Vec<OidBuf>,
-    /// The OBJECT IDENTIFIER values, in the order of their bindings.
-    oid_values: Vec<OidBuf>,
+    oids: Vec<OidBuf>,
     bindings: &'a [ArcBinding],
 }
 
@@ -121,27 +120,29 @@ impl<'a> Owned<'a> {
     /// The names and OID values of `bindings`, from their arcs (`OidBuf::from_arcs`).
     #[inline]
     pub fn from_arcs(bindings: &'a [ArcBinding]) -> Result<Self, snmp_ber::OidParseError> {
-        let mut names = Vec::with_capacity(bindings.len());
-        let mut oid_values = Vec::new();
+        let values = bindings
+            .iter()
+            .filter(|b| matches!(b.value, Val::Oid(_)))
+            .count();
+        let mut oids = Vec::with_capacity(bindings.len() + values);
         for b in bindings {
-            names.push(OidBuf::from_arcs(&b.name)?);
+            oids.push(OidBuf::from_arcs(&b.name)?);
+        }
+        for b in bindings {
             if let Val::Oid(_) = b.value {
-                oid_values.push(OidBuf::from_arcs(&b.oid_value)?);
+                oids.push(OidBuf::from_arcs(&b.oid_value)?);
             }
         }
-        Ok(Owned {
-            names,
-            oid_values,
-            bindings,
-        })
+        Ok(Owned { oids, bindings })
     }
 
     /// The bindings as generated types.
     #[inline]
     pub fn var_binds(&self) -> Vec<VarBind<'_>> {
-        let mut oid_values = self.oid_values.iter();
+        let (names, values) = self.oids.split_at(self.bindings.len());
+        let mut oid_values = values.iter();
         let mut vbs = Vec::with_capacity(self.bindings.len());
-        for (b, name) in self.bindings.iter().zip(&self.names) {
+        for (b, name) in self.bindings.iter().zip(names) {
             let value = match &b.value {
                 Val::Counter32(x) => {
                     ObjectSyntax::ApplicationWide(ApplicationSyntax::CounterValue(Counter32(*x)))
