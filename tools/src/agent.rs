@@ -4,7 +4,7 @@
 //! share (`table`: [`crate::table`]; `trap`, `inform`: [`crate::send`]). Names or numbers in (`sysDescr.0`,
 //! `IF-MIB::ifDescr.3`, `1.3.6.1.2.1.1.1.0`), bindings out as net-snmp prints them under `-O`.
 //! Exit 0 on success, 1 when the agent fails (no answer, a USM Report), 2 for an error-status
-//! or bad arguments; errors on stderr in net-snmp's words (`Timeout: No Response from HOST.`,
+//! (but `getnext`'s of error-index 0, as snmpgetnext) or bad arguments; errors on stderr in net-snmp's words (`Timeout: No Response from HOST.`,
 //! `Error in packet` / `Reason:` / `Failed object:`). A GET or GETNEXT of several OIDs that
 //! fails on one is asked again without it, as snmpget and snmpgetnext do.
 
@@ -39,15 +39,27 @@ pub(crate) struct Agent {
 
 /// Which net-snmp tool's words an error is said in: snmpget writes "Error in packet" where
 /// the others write "Error in packet."; snmpget and snmpgetnext end their timeout line with a
-/// full stop, the others do not.
+/// full stop, the others do not; snmpbulkget and snmpbulkwalk write a "Failed object:" line
+/// even for an error-index that names no binding (with no name); snmpgetnext exits 0 after
+/// an error-status whose error-index is 0 (as net-snmp 5.9 does).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Tool {
     /// snmpget.
     Get,
     /// snmpgetnext.
     GetNext,
-    /// snmpset, snmpbulkget, snmpwalk, snmpbulkwalk, snmptable, snmptrap, snmpinform.
+    /// snmpbulkget, snmpbulkwalk.
+    Bulk,
+    /// snmpset, snmpwalk, snmptable, snmptrap, snmpinform.
     Other,
+}
+
+impl Tool {
+    /// snmpget and snmpgetnext: each OID that does not translate said, and a request that
+    /// fails on one of several asked again without it.
+    fn one_by_one(self) -> bool {
+        matches!(self, Tool::Get | Tool::GetNext)
+    }
 }
 
 /// Says `e` on stderr and gives exit code 1, as net-snmp's tools do for arguments they cannot
@@ -278,18 +290,27 @@ fn print_all(agent: &Agent, bindings: &[VarBind]) {
 /// error-status, 1 otherwise.
 pub(crate) fn agent_error(agent: &Agent, e: ClientError, tool: Tool) -> ExitCode {
     match e {
-        ClientError::ErrorStatus { status, oid, .. } => {
+        ClientError::ErrorStatus { status, index, oid } => {
             let stop = if tool == Tool::Get { "" } else { "." };
             let mut said = format!("Error in packet{stop}\nReason: {}\n", reason(status));
-            if let Some(oid) = oid {
-                let name = agent.printer().name(oid.as_oid());
-                said.push_str(&format!("Failed object: {name}\n\n"));
+            match oid {
+                Some(oid) => {
+                    let name = agent.printer().name(oid.as_oid());
+                    said.push_str(&format!("Failed object: {name}\n\n"));
+                }
+                // An error-index naming no binding of the request (0, or snmpd's answer to a
+                // GETBULK, which keeps max-repetitions there): the bulk tools' line, empty.
+                None if tool == Tool::Bulk => said.push_str("Failed object: \n"),
+                None => {}
             }
             eprint!("{said}");
-            return ExitCode::from(2);
+            return match (tool, index) {
+                (Tool::GetNext, 0) => ExitCode::SUCCESS,
+                _ => ExitCode::from(2),
+            };
         }
         ClientError::Timeout { ref discarded, .. } => {
-            let stop = if tool == Tool::Other { "" } else { "." };
+            let stop = if tool.one_by_one() { "." } else { "" };
             eprintln!("Timeout: No Response from {}{stop}", agent.peer);
             // Why nothing was taken, when something came (a wrong community never does).
             if discarded.total() > 0 {
@@ -374,7 +395,7 @@ fn ask(
     };
     // snmpbulkget stops at the first OID that does not translate; snmpget and snmpgetnext say
     // each.
-    let mut oids = match agent.oids(oids, tool != Tool::Other) {
+    let mut oids = match agent.oids(oids, tool.one_by_one()) {
         Ok(o) => o,
         Err(code) => return code,
     };
@@ -383,7 +404,7 @@ fn ask(
     loop {
         let answer = request(&mut agent.session, &oids);
         let drop = match &answer {
-            Err(ClientError::ErrorStatus { index, .. }) if fix && tool != Tool::Other => {
+            Err(ClientError::ErrorStatus { index, .. }) if fix && tool.one_by_one() => {
                 usize::try_from(*index)
                     .ok()
                     .filter(|&i| i >= 1 && i <= oids.len() && oids.len() > 1)
@@ -429,7 +450,7 @@ pub fn bulkget(opts: &AgentOpts, app: &AppOpts, oids: &[String]) -> ExitCode {
         parsed.non_repeaters.unwrap_or(0),
         parsed.max_repetitions.unwrap_or(10),
     );
-    ask(opts, app, oids, Tool::Other, |s, oids| {
+    ask(opts, app, oids, Tool::Bulk, |s, oids| {
         s.get_bulk(non_repeaters, max_repetitions, oids)
     })
 }
@@ -554,7 +575,7 @@ pub fn walk(
     }
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => agent_error(&agent, e, Tool::Other),
+        Err(e) => agent_error(&agent, e, if bulk { Tool::Bulk } else { Tool::Other }),
     }
 }
 

@@ -586,6 +586,43 @@ fn every_command_prints_what_net_snmps_tool_prints() {
             assert_eq!(snmpc(&with_command), theirs, "{command} {args:?}");
         }
     }
+
+    // A user the agent lets read only with privacy, asking without it: an authorizationError
+    // whose error-index names no binding (0 for GET, GETNEXT and SET; snmpd keeps a GETBULK's
+    // max-repetitions there). Each tool's words and exit code: snmpgetnext exits 0, the bulk
+    // tools write an empty "Failed object:" line.
+    let no_priv = [
+        "-v3",
+        "-l",
+        "authNoPriv",
+        "-u",
+        "ctxuser",
+        "-a",
+        "SHA",
+        "-A",
+        "ctxauthpass",
+    ];
+    for (command, tool, asked) in [
+        ("get", &get, &["sysDescr.0"][..]),
+        ("getnext", &getnext, &["system"]),
+        ("bulkget", &bulkget, &["system"]),
+        ("walk", &walk, &["system"]),
+        ("bulkwalk", &bulkwalk, &["system"]),
+        ("table", &table, &["IF-MIB::ifTable"]),
+        ("set", &set, &["sysName.0", "s", "x"]),
+    ] {
+        let mut args = no_priv.to_vec();
+        args.push(t);
+        args.extend(asked);
+        let theirs = net_snmp_all(tool, &args);
+        assert!(
+            theirs.1.contains("authorizationError"),
+            "{command}: {theirs:?}"
+        );
+        let mut with_command = vec![command];
+        with_command.extend(&args);
+        assert_eq!(snmpc(&with_command), theirs, "{command} {args:?}");
+    }
 }
 
 /// `-E`: a v3 GET naming the agent's engine as the contextEngineID explicitly prints what
