@@ -682,7 +682,11 @@ fn binding(
     let arcs: Vec<u32> = oid.as_oid().arcs().collect();
     let object = agent.mibs.as_ref().and_then(|m| m.presentation(&arcs));
     // An OID value that does not translate is said under the binding's name.
-    let value = setvalue::parse_for(letter, text, object, agent.check_values, &|text| {
+    let reading = setvalue::Reading {
+        check: agent.check_values,
+        hints: !agent.output.no_hints,
+    };
+    let value = setvalue::parse_for(letter, text, object, reading, &|text| {
         agent.oid(text).map_err(|e| {
             let said = e.to_string();
             match said.strip_prefix(text).and_then(|s| s.strip_prefix(": ")) {

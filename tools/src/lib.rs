@@ -9,6 +9,7 @@ pub mod ask;
 pub mod capture;
 pub mod describe;
 pub mod hexdump;
+pub mod hintinput;
 pub mod host;
 pub mod index;
 pub mod listen;

@@ -15,19 +15,31 @@ pub const LETTERS: &str = "iuctaosxdbnCUIFD";
 /// and Counter64, which no agent lets a manager set.
 pub const SET_LETTERS: &str = "iutaosxdbnUIFD";
 
+/// How [`parse_for`] reads a value against its object's definition.
+#[derive(Debug, Clone, Copy)]
+pub struct Reading {
+    /// Type, INTEGER ranges and OCTET STRING sizes checked (not under `-Ir`).
+    pub check: bool,
+    /// An `s` value read through its object's DISPLAY-HINT (not under `-Ih`).
+    pub hints: bool,
+}
+
 /// The value of `text` as type `letter` for an object the MIB describes as `object` (when it
 /// does), checked as snmpset checks it before sending: `=` takes the type from the SYNTAX; a
 /// letter of another type is refused, an enumeration's label taken for its number, an INTEGER
-/// outside its ranges refused; without `check` (`-Ir`) neither the type nor the ranges are
-/// checked. The error is net-snmp's (`Bad variable type (Type of attribute is OCTET STRING,
-/// not INTEGER)`, `Value out of range (200 :: {(0..127)})`).
+/// outside its ranges refused, an OCTET STRING of a size outside its SIZE refused; an `s`
+/// value is read through the object's DISPLAY-HINT ([`crate::hintinput`]); without
+/// `reading.check` (`-Ir`) neither the type nor the ranges and sizes are checked. The error
+/// is net-snmp's (`Bad variable type (Type of attribute is OCTET STRING, not INTEGER)`,
+/// `Value out of range (200 :: {(0..127)})`).
 pub fn parse_for(
     letter: &str,
     text: &str,
     object: Option<&Presentation>,
-    check: bool,
+    reading: Reading,
     oid: &dyn Fn(&str) -> Result<OidBuf, String>,
 ) -> Result<Value, String> {
+    let check = reading.check;
     let letter = match (letter, object) {
         ("=", Some(p)) => letter_of(&p.base).ok_or_else(|| format!("Bad object type: {letter}"))?,
         (l, _) if l.len() != 1 || !LETTERS.contains(l) => {
@@ -45,6 +57,9 @@ pub fn parse_for(
             letter_name(letter)
         ));
     }
+    if matches!(letter, "s" | "x" | "d") && p.base == "OCTET STRING" {
+        return octet_string(letter, text, p, reading, oid);
+    }
     if letter != "i" {
         return parse(letter, text, oid).map_err(|e| notation_error(letter, text, e));
     }
@@ -60,18 +75,61 @@ pub fn parse_for(
         || p.ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&value));
     match i32::try_from(value) {
         Ok(v) if in_range => Ok(Value::Integer(v.into())),
-        _ => {
-            let ranges: Vec<String> = p
-                .ranges
-                .iter()
-                .map(|(lo, hi)| format!("({lo}..{hi})"))
-                .collect();
-            Err(format!(
-                "Value out of range ({value} :: {{{}}})",
-                ranges.join(", ")
-            ))
-        }
+        _ => Err(format!(
+            "Value out of range ({value} :: {{{}}})",
+            ranges_text(&p.ranges)
+        )),
     }
+}
+
+/// An OCTET STRING value (`s`, `x` or `d`) for object `p`: an `s` text read through the
+/// object's DISPLAY-HINT, or as it is when the hint does not read it (as snmpset does); its
+/// length checked against the object's SIZE, in snmpset's words (`Value out of range (Bad
+/// string length :: {(5..32)})`, `(Value does not match DISPLAY-HINT :: {(0..255)})` for a
+/// text read through a hint).
+fn octet_string(
+    letter: &str,
+    text: &str,
+    p: &Presentation,
+    reading: Reading,
+    oid: &dyn Fn(&str) -> Result<OidBuf, String>,
+) -> Result<Value, String> {
+    let hint = p.hint.as_deref().filter(|_| reading.hints && letter == "s");
+    let value = match hint.and_then(|h| crate::hintinput::octets(h, text)) {
+        Some(octets) => Value::OctetString(octets.into()),
+        None => parse(letter, text, oid).map_err(|e| notation_error(letter, text, e))?,
+    };
+    let Value::OctetString(octets) = &value else {
+        return Ok(value);
+    };
+    let len = octets.len() as i128;
+    if !reading.check
+        || p.sizes.is_empty()
+        || p.sizes.iter().any(|(lo, hi)| (*lo..=*hi).contains(&len))
+    {
+        return Ok(value);
+    }
+    let why = match hint {
+        Some(_) => "Value does not match DISPLAY-HINT",
+        None => "Bad string length",
+    };
+    Err(format!(
+        "Value out of range ({why} :: {{{}}})",
+        ranges_text(&p.sizes)
+    ))
+}
+
+/// Ranges as net-snmp lists them in its range errors: `(0..127)`, a single value `(8)`,
+/// separated by `, `.
+fn ranges_text(ranges: &[(i128, i128)]) -> String {
+    let each: Vec<String> = ranges
+        .iter()
+        .map(|(lo, hi)| match lo == hi {
+            true => format!("({lo})"),
+            false => format!("({lo}..{hi})"),
+        })
+        .collect();
+    each.join(", ")
 }
 
 /// net-snmp's words for a value text that type `letter` cannot take (`why`: what [`parse`]
@@ -349,6 +407,76 @@ mod tests {
         assert_eq!(p("I", "12abc"), opaque(&[0x9f, 0x7a, 1, 12]));
     }
 
+    const CHECKED: Reading = Reading {
+        check: true,
+        hints: true,
+    };
+    const UNCHECKED: Reading = Reading {
+        check: false,
+        hints: true,
+    };
+
+    #[test]
+    fn strings_read_through_hints_and_checked_against_sizes() {
+        let oid = |t: &str| t.parse::<OidBuf>().map_err(|e| e.to_string());
+        let string = |hint: Option<&str>, sizes: Vec<(i128, i128)>| Presentation {
+            base: "OCTET STRING".into(),
+            hint: hint.map(str::to_string),
+            sizes,
+            ..Presentation::default()
+        };
+        let octets = |o: &[u8]| Ok(Value::OctetString(o.to_vec().into()));
+        let date = string(Some("2d-1d-1d,1d:1d:1d.1d,1a1d:1d"), vec![(8, 8), (11, 11)]);
+        assert_eq!(
+            parse_for("s", "2024-1-2,3:4:5.6", Some(&date), CHECKED, &oid),
+            octets(&[0x07, 0xe8, 1, 2, 3, 4, 5, 6])
+        );
+        // `=` is `s` for an OCTET STRING; -Ir still reads the hint, -Ih does not.
+        assert_eq!(
+            parse_for("=", "2024-1-2,3:4:5.6", Some(&date), UNCHECKED, &oid),
+            octets(&[0x07, 0xe8, 1, 2, 3, 4, 5, 6])
+        );
+        let no_hints = Reading {
+            check: true,
+            hints: false,
+        };
+        assert_eq!(
+            parse_for("s", "2024-1-2,3:4:5.6", Some(&date), no_hints, &oid).unwrap_err(),
+            "Value out of range (Bad string length :: {(8), (11)})"
+        );
+        assert_eq!(
+            parse_for("s", "2024", Some(&date), CHECKED, &oid).unwrap_err(),
+            "Value out of range (Value does not match DISPLAY-HINT :: {(8), (11)})"
+        );
+        assert_eq!(
+            parse_for("x", "0102", Some(&date), CHECKED, &oid).unwrap_err(),
+            "Value out of range (Bad string length :: {(8), (11)})"
+        );
+        // A text the hint does not read goes as it is.
+        let mac = string(Some("1x:"), vec![]);
+        assert_eq!(
+            parse_for("s", "00:11:22", Some(&mac), CHECKED, &oid),
+            octets(&[0, 0x11, 0x22])
+        );
+        assert_eq!(
+            parse_for("s", "zz", Some(&mac), CHECKED, &oid),
+            octets(b"zz")
+        );
+        let engine = string(None, vec![(5, 32)]);
+        assert_eq!(
+            parse_for("s", "ab", Some(&engine), CHECKED, &oid).unwrap_err(),
+            "Value out of range (Bad string length :: {(5..32)})"
+        );
+        assert_eq!(
+            parse_for("s", "ab", Some(&engine), UNCHECKED, &oid),
+            octets(b"ab")
+        );
+        assert_eq!(
+            parse_for("d", "1.2.3.4.5", Some(&engine), CHECKED, &oid),
+            octets(&[1, 2, 3, 4, 5])
+        );
+    }
+
     #[test]
     fn checked_against_the_mib_as_snmpset_checks() {
         let oid = |t: &str| t.parse::<OidBuf>().map_err(|e| e.to_string());
@@ -358,72 +486,82 @@ mod tests {
         };
         let string = object("OCTET STRING");
         assert_eq!(
-            parse_for("i", "5", Some(&string), true, &oid).unwrap_err(),
+            parse_for("i", "5", Some(&string), CHECKED, &oid).unwrap_err(),
             "Bad variable type (Type of attribute is OCTET STRING, not INTEGER)"
         );
         assert_eq!(
-            parse_for("=", "hello", Some(&string), true, &oid),
+            parse_for("=", "hello", Some(&string), CHECKED, &oid),
             Ok(Value::OctetString("hello".into()))
         );
         let mut status = object("INTEGER");
         status.enums = vec![("up".into(), 1), ("down".into(), 2)];
         assert_eq!(
-            parse_for("i", "down", Some(&status), true, &oid),
+            parse_for("i", "down", Some(&status), CHECKED, &oid),
             Ok(Value::Integer(2))
         );
         assert_eq!(
-            parse_for("=", "up", Some(&status), true, &oid),
+            parse_for("=", "up", Some(&status), CHECKED, &oid),
             Ok(Value::Integer(1))
         );
         assert_eq!(
-            parse_for("i", "bogus", Some(&status), true, &oid).unwrap_err(),
+            parse_for("i", "bogus", Some(&status), CHECKED, &oid).unwrap_err(),
             "Value out of range (bogus)"
         );
         let mut services = object("INTEGER");
         services.ranges = vec![(0, 127)];
         assert_eq!(
-            parse_for("i", "200", Some(&services), true, &oid).unwrap_err(),
+            parse_for("i", "200", Some(&services), CHECKED, &oid).unwrap_err(),
             "Value out of range (200 :: {(0..127)})"
         );
         assert_eq!(
-            parse_for("u", "5", Some(&object("Integer32")), true, &oid).unwrap_err(),
+            parse_for("u", "5", Some(&object("Integer32")), CHECKED, &oid).unwrap_err(),
             "Bad variable type (Type of attribute is Integer32, not Unsigned32)"
         );
         assert_eq!(
-            parse_for("x", "zz", Some(&string), true, &oid).unwrap_err(),
+            parse_for("x", "zz", Some(&string), CHECKED, &oid).unwrap_err(),
             "Bad value notation (zz)"
         );
         // snmp_add_var's words (snmptrap's); snmpset refuses the letter before (agent.rs).
         assert_eq!(
-            parse_for("q", "5", None, true, &oid).unwrap_err(),
+            parse_for("q", "5", None, CHECKED, &oid).unwrap_err(),
             "Bad variable type (\"q\")"
         );
         // A value that is not a number, as an INTEGER or a BITS part: no label matched it.
         assert_eq!(
-            parse_for("i", "12x", None, true, &oid).unwrap_err(),
+            parse_for("i", "12x", None, CHECKED, &oid).unwrap_err(),
             "Value out of range (12x)"
         );
         assert_eq!(
-            parse_for("b", "1,x 3", None, true, &oid).unwrap_err(),
+            parse_for("b", "1,x 3", None, CHECKED, &oid).unwrap_err(),
             "Value out of range (x)"
         );
         assert_eq!(
-            parse_for("i", "", None, true, &oid).unwrap_err(),
+            parse_for("i", "", None, CHECKED, &oid).unwrap_err(),
             "Bad value notation ()"
         );
         // Without a definition, the letter is trusted.
-        assert_eq!(parse_for("i", "5", None, true, &oid), Ok(Value::Integer(5)));
+        assert_eq!(
+            parse_for("i", "5", None, CHECKED, &oid),
+            Ok(Value::Integer(5))
+        );
+        // Ranges of one value are written as net-snmp writes them.
+        let mut codes = object("Integer32");
+        codes.ranges = vec![(0, 0), (2, 32)];
+        assert_eq!(
+            parse_for("i", "1", Some(&codes), CHECKED, &oid).unwrap_err(),
+            "Value out of range (1 :: {(0), (2..32)})"
+        );
         // -Ir: sent as written, for the agent to judge.
         assert_eq!(
-            parse_for("i", "200", Some(&services), false, &oid),
+            parse_for("i", "200", Some(&services), UNCHECKED, &oid),
             Ok(Value::Integer(200))
         );
         assert_eq!(
-            parse_for("i", "5", Some(&string), false, &oid),
+            parse_for("i", "5", Some(&string), UNCHECKED, &oid),
             Ok(Value::Integer(5))
         );
         assert_eq!(
-            parse_for("i", "down", Some(&status), false, &oid),
+            parse_for("i", "down", Some(&status), UNCHECKED, &oid),
             Ok(Value::Integer(2))
         );
     }

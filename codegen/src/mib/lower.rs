@@ -30,6 +30,8 @@ pub struct Presentation {
     pub units: Option<String>,
     /// The value ranges an INTEGER is constrained to (inclusive), when it is.
     pub ranges: Vec<(i128, i128)>,
+    /// The sizes an OCTET STRING is constrained to (inclusive ranges), when it is.
+    pub sizes: Vec<(i128, i128)>,
 }
 
 /// The [`Presentation`] of `node` (of module `module` in `set`), when it has a SYNTAX.
@@ -43,6 +45,7 @@ pub fn presentation(set: &MibSet, module: usize, node: &Node) -> Option<Presenta
         hint: s.hint,
         units: node.units().map(str::to_string),
         ranges: s.ranges.unwrap_or_default(),
+        sizes: s.sizes.unwrap_or_default(),
     })
 }
 
