@@ -20,6 +20,9 @@ use crate::value::{Value, VarBind};
 pub struct Subtree {
     start: OidBuf,
     first_arc: Option<u32>,
+    /// An end given (snmpwalk's `-CE`): the walk goes on past the root's own subtree, to the
+    /// first OID at or after it.
+    end: Option<OidBuf>,
 }
 
 impl Subtree {
@@ -28,6 +31,7 @@ impl Subtree {
         Subtree {
             start: root.clone(),
             first_arc: None,
+            end: None,
         }
     }
 
@@ -38,7 +42,18 @@ impl Subtree {
         (arc <= 2).then(|| Subtree {
             start: OidBuf::from_arcs(&[0, arc]).unwrap_or_default(),
             first_arc: Some(arc),
+            end: None,
         })
+    }
+
+    /// This walk's start, ended by `end` instead of its subtree: every OID after the start
+    /// and before `end`, as snmpwalk walks under `-CE END` (past its root's subtree when END
+    /// is past it).
+    pub fn until(self, end: OidBuf) -> Subtree {
+        Subtree {
+            end: Some(end),
+            ..self
+        }
     }
 
     /// The OID the walk asks for first.
@@ -48,9 +63,10 @@ impl Subtree {
 
     /// Whether `oid` is inside.
     pub fn contains(&self, oid: &Oid<'_>) -> bool {
-        match self.first_arc {
-            Some(arc) => oid.arcs().next() == Some(arc),
-            None => oid.starts_with(&self.start.as_oid()),
+        match (&self.end, self.first_arc) {
+            (Some(end), _) => *oid < end.as_oid(),
+            (None, Some(arc)) => oid.arcs().next() == Some(arc),
+            (None, None) => oid.starts_with(&self.start.as_oid()),
         }
     }
 }
@@ -66,6 +82,7 @@ impl From<OidBuf> for Subtree {
         Subtree {
             start: root,
             first_arc: None,
+            end: None,
         }
     }
 }

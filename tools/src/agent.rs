@@ -385,7 +385,11 @@ fn ask(
     request: impl Fn(&mut Session, &[OidBuf]) -> Result<Vec<VarBind>, ClientError>,
 ) -> ExitCode {
     // snmpget's and snmpgetnext's `-Cf` (do not fix) is snmptable's `-Cf` letter.
-    let fix = match app.parse() {
+    let letters = match tool {
+        Tool::Bulk => ask::letters::BULKGET,
+        _ => ask::letters::GET,
+    };
+    let fix = match app.parse(letters) {
         Ok(app) => app.separator.is_none(),
         Err(e) => return crate::usage::refuse_flag(e),
     };
@@ -439,7 +443,7 @@ pub fn getnext(opts: &AgentOpts, app: &AppOpts, oids: &[String]) -> ExitCode {
 /// `bulkget [-Cn N] [-Cr N] OID...`: the first N OIDs once, the rest N times (net-snmp's
 /// defaults: 0 non-repeaters, 10 repetitions).
 pub fn bulkget(opts: &AgentOpts, app: &AppOpts, oids: &[String]) -> ExitCode {
-    let parsed = match app.parse() {
+    let parsed = match app.parse(ask::letters::BULKGET) {
         Ok(a) => a,
         Err(e) => return crate::usage::refuse_flag(e),
     };
@@ -455,8 +459,13 @@ pub fn bulkget(opts: &AgentOpts, app: &AppOpts, oids: &[String]) -> ExitCode {
     })
 }
 
-/// `set OID TYPE VALUE...`: the bindings the agent answers with are printed.
-pub fn set(opts: &AgentOpts, args: &[String]) -> ExitCode {
+/// `set OID TYPE VALUE...`: the bindings the agent answers with are printed (not under
+/// `-Cq`).
+pub fn set(opts: &AgentOpts, app: &AppOpts, args: &[String]) -> ExitCode {
+    let quiet = match app.parse(ask::letters::SET) {
+        Ok(a) => a.quiet,
+        Err(e) => return crate::usage::refuse_flag(e),
+    };
     if args.is_empty() {
         return bad_arguments("set takes OID TYPE VALUE triples; 0 arguments given");
     }
@@ -468,8 +477,10 @@ pub fn set(opts: &AgentOpts, args: &[String]) -> ExitCode {
         Ok(b) => b,
         Err(e) => return e.exit(),
     };
-    let answer = agent.session.set(&bindings);
-    finish(&agent, answer, Tool::Other)
+    match agent.session.set(&bindings) {
+        Ok(_) if quiet => ExitCode::SUCCESS,
+        answer => finish(&agent, answer, Tool::Other),
+    }
 }
 
 /// `walk [ROOT]` by GETNEXT (`bulk`: `bulkwalk` by GETBULK of `-Cr N`, 10 by default as
@@ -482,7 +493,11 @@ pub fn walk(
     root: Option<&str>,
     bulk: bool,
 ) -> ExitCode {
-    let app = match app.parse() {
+    let letters = match bulk {
+        true => ask::letters::BULKWALK,
+        false => ask::letters::WALK,
+    };
+    let app = match app.parse(letters) {
         Ok(a) => a,
         Err(e) => return crate::usage::refuse_flag(e),
     };
@@ -510,8 +525,14 @@ pub fn walk(
     };
     let mut out = std::io::stdout().lock();
     let mut printed = 0usize;
+    // `-CT`: each line after the time since the one before (one request a line, by GETNEXT).
+    let mut last = std::time::Instant::now();
     let mut print = |out: &mut std::io::StdoutLock, vb: &VarBind| {
         printed += 1;
+        if app.request_times {
+            let _ = write!(out, "{:.6} s: ", last.elapsed().as_secs_f64());
+            last = std::time::Instant::now();
+        }
         let _ = writeln!(out, "{}", p.line(vb));
     };
     let root = std::slice::from_ref(subtree.start());
@@ -532,7 +553,12 @@ pub fn walk(
             Ok(end) => end,
             Err(e) => return e.exit(),
         };
-        let mut walk = agent.session.walk_iter(subtree.clone());
+        // `-CE END`: from the root to END, past the root's subtree too, as snmpwalk walks.
+        let within = match &end {
+            Some(end) => subtree.clone().until(end.clone()),
+            None => subtree.clone(),
+        };
+        let mut walk = agent.session.walk_iter(within);
         for vb in walk.by_ref() {
             match vb {
                 // `-CE`: nothing at or past END.

@@ -93,7 +93,9 @@ pub struct AgentOpts {
 /// nothing under it (walks); for table also `f<SEP>` fields separated by SEP
 /// instead of aligned, `h` the column headers only, `H` no column headers, `l` left-aligned,
 /// `b` brief column names, `w<N>` lines at most N wide; for walks `c`, OIDs not checked to
-/// increase, `t`, the time the walk took, and `E END`, where the walk ends.
+/// increase, `t`, the time the walk took, `T` each request's, and `E END`, where the walk
+/// ends; `f` (get, getnext) not asking again without a failed OID; `q` (set) nothing printed.
+/// Each command takes only its net-snmp tool's letters ([`letters`]).
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct AppOpts {
     /// Application options (`-Cn1 -Cr10`, `-Cip`).
@@ -137,6 +139,29 @@ pub struct App {
     pub timed: bool,
     /// `-CE END` (walks): the walk ends before the first OID at or past END.
     pub end: Option<String>,
+    /// `-CT` (snmpwalk): each line after the time its request took (`0.000342 s: `).
+    pub request_times: bool,
+    /// `-Cq` (set): nothing printed on success.
+    pub quiet: bool,
+}
+
+/// The `-C` letters each net-snmp tool takes (as its `-h` lists them); another is refused in
+/// its words, as it refuses it.
+pub mod letters {
+    /// snmpget, snmpgetnext: `f`.
+    pub const GET: &str = "f";
+    /// snmpbulkget: `n<N>`, `r<N>`.
+    pub const BULKGET: &str = "nr";
+    /// snmpwalk: `p i I c t T E`.
+    pub const WALK: &str = "piIctTE";
+    /// snmpbulkwalk: `c i n<N> p r<N>`.
+    pub const BULKWALK: &str = "cinpr";
+    /// snmptable: `b B c<N> f<S> h H i l r<N> w<N>`.
+    pub const TABLE: &str = "bBcfhHilrw";
+    /// snmpset: `q`.
+    pub const SET: &str = "q";
+    /// snmptrap: `i`.
+    pub const TRAP: &str = "i";
 }
 
 /// A `-C` option not understood.
@@ -160,12 +185,16 @@ impl std::fmt::Display for AppOptError {
 }
 
 impl AppOpts {
-    /// The options, or the first one not understood.
-    pub fn parse(&self) -> Result<App, AppOptError> {
+    /// The options, or the first one not understood or not among `letters` (the tool's:
+    /// [`letters`]).
+    pub fn parse(&self, letters: &str) -> Result<App, AppOptError> {
         let mut app = App::default();
         for opts in &self.app {
             let mut chars = opts.chars().peekable();
             while let Some(c) = chars.next() {
+                if !letters.contains(c) {
+                    return Err(AppOptError::UnknownLetter(c));
+                }
                 let digit_next = chars.peek().is_some_and(char::is_ascii_digit);
                 let mut number = || {
                     let mut digits = String::new();
@@ -189,6 +218,8 @@ impl AppOpts {
                     'c' => app.no_check_increasing = true,
                     'I' => app.no_root_get = true,
                     't' => app.timed = true,
+                    'T' => app.request_times = true,
+                    'q' => app.quiet = true,
                     'E' => app.end = Some(chars.by_ref().collect()),
                     'f' => {
                         app.separator = Some(chars.by_ref().collect());
@@ -733,12 +764,13 @@ mod tests {
 
     #[test]
     fn application_options_as_net_snmp_writes_them() {
-        let parse = |v: &[&str]| {
+        let parse_as = |letters: &str, v: &[&str]| {
             AppOpts {
                 app: v.iter().map(|s| s.to_string()).collect(),
             }
-            .parse()
+            .parse(letters)
         };
+        let parse = |v: &[&str]| parse_as("nripfx", v);
         let a = parse(&["n1", "r10", "ip"]).unwrap();
         assert_eq!(
             (
@@ -753,9 +785,22 @@ mod tests {
         assert_eq!(parse(&["r0"]).unwrap().max_repetitions, Some(0));
         assert!(parse(&["r"]).unwrap_err().to_string().contains("-Cr10"));
         assert_eq!(
-            parse(&["x"]).unwrap_err().to_string(),
-            "Unknown flag passed to -C: x"
+            parse(&["z"]).unwrap_err().to_string(),
+            "Unknown flag passed to -C: z"
         );
+        // Each tool its own letters: snmpbulkwalk has no -CI, snmpwalk no -Cr.
+        assert_eq!(
+            parse_as(letters::BULKWALK, &["I"]),
+            Err(AppOptError::UnknownLetter('I'))
+        );
+        assert_eq!(
+            parse_as(letters::WALK, &["r5"]),
+            Err(AppOptError::UnknownLetter('r'))
+        );
+        let walk = parse_as(letters::WALK, &["IT", "EsysName"]).unwrap();
+        assert!(walk.no_root_get && walk.request_times);
+        assert_eq!(walk.end.as_deref(), Some("sysName"));
+        assert!(parse_as(letters::SET, &["q"]).unwrap().quiet);
         assert!(
             level("authPriv").unwrap() == (true, true)
                 && level("noauth").unwrap() == (false, false)

@@ -247,6 +247,9 @@ enum Command {
     Set {
         #[command(flatten)]
         agent: ask::AgentOpts,
+        /// `-Cq`: nothing printed on success, as snmpset -Cq.
+        #[command(flatten)]
+        app: ask::AppOpts,
         /// OID TYPE VALUE, repeated (TYPE `=`: the object's SYNTAX says).
         #[arg(required = true, num_args = 1.., allow_hyphen_values = true, value_names = ["OID", "TYPE", "VALUE"])]
         triples: Vec<String>,
@@ -422,7 +425,11 @@ fn main() -> ExitCode {
             limits,
             root,
         } => agent::walk(&agent, &app, &limits, root.as_deref(), true),
-        Command::Set { agent, triples } => agent::set(&agent, &triples),
+        Command::Set {
+            agent,
+            app,
+            triples,
+        } => agent::set(&agent, &app, &triples),
         Command::Trap { agent, app, args } => snmpc::send::trap(&agent, &app, &args),
         Command::Listen { opts } => snmpc::listen::run(&opts),
         Command::Simulate { opts } => snmpc::simulate::run(&opts),

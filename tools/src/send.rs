@@ -46,7 +46,7 @@ fn to_trap_port(opts: &AgentOpts) -> AgentOpts {
 /// sends an inform instead, as snmptrap -Ci does.
 pub fn trap(opts: &AgentOpts, app: &AppOpts, args: &[String]) -> ExitCode {
     // snmptrap's `-Ci` (walk's `-Ci` letter): an inform.
-    match app.parse() {
+    match app.parse(ask::letters::TRAP) {
         Ok(a) if a.include_root && opts.version == "1" => {
             return bad_arguments("Cannot send INFORM as SNMPv1 PDU")
         }

@@ -16,7 +16,7 @@ use crate::print::Printer;
 /// them, `?` where a row has no value; columns right-aligned (`-Cl` left), or separated by
 /// `-Cf SEP`; `-Ci` an index column first, `-Ch` headers only, `-CH` no headers.
 pub fn table(opts: &AgentOpts, app: &AppOpts, limits: &WalkLimits, table: &str) -> ExitCode {
-    let app = match app.parse() {
+    let app = match app.parse(crate::ask::letters::TABLE) {
         Ok(a) => a,
         // snmptable's words for a letter it does not know, and its USAGE line.
         Err(AppOptError::UnknownLetter(letter)) => {

@@ -909,3 +909,77 @@ fn set_values_are_read_and_checked_as_snmpset_does() {
         }
     }
 }
+
+/// `-C`: each tool takes its own letters and refuses the others as it does (snmpbulkwalk has
+/// no `-CI`, snmpwalk no `-Cr`); snmpwalk's `-CE END` walks past the root's subtree to END;
+/// `-CT` puts each request's time before its line; snmpset's `-Cq` prints nothing.
+#[test]
+fn application_options_as_each_tool_takes_them() {
+    let Some([snmpd, walk, bulkwalk, get, set]) =
+        net_snmp_tools(["snmpd", "snmpwalk", "snmpbulkwalk", "snmpget", "snmpset"])
+    else {
+        return;
+    };
+    let agent = support::start_agent_with(&snmpd, "rwcommunity private 127.0.0.1\n");
+    let target = format!("127.0.0.1:{}", agent.port);
+    let t = target.as_str();
+    let v2c = ["-v2c", "-c", "public"];
+    let cases: Vec<(&str, &std::path::Path, Vec<&str>)> = vec![
+        ("walk", &walk, vec!["-CE", "sysORTable", t, "sysName"]),
+        ("walk", &walk, vec!["-CE", "sysDescr", t, "system"]),
+        (
+            "walk",
+            &walk,
+            vec!["-CE", "sysContact", "-Ci", t, "sysName.0"],
+        ),
+        ("walk", &walk, vec!["-Cr5", t, "system"]),
+        ("walk", &walk, vec!["-Cn1", t, "system"]),
+        ("bulkwalk", &bulkwalk, vec!["-CI", t, "system"]),
+        ("bulkwalk", &bulkwalk, vec!["-Ct", t, "system"]),
+        (
+            "bulkwalk",
+            &bulkwalk,
+            vec!["-Cn0", "-Cr3", "-Cp", t, "system"],
+        ),
+        ("get", &get, vec!["-Cr5", t, "sysName.0"]),
+    ];
+    for (command, tool, rest) in cases {
+        let mut args = v2c.to_vec();
+        args.extend(&rest);
+        let theirs = net_snmp_all(tool, &args);
+        let mut ours = vec![command];
+        ours.extend(&args);
+        let ours = snmpc(&ours);
+        assert_eq!(
+            (steady(&ours.0), &ours.1, ours.2),
+            (steady(&theirs.0), &theirs.1, theirs.2),
+            "{command} {rest:?}"
+        );
+    }
+    // -CT: the same lines, each after a time in seconds.
+    let timed = |out: &str| -> Vec<String> {
+        out.lines()
+            .map(|l| {
+                let (time, line) = l.split_once(" s: ").expect("a time first");
+                assert!(time.parse::<f64>().is_ok_and(|s| s >= 0.0), "{l}");
+                assert_eq!(time.split_once('.').map(|(_, f)| f.len()), Some(6), "{l}");
+                line.to_string()
+            })
+            .collect()
+    };
+    let mut args = v2c.to_vec();
+    args.extend(["-CT", t, "sysORID"]);
+    let (theirs, _, code) = net_snmp_all(&walk, &args);
+    let mut ours = vec!["walk"];
+    ours.extend(&args);
+    let (out, err, ours_code) = snmpc(&ours);
+    assert_eq!((ours_code, code), (0, 0), "{err}");
+    assert_eq!(timed(&out), timed(&theirs));
+    // -Cq: set, nothing printed.
+    let args = ["-v2c", "-c", "private", "-Cq", t, "sysName.0", "s", "quiet"];
+    let theirs = net_snmp_all(&set, &args);
+    let mut ours = vec!["set"];
+    ours.extend(args);
+    assert_eq!(snmpc(&ours), theirs);
+    assert_eq!(theirs, (String::new(), String::new(), 0));
+}
