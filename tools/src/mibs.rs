@@ -561,28 +561,54 @@ impl Mibs {
         best.map(|(_, oid)| oid.clone())
     }
 
-    /// snmptranslate's `-TB`: the OIDs of the nodes whose names `pattern` (a POSIX extended
-    /// regular expression, any case) matches somewhere, in the order net-snmp lists them: down
-    /// the tree, each node's children from its highest arc down; `None` when the pattern is not
-    /// one.
+    /// snmptranslate's `-TB`: the OIDs of the nodes `pattern` (a POSIX extended regular
+    /// expression, any case) finds, as net-snmp finds them: its search goes down the tree
+    /// (each node's children from its highest arc down) over the nodes no earlier search
+    /// looked at, stops at the first name the pattern matches at its start and gives that
+    /// node, or at the tree's end gives the node whose name it matched earliest; it is asked
+    /// again until it gives nothing. So every name that starts with a match is listed, and
+    /// after them at most one that matches later on (`-TB Octets` lists ifInOctets alone).
+    /// `None` when the pattern is not one.
     pub fn matching(&self, pattern: &str) -> Option<Vec<Vec<u32>>> {
         let re = regex::RegexBuilder::new(pattern)
             .case_insensitive(true)
             .build()
             .ok()?;
-        let mut found = Vec::new();
+        // Every node in the search's order, with where the pattern matches its name.
+        let mut order: Vec<(Vec<u32>, Option<usize>)> = Vec::new();
         // Depth first, the highest arc first: the stack takes the lowest first.
         let mut stack: Vec<Vec<u32>> = (0..ROOTS.len() as u32).map(|r| vec![r]).collect();
         while let Some(oid) = stack.pop() {
             let named = self.lookup().at_oid.get(&oid).map(|&n| self.label(n));
-            if named.is_some_and(|name| re.is_match(name)) {
-                found.push(oid.clone());
-            }
+            let at = named.and_then(|name| re.find(name)).map(|m| m.start());
             stack.extend(self.children(&oid).map(|(arc, _)| {
                 let mut child = oid.clone();
                 child.push(arc);
                 child
             }));
+            order.push((oid, at));
+        }
+        let mut found = Vec::new();
+        let mut next = 0;
+        while next < order.len() {
+            let mut best: Option<(usize, usize)> = None;
+            let mut i = next;
+            while let Some((_, at)) = order.get(i) {
+                if let Some(at) = *at {
+                    if best.is_none_or(|(b, _)| at < b) {
+                        best = Some((at, i));
+                    }
+                    if at == 0 {
+                        break;
+                    }
+                }
+                i += 1;
+            }
+            next = i + 1;
+            match best {
+                Some((_, at)) => found.push(order[at].0.clone()),
+                None => break,
+            }
         }
         Some(found)
     }

@@ -213,6 +213,26 @@ fn the_modules_read_are_net_snmps() {
             &snmptranslate,
             strings(&["-M", mibs, "-m", "IF-MIB", "-On", "-TB", "^ifHC"]),
         ),
+        // Names matched past their start: each search stops at a name that starts with a
+        // match, so only the one found last of those is listed.
+        (
+            "",
+            vec![],
+            &snmptranslate,
+            strings(&["-M", mibs, "-m", "IF-MIB", "-TB", "Octets"]),
+        ),
+        (
+            "",
+            vec![],
+            &snmptranslate,
+            strings(&["-M", mibs, "-m", "IF-MIB", "-TB", "Index"]),
+        ),
+        (
+            "",
+            vec![],
+            &snmptranslate,
+            strings(&["-M", mibs, "-m", "IF-MIB:IP-MIB", "-TB", "Pkts"]),
+        ),
     ];
     // net-snmp's first run in a persistent directory says it made one: done beforehand.
     run_with(
