@@ -4,8 +4,9 @@
 //! share (`table`: [`crate::table`]; `trap`, `inform`: [`crate::send`]). Names or numbers in (`sysDescr.0`,
 //! `IF-MIB::ifDescr.3`, `1.3.6.1.2.1.1.1.0`), bindings out as net-snmp prints them under `-O`.
 //! Exit 0 on success, 1 when the agent fails (no answer, a USM Report), 2 for an error-status
-//! (but `getnext`'s of error-index 0, as snmpgetnext) or bad arguments; errors on stderr in net-snmp's words (`Timeout: No Response from HOST.`,
-//! `Error in packet` / `Reason:` / `Failed object:`). A GET or GETNEXT of several OIDs that
+//! (but `getnext`'s of error-index 0, as snmpgetnext) or bad arguments; errors on stderr in
+//! net-snmp's words (`Timeout: No Response from HOST.`, `Error in packet` / `Reason:` /
+//! `Failed object:`). A GET or GETNEXT of several OIDs that
 //! fails on one is asked again without it, as snmpget and snmpgetnext do.
 
 use std::io::Write;

@@ -591,6 +591,7 @@ impl Mibs {
         let mut found = Vec::new();
         let mut next = 0;
         while next < order.len() {
+            // (where the pattern matched, which node): the earliest match so far.
             let mut best: Option<(usize, usize)> = None;
             let mut i = next;
             while let Some((_, at)) = order.get(i) {
@@ -606,7 +607,7 @@ impl Mibs {
             }
             next = i + 1;
             match best {
-                Some((_, at)) => found.push(order[at].0.clone()),
+                Some((_, node)) => found.push(order[node].0.clone()),
                 None => break,
             }
         }
