@@ -42,6 +42,7 @@ impl<'a> Message<'a> {
         let value = Self {
             version: snmp_ber::within(
                 "version",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     MessageVersion::decode_contents(r, c)
@@ -49,6 +50,7 @@ impl<'a> Message<'a> {
             )?,
             community: snmp_ber::within(
                 "community",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
                     Ok(c)
@@ -56,6 +58,7 @@ impl<'a> Message<'a> {
             )?,
             data: snmp_ber::within(
                 "data",
+                #[inline(always)]
                 || <super::snmpv2_pdu::Pdus as snmp_ber::Decode>::decode(r),
             )?,
         };

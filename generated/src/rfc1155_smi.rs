@@ -80,7 +80,7 @@ impl<'a> ObjectName<'a> {
     pub const TAG: &'static [u8] = &[0x06];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
-    #[inline]
+    #[inline(always)]
     pub fn decode_contents(
         r: &snmp_ber::Reader<'a>,
         c: &'a [u8],
@@ -107,7 +107,7 @@ impl<'a> ObjectName<'a> {
 
 impl<'a> snmp_ber::Decode<'a> for ObjectName<'a> {
     const ASN1_NAME: &'static str = "ObjectName";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0x06, "OBJECT IDENTIFIER (0x06)")?;
         Self::decode_contents(r, c)
@@ -155,12 +155,13 @@ pub enum ObjectSyntax<'a> {
 
 impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
     const ASN1_NAME: &'static str = "ObjectSyntax";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
             Some(0x02) => {
                 let v = snmp_ber::within_path(
                     &["simple", "number"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                         snmp_ber::int_i64(r, c)
@@ -171,6 +172,7 @@ impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
             Some(0x04) => {
                 let v = snmp_ber::within_path(
                     &["simple", "string"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
                         Ok(c)
@@ -181,6 +183,7 @@ impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
             Some(0x06) => {
                 let v = snmp_ber::within_path(
                     &["simple", "object"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x06, "OBJECT IDENTIFIER (0x06)")?;
                         snmp_ber::Oid::decode_contents(r, c)
@@ -191,6 +194,7 @@ impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
             Some(0x05) => {
                 snmp_ber::within_path(
                     &["simple", "empty"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x05, "NULL (0x05)")?;
                         snmp_ber::null(r, c)
@@ -201,6 +205,7 @@ impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
             Some(0x40) => {
                 let v = snmp_ber::within_path(
                     &["application-wide", "address", "internet"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x40, "[APPLICATION 0] (0x40)")?;
                         IpAddress::decode_contents(r, c)
@@ -215,6 +220,7 @@ impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
             Some(0x41) => {
                 let v = snmp_ber::within_path(
                     &["application-wide", "counter"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x41, "[APPLICATION 1] (0x41)")?;
                         Counter::decode_contents(r, c)
@@ -225,6 +231,7 @@ impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
             Some(0x42) => {
                 let v = snmp_ber::within_path(
                     &["application-wide", "gauge"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x42, "[APPLICATION 2] (0x42)")?;
                         Gauge::decode_contents(r, c)
@@ -235,6 +242,7 @@ impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
             Some(0x43) => {
                 let v = snmp_ber::within_path(
                     &["application-wide", "ticks"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x43, "[APPLICATION 3] (0x43)")?;
                         TimeTicks::decode_contents(r, c)
@@ -245,6 +253,7 @@ impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
             Some(0x44) => {
                 let v = snmp_ber::within_path(
                     &["application-wide", "arbitrary"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x44, "[APPLICATION 4] (0x44)")?;
                         Opaque::decode_contents(r, c)
@@ -371,12 +380,13 @@ pub enum SimpleSyntax<'a> {
 
 impl<'a> snmp_ber::Decode<'a> for SimpleSyntax<'a> {
     const ASN1_NAME: &'static str = "SimpleSyntax";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
             Some(0x02) => {
                 let v = snmp_ber::within(
                     "number",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                         snmp_ber::int_i64(r, c)
@@ -387,6 +397,7 @@ impl<'a> snmp_ber::Decode<'a> for SimpleSyntax<'a> {
             Some(0x04) => {
                 let v = snmp_ber::within(
                     "string",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
                         Ok(c)
@@ -397,6 +408,7 @@ impl<'a> snmp_ber::Decode<'a> for SimpleSyntax<'a> {
             Some(0x06) => {
                 let v = snmp_ber::within(
                     "object",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x06, "OBJECT IDENTIFIER (0x06)")?;
                         snmp_ber::Oid::decode_contents(r, c)
@@ -407,6 +419,7 @@ impl<'a> snmp_ber::Decode<'a> for SimpleSyntax<'a> {
             Some(0x05) => {
                 snmp_ber::within(
                     "empty",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x05, "NULL (0x05)")?;
                         snmp_ber::null(r, c)
@@ -501,12 +514,13 @@ pub enum ApplicationSyntax<'a> {
 
 impl<'a> snmp_ber::Decode<'a> for ApplicationSyntax<'a> {
     const ASN1_NAME: &'static str = "ApplicationSyntax";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
             Some(0x40) => {
                 let v = snmp_ber::within_path(
                     &["address", "internet"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x40, "[APPLICATION 0] (0x40)")?;
                         IpAddress::decode_contents(r, c)
@@ -517,6 +531,7 @@ impl<'a> snmp_ber::Decode<'a> for ApplicationSyntax<'a> {
             Some(0x41) => {
                 let v = snmp_ber::within(
                     "counter",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x41, "[APPLICATION 1] (0x41)")?;
                         Counter::decode_contents(r, c)
@@ -527,6 +542,7 @@ impl<'a> snmp_ber::Decode<'a> for ApplicationSyntax<'a> {
             Some(0x42) => {
                 let v = snmp_ber::within(
                     "gauge",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x42, "[APPLICATION 2] (0x42)")?;
                         Gauge::decode_contents(r, c)
@@ -537,6 +553,7 @@ impl<'a> snmp_ber::Decode<'a> for ApplicationSyntax<'a> {
             Some(0x43) => {
                 let v = snmp_ber::within(
                     "ticks",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x43, "[APPLICATION 3] (0x43)")?;
                         TimeTicks::decode_contents(r, c)
@@ -547,6 +564,7 @@ impl<'a> snmp_ber::Decode<'a> for ApplicationSyntax<'a> {
             Some(0x44) => {
                 let v = snmp_ber::within(
                     "arbitrary",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x44, "[APPLICATION 4] (0x44)")?;
                         Opaque::decode_contents(r, c)
@@ -623,12 +641,13 @@ pub enum NetworkAddress {
 
 impl<'a> snmp_ber::Decode<'a> for NetworkAddress {
     const ASN1_NAME: &'static str = "NetworkAddress";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
             Some(0x40) => {
                 let v = snmp_ber::within(
                     "internet",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x40, "[APPLICATION 0] (0x40)")?;
                         IpAddress::decode_contents(r, c)
@@ -676,7 +695,7 @@ impl IpAddress {
     pub const TAG: &'static [u8] = &[0x40];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
-    #[inline]
+    #[inline(always)]
     pub fn decode_contents<'a>(
         r: &snmp_ber::Reader<'a>,
         c: &'a [u8],
@@ -703,7 +722,7 @@ impl IpAddress {
 
 impl<'a> snmp_ber::Decode<'a> for IpAddress {
     const ASN1_NAME: &'static str = "IpAddress";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0x40, "[APPLICATION 0] (0x40)")?;
         Self::decode_contents(r, c)
@@ -738,7 +757,7 @@ impl Counter {
     pub const TAG: &'static [u8] = &[0x41];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
-    #[inline]
+    #[inline(always)]
     pub fn decode_contents<'a>(
         r: &snmp_ber::Reader<'a>,
         c: &'a [u8],
@@ -777,7 +796,7 @@ impl Counter {
 
 impl<'a> snmp_ber::Decode<'a> for Counter {
     const ASN1_NAME: &'static str = "Counter";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0x41, "[APPLICATION 1] (0x41)")?;
         Self::decode_contents(r, c)
@@ -810,7 +829,7 @@ impl Gauge {
     pub const TAG: &'static [u8] = &[0x42];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
-    #[inline]
+    #[inline(always)]
     pub fn decode_contents<'a>(
         r: &snmp_ber::Reader<'a>,
         c: &'a [u8],
@@ -849,7 +868,7 @@ impl Gauge {
 
 impl<'a> snmp_ber::Decode<'a> for Gauge {
     const ASN1_NAME: &'static str = "Gauge";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0x42, "[APPLICATION 2] (0x42)")?;
         Self::decode_contents(r, c)
@@ -882,7 +901,7 @@ impl TimeTicks {
     pub const TAG: &'static [u8] = &[0x43];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
-    #[inline]
+    #[inline(always)]
     pub fn decode_contents<'a>(
         r: &snmp_ber::Reader<'a>,
         c: &'a [u8],
@@ -921,7 +940,7 @@ impl TimeTicks {
 
 impl<'a> snmp_ber::Decode<'a> for TimeTicks {
     const ASN1_NAME: &'static str = "TimeTicks";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0x43, "[APPLICATION 3] (0x43)")?;
         Self::decode_contents(r, c)
@@ -954,7 +973,7 @@ impl<'a> Opaque<'a> {
     pub const TAG: &'static [u8] = &[0x44];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
-    #[inline]
+    #[inline(always)]
     pub fn decode_contents(
         _r: &snmp_ber::Reader<'a>,
         c: &'a [u8],
@@ -981,7 +1000,7 @@ impl<'a> Opaque<'a> {
 
 impl<'a> snmp_ber::Decode<'a> for Opaque<'a> {
     const ASN1_NAME: &'static str = "Opaque";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0x44, "[APPLICATION 4] (0x44)")?;
         Self::decode_contents(r, c)

@@ -42,6 +42,7 @@ impl<'a> Message<'a> {
         let value = Self {
             version: snmp_ber::within(
                 "version",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     MessageVersion::decode_contents(r, c)
@@ -49,12 +50,17 @@ impl<'a> Message<'a> {
             )?,
             community: snmp_ber::within(
                 "community",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
                     Ok(c)
                 },
             )?,
-            data: snmp_ber::within("data", || <Pdus as snmp_ber::Decode>::decode(r))?,
+            data: snmp_ber::within(
+                "data",
+                #[inline(always)]
+                || <Pdus as snmp_ber::Decode>::decode(r),
+            )?,
         };
         r.finish_in("Message")?;
         Ok(value)
@@ -178,6 +184,7 @@ impl<'a> snmp_ber::Decode<'a> for Pdus<'a> {
             Some(0xa4) => {
                 let v = snmp_ber::within(
                     "trap",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0xa4, "[4] (0xa4)")?;
                         TrapPdu::decode_contents(r, c)
@@ -591,6 +598,7 @@ impl<'a> Pdu<'a> {
         let value = Self {
             request_id: snmp_ber::within(
                 "request-id",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     snmp_ber::int_i64(r, c)
@@ -598,6 +606,7 @@ impl<'a> Pdu<'a> {
             )?,
             error_status: snmp_ber::within(
                 "error-status",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     PduErrorStatus::decode_contents(r, c)
@@ -605,6 +614,7 @@ impl<'a> Pdu<'a> {
             )?,
             error_index: snmp_ber::within(
                 "error-index",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     snmp_ber::int_i64(r, c)
@@ -612,6 +622,7 @@ impl<'a> Pdu<'a> {
             )?,
             variable_bindings: snmp_ber::within(
                 "variable-bindings",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x30, "SEQUENCE (0x30)")?;
                     VarBindList::decode_contents(r, c)
@@ -771,6 +782,7 @@ impl<'a> TrapPdu<'a> {
         let value = Self {
             enterprise: snmp_ber::within(
                 "enterprise",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x06, "OBJECT IDENTIFIER (0x06)")?;
                     snmp_ber::Oid::decode_contents(r, c)
@@ -778,10 +790,12 @@ impl<'a> TrapPdu<'a> {
             )?,
             agent_addr: snmp_ber::within(
                 "agent-addr",
+                #[inline(always)]
                 || <super::rfc1155_smi::NetworkAddress as snmp_ber::Decode>::decode(r),
             )?,
             generic_trap: snmp_ber::within(
                 "generic-trap",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     TrapPduGenericTrap::decode_contents(r, c)
@@ -789,6 +803,7 @@ impl<'a> TrapPdu<'a> {
             )?,
             specific_trap: snmp_ber::within(
                 "specific-trap",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     snmp_ber::int_i64(r, c)
@@ -796,6 +811,7 @@ impl<'a> TrapPdu<'a> {
             )?,
             time_stamp: snmp_ber::within(
                 "time-stamp",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x43, "[APPLICATION 3] (0x43)")?;
                     super::rfc1155_smi::TimeTicks::decode_contents(r, c)
@@ -803,6 +819,7 @@ impl<'a> TrapPdu<'a> {
             )?,
             variable_bindings: snmp_ber::within(
                 "variable-bindings",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x30, "SEQUENCE (0x30)")?;
                     VarBindList::decode_contents(r, c)
@@ -940,7 +957,7 @@ impl<'a> VarBind<'a> {
     pub const TAG: &'static [u8] = &[0x30];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
-    #[inline]
+    #[inline(always)]
     pub fn decode_contents(
         r: &snmp_ber::Reader<'a>,
         c: &'a [u8],
@@ -950,6 +967,7 @@ impl<'a> VarBind<'a> {
         let value = Self {
             name: snmp_ber::within(
                 "name",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x06, "OBJECT IDENTIFIER (0x06)")?;
                     super::rfc1155_smi::ObjectName::decode_contents(r, c)
@@ -957,6 +975,7 @@ impl<'a> VarBind<'a> {
             )?,
             value: snmp_ber::within(
                 "value",
+                #[inline(always)]
                 || <super::rfc1155_smi::ObjectSyntax as snmp_ber::Decode>::decode(r),
             )?,
         };
@@ -1003,7 +1022,7 @@ impl<'a> VarBind<'a> {
 
 impl<'a> snmp_ber::Decode<'a> for VarBind<'a> {
     const ASN1_NAME: &'static str = "VarBind";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0x30, "SEQUENCE (0x30)")?;
         Self::decode_contents(r, c)

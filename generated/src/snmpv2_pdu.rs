@@ -52,6 +52,7 @@ impl<'a> snmp_ber::Decode<'a> for Pdus<'a> {
             Some(0xa5) => {
                 let v = snmp_ber::within(
                     "get-bulk-request",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0xa5, "[5] (0xa5)")?;
                         GetBulkRequestPdu::decode_contents(r, c)
@@ -759,6 +760,7 @@ impl<'a> Pdu<'a> {
         let value = Self {
             request_id: snmp_ber::within(
                 "request-id",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     snmp_ber::int_i32(r, c)
@@ -766,6 +768,7 @@ impl<'a> Pdu<'a> {
             )?,
             error_status: snmp_ber::within(
                 "error-status",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     PduErrorStatus::decode_contents(r, c)
@@ -773,6 +776,7 @@ impl<'a> Pdu<'a> {
             )?,
             error_index: snmp_ber::within(
                 "error-index",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
@@ -786,6 +790,7 @@ impl<'a> Pdu<'a> {
             )?,
             variable_bindings: snmp_ber::within(
                 "variable-bindings",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x30, "SEQUENCE (0x30)")?;
                     VarBindList::decode_contents(r, c)
@@ -926,6 +931,7 @@ impl<'a> BulkPdu<'a> {
         let value = Self {
             request_id: snmp_ber::within(
                 "request-id",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     snmp_ber::int_i32(r, c)
@@ -933,6 +939,7 @@ impl<'a> BulkPdu<'a> {
             )?,
             non_repeaters: snmp_ber::within(
                 "non-repeaters",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
@@ -946,6 +953,7 @@ impl<'a> BulkPdu<'a> {
             )?,
             max_repetitions: snmp_ber::within(
                 "max-repetitions",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
@@ -959,6 +967,7 @@ impl<'a> BulkPdu<'a> {
             )?,
             variable_bindings: snmp_ber::within(
                 "variable-bindings",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x30, "SEQUENCE (0x30)")?;
                     VarBindList::decode_contents(r, c)
@@ -1096,7 +1105,7 @@ impl<'a> VarBind<'a> {
     pub const TAG: &'static [u8] = &[0x30];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
-    #[inline]
+    #[inline(always)]
     pub fn decode_contents(
         r: &snmp_ber::Reader<'a>,
         c: &'a [u8],
@@ -1106,6 +1115,7 @@ impl<'a> VarBind<'a> {
         let value = Self {
             name: snmp_ber::within(
                 "name",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x06, "OBJECT IDENTIFIER (0x06)")?;
                     super::snmpv2_smi::ObjectName::decode_contents(r, c)
@@ -1113,6 +1123,7 @@ impl<'a> VarBind<'a> {
             )?,
             value: snmp_ber::within(
                 "value",
+                #[inline(always)]
                 || <VarBindValue as snmp_ber::Decode>::decode(r),
             )?,
         };
@@ -1159,7 +1170,7 @@ impl<'a> VarBind<'a> {
 
 impl<'a> snmp_ber::Decode<'a> for VarBind<'a> {
     const ASN1_NAME: &'static str = "VarBind";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0x30, "SEQUENCE (0x30)")?;
         Self::decode_contents(r, c)
@@ -1454,12 +1465,13 @@ pub enum VarBindValue<'a> {
 
 impl<'a> snmp_ber::Decode<'a> for VarBindValue<'a> {
     const ASN1_NAME: &'static str = "VarBind.value";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
             Some(0x02) => {
                 let v = snmp_ber::within_path(
                     &["value", "simple", "integer-value"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                         snmp_ber::int_i32(r, c)
@@ -1476,6 +1488,7 @@ impl<'a> snmp_ber::Decode<'a> for VarBindValue<'a> {
             Some(0x04) => {
                 let v = snmp_ber::within_path(
                     &["value", "simple", "string-value"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
                         {
@@ -1497,6 +1510,7 @@ impl<'a> snmp_ber::Decode<'a> for VarBindValue<'a> {
             Some(0x06) => {
                 let v = snmp_ber::within_path(
                     &["value", "simple", "objectID-value"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x06, "OBJECT IDENTIFIER (0x06)")?;
                         snmp_ber::Oid::decode_contents(r, c)
@@ -1513,6 +1527,7 @@ impl<'a> snmp_ber::Decode<'a> for VarBindValue<'a> {
             Some(0x40) => {
                 let v = snmp_ber::within_path(
                     &["value", "application-wide", "ipAddress-value"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x40, "[APPLICATION 0] (0x40)")?;
                         super::snmpv2_smi::IpAddress::decode_contents(r, c)
@@ -1529,6 +1544,7 @@ impl<'a> snmp_ber::Decode<'a> for VarBindValue<'a> {
             Some(0x41) => {
                 let v = snmp_ber::within_path(
                     &["value", "application-wide", "counter-value"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x41, "[APPLICATION 1] (0x41)")?;
                         super::snmpv2_smi::Counter32::decode_contents(r, c)
@@ -1545,6 +1561,7 @@ impl<'a> snmp_ber::Decode<'a> for VarBindValue<'a> {
             Some(0x43) => {
                 let v = snmp_ber::within_path(
                     &["value", "application-wide", "timeticks-value"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x43, "[APPLICATION 3] (0x43)")?;
                         super::snmpv2_smi::TimeTicks::decode_contents(r, c)
@@ -1561,6 +1578,7 @@ impl<'a> snmp_ber::Decode<'a> for VarBindValue<'a> {
             Some(0x44) => {
                 let v = snmp_ber::within_path(
                     &["value", "application-wide", "arbitrary-value"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x44, "[APPLICATION 4] (0x44)")?;
                         super::snmpv2_smi::Opaque::decode_contents(r, c)
@@ -1577,6 +1595,7 @@ impl<'a> snmp_ber::Decode<'a> for VarBindValue<'a> {
             Some(0x46) => {
                 let v = snmp_ber::within_path(
                     &["value", "application-wide", "big-counter-value"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x46, "[APPLICATION 6] (0x46)")?;
                         super::snmpv2_smi::Counter64::decode_contents(r, c)
@@ -1593,6 +1612,7 @@ impl<'a> snmp_ber::Decode<'a> for VarBindValue<'a> {
             Some(0x42) => {
                 let v = snmp_ber::within_path(
                     &["value", "application-wide", "unsigned-integer-value"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x42, "[APPLICATION 2] (0x42)")?;
                         super::snmpv2_smi::Unsigned32::decode_contents(r, c)
@@ -1609,6 +1629,7 @@ impl<'a> snmp_ber::Decode<'a> for VarBindValue<'a> {
             Some(0x05) => {
                 snmp_ber::within(
                     "unSpecified",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x05, "NULL (0x05)")?;
                         snmp_ber::null(r, c)
@@ -1619,6 +1640,7 @@ impl<'a> snmp_ber::Decode<'a> for VarBindValue<'a> {
             Some(0x80) => {
                 snmp_ber::within(
                     "noSuchObject",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x80, "[0] (0x80)")?;
                         snmp_ber::null(r, c)
@@ -1629,6 +1651,7 @@ impl<'a> snmp_ber::Decode<'a> for VarBindValue<'a> {
             Some(0x81) => {
                 snmp_ber::within(
                     "noSuchInstance",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x81, "[1] (0x81)")?;
                         snmp_ber::null(r, c)
@@ -1639,6 +1662,7 @@ impl<'a> snmp_ber::Decode<'a> for VarBindValue<'a> {
             Some(0x82) => {
                 snmp_ber::within(
                     "endOfMibView",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x82, "[2] (0x82)")?;
                         snmp_ber::null(r, c)

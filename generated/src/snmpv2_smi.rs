@@ -248,7 +248,7 @@ impl<'a> ObjectName<'a> {
     pub const TAG: &'static [u8] = &[0x06];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
-    #[inline]
+    #[inline(always)]
     pub fn decode_contents(
         r: &snmp_ber::Reader<'a>,
         c: &'a [u8],
@@ -275,7 +275,7 @@ impl<'a> ObjectName<'a> {
 
 impl<'a> snmp_ber::Decode<'a> for ObjectName<'a> {
     const ASN1_NAME: &'static str = "ObjectName";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0x06, "OBJECT IDENTIFIER (0x06)")?;
         Self::decode_contents(r, c)
@@ -381,12 +381,13 @@ pub enum ObjectSyntax<'a> {
 
 impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
     const ASN1_NAME: &'static str = "ObjectSyntax";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
             Some(0x02) => {
                 let v = snmp_ber::within_path(
                     &["simple", "integer-value"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                         snmp_ber::int_i32(r, c)
@@ -397,6 +398,7 @@ impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
             Some(0x04) => {
                 let v = snmp_ber::within_path(
                     &["simple", "string-value"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
                         {
@@ -412,6 +414,7 @@ impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
             Some(0x06) => {
                 let v = snmp_ber::within_path(
                     &["simple", "objectID-value"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x06, "OBJECT IDENTIFIER (0x06)")?;
                         snmp_ber::Oid::decode_contents(r, c)
@@ -422,6 +425,7 @@ impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
             Some(0x40) => {
                 let v = snmp_ber::within_path(
                     &["application-wide", "ipAddress-value"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x40, "[APPLICATION 0] (0x40)")?;
                         IpAddress::decode_contents(r, c)
@@ -432,6 +436,7 @@ impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
             Some(0x41) => {
                 let v = snmp_ber::within_path(
                     &["application-wide", "counter-value"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x41, "[APPLICATION 1] (0x41)")?;
                         Counter32::decode_contents(r, c)
@@ -442,6 +447,7 @@ impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
             Some(0x43) => {
                 let v = snmp_ber::within_path(
                     &["application-wide", "timeticks-value"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x43, "[APPLICATION 3] (0x43)")?;
                         TimeTicks::decode_contents(r, c)
@@ -452,6 +458,7 @@ impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
             Some(0x44) => {
                 let v = snmp_ber::within_path(
                     &["application-wide", "arbitrary-value"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x44, "[APPLICATION 4] (0x44)")?;
                         Opaque::decode_contents(r, c)
@@ -462,6 +469,7 @@ impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
             Some(0x46) => {
                 let v = snmp_ber::within_path(
                     &["application-wide", "big-counter-value"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x46, "[APPLICATION 6] (0x46)")?;
                         Counter64::decode_contents(r, c)
@@ -472,6 +480,7 @@ impl<'a> snmp_ber::Decode<'a> for ObjectSyntax<'a> {
             Some(0x42) => {
                 let v = snmp_ber::within_path(
                     &["application-wide", "unsigned-integer-value"],
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x42, "[APPLICATION 2] (0x42)")?;
                         Unsigned32::decode_contents(r, c)
@@ -605,12 +614,13 @@ pub enum SimpleSyntax<'a> {
 
 impl<'a> snmp_ber::Decode<'a> for SimpleSyntax<'a> {
     const ASN1_NAME: &'static str = "SimpleSyntax";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
             Some(0x02) => {
                 let v = snmp_ber::within(
                     "integer-value",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                         snmp_ber::int_i32(r, c)
@@ -621,6 +631,7 @@ impl<'a> snmp_ber::Decode<'a> for SimpleSyntax<'a> {
             Some(0x04) => {
                 let v = snmp_ber::within(
                     "string-value",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
                         {
@@ -636,6 +647,7 @@ impl<'a> snmp_ber::Decode<'a> for SimpleSyntax<'a> {
             Some(0x06) => {
                 let v = snmp_ber::within(
                     "objectID-value",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x06, "OBJECT IDENTIFIER (0x06)")?;
                         snmp_ber::Oid::decode_contents(r, c)
@@ -807,12 +819,13 @@ pub enum ApplicationSyntax<'a> {
 
 impl<'a> snmp_ber::Decode<'a> for ApplicationSyntax<'a> {
     const ASN1_NAME: &'static str = "ApplicationSyntax";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
             Some(0x40) => {
                 let v = snmp_ber::within(
                     "ipAddress-value",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x40, "[APPLICATION 0] (0x40)")?;
                         IpAddress::decode_contents(r, c)
@@ -823,6 +836,7 @@ impl<'a> snmp_ber::Decode<'a> for ApplicationSyntax<'a> {
             Some(0x41) => {
                 let v = snmp_ber::within(
                     "counter-value",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x41, "[APPLICATION 1] (0x41)")?;
                         Counter32::decode_contents(r, c)
@@ -833,6 +847,7 @@ impl<'a> snmp_ber::Decode<'a> for ApplicationSyntax<'a> {
             Some(0x43) => {
                 let v = snmp_ber::within(
                     "timeticks-value",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x43, "[APPLICATION 3] (0x43)")?;
                         TimeTicks::decode_contents(r, c)
@@ -843,6 +858,7 @@ impl<'a> snmp_ber::Decode<'a> for ApplicationSyntax<'a> {
             Some(0x44) => {
                 let v = snmp_ber::within(
                     "arbitrary-value",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x44, "[APPLICATION 4] (0x44)")?;
                         Opaque::decode_contents(r, c)
@@ -853,6 +869,7 @@ impl<'a> snmp_ber::Decode<'a> for ApplicationSyntax<'a> {
             Some(0x46) => {
                 let v = snmp_ber::within(
                     "big-counter-value",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x46, "[APPLICATION 6] (0x46)")?;
                         Counter64::decode_contents(r, c)
@@ -863,6 +880,7 @@ impl<'a> snmp_ber::Decode<'a> for ApplicationSyntax<'a> {
             Some(0x42) => {
                 let v = snmp_ber::within(
                     "unsigned-integer-value",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x42, "[APPLICATION 2] (0x42)")?;
                         Unsigned32::decode_contents(r, c)
@@ -939,7 +957,7 @@ impl IpAddress {
     pub const TAG: &'static [u8] = &[0x40];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
-    #[inline]
+    #[inline(always)]
     pub fn decode_contents<'a>(
         r: &snmp_ber::Reader<'a>,
         c: &'a [u8],
@@ -966,7 +984,7 @@ impl IpAddress {
 
 impl<'a> snmp_ber::Decode<'a> for IpAddress {
     const ASN1_NAME: &'static str = "IpAddress";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0x40, "[APPLICATION 0] (0x40)")?;
         Self::decode_contents(r, c)
@@ -1001,7 +1019,7 @@ impl Counter32 {
     pub const TAG: &'static [u8] = &[0x41];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
-    #[inline]
+    #[inline(always)]
     pub fn decode_contents<'a>(
         r: &snmp_ber::Reader<'a>,
         c: &'a [u8],
@@ -1040,7 +1058,7 @@ impl Counter32 {
 
 impl<'a> snmp_ber::Decode<'a> for Counter32 {
     const ASN1_NAME: &'static str = "Counter32";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0x41, "[APPLICATION 1] (0x41)")?;
         Self::decode_contents(r, c)
@@ -1145,7 +1163,7 @@ impl Unsigned32 {
     pub const TAG: &'static [u8] = &[0x42];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
-    #[inline]
+    #[inline(always)]
     pub fn decode_contents<'a>(
         r: &snmp_ber::Reader<'a>,
         c: &'a [u8],
@@ -1184,7 +1202,7 @@ impl Unsigned32 {
 
 impl<'a> snmp_ber::Decode<'a> for Unsigned32 {
     const ASN1_NAME: &'static str = "Unsigned32";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0x42, "[APPLICATION 2] (0x42)")?;
         Self::decode_contents(r, c)
@@ -1217,7 +1235,7 @@ impl TimeTicks {
     pub const TAG: &'static [u8] = &[0x43];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
-    #[inline]
+    #[inline(always)]
     pub fn decode_contents<'a>(
         r: &snmp_ber::Reader<'a>,
         c: &'a [u8],
@@ -1256,7 +1274,7 @@ impl TimeTicks {
 
 impl<'a> snmp_ber::Decode<'a> for TimeTicks {
     const ASN1_NAME: &'static str = "TimeTicks";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0x43, "[APPLICATION 3] (0x43)")?;
         Self::decode_contents(r, c)
@@ -1289,7 +1307,7 @@ impl<'a> Opaque<'a> {
     pub const TAG: &'static [u8] = &[0x44];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
-    #[inline]
+    #[inline(always)]
     pub fn decode_contents(
         _r: &snmp_ber::Reader<'a>,
         c: &'a [u8],
@@ -1316,7 +1334,7 @@ impl<'a> Opaque<'a> {
 
 impl<'a> snmp_ber::Decode<'a> for Opaque<'a> {
     const ASN1_NAME: &'static str = "Opaque";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0x44, "[APPLICATION 4] (0x44)")?;
         Self::decode_contents(r, c)
@@ -1351,7 +1369,7 @@ impl Counter64 {
     pub const TAG: &'static [u8] = &[0x46];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
-    #[inline]
+    #[inline(always)]
     pub fn decode_contents<'a>(
         r: &snmp_ber::Reader<'a>,
         c: &'a [u8],
@@ -1390,7 +1408,7 @@ impl Counter64 {
 
 impl<'a> snmp_ber::Decode<'a> for Counter64 {
     const ASN1_NAME: &'static str = "Counter64";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         let c = r.read_tlv(0x46, "[APPLICATION 6] (0x46)")?;
         Self::decode_contents(r, c)

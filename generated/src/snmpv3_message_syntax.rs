@@ -44,6 +44,7 @@ impl<'a> Snmpv3Message<'a> {
         let value = Self {
             msg_version: snmp_ber::within(
                 "msgVersion",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
@@ -57,6 +58,7 @@ impl<'a> Snmpv3Message<'a> {
             )?,
             msg_global_data: snmp_ber::within(
                 "msgGlobalData",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x30, "SEQUENCE (0x30)")?;
                     HeaderData::decode_contents(r, c)
@@ -64,6 +66,7 @@ impl<'a> Snmpv3Message<'a> {
             )?,
             msg_security_parameters: snmp_ber::within(
                 "msgSecurityParameters",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
                     Ok(c)
@@ -71,6 +74,7 @@ impl<'a> Snmpv3Message<'a> {
             )?,
             msg_data: snmp_ber::within(
                 "msgData",
+                #[inline(always)]
                 || <ScopedPduData as snmp_ber::Decode>::decode(r),
             )?,
         };
@@ -218,6 +222,7 @@ impl HeaderData {
         let value = Self {
             msg_id: snmp_ber::within(
                 "msgID",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
@@ -231,6 +236,7 @@ impl HeaderData {
             )?,
             msg_max_size: snmp_ber::within(
                 "msgMaxSize",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
@@ -244,6 +250,7 @@ impl HeaderData {
             )?,
             msg_flags: snmp_ber::within(
                 "msgFlags",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
                     snmp_ber::fixed_octets(r, c, "1")
@@ -251,6 +258,7 @@ impl HeaderData {
             )?,
             msg_security_model: snmp_ber::within(
                 "msgSecurityModel",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
@@ -388,6 +396,7 @@ impl<'a> snmp_ber::Decode<'a> for ScopedPduData<'a> {
             Some(0x30) => {
                 let v = snmp_ber::within(
                     "plaintext",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x30, "SEQUENCE (0x30)")?;
                         ScopedPdu::decode_contents(r, c)
@@ -398,6 +407,7 @@ impl<'a> snmp_ber::Decode<'a> for ScopedPduData<'a> {
             Some(0x04) => {
                 let v = snmp_ber::within(
                     "encryptedPDU",
+                    #[inline(always)]
                     || {
                         let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
                         Ok(c)
@@ -478,6 +488,7 @@ impl<'a> ScopedPdu<'a> {
         let value = Self {
             context_engine_id: snmp_ber::within(
                 "contextEngineID",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
                     Ok(c)
@@ -485,6 +496,7 @@ impl<'a> ScopedPdu<'a> {
             )?,
             context_name: snmp_ber::within(
                 "contextName",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
                     Ok(c)
@@ -492,6 +504,7 @@ impl<'a> ScopedPdu<'a> {
             )?,
             data: snmp_ber::within(
                 "data",
+                #[inline(always)]
                 || <super::snmpv2_pdu::Pdus as snmp_ber::Decode>::decode(r),
             )?,
         };

@@ -47,6 +47,7 @@ impl<'a> UsmSecurityParameters<'a> {
         let value = Self {
             msg_authoritative_engine_id: snmp_ber::within(
                 "msgAuthoritativeEngineID",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
                     Ok(c)
@@ -54,6 +55,7 @@ impl<'a> UsmSecurityParameters<'a> {
             )?,
             msg_authoritative_engine_boots: snmp_ber::within(
                 "msgAuthoritativeEngineBoots",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
@@ -67,6 +69,7 @@ impl<'a> UsmSecurityParameters<'a> {
             )?,
             msg_authoritative_engine_time: snmp_ber::within(
                 "msgAuthoritativeEngineTime",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
@@ -80,6 +83,7 @@ impl<'a> UsmSecurityParameters<'a> {
             )?,
             msg_user_name: snmp_ber::within(
                 "msgUserName",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
                     {
@@ -92,6 +96,7 @@ impl<'a> UsmSecurityParameters<'a> {
             )?,
             msg_authentication_parameters: snmp_ber::within(
                 "msgAuthenticationParameters",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
                     Ok(c)
@@ -99,6 +104,7 @@ impl<'a> UsmSecurityParameters<'a> {
             )?,
             msg_privacy_parameters: snmp_ber::within(
                 "msgPrivacyParameters",
+                #[inline(always)]
                 || {
                     let c = r.read_tlv(0x04, "OCTET STRING (0x04)")?;
                     Ok(c)

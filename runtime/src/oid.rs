@@ -123,6 +123,21 @@ fn plainly_valid(ber: &[u8]) -> bool {
         return false;
     }
     let word = |at: usize| u64::from_le_bytes(ber[at..at + 8].try_into().expect("eight octets"));
+    if len <= 16 {
+        // Most names: the first eight octets, and the last eight shifted so that only those
+        // after the first eight remain (zero octets shifted in end subidentifiers and start
+        // none with 0x80); no loop.
+        let first = word(0);
+        let last = match len {
+            8 => 0,
+            _ => word(len - 8) >> (8 * (16 - len)),
+        };
+        if (first | last) & HIGH == 0 {
+            return true;
+        }
+        let mut prev = 0u64;
+        return word_faults(first, &mut prev) | word_faults(last, &mut prev) == 0;
+    }
     // The word before, for subidentifiers that cross a word boundary.
     let mut prev = 0u64;
     let mut bad = word_faults(word(0), &mut prev);
@@ -720,6 +735,27 @@ mod tests {
         assert_eq!(most.as_oid().arcs().count(), 128);
         let big_start = OidBuf::from_arcs(&[2, 1000, 5]).unwrap();
         assert_eq!(big_start.as_oid().as_ber(), [0x88, 0x38, 5]);
+    }
+
+    /// The fast test's two-word path (8 to 16 octets: most names), at its edges: a fault in
+    /// the octets only the second word holds, or across the two words, is found.
+    #[test]
+    fn the_fast_test_reads_both_words_of_a_short_name() {
+        let ifdescr = [0x2b, 6, 1, 2, 1, 2, 2, 1, 2, 1];
+        assert!(plainly_valid(&ifdescr[..8]) && plainly_valid(&ifdescr));
+        let mut sixteen = [0x2b, 6, 1, 4, 1, 0xbf, 0x08, 1, 3, 2, 3, 1, 1, 5, 100, 1];
+        assert!(plainly_valid(&sixteen));
+        // A subidentifier starting with 0x80 (not minimal) in the last octets.
+        sixteen[13] = 0x80;
+        assert!(!plainly_valid(&sixteen));
+        // Five continuation octets in a row across the words: above 2^32-1.
+        let long = [0x2b, 6, 1, 4, 1, 0x81, 0x81, 0x81, 0x81, 0x81, 1];
+        assert!(!plainly_valid(&long));
+        // A five-octet arc above 2^32-1 ending in the second word.
+        let big = [0x2b, 6, 1, 4, 1, 1, 0x90, 0x80, 0x80, 0x80, 0];
+        assert!(!plainly_valid(&big) && validate(&big).is_err());
+        let top = [0x2b, 6, 1, 4, 1, 1, 0x8f, 0xff, 0xff, 0xff, 0x7f];
+        assert!(plainly_valid(&top) && validate(&top).is_ok());
     }
 
     proptest! {

@@ -38,12 +38,19 @@ pub struct Reader<'a> {
     buf: &'a [u8],
     /// Address of the first octet of the whole input, to turn slices back into offsets.
     origin: usize,
-    depth: u32,
-    rules: Rules,
-    /// Lists are decoded element by element as they are framed (a validating decode), and
-    /// known good afterwards.
-    eager: bool,
+    /// The depth below the outermost value (the low bits, [`DEPTH_BITS`]), the rules
+    /// ([`DER`]) and whether lists are decoded element by element as they are framed (a
+    /// validating decode, [`EAGER`]): one word, so that a nested reader copies them in one
+    /// move and counts its depth with one add.
+    mode: u32,
 }
+
+/// The bits of [`Reader::mode`] that count the depth.
+const DEPTH_BITS: u32 = 0xff;
+/// Set in [`Reader::mode`] under [`Rules::Der`].
+const DER: u32 = 0x100;
+/// Set in [`Reader::mode`] for a validating reader.
+const EAGER: u32 = 0x200;
 
 /// The encoding rules a [`Reader`] holds its input to.
 ///
@@ -70,17 +77,16 @@ impl<'a> Reader<'a> {
         Reader {
             buf: input,
             origin: input.as_ptr() as usize,
-            depth: 0,
-            rules: Rules::Ber,
-            eager: false,
+            mode: 0,
         }
     }
 
     /// A reader over a whole input held to `rules`.
     #[inline]
     pub fn with_rules(input: &'a [u8], rules: Rules) -> Self {
+        let der = if rules == Rules::Der { DER } else { 0 };
         Reader {
-            rules,
+            mode: der,
             ..Reader::new(input)
         }
     }
@@ -88,7 +94,11 @@ impl<'a> Reader<'a> {
     /// The rules this reader holds its input to.
     #[inline]
     pub fn rules(&self) -> Rules {
-        self.rules
+        if self.is_der() {
+            Rules::Der
+        } else {
+            Rules::Ber
+        }
     }
 
     /// This reader, with every SEQUENCE OF / SET OF below it decoded element by element as it
@@ -97,7 +107,7 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn validating(self) -> Self {
         Reader {
-            eager: true,
+            mode: self.mode | EAGER,
             ..self
         }
     }
@@ -105,13 +115,13 @@ impl<'a> Reader<'a> {
     /// True for a validating reader ([`Reader::validating`]).
     #[inline]
     pub fn is_validating(&self) -> bool {
-        self.eager
+        self.mode & EAGER != 0
     }
 
     /// True under [`Rules::Der`].
     #[inline]
     pub fn is_der(&self) -> bool {
-        self.rules == Rules::Der
+        self.mode & DER != 0
     }
 
     /// A reader over `part`, a slice of `whole`, reporting offsets counted from the start of
@@ -124,24 +134,20 @@ impl<'a> Reader<'a> {
         Reader {
             buf: part,
             origin: if inside { w } else { p },
-            depth: 0,
-            rules: Rules::Ber,
-            eager: false,
+            mode: 0,
         }
     }
 
     /// A reader over `contents`, a slice of the input that `outer` reads, one level deeper.
     #[inline]
     pub fn nested(outer: &Reader<'a>, contents: &'a [u8]) -> Result<Self, DecodeError> {
-        if outer.depth as usize >= MAX_DEPTH {
+        if (outer.mode & DEPTH_BITS) as usize >= MAX_DEPTH {
             return Err(outer.error_at(contents, DecodeErrorKind::TooDeep { max: MAX_DEPTH }));
         }
         Ok(Reader {
             buf: contents,
             origin: outer.origin,
-            depth: outer.depth + 1,
-            rules: outer.rules,
-            eager: outer.eager,
+            mode: outer.mode + 1,
         })
     }
 
@@ -177,7 +183,7 @@ impl<'a> Reader<'a> {
     /// How deep this reader is below the outermost value.
     #[inline]
     pub fn depth(&self) -> usize {
-        self.depth as usize
+        (self.mode & DEPTH_BITS) as usize
     }
 
     /// An error at the start of `slice`.

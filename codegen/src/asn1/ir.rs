@@ -183,6 +183,10 @@ pub struct Def {
     /// Whether a value holds a SEQUENCE OF (directly or inside a component), so that
     /// validating it means decoding list elements.
     pub holds_list: bool,
+    /// Whether some SEQUENCE OF / SET OF has this type as its element, or a type such an
+    /// element decodes in line: its decoder is then always inlined, into the list's iterator
+    /// and so into each loop over such a list, however many loops a program has.
+    pub list_element: bool,
 }
 
 /// The shape of a definition.

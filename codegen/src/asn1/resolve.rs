@@ -150,6 +150,7 @@ pub fn resolve(files: &[SourceFile], options: &ResolveOptions<'_>) -> Result<Ir,
     r.lower_all()?;
     r.compute_lifetimes();
     r.compute_holds_list();
+    r.mark_list_elements();
     r.check_alias_cycles()?;
     r.resolve_registries(registries)?;
     Ok(r.ir)
@@ -269,6 +270,7 @@ impl<'s> Resolver<'s> {
             layers: Vec::new(),
             lifetime: false,
             holds_list: false,
+            list_element: false,
         });
         self.ir.modules[m].defs.push(id);
         Ok(id)
@@ -1152,6 +1154,43 @@ impl<'s> Resolver<'s> {
             if !changed {
                 break;
             }
+        }
+    }
+
+    /// Marks the element type of every SEQUENCE OF / SET OF, and every type its decoder
+    /// decodes in line (its components and alternatives, not lists, which stay lazy):
+    /// [`Def::list_element`].
+    fn mark_list_elements(&mut self) {
+        /// The types `ty` decodes in line (`Named`), and the elements of its lists (`SeqOf`).
+        fn refs(ty: &Ty, inline: &mut Vec<DefId>, elements: &mut Vec<DefId>) {
+            match ty {
+                Ty::SeqOf { elem, .. } => elements.push(*elem),
+                Ty::Named(id) => inline.push(*id),
+                Ty::Tagged { inner, .. } => refs(inner, inline, elements),
+                _ => {}
+            }
+        }
+        fn body_refs(body: &Body, inline: &mut Vec<DefId>, elements: &mut Vec<DefId>) {
+            match body {
+                Body::Struct { fields, .. } => {
+                    fields.iter().for_each(|f| refs(&f.ty, inline, elements))
+                }
+                Body::Choice { alts } => alts.iter().for_each(|a| refs(&a.ty, inline, elements)),
+                Body::Alias(ty) => refs(ty, inline, elements),
+                Body::Enumerated { .. } | Body::NamedInt { .. } => {}
+            }
+        }
+        let mut pending = Vec::new();
+        for d in &self.ir.defs {
+            body_refs(&d.body, &mut Vec::new(), &mut pending);
+        }
+        while let Some(id) = pending.pop() {
+            if std::mem::replace(&mut self.ir.defs[id].list_element, true) {
+                continue;
+            }
+            let mut inline = Vec::new();
+            body_refs(&self.ir.defs[id].body, &mut inline, &mut Vec::new());
+            pending.extend(inline);
         }
     }
 

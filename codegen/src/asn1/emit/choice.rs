@@ -223,9 +223,9 @@ impl Emitter<'_> {
             let dec = self.dec(&leaf.ty);
             let names = &leaf.path;
             let guarded = if let [one] = names.as_slice() {
-                quote!(snmp_ber::within(#one, || #dec))
+                quote!(snmp_ber::within(#one, #[inline(always)] || #dec))
             } else {
-                quote!(snmp_ber::within_path(&[#(#names),*], || #dec))
+                quote!(snmp_ber::within_path(&[#(#names),*], #[inline(always)] || #dec))
             };
             let (innermost, outer) = leaf.ctor.split_last().expect("a leaf has a constructor");
             let mut value = if self.is_null(&leaf.ty) {

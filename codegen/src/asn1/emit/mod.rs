@@ -432,6 +432,12 @@ impl Emitter<'_> {
         } = whole;
 
         let validate = self.validate_body(d);
+        // A list element's decoder is the body of every loop over its lists.
+        let decode_inline = if d.list_element {
+            quote!(#[inline(always)])
+        } else {
+            quote!(#[inline])
+        };
         let encode_inline = if self.one_call_choice(d) {
             quote!(#[inline(always)])
         } else {
@@ -448,7 +454,7 @@ impl Emitter<'_> {
             #decode_impl_head {
                 const ASN1_NAME: &'static str = #asn1;
 
-                #[inline]
+                #decode_inline
                 fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
                     #decode_body
                 }
@@ -548,8 +554,10 @@ impl Emitter<'_> {
         };
         // A list type's contents decode is a few instructions around the runtime's: always
         // inlined (out of line, its call and the move of its result cost as much again).
+        // A list element's is the body of every loop over its lists.
         let decode_inline = match &d.body {
             Body::Alias(Ty::SeqOf { .. }) => quote!(#[inline(always)]),
+            _ if d.list_element => quote!(#[inline(always)]),
             _ => quote!(#[inline]),
         };
         let (encode_body, encode_tlv) = self.whole_encode(d, outer_id[0], put);

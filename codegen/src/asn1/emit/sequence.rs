@@ -48,9 +48,9 @@ impl Emitter<'_> {
                 });
             if f.optional {
                 let cond = self.presence_test(&f.ty);
-                quote!(#fname: if #cond { #der_default Some(snmp_ber::within(#comp, || #dec)?) } else { None })
+                quote!(#fname: if #cond { #der_default Some(snmp_ber::within(#comp, #[inline(always)] || #dec)?) } else { None })
             } else {
-                quote!(#fname: snmp_ber::within(#comp, || #dec)?)
+                quote!(#fname: snmp_ber::within(#comp, #[inline(always)] || #dec)?)
             }
         });
         let what = d.asn1_name.clone();
