@@ -71,25 +71,28 @@ impl<'a> Message<'a> {
         &self,
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
-        w.locally(|w| {
-            {
-                let v = &self.data;
-                snmp_ber::Encode::encode(v, w)?;
-            }
-            {
-                let v = &self.community;
+        w.locally(
+            #[inline(always)]
+            |w| {
                 {
-                    let mark = w.mark();
-                    w.put_slice(&v[..])?;
-                    w.put_header_since(0x04, mark)?;
+                    let v = &self.data;
+                    snmp_ber::Encode::encode(v, w)?;
                 }
-            }
-            {
-                let v = &self.version;
-                v.encode_tlv(w, 0x02)?;
-            }
-            Ok(())
-        })
+                {
+                    let v = &self.community;
+                    {
+                        let mark = w.mark();
+                        w.put_slice(&v[..])?;
+                        w.put_header_since(0x04, mark)?;
+                    }
+                }
+                {
+                    let v = &self.version;
+                    v.encode_tlv(w, 0x02)?;
+                }
+                Ok(())
+            },
+        )
     }
     /// Octets `encode_contents` writes.
     #[inline]

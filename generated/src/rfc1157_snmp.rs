@@ -71,25 +71,28 @@ impl<'a> Message<'a> {
         &self,
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
-        w.locally(|w| {
-            {
-                let v = &self.data;
-                snmp_ber::Encode::encode(v, w)?;
-            }
-            {
-                let v = &self.community;
+        w.locally(
+            #[inline(always)]
+            |w| {
                 {
-                    let mark = w.mark();
-                    w.put_slice(&v[..])?;
-                    w.put_header_since(0x04, mark)?;
+                    let v = &self.data;
+                    snmp_ber::Encode::encode(v, w)?;
                 }
-            }
-            {
-                let v = &self.version;
-                v.encode_tlv(w, 0x02)?;
-            }
-            Ok(())
-        })
+                {
+                    let v = &self.community;
+                    {
+                        let mark = w.mark();
+                        w.put_slice(&v[..])?;
+                        w.put_header_since(0x04, mark)?;
+                    }
+                }
+                {
+                    let v = &self.version;
+                    v.encode_tlv(w, 0x02)?;
+                }
+                Ok(())
+            },
+        )
     }
     /// Octets `encode_contents` writes.
     #[inline]
@@ -178,7 +181,7 @@ pub enum Pdus<'a> {
 
 impl<'a> snmp_ber::Decode<'a> for Pdus<'a> {
     const ASN1_NAME: &'static str = "PDUs";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
             Some(0xa4) => {
@@ -250,7 +253,7 @@ impl<'a> snmp_ber::Decode<'a> for Pdus<'a> {
 }
 
 impl snmp_ber::Encode for Pdus<'_> {
-    #[inline]
+    #[inline(always)]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
         let (tag, v) = match self {
             Self::GetRequest(GetRequestPdu(v)) => (0xa0, v),
@@ -588,7 +591,7 @@ impl<'a> Pdu<'a> {
     pub const TAG: &'static [u8] = &[0x30];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
-    #[inline]
+    #[inline(always)]
     pub fn decode_contents(
         r: &snmp_ber::Reader<'a>,
         c: &'a [u8],
@@ -633,34 +636,37 @@ impl<'a> Pdu<'a> {
         Ok(value)
     }
     /// Writes the contents octets, without the outermost tag and length.
-    #[inline]
+    #[inline(always)]
     pub fn encode_contents(
         &self,
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
-        w.locally(|w| {
-            {
-                let v = &self.variable_bindings;
+        w.locally(
+            #[inline(always)]
+            |w| {
                 {
-                    let mark = w.mark();
-                    v.encode_contents(w)?;
-                    w.put_header_since(0x30, mark)?;
+                    let v = &self.variable_bindings;
+                    {
+                        let mark = w.mark();
+                        v.encode_contents(w)?;
+                        w.put_header_since(0x30, mark)?;
+                    }
                 }
-            }
-            {
-                let v = &self.error_index;
-                w.put_i64(0x02, *v)?;
-            }
-            {
-                let v = &self.error_status;
-                v.encode_tlv(w, 0x02)?;
-            }
-            {
-                let v = &self.request_id;
-                w.put_i64(0x02, *v)?;
-            }
-            Ok(())
-        })
+                {
+                    let v = &self.error_index;
+                    w.put_i64(0x02, *v)?;
+                }
+                {
+                    let v = &self.error_status;
+                    v.encode_tlv(w, 0x02)?;
+                }
+                {
+                    let v = &self.request_id;
+                    w.put_i64(0x02, *v)?;
+                }
+                Ok(())
+            },
+        )
     }
     /// Octets `encode_contents` writes.
     #[inline]
@@ -835,41 +841,44 @@ impl<'a> TrapPdu<'a> {
         &self,
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
-        w.locally(|w| {
-            {
-                let v = &self.variable_bindings;
+        w.locally(
+            #[inline(always)]
+            |w| {
                 {
-                    let mark = w.mark();
-                    v.encode_contents(w)?;
-                    w.put_header_since(0x30, mark)?;
+                    let v = &self.variable_bindings;
+                    {
+                        let mark = w.mark();
+                        v.encode_contents(w)?;
+                        w.put_header_since(0x30, mark)?;
+                    }
                 }
-            }
-            {
-                let v = &self.time_stamp;
-                v.encode_tlv(w, 0x43)?;
-            }
-            {
-                let v = &self.specific_trap;
-                w.put_i64(0x02, *v)?;
-            }
-            {
-                let v = &self.generic_trap;
-                v.encode_tlv(w, 0x02)?;
-            }
-            {
-                let v = &self.agent_addr;
-                snmp_ber::Encode::encode(v, w)?;
-            }
-            {
-                let v = &self.enterprise;
                 {
-                    let mark = w.mark();
-                    w.put_slice(v.as_ber())?;
-                    w.put_header_since(0x06, mark)?;
+                    let v = &self.time_stamp;
+                    v.encode_tlv(w, 0x43)?;
                 }
-            }
-            Ok(())
-        })
+                {
+                    let v = &self.specific_trap;
+                    w.put_i64(0x02, *v)?;
+                }
+                {
+                    let v = &self.generic_trap;
+                    v.encode_tlv(w, 0x02)?;
+                }
+                {
+                    let v = &self.agent_addr;
+                    snmp_ber::Encode::encode(v, w)?;
+                }
+                {
+                    let v = &self.enterprise;
+                    {
+                        let mark = w.mark();
+                        w.put_slice(v.as_ber())?;
+                        w.put_header_since(0x06, mark)?;
+                    }
+                }
+                Ok(())
+            },
+        )
     }
     /// Octets `encode_contents` writes.
     #[inline]
@@ -988,21 +997,24 @@ impl<'a> VarBind<'a> {
         &self,
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
-        w.locally(|w| {
-            {
-                let v = &self.value;
-                snmp_ber::Encode::encode(v, w)?;
-            }
-            {
-                let v = &self.name;
+        w.locally(
+            #[inline(always)]
+            |w| {
                 {
-                    let mark = w.mark();
-                    v.encode_contents(w)?;
-                    w.put_header_since(0x06, mark)?;
+                    let v = &self.value;
+                    snmp_ber::Encode::encode(v, w)?;
                 }
-            }
-            Ok(())
-        })
+                {
+                    let v = &self.name;
+                    {
+                        let mark = w.mark();
+                        v.encode_contents(w)?;
+                        w.put_header_since(0x06, mark)?;
+                    }
+                }
+                Ok(())
+            },
+        )
     }
     /// Octets `encode_contents` writes.
     #[inline]

@@ -46,7 +46,7 @@ pub enum Pdus<'a> {
 
 impl<'a> snmp_ber::Decode<'a> for Pdus<'a> {
     const ASN1_NAME: &'static str = "PDUs";
-    #[inline]
+    #[inline(always)]
     fn decode(r: &mut snmp_ber::Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
         match r.peek_tag() {
             Some(0xa5) => {
@@ -135,7 +135,7 @@ impl<'a> snmp_ber::Decode<'a> for Pdus<'a> {
 }
 
 impl snmp_ber::Encode for Pdus<'_> {
-    #[inline]
+    #[inline(always)]
     fn encode(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
         let (tag, v) = match self {
             Self::GetRequest(GetRequestPdu(v)) => (0xa0, v),
@@ -750,7 +750,7 @@ impl<'a> Pdu<'a> {
     pub const TAG: &'static [u8] = &[0x30];
     /// Decodes the contents octets `c` of this type's outermost tag (which the
     /// caller has read, possibly as an IMPLICIT retagging); `r` locates them.
-    #[inline]
+    #[inline(always)]
     pub fn decode_contents(
         r: &snmp_ber::Reader<'a>,
         c: &'a [u8],
@@ -801,41 +801,44 @@ impl<'a> Pdu<'a> {
         Ok(value)
     }
     /// Writes the contents octets, without the outermost tag and length.
-    #[inline]
+    #[inline(always)]
     pub fn encode_contents(
         &self,
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
-        w.locally(|w| {
-            {
-                let v = &self.variable_bindings;
+        w.locally(
+            #[inline(always)]
+            |w| {
                 {
-                    let mark = w.mark();
-                    v.encode_contents(w)?;
-                    w.put_header_since(0x30, mark)?;
+                    let v = &self.variable_bindings;
+                    {
+                        let mark = w.mark();
+                        v.encode_contents(w)?;
+                        w.put_header_since(0x30, mark)?;
+                    }
                 }
-            }
-            {
-                let v = &self.error_index;
-                if !matches!(* v, 0..= 2147483647) {
-                    return Err(snmp_ber::EncodeError::ConstraintViolation {
-                        component: "PDU.error-index",
-                        found: *v as i128,
-                        expected: "0..2147483647",
-                    });
+                {
+                    let v = &self.error_index;
+                    if !matches!(* v, 0..= 2147483647) {
+                        return Err(snmp_ber::EncodeError::ConstraintViolation {
+                            component: "PDU.error-index",
+                            found: *v as i128,
+                            expected: "0..2147483647",
+                        });
+                    }
+                    w.put_u64(0x02, u64::from(*v))?;
                 }
-                w.put_u64(0x02, u64::from(*v))?;
-            }
-            {
-                let v = &self.error_status;
-                v.encode_tlv(w, 0x02)?;
-            }
-            {
-                let v = &self.request_id;
-                w.put_i64(0x02, i64::from(*v))?;
-            }
-            Ok(())
-        })
+                {
+                    let v = &self.error_status;
+                    v.encode_tlv(w, 0x02)?;
+                }
+                {
+                    let v = &self.request_id;
+                    w.put_i64(0x02, i64::from(*v))?;
+                }
+                Ok(())
+            },
+        )
     }
     /// Octets `encode_contents` writes.
     #[inline]
@@ -983,43 +986,46 @@ impl<'a> BulkPdu<'a> {
         &self,
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
-        w.locally(|w| {
-            {
-                let v = &self.variable_bindings;
+        w.locally(
+            #[inline(always)]
+            |w| {
                 {
-                    let mark = w.mark();
-                    v.encode_contents(w)?;
-                    w.put_header_since(0x30, mark)?;
+                    let v = &self.variable_bindings;
+                    {
+                        let mark = w.mark();
+                        v.encode_contents(w)?;
+                        w.put_header_since(0x30, mark)?;
+                    }
                 }
-            }
-            {
-                let v = &self.max_repetitions;
-                if !matches!(* v, 0..= 2147483647) {
-                    return Err(snmp_ber::EncodeError::ConstraintViolation {
-                        component: "BulkPDU.max-repetitions",
-                        found: *v as i128,
-                        expected: "0..2147483647",
-                    });
+                {
+                    let v = &self.max_repetitions;
+                    if !matches!(* v, 0..= 2147483647) {
+                        return Err(snmp_ber::EncodeError::ConstraintViolation {
+                            component: "BulkPDU.max-repetitions",
+                            found: *v as i128,
+                            expected: "0..2147483647",
+                        });
+                    }
+                    w.put_u64(0x02, u64::from(*v))?;
                 }
-                w.put_u64(0x02, u64::from(*v))?;
-            }
-            {
-                let v = &self.non_repeaters;
-                if !matches!(* v, 0..= 2147483647) {
-                    return Err(snmp_ber::EncodeError::ConstraintViolation {
-                        component: "BulkPDU.non-repeaters",
-                        found: *v as i128,
-                        expected: "0..2147483647",
-                    });
+                {
+                    let v = &self.non_repeaters;
+                    if !matches!(* v, 0..= 2147483647) {
+                        return Err(snmp_ber::EncodeError::ConstraintViolation {
+                            component: "BulkPDU.non-repeaters",
+                            found: *v as i128,
+                            expected: "0..2147483647",
+                        });
+                    }
+                    w.put_u64(0x02, u64::from(*v))?;
                 }
-                w.put_u64(0x02, u64::from(*v))?;
-            }
-            {
-                let v = &self.request_id;
-                w.put_i64(0x02, i64::from(*v))?;
-            }
-            Ok(())
-        })
+                {
+                    let v = &self.request_id;
+                    w.put_i64(0x02, i64::from(*v))?;
+                }
+                Ok(())
+            },
+        )
     }
     /// Octets `encode_contents` writes.
     #[inline]
@@ -1136,21 +1142,24 @@ impl<'a> VarBind<'a> {
         &self,
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
-        w.locally(|w| {
-            {
-                let v = &self.value;
-                snmp_ber::Encode::encode(v, w)?;
-            }
-            {
-                let v = &self.name;
+        w.locally(
+            #[inline(always)]
+            |w| {
                 {
-                    let mark = w.mark();
-                    v.encode_contents(w)?;
-                    w.put_header_since(0x06, mark)?;
+                    let v = &self.value;
+                    snmp_ber::Encode::encode(v, w)?;
                 }
-            }
-            Ok(())
-        })
+                {
+                    let v = &self.name;
+                    {
+                        let mark = w.mark();
+                        v.encode_contents(w)?;
+                        w.put_header_since(0x06, mark)?;
+                    }
+                }
+                Ok(())
+            },
+        )
     }
     /// Octets `encode_contents` writes.
     #[inline]

@@ -87,40 +87,43 @@ impl<'a> Snmpv3Message<'a> {
         &self,
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
-        w.locally(|w| {
-            {
-                let v = &self.msg_data;
-                snmp_ber::Encode::encode(v, w)?;
-            }
-            {
-                let v = &self.msg_security_parameters;
+        w.locally(
+            #[inline(always)]
+            |w| {
                 {
-                    let mark = w.mark();
-                    w.put_slice(&v[..])?;
-                    w.put_header_since(0x04, mark)?;
+                    let v = &self.msg_data;
+                    snmp_ber::Encode::encode(v, w)?;
                 }
-            }
-            {
-                let v = &self.msg_global_data;
                 {
-                    let mark = w.mark();
-                    v.encode_contents(w)?;
-                    w.put_header_since(0x30, mark)?;
+                    let v = &self.msg_security_parameters;
+                    {
+                        let mark = w.mark();
+                        w.put_slice(&v[..])?;
+                        w.put_header_since(0x04, mark)?;
+                    }
                 }
-            }
-            {
-                let v = &self.msg_version;
-                if !matches!(* v, 0..= 2147483647) {
-                    return Err(snmp_ber::EncodeError::ConstraintViolation {
-                        component: "SNMPv3Message.msgVersion",
-                        found: *v as i128,
-                        expected: "0..2147483647",
-                    });
+                {
+                    let v = &self.msg_global_data;
+                    {
+                        let mark = w.mark();
+                        v.encode_contents(w)?;
+                        w.put_header_since(0x30, mark)?;
+                    }
                 }
-                w.put_u64(0x02, u64::from(*v))?;
-            }
-            Ok(())
-        })
+                {
+                    let v = &self.msg_version;
+                    if !matches!(* v, 0..= 2147483647) {
+                        return Err(snmp_ber::EncodeError::ConstraintViolation {
+                            component: "SNMPv3Message.msgVersion",
+                            found: *v as i128,
+                            expected: "0..2147483647",
+                        });
+                    }
+                    w.put_u64(0x02, u64::from(*v))?;
+                }
+                Ok(())
+            },
+        )
     }
     /// Octets `encode_contents` writes.
     #[inline]
@@ -280,50 +283,53 @@ impl HeaderData {
         &self,
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
-        w.locally(|w| {
-            {
-                let v = &self.msg_security_model;
-                if !matches!(* v, 1..= 2147483647) {
-                    return Err(snmp_ber::EncodeError::ConstraintViolation {
-                        component: "HeaderData.msgSecurityModel",
-                        found: *v as i128,
-                        expected: "1..2147483647",
-                    });
-                }
-                w.put_u64(0x02, u64::from(*v))?;
-            }
-            {
-                let v = &self.msg_flags;
+        w.locally(
+            #[inline(always)]
+            |w| {
                 {
-                    let mark = w.mark();
-                    w.put_slice(&v[..])?;
-                    w.put_header_since(0x04, mark)?;
+                    let v = &self.msg_security_model;
+                    if !matches!(* v, 1..= 2147483647) {
+                        return Err(snmp_ber::EncodeError::ConstraintViolation {
+                            component: "HeaderData.msgSecurityModel",
+                            found: *v as i128,
+                            expected: "1..2147483647",
+                        });
+                    }
+                    w.put_u64(0x02, u64::from(*v))?;
                 }
-            }
-            {
-                let v = &self.msg_max_size;
-                if !matches!(* v, 484..= 2147483647) {
-                    return Err(snmp_ber::EncodeError::ConstraintViolation {
-                        component: "HeaderData.msgMaxSize",
-                        found: *v as i128,
-                        expected: "484..2147483647",
-                    });
+                {
+                    let v = &self.msg_flags;
+                    {
+                        let mark = w.mark();
+                        w.put_slice(&v[..])?;
+                        w.put_header_since(0x04, mark)?;
+                    }
                 }
-                w.put_u64(0x02, u64::from(*v))?;
-            }
-            {
-                let v = &self.msg_id;
-                if !matches!(* v, 0..= 2147483647) {
-                    return Err(snmp_ber::EncodeError::ConstraintViolation {
-                        component: "HeaderData.msgID",
-                        found: *v as i128,
-                        expected: "0..2147483647",
-                    });
+                {
+                    let v = &self.msg_max_size;
+                    if !matches!(* v, 484..= 2147483647) {
+                        return Err(snmp_ber::EncodeError::ConstraintViolation {
+                            component: "HeaderData.msgMaxSize",
+                            found: *v as i128,
+                            expected: "484..2147483647",
+                        });
+                    }
+                    w.put_u64(0x02, u64::from(*v))?;
                 }
-                w.put_u64(0x02, u64::from(*v))?;
-            }
-            Ok(())
-        })
+                {
+                    let v = &self.msg_id;
+                    if !matches!(* v, 0..= 2147483647) {
+                        return Err(snmp_ber::EncodeError::ConstraintViolation {
+                            component: "HeaderData.msgID",
+                            found: *v as i128,
+                            expected: "0..2147483647",
+                        });
+                    }
+                    w.put_u64(0x02, u64::from(*v))?;
+                }
+                Ok(())
+            },
+        )
     }
     /// Octets `encode_contents` writes.
     #[inline]
@@ -517,29 +523,32 @@ impl<'a> ScopedPdu<'a> {
         &self,
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
-        w.locally(|w| {
-            {
-                let v = &self.data;
-                snmp_ber::Encode::encode(v, w)?;
-            }
-            {
-                let v = &self.context_name;
+        w.locally(
+            #[inline(always)]
+            |w| {
                 {
-                    let mark = w.mark();
-                    w.put_slice(&v[..])?;
-                    w.put_header_since(0x04, mark)?;
+                    let v = &self.data;
+                    snmp_ber::Encode::encode(v, w)?;
                 }
-            }
-            {
-                let v = &self.context_engine_id;
                 {
-                    let mark = w.mark();
-                    w.put_slice(&v[..])?;
-                    w.put_header_since(0x04, mark)?;
+                    let v = &self.context_name;
+                    {
+                        let mark = w.mark();
+                        w.put_slice(&v[..])?;
+                        w.put_header_since(0x04, mark)?;
+                    }
                 }
-            }
-            Ok(())
-        })
+                {
+                    let v = &self.context_engine_id;
+                    {
+                        let mark = w.mark();
+                        w.put_slice(&v[..])?;
+                        w.put_header_since(0x04, mark)?;
+                    }
+                }
+                Ok(())
+            },
+        )
     }
     /// Octets `encode_contents` writes.
     #[inline]

@@ -120,70 +120,73 @@ impl<'a> UsmSecurityParameters<'a> {
         &self,
         w: &mut snmp_ber::Writer<'_>,
     ) -> Result<(), snmp_ber::EncodeError> {
-        w.locally(|w| {
-            {
-                let v = &self.msg_privacy_parameters;
+        w.locally(
+            #[inline(always)]
+            |w| {
                 {
-                    let mark = w.mark();
-                    w.put_slice(&v[..])?;
-                    w.put_header_since(0x04, mark)?;
+                    let v = &self.msg_privacy_parameters;
+                    {
+                        let mark = w.mark();
+                        w.put_slice(&v[..])?;
+                        w.put_header_since(0x04, mark)?;
+                    }
                 }
-            }
-            {
-                let v = &self.msg_authentication_parameters;
                 {
-                    let mark = w.mark();
-                    w.put_slice(&v[..])?;
-                    w.put_header_since(0x04, mark)?;
+                    let v = &self.msg_authentication_parameters;
+                    {
+                        let mark = w.mark();
+                        w.put_slice(&v[..])?;
+                        w.put_header_since(0x04, mark)?;
+                    }
                 }
-            }
-            {
-                let v = &self.msg_user_name;
                 {
-                    let mark = w.mark();
-                    if !matches!(v.len(), 0..= 32) {
+                    let v = &self.msg_user_name;
+                    {
+                        let mark = w.mark();
+                        if !matches!(v.len(), 0..= 32) {
+                            return Err(snmp_ber::EncodeError::ConstraintViolation {
+                                component: "UsmSecurityParameters.msgUserName",
+                                found: v.len() as i128,
+                                expected: "0..32",
+                            });
+                        }
+                        w.put_slice(&v[..])?;
+                        w.put_header_since(0x04, mark)?;
+                    }
+                }
+                {
+                    let v = &self.msg_authoritative_engine_time;
+                    if !matches!(* v, 0..= 2147483647) {
                         return Err(snmp_ber::EncodeError::ConstraintViolation {
-                            component: "UsmSecurityParameters.msgUserName",
-                            found: v.len() as i128,
-                            expected: "0..32",
+                            component: "UsmSecurityParameters.msgAuthoritativeEngineTime",
+                            found: *v as i128,
+                            expected: "0..2147483647",
                         });
                     }
-                    w.put_slice(&v[..])?;
-                    w.put_header_since(0x04, mark)?;
+                    w.put_u64(0x02, u64::from(*v))?;
                 }
-            }
-            {
-                let v = &self.msg_authoritative_engine_time;
-                if !matches!(* v, 0..= 2147483647) {
-                    return Err(snmp_ber::EncodeError::ConstraintViolation {
-                        component: "UsmSecurityParameters.msgAuthoritativeEngineTime",
-                        found: *v as i128,
-                        expected: "0..2147483647",
-                    });
-                }
-                w.put_u64(0x02, u64::from(*v))?;
-            }
-            {
-                let v = &self.msg_authoritative_engine_boots;
-                if !matches!(* v, 0..= 2147483647) {
-                    return Err(snmp_ber::EncodeError::ConstraintViolation {
-                        component: "UsmSecurityParameters.msgAuthoritativeEngineBoots",
-                        found: *v as i128,
-                        expected: "0..2147483647",
-                    });
-                }
-                w.put_u64(0x02, u64::from(*v))?;
-            }
-            {
-                let v = &self.msg_authoritative_engine_id;
                 {
-                    let mark = w.mark();
-                    w.put_slice(&v[..])?;
-                    w.put_header_since(0x04, mark)?;
+                    let v = &self.msg_authoritative_engine_boots;
+                    if !matches!(* v, 0..= 2147483647) {
+                        return Err(snmp_ber::EncodeError::ConstraintViolation {
+                            component: "UsmSecurityParameters.msgAuthoritativeEngineBoots",
+                            found: *v as i128,
+                            expected: "0..2147483647",
+                        });
+                    }
+                    w.put_u64(0x02, u64::from(*v))?;
                 }
-            }
-            Ok(())
-        })
+                {
+                    let v = &self.msg_authoritative_engine_id;
+                    {
+                        let mark = w.mark();
+                        w.put_slice(&v[..])?;
+                        w.put_header_since(0x04, mark)?;
+                    }
+                }
+                Ok(())
+            },
+        )
     }
     /// Octets `encode_contents` writes.
     #[inline]

@@ -302,3 +302,63 @@ fn alternatives_retagging_one_sequence_share_its_decoder_and_encoder() {
         "{e}"
     );
 }
+
+/// The labels of `t` and of every tree below it, depth first, through the lazy lists.
+fn labels(t: &Tree<'_>, out: &mut Vec<u32>) -> Result<(), snmp_ber::DecodeError> {
+    out.push(t.label);
+    for child in t.children.iter() {
+        labels(&child?, out)?;
+    }
+    Ok(())
+}
+
+#[test]
+fn a_type_holding_lists_of_itself_decodes_through_them() {
+    let leaf = |label| Tree {
+        label,
+        children: SequenceOf::from_slice(&[]),
+    };
+    let grandchildren = [leaf(4)];
+    let children = [
+        leaf(2),
+        Tree {
+            label: 3,
+            children: SequenceOf::from_slice(&grandchildren),
+        },
+    ];
+    let root = Tree {
+        label: 1,
+        children: SequenceOf::from_slice(&children),
+    };
+    let bytes = root.to_ber().unwrap();
+    let back = Tree::from_ber(&bytes).unwrap();
+    let mut seen = Vec::new();
+    labels(&back, &mut seen).unwrap();
+    assert_eq!(seen, [1, 2, 3, 4]);
+    // A second loop over the same list type, as a program has many.
+    let counts: Vec<usize> = back
+        .children
+        .iter()
+        .map(|c| c.unwrap().children.len())
+        .collect();
+    assert_eq!(counts, [0, 1]);
+    assert_eq!(back.to_ber().unwrap(), bytes);
+
+    // The grandchild's label (the last INTEGER, before its empty list) out of range: the
+    // lazy decode finds it where the walk reaches it, the validating decode at once, each
+    // naming the path.
+    let mut bad = bytes.clone();
+    let at = bad.len() - 5;
+    assert_eq!(bad[at..], [0x02, 0x01, 4, 0x30, 0x00]);
+    bad[at + 2] = 11;
+    let lazy = Tree::from_ber(&bad).unwrap();
+    let err = labels(&lazy, &mut Vec::new()).unwrap_err();
+    assert!(matches!(
+        err.kind(),
+        DecodeErrorKind::IntegerOutOfRange { found: 11, .. }
+    ));
+    assert_eq!(err.offset(), at + 2);
+    let eager = Tree::from_ber_validated(&bad).unwrap_err();
+    assert_eq!(eager.offset(), at + 2);
+    assert!(eager.to_string().contains("children"), "{eager}");
+}

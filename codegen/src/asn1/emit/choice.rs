@@ -53,17 +53,7 @@ impl Emitter<'_> {
         };
         let decode_body = self.choice_decode(d, alts)?;
         // One arm per leaf alternative, nested CHOICEs matched in one pattern.
-        let mut leaves = Vec::new();
-        for a in alts {
-            let vn = ident(&a.rust_name);
-            self.choice_leaves(
-                &a.ty,
-                vec![quote!(Self::#vn)],
-                vec![a.asn1_name.clone()],
-                &mut leaves,
-                0,
-            );
-        }
+        let leaves = self.leaves_of(alts);
         // The value is bound as `v`, or as `_` where the code does not use it.
         let pattern = |leaf: &Leaf, used: bool| {
             let (innermost, outer) = leaf.ctor.split_last().expect("a leaf has a constructor");
@@ -205,17 +195,7 @@ impl Emitter<'_> {
         let mut wildcard = None;
         let mut expected = Vec::new();
         let mut seen: Vec<Vec<u8>> = Vec::new();
-        let mut leaves = Vec::new();
-        for a in alts {
-            let vn = ident(&a.rust_name);
-            self.choice_leaves(
-                &a.ty,
-                vec![quote!(Self::#vn)],
-                vec![a.asn1_name.clone()],
-                &mut leaves,
-                0,
-            );
-        }
+        let leaves = self.leaves_of(alts);
         let shared = self.shared_alternatives(&leaves);
         for (i, leaf) in leaves.iter().enumerate() {
             // A leaf of a shared decoder gets its arm with its group's, below.
@@ -309,6 +289,50 @@ impl Emitter<'_> {
     /// type: two or more share one call of its contents decoder, which the compiler can then
     /// inline once instead of once per alternative. Only alternatives of the CHOICE itself
     /// (not of a nested one) and of one identifier octet are grouped.
+    /// The leaf alternatives of a CHOICE, nested CHOICEs flattened.
+    fn leaves_of(&self, alts: &[Alt]) -> Vec<Leaf> {
+        let mut leaves = Vec::new();
+        for a in alts {
+            let vn = ident(&a.rust_name);
+            self.choice_leaves(
+                &a.ty,
+                vec![quote!(Self::#vn)],
+                vec![a.asn1_name.clone()],
+                &mut leaves,
+                0,
+            );
+        }
+        leaves
+    }
+
+    /// The types whose contents decoder the CHOICE `d` calls from a shared arm (none when
+    /// `d` is not a CHOICE).
+    fn shared_types(&self, d: &Def) -> Vec<DefId> {
+        match &d.body {
+            Body::Choice { alts } => self
+                .shared_alternatives(&self.leaves_of(alts))
+                .iter()
+                .map(|g| g.def)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// True for a CHOICE with a shared arm: its decoder is a tag test around one contents
+    /// decoder, always inlined (out of line, its call and the move of its result cost as much
+    /// again: SNMP's PDUs, whose values are 64 octets).
+    pub(super) fn shares_arms(&self, d: &Def) -> bool {
+        !self.shared_types(d).is_empty()
+    }
+
+    /// True when some CHOICE decodes `id`'s contents from a shared arm: one call for all its
+    /// alternatives, so always inlined there (SNMP's PDU, in PDUs).
+    pub(super) fn shared_by_a_choice(&self, id: DefId) -> bool {
+        self.defs()
+            .iter()
+            .any(|d| self.shared_types(d).contains(&id))
+    }
+
     fn shared_alternatives(&self, leaves: &[Leaf]) -> Vec<Shared> {
         let mut groups: Vec<Shared> = Vec::new();
         for (i, leaf) in leaves.iter().enumerate() {

@@ -422,7 +422,9 @@ impl Emitter<'_> {
         // Types with an outer tag get decode_contents/encode_contents/contents_len (used for
         // IMPLICIT retagging at use sites) and Decode/Encode built on them.
         let (inherent, whole) = match code {
-            Code::Contents(contents) => self.contents_impl(d, &inherent_head, &method_lt, contents),
+            Code::Contents(contents) => {
+                self.contents_impl(id, &inherent_head, &method_lt, contents)
+            }
             Code::Whole(whole) => (quote!(), whole),
         };
         let Bodies {
@@ -432,13 +434,16 @@ impl Emitter<'_> {
         } = whole;
 
         let validate = self.validate_body(d);
-        // A list element's decoder is the body of every loop over its lists.
-        let decode_inline = if d.list_element {
+        // Always inlined: a list element's decoder (the body of every loop over its lists,
+        // however many a program has), and a CHOICE's whose alternatives share an arm (a tag
+        // test around one contents decoder; out of line, the call and the move of the value
+        // cost as much again).
+        let decode_inline = if d.list_element || self.shares_arms(d) {
             quote!(#[inline(always)])
         } else {
             quote!(#[inline])
         };
-        let encode_inline = if self.one_call_choice(d) {
+        let encode_inline = if self.one_call_choice(d) || self.shares_arms(d) {
             quote!(#[inline(always)])
         } else {
             quote!(#[inline])
@@ -481,11 +486,12 @@ impl Emitter<'_> {
     /// the `decode`/`encode`/`encoded_len` bodies built on them.
     fn contents_impl(
         &self,
-        d: &Def,
+        id: DefId,
         inherent_head: &TokenStream,
         method_lt: &TokenStream,
         inside: Bodies,
     ) -> (TokenStream, Bodies) {
+        let d = &self.defs()[id];
         let layers: Vec<Layer> = match &d.body {
             Body::Alias(ty) => vec![ty.outer_layer(self.defs()).expect("checked above")],
             _ => d.layers.clone(),
@@ -544,9 +550,9 @@ impl Emitter<'_> {
             "The identifier octets values of this type start with: `{desc}`."
         ));
         // A SEQUENCE writes its components through a local copy of the cursor, which stays
-        // in registers (see `Writer::locally`).
+        // in registers (see `Writer::locally`); the closure, called once, always inlined.
         let enc_body = match &d.body {
-            Body::Struct { .. } => quote!(w.locally(|w| {
+            Body::Struct { .. } => quote!(w.locally(#[inline(always)] |w| {
                 #enc_contents
                 Ok(())
             })),
@@ -554,11 +560,18 @@ impl Emitter<'_> {
         };
         // A list type's contents decode is a few instructions around the runtime's: always
         // inlined (out of line, its call and the move of its result cost as much again).
-        // A list element's is the body of every loop over its lists.
+        // A list element's is the body of every loop over its lists; a shared arm's is called
+        // once for all the alternatives it decodes.
         let decode_inline = match &d.body {
             Body::Alias(Ty::SeqOf { .. }) => quote!(#[inline(always)]),
-            _ if d.list_element => quote!(#[inline(always)]),
+            _ if d.list_element || self.shared_by_a_choice(id) => quote!(#[inline(always)]),
             _ => quote!(#[inline]),
+        };
+        // A shared arm's contents encoder is called once, after the CHOICE's `match`.
+        let encode_inline = if self.shared_by_a_choice(id) {
+            quote!(#[inline(always)])
+        } else {
+            quote!(#[inline])
         };
         let (encode_body, encode_tlv) = self.whole_encode(d, outer_id[0], put);
         let inherent = quote! {
@@ -577,7 +590,7 @@ impl Emitter<'_> {
                 }
 
                 /// Writes the contents octets, without the outermost tag and length.
-                #[inline]
+                #encode_inline
                 pub fn encode_contents(&self, w: &mut snmp_ber::Writer<'_>) -> Result<(), snmp_ber::EncodeError> {
                     #enc_body
                 }
