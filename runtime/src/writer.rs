@@ -12,6 +12,10 @@ use crate::{Encode, EncodeError};
 /// The buffer may start uninitialized ([`Writer::new_uninit`]): the writer only ever stores
 /// initialized octets, and every octet of `buf[pos..]` has been stored by it (or was
 /// initialized to begin with), which is what makes [`Writer::written`] sound.
+///
+/// `pos <= buf.len()` always: it starts at `buf.len()` and every write moves it back, by
+/// no more than it is (a checked subtraction, or a test of the room before); the hot paths
+/// read it through [`Writer::end`], which tells the compiler so.
 #[derive(Debug)]
 pub struct Writer<'b> {
     buf: &'b mut [MaybeUninit<u8>],
@@ -71,11 +75,23 @@ impl<'b> Writer<'b> {
         buffer_too_small(self.buf.len())
     }
 
+    /// The position, known to be at most the buffer's length: bounds checks of the octets
+    /// before it then fold into the test of the room (one comparison an INTEGER, not two).
+    #[inline(always)]
+    fn end(&self) -> usize {
+        let end = self.pos;
+        // SAFETY: the invariant documented on `Writer`: `pos` is set to `buf.len()` at
+        // creation and only ever moved back by checked amounts (or taken over from a
+        // `locally` copy over the same buffer, which keeps it too).
+        unsafe { std::hint::assert_unchecked(end <= self.buf.len()) };
+        end
+    }
+
     /// Writes one octet in front of what is written.
     #[inline(always)]
     pub fn put_u8(&mut self, b: u8) -> Result<(), EncodeError> {
         match self
-            .pos
+            .end()
             .checked_sub(1)
             .and_then(|p| self.buf.get_mut(p).map(|slot| (p, slot)))
         {
@@ -92,10 +108,11 @@ impl<'b> Writer<'b> {
     #[inline(always)]
     pub fn put_slice(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
         let n = bytes.len();
-        let Some(start) = self.pos.checked_sub(n) else {
+        let end = self.end();
+        let Some(start) = end.checked_sub(n) else {
             return Err(self.too_small());
         };
-        let Some(dst) = self.buf.get_mut(start..self.pos) else {
+        let Some(dst) = self.buf.get_mut(start..end) else {
             return Err(self.too_small());
         };
         copy_short(dst, bytes);
@@ -108,8 +125,9 @@ impl<'b> Writer<'b> {
     /// are free space that later writes overwrite.
     #[inline(always)]
     pub(crate) fn put_be_tail(&mut self, bytes: [u8; 8], n: usize) -> Result<(), EncodeError> {
-        if self.pos >= 8 {
-            self.buf[self.pos - 8..self.pos].copy_from_slice(as_uninit(&bytes));
+        let end = self.end();
+        if end >= 8 {
+            self.buf[end - 8..end].copy_from_slice(as_uninit(&bytes));
             self.pos -= n;
             Ok(())
         } else {
@@ -123,10 +141,9 @@ impl<'b> Writer<'b> {
     /// room; false (nothing written) otherwise.
     #[inline(always)]
     pub(crate) fn put_short_tlv(&mut self, tag: u8, bytes: [u8; 8], n: usize) -> bool {
-        let end = self.pos;
-        // `end <= len` always holds; saying so lets the compiler drop both stores' bounds
-        // checks. Nine octets (an unsigned value with the top bit set) take the caller's path.
-        if end < 10 || end > self.buf.len() || !(1..=8).contains(&n) {
+        // Nine octets (an unsigned value with the top bit set) take the caller's path.
+        let end = self.end();
+        if end < 10 || !(1..=8).contains(&n) {
             return false;
         }
         self.buf[end - 8..end].copy_from_slice(as_uninit(&bytes));
@@ -151,7 +168,7 @@ impl<'b> Writer<'b> {
     pub fn put_header(&mut self, tag: u8, len: usize) -> Result<(), EncodeError> {
         // The common case, a short-form length, as one two-octet store.
         if len < 0x80 {
-            if let Some(start) = self.pos.checked_sub(2) {
+            if let Some(start) = self.end().checked_sub(2) {
                 if let Some([t, l]) = self.buf.get_mut(start..start + 2) {
                     *t = MaybeUninit::new(tag);
                     *l = MaybeUninit::new(len as u8);
@@ -164,8 +181,8 @@ impl<'b> Writer<'b> {
             // and binding list over 127 octets; `tag` is a constant where this is inlined) as
             // one four-octet store: `tag 0x81 n` after one free octet that stays free, or
             // `tag 0x82 hi lo`.
-            let end = self.pos;
-            if let Some(at) = end.checked_sub(4).filter(|_| end <= self.buf.len()) {
+            let end = self.end();
+            if let Some(at) = end.checked_sub(4) {
                 let (word, n) = match u8::try_from(len) {
                     Ok(n) => ([0, tag, 0x81, n], 3),
                     Err(_) => ([tag, 0x82, (len >> 8) as u8, len as u8], 4),
@@ -290,6 +307,8 @@ fn put_long_length(
     pos: usize,
     len: usize,
 ) -> Result<usize, EncodeError> {
+    // `pos` is a writer's position over `buf` (the invariant `Writer::end` relies on).
+    debug_assert!(pos <= buf.len());
     let mut w = Writer { buf, pos };
     let n = length_len(len) - 1;
     if n <= 7 {
