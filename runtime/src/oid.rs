@@ -40,13 +40,13 @@ impl<'a> Oid<'a> {
         if plainly_valid(contents) {
             return Ok(Oid { ber: contents });
         }
-        Self::decode_rare(r, contents)
+        Self::decode_rare(*r, contents)
     }
 
     /// [`Oid::decode_contents`] for what the fast test leaves: OIDs under eight octets, and
     /// errors.
     #[inline(never)]
-    fn decode_rare(r: &Reader<'a>, contents: &'a [u8]) -> Result<Self, DecodeError> {
+    fn decode_rare(r: Reader<'a>, contents: &'a [u8]) -> Result<Self, DecodeError> {
         // Kept out of the inlined fast path above, which SNMP's long names take.
         if short_and_plain(contents) {
             return Ok(Oid { ber: contents });
