@@ -1232,7 +1232,7 @@ impl<'a> VarBindList<'a> {
             .map(Self)
     }
     /// Writes the contents octets, without the outermost tag and length.
-    #[inline]
+    #[inline(always)]
     pub fn encode_contents(
         &self,
         w: &mut snmp_ber::Writer<'_>,

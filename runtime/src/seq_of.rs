@@ -308,8 +308,9 @@ fn skip_after_error<'a>(
 
 impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
     /// Writes the contents (the elements, without the outer header). A decoded list is checked
-    /// element by element first, then its octets are written back as they came.
-    #[inline]
+    /// element by element first, then its octets are written back as they came. Always
+    /// inlined: the loop over the elements is out of line already ([`Writer::put_each`]).
+    #[inline(always)]
     pub fn encode_contents(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
         match &self.repr {
             Repr::Decoded { reader, .. } => {
@@ -321,9 +322,7 @@ impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
                 self.validate().map_err(EncodeError::InvalidDecoded)?;
                 w.put_slice(reader.remaining())
             }
-            Repr::Items(items) => {
-                w.locally(|w| items.iter().rev().try_for_each(|item| item.encode(w)))
-            }
+            Repr::Items(items) => w.put_each(items),
         }
     }
 }

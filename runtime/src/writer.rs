@@ -224,6 +224,16 @@ impl<'b> Writer<'b> {
         r
     }
 
+    /// Writes `items` last to first, each with its `encode`, in a function of their own
+    /// (the loop over a list's elements): the buffer and the position go there by value and
+    /// the new position comes back, so no call takes this writer's address and the caller
+    /// keeps its fields in registers.
+    #[inline(always)]
+    pub(crate) fn put_each<T: Encode>(&mut self, items: &[T]) -> Result<(), EncodeError> {
+        self.pos = put_each_at(items, &mut *self.buf, self.pos)?;
+        Ok(())
+    }
+
     /// A mark to pass to [`Writer::put_header_since`] once a constructed value's contents are written.
     #[inline(always)]
     pub fn mark(&self) -> usize {
@@ -319,6 +329,24 @@ fn put_long_length(
         w.put_slice(&(len as u64).to_be_bytes())?;
         w.put_u8(0x88)?;
     }
+    Ok(w.pos)
+}
+
+/// [`Writer::put_each`]'s loop: `items` written last to first in front of `buf[pos..]`;
+/// returns the new position.
+#[inline(never)]
+fn put_each_at<T: Encode>(
+    items: &[T],
+    buf: &mut [MaybeUninit<u8>],
+    pos: usize,
+) -> Result<usize, EncodeError> {
+    // `pos` is a writer's position over `buf` (the invariant `Writer::end` relies on).
+    debug_assert!(pos <= buf.len());
+    let mut w = Writer { buf, pos };
+    items
+        .iter()
+        .rev()
+        .try_for_each(|item| item.encode(&mut w))?;
     Ok(w.pos)
 }
 

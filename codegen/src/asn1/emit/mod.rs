@@ -567,11 +567,12 @@ impl Emitter<'_> {
             _ if d.list_element || self.shared_by_a_choice(id) => quote!(#[inline(always)]),
             _ => quote!(#[inline]),
         };
-        // A shared arm's contents encoder is called once, after the CHOICE's `match`.
-        let encode_inline = if self.shared_by_a_choice(id) {
-            quote!(#[inline(always)])
-        } else {
-            quote!(#[inline])
+        // A list type's contents encoder is a few instructions around the runtime's loop
+        // (which is out of line); a shared arm's is called once, after the CHOICE's `match`.
+        let encode_inline = match &d.body {
+            Body::Alias(Ty::SeqOf { .. }) => quote!(#[inline(always)]),
+            _ if self.shared_by_a_choice(id) => quote!(#[inline(always)]),
+            _ => quote!(#[inline]),
         };
         let (encode_body, encode_tlv) = self.whole_encode(d, outer_id[0], put);
         let inherent = quote! {
