@@ -81,8 +81,8 @@ impl<'b> Writer<'b> {
     fn end(&self) -> usize {
         let end = self.pos;
         // SAFETY: the invariant documented on `Writer`: `pos` is set to `buf.len()` at
-        // creation and only ever moved back by checked amounts (or taken over from a
-        // `locally` copy over the same buffer, which keeps it too).
+        // creation and only ever moved back by checked amounts (or taken over from a writer
+        // over the same buffer, a `locally` copy's or `put_each_at`'s, which keep it too).
         unsafe { std::hint::assert_unchecked(end <= self.buf.len()) };
         end
     }
