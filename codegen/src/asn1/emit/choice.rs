@@ -307,7 +307,7 @@ impl Emitter<'_> {
 
     /// The types whose contents decoder the CHOICE `d` calls from a shared arm (none when
     /// `d` is not a CHOICE).
-    fn shared_types(&self, d: &Def) -> Vec<DefId> {
+    pub(super) fn shared_types(&self, d: &Def) -> Vec<DefId> {
         match &d.body {
             Body::Choice { alts } => self
                 .shared_alternatives(&self.leaves_of(alts))
@@ -328,9 +328,7 @@ impl Emitter<'_> {
     /// True when some CHOICE decodes `id`'s contents from a shared arm: one call for all its
     /// alternatives, so always inlined there (SNMP's PDU, in PDUs).
     pub(super) fn shared_by_a_choice(&self, id: DefId) -> bool {
-        self.defs()
-            .iter()
-            .any(|d| self.shared_types(d).contains(&id))
+        self.shared.contains(&id)
     }
 
     fn shared_alternatives(&self, leaves: &[Leaf]) -> Vec<Shared> {

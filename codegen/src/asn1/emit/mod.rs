@@ -4,6 +4,8 @@
 //! its own tags, lengths and constraints. Nothing is interpreted at run time: no schema walk, no
 //! dynamic dispatch per component, no logging.
 
+use std::collections::HashSet;
+
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{quote, ToTokens};
 
@@ -38,8 +40,26 @@ pub struct EmittedModule {
 /// Emits every module of the IR.
 pub fn emit(ir: &Ir) -> Result<Vec<EmittedModule>, Diagnostic> {
     let mut out = Vec::new();
+    // Found once for the whole IR: a CHOICE may share an arm over a type of another module.
+    let none = HashSet::new();
+    let shared: HashSet<DefId> = ir
+        .defs
+        .iter()
+        .flat_map(|d| {
+            let e = Emitter {
+                ir,
+                module: d.module,
+                shared: &none,
+            };
+            e.shared_types(d)
+        })
+        .collect();
     for (m, module) in ir.modules.iter().enumerate() {
-        let e = Emitter { ir, module: m };
+        let e = Emitter {
+            ir,
+            module: m,
+            shared: &shared,
+        };
         let tokens = e.module()?;
         // SNMP_CODEGEN_DUMP=DIR (or =1: the system's temporary directory) keeps each
         // module's tokens before formatting, for debugging the emitter.
@@ -208,6 +228,8 @@ impl Parts {
 struct Emitter<'i> {
     ir: &'i Ir,
     module: usize,
+    /// The types some CHOICE decodes and encodes from a shared arm.
+    shared: &'i HashSet<DefId>,
 }
 
 impl Emitter<'_> {
