@@ -5,7 +5,7 @@
 
 use std::ops::Range;
 
-use snmp_ber::{Decode, Encode, OidBuf, SequenceOf};
+use snmp_ber::{Decode, Encode, OidBuf, OidList, SequenceOf};
 use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
 use snmp_messages::snmpv2_pdu::*;
 use snmp_messages::snmpv2_smi::*;
@@ -109,28 +109,24 @@ pub fn binding(i: usize) -> (String, Val) {
 }
 
 /// Owned storage the generated types borrow from when building a message: every OID of the
-/// bindings, built from its arcs, in one vector of exactly their number (the names, then the
-/// OBJECT IDENTIFIER values in the order of their bindings).
+/// bindings, built from its arcs into one [`OidList`] in the order the message has them (each
+/// binding's name, then its value when that is an OBJECT IDENTIFIER).
 pub struct Owned<'a> {
-    oids: Vec<OidBuf>,
+    oids: OidList,
     bindings: &'a [ArcBinding],
 }
 
 impl<'a> Owned<'a> {
-    /// The names and OID values of `bindings`, from their arcs (`OidBuf::from_arcs`).
+    /// The names and OID values of `bindings`, from their arcs (`OidList::push_arcs`).
     #[inline]
     pub fn from_arcs(bindings: &'a [ArcBinding]) -> Result<Self, snmp_ber::OidParseError> {
-        let values = bindings
-            .iter()
-            .filter(|b| matches!(b.value, Val::Oid(_)))
-            .count();
-        let mut oids = Vec::with_capacity(bindings.len() + values);
+        // Sixteen octets an OID, two OIDs in a binding at most: a guess, past which the list
+        // grows.
+        let mut oids = OidList::with_capacity(bindings.len() * 2, bindings.len() * 32);
         for b in bindings {
-            oids.push(OidBuf::from_arcs(&b.name)?);
-        }
-        for b in bindings {
+            oids.push_arcs(&b.name)?;
             if let Val::Oid(_) = b.value {
-                oids.push(OidBuf::from_arcs(&b.oid_value)?);
+                oids.push_arcs(&b.oid_value)?;
             }
         }
         Ok(Owned { oids, bindings })
@@ -139,10 +135,11 @@ impl<'a> Owned<'a> {
     /// The bindings as generated types.
     #[inline]
     pub fn var_binds(&self) -> Vec<VarBind<'_>> {
-        let (names, values) = self.oids.split_at(self.bindings.len());
-        let mut oid_values = values.iter();
+        let mut oids = self.oids.iter();
         let mut vbs = Vec::with_capacity(self.bindings.len());
-        for (b, name) in self.bindings.iter().zip(names) {
+        for b in self.bindings {
+            // One name, and one OID value when the value is one, pushed for each binding.
+            let Some(name) = oids.next() else { break };
             let value = match &b.value {
                 Val::Counter32(x) => {
                     ObjectSyntax::ApplicationWide(ApplicationSyntax::CounterValue(Counter32(*x)))
@@ -157,9 +154,9 @@ impl<'a> Owned<'a> {
                 Val::Ip(a) => {
                     ObjectSyntax::ApplicationWide(ApplicationSyntax::IpAddressValue(IpAddress(*a)))
                 }
-                Val::Oid(_) => match oid_values.next() {
-                    Some(o) => ObjectSyntax::Simple(SimpleSyntax::ObjectIdValue(o.as_oid())),
-                    None => unreachable!("one OID value built per OID-valued binding"),
+                Val::Oid(_) => match oids.next() {
+                    Some(o) => ObjectSyntax::Simple(SimpleSyntax::ObjectIdValue(o)),
+                    None => break,
                 },
                 Val::Counter64(x) => {
                     ObjectSyntax::ApplicationWide(ApplicationSyntax::BigCounterValue(Counter64(*x)))
@@ -167,7 +164,7 @@ impl<'a> Owned<'a> {
                 Val::Int(x) => ObjectSyntax::Simple(SimpleSyntax::IntegerValue(*x as i32)),
             };
             vbs.push(VarBind {
-                name: ObjectName(name.as_oid()),
+                name: ObjectName(name),
                 value: VarBindValue::Value(value),
             });
         }

@@ -32,7 +32,7 @@ pub use bigint::Integer;
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, PathSegment, TagByte};
 pub use integer::{decode_i64, decode_u64, encoded_len_i64, encoded_len_u64};
 pub use octets::{OctetBuf, INLINE_OCTETS};
-pub use oid::{Arcs, Oid, OidBuf, OidParseError, MAX_OID_ARCS};
+pub use oid::{Arcs, Oid, OidBuf, OidList, OidListIter, OidParseError, MAX_OID_ARCS};
 pub use prim::{
     boolean, der_minimal_integer, fixed_octets, int_i128, int_i32, int_i64, int_u32, int_u64, null,
     within, within_alternative, within_path,

@@ -8,6 +8,12 @@ use crate::error::{DecodeError, DecodeErrorKind};
 use crate::octets::{OctetBuf, INLINE_OCTETS};
 use crate::{EncodeError, Reader, Writer};
 
+mod list;
+mod write;
+
+pub use list::{OidList, OidListIter};
+use write::Subid;
+
 /// SNMP limits an OBJECT IDENTIFIER to 128 sub-identifiers (RFC 2578, section 3.5).
 pub const MAX_OID_ARCS: usize = 128;
 
@@ -381,94 +387,26 @@ impl OidBuf {
     /// result is then built in the caller's place rather than moved there.
     #[inline(always)]
     pub fn from_arcs(arcs: &[u32]) -> Result<Self, OidParseError> {
-        // The common start (0.y or 1.y: the first subidentifier is one octet) stays on the
-        // fast path; 2.y, errors and too many arcs go to the general one.
-        let rest = match arcs {
-            [x, y, rest @ ..] if *x < 2 && *y < 40 && rest.len() + 2 <= MAX_OID_ARCS => rest,
-            _ => return Self::from_arcs_general(arcs),
-        };
         let mut buf = [0u8; ROOM];
-        buf[0] = (arcs[0] * 40 + arcs[1]) as u8;
-        let mut pos = 1;
-        let mut left = rest;
-        // While four arcs at their longest still fit.
-        while let Some((four, tail)) = left.split_first_chunk::<4>() {
-            if pos + 4 * SUBID_MAX > ROOM {
-                break;
-            }
-            // Eight at once when they are all short.
-            if let Some((eight, tail)) = left.split_first_chunk::<8>() {
-                if let Some(octets) = short_arcs8(eight) {
-                    buf[pos..pos + 8].copy_from_slice(&octets);
-                    pos += 8;
-                    left = tail;
-                    continue;
-                }
-            }
-            match short_arcs(four) {
-                Some(octets) => {
-                    buf[pos..pos + 4].copy_from_slice(&octets);
-                    pos += 4;
-                }
-                None => {
-                    for &arc in four {
-                        pos = put_subid(&mut buf, pos, arc);
-                    }
-                }
-            }
-            left = tail;
-        }
-        // The last one to three arcs: when the last four are all below 128, the one to three
-        // before these were written as one octet each just before `pos`, so the four octets
-        // go in at once over those.
-        let k = left.len();
-        if let (1..=3, Some(last)) = (k, rest.last_chunk::<4>()) {
-            if let (Some(octets), true) = (short_arcs(last), pos + k <= ROOM) {
-                buf[pos + k - 4..pos + k].copy_from_slice(&octets);
-                pos += k;
-                left = &[];
-            }
-        }
-        for (i, &arc) in left.iter().enumerate() {
-            if pos + SUBID_MAX > ROOM {
-                return Ok(Self::spilled(&buf[..pos], &left[i..]));
-            }
-            pos = put_subid(&mut buf, pos, arc);
-        }
-        if pos > INLINE_OCTETS {
-            return Ok(Self::spilled(&buf[..pos], &[]));
+        let (len, left) = write::put_oid(&mut buf, arcs)?;
+        if len > INLINE_OCTETS || !left.is_empty() {
+            return Ok(Self::spilled(&buf[..len], left));
         }
         let mut inline = [0u8; INLINE_OCTETS];
         inline.copy_from_slice(&buf[..INLINE_OCTETS]);
         Ok(OidBuf {
-            ber: OctetBuf::from_inline(inline, pos),
+            ber: OctetBuf::from_inline(inline, len),
         })
-    }
-
-    /// [`OidBuf::from_arcs`] for any start (2.y, whose first subidentifier may take several
-    /// octets) and for the errors.
-    #[cold]
-    fn from_arcs_general(arcs: &[u32]) -> Result<Self, OidParseError> {
-        let (first, rest) = match arcs {
-            [x, y, rest @ ..] if rest.len() + 2 <= MAX_OID_ARCS => (first_subid(*x, *y)?, rest),
-            [_, _, ..] => return Err(OidParseError::TooMany(arcs.len())),
-            _ => return Err(OidParseError::BadStart("expected at least two arcs")),
-        };
-        let mut head = [0u8; SUBID_MAX];
-        let n = put_subid(&mut head, 0, first);
-        Ok(Self::spilled(&head[..n], rest))
     }
 
     /// `head` (octets already written) followed by `arcs`, through a vector (moved inline when
     /// short).
     #[cold]
     fn spilled(head: &[u8], arcs: &[u32]) -> Self {
-        let mut ber = Vec::with_capacity(head.len() + arcs.len() * SUBID_MAX);
+        let mut ber = Vec::with_capacity(head.len() + arcs.len() * write::SUBID_MAX);
         ber.extend_from_slice(head);
         for &arc in arcs {
-            let mut tmp = [0u8; SUBID_MAX];
-            let n = put_subid(&mut tmp, 0, arc);
-            ber.extend_from_slice(&tmp[..n]);
+            ber.extend_from_slice(Subid::of(arc).as_slice());
         }
         OidBuf {
             ber: OctetBuf::from(ber),
@@ -485,122 +423,13 @@ impl OidBuf {
 
     /// Appends one arc (e.g. an instance index).
     pub fn push(&mut self, arc: u32) {
-        let mut tmp = [0u8; SUBID_MAX];
-        let n = put_subid(&mut tmp, 0, arc);
-        self.ber.extend_from_slice(&tmp[..n]);
+        self.ber.extend_from_slice(Subid::of(arc).as_slice());
     }
 }
-
-/// Four arcs as four one-octet subidentifiers, if all are below 128: one load, one test and
-/// two packs.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[inline(always)]
-fn short_arcs(a: &[u32; 4]) -> Option<[u8; 4]> {
-    use std::arch::x86_64::*;
-    // SAFETY: these intrinsics only need SSE2, which the `cfg` above guarantees is enabled
-    // for this build (it is part of every x86-64 target's baseline); the one load reads the
-    // sixteen octets of `a`, through an unaligned load.
-    let packed = unsafe {
-        let v = _mm_loadu_si128(a.as_ptr().cast());
-        let above = _mm_andnot_si128(_mm_set1_epi32(0x7f), v);
-        if _mm_movemask_epi8(_mm_cmpeq_epi32(above, _mm_setzero_si128())) != 0xffff {
-            return None;
-        }
-        // Every lane is below 128: the signed and unsigned saturating packs keep each value.
-        let words = _mm_packs_epi32(v, v);
-        _mm_cvtsi128_si32(_mm_packus_epi16(words, words))
-    };
-    Some((packed as u32).to_le_bytes())
-}
-
-/// Eight arcs as eight one-octet subidentifiers, if all are below 128: two loads, one test
-/// and two packs.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-#[inline(always)]
-fn short_arcs8(a: &[u32; 8]) -> Option<[u8; 8]> {
-    use std::arch::x86_64::*;
-    // SAFETY: SSE2 is enabled for this build (the `cfg` above); the two unaligned loads read
-    // the thirty-two octets of `a`.
-    let packed = unsafe {
-        let lo = _mm_loadu_si128(a.as_ptr().cast());
-        let hi = _mm_loadu_si128(a.as_ptr().add(4).cast());
-        let above = _mm_andnot_si128(_mm_set1_epi32(0x7f), _mm_or_si128(lo, hi));
-        if _mm_movemask_epi8(_mm_cmpeq_epi32(above, _mm_setzero_si128())) != 0xffff {
-            return None;
-        }
-        let words = _mm_packs_epi32(lo, hi);
-        _mm_cvtsi128_si64(_mm_packus_epi16(words, words))
-    };
-    Some((packed as u64).to_le_bytes())
-}
-
-/// Eight arcs as eight one-octet subidentifiers, if all are below 128.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-#[inline(always)]
-fn short_arcs8(a: &[u32; 8]) -> Option<[u8; 8]> {
-    (a.iter().fold(0, |u, x| u | x) < 0x80).then(|| a.map(|x| x as u8))
-}
-
-/// Four arcs as four one-octet subidentifiers, if all are below 128.
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-#[inline(always)]
-fn short_arcs(a: &[u32; 4]) -> Option<[u8; 4]> {
-    ((a[0] | a[1] | a[2] | a[3]) < 0x80).then(|| a.map(|x| x as u8))
-}
-
-/// Octets of the longest subidentifier (2^32-1 in base 128).
-const SUBID_MAX: usize = 5;
 
 /// [`OidBuf::from_arcs`]'s scratch: the inline storage and room for a last subidentifier
 /// written past it (the result then goes to the heap).
 const ROOM: usize = INLINE_OCTETS + 8;
-
-/// The first subidentifier, X*40+Y (X.690 8.19.4), checked.
-#[inline]
-fn first_subid(x: u32, y: u32) -> Result<u32, OidParseError> {
-    match (x, y) {
-        (0 | 1, y) if y < 40 => Ok(x * 40 + y),
-        (2, y) if y <= u32::MAX - 80 => Ok(80 + y),
-        (2, y) => Err(OidParseError::BadArc {
-            index: 1,
-            text: y.to_string(),
-        }),
-        (0 | 1, _) => Err(OidParseError::BadStart(
-            "second arc above 39 under a first arc of 0 or 1",
-        )),
-        _ => Err(OidParseError::BadStart("first arc must be 0, 1 or 2")),
-    }
-}
-
-/// Writes `v` in minimal base-128 at `buf[pos..]`, which has room for [`SUBID_MAX`] octets;
-/// returns the position after it.
-#[inline(always)]
-fn put_subid<const N: usize>(buf: &mut [u8; N], pos: usize, v: u32) -> usize {
-    if v < 0x80 {
-        buf[pos] = v as u8;
-        return pos + 1;
-    }
-    if v < 0x4000 {
-        // Two octets: the most common long arc (an IP address octet, an enterprise number).
-        buf[pos..pos + 2].copy_from_slice(&[0x80 | (v >> 7) as u8, (v & 0x7f) as u8]);
-        return pos + 2;
-    }
-    // All five groups of seven bits, high first, continuation bits on all but the last; then
-    // keep the last `n`, one per started group.
-    let v = v as u64;
-    let groups: u64 = ((v >> 28) & 0x7f)
-        | ((v >> 21) & 0x7f) << 8
-        | ((v >> 14) & 0x7f) << 16
-        | ((v >> 7) & 0x7f) << 24
-        | (v & 0x7f) << 32
-        | 0x80_8080_8080;
-    let n = (38 - (v as u32).leading_zeros() as usize) / 7;
-    // Drop the leading groups that are zero, then store five octets at once: those past `n`
-    // are free space the next arc overwrites.
-    let bytes = ((groups & !(0x80 << 32)) >> (8 * (5 - n))).to_le_bytes();
-    buf[pos..pos + SUBID_MAX].copy_from_slice(&bytes[..SUBID_MAX]);
-    pos + n
-}
 
 impl FromStr for OidBuf {
     type Err = OidParseError;
