@@ -192,10 +192,22 @@ mod tests {
         #[test]
         fn push_arcs_writes_what_oidbuf_writes(
             lists in proptest::collection::vec(
-                proptest::collection::vec(
-                    prop_oneof![8 => 0u32..128, 1 => 128u32..(1 << 14), 1 => any::<u32>()],
-                    0..140,
-                ),
+                (
+                    prop_oneof![
+                        4 => Just(vec![1u32, 3]),
+                        1 => (0u32..2, 0u32..40).prop_map(|(x, y)| vec![x, y]),
+                        1 => (0u32..3, any::<u32>()).prop_map(|(x, y)| vec![x, y]),
+                        1 => proptest::collection::vec(any::<u32>(), 0..3),
+                    ],
+                    proptest::collection::vec(
+                        prop_oneof![8 => 0u32..128, 1 => 128u32..(1 << 14), 1 => any::<u32>()],
+                        0..140,
+                    ),
+                )
+                    .prop_map(|(mut start, rest)| {
+                        start.extend(rest);
+                        start
+                    }),
                 0..12,
             ),
         ) {
