@@ -140,33 +140,28 @@ impl<'a> Owned<'a> {
         for b in self.bindings {
             // One name, and one OID value when the value is one, pushed for each binding.
             let Some(name) = oids.next() else { break };
-            let value = match &b.value {
-                Val::Counter32(x) => {
-                    ObjectSyntax::ApplicationWide(ApplicationSyntax::CounterValue(Counter32(*x)))
-                }
-                Val::Gauge32(x) => ObjectSyntax::ApplicationWide(
-                    ApplicationSyntax::UnsignedIntegerValue(Unsigned32(*x)),
-                ),
-                Val::TimeTicks(x) => {
-                    ObjectSyntax::ApplicationWide(ApplicationSyntax::TimeticksValue(TimeTicks(*x)))
-                }
-                Val::Octets(s) => ObjectSyntax::Simple(SimpleSyntax::StringValue(s)),
-                Val::Ip(a) => {
-                    ObjectSyntax::ApplicationWide(ApplicationSyntax::IpAddressValue(IpAddress(*a)))
-                }
+            let name = ObjectName(name);
+            let mut put = |value| {
+                vbs.push(VarBind {
+                    name,
+                    value: VarBindValue::Value(value),
+                })
+            };
+            use ApplicationSyntax as A;
+            use ObjectSyntax::{ApplicationWide as Wide, Simple};
+            match &b.value {
+                Val::Counter32(x) => put(Wide(A::CounterValue(Counter32(*x)))),
+                Val::Gauge32(x) => put(Wide(A::UnsignedIntegerValue(Unsigned32(*x)))),
+                Val::TimeTicks(x) => put(Wide(A::TimeticksValue(TimeTicks(*x)))),
+                Val::Octets(s) => put(Simple(SimpleSyntax::StringValue(s))),
+                Val::Ip(a) => put(Wide(A::IpAddressValue(IpAddress(*a)))),
                 Val::Oid(_) => match oids.next() {
-                    Some(o) => ObjectSyntax::Simple(SimpleSyntax::ObjectIdValue(o)),
+                    Some(o) => put(Simple(SimpleSyntax::ObjectIdValue(o))),
                     None => break,
                 },
-                Val::Counter64(x) => {
-                    ObjectSyntax::ApplicationWide(ApplicationSyntax::BigCounterValue(Counter64(*x)))
-                }
-                Val::Int(x) => ObjectSyntax::Simple(SimpleSyntax::IntegerValue(*x as i32)),
-            };
-            vbs.push(VarBind {
-                name: ObjectName(name),
-                value: VarBindValue::Value(value),
-            });
+                Val::Counter64(x) => put(Wide(A::BigCounterValue(Counter64(*x)))),
+                Val::Int(x) => put(Simple(SimpleSyntax::IntegerValue(*x as i32))),
+            }
         }
         vbs
     }
