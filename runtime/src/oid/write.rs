@@ -132,12 +132,16 @@ fn split_start_general(arcs: &[u32]) -> Result<(u32, &[u32]), OidParseError> {
 ///
 /// Every octet of `buf[..end]` is written (each store starts at or before the end so far),
 /// which is what lets a caller treat that much of an uninitialised buffer as initialised. The
-/// buffer is an array so that the bounds of every store are tested against a constant.
+/// buffer is an array so that the bounds of every store are tested against a constant, and the
+/// tests of room are written as `pos <= N - room` (which cannot overflow), so that the
+/// compiler sees the stores after them in bounds.
 #[inline(always)]
 pub(super) fn put_oid<'a, T: Octet, const N: usize>(
     buf: &mut [T; N],
     arcs: &'a [u32],
 ) -> Result<(usize, &'a [u32]), OidParseError> {
+    // Room for the first subidentifier and two runs of eight, or four arcs at their longest.
+    const { assert!(N >= 4 * SUBID_MAX + 16) };
     let (first, rest) = split_start(arcs)?;
     let mut pos = put_arc(buf, 0, first);
     // Eight to sixteen arcs, all below 128 (most names): the first eight and the last eight,
@@ -145,7 +149,7 @@ pub(super) fn put_oid<'a, T: Octet, const N: usize>(
     if let (Some(head), Some(tail), 8..=16) =
         (rest.first_chunk::<8>(), rest.last_chunk::<8>(), rest.len())
     {
-        if let (Some((head, tail)), true) = (short_arcs16(head, tail), pos + 16 <= N) {
+        if let (Some((head, tail)), true) = (short_arcs16(head, tail), pos <= N - 16) {
             store(buf, pos, head);
             store(buf, pos + rest.len() - 8, tail);
             return Ok((pos + rest.len(), &[]));
@@ -154,7 +158,7 @@ pub(super) fn put_oid<'a, T: Octet, const N: usize>(
     let mut left = rest;
     // While four arcs at their longest still fit.
     while let Some((four, after_four)) = left.split_first_chunk::<4>() {
-        if pos + 4 * SUBID_MAX > N {
+        if pos > N - 4 * SUBID_MAX {
             break;
         }
         if let Some((eight, after)) = left.split_first_chunk::<8>() {
@@ -183,13 +187,13 @@ pub(super) fn put_oid<'a, T: Octet, const N: usize>(
     // once over them.
     let k = left.len();
     if let (1..=3, Some(last)) = (k, rest.last_chunk::<4>()) {
-        if let (Some(octets), true) = (short_arcs(last), pos + k <= N) {
+        if let (Some(octets), true) = (short_arcs(last), pos <= N - k) {
             store(buf, pos + k - 4, octets);
             return Ok((pos + k, &[]));
         }
     }
     for (i, &arc) in left.iter().enumerate() {
-        if pos + SUBID_MAX > N {
+        if pos > N - SUBID_MAX {
             return Ok((pos, &left[i..]));
         }
         pos = put_arc(buf, pos, arc);
