@@ -3,6 +3,7 @@
 
 use std::borrow::Borrow;
 use std::fmt;
+use std::mem::MaybeUninit;
 use std::ops::Deref;
 
 use smallvec::SmallVec;
@@ -39,9 +40,21 @@ impl OctetBuf {
     }
 
     /// The first `len` octets of an inline buffer, moved in without a copy loop.
+    ///
+    /// # Safety
+    ///
+    /// `len <= INLINE_OCTETS`, and the first `len` octets of `buf` are written.
     #[inline]
-    pub(crate) fn from_inline(buf: [u8; INLINE_OCTETS], len: usize) -> Self {
-        OctetBuf(SmallVec::from_buf_and_len(buf, len))
+    pub(crate) unsafe fn from_written(buf: [MaybeUninit<u8>; INLINE_OCTETS], len: usize) -> Self {
+        // SAFETY: an array of `MaybeUninit<u8>` and a `MaybeUninit` of the array have one
+        // layout; the caller vouches for `len` and for the octets below it.
+        unsafe {
+            let buf = std::mem::transmute::<
+                [MaybeUninit<u8>; INLINE_OCTETS],
+                MaybeUninit<[u8; INLINE_OCTETS]>,
+            >(buf);
+            OctetBuf(SmallVec::from_buf_and_len_unchecked(buf, len))
+        }
     }
 
     /// The octets.

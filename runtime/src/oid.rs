@@ -2,6 +2,7 @@
 
 use std::cmp::Ordering;
 use std::fmt;
+use std::mem::MaybeUninit;
 use std::str::FromStr;
 
 use crate::error::{DecodeError, DecodeErrorKind};
@@ -387,16 +388,20 @@ impl OidBuf {
     /// result is then built in the caller's place rather than moved there.
     #[inline(always)]
     pub fn from_arcs(arcs: &[u32]) -> Result<Self, OidParseError> {
-        let mut buf = [0u8; ROOM];
+        // Not zeroed first: only the octets written are read.
+        let mut buf = [MaybeUninit::<u8>::uninit(); ROOM];
         let (len, left) = write::put_oid(&mut buf, arcs)?;
+        let (inline, _) = buf
+            .split_first_chunk::<INLINE_OCTETS>()
+            .expect("ROOM > INLINE");
         if len > INLINE_OCTETS || !left.is_empty() {
-            return Ok(Self::spilled(&buf[..len], left));
+            // SAFETY: `put_oid` wrote `buf[..len]`.
+            let head = unsafe { std::slice::from_raw_parts(buf.as_ptr().cast::<u8>(), len) };
+            return Ok(Self::spilled(head, left));
         }
-        let mut inline = [0u8; INLINE_OCTETS];
-        inline.copy_from_slice(&buf[..INLINE_OCTETS]);
-        Ok(OidBuf {
-            ber: OctetBuf::from_inline(inline, len),
-        })
+        // SAFETY: `put_oid` wrote the first `len` octets, all of them within `inline`.
+        let ber = unsafe { OctetBuf::from_written(*inline, len) };
+        Ok(OidBuf { ber })
     }
 
     /// `head` (octets already written) followed by `arcs`, through a vector (moved inline when
