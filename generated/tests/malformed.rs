@@ -349,6 +349,40 @@ fn a_bad_binding_is_an_error_item_and_the_rest_still_decode() {
 }
 
 #[test]
+fn every_bad_binding_names_its_own_index() {
+    // Good and bad bindings mixed, bad ones side by side too: each error item names the
+    // binding it came from (the index is counted on the error path, from the last error on).
+    let good = seq(&[oid("1.3.6.1.2.1.1.3.0"), int(0x43, 5)]);
+    let bad = seq(&[oid("1.3.6.1.2.1.1.3.0"), tlv(0x41, &[1, 0, 0, 0, 0])]);
+    let is_bad = [false, true, false, true, true, false, false, true];
+    let bindings: Vec<Vec<u8>> = is_bad
+        .iter()
+        .map(|&b| if b { bad.clone() } else { good.clone() })
+        .collect();
+    let mut parts = ok_header();
+    parts.push(seq(&bindings));
+    let bytes = msg(response(&parts));
+    let m = Message::from_ber(&bytes).expect("framing is valid");
+    let snmp_messages::snmpv2_pdu::Pdus::Response(p) = m.data else {
+        panic!()
+    };
+    let paths: Vec<Option<String>> =
+        p.0.variable_bindings
+            .0
+            .iter()
+            .map(|item| item.err().map(|e| e.path()))
+            .collect();
+    let expected: Vec<Option<String>> = is_bad
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| {
+            b.then(|| format!("VarBindList[{i}].value.value.application-wide.counter-value"))
+        })
+        .collect();
+    assert_eq!(paths, expected);
+}
+
+#[test]
 fn a_list_cut_in_the_middle_ends_with_its_error_item() {
     // The list is framed element by element as it is read: from_ber succeeds, the iterator
     // yields the good binding, then the broken one's framing error, then stops; `len` counts

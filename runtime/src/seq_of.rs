@@ -200,7 +200,7 @@ impl<'a, T: Decode<'a> + Clone> SequenceOf<'a, T> {
             Repr::Decoded { reader, label } => SequenceOfIter {
                 inner: IterRepr::Decoded {
                     reader: *reader,
-                    index: 0,
+                    counted: (*reader, 0),
                     label,
                     _t: PhantomData,
                 },
@@ -238,8 +238,10 @@ pub struct SequenceOfIter<'a, 's, T> {
 enum IterRepr<'a, 's, T> {
     Decoded {
         reader: Reader<'a>,
-        /// The next element's index, for the path of its error.
-        index: usize,
+        /// An element boundary and the index of the element there: the list's start, then the
+        /// element after the last error. An error's index is counted from it, on the error
+        /// path only (so the loop keeps no count), each element at most once.
+        counted: (Reader<'a>, usize),
         label: Label,
         _t: PhantomData<T>,
     },
@@ -257,7 +259,7 @@ impl<'a, T: Decode<'a> + Clone> Iterator for SequenceOfIter<'a, '_, T> {
         match &mut self.inner {
             IterRepr::Decoded {
                 reader,
-                index,
+                counted,
                 label,
                 ..
             } => {
@@ -265,11 +267,13 @@ impl<'a, T: Decode<'a> + Clone> Iterator for SequenceOfIter<'a, '_, T> {
                 if start.is_empty() {
                     return None;
                 }
-                let i = *index;
-                *index += 1;
                 match T::decode(reader) {
                     Ok(v) => Some(Ok(v)),
-                    Err(e) => Some(Err(skip_after_error(reader, start, i, e, label))),
+                    Err(e) => {
+                        let (e, mark) = skip_after_error(reader, *counted, start, e, label);
+                        *counted = mark;
+                        Some(Err(e))
+                    }
                 }
             }
             IterRepr::Items(it) => it.next().cloned().map(Ok),
@@ -292,18 +296,27 @@ impl<'a, T: Decode<'a> + Clone> Iterator for SequenceOfIter<'a, '_, T> {
 #[inline(never)]
 fn skip_after_error<'a>(
     reader: &mut Reader<'a>,
+    counted: (Reader<'a>, usize),
     start: &'a [u8],
-    index: usize,
     e: DecodeError,
     label: Label,
-) -> DecodeError {
+) -> (DecodeError, (Reader<'a>, usize)) {
+    // The elements since the count's mark were framed and skipped once already, so they
+    // frame again.
+    let (mut before, mut index) = counted;
+    while before.remaining().len() > start.len() && before.skip_tlv().is_ok() {
+        index += 1;
+    }
     // The failed decode may have stopped part-way through the element: skip it from its
     // start to the next element, or, when its framing is what failed, end the iteration.
     *reader = reader.rewound(start);
     if reader.skip_tlv().is_err() {
         *reader = reader.rewound(&start[..0]);
     }
-    e.in_element(index).in_component(label)
+    (
+        e.in_element(index).in_component(label),
+        (*reader, index + 1),
+    )
 }
 
 impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
