@@ -158,9 +158,12 @@ impl<'a> Iterator for OidListIter<'a> {
     #[inline]
     fn next(&mut self) -> Option<Oid<'a>> {
         let end = *self.ends.next()?;
-        let oid = Oid::from_ber_unchecked(&self.ber[self.start..end]);
+        // SAFETY: an `OidList`'s ends ascend and lie within its octets (its octets only grow,
+        // `push_arcs` and `push` record their length after each OID, `clear` empties both),
+        // and `start` is 0 or an end before this one.
+        let ber = unsafe { self.ber.get_unchecked(self.start..end) };
         self.start = end;
-        Some(oid)
+        Some(Oid::from_ber_unchecked(ber))
     }
 
     /// Skips `n` without reading their octets.
