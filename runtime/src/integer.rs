@@ -5,6 +5,7 @@
 //! Encoding is always minimal.
 
 use crate::error::{DecodeError, DecodeErrorKind};
+use crate::reader::Frame;
 use crate::{EncodeError, Reader, Writer};
 
 /// The most contents octets accepted for any INTEGER this runtime decodes.
@@ -41,7 +42,7 @@ fn out_of_range(
 pub fn decode_i64(r: &Reader<'_>, contents: &[u8]) -> Result<i64, DecodeError> {
     let n = contents.len();
     if n == 0 || n > 8 {
-        return decode_i64_slow(*r, contents);
+        return decode_i64_slow(r.frame(), contents);
     }
     Ok(sign_extend(be_bytes(contents), n))
 }
@@ -76,7 +77,8 @@ pub(crate) fn sign_extend(v: u64, n: usize) -> i64 {
 }
 
 #[inline(never)]
-fn decode_i64_slow(r: Reader<'_>, contents: &[u8]) -> Result<i64, DecodeError> {
+fn decode_i64_slow(frame: Frame, contents: &[u8]) -> Result<i64, DecodeError> {
+    let r = Reader::in_frame(contents, frame);
     let n = contents.len();
     if n == 0 || n > MAX_INTEGER_OCTETS {
         return Err(bad_length(&r, contents));

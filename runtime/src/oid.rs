@@ -7,6 +7,7 @@ use std::str::FromStr;
 
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::octets::{OctetBuf, INLINE_OCTETS};
+use crate::reader::Frame;
 use crate::{EncodeError, Reader, Writer};
 
 mod list;
@@ -47,20 +48,20 @@ impl<'a> Oid<'a> {
         if plainly_valid(contents) {
             return Ok(Oid { ber: contents });
         }
-        Self::decode_rare(*r, contents)
+        Self::decode_rare(r.frame(), contents)
     }
 
     /// [`Oid::decode_contents`] for what the fast test leaves: OIDs under eight octets, and
     /// errors.
     #[inline(never)]
-    fn decode_rare(r: Reader<'a>, contents: &'a [u8]) -> Result<Self, DecodeError> {
+    fn decode_rare(frame: Frame, contents: &'a [u8]) -> Result<Self, DecodeError> {
         // Kept out of the inlined fast path above, which SNMP's long names take.
         if short_and_plain(contents) {
             return Ok(Oid { ber: contents });
         }
         match validate(contents) {
             Ok(()) => Ok(Oid { ber: contents }),
-            Err(kind) => Err(r.error_at(contents, kind)),
+            Err(kind) => Err(Reader::in_frame(contents, frame).error_at(contents, kind)),
         }
     }
 

@@ -3,6 +3,7 @@
 
 use crate::error::{DecodeError, DecodeErrorKind};
 use crate::integer::{be_bytes, decode_i64, decode_u64, sign_extend};
+use crate::reader::Frame;
 use crate::Reader;
 
 /// Runs `f`, adding `component` to the path of any error it returns. Generated decoders wrap
@@ -91,11 +92,12 @@ pub fn int_i32(r: &Reader<'_>, c: &[u8]) -> Result<i32, DecodeError> {
     if (1..=4).contains(&c.len()) {
         return Ok(sign_extend(be_bytes(c), c.len()) as i32);
     }
-    int_i32_slow(*r, c)
+    int_i32_slow(r.frame(), c)
 }
 
 #[inline(never)]
-fn int_i32_slow(r: Reader<'_>, c: &[u8]) -> Result<i32, DecodeError> {
+fn int_i32_slow(frame: Frame, c: &[u8]) -> Result<i32, DecodeError> {
+    let r = Reader::in_frame(c, frame);
     let v = decode_i64(&r, c)?;
     match i32::try_from(v) {
         Ok(v) => Ok(v),
@@ -121,11 +123,12 @@ pub fn int_u32(r: &Reader<'_>, c: &[u8]) -> Result<u32, DecodeError> {
         // Five octets: the leading zero shifts out of the 32 bits.
         return Ok(be_bytes(&c[n.saturating_sub(4)..]) as u32);
     }
-    int_u32_slow(*r, c)
+    int_u32_slow(r.frame(), c)
 }
 
 #[inline(never)]
-fn int_u32_slow(r: Reader<'_>, c: &[u8]) -> Result<u32, DecodeError> {
+fn int_u32_slow(frame: Frame, c: &[u8]) -> Result<u32, DecodeError> {
+    let r = Reader::in_frame(c, frame);
     let v = int_i128(&r, c)?;
     match u32::try_from(v) {
         Ok(v) => Ok(v),
@@ -159,11 +162,12 @@ pub fn int_u64(r: &Reader<'_>, c: &[u8]) -> Result<u64, DecodeError> {
         // Nine octets: the leading zero left out.
         return Ok(be_bytes(&c[n.saturating_sub(8)..]));
     }
-    int_u64_slow(*r, c)
+    int_u64_slow(r.frame(), c)
 }
 
 #[inline(never)]
-fn int_u64_slow(r: Reader<'_>, c: &[u8]) -> Result<u64, DecodeError> {
+fn int_u64_slow(frame: Frame, c: &[u8]) -> Result<u64, DecodeError> {
+    let r = Reader::in_frame(c, frame);
     decode_u64(&r, c)
 }
 
@@ -179,12 +183,13 @@ pub fn int_i128(r: &Reader<'_>, c: &[u8]) -> Result<i128, DecodeError> {
     if (1..=8).contains(&c.len()) {
         return Ok(i128::from(sign_extend(be_bytes(c), c.len())));
     }
-    int_i128_wide(*r, c)
+    int_i128_wide(r.frame(), c)
 }
 
 /// [`int_i128`] for nine octets (above `i64::MAX` when the first is zero) and errors.
 #[inline(never)]
-fn int_i128_wide(r: Reader<'_>, c: &[u8]) -> Result<i128, DecodeError> {
+fn int_i128_wide(frame: Frame, c: &[u8]) -> Result<i128, DecodeError> {
+    let r = Reader::in_frame(c, frame);
     if c.len() == 9 && c[0] == 0 {
         return int_u64(&r, c).map(i128::from);
     }

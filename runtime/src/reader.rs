@@ -34,10 +34,12 @@ fn minimal_long_form(l: u8, rest: &[u8]) -> Option<(&[u8], &[u8])> {
 /// with lifetime `'a`. Offsets in errors are absolute: counted from the first octet of the input
 /// given to [`Reader::new`], whatever the nesting.
 ///
-/// What runs off the hot path (the error constructors, the long forms of a length) takes the
-/// reader by value and hands back what moved: no call then takes the address of a caller's
-/// reader, which stays in registers, not in memory stored and reloaded at every TLV (message
-/// decode 351 -> 298 instructions; `Oid`'s rare path too).
+/// Nothing out of line takes a reader, by reference or by value (four words, which go through
+/// memory): an error constructor takes the offset, and what else runs off the hot path (the
+/// long forms of a length, `Oid`'s rare check, the wide INTEGERs) takes the octets and a
+/// [`Frame`], two pairs of words that travel in registers. The caller's reader then stays in
+/// registers, not in memory stored and reloaded at every TLV (message decode 351 -> 298
+/// instructions by value; 155.1 -> 144.3 a binding in parts).
 #[derive(Clone, Copy, Debug)]
 pub struct Reader<'a> {
     buf: &'a [u8],
@@ -48,6 +50,21 @@ pub struct Reader<'a> {
     /// validating decode, [`EAGER`]): one word, so that a nested reader copies them in one
     /// move and counts its depth with one add.
     mode: u32,
+}
+
+/// A reader without its octets: where the input starts and the mode, for the functions off
+/// the hot path, which take it with the octets they need (see [`Reader`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Frame {
+    origin: usize,
+    mode: u32,
+}
+
+/// The error `kind` at `offset`: the one out-of-line step of every error a reader makes.
+#[cold]
+#[inline(never)]
+fn error_at_offset(offset: usize, kind: DecodeErrorKind) -> DecodeError {
+    DecodeError::new(offset, kind)
 }
 
 /// The bits of [`Reader::mode`] that count the depth.
@@ -156,6 +173,25 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// This reader's frame, to pass out of line with the octets the callee needs.
+    #[inline(always)]
+    pub(crate) fn frame(&self) -> Frame {
+        Frame {
+            origin: self.origin,
+            mode: self.mode,
+        }
+    }
+
+    /// A reader over `buf` (a slice of the input) in `frame`.
+    #[inline(always)]
+    pub(crate) fn in_frame(buf: &'a [u8], frame: Frame) -> Self {
+        Reader {
+            buf,
+            origin: frame.origin,
+            mode: frame.mode,
+        }
+    }
+
     /// This reader moved to `at` (a slice of its input).
     pub(crate) fn rewound(&self, at: &'a [u8]) -> Self {
         Reader { buf: at, ..*self }
@@ -192,17 +228,15 @@ impl<'a> Reader<'a> {
     }
 
     /// An error at the start of `slice`.
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     pub fn error_at(self, slice: &[u8], kind: DecodeErrorKind) -> DecodeError {
-        DecodeError::new(self.offset_of(slice), kind)
+        error_at_offset(self.offset_of(slice), kind)
     }
 
     /// An error at the next unread octet.
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     pub fn error_here(self, kind: DecodeErrorKind) -> DecodeError {
-        DecodeError::new(self.offset(), kind)
+        error_at_offset(self.offset(), kind)
     }
 
     /// Fails unless everything was read.
@@ -225,8 +259,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     fn trailing(self, what: &'static str) -> DecodeError {
         self.error_here(DecodeErrorKind::TrailingData {
             what,
@@ -262,7 +295,7 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        let (contents, after) = self.read_tlv_long(tag, expected)?;
+        let (contents, after) = Self::read_tlv_long(self.buf, self.frame(), tag, expected)?;
         self.buf = after;
         Ok(contents)
     }
@@ -273,18 +306,19 @@ impl<'a> Reader<'a> {
     /// goes on to the general path. By value, returning the contents and what follows them.
     #[inline(never)]
     fn read_tlv_long(
-        self,
+        buf: &'a [u8],
+        frame: Frame,
         tag: u8,
         expected: &'static str,
     ) -> Result<(&'a [u8], &'a [u8]), DecodeError> {
-        if let [t, l, rest @ ..] = self.buf {
+        if let [t, l, rest @ ..] = buf {
             if *t == tag {
                 if let Some(framed) = minimal_long_form(*l, rest) {
                     return Ok(framed);
                 }
             }
         }
-        self.read_tlv_slow(tag, expected)
+        Reader::in_frame(buf, frame).read_tlv_slow(tag, expected)
     }
 
     #[inline(never)]
@@ -406,7 +440,7 @@ impl<'a> Reader<'a> {
         let (len, header) = if l0 < 0x80 {
             (l0 as usize, tag_len + 1)
         } else {
-            self.long_length(tag_len, l0)?
+            Self::long_length(buf, self.frame(), tag_len, l0)?
         };
         let rest = &buf[header..];
         if len > rest.len() {
@@ -419,23 +453,29 @@ impl<'a> Reader<'a> {
 
     /// The long form: 0x81..0xfe followed by that many octets, big-endian.
     #[inline(never)]
-    fn long_length(self, tag_len: usize, l0: u8) -> Result<(usize, usize), DecodeError> {
-        let at = &self.buf[tag_len..];
+    fn long_length(
+        buf: &'a [u8],
+        frame: Frame,
+        tag_len: usize,
+        l0: u8,
+    ) -> Result<(usize, usize), DecodeError> {
+        let this = Reader::in_frame(buf, frame);
+        let at = &buf[tag_len..];
         if l0 == 0x80 {
-            return Err(self.error_at(at, DecodeErrorKind::IndefiniteLength));
+            return Err(this.error_at(at, DecodeErrorKind::IndefiniteLength));
         }
         if l0 == 0xff {
-            return Err(self.error_at(at, DecodeErrorKind::ReservedLength));
+            return Err(this.error_at(at, DecodeErrorKind::ReservedLength));
         }
         let n = (l0 & 0x7f) as usize;
         if at.len() < 1 + n {
-            return Err(self.truncated_at(tag_len + 1, "length", n, at.len() - 1));
+            return Err(this.truncated_at(tag_len + 1, "length", n, at.len() - 1));
         }
         let octets = &at[1..1 + n];
         let zeros = octets.iter().take_while(|&&b| b == 0).count();
         let significant = &octets[zeros..];
         if significant.len() > MAX_LENGTH_OCTETS {
-            return Err(self.error_at(
+            return Err(this.error_at(
                 at,
                 DecodeErrorKind::LengthTooLong {
                     found: significant.len(),
@@ -447,21 +487,20 @@ impl<'a> Reader<'a> {
         for &b in significant {
             len = (len << 8) | b as u64;
         }
-        if self.is_der() && (zeros > 0 || len < 0x80) {
+        if this.is_der() && (zeros > 0 || len < 0x80) {
             // X.690 10.1: the definite form in the fewest octets.
-            return Err(self.error_at(at, DecodeErrorKind::NonMinimalLength { length: len }));
+            return Err(this.error_at(at, DecodeErrorKind::NonMinimalLength { length: len }));
         }
         let available = at.len() - 1 - n;
         if len > available as u64 {
-            return Err(self.past_end(tag_len, len, available));
+            return Err(this.past_end(tag_len, len, available));
         }
         Ok((len as usize, tag_len + 1 + n))
     }
 
     /// The error for a CHOICE (or OPTIONAL component) whose next tag matches no alternative:
     /// truncation when the input is exhausted, otherwise an unexpected tag.
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     pub fn no_alternative(self, expected: &'static str) -> DecodeError {
         match self.buf.first() {
             Some(&t) => self.unexpected(t, expected),
@@ -470,8 +509,7 @@ impl<'a> Reader<'a> {
     }
 
     /// An INTEGER outside its constraint; `contents` locates it.
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     pub fn out_of_range(self, contents: &[u8], found: i128, expected: &'static str) -> DecodeError {
         self.error_at(
             contents,
@@ -480,8 +518,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A size (octets, bits or elements) outside its SIZE constraint; `contents` locates it.
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     pub fn size_out_of_range(
         self,
         contents: &[u8],
@@ -494,8 +531,7 @@ impl<'a> Reader<'a> {
         )
     }
 
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     fn unexpected(self, found: u8, expected: &'static str) -> DecodeError {
         self.error_here(DecodeErrorKind::UnexpectedTag {
             expected,
@@ -503,8 +539,7 @@ impl<'a> Reader<'a> {
         })
     }
 
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     fn truncated(self, what: &'static str, needed: usize, found: usize) -> DecodeError {
         self.error_here(DecodeErrorKind::Truncated {
             what,
@@ -513,8 +548,7 @@ impl<'a> Reader<'a> {
         })
     }
 
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     fn truncated_at(
         self,
         skip: usize,
@@ -532,8 +566,7 @@ impl<'a> Reader<'a> {
         )
     }
 
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     fn past_end(self, tag_len: usize, length: u64, available: usize) -> DecodeError {
         DecodeError::new(
             self.offset() + tag_len,

@@ -5,6 +5,7 @@ use std::marker::PhantomData;
 
 use std::cmp::Ordering;
 
+use crate::reader::Frame;
 use crate::{Decode, DecodeError, DecodeErrorKind, Encode, EncodeError, Reader, Writer};
 
 /// The order of SET OF elements under DER (X.690 11.6): their encodings compared as octet
@@ -124,7 +125,7 @@ impl<'a, T: Decode<'a>> SequenceOf<'a, T> {
     #[inline]
     pub fn decode_contents(contents: Reader<'a>, label: Label) -> Result<Self, DecodeError> {
         if contents.is_validating() {
-            Self::decode_elements(contents)?;
+            Self::decode_elements(contents.remaining(), contents.frame())?;
         }
         Ok(SequenceOf {
             repr: Repr::Decoded {
@@ -138,8 +139,8 @@ impl<'a, T: Decode<'a>> SequenceOf<'a, T> {
     /// their readers validate too), the first error returned with the element's index.
     #[cold]
     #[inline(never)]
-    fn decode_elements(contents: Reader<'a>) -> Result<(), DecodeError> {
-        let mut r = contents;
+    fn decode_elements(contents: &'a [u8], frame: Frame) -> Result<(), DecodeError> {
+        let mut r = Reader::in_frame(contents, frame);
         let mut index = 0;
         while !r.is_empty() {
             T::decode(&mut r).map_err(|e| e.in_element(index))?;
@@ -200,7 +201,7 @@ impl<'a, T: Decode<'a> + Clone> SequenceOf<'a, T> {
             Repr::Decoded { reader, label } => SequenceOfIter {
                 inner: IterRepr::Decoded {
                     reader: *reader,
-                    counted: (*reader, 0),
+                    counted: (reader.remaining(), 0),
                     label,
                     _t: PhantomData,
                 },
@@ -241,7 +242,7 @@ enum IterRepr<'a, 's, T> {
         /// An element boundary and the index of the element there: the list's start, then the
         /// element after the last error. An error's index is counted from it, on the error
         /// path only (so the loop keeps no count), each element at most once.
-        counted: (Reader<'a>, usize),
+        counted: (&'a [u8], usize),
         label: Label,
         _t: PhantomData<T>,
     },
@@ -270,8 +271,10 @@ impl<'a, T: Decode<'a> + Clone> Iterator for SequenceOfIter<'a, '_, T> {
                 match T::decode(reader) {
                     Ok(v) => Some(Ok(v)),
                     Err(e) => {
-                        let (e, mark) = skip_after_error(reader, *counted, start, e, label);
-                        *counted = mark;
+                        let (e, rest, next) =
+                            skip_after_error(reader.frame(), *counted, start, e, label);
+                        *reader = reader.rewound(rest);
+                        *counted = (rest, next);
                         Some(Err(e))
                     }
                 }
@@ -292,31 +295,32 @@ impl<'a, T: Decode<'a> + Clone> Iterator for SequenceOfIter<'a, '_, T> {
     }
 }
 
+/// The error of the element at `start`, with its index, and the octets after the element (none
+/// when its framing is broken: the iteration ends) with the next element's index. The index
+/// is counted from `counted` (an element boundary and the index of the element there).
 #[cold]
 #[inline(never)]
 fn skip_after_error<'a>(
-    reader: &mut Reader<'a>,
-    counted: (Reader<'a>, usize),
+    frame: Frame,
+    counted: (&'a [u8], usize),
     start: &'a [u8],
     e: DecodeError,
     label: Label,
-) -> (DecodeError, (Reader<'a>, usize)) {
-    // The elements since the count's mark were framed and skipped once already, so they
-    // frame again.
-    let (mut before, mut index) = counted;
+) -> (DecodeError, &'a [u8], usize) {
+    // The elements since the mark were framed and skipped once already, so they frame again.
+    let (mark, mut index) = counted;
+    let mut before = Reader::in_frame(mark, frame);
     while before.remaining().len() > start.len() && before.skip_tlv().is_ok() {
         index += 1;
     }
     // The failed decode may have stopped part-way through the element: skip it from its
     // start to the next element, or, when its framing is what failed, end the iteration.
-    *reader = reader.rewound(start);
-    if reader.skip_tlv().is_err() {
-        *reader = reader.rewound(&start[..0]);
-    }
-    (
-        e.in_element(index).in_component(label),
-        (*reader, index + 1),
-    )
+    let mut after = Reader::in_frame(start, frame);
+    let rest = match after.skip_tlv() {
+        Ok(_) => after.remaining(),
+        Err(_) => &start[..0],
+    };
+    (e.in_element(index).in_component(label), rest, index + 1)
 }
 
 impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {

@@ -4,6 +4,7 @@
 use std::fmt;
 
 use crate::error::{DecodeError, DecodeErrorKind};
+use crate::reader::Frame;
 use crate::{EncodeError, Reader, Writer};
 
 /// A date and time of day in UTC, to the nanosecond.
@@ -221,7 +222,7 @@ impl UtcTime {
                 return Ok(t);
             }
         }
-        Self::decode_other(r, c)
+        Self::decode_other(r.frame(), c)
     }
 
     /// `YYMMDDhhmmssZ`: the twelve digits checked eight and four at a time.
@@ -246,7 +247,8 @@ impl UtcTime {
     }
 
     #[inline(never)]
-    fn decode_other(r: &Reader<'_>, c: &[u8]) -> Result<Self, DecodeError> {
+    fn decode_other(frame: Frame, c: &[u8]) -> Result<Self, DecodeError> {
+        let r = &Reader::in_frame(c, frame);
         if r.is_der() {
             return Err(bad(r, c, "UTCTime", UTC_DER));
         }
