@@ -39,7 +39,7 @@ fn minimal_long_form(l: u8, rest: &[u8]) -> Option<(&[u8], &[u8])> {
 /// long forms of a length, `Oid`'s rare check, the wide INTEGERs) takes the octets and a
 /// [`Frame`], two pairs of words that travel in registers. The caller's reader then stays in
 /// registers, not in memory stored and reloaded at every TLV (message decode 351 -> 298
-/// instructions by value; 155.1 -> 144.3 a binding in parts).
+/// instructions by value; 155.1 -> 143.8 a binding in parts).
 #[derive(Clone, Copy, Debug)]
 pub struct Reader<'a> {
     buf: &'a [u8],
@@ -303,7 +303,8 @@ impl<'a> Reader<'a> {
     /// [`Reader::read_tlv`] past its short form: the long form of one or two octets, in the
     /// fewest (lengths 128 to 65,535: every SNMP message, PDU and binding list over 127
     /// octets), framed here with no stack frame; everything else, including what DER forbids,
-    /// goes on to the general path. By value, returning the contents and what follows them.
+    /// goes on to the general path. Given the octets and the frame, returning the contents and
+    /// what follows them.
     #[inline(never)]
     fn read_tlv_long(
         buf: &'a [u8],
