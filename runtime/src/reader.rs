@@ -37,7 +37,7 @@ fn minimal_long_form(l: u8, rest: &[u8]) -> Option<(&[u8], &[u8])> {
 /// Nothing out of line takes a reader, by reference or by value (four words, which go through
 /// memory): an error constructor takes the offset, and what else runs off the hot path (the
 /// long forms of a length, `Oid`'s rare check, the wide INTEGERs) takes the octets and a
-/// [`Frame`], two pairs of words that travel in registers. The caller's reader then stays in
+/// `Frame`, two pairs of words that travel in registers. The caller's reader then stays in
 /// registers, not in memory stored and reloaded at every TLV (message decode 351 -> 298
 /// instructions by value; 155.1 -> 143.8 a binding in parts).
 #[derive(Clone, Copy, Debug)]
