@@ -8,8 +8,9 @@ use super::{Oid, OidBuf, OidParseError};
 
 /// Owned OBJECT IDENTIFIERs, their BER contents octets one after another in one buffer, for
 /// building messages from arcs: where a `Vec<OidBuf>` moves each OID (48 octets) into place,
-/// this writes its subidentifiers straight into the shared buffer. Borrowed back as [`Oid`]s
-/// (by index or in order) once built.
+/// this writes its subidentifiers straight into the shared buffer, each OID after its length
+/// (one octet below 128, two above), so that the whole list is one allocation. Borrowed back
+/// as [`Oid`]s in order (or by index, walking the lengths) once built.
 ///
 /// ```
 /// use snmp_ber::OidList;
@@ -25,32 +26,30 @@ use super::{Oid, OidBuf, OidParseError};
 /// ```
 #[derive(Clone, Default, PartialEq, Eq, Hash)]
 pub struct OidList {
-    /// The OIDs' contents octets, one after another.
-    ber: Vec<u8>,
-    /// Where each OID ends in `ber`.
-    ends: Vec<usize>,
+    /// Each OID's length (below 128: one octet; otherwise `0x80 | len >> 8`, then `len & 0xff`)
+    /// and its contents octets, one OID after another.
+    octets: Vec<u8>,
 }
 
-/// Room [`OidList::push_arcs`] writes an OID in at once, when the buffer has it to spare: 64
-/// octets (a longer OID goes on one arc at a time).
+/// Room [`OidList::push_arcs`] writes an OID in at once, its length octet included, when the
+/// buffer has it to spare: 64 octets (the arcs of a longer OID after those go on one at a
+/// time).
 const ROOM: usize = 64;
 
 impl OidList {
     /// No OIDs.
     pub const fn new() -> Self {
-        OidList {
-            ber: Vec::new(),
-            ends: Vec::new(),
-        }
+        OidList { octets: Vec::new() }
     }
 
     /// No OIDs, with room for `oids` of them taking `octets` contents octets in all: pushing
     /// those allocates nothing more.
     pub fn with_capacity(oids: usize, octets: usize) -> Self {
+        // A length octet for each, and the room `push_arcs` writes in, whatever the last
+        // OID's length.
+        let room = octets.saturating_add(oids).saturating_add(ROOM);
         OidList {
-            // With the room `push_arcs` writes in, whatever the last OID's length.
-            ber: Vec::with_capacity(octets.saturating_add(ROOM)),
-            ends: Vec::with_capacity(oids),
+            octets: Vec::with_capacity(room),
         }
     }
 
@@ -59,20 +58,44 @@ impl OidList {
     /// [`super::OidBuf::from_arcs`]) the list is unchanged.
     #[inline(always)]
     pub fn push_arcs(&mut self, arcs: &[u32]) -> Result<(), OidParseError> {
-        let start = self.ber.len();
-        let Some(buf) = self.ber.spare_capacity_mut().first_chunk_mut::<ROOM>() else {
+        let start = self.octets.len();
+        let Some((length, body)) = self
+            .octets
+            .spare_capacity_mut()
+            .first_chunk_mut::<ROOM>()
+            .and_then(|room| room.split_first_mut())
+        else {
             return self.push_arcs_apart(arcs);
         };
-        let (len, left) = write::put_oid(buf, arcs)?;
-        // SAFETY: `put_oid` wrote every octet of `buf[..len]`, the first `len` octets of the
-        // spare capacity (`len` is within `buf`, whose every store is bounds-checked).
-        unsafe { self.ber.set_len(start + len) };
-        // Longer than `ROOM` octets: the rest one arc at a time.
-        for &arc in left {
-            self.ber.extend_from_slice(Subid::of(arc).as_slice());
+        let Some(body) = body.first_chunk_mut::<{ ROOM - 1 }>() else {
+            return self.push_arcs_apart(arcs);
+        };
+        let (len, left) = write::put_oid(body, arcs)?;
+        length.write(len as u8);
+        // SAFETY: the length octet and `put_oid`'s `len` octets after it (it writes every
+        // octet of `body[..len]`) are the first `1 + len` octets of the spare capacity.
+        unsafe { self.octets.set_len(start + 1 + len) };
+        if !left.is_empty() {
+            self.push_rest(start, left);
         }
-        self.ends.push(self.ber.len());
         Ok(())
+    }
+
+    /// The arcs of the last OID that did not fit in [`ROOM`] (more than 63 octets), appended
+    /// one at a time; its length octet at `start` then rewritten (two octets from 128 on).
+    #[cold]
+    fn push_rest(&mut self, start: usize, left: &[u32]) {
+        for &arc in left {
+            self.octets.extend_from_slice(Subid::of(arc).as_slice());
+        }
+        let len = self.octets.len() - start - 1;
+        if len < 0x80 {
+            self.octets[start] = len as u8;
+        } else {
+            // At most 128 arcs of five octets: below 2^15.
+            self.octets[start] = 0x80 | (len >> 8) as u8;
+            self.octets.insert(start + 1, len as u8);
+        }
     }
 
     /// [`OidList::push_arcs`] when the buffer has less than [`ROOM`] octets to spare: built
@@ -85,47 +108,43 @@ impl OidList {
 
     /// Appends a copy of `oid`.
     pub fn push(&mut self, oid: Oid<'_>) {
-        self.ber.extend_from_slice(oid.as_ber());
-        self.ends.push(self.ber.len());
+        let ber = oid.as_ber();
+        // At most 128 arcs of five octets: below 2^15.
+        match ber.len() {
+            n @ 0..=0x7f => self.octets.push(n as u8),
+            n => self
+                .octets
+                .extend_from_slice(&[0x80 | (n >> 8) as u8, n as u8]),
+        }
+        self.octets.extend_from_slice(ber);
     }
 
-    /// How many OIDs.
-    #[inline]
+    /// How many OIDs (their lengths walked).
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.iter().count()
     }
 
     /// True when there are none.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.octets.is_empty()
     }
 
-    /// The `i`th OID, from 0.
+    /// The `i`th OID, from 0 (the lengths of those before it walked).
     #[inline]
     pub fn get(&self, i: usize) -> Option<Oid<'_>> {
-        let end = *self.ends.get(i)?;
-        let start = match i {
-            0 => 0,
-            _ => self.ends[i - 1],
-        };
-        Some(Oid::from_ber_unchecked(&self.ber[start..end]))
+        self.iter().nth(i)
     }
 
     /// The OIDs in the order they were pushed.
     #[inline]
     pub fn iter(&self) -> OidListIter<'_> {
-        OidListIter {
-            ber: &self.ber,
-            start: 0,
-            ends: self.ends.iter(),
-        }
+        OidListIter { rest: &self.octets }
     }
 
-    /// Removes every OID, keeping the allocations.
+    /// Removes every OID, keeping the allocation.
     pub fn clear(&mut self) {
-        self.ber.clear();
-        self.ends.clear();
+        self.octets.clear();
     }
 }
 
@@ -147,9 +166,8 @@ impl<'a> IntoIterator for &'a OidList {
 /// The OIDs of an [`OidList`], in order.
 #[derive(Clone, Debug)]
 pub struct OidListIter<'a> {
-    ber: &'a [u8],
-    start: usize,
-    ends: std::slice::Iter<'a, usize>,
+    /// The OIDs not yet read, each after its length.
+    rest: &'a [u8],
 }
 
 impl<'a> Iterator for OidListIter<'a> {
@@ -157,31 +175,47 @@ impl<'a> Iterator for OidListIter<'a> {
 
     #[inline]
     fn next(&mut self) -> Option<Oid<'a>> {
-        let end = *self.ends.next()?;
-        // SAFETY: an `OidList`'s ends ascend and lie within its octets (its octets only grow,
-        // `push_arcs` and `push` record their length after each OID, `clear` empties both),
-        // and `start` is 0 or an end before this one.
-        let ber = unsafe { self.ber.get_unchecked(self.start..end) };
-        self.start = end;
-        Some(Oid::from_ber_unchecked(ber))
-    }
-
-    /// Skips `n` without reading their octets.
-    #[inline]
-    fn nth(&mut self, n: usize) -> Option<Oid<'a>> {
-        if n > 0 {
-            self.start = *self.ends.nth(n - 1)?;
+        let &first = self.rest.first()?;
+        if first >= 0x80 {
+            return self.next_long();
         }
-        self.next()
+        let len = first as usize;
+        // SAFETY: an `OidList`'s octets are whole entries, each a length and as many octets
+        // after it (`push_arcs` and `push` write both, `clear` removes all), and `rest` starts
+        // at an entry: this one's length octet is followed by `len` octets.
+        let (ber, rest) = unsafe {
+            (
+                self.rest.get_unchecked(1..1 + len),
+                self.rest.get_unchecked(1 + len..),
+            )
+        };
+        self.rest = rest;
+        Some(Oid::from_ber_unchecked(ber))
     }
 
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.ends.size_hint()
+        // Two octets an OID at least: a length and one subidentifier.
+        (
+            usize::from(!self.rest.is_empty()),
+            Some(self.rest.len() / 2),
+        )
     }
 }
 
-impl ExactSizeIterator for OidListIter<'_> {}
+impl<'a> OidListIter<'a> {
+    /// [`Iterator::next`] for an OID of 128 octets or more, whose length takes two octets.
+    #[cold]
+    fn next_long(&mut self) -> Option<Oid<'a>> {
+        let [high, low, after @ ..] = self.rest else {
+            return None;
+        };
+        let len = ((high & 0x7f) as usize) << 8 | *low as usize;
+        let (ber, rest) = after.split_at_checked(len)?;
+        self.rest = rest;
+        Some(Oid::from_ber_unchecked(ber))
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -228,7 +262,7 @@ mod tests {
                 }
             }
             prop_assert_eq!(list.len(), want.len());
-            prop_assert_eq!(list.iter().len(), want.len());
+            prop_assert_eq!(list.iter().count(), want.len());
             for (i, o) in want.iter().enumerate() {
                 prop_assert_eq!(list.get(i), Some(o.as_oid()));
             }
