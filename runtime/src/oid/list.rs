@@ -71,6 +71,8 @@ impl OidList {
             return self.push_arcs_apart(arcs);
         };
         let (len, left) = write::put_oid(body, arcs)?;
+        // At most 63 octets written here: a one-octet length (`push_rest` rewrites it when the
+        // arcs left make the OID longer).
         length.write(len as u8);
         // SAFETY: the length octet and `put_oid`'s `len` octets after it (it writes every
         // octet of `body[..len]`) are the first `1 + len` octets of the spare capacity.
