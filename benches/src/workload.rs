@@ -138,7 +138,9 @@ impl<'a> Owned<'a> {
         let mut oids = self.oids.iter();
         let mut vbs = Vec::with_capacity(self.bindings.len());
         for b in self.bindings {
-            // One name, and one OID value when the value is one, pushed for each binding.
+            // One name, and one OID value when the value is one, pushed for each binding (a
+            // list that ran short would leave bindings out, and the check of the encoding
+            // against the workload before timing would report it).
             let Some(name) = oids.next() else { break };
             let name = ObjectName(name);
             let mut put = |value| {

@@ -383,10 +383,11 @@ pub enum OidParseError {
 }
 
 impl OidBuf {
-    /// Builds from arcs, writing base-128 straight into inline storage (no heap allocation up
-    /// to [`INLINE_OCTETS`] octets): eight or four arcs at a time while they are all below
-    /// 128 (one vector test and one store), one at a time otherwise. Always inlined: the
-    /// result is then built in the caller's place rather than moved there.
+    /// Builds from arcs (no heap allocation up to [`INLINE_OCTETS`] octets): the arc writer
+    /// (eight or four arcs at a time while they are all below 128, one at a time otherwise)
+    /// fills an unzeroed scratch, whose first [`INLINE_OCTETS`] octets are then moved into the
+    /// inline storage. Many OIDs built for one message cost less in an [`OidList`], which
+    /// moves none.
     #[inline(always)]
     pub fn from_arcs(arcs: &[u32]) -> Result<Self, OidParseError> {
         // Not zeroed first: only the octets written are read.
