@@ -82,6 +82,15 @@ pub enum ClientError {
     /// far may be incomplete.
     #[error("walk: the agent answered with no bindings after {0}; the walk is incomplete")]
     NoBindings(OidBuf),
+    /// The agent's Response to a GET, GETNEXT or SET does not hold one binding for each
+    /// binding asked (RFC 3416 4.2.1, 4.2.2, 4.2.5): `answered` of `asked`.
+    #[error("the agent answered {answered} bindings to a request of {asked}")]
+    BindingCount {
+        /// Bindings in the request.
+        asked: usize,
+        /// Bindings in the answer.
+        answered: usize,
+    },
     /// A value a SET cannot carry.
     #[error("a SET cannot carry {0}")]
     NotSettable(&'static str),

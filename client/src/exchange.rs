@@ -35,7 +35,7 @@ use crate::config::{Credentials, Options};
 use crate::engine::Engine;
 use crate::error::ClientError;
 use crate::notify::{self, V1Trap};
-use crate::request::{self, Buffers, Peer, Request};
+use crate::request::{self, Buffers, Kind, Peer, Request};
 use crate::stats::{Discard, Discards, Stats};
 use crate::value::{Value, VarBind};
 
@@ -256,6 +256,14 @@ impl Exchange {
                 {
                     let k = usize::try_from(*index).ok().and_then(|k| k.checked_sub(1));
                     *oid = k.and_then(|k| p.request.oids.get(k)).cloned();
+                }
+                if let (Ok(b), Some(p)) = (&result, self.pending.as_ref()) {
+                    let asked = p.request.oids.len();
+                    let one_each = matches!(p.request.kind, Kind::Get | Kind::GetNext | Kind::Set);
+                    if one_each && b.len() != asked {
+                        let answered = b.len();
+                        result = Err(ClientError::BindingCount { asked, answered });
+                    }
                 }
                 self.finish(result);
             }

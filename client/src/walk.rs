@@ -193,6 +193,7 @@ impl Walk {
                 self.end = Some(WalkEnd::NoSuchName);
                 return Ok(());
             }
+            Err(ClientError::BindingCount { answered: 0, .. }) => Vec::new(),
             Err(e) => {
                 self.done = true;
                 return Err(e);

@@ -90,7 +90,7 @@ fn response(request_id: i32, n: usize) -> Vec<u8> {
     .unwrap()
 }
 
-/// One GET answered by a responder thread with `n` bindings, under `counts`' subscriber:
+/// One GET of `n` bindings answered by a responder thread with `n` bindings, under `counts`' subscriber:
 /// what it counted.
 fn one_exchange(n: usize) -> (usize, usize, usize) {
     let agent = UdpSocket::bind("127.0.0.1:0").unwrap();
@@ -115,7 +115,7 @@ fn one_exchange(n: usize) -> (usize, usize, usize) {
     )
     .unwrap();
     let answer = tracing::subscriber::with_default(Counting(counts.clone()), || {
-        session.get(&["1.3.6.1.2.1.1.9.1.3.1".parse().unwrap()])
+        session.get(&vec!["1.3.6.1.2.1.1.9.1.3.1".parse().unwrap(); n])
     });
     responder.join().unwrap();
     assert_eq!(answer.unwrap().len(), n);

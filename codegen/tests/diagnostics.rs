@@ -92,3 +92,51 @@ fn every_error_is_reported_not_just_the_first() {
     let msg = errors(&[("m.asn1", text)]);
     assert!(msg.contains("`X`") && msg.contains("`Y`"), "{msg}");
 }
+
+/// `open` `depth` times, then `INTEGER`, then `close` as many times.
+fn nested(open: &str, close: &str, depth: usize) -> String {
+    format!("{}INTEGER{}", open.repeat(depth), close.repeat(depth))
+}
+
+#[test]
+fn types_nested_past_the_bound_are_an_error_not_a_stack_overflow() {
+    use snmp_codegen::asn1::parse::MAX_TYPE_DEPTH;
+    let deep = 5_000;
+    for (open, close) in [
+        ("SEQUENCE OF ", ""),
+        ("SEQUENCE { a ", " }"),
+        ("CHOICE { a ", " }"),
+        ("[0] ", ""),
+    ] {
+        // At the bound it resolves; one past it (and far past it) it is an error where the
+        // level past the bound begins.
+        let at_bound = format!(
+            "M DEFINITIONS ::= BEGIN\nT ::= {}\nEND\n",
+            nested(open, close, MAX_TYPE_DEPTH as usize - 1)
+        );
+        let sources = [SourceFile {
+            name: "asn1/M.asn1".into(),
+            text: at_bound,
+        }];
+        assert!(
+            resolve(&sources, &ResolveOptions::default()).is_ok(),
+            "{open}"
+        );
+        for depth in [MAX_TYPE_DEPTH as usize, deep] {
+            let text = format!(
+                "M DEFINITIONS ::= BEGIN\nT ::= {}\nEND\n",
+                nested(open, close, depth)
+            );
+            let msg = errors(&[("asn1/M.asn1", &text)]);
+            let column = 7 + open.len() * MAX_TYPE_DEPTH as usize;
+            assert!(
+                msg.starts_with(&format!(
+                    "asn1/M.asn1:2:{column}: error: expected a type nested at most \
+                     {MAX_TYPE_DEPTH} deep"
+                )),
+                "{open} {depth}: {}",
+                &msg[..msg.len().min(300)]
+            );
+        }
+    }
+}

@@ -149,6 +149,39 @@ fn a_chain_deeper_than_any_oid_is_an_error_not_a_stack_overflow() {
 }
 
 #[test]
+fn an_oid_longer_than_128_arcs_is_refused_even_when_each_step_is_short() {
+    // Written top down, so each node is resolved one step below one already resolved: no
+    // single resolution is deep, but the OIDs grow one arc a node, past any OID's 128 (before
+    // this check, nodes past 256 levels lost their top arcs without a word).
+    let depth = 300;
+    let mut text =
+        String::from("T-MIB DEFINITIONS ::= BEGIN\nn0 OBJECT IDENTIFIER ::= { iso 1 }\n");
+    for k in 1..depth {
+        text.push_str(&format!("n{k} OBJECT IDENTIFIER ::= {{ n{} 1 }}\n", k - 1));
+    }
+    text.push_str("END\n");
+    let (set, r) = load(&text);
+    let errors = errors(&set, &r);
+    // n127 has 1 + 128 arcs: the first refused, once; those under it go without a word each.
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].contains(&format!(
+            "the OID of `n127` has {} arcs through 128 nodes; an OID has at most {MAX_ARCS} arcs",
+            MAX_ARCS + 1
+        )),
+        "{errors:?}"
+    );
+    assert!(errors[0].contains("the nodes under it are left out"));
+    assert_eq!(r.nodes.len(), 127);
+    for n in &r.nodes {
+        let k: usize = set.name(n)[1..].parse().unwrap();
+        let oid = r.oid(n);
+        assert_eq!(oid.len(), k + 2, "{}", set.name(n));
+        assert!(oid.iter().all(|&a| a == 1));
+    }
+}
+
+#[test]
 fn base_module_nodes_not_asked_for_are_ancestors_outside_the_nodes() {
     // `enterprises` is used without being imported (a relaxation): SNMPv2-SMI is resolved
     // for it, but not reported on.

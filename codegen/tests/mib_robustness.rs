@@ -142,3 +142,51 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_type_nested_past_the_bound_is_an_error_at_its_place_not_a_stack_overflow() {
+    use snmp_codegen::asn1::parse::MAX_TYPE_DEPTH;
+    let deep = 5_000;
+    for (open, close) in [
+        ("SEQUENCE OF ", ""),
+        ("SEQUENCE { a ", " }"),
+        ("CHOICE { a ", " }"),
+    ] {
+        let ty = format!("{}INTEGER{}", open.repeat(deep), close.repeat(deep));
+        let text = format!(
+            "DEEP-MIB DEFINITIONS ::= BEGIN\n\
+             IMPORTS OBJECT-TYPE, enterprises FROM SNMPv2-SMI;\n\
+             Deep ::= {ty}\n\
+             deepObject OBJECT-TYPE SYNTAX {ty} MAX-ACCESS read-only STATUS current\n\
+             DESCRIPTION \"x\" ::= {{ enterprises 1 }}\n\
+             END\n"
+        );
+        let mut set = MibSet::default();
+        for (name, t) in sources() {
+            set.add_text(name, t);
+        }
+        set.add_text("DEEP-MIB".into(), text);
+        let resolved = resolve(&set, &["DEEP-MIB".into()], &HashSet::new());
+        let errors: Vec<String> = resolved
+            .reports
+            .iter()
+            .flat_map(|r| r.errors.iter().map(|d| d.to_string()))
+            .collect();
+        // One error for each of the two types, each where the level past the bound begins.
+        for (line, start) in [
+            (3, "Deep ::= ".len()),
+            (4, "deepObject OBJECT-TYPE SYNTAX ".len()),
+        ] {
+            let column = start + 1 + open.len() * MAX_TYPE_DEPTH as usize;
+            let want = format!("DEEP-MIB:{line}:{column}: error: in a type: expected a type nested at most {MAX_TYPE_DEPTH} deep");
+            assert!(
+                errors.iter().any(|e| e.starts_with(&want)),
+                "{open}: want {want}, got {:?}",
+                errors
+                    .iter()
+                    .map(|e| &e[..e.len().min(200)])
+                    .collect::<Vec<_>>()
+            );
+        }
+    }
+}

@@ -456,7 +456,19 @@ pub fn bulkget(opts: &AgentOpts, app: &AppOpts, oids: &[String]) -> ExitCode {
         parsed.max_repetitions.unwrap_or(10),
     );
     ask(opts, app, oids, Tool::Bulk, |s, oids| {
-        s.get_bulk(non_repeaters, max_repetitions, oids)
+        let answer = s.get_bulk(non_repeaters, max_repetitions, oids)?;
+        // A GETBULK may be answered with fewer bindings than asked (RFC 3416 4.2.3), but
+        // with none, where some were asked, nothing was answered: said, not printed as
+        // nothing.
+        let repeaters = oids.len().saturating_sub(non_repeaters as usize);
+        let some_asked = oids.len() > repeaters || (repeaters > 0 && max_repetitions > 0);
+        match answer.is_empty() && some_asked {
+            true => Err(ClientError::BindingCount {
+                asked: oids.len(),
+                answered: 0,
+            }),
+            false => Ok(answer),
+        }
     })
 }
 

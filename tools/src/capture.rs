@@ -14,7 +14,7 @@ use etherparse::{
     TransportSlice, UdpSlice,
 };
 use pcap_file::pcap::PcapParser;
-use pcap_file::pcapng::{Block, PcapNgReader};
+use pcap_file::pcapng::{Block, PcapNgParser};
 use pcap_file::DataLink;
 
 /// One UDP datagram of a capture.
@@ -65,6 +65,26 @@ pub struct Capture {
     pub incomplete: Vec<(usize, usize)>,
     /// The capture ends inside this frame (or its header), and why it could not be read.
     pub ends_inside: Option<(usize, String)>,
+    /// Stretches of the file that could not be read and were skipped, reading going on at
+    /// the next block (pcapng) or record (pcap) that reads whole.
+    pub skipped: Vec<Skipped>,
+    /// IP fragments that overlap an earlier fragment of their datagram with other octets:
+    /// (frame of the fragment, frame of the datagram's first fragment). The datagram is
+    /// reassembled with the later octets, as the reassembly keeps them.
+    pub overlaps: Vec<(usize, usize)>,
+}
+
+/// A stretch of a capture file that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// Frames read before it.
+    pub after_frame: usize,
+    /// Its first octet's offset in the file.
+    pub offset: usize,
+    /// Its length in octets.
+    pub octets: usize,
+    /// Why the block or record there could not be read.
+    pub why: String,
 }
 
 /// Why a capture could not be read.
@@ -84,13 +104,43 @@ const MAX_OPEN_FRAGMENTED: usize = 256;
 /// A fragmented datagram's identity: addresses and IP identification.
 type FragKey = (Vec<u8>, Vec<u8>, u32);
 
+/// The most octets of fragments kept per datagram to compare overlaps with (a datagram has at
+/// most 65,535; past this, repeated fragments are compared with those kept only).
+const MAX_KEPT_FRAGMENT_OCTETS: usize = 128 * 1024;
+
+/// A datagram in reassembly: its first fragment's frame, the fragments seen, and the fragments
+/// kept (offset, octets) to find overlaps that disagree.
+#[derive(Debug, Default)]
+struct Open {
+    first: usize,
+    seen: usize,
+    parts: Vec<(usize, Vec<u8>)>,
+    kept: usize,
+}
+
+impl Open {
+    /// Whether `part` at `offset` overlaps a fragment seen before with other octets; keeps it.
+    fn conflicts(&mut self, offset: usize, part: &[u8]) -> bool {
+        let end = offset + part.len();
+        let conflict = self.parts.iter().any(|(at, old)| {
+            let (lo, hi) = (offset.max(*at), end.min(at + old.len()));
+            lo < hi && part[lo - offset..hi - offset] != old[lo - at..hi - at]
+        });
+        if self.kept + part.len() <= MAX_KEPT_FRAGMENT_OCTETS {
+            self.kept += part.len();
+            self.parts.push((offset, part.to_vec()));
+        }
+        conflict
+    }
+}
+
 /// Reads frames into a [`Capture`].
 struct Reader {
     capture: Capture,
     /// Reassembly buffers, each under its first fragment's frame number.
     pool: IpDefragPool<usize, ()>,
-    /// Open fragmented datagrams: (first frame, fragments seen).
-    open: HashMap<FragKey, (usize, usize)>,
+    /// Open fragmented datagrams.
+    open: HashMap<FragKey, Open>,
 }
 
 impl Reader {
@@ -121,8 +171,8 @@ impl Reader {
             self.capture.not_udp += 1;
             return;
         };
-        if let Some(key) = fragment_key(&sliced) {
-            self.fragment(frame, key, &sliced);
+        if let Some((key, offset, part)) = fragment_of(&sliced) {
+            self.fragment(frame, key, (offset, part), &sliced);
             return;
         }
         match sliced.transport {
@@ -135,15 +185,38 @@ impl Reader {
         }
     }
 
-    /// A fragment of the datagram `key`: kept until the datagram is whole.
-    fn fragment(&mut self, frame: usize, key: FragKey, sliced: &SlicedPacket<'_>) {
-        let entry = self.open.entry(key.clone()).or_insert((frame, 0));
-        entry.1 += 1;
+    /// `octets` octets at `offset` could not be read (`why`) and are skipped.
+    fn skipped(&mut self, offset: usize, octets: usize, why: String) {
+        self.capture.skipped.push(Skipped {
+            after_frame: self.capture.frames,
+            offset,
+            octets,
+            why,
+        });
+    }
+
+    /// A fragment of the datagram `key` (`part`: its offset and octets): kept until the
+    /// datagram is whole.
+    fn fragment(
+        &mut self,
+        frame: usize,
+        key: FragKey,
+        part: (usize, &[u8]),
+        sliced: &SlicedPacket<'_>,
+    ) {
+        let entry = self.open.entry(key.clone()).or_insert_with(|| Open {
+            first: frame,
+            ..Open::default()
+        });
+        entry.seen += 1;
         // The pool keeps each datagram under its first fragment's frame, which names it.
-        let first = entry.0;
+        let first = entry.first;
+        if entry.conflicts(part.0, part.1) {
+            self.capture.overlaps.push((frame, first));
+        }
         match self.pool.process_sliced_packet(sliced, first, ()) {
             Ok(Some(whole)) => {
-                let (_, seen) = self.open.remove(&key).unwrap_or((frame, 1));
+                let seen = self.open.remove(&key).map_or(1, |o| o.seen);
                 self.capture.fragments += seen;
                 let udp = (whole.ip_number == IpNumber::UDP)
                     .then(|| UdpSlice::from_slice(&whole.payload).ok())
@@ -161,7 +234,7 @@ impl Reader {
             Err(_) => {
                 // Fragments that do not fit together: the datagram is given up, reported.
                 if let Some(open) = self.open.remove(&key) {
-                    self.capture.incomplete.push(open);
+                    self.capture.incomplete.push((open.first, open.seen));
                 }
                 self.pool.retain(|f| *f != first);
             }
@@ -173,23 +246,24 @@ impl Reader {
         if self.open.len() <= MAX_OPEN_FRAGMENTED {
             return;
         }
-        let oldest = self.open.values().map(|v| v.0).min().unwrap_or(0);
+        let oldest = self.open.values().map(|v| v.first).min().unwrap_or(0);
         let gone: Vec<FragKey> = self
             .open
             .iter()
-            .filter(|(_, v)| v.0 == oldest)
+            .filter(|(_, v)| v.first == oldest)
             .map(|(k, _)| k.clone())
             .collect();
         for k in gone {
-            if let Some(first) = self.open.remove(&k) {
-                self.capture.incomplete.push(first);
+            if let Some(open) = self.open.remove(&k) {
+                self.capture.incomplete.push((open.first, open.seen));
             }
         }
         self.pool.retain(|first| *first != oldest);
     }
 
     fn finish(mut self) -> Capture {
-        let mut left: Vec<(usize, usize)> = self.open.into_values().collect();
+        let mut left: Vec<(usize, usize)> =
+            self.open.into_values().map(|o| (o.first, o.seen)).collect();
         left.sort_unstable();
         self.capture.incomplete.extend(left);
         self.capture.incomplete.sort_unstable();
@@ -253,14 +327,17 @@ fn udp_ports(sliced: LaxSlicedPacket<'_>) -> Option<(u16, u16)> {
     }
 }
 
-/// The identity of the datagram a fragment belongs to; `None` when the frame is no fragment.
-fn fragment_key(sliced: &SlicedPacket<'_>) -> Option<FragKey> {
+/// The identity of the datagram a fragment belongs to, the fragment's offset in it and its
+/// octets; `None` when the frame is no fragment.
+fn fragment_of<'a>(sliced: &SlicedPacket<'a>) -> Option<(FragKey, usize, &'a [u8])> {
     match sliced.net.as_ref()? {
         NetSlice::Ipv4(ip) => {
             let h = ip.header();
             h.is_fragmenting_payload().then(|| {
                 let id = u32::from(h.identification());
-                (h.source().to_vec(), h.destination().to_vec(), id)
+                let key = (h.source().to_vec(), h.destination().to_vec(), id);
+                let offset = usize::from(h.fragments_offset().byte_offset());
+                (key, offset, ip.payload().payload)
             })
         }
         NetSlice::Ipv6(ip) => {
@@ -269,8 +346,13 @@ fn fragment_key(sliced: &SlicedPacket<'_>) -> Option<FragKey> {
                 _ => None,
             })?;
             let h = ip.header();
-            let id = frag.identification();
-            Some((h.source().to_vec(), h.destination().to_vec(), id))
+            let key = (
+                h.source().to_vec(),
+                h.destination().to_vec(),
+                frag.identification(),
+            );
+            let offset = usize::from(frag.fragment_offset().byte_offset());
+            Some((key, offset, ip.payload().payload))
         }
         _ => None,
     }
@@ -326,43 +408,134 @@ fn read_pcap(bytes: &[u8], reader: &mut Reader) -> Result<(), CaptureError> {
                 reader.frame(link, &raw.data, raw.orig_len as usize);
                 rest = after;
             }
-            Err(e) => {
-                let frame = reader.capture.frames + 1;
-                reader.capture.ends_inside = Some((frame, e.to_string()));
-                break;
-            }
+            Err(e) => match next_pcap_record(rest, &parser.header()) {
+                Some(skip) => {
+                    reader.skipped(bytes.len() - rest.len(), skip, e.to_string());
+                    rest = &rest[skip..];
+                }
+                None => {
+                    let frame = reader.capture.frames + 1;
+                    reader.capture.ends_inside = Some((frame, e.to_string()));
+                    break;
+                }
+            },
         }
     }
     Ok(())
 }
 
+/// Octets of a classic pcap record header: seconds, sub-seconds, captured and original length.
+const PCAP_RECORD_HEADER: usize = 16;
+
+/// Where the next readable pcap record starts after one at the start of `rest` that could not
+/// be read: the first offset past the start where a record header is plausible (its lengths
+/// within the snap length, captured no more than original, the sub-second field under a
+/// second, at least one octet captured) and is followed by the end of the file or by another
+/// plausible header.
+fn next_pcap_record(rest: &[u8], header: &pcap_file::pcap::PcapHeader) -> Option<usize> {
+    let big = header.endianness == pcap_file::Endianness::Big;
+    let limit = (header.snaplen as usize).clamp(PCAP_RECORD_HEADER, 1 << 18);
+    let word = |at: usize| -> Option<usize> {
+        let w = *rest.get(at..at + 4)?.first_chunk::<4>()?;
+        Some(if big {
+            u32::from_be_bytes(w)
+        } else {
+            u32::from_le_bytes(w)
+        } as usize)
+    };
+    // The record at `at`'s end, when its header is plausible and it fits in the file.
+    let record_end = |at: usize| -> Option<usize> {
+        let (sub, captured, original) = (word(at + 4)?, word(at + 8)?, word(at + 12)?);
+        let plausible =
+            sub < 1_000_000_000 && (1..=original).contains(&captured) && original <= limit;
+        let end = at + PCAP_RECORD_HEADER + captured;
+        (plausible && end <= rest.len()).then_some(end)
+    };
+    (1..rest.len()).find(|&at| match record_end(at) {
+        Some(end) => end == rest.len() || record_end(end).is_some(),
+        None => false,
+    })
+}
+
 fn read_pcapng(bytes: &[u8], reader: &mut Reader) -> Result<(), CaptureError> {
-    let mut ng = PcapNgReader::new(bytes).map_err(|e| CaptureError(format!("pcapng: {e}")))?;
-    let mut links = Vec::new();
-    while let Some(block) = ng.next_block() {
-        let block = match block {
-            Ok(b) => b,
+    let (mut rest, mut ng) =
+        PcapNgParser::new(bytes).map_err(|e| CaptureError(format!("pcapng: {e}")))?;
+    while !rest.is_empty() {
+        let block = match ng.next_block(rest) {
+            Ok((after, block)) => {
+                rest = after;
+                block
+            }
             Err(e) => {
-                let frame = reader.capture.frames + 1;
-                reader.capture.ends_inside = Some((frame, e.to_string()));
-                break;
+                let big = ng.section().endianness == pcap_file::Endianness::Big;
+                match next_pcapng_block(rest, big) {
+                    Some(skip) => {
+                        reader.skipped(bytes.len() - rest.len(), skip, e.to_string());
+                        rest = &rest[skip..];
+                        continue;
+                    }
+                    None => {
+                        let frame = reader.capture.frames + 1;
+                        reader.capture.ends_inside = Some((frame, e.to_string()));
+                        break;
+                    }
+                }
             }
         };
+        // An interface unknown to the section is read as Ethernet, the most common link.
+        let link = |id: usize| {
+            ng.interfaces()
+                .get(id)
+                .map_or(DataLink::ETHERNET, |i| i.linktype)
+        };
         match block {
-            Block::InterfaceDescription(idb) => links.push(idb.linktype),
             Block::EnhancedPacket(epb) => {
-                let link = links
-                    .get(epb.interface_id as usize)
-                    .copied()
-                    .unwrap_or(DataLink::ETHERNET);
+                let link = link(epb.interface_id as usize);
                 reader.frame(link, &epb.data, epb.original_len as usize);
             }
             Block::SimplePacket(spb) => {
-                let link = links.first().copied().unwrap_or(DataLink::ETHERNET);
-                reader.frame(link, &spb.data, spb.original_len as usize);
+                reader.frame(link(0), &spb.data, spb.original_len as usize);
             }
             _ => {}
         }
     }
     Ok(())
+}
+
+/// pcapng's block types (pcapng draft, section 11.1) a block read again after damage may have.
+const PCAPNG_BLOCK_TYPES: [u32; 9] = [
+    0x0a0d_0d0a, // Section Header
+    1,           // Interface Description
+    2,           // Packet (obsolete)
+    3,           // Simple Packet
+    4,           // Name Resolution
+    5,           // Interface Statistics
+    6,           // Enhanced Packet
+    9,           // Systemd Journal Export
+    10,          // Decryption Secrets
+];
+
+/// Where the next whole pcapng block starts after a block at the start of `rest` that could
+/// not be read: the first offset (a multiple of 4 past the start, as blocks are aligned) where
+/// a known block type is followed by a length whose copy at the block's end agrees.
+fn next_pcapng_block(rest: &[u8], big: bool) -> Option<usize> {
+    let word = |at: usize| -> Option<u32> {
+        let w = *rest.get(at..at + 4)?.first_chunk::<4>()?;
+        Some(if big {
+            u32::from_be_bytes(w)
+        } else {
+            u32::from_le_bytes(w)
+        })
+    };
+    (4..rest.len()).step_by(4).find(|&at| {
+        let (Some(kind), Some(len)) = (word(at), word(at + 4)) else {
+            return false;
+        };
+        let len = len as usize;
+        PCAPNG_BLOCK_TYPES.contains(&kind)
+            && len >= 12
+            && len.is_multiple_of(4)
+            && at.checked_add(len).is_some_and(|end| end <= rest.len())
+            && word(at + len - 4) == Some(len as u32)
+    })
 }

@@ -622,8 +622,10 @@ type Input = (usize, Result<Vec<u8>, String>);
 /// input error for each frame that cannot be decoded whole (cut short, the capture ending
 /// inside it, fragments that never completed). A summary of every frame goes to stderr.
 fn pcap_inputs(path: &std::path::Path, ports: &[u16]) -> Result<Vec<Input>, String> {
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let capture = capture::read(file).map_err(|e| e.to_string())?;
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let pcapng = bytes.starts_with(&[0x0a, 0x0d, 0x0d, 0x0a]);
+    let capture = capture::read_bytes(&bytes).map_err(|e| e.to_string())?;
+    drop(bytes);
     let wanted = |p: (u16, u16)| ports.is_empty() || ports.contains(&p.0) || ports.contains(&p.1);
     let mut inputs = Vec::new();
     let (mut snmp, mut cut, mut other_ports) = (0, 0, 0);
@@ -652,17 +654,45 @@ fn pcap_inputs(path: &std::path::Path, ports: &[u16]) -> Result<Vec<Input>, Stri
         let why = format!("an IP datagram whose {fragments} fragment(s) never completed");
         inputs.push((*first, Err(why)));
     }
+    for s in &capture.skipped {
+        let why = format!(
+            "before this frame, octets {}..{} of the file could not be read ({}) and were \
+             skipped; reading went on at the next {} that reads whole",
+            s.offset,
+            s.offset + s.octets,
+            s.why,
+            if pcapng { "block" } else { "record" }
+        );
+        inputs.push((s.after_frame + 1, Err(why)));
+    }
+    for (frame, first) in &capture.overlaps {
+        eprintln!(
+            "{}: frame {frame}: an IP fragment overlaps an earlier fragment of the datagram \
+             begun at frame {first} with other octets; the later octets are used",
+            path.display()
+        );
+    }
     if let Some((frame, why)) = &capture.ends_inside {
         inputs.push((
             *frame,
             Err(format!("the capture ends inside this frame ({why})")),
         ));
     }
+    // In frame order; what went wrong before a frame is said before it.
+    inputs.sort_by_key(|(frame, input)| (*frame, input.is_ok()));
     let mut parts = vec![format!("{snmp} SNMP")];
     for (n, what) in [
         (capture.fragments, "IP fragments reassembled"),
         (cut, "cut short"),
         (capture.incomplete.len(), "incomplete fragmented datagrams"),
+        (
+            capture.overlaps.len(),
+            "IP fragments overlapping with other octets",
+        ),
+        (
+            capture.skipped.iter().map(|s| s.octets).sum(),
+            "octets unreadable and skipped",
+        ),
         (other_ports, "UDP on other ports"),
         (capture.not_udp, "not UDP"),
         (

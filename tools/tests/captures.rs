@@ -334,3 +334,91 @@ fn frames_on_a_link_not_read_are_reported_by_link_type() {
         "{err}"
     );
 }
+
+#[test]
+fn a_damaged_block_in_the_middle_is_skipped_and_the_frames_after_it_are_read() {
+    // Five whole frames; the third's length fields overwritten (pcapng: the block's length;
+    // pcap: the record's captured length), so that block or record cannot be read.
+    let frames: Vec<Vec<u8>> = (0..5)
+        .map(|k| {
+            ipv4(
+                &udp(&v2c_response(b"public", k, 0, &[])),
+                k as u16,
+                0,
+                false,
+            )
+        })
+        .collect();
+    let ng = pcapng(&frames, 65535);
+    let first = 28 + 20; // the section and interface blocks
+    let block = ng[first + 4..first + 8]
+        .try_into()
+        .map(u32::from_le_bytes)
+        .unwrap() as usize;
+    let third = first + 2 * block;
+    let mut broken_ng = ng.clone();
+    broken_ng[third + 4..third + 8].copy_from_slice(&0x7fff_fff0u32.to_le_bytes());
+    let classic = pcap(&frames, 65535);
+    let record = 16 + frames[0].len();
+    let third_record = 24 + 2 * record;
+    let mut broken_pcap = classic.clone();
+    broken_pcap[third_record + 8..third_record + 12].copy_from_slice(&0xffff_fff0u32.to_le_bytes());
+    for (name, file, unit, skipped) in [
+        ("damaged.pcapng", broken_ng, "block", block),
+        ("damaged.pcap", broken_pcap, "record", record),
+    ] {
+        let (out, err, code) = decode(name, &file);
+        assert_eq!(code, 1, "{name}: {out}{err}");
+        // Frames 1, 2 read; the damage said before the next frame; frames after it read.
+        assert_eq!(
+            frames_of(&out),
+            [(1, true), (2, true), (3, false), (3, true), (4, true)],
+            "{name}: {out}"
+        );
+        let at = if unit == "block" { third } else { third_record };
+        let said = format!(
+            "before this frame, octets {at}..{} of the file could not be read",
+            at + skipped
+        );
+        assert!(out.contains(&said), "{name}: {out}");
+        assert!(
+            out.contains(&format!(
+                "reading went on at the next {unit} that reads whole"
+            )),
+            "{out}"
+        );
+        assert!(
+            err.contains(&format!(
+                "4 frames: 4 SNMP, {skipped} octets unreadable and skipped"
+            )),
+            "{name}: {err}"
+        );
+    }
+}
+
+#[test]
+fn overlapping_fragments_with_other_octets_are_said() {
+    let datagram = udp(&response(4));
+    let (a, b) = datagram.split_at(800);
+    // A second copy of the first 800 octets' last 96, with other octets, sent again at 704.
+    let mut other = a[704..].to_vec();
+    other.iter_mut().for_each(|o| *o ^= 0xff);
+    let same = a[704..].to_vec();
+    for (copy, conflict) in [(other, true), (same, false)] {
+        let frames = vec![
+            ipv4(a, 9, 0, true),
+            ipv4(&copy, 9, 704, true),
+            ipv4(b, 9, 800, false),
+        ];
+        let (out, err, _) = decode("overlap.pcap", &pcap(&frames, 65535));
+        assert_eq!(frames_of(&out).len(), 1, "{out}{err}");
+        let said = "frame 2: an IP fragment overlaps an earlier fragment of the datagram begun \
+                    at frame 1 with other octets; the later octets are used";
+        assert_eq!(err.contains(said), conflict, "{err}");
+        assert_eq!(
+            err.contains("1 IP fragments overlapping with other octets"),
+            conflict,
+            "{err}"
+        );
+    }
+}

@@ -158,3 +158,37 @@ fn a_walk_cut_short_by_the_agent_is_an_error() {
         assert!(err.contains(said), "{err}");
     }
 }
+
+#[test]
+fn an_answer_with_too_few_bindings_is_an_error_not_an_empty_success() {
+    // Every request answered with no bindings at all, or with one where two were asked.
+    for (answered, args) in [
+        (0, vec!["get", SYS_NAME]),
+        (0, vec!["getnext", SYS_NAME]),
+        (0, vec!["bulkget", SYS_NAME]),
+        (1, vec!["get", SYS_NAME, "1.3.6.1.2.1.1.6.0"]),
+    ] {
+        let r = Responder::start(move |d| {
+            let Some(asked) = v2c_request(d) else {
+                return Vec::new();
+            };
+            let one = vec![(oid(SYS_NAME), Value::Integer(1))];
+            let bindings = if answered == 0 { vec![] } else { one };
+            let reply = v2c_response(b"public", asked.request_id, 0, &bindings);
+            vec![Reply::Send(reply)]
+        });
+        let target = r.addr().to_string();
+        let mut full = vec![args[0], "-t", "0.5", "-r", "0", &target];
+        full.extend(&args[1..]);
+        let (out, err, code) = snmpc(&full);
+        assert_eq!(code, 1, "{args:?}: {out}{err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        let asked = args.len() - 1;
+        assert!(
+            err.contains(&format!(
+                "the agent answered {answered} bindings to a request of {asked}"
+            )),
+            "{args:?}: {err}"
+        );
+    }
+}

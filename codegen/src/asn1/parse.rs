@@ -589,9 +589,48 @@ fn macro_definition(start: Input<'_>) -> PResult<'_, Assignment> {
 // Types (X.680 clauses 16–31)
 // ---------------------------------------------------------------------------------------------
 
+/// How deep one type may nest inside another (`SEQUENCE OF SEQUENCE { a CHOICE { ... } }`):
+/// the parser recurses once a level, and a module is untrusted input, so past this depth it
+/// stops with an error rather than running out of stack. The deepest type of SNMP's and PKIX's
+/// modules nests 6 levels; real MIB modules fewer.
+pub const MAX_TYPE_DEPTH: u32 = 64;
+
+thread_local! {
+    /// The nesting depth of the [`type_`] calls now running on this thread.
+    static TYPE_DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// One level of [`type_`]'s recursion, counted while it lives.
+struct DepthGuard;
+
+impl DepthGuard {
+    /// Enters one more level, or says where the limit was passed (a failure, not an error, so
+    /// no alternative is tried in its place).
+    fn enter(at: Input<'_>) -> Result<DepthGuard, nom::Err<PErr<'_>>> {
+        let depth = TYPE_DEPTH.with(|d| d.get());
+        if depth >= MAX_TYPE_DEPTH {
+            return Err(nom::Err::Failure(PErr {
+                at,
+                expected: Expected::Text(Cow::Owned(format!(
+                    "a type nested at most {MAX_TYPE_DEPTH} deep (types nested deeper are refused)"
+                ))),
+            }));
+        }
+        TYPE_DEPTH.with(|d| d.set(depth + 1));
+        Ok(DepthGuard)
+    }
+}
+
+impl Drop for DepthGuard {
+    fn drop(&mut self) {
+        TYPE_DEPTH.with(|d| d.set(d.get() - 1));
+    }
+}
+
 /// `Type ::= (BuiltinType | ReferencedType | TaggedType) Constraint*`
 pub fn type_(i: Input<'_>) -> PResult<'_, Type> {
     let start = skip_trivia(i);
+    let _depth = DepthGuard::enter(start)?;
     let (mut i, kind) = alt((tagged_type, builtin_type, referenced_type))(start)?;
     // `many0` would reserve room for four constraints on every type; most have none, and a
     // MIB corpus holds hundreds of thousands of types.

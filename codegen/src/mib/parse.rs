@@ -208,10 +208,14 @@ impl<'s> Parser<'s> {
             b > a + 2 && self.is(a, "SEQUENCE") && self.is(a + 1, "{") && self.is(b - 1, "}");
         if sequence {
             let text = self.span_text(a, b);
-            let readable = matches!(
-                crate::asn1::parse::type_(crate::asn1::parse::Input::new(text)),
-                Ok((rest, _)) if crate::asn1::parse::trivia_len(rest.fragment()) == rest.fragment().len()
-            );
+            let readable = match crate::asn1::parse::type_(crate::asn1::parse::Input::new(text)) {
+                Ok((rest, _)) => {
+                    crate::asn1::parse::trivia_len(rest.fragment()) == rest.fragment().len()
+                }
+                // Nested too deep: not a relaxation, an error (parse_type_only reports it).
+                Err(nom::Err::Failure(_)) => return self.parse_type_only(a, b),
+                Err(_) => false,
+            };
             if !readable {
                 self.warn(
                     self.offset(a),

@@ -367,6 +367,7 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
             found_error.extend(part.found_error);
         }
     }
+    refuse_long_oids(set, &mut oids, &mut found, &mut found_error);
     // The nodes with an OID, in module order, and the tree they hang in, made straight from
     // the tables.
     let mut out = Resolved::default();
@@ -396,6 +397,89 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
         });
     }
     out
+}
+
+/// How many arcs node `i` of module `m`, resolved to hang under `link`, adds to its parent's
+/// OID (as [`TreeBuilder::place`] writes them).
+fn own_arcs(set: &MibSet, m: usize, i: usize, link: Link) -> usize {
+    let smi = &set.modules[m].smi;
+    let n = &smi.nodes[i];
+    if n.kind == NodeKind::TrapType {
+        return 2;
+    }
+    let Some(value) = &n.oid else { return 0 };
+    let root = link == Link::TOP
+        && value
+            .parent
+            .is_some_and(|p| ROOTS.iter().any(|(r, _)| *r == smi.name(p)));
+    value.arcs.as_slice().len() + usize::from(root)
+}
+
+/// Refuses every resolved node whose whole OID has more than [`MAX_ARCS`] arcs (RFC 2578 3.5)
+/// or hangs more than [`MAX_OID_DEPTH`] nodes deep: the first such node of a chain is
+/// reported (an error naming its length), it and the nodes under it are taken out.
+fn refuse_long_oids(
+    set: &MibSet,
+    oids: &mut [Vec<OidState>],
+    found: &mut Vec<(usize, usize, String)>,
+    found_error: &mut Vec<bool>,
+) {
+    // Per node: (arcs, nodes) of its whole OID once known; (0, 0) not yet; u32::MAX refused.
+    let mut len: Vec<Vec<(u32, u32)>> = oids.iter().map(|v| vec![(0, 0); v.len()]).collect();
+    let mut chain: Vec<(usize, usize, Link)> = Vec::new();
+    for m in 0..oids.len() {
+        for i in 0..oids[m].len() {
+            // Walk up to a node already measured (or the top), then measure down the chain.
+            let (mut at_m, mut at_i) = (m, i);
+            let mut above = (0u32, 0u32);
+            while let Some(link) = oids[at_m][at_i].done() {
+                if len[at_m][at_i] != (0, 0) {
+                    above = len[at_m][at_i];
+                    break;
+                }
+                chain.push((at_m, at_i, link));
+                if link == Link::TOP {
+                    break;
+                }
+                (at_m, at_i) = (link.module as usize, link.index as usize);
+            }
+            while let Some((cm, ci, link)) = chain.pop() {
+                let here = if above.0 == u32::MAX {
+                    (u32::MAX, u32::MAX)
+                } else {
+                    let arcs = above.0 as usize + own_arcs(set, cm, ci, link);
+                    let nodes = above.1 as usize + 1;
+                    if arcs > MAX_ARCS || nodes > MAX_OID_DEPTH {
+                        let smi = &set.modules[cm].smi;
+                        let name = smi.node_name(ci);
+                        found.push((
+                            cm,
+                            smi.nodes[ci].offset as usize,
+                            format!(
+                                "the OID of `{name}` has {arcs} arcs through {nodes} nodes; an \
+                                 OID has at most {MAX_ARCS} arcs (RFC 2578 3.5), defined through \
+                                 at most {MAX_OID_DEPTH} nodes: `{name}` and the nodes under it \
+                                 are left out"
+                            ),
+                        ));
+                        found_error.push(true);
+                        (u32::MAX, u32::MAX)
+                    } else {
+                        (arcs as u32, nodes as u32)
+                    }
+                };
+                len[cm][ci] = here;
+                above = here;
+            }
+        }
+    }
+    for (states, lens) in oids.iter_mut().zip(&len) {
+        for (s, l) in states.iter_mut().zip(lens) {
+            if l.0 == u32::MAX {
+                *s = OidState::FAILED;
+            }
+        }
+    }
 }
 
 /// What [`build_tree`] keeps while it places nodes.
