@@ -12,7 +12,7 @@
 
 use std::time::Instant;
 
-use snmp_ber::Decode;
+use snmp_ber::Rules;
 use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
 use snmp_messages::rfc1157_snmp as v1;
 use snmp_messages::snmpv2_pdu::{Pdu, Pdus};
@@ -21,7 +21,7 @@ use snmp_messages::snmpv3_message_syntax::{ScopedPdu, ScopedPduData};
 use crate::config::UsmUser;
 use crate::engine::{Engine, Report};
 use crate::error::ClientError;
-use crate::incoming::{flags, Incoming, IncomingError};
+use crate::incoming::{decode_under, flags, Incoming, IncomingError};
 use crate::request::Peer;
 use crate::stats::Discard;
 use crate::value::{Value, VarBind};
@@ -41,8 +41,8 @@ pub(crate) enum Verdict {
 
 /// An SNMPv1 answer to request `id`: a GetResponse with that request-id whose bindings all
 /// decode.
-pub(crate) fn v1(datagram: &[u8], id: i32) -> Verdict {
-    let Ok(msg) = v1::Message::from_ber(datagram) else {
+pub(crate) fn v1(datagram: &[u8], id: i32, rules: Rules) -> Verdict {
+    let Ok(msg) = decode_under::<v1::Message>(datagram, rules) else {
         return Verdict::Discard(Discard::Malformed);
     };
     if msg.version.0 != 0 {
@@ -70,8 +70,8 @@ pub(crate) fn v1(datagram: &[u8], id: i32) -> Verdict {
 
 /// An SNMPv2c answer to request `id`: a Response with that request-id whose bindings all
 /// decode.
-pub(crate) fn v2c(datagram: &[u8], id: i32) -> Verdict {
-    let Ok(msg) = Message::from_ber(datagram) else {
+pub(crate) fn v2c(datagram: &[u8], id: i32, rules: Rules) -> Verdict {
+    let Ok(msg) = decode_under::<Message>(datagram, rules) else {
         return Verdict::Discard(Discard::Malformed);
     };
     if msg.version != MessageVersion::VERSION {
@@ -150,10 +150,11 @@ pub(crate) fn usm(
     expected: &Expected<'_>,
     peer: &mut Peer,
     now: Instant,
+    rules: Rules,
 ) -> Verdict {
     // The peer's decryption buffer, lent for the answer and put back.
     let mut plain = std::mem::take(&mut peer.plaintext);
-    let verdict = usm_in(datagram, expected, peer, now, &mut plain);
+    let verdict = usm_in(datagram, (expected, rules), peer, now, &mut plain);
     peer.plaintext = plain;
     verdict
 }
@@ -161,12 +162,12 @@ pub(crate) fn usm(
 /// [`usm`], decrypting into `plain`.
 fn usm_in(
     datagram: &[u8],
-    expected: &Expected<'_>,
+    (expected, rules): (&Expected<'_>, Rules),
     peer: &mut Peer,
     now: Instant,
     plain: &mut Vec<u8>,
 ) -> Verdict {
-    let Ok(m) = Incoming::parse(datagram) else {
+    let Ok(m) = Incoming::parse_under(datagram, rules) else {
         return Verdict::Discard(Discard::Malformed);
     };
     if m.message.msg_global_data.msg_id != expected.id as u32 {
@@ -185,7 +186,7 @@ fn usm_in(
                 Ok(p) => p,
                 Err(why) => return Verdict::Discard(why),
             };
-            match ScopedPdu::from_ber(octets) {
+            match decode_under::<ScopedPdu>(octets, rules) {
                 Ok(s) => s,
                 Err(_) => return Verdict::Discard(Discard::DecryptionError),
             }

@@ -5,7 +5,7 @@
 
 use std::ops::Range;
 
-use snmp_ber::{Decode, DecodeError};
+use snmp_ber::{Decode, DecodeError, Rules};
 use snmp_messages::snmpv3_message_syntax::{ScopedPduData, Snmpv3Message};
 use snmp_messages::usm_security_parameters_syntax::UsmSecurityParameters;
 
@@ -68,10 +68,27 @@ pub struct Incoming<'a> {
     pub auth_params_at: Range<usize>,
 }
 
+/// Decodes one value of `input` under `rules` (BER, or BER with real agents' relaxations).
+pub(crate) fn decode_under<'a, T: Decode<'a>>(
+    input: &'a [u8],
+    rules: Rules,
+) -> Result<T, DecodeError> {
+    match rules {
+        Rules::BerLenient => T::from_ber_lenient(input),
+        _ => T::from_ber(input),
+    }
+}
+
 impl<'a> Incoming<'a> {
     /// Decodes `bytes` as an SNMPv3 message under the USM.
     pub fn parse(bytes: &'a [u8]) -> Result<Incoming<'a>, IncomingError> {
-        let message = Snmpv3Message::from_ber(bytes).map_err(IncomingError::Message)?;
+        Incoming::parse_under(bytes, Rules::Ber)
+    }
+
+    /// [`Incoming::parse`] under `rules` ([`Rules::BerLenient`]: the values of a plaintext
+    /// scoped PDU read with real agents' relaxations).
+    pub fn parse_under(bytes: &'a [u8], rules: Rules) -> Result<Incoming<'a>, IncomingError> {
+        let message: Snmpv3Message = decode_under(bytes, rules).map_err(IncomingError::Message)?;
         let model = message.msg_global_data.msg_security_model;
         if model != USM {
             return Err(IncomingError::NotUsm(model));

@@ -132,6 +132,9 @@ pub struct Stats {
     pub accepted: u64,
     /// Datagrams received and discarded, by reason.
     pub discarded: Discards,
+    /// Of the answers accepted, those read only with real agents' relaxations (an unsigned
+    /// value whose leading zero octet the agent left out: `snmp_ber::Rules::BerLenient`).
+    pub relaxed: u64,
 }
 
 impl Stats {

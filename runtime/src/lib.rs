@@ -69,6 +69,32 @@ pub trait Decode<'a>: Sized {
         Ok(value)
     }
 
+    /// Decodes exactly one value from `input` under [`Rules::BerLenient`]: what
+    /// [`Decode::from_ber`] accepts, and unsigned values whose leading zero octet the sender
+    /// left out.
+    ///
+    /// ```
+    /// use snmp_ber::{Decode, Reader};
+    /// // A Counter32-shaped INTEGER (0..4294967295) of 4294967295 without its leading zero.
+    /// struct Counter(u32);
+    /// impl<'a> Decode<'a> for Counter {
+    ///     const ASN1_NAME: &'static str = "Counter";
+    ///     fn decode(r: &mut Reader<'a>) -> Result<Self, snmp_ber::DecodeError> {
+    ///         let c = r.read_tlv(0x41, "Counter")?;
+    ///         snmp_ber::int_u32(r, c).map(Counter)
+    ///     }
+    /// }
+    /// let unpadded = [0x41, 0x04, 0xff, 0xff, 0xff, 0xff];
+    /// assert!(Counter::from_ber(&unpadded).is_err());
+    /// assert_eq!(Counter::from_ber_lenient(&unpadded).unwrap().0, 4_294_967_295);
+    /// ```
+    fn from_ber_lenient(input: &'a [u8]) -> Result<Self, DecodeError> {
+        let mut reader = Reader::with_rules(input, Rules::BerLenient);
+        let value = Self::decode(&mut reader).map_err(|e| e.in_component(Self::ASN1_NAME))?;
+        reader.finish()?;
+        Ok(value)
+    }
+
     /// Decodes exactly one value from `input` under DER ([`Rules::Der`]): everything
     /// [`Decode::from_ber`] checks, and the one encoding DER allows for each value.
     fn from_der(input: &'a [u8]) -> Result<Self, DecodeError> {
@@ -88,6 +114,11 @@ pub trait Decode<'a>: Sized {
     /// [`Decode::from_der`], validating as [`Decode::from_ber_validated`] does.
     fn from_der_validated(input: &'a [u8]) -> Result<Self, DecodeError> {
         validated_under(input, Rules::Der)
+    }
+
+    /// A validating decode ([`Decode::from_ber_validated`]) under any of the [`Rules`].
+    fn from_validated_under(input: &'a [u8], rules: Rules) -> Result<Self, DecodeError> {
+        validated_under(input, rules)
     }
 }
 

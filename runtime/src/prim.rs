@@ -126,8 +126,19 @@ pub fn int_u32(r: &Reader<'_>, c: &[u8]) -> Result<u32, DecodeError> {
     int_u32_slow(r.frame(), c)
 }
 
+/// Under [`crate::Rules::BerLenient`], contents of at most `width` octets whose sign bit is
+/// set, read as the unsigned number a sender meant when it left out the leading zero octet.
+#[inline]
+fn unpadded_unsigned(frame: Frame, c: &[u8], width: usize) -> Option<u64> {
+    let unpadded = c.first().is_some_and(|b| b & 0x80 != 0) && c.len() <= width;
+    (unpadded && frame.is_lenient()).then(|| crate::integer::be_bytes(c))
+}
+
 #[inline(never)]
 fn int_u32_slow(frame: Frame, c: &[u8]) -> Result<u32, DecodeError> {
+    if let Some(v) = unpadded_unsigned(frame, c, 4) {
+        return Ok(v as u32);
+    }
     let r = Reader::in_frame(c, frame);
     let v = int_i128(&r, c)?;
     match u32::try_from(v) {
@@ -167,6 +178,9 @@ pub fn int_u64(r: &Reader<'_>, c: &[u8]) -> Result<u64, DecodeError> {
 
 #[inline(never)]
 fn int_u64_slow(frame: Frame, c: &[u8]) -> Result<u64, DecodeError> {
+    if let Some(v) = unpadded_unsigned(frame, c, 8) {
+        return Ok(v);
+    }
     let r = Reader::in_frame(c, frame);
     decode_u64(&r, c)
 }

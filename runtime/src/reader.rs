@@ -60,6 +60,14 @@ pub(crate) struct Frame {
     mode: u32,
 }
 
+impl Frame {
+    /// Whether the reader this frame is of reads under [`Rules::BerLenient`].
+    #[inline]
+    pub(crate) fn is_lenient(self) -> bool {
+        self.mode & LENIENT != 0
+    }
+}
+
 /// The error `kind` at `offset`: the one out-of-line step of every error a reader makes.
 #[cold]
 #[inline(never)]
@@ -73,6 +81,8 @@ const DEPTH_BITS: u32 = 0xff;
 const DER: u32 = 0x100;
 /// Set in [`Reader::mode`] for a validating reader.
 const EAGER: u32 = 0x200;
+/// Set in [`Reader::mode`] under [`Rules::BerLenient`].
+const LENIENT: u32 = 0x400;
 
 /// The encoding rules a [`Reader`] holds its input to.
 ///
@@ -90,6 +100,12 @@ pub enum Rules {
     Ber,
     /// Distinguished Encoding Rules.
     Der,
+    /// BER with the relaxations real SNMP agents need, as net-snmp reads them: an unsigned
+    /// INTEGER type (Counter32, Gauge32, TimeTicks, Counter64, ...) whose leading zero octet
+    /// the sender left out, e.g. `41 04 ff ff ff ff` for 4294967295 (strict BER reads those
+    /// octets as -1, outside the type). Only the error paths of the unsigned decoders look at
+    /// the rule: it costs a well-formed message nothing.
+    BerLenient,
 }
 
 impl<'a> Reader<'a> {
@@ -106,9 +122,13 @@ impl<'a> Reader<'a> {
     /// A reader over a whole input held to `rules`.
     #[inline]
     pub fn with_rules(input: &'a [u8], rules: Rules) -> Self {
-        let der = if rules == Rules::Der { DER } else { 0 };
+        let mode = match rules {
+            Rules::Ber => 0,
+            Rules::Der => DER,
+            Rules::BerLenient => LENIENT,
+        };
         Reader {
-            mode: der,
+            mode,
             ..Reader::new(input)
         }
     }
@@ -118,6 +138,8 @@ impl<'a> Reader<'a> {
     pub fn rules(&self) -> Rules {
         if self.is_der() {
             Rules::Der
+        } else if self.mode & LENIENT != 0 {
+            Rules::BerLenient
         } else {
             Rules::Ber
         }

@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use serde_json::{json, Map, Value};
-use snmp_ber::{Decode, DecodeError};
+use snmp_ber::{Decode, DecodeError, Rules};
 use snmp_client::incoming::flags;
 use snmp_client::usm::{AuthProtocol, Key, PrivProtocol};
 use snmp_client::{Incoming, OpaqueNumber};
@@ -191,13 +191,32 @@ pub fn version(bytes: &[u8]) -> Result<i64, DecodeError> {
     snmp_ber::int_i64(&seq, c).map_err(|e| e.in_component("version"))
 }
 
-/// Decodes one message of any version into its JSON view (without `frame`).
+/// Decodes one message of any version into its JSON view (without `frame`). A message that
+/// decodes only with real agents' relaxations (an unsigned value whose leading zero octet the
+/// sender left out, which net-snmp reads as unsigned: [`Rules::BerLenient`]) is decoded so
+/// and marked, its `relaxed` field saying what was relaxed.
 pub fn decode(bytes: &[u8]) -> Result<Map<String, Value>, Failure> {
+    let strict = decode_under(bytes, Rules::Ber);
+    if strict.is_ok() {
+        return strict;
+    }
+    match decode_under(bytes, Rules::BerLenient) {
+        Ok(mut out) => {
+            let said = "an unsigned value without its leading zero octet, read as unsigned";
+            out.insert("relaxed".into(), json!(said));
+            Ok(out)
+        }
+        Err(_) => strict,
+    }
+}
+
+/// [`decode`] under `rules` only ([`Rules::Ber`]: what the strict codec accepts).
+pub fn decode_under(bytes: &[u8], rules: Rules) -> Result<Map<String, Value>, Failure> {
     let mut out = Map::new();
     // Validated decodes, so a bad binding's error carries the full path from the message.
     match version(bytes).map_err(|e| Failure::from(e.in_component("Message")))? {
         0 => {
-            let m = rfc1157_snmp::Message::from_ber_validated(bytes)?;
+            let m = rfc1157_snmp::Message::from_validated_under(bytes, rules)?;
             out.insert("version".into(), json!("1"));
             out.insert("community".into(), text_or_hex(m.community));
             use rfc1157_snmp::Pdus::*;
@@ -227,7 +246,7 @@ pub fn decode(bytes: &[u8]) -> Result<Map<String, Value>, Failure> {
             out.insert("varbinds".into(), Value::Array(vbs?));
         }
         3 => {
-            let m = Snmpv3Message::from_ber_validated(bytes)?;
+            let m = Snmpv3Message::from_validated_under(bytes, rules)?;
             let h = m.msg_global_data;
             check_v3_flags(bytes, h.msg_flags[0], &m.msg_data, &mut out)?;
             out.insert("version".into(), json!("3"));
@@ -259,7 +278,7 @@ pub fn decode(bytes: &[u8]) -> Result<Map<String, Value>, Failure> {
             }
         }
         1 => {
-            let m = community_based_snmpv2::Message::from_ber_validated(bytes)?;
+            let m = community_based_snmpv2::Message::from_validated_under(bytes, rules)?;
             out.insert("version".into(), json!("2c"));
             out.insert("community".into(), text_or_hex(m.community));
             v2_pdu(&mut out, &m.data)?;
@@ -587,6 +606,9 @@ pub fn text(frame: usize, view: &Map<String, Value>) -> String {
             get("context_engine_id").trim_matches('"'),
             get("context_name")
         ));
+    }
+    if let Some(relaxed) = view.get("relaxed").and_then(Value::as_str) {
+        out.push_str(&format!("\n  relaxed: {relaxed}"));
     }
     let pdu = view.get("pdu").and_then(Value::as_str).unwrap_or("?");
     out.push_str(&format!("\n  {pdu}"));
