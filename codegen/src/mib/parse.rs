@@ -1392,6 +1392,8 @@ fn parse_modules(src: &str, buffer: &mut Vec<Token>) -> (Vec<SmiModule>, Vec<Fin
     let toks = std::mem::take(buffer);
     let mut p = Parser::new(src, toks);
     let mut modules: Vec<SmiModule> = Vec::new();
+    // Each module's index in `modules` by name: a file may hold many thousands.
+    let mut by_name: std::collections::HashMap<String, usize> = Default::default();
     while p.pos < p.toks.len() {
         let before = p.findings.len();
         let start = p.pos;
@@ -1402,16 +1404,15 @@ fn parse_modules(src: &str, buffer: &mut Vec<Token>) -> (Vec<SmiModule>, Vec<Fin
                 m.nodes.shrink_to_fit();
                 m.types.shrink_to_fit();
                 m.names.shrink_to_fit();
-                if modules.iter().any(|x| x.name == m.name) {
+                if let Some(&first) = by_name.get(m.name.as_str()) {
                     let f = Finding {
                         offset: m.offset,
                         message: format!("module {} is defined a second time in this file; the second copy is ignored", m.name),
                         relaxation: Some(Relaxation::DuplicateModule),
                     };
-                    if let Some(first) = modules.iter_mut().find(|x| x.name == m.name) {
-                        first.findings.push(f);
-                    }
+                    modules[first].findings.push(f);
                 } else {
+                    by_name.insert(m.name.to_string(), modules.len());
                     modules.push(m);
                 }
             }

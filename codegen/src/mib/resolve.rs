@@ -242,7 +242,7 @@ struct Resolver<'m> {
     /// this resolver owns are taken out of it while it runs).
     done: &'m [Vec<OidState>],
     /// The OIDs of the modules this resolver owns, by module: computed, memoised, here.
-    own: Vec<Option<Vec<OidState>>>,
+    own: HashMap<usize, Vec<OidState>>,
     /// Problems found, as (module, offset, message): made into diagnostics at the end, each
     /// file read once.
     found: Vec<(usize, usize, String)>,
@@ -618,13 +618,15 @@ fn resolve_part(
         set,
         strict,
         done,
-        own: (0..set.modules.len()).map(|_| None).collect(),
+        // Keyed by module, not a table of every module: a corpus of a long import chain has
+        // as many layers as modules, and a table each would make resolving quadratic.
+        own: HashMap::with_capacity(own.len()),
         found: Vec::new(),
         found_error: Vec::new(),
         warned: HashSet::new(),
     };
     for (m, v) in own {
-        r.own[m] = Some(v);
+        r.own.insert(m, v);
     }
     let mut bases = Vec::new();
     for &m in ms {
@@ -646,7 +648,7 @@ fn resolve_part(
     Part {
         oids: ms
             .iter()
-            .map(|&m| (m, r.own[m].take().unwrap_or_default()))
+            .map(|&m| (m, r.own.remove(&m).unwrap_or_default()))
             .collect(),
         bases,
         found: r.found,
@@ -905,7 +907,7 @@ impl Resolver<'_> {
     /// how many nodes down the chain of definitions it is): where it hangs in the tree, or
     /// `None` when it has no OID.
     fn oid_at(&mut self, m: usize, i: usize, offset: usize, depth: usize) -> Option<Link> {
-        let Some(own) = self.own[m].as_ref() else {
+        let Some(own) = self.own.get(&m) else {
             // A module of an earlier layer: resolved already.
             return self
                 .done
@@ -947,7 +949,7 @@ impl Resolver<'_> {
     }
 
     fn set_state(&mut self, m: usize, i: usize, state: State) {
-        if let Some(own) = self.own[m].as_mut() {
+        if let Some(own) = self.own.get_mut(&m) {
             own[i] = OidState::new(state);
         }
     }
