@@ -203,3 +203,38 @@ END
     assert_eq!(builder.file_name("x.rs").output_file_name(), "x.rs");
     assert!(generated.inputs[0].ends_with("ACME-PORT-MIB.txt"));
 }
+
+#[test]
+fn a_long_import_chain_in_one_file_resolves_every_module() {
+    // 20,000 modules in one file, each importing the one before: as many resolver layers as
+    // modules (before, each layer and the duplicate-module check cost a scan of every module:
+    // quadratic). The OIDs stop at 128 arcs: the one node past it is an error, and so are
+    // the nodes under it left out.
+    let n = 20_000;
+    let mut text = String::from(
+        "M0 DEFINITIONS ::= BEGIN\nIMPORTS enterprises FROM SNMPv2-SMI;\n\
+         n0 OBJECT IDENTIFIER ::= { enterprises 1 }\nEND\n",
+    );
+    for k in 1..n {
+        text.push_str(&format!(
+            "M{k} DEFINITIONS ::= BEGIN\nIMPORTS n{p} FROM M{p};\n\
+             n{k} OBJECT IDENTIFIER ::= {{ n{p} 1 }}\nEND\n",
+            p = k - 1
+        ));
+    }
+    let set = set(&[&text]);
+    assert_eq!(set.modules.len(), n + 1);
+    let r = resolve(&set, &[format!("M{}", n - 1)], &HashSet::new());
+    assert_eq!(r.reports.len(), n + 1, "every module of the chain reported on");
+    let failed: Vec<String> = r
+        .reports
+        .iter()
+        .filter(|rep| !rep.ok())
+        .map(|rep| set.modules[rep.module].smi.name.to_string())
+        .collect();
+    // enterprises is 6 arcs, n0 7, so n122 (7 + 122 arcs) is the first past 128.
+    assert_eq!(failed, ["M122"]);
+    assert_eq!(r.nodes.len(), 122 + 2, "n0..n121 and SNMPv2-SMI's two");
+    let n121 = r.nodes.iter().find(|node| set.name(node) == "n121").unwrap();
+    assert_eq!(r.oid(n121).len(), 128);
+}
