@@ -225,7 +225,11 @@ fn a_long_import_chain_in_one_file_resolves_every_module() {
     let set = set(&[&text]);
     assert_eq!(set.modules.len(), n + 1);
     let r = resolve(&set, &[format!("M{}", n - 1)], &HashSet::new());
-    assert_eq!(r.reports.len(), n + 1, "every module of the chain reported on");
+    assert_eq!(
+        r.reports.len(),
+        n + 1,
+        "every module of the chain reported on"
+    );
     let failed: Vec<String> = r
         .reports
         .iter()
@@ -235,6 +239,10 @@ fn a_long_import_chain_in_one_file_resolves_every_module() {
     // enterprises is 6 arcs, n0 7, so n122 (7 + 122 arcs) is the first past 128.
     assert_eq!(failed, ["M122"]);
     assert_eq!(r.nodes.len(), 122 + 2, "n0..n121 and SNMPv2-SMI's two");
-    let n121 = r.nodes.iter().find(|node| set.name(node) == "n121").unwrap();
+    let n121 = r
+        .nodes
+        .iter()
+        .find(|node| set.name(node) == "n121")
+        .unwrap();
     assert_eq!(r.oid(n121).len(), 128);
 }

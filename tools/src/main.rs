@@ -587,7 +587,12 @@ fn hex_files(files: &[PathBuf]) -> Result<Vec<String>, String> {
         .iter()
         .map(|f| {
             let text = std::fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display()))?;
-            let lines = text.lines().filter(|l| !l.trim_start().starts_with('#'));
+            let comment = |l: &str| l.trim_start().starts_with('#');
+            if !text.lines().any(comment) {
+                // No comment to take out: the text as it is (a large capture is not copied).
+                return Ok(text);
+            }
+            let lines = text.lines().filter(|l| !comment(l));
             Ok(lines.collect::<Vec<_>>().join(" "))
         })
         .collect()
@@ -602,17 +607,21 @@ fn parse_hex(s: &str) -> Result<Vec<u8>, String> {
     {
         return Err(format!("not hex: {bad:?} at character {}", at + 1));
     }
-    let digits: String = text
-        .chars()
-        .filter(|c| !c.is_whitespace() && *c != ':')
-        .collect();
-    if !digits.len().is_multiple_of(2) {
-        return Err(format!("odd number of hex digits ({})", digits.len()));
+    // Every character is a hex digit, white space or `:` (checked above): the digits' values,
+    // paired into octets as they come, with no copy of the text.
+    let mut digits = text.bytes().filter_map(|b| (b as char).to_digit(16));
+    let mut octets = Vec::with_capacity(text.len() / 2);
+    let mut count = 0usize;
+    while let Some(high) = digits.next() {
+        count += 1;
+        let Some(low) = digits.next() else { break };
+        count += 1;
+        octets.push((high << 4 | low) as u8);
     }
-    Ok((0..digits.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).expect("hex digits"))
-        .collect())
+    if !count.is_multiple_of(2) {
+        return Err(format!("odd number of hex digits ({count})"));
+    }
+    Ok(octets)
 }
 
 /// A message to decode: its frame number, and its octets or what is wrong with the input.
@@ -758,7 +767,9 @@ fn decode(
             return ExitCode::from(2);
         }
     } else {
-        inputs.extend(hex.iter().enumerate().map(|(n, h)| (n + 1, parse_hex(h))));
+        // Each text dropped once read into octets.
+        let read = hex.into_iter().enumerate();
+        inputs.extend(read.map(|(n, h)| (n + 1, parse_hex(&h))));
     }
 
     let stdout = std::io::stdout();
@@ -788,42 +799,39 @@ fn decode(
                 bytes.len(),
                 trace::trace(&bytes)
             );
-            if view::decode(&bytes).is_err() {
+            if view::Decoded::new(&bytes).is_err() {
                 failed += 1;
             }
             continue;
         }
-        if json {
-            let (mut line, ok) = view::json_line(frame, &bytes);
-            failed += usize::from(!ok);
-            if let (Some(map), Some(c)) = (line.as_object_mut(), passwords) {
-                view::unlock(map, &bytes, c);
-            }
-            if let (Some(map), true) = (line.as_object_mut(), mibs.is_some()) {
-                view::annotate(map, &namer);
-            }
-            let _ = writeln!(out, "{line}");
-        } else {
-            match view::decode(&bytes) {
-                Ok(mut v) => {
-                    if let Some(c) = passwords {
-                        view::unlock(&mut v, &bytes, c);
-                    }
-                    if mibs.is_some() {
-                        view::annotate(&mut v, &namer);
-                    }
-                    let _ = write!(out, "{}", view::text(frame, &v));
+        // The bindings are written one at a time as they are read again, never held all.
+        let namer: Option<view::Namer<'_>> = mibs.map(|_| &namer as view::Namer<'_>);
+        let written = match view::Decoded::new(&bytes) {
+            Ok(mut decoded) => {
+                if let Some(c) = passwords {
+                    decoded.unlock(c);
                 }
-                Err(f) => {
-                    failed += 1;
-                    let _ = writeln!(
+                match json {
+                    true => decoded.write_json(frame, namer, &mut out),
+                    false => decoded.write_text(frame, namer, &mut out),
+                }
+            }
+            Err(f) => {
+                failed += 1;
+                match json {
+                    true => writeln!(out, "{}", f.to_json(frame)),
+                    false => writeln!(
                         out,
                         "frame {frame}: error {}\n{}",
                         f.error,
                         hexdump::around(&bytes, f.offset)
-                    );
+                    ),
                 }
             }
+        };
+        if written.is_err() {
+            // Standard output closed (a pipe into `head`): nothing more to write.
+            break;
         }
     }
     if failed > 0 {

@@ -143,7 +143,11 @@ fn v1_binding(vb: &rfc1157_snmp::VarBind<'_>) -> Value {
     }
 }
 
-fn v2_pdu(out: &mut Map<String, Value>, pdus: &Pdus<'_>) -> Result<(), DecodeError> {
+fn v2_pdu(
+    out: &mut Map<String, Value>,
+    pdus: &Pdus<'_>,
+    sink: Sink<'_>,
+) -> Result<(), DecodeError> {
     let (kind, pdu) = match pdus {
         Pdus::GetRequest(p) => ("get", p.0),
         Pdus::GetNextRequest(p) => ("getnext", p.0),
@@ -157,27 +161,42 @@ fn v2_pdu(out: &mut Map<String, Value>, pdus: &Pdus<'_>) -> Result<(), DecodeErr
             out.insert("request_id".into(), json!(b.0.request_id));
             out.insert("non_repeaters".into(), json!(b.0.non_repeaters));
             out.insert("max_repetitions".into(), json!(b.0.max_repetitions));
-            let vbs: Result<Vec<Value>, DecodeError> =
-                b.0.variable_bindings
-                    .0
-                    .iter()
-                    .map(|vb| vb.map(|vb| v2_binding(&vb)))
-                    .collect();
-            out.insert("varbinds".into(), Value::Array(vbs?));
-            return Ok(());
+            return v2_bindings(out, &b.0.variable_bindings, sink);
         }
     };
     out.insert("pdu".into(), json!(kind));
     out.insert("request_id".into(), json!(pdu.request_id));
     out.insert("error_status".into(), json!(pdu.error_status.0));
     out.insert("error_index".into(), json!(pdu.error_index));
-    let vbs: Result<Vec<Value>, DecodeError> = pdu
-        .variable_bindings
-        .0
-        .iter()
-        .map(|vb| vb.map(|vb| v2_binding(&vb)))
-        .collect();
-    out.insert("varbinds".into(), Value::Array(vbs?));
+    v2_bindings(out, &pdu.variable_bindings, sink)
+}
+
+/// What receives a message's bindings, one at a time, as its view is read.
+pub type Sink<'s> = &'s mut dyn FnMut(Value);
+
+/// The bindings of a v2 PDU to `sink`, an empty `varbinds` in `out` keeping their place.
+fn v2_bindings(
+    out: &mut Map<String, Value>,
+    list: &snmpv2_pdu::VarBindList<'_>,
+    sink: Sink<'_>,
+) -> Result<(), DecodeError> {
+    out.insert("varbinds".into(), Value::Array(Vec::new()));
+    for vb in list.0.iter() {
+        sink(v2_binding(&vb?));
+    }
+    Ok(())
+}
+
+/// The bindings of a v1 PDU or trap to `sink`, as [`v2_bindings`] does.
+fn v1_bindings(
+    out: &mut Map<String, Value>,
+    list: &rfc1157_snmp::VarBindList<'_>,
+    sink: Sink<'_>,
+) -> Result<(), DecodeError> {
+    out.insert("varbinds".into(), Value::Array(Vec::new()));
+    for vb in list.0.iter() {
+        sink(v1_binding(&vb?));
+    }
     Ok(())
 }
 
@@ -191,28 +210,176 @@ pub fn version(bytes: &[u8]) -> Result<i64, DecodeError> {
     snmp_ber::int_i64(&seq, c).map_err(|e| e.in_component("version"))
 }
 
-/// Decodes one message of any version into its JSON view (without `frame`). A message that
-/// decodes only with real agents' relaxations (an unsigned value whose leading zero octet the
-/// sender left out, which net-snmp reads as unsigned: [`Rules::BerLenient`]) is decoded so
-/// and marked, its `relaxed` field saying what was relaxed.
-pub fn decode(bytes: &[u8]) -> Result<Map<String, Value>, Failure> {
-    let strict = decode_under(bytes, Rules::Ber);
-    if strict.is_ok() {
-        return strict;
+/// A message decoded but for its bindings, which are read again, one at a time, as they are
+/// written out ([`Decoded::for_each_binding`]): a message of a million bindings is never held
+/// as a million JSON values. A message that decodes only with real agents' relaxations (an
+/// unsigned value whose leading zero octet the sender left out, which net-snmp reads as
+/// unsigned: [`Rules::BerLenient`]) is decoded so and marked, its `relaxed` field saying what
+/// was relaxed.
+pub struct Decoded<'a> {
+    /// The view without its bindings (`varbinds` empty, where they go).
+    pub map: Map<String, Value>,
+    bytes: &'a [u8],
+    rules: Rules,
+    /// An SNMPv3 scoped PDU decrypted by [`Decoded::unlock`].
+    plain: Option<Vec<u8>>,
+}
+
+impl<'a> Decoded<'a> {
+    /// Decodes `bytes` (every binding checked), strictly, else with the relaxations.
+    pub fn new(bytes: &'a [u8]) -> Result<Decoded<'a>, Failure> {
+        let (map, rules) = match decode_into(bytes, Rules::Ber, &mut |_| {}) {
+            Ok(map) => (map, Rules::Ber),
+            Err(strict) => match decode_into(bytes, Rules::BerLenient, &mut |_| {}) {
+                Ok(mut map) => {
+                    let said = "an unsigned value without its leading zero octet, read as unsigned";
+                    map.insert("relaxed".into(), json!(said));
+                    (map, Rules::BerLenient)
+                }
+                Err(_) => return Err(strict),
+            },
+        };
+        Ok(Decoded {
+            map,
+            bytes,
+            rules,
+            plain: None,
+        })
     }
-    match decode_under(bytes, Rules::BerLenient) {
-        Ok(mut out) => {
-            let said = "an unsigned value without its leading zero octet, read as unsigned";
-            out.insert("relaxed".into(), json!(said));
-            Ok(out)
+
+    /// With `passwords` for the user of an SNMPv3 message: see [`unlock`].
+    pub fn unlock(&mut self, passwords: &UserPasswords) {
+        self.plain = unlock(&mut self.map, self.bytes, passwords);
+    }
+
+    /// Each binding's view to `each`, in order (those of the decrypted scoped PDU when
+    /// [`Decoded::unlock`] decrypted it).
+    pub fn for_each_binding(&self, each: Sink<'_>) {
+        let mut scratch = Map::new();
+        // Both decoded whole before, so they decode again.
+        let _ = match &self.plain {
+            Some(plain) => ScopedPdu::from_ber(plain)
+                .and_then(|s| v2_pdu(&mut scratch, &s.data, each))
+                .map_err(Failure::from),
+            None => decode_into(self.bytes, self.rules, each).map(drop),
+        };
+    }
+
+    /// The whole view, its bindings in `varbinds`.
+    pub fn into_map(self) -> Map<String, Value> {
+        let mut all = Vec::new();
+        self.for_each_binding(&mut |vb| all.push(vb));
+        let mut map = self.map;
+        if let Some(Value::Array(vbs)) = map.get_mut("varbinds") {
+            *vbs = all;
         }
-        Err(_) => strict,
+        map
     }
+}
+
+/// Names from MIBs for a view ([`annotate`]): a dotted OID to `MODULE::name.instance`.
+pub type Namer<'n> = &'n dyn Fn(&str) -> Option<String>;
+
+impl Decoded<'_> {
+    /// Writes the JSON line of frame `frame` (the view with `frame` first, as [`json_line`]
+    /// writes it), its bindings one at a time, named by `namer` when given.
+    pub fn write_json(
+        &self,
+        frame: usize,
+        namer: Option<Namer<'_>>,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        let mut head = self.map.clone();
+        if let Some(namer) = namer {
+            annotate(&mut head, namer);
+        }
+        write!(out, "{{\"frame\":{frame}")?;
+        for (k, v) in &head {
+            write!(out, ",{}:", Value::String(k.clone()))?;
+            if k != "varbinds" {
+                serde_json::to_writer(&mut *out, v)?;
+                continue;
+            }
+            out.write_all(b"[")?;
+            let mut result = Ok(());
+            let mut first = true;
+            self.for_each_binding(&mut |mut vb| {
+                if let Some(namer) = namer {
+                    annotate_binding(&mut vb, namer);
+                }
+                if result.is_ok() {
+                    let comma: &[u8] = if first { b"" } else { b"," };
+                    first = false;
+                    result = out
+                        .write_all(comma)
+                        .and_then(|()| serde_json::to_writer(&mut *out, &vb).map_err(Into::into));
+                }
+            });
+            result?;
+            out.write_all(b"]")?;
+        }
+        out.write_all(b"}\n")
+    }
+
+    /// Writes the readable form of frame `frame` ([`text`]), its bindings one at a time.
+    pub fn write_text(
+        &self,
+        frame: usize,
+        namer: Option<Namer<'_>>,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()> {
+        let mut head = self.map.clone();
+        if let Some(namer) = namer {
+            annotate(&mut head, namer);
+        }
+        let (text, bindings) = text_head(frame, &head);
+        out.write_all(text.as_bytes())?;
+        let mut result = Ok(());
+        if bindings {
+            self.for_each_binding(&mut |mut vb| {
+                if let Some(namer) = namer {
+                    annotate_binding(&mut vb, namer);
+                }
+                if result.is_ok() {
+                    result = out.write_all(binding_line(&vb).as_bytes());
+                }
+            });
+        }
+        result?;
+        out.write_all(b"\n")
+    }
+}
+
+/// Decodes one message of any version into its JSON view (without `frame`), as [`Decoded`]
+/// reads it, its bindings in `varbinds`.
+pub fn decode(bytes: &[u8]) -> Result<Map<String, Value>, Failure> {
+    Decoded::new(bytes).map(Decoded::into_map)
 }
 
 /// [`decode`] under `rules` only ([`Rules::Ber`]: what the strict codec accepts).
 pub fn decode_under(bytes: &[u8], rules: Rules) -> Result<Map<String, Value>, Failure> {
-    let mut out = Map::new();
+    let mut all = Vec::new();
+    let mut map = decode_into(bytes, rules, &mut |vb| all.push(vb))?;
+    if let Some(Value::Array(vbs)) = map.get_mut("varbinds") {
+        *vbs = all;
+    }
+    Ok(map)
+}
+
+/// The view of `bytes` under `rules`, its bindings to `sink` (`varbinds` left empty).
+fn decode_into(bytes: &[u8], rules: Rules, sink: Sink<'_>) -> Result<Map<String, Value>, Failure> {
+    let mut map = Map::new();
+    read(bytes, rules, &mut map, sink)?;
+    Ok(map)
+}
+
+/// [`decode_into`], into `out`.
+fn read(
+    bytes: &[u8],
+    rules: Rules,
+    out: &mut Map<String, Value>,
+    sink: Sink<'_>,
+) -> Result<(), Failure> {
     // Validated decodes, so a bad binding's error carries the full path from the message.
     match version(bytes).map_err(|e| Failure::from(e.in_component("Message")))? {
         0 => {
@@ -233,22 +400,20 @@ pub fn decode_under(bytes: &[u8], rules: Rules) -> Result<Map<String, Value>, Fa
                     out.insert("generic_trap".into(), json!(t.generic_trap.0));
                     out.insert("specific_trap".into(), json!(t.specific_trap));
                     out.insert("time_stamp".into(), json!(t.time_stamp.0));
-                    let vbs: Result<Vec<Value>, DecodeError> = t.variable_bindings.0.iter().map(|vb| vb.map(|vb| v1_binding(&vb))).collect();
-                    out.insert("varbinds".into(), Value::Array(vbs?));
-                    return Ok(out);
+                    v1_bindings(out, &t.variable_bindings, sink)?;
+                    return Ok(());
                 }
             };
             out.insert("pdu".into(), json!(kind));
             out.insert("request_id".into(), json!(pdu.request_id));
             out.insert("error_status".into(), json!(pdu.error_status.0));
             out.insert("error_index".into(), json!(pdu.error_index));
-            let vbs: Result<Vec<Value>, DecodeError> = pdu.variable_bindings.0.iter().map(|vb| vb.map(|vb| v1_binding(&vb))).collect();
-            out.insert("varbinds".into(), Value::Array(vbs?));
+            v1_bindings(out, &pdu.variable_bindings, sink)?;
         }
         3 => {
             let m = Snmpv3Message::from_validated_under(bytes, rules)?;
             let h = m.msg_global_data;
-            check_v3_flags(bytes, h.msg_flags[0], &m.msg_data, &mut out)?;
+            check_v3_flags(bytes, h.msg_flags[0], &m.msg_data, out)?;
             out.insert("version".into(), json!("3"));
             out.insert("msg_id".into(), json!(h.msg_id));
             out.insert("msg_max_size".into(), json!(h.msg_max_size));
@@ -273,7 +438,7 @@ pub fn decode_under(bytes: &[u8], rules: Rules) -> Result<Map<String, Value>, Fa
                     out.insert("encrypted".into(), json!(false));
                     out.insert("context_engine_id".into(), json!(hex(s.context_engine_id)));
                     out.insert("context_name".into(), text_or_hex(s.context_name));
-                    v2_pdu(&mut out, &s.data)?;
+                    v2_pdu(out, &s.data, sink)?;
                 }
             }
         }
@@ -281,7 +446,7 @@ pub fn decode_under(bytes: &[u8], rules: Rules) -> Result<Map<String, Value>, Fa
             let m = community_based_snmpv2::Message::from_validated_under(bytes, rules)?;
             out.insert("version".into(), json!("2c"));
             out.insert("community".into(), text_or_hex(m.community));
-            v2_pdu(&mut out, &m.data)?;
+            v2_pdu(out, &m.data, sink)?;
         }
         other => {
             return Err(Failure {
@@ -291,7 +456,7 @@ pub fn decode_under(bytes: &[u8], rules: Rules) -> Result<Map<String, Value>, Fa
             })
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// A USM user's name, protocols and passwords, to authenticate and decrypt the SNMPv3
@@ -392,37 +557,36 @@ impl UserPasswords {
 
 /// With `passwords` for the user of an SNMPv3 message: checks its MAC (`authentication`:
 /// `verified`, or why not) and decrypts its scoped PDU (`decrypted`: the privacy protocol,
-/// and the PDU's fields as a plaintext message has them; or `decryption`: why not).
-pub fn unlock(view: &mut Map<String, Value>, bytes: &[u8], passwords: &UserPasswords) {
+/// and the PDU's fields as a plaintext message has them, but for its bindings; or
+/// `decryption`: why not). The decrypted scoped PDU, when it decrypted.
+pub fn unlock(
+    view: &mut Map<String, Value>,
+    bytes: &[u8],
+    passwords: &UserPasswords,
+) -> Option<Vec<u8>> {
     if view.get("version").and_then(Value::as_str) != Some("3") {
-        return;
+        return None;
     }
-    let Ok(m) = Incoming::parse(bytes) else {
-        return;
-    };
+    let m = Incoming::parse(bytes).ok()?;
     if m.usm.msg_user_name != passwords.user.as_bytes() {
-        return;
+        return None;
     }
-    let Some(auth) = passwords.auth.as_ref().map(|a| a.0) else {
-        return;
-    };
+    let auth = passwords.auth.as_ref().map(|a| a.0)?;
     if m.flags() & flags::AUTH == 0 {
-        return;
+        return None;
     }
     let engine = m.usm.msg_authoritative_engine_id;
-    let Some((akey, pkey)) = passwords.keys(engine) else {
-        return;
-    };
+    let (akey, pkey) = passwords.keys(engine)?;
     let verdict = match m.verify(auth, &akey) {
         Ok(()) => format!("verified ({})", auth.name()),
         Err(e) => format!("failed: {e}"),
     };
     view.insert("authentication".into(), json!(verdict));
     let (Some(privacy), Some(pkey)) = (passwords.privacy.as_ref().map(|p| p.0), pkey) else {
-        return;
+        return None;
     };
     if m.flags() & flags::PRIV == 0 {
-        return;
+        return None;
     }
     let opened = m
         .scoped_pdu_octets(Some((privacy, &pkey)))
@@ -433,16 +597,19 @@ pub fn unlock(view: &mut Map<String, Value>, bytes: &[u8], passwords: &UserPassw
                 ScopedPdu::from_ber(&plain).map_err(|e| format!("the decrypted scopedPDU: {e}"))?;
             fields.insert("context_engine_id".into(), json!(hex(s.context_engine_id)));
             fields.insert("context_name".into(), text_or_hex(s.context_name));
-            v2_pdu(&mut fields, &s.data).map_err(|e| format!("the decrypted scopedPDU: {e}"))?;
-            Ok(fields)
+            v2_pdu(&mut fields, &s.data, &mut |_| {})
+                .map_err(|e| format!("the decrypted scopedPDU: {e}"))?;
+            Ok((fields, plain.to_vec()))
         });
     match opened {
-        Ok(fields) => {
+        Ok((fields, plain)) => {
             view.insert("decrypted".into(), json!(privacy.name()));
             view.extend(fields);
+            Some(plain)
         }
         Err(e) => {
             view.insert("decryption".into(), json!(format!("failed: {e}")));
+            None
         }
     }
 }
@@ -458,22 +625,27 @@ pub fn annotate(view: &mut Map<String, Value>, namer: &dyn Fn(&str) -> Option<St
     {
         view.insert("enterprise_name".into(), json!(name));
     }
-    let Some(Value::Array(vbs)) = view.get_mut("varbinds") else {
+    if let Some(Value::Array(vbs)) = view.get_mut("varbinds") {
+        vbs.iter_mut().for_each(|vb| annotate_binding(vb, namer));
+    }
+}
+
+/// [`annotate`] of one binding's view.
+pub fn annotate_binding(vb: &mut Value, namer: &dyn Fn(&str) -> Option<String>) {
+    let Some(vb) = vb.as_object_mut() else {
         return;
     };
-    for vb in vbs.iter_mut().filter_map(Value::as_object_mut) {
-        if let Some(name) = vb.get("oid").and_then(Value::as_str).and_then(namer) {
-            vb.insert("name".into(), json!(name));
-        }
-        let oid_value = vb.get("type").and_then(Value::as_str) == Some("OBJECT IDENTIFIER");
-        if let Some(name) = vb
-            .get("value")
-            .and_then(Value::as_str)
-            .filter(|_| oid_value)
-            .and_then(namer)
-        {
-            vb.insert("value_name".into(), json!(name));
-        }
+    if let Some(name) = vb.get("oid").and_then(Value::as_str).and_then(namer) {
+        vb.insert("name".into(), json!(name));
+    }
+    let oid_value = vb.get("type").and_then(Value::as_str) == Some("OBJECT IDENTIFIER");
+    if let Some(name) = vb
+        .get("value")
+        .and_then(Value::as_str)
+        .filter(|_| oid_value)
+        .and_then(namer)
+    {
+        vb.insert("value_name".into(), json!(name));
     }
 }
 
@@ -559,6 +731,23 @@ fn flags_offset(bytes: &[u8]) -> Option<usize> {
 
 /// The readable form of a decoded view.
 pub fn text(frame: usize, view: &Map<String, Value>) -> String {
+    let (mut out, bindings) = text_head(frame, view);
+    if bindings {
+        for vb in view
+            .get("varbinds")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            out.push_str(&binding_line(vb));
+        }
+    }
+    out + "\n"
+}
+
+/// The readable form of a view but for its bindings, and whether its bindings follow (not
+/// when its scoped PDU is encrypted).
+fn text_head(frame: usize, view: &Map<String, Value>) -> (String, bool) {
     let get = |k: &str| view.get(k).map(show).unwrap_or_default();
     let mut out = format!(
         "frame {frame}: SNMPv{}",
@@ -597,7 +786,7 @@ pub fn text(frame: usize, view: &Map<String, Value>) -> String {
                     if let Some(why) = view.get("decryption").and_then(Value::as_str) {
                         out.push_str(&format!(": decryption {why}"));
                     }
-                    return out + "\n";
+                    return (out, false);
                 }
             }
         }
@@ -637,11 +826,11 @@ pub fn text(frame: usize, view: &Map<String, Value>) -> String {
             ));
         }
     }
-    for vb in view
-        .get("varbinds")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
+    (out, true)
+}
+
+/// One binding's line of the readable form.
+fn binding_line(vb: &Value) -> String {
     {
         let ty = vb["type"].as_str().unwrap_or("?");
         let value = match (ty, &vb["value"]) {
@@ -669,14 +858,13 @@ pub fn text(frame: usize, view: &Map<String, Value>) -> String {
                 None => show(v).trim_matches('"').to_string(),
             },
         };
-        out.push_str(&format!(
+        format!(
             "\n    {} = {ty}{}{value}",
             vb.get("name")
                 .or_else(|| vb.get("oid"))
                 .and_then(Value::as_str)
                 .unwrap_or("?"),
             if value.is_empty() { "" } else { ": " }
-        ));
+        )
     }
-    out + "\n"
 }

@@ -209,3 +209,61 @@ fn a_missing_module_names_the_path() {
         "{err}"
     );
 }
+
+/// Peak resident memory in KiB of `snmpc decode --json --file FILE`, under GNU time.
+fn decode_peak_kib(time: &std::path::Path, file: &std::path::Path) -> u64 {
+    let mut cmd = Command::new(time);
+    cmd.args([
+        "-f",
+        "%M",
+        env!("CARGO_BIN_EXE_snmpc"),
+        "decode",
+        "--json",
+        "--file",
+    ])
+    .arg(file)
+    .stdout(Stdio::null());
+    let out = run::mib_environment(&mut cmd).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    err.lines()
+        .last()
+        .and_then(|l| l.trim().parse().ok())
+        .expect("a peak")
+}
+
+#[test]
+fn a_message_of_many_bindings_decodes_in_memory_near_its_own_size() {
+    let Some(time) = snmp_test_support::agent::tool("time") else {
+        return snmp_test_support::skip("GNU time (/usr/bin/time) is not installed");
+    };
+    // A v2c Response of 200,000 bindings (3.2 MB; its hex 6.4 MB), and one of a single binding.
+    let message = |n: usize| -> String {
+        let vb = "300e06082b06010201010300430201 02".replace(' ', "");
+        let vbs = vb.repeat(n);
+        let len = |octets: usize| -> String {
+            match octets {
+                0..=0x7f => format!("{octets:02x}"),
+                _ => format!("83{octets:06x}"),
+            }
+        };
+        let list = format!("30{}{vbs}", len(vbs.len() / 2));
+        let pdu = format!("020101020100020100{list}");
+        let pdu = format!("a2{}{pdu}", len(pdu.len() / 2));
+        let body = format!("02010104067075626c6963{pdu}");
+        format!("30{}{body}\n", len(body.len() / 2))
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (small, large) = (dir.path().join("one.hex"), dir.path().join("many.hex"));
+    std::fs::write(&small, message(1)).unwrap();
+    std::fs::write(&large, message(200_000)).unwrap();
+    let hex_kib = std::fs::metadata(&large).unwrap().len() / 1024;
+    let extra = decode_peak_kib(&time, &large).saturating_sub(decode_peak_kib(&time, &small));
+    // The hex text and the octets read from it (1.5 times the text), and little more: each
+    // binding is written as it is read again, never held as a JSON value (which took 40 times
+    // the message before).
+    assert!(
+        extra < 2 * hex_kib,
+        "{extra} KiB more than for one binding; the file is {hex_kib} KiB"
+    );
+}
