@@ -36,16 +36,16 @@ fn mib_corpus(c: &mut Criterion) {
     // process below hands its memory back at exit) ...
     g.bench_function("snmp-codegen", |b| {
         b.iter_with_large_drop(|| {
-            let set = snmp_codegen::mib::MibSet::load(&dirs).expect("corpus readable");
-            let resolved = snmp_codegen::mib::resolve(&set, &[], &HashSet::new());
+            let set = snmp_smi::mib::MibSet::load(&dirs).expect("corpus readable");
+            let resolved = snmp_smi::mib::resolve(&set, &[], &HashSet::new());
             (set, resolved)
         })
     });
     // ... and with the freeing.
     g.bench_function("snmp-codegen, load and free", |b| {
         b.iter(|| {
-            let set = snmp_codegen::mib::MibSet::load(&dirs).expect("corpus readable");
-            let resolved = snmp_codegen::mib::resolve(&set, &[], &HashSet::new());
+            let set = snmp_smi::mib::MibSet::load(&dirs).expect("corpus readable");
+            let resolved = snmp_smi::mib::resolve(&set, &[], &HashSet::new());
             resolved.nodes.len()
         })
     });

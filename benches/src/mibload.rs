@@ -56,9 +56,9 @@ pub fn dirs(root: &Path) -> Vec<PathBuf> {
 }
 
 /// Loads and resolves every module once: what a program using the MIBs holds.
-pub fn load(dirs: &[PathBuf]) -> (snmp_codegen::mib::MibSet, snmp_codegen::mib::Resolved) {
-    let set = snmp_codegen::mib::MibSet::load(dirs).expect("MIB directories readable");
-    let resolved = snmp_codegen::mib::resolve(&set, &[], &HashSet::new());
+pub fn load(dirs: &[PathBuf]) -> (snmp_smi::mib::MibSet, snmp_smi::mib::Resolved) {
+    let set = snmp_smi::mib::MibSet::load(dirs).expect("MIB directories readable");
+    let resolved = snmp_smi::mib::resolve(&set, &[], &HashSet::new());
     (set, resolved)
 }
 

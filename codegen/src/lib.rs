@@ -45,11 +45,10 @@
 
 #[doc(hidden)]
 pub mod asn1;
-pub mod diag;
+pub use snmp_smi::{diag, standard};
 pub mod mib;
 #[doc(hidden)]
-pub mod naming;
-pub mod standard;
+pub use snmp_smi::naming;
 
 use std::fmt::Write as _;
 use std::fs;

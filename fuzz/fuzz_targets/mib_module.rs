@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use snmp_codegen::mib::{resolve, MibSet};
+use snmp_smi::mib::{resolve, MibSet};
 
 /// SNMPv2-SMI, -TC and -CONF, as the modules under test import them.
 fn base() -> &'static [(String, String)] {

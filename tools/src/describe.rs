@@ -5,8 +5,8 @@
 
 use std::fmt::Write as _;
 
-use snmp_codegen::mib::ir::{Base, Syntax};
-use snmp_codegen::mib::NodeKind;
+use snmp_smi::mib::ir::{Base, Syntax};
+use snmp_smi::mib::NodeKind;
 
 use crate::mibs::Mibs;
 
@@ -116,14 +116,14 @@ pub fn oid_report(mibs: &Mibs, reports: &str) -> Vec<String> {
                 lines.push(parts.concat());
             }
             if numeric {
-                lines.push(format!(".{}", snmp_codegen::mib::dotted(oid)));
+                lines.push(format!(".{}", snmp_smi::mib::dotted(oid)));
             }
             if symbolic {
                 lines.push(labels.iter().map(|l| format!(".{l}")).collect());
             }
             if quoted {
                 let last = labels.last().map_or("", String::as_str);
-                let dotted = snmp_codegen::mib::dotted(oid);
+                let dotted = snmp_smi::mib::dotted(oid);
                 lines.push(format!("\"{last}\"\t\t\t\"{dotted}\""));
             }
         }

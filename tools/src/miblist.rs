@@ -14,7 +14,7 @@
 //! The path: `-M`, else `MIBDIRS`, else snmp.conf's `mibdirs`, else net-snmp's directories
 //! ([`net_snmp_default_dirs`]), with the same `+` and `-`. Directories that are not there are
 //! passed over, as net-snmp passes them over. The standard modules built into the generator
-//! ([`snmp_codegen::standard`]) act as a last directory: one of them is read when the list
+//! ([`snmp_smi::standard`]) act as a last directory: one of them is read when the list
 //! or an import needs it and no directory has it.
 
 use std::path::{Path, PathBuf};

@@ -5,10 +5,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use snmp_codegen::mib::ir::IndexPart;
-use snmp_codegen::mib::Presentation;
-use snmp_codegen::mib::{self, MibSet, Resolved};
-use snmp_codegen::mib::{Access, NodeKind, Relaxation};
+use snmp_smi::mib::ir::IndexPart;
+use snmp_smi::mib::Presentation;
+use snmp_smi::mib::{self, MibSet, Resolved};
+use snmp_smi::mib::{Access, NodeKind, Relaxation};
 
 use crate::index::{self, IndexStyle};
 use crate::precedence;
@@ -479,7 +479,7 @@ impl Mibs {
     }
 
     /// A node's definition as its module writes it.
-    pub fn written(&self, node: usize) -> &snmp_codegen::mib::Node {
+    pub fn written(&self, node: usize) -> &snmp_smi::mib::Node {
         self.set.node(&self.resolved.nodes[node])
     }
 
@@ -497,7 +497,7 @@ impl Mibs {
     }
 
     /// A name written in `node`'s module (an INDEX item, an OBJECTS member).
-    pub fn name_in(&self, node: usize, name: snmp_codegen::mib::tree::Name) -> &str {
+    pub fn name_in(&self, node: usize, name: snmp_smi::mib::tree::Name) -> &str {
         self.set.modules[self.resolved.nodes[node].module()]
             .smi
             .name(name)
@@ -634,10 +634,10 @@ impl Mibs {
     }
 
     /// A node's SYNTAX followed through its TEXTUAL-CONVENTIONs.
-    pub fn syntax(&self, node: usize) -> Option<snmp_codegen::mib::ir::Syntax> {
+    pub fn syntax(&self, node: usize) -> Option<snmp_smi::mib::ir::Syntax> {
         let m = self.resolved.nodes[node].module();
         let ty = self.written(node).syntax.as_ref()?;
-        Some(snmp_codegen::mib::lower::syntax(&self.set, m, ty))
+        Some(snmp_smi::mib::lower::syntax(&self.set, m, ty))
     }
 
     /// An OID to `MODULE::name.suffix` by longest prefix, the instance after a column shown
@@ -797,7 +797,7 @@ impl Mibs {
         self.lookup().presentations[node]
             .get_or_init(|| {
                 let n = &self.resolved.nodes[node];
-                snmp_codegen::mib::presentation(&self.set, n.module(), self.set.node(n))
+                snmp_smi::mib::presentation(&self.set, n.module(), self.set.node(n))
             })
             .as_ref()
     }

@@ -8,9 +8,9 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use snmp_codegen::mib::ir::{Base, Syntax};
-use snmp_codegen::mib::tree::Access;
-use snmp_codegen::mib::NodeKind;
+use snmp_smi::mib::ir::{Base, Syntax};
+use snmp_smi::mib::tree::Access;
+use snmp_smi::mib::NodeKind;
 
 use crate::mibs::Mibs;
 

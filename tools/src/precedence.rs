@@ -9,7 +9,7 @@
 //! directory of the path and file after file by name: so the last directory's modules first,
 //! each directory's last file first, each module again after its imports.
 
-use snmp_codegen::mib::MibSet;
+use snmp_smi::mib::MibSet;
 
 /// The list net-snmp 5.9 reads when neither `-m` nor `MIBS` names one (its build for Linux).
 pub const NET_SNMP_DEFAULT_MIBS: &[&str] = &[

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use snmp_ber::Oid;
 use snmp_client::{OpaqueNumber, Value, VarBind};
 
-use snmp_codegen::mib::Presentation;
+use snmp_smi::mib::Presentation;
 
 use crate::index::IndexStyle;
 use crate::mibs::Mibs;
@@ -120,7 +120,7 @@ impl Output {
 
 /// The OID of `arcs` named as `naming` says, from `mibs` (`.1.3.6...` where they have no name).
 pub fn name_of(mibs: &Mibs, arcs: &[u32], naming: Naming, index: IndexStyle) -> String {
-    let numeric = || format!(".{}", snmp_codegen::mib::dotted(arcs));
+    let numeric = || format!(".{}", snmp_smi::mib::dotted(arcs));
     match naming {
         Naming::Numeric => numeric(),
         Naming::Module => mibs.oid_to_name(arcs, index).unwrap_or_else(numeric),

@@ -6,7 +6,7 @@
 
 use snmp_ber::OidBuf;
 use snmp_client::{OpaqueNumber, Value};
-use snmp_codegen::mib::Presentation;
+use snmp_smi::mib::Presentation;
 
 /// The type letters of values (net-snmp's `snmp_add_var`).
 pub const LETTERS: &str = "iuctaosxdbnCUIFD";

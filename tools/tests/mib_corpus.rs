@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use snmp_codegen::mib::Relaxation;
+use snmp_smi::mib::Relaxation;
 use snmpc::index::IndexStyle;
 use snmpc::mibs::Mibs;
 
@@ -164,7 +164,7 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
     // Names whose OID the all-modules table does not confirm (a descriptor several modules
     // define keeps one OID there) are checked against the module's own table.
     let mut agree = 0;
-    let mut pending: HashMap<usize, Vec<&snmp_codegen::mib::MibNode>> = HashMap::new();
+    let mut pending: HashMap<usize, Vec<&snmp_smi::mib::MibNode>> = HashMap::new();
     let nodes: Vec<_> = mibs
         .resolved
         .nodes
@@ -172,7 +172,7 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
         .filter(|n| compiled.contains(&n.module()))
         .collect();
     for n in &nodes {
-        let oid = snmp_codegen::mib::dotted(&mibs.resolved.oid(n));
+        let oid = snmp_smi::mib::dotted(&mibs.resolved.oid(n));
         if theirs
             .get(mibs.set.name(n))
             .is_some_and(|s| s.contains(&oid))
@@ -188,7 +188,7 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
         let name = &mibs.set.modules[*module].smi.name;
         let own = tz(&tool, &path, name);
         for n in list {
-            let oid = snmp_codegen::mib::dotted(&mibs.resolved.oid(n));
+            let oid = snmp_smi::mib::dotted(&mibs.resolved.oid(n));
             match own.get(mibs.set.name(n)) {
                 Some(s) if s.contains(&oid) => agree += 1,
                 Some(s) => disagree.push(format!(
@@ -228,7 +228,7 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
         .iter()
         .filter(|n| {
             theirs.get(mibs.set.name(n)).is_some_and(|s| {
-                s.len() == 1 && s.contains(&snmp_codegen::mib::dotted(&mibs.resolved.oid(n)))
+                s.len() == 1 && s.contains(&snmp_smi::mib::dotted(&mibs.resolved.oid(n)))
             })
         })
         .collect();
@@ -256,7 +256,7 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
         let Some(t) = t else { continue };
         let ours = format!(
             ".{}",
-            snmp_codegen::mib::dotted(&mibs.name_to_oid(name).unwrap())
+            snmp_smi::mib::dotted(&mibs.name_to_oid(name).unwrap())
         );
         assert_eq!(&ours, t, "{name}");
         forward += 1;
@@ -448,7 +448,7 @@ fn decode_names_oids_from_mibs() {
 
 /// A node as the comparison of mibs/ with the corpus sees it.
 fn node_facts(mibs: &Mibs, module: &str) -> std::collections::BTreeMap<String, String> {
-    use snmp_codegen::asn1::ast::{TypeKind, Value};
+    use snmp_smi::asn1::ast::{TypeKind, Value};
     let m = mibs.set.by_name[module];
     mibs.resolved
         .nodes
@@ -478,7 +478,7 @@ fn node_facts(mibs: &Mibs, module: &str) -> std::collections::BTreeMap<String, S
                 .collect();
             let facts = format!(
                 "oid {} | {} | base {:?} | access {:?} | status {:?} | named {named} | index {} | augments {:?}",
-                snmp_codegen::mib::dotted(&mibs.resolved.oid(n)),
+                snmp_smi::mib::dotted(&mibs.resolved.oid(n)),
                 n.kind().as_str(),
                 n.base_type(),
                 node.access.map(|a| a.as_str()),
@@ -538,7 +538,7 @@ fn project_mibs_match_the_corpus_copies() {
                     // Compared token by token, without white space or comments:
                     // `SIZE(5..32)` is `SIZE (5..32)`.
                     let written = t.syntax_text(&text).expect("the syntax is in the file");
-                    let syntax: String = snmp_codegen::mib::lex(written)
+                    let syntax: String = snmp_smi::mib::lex(written)
                         .expect("a parsed syntax lexes")
                         .iter()
                         .map(|k| &written[k.start()..k.end()])
@@ -606,7 +606,7 @@ fn definitions_as_snmptranslate_prints_them() {
         .resolved
         .nodes
         .iter()
-        .filter(|n| n.kind() != snmp_codegen::mib::NodeKind::Label)
+        .filter(|n| n.kind() != snmp_smi::mib::NodeKind::Label)
         .map(|n| {
             format!(
                 "{}::{}",

@@ -1,5 +1,6 @@
 //! Facts about the workspace a newcomer relies on: the Rust version it declares is one every
-//! locked dependency builds with, every member declares it, and README.md states it.
+//! locked dependency builds with, every member declares it, and README.md states it; the
+//! command line builds without the code generator's dependencies.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -72,4 +73,47 @@ fn the_declared_rust_version_builds_every_locked_dependency() {
         readme.contains(&format!("Rust toolchain ({declared} or newer")),
         "README.md states the Rust version {declared}"
     );
+}
+
+/// The crates `crate_name` is built with (its normal dependencies, proc-macros left out: they
+/// run in the compiler, as clap's derive does), by name.
+fn built_with(crate_name: &str, features: &[&str]) -> Vec<String> {
+    let mut args = vec!["tree", "-p", crate_name, "-e", "normal,no-proc-macro"];
+    args.extend(features);
+    args.extend(["--prefix", "none", "--format", "{p}"]);
+    let out = Command::new(env!("CARGO"))
+        .args(&args)
+        .current_dir(root())
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn snmpc_builds_without_the_code_generator() {
+    // snmpc reads MIBs through snmp-smi, the MIB front-end; generating Rust (syn, quote,
+    // prettyplease, snmp-codegen) is a build script's business, not the command line's.
+    let deps = built_with("snmpc", &[]);
+    assert!(deps.iter().any(|d| d == "snmp-smi"), "{deps:?}");
+    for heavy in [
+        "snmp-codegen",
+        "syn",
+        "quote",
+        "prettyplease",
+        "proc-macro2",
+    ] {
+        assert!(
+            !deps.iter().any(|d| d == heavy),
+            "snmpc is built with {heavy}"
+        );
+    }
 }

@@ -5,11 +5,10 @@
 //!             ─ emit (quote, prettyplease; one submodule per construct) ─▶ Rust modules
 //! ```
 //!
-//! The SMI front-end ([`crate::mib`]) reuses this parser for SYNTAX clauses and type
-//! assignments; nothing here knows about MIBs.
+//! The syntax tree and its parser are snmp-smi's (the MIB front-end parses SYNTAX clauses with
+//! them); resolving and emitting are here. Nothing here knows about MIBs.
 
-pub mod ast;
+pub use snmp_smi::asn1::{ast, parse};
 pub mod emit;
 pub mod ir;
-pub mod parse;
 pub mod resolve;

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use proptest::prelude::*;
-use snmp_codegen::mib::{resolve, MibSet};
+use snmp_smi::mib::{resolve, MibSet};
 
 /// The modules the edited one may import, and the edited one's text.
 fn sources() -> Vec<(String, String)> {
@@ -145,7 +145,7 @@ proptest! {
 
 #[test]
 fn a_type_nested_past_the_bound_is_an_error_at_its_place_not_a_stack_overflow() {
-    use snmp_codegen::asn1::parse::MAX_TYPE_DEPTH;
+    use snmp_smi::asn1::parse::MAX_TYPE_DEPTH;
     let deep = 5_000;
     for (open, close) in [
         ("SEQUENCE OF ", ""),

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use snmp_codegen::mib::{resolve, MibSet, Resolved, MAX_ARCS, MAX_OID_DEPTH};
+use snmp_smi::mib::{resolve, MibSet, Resolved, MAX_ARCS, MAX_OID_DEPTH};
 
 const SMI: &str = "SNMPv2-SMI DEFINITIONS ::= BEGIN
 org OBJECT IDENTIFIER ::= { iso 3 }
