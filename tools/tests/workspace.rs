@@ -117,3 +117,12 @@ fn snmpc_builds_without_the_code_generator() {
         );
     }
 }
+
+#[test]
+fn the_client_core_builds_without_tokio() {
+    // The sans-IO core and the std driver by default; tokio only with the `tokio` feature.
+    let core = built_with("snmp-client", &[]);
+    assert!(!core.iter().any(|d| d == "tokio"), "{core:?}");
+    let with_tokio = built_with("snmp-client", &["--features", "tokio"]);
+    assert!(with_tokio.iter().any(|d| d == "tokio"), "{with_tokio:?}");
+}
