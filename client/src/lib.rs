@@ -47,8 +47,8 @@
 //! Sessions: [`Exchange`] is a session's sans-IO core (requests encoded; answers accepted by
 //! the rules `docs/ARCHITECTURE.md` lists, everything else discarded and counted in
 //! [`Stats`]; retransmissions, discovery, resynchronisation), [`Walk`] the sans-IO walk;
-//! [`Session`] (std) and `AsyncSession` (tokio: the feature `tokio`, `snmp-client = { version = "0.1", features = ["tokio"] }`) drive them over
-//! UDP.
+//! [`Session`] (std) and `AsyncSession` (tokio, with the feature `tokio`:
+//! `snmp-client = { version = "0.1", features = ["tokio"] }`) drive them over UDP.
 
 mod answer;
 mod authoritative;
