@@ -453,7 +453,7 @@ fn group_costs(annotate: &str) -> BTreeMap<&'static str, u64> {
         if rest.contains("PROGRAM TOTALS") || rest.contains("events annotated") {
             continue;
         }
-        let group = if rest.contains("runtime/src") {
+        let group = if rest.contains("ber/src") {
             "snmp-ber runtime"
         } else if rest.contains("generated/src") {
             "generated code"

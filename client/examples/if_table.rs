@@ -2,7 +2,7 @@
 //! `cargo run -p snmp-client --example if_table -- 127.0.0.1:161 public`.
 
 use snmp_client::{Credentials, Options, Session};
-use snmp_mibs::if_mib::IfEntry;
+use snmp_mibs_std::if_mib::IfEntry;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);

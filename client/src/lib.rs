@@ -3,7 +3,7 @@
 //!
 //! ```no_run
 //! use snmp_client::{Credentials, Options, Session};
-//! use snmp_mibs::if_mib::IfEntry;
+//! use snmp_mibs_std::if_mib::IfEntry;
 //!
 //! let public = Credentials::V2c(b"public".to_vec());
 //! let mut s = Session::new("127.0.0.1:161".parse()?, public, Options::default())?;

@@ -278,7 +278,7 @@ macro_rules! requests {
         }
 
         /// GET of the scalar `object` (a constant the MIB compiler generated, such as
-        /// `snmp_mibs::snmpv2_mib::SYS_UP_TIME`) at instance `.0`, decoded by its generated
+        /// `snmp_mibs_std::snmpv2_mib::SYS_UP_TIME`) at instance `.0`, decoded by its generated
         /// function (`snmpv2_mib::scalars::sys_up_time`): `None` when the agent has no such
         /// object (noSuchObject, noSuchInstance), an error when the value does not fit it.
         pub $($async)? fn get_scalar<T>(
@@ -303,7 +303,7 @@ macro_rules! requests {
         }
 
         /// Walks the conceptual table of `R` (a row type the MIB compiler generated from an
-        /// `...Entry`, such as `snmp_mibs::if_mib::IfEntry`) into its rows, keyed and
+        /// `...Entry`, such as `snmp_mibs_std::if_mib::IfEntry`) into its rows, keyed and
         /// ordered by their INDEX; GETBULK or GETNEXT as [`Options::walk_with`] says. Lenient
         /// where agents are sloppy, never silent: a value that does not fit its column (outside
         /// the MIB's range or size, text that is not UTF-8) leaves the column unset and an index

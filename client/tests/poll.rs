@@ -11,7 +11,7 @@ use snmp_client::poll::{AsyncPoller, Job, Target};
 use snmp_client::respond::{Responder, View};
 use snmp_client::usm::{AuthProtocol, PrivProtocol};
 use snmp_client::{ClientError, Credentials, Options, UsmUser, Value};
-use snmp_mibs::if_mib::{IfEntry, IfEntryIndex};
+use snmp_mibs_std::if_mib::{IfEntry, IfEntryIndex};
 
 fn user() -> UsmUser {
     UsmUser::new(

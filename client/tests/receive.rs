@@ -226,7 +226,7 @@ fn a_flood_is_counted_whole_in_bounded_memory() {
 /// its OBJECTS at the row's instance.
 #[test]
 fn generated_notifications_are_sent_and_received() {
-    use snmp_mibs::if_mib::{IfAdminStatus, IfOperStatus, LinkDown};
+    use snmp_mibs_std::if_mib::{IfAdminStatus, IfOperStatus, LinkDown};
     let mut rx = Receiver::bind("127.0.0.1:0", Listener::new(Vec::new(), Vec::new())).unwrap();
     let to = rx.local_addr().unwrap();
     let down = LinkDown {

@@ -10,7 +10,7 @@ use snmp_client::{AsyncSession, Credentials, Options, Session, UsmUser, WalkWith
 use snmp_messages::snmpv2_pdu::VarBindValue;
 use snmp_messages::snmpv2_smi::{ObjectSyntax, SimpleSyntax};
 use snmp_mib::Rows;
-use snmp_mibs::if_mib::{IfEntry, IfEntryIndex};
+use snmp_mibs_std::if_mib::{IfEntry, IfEntryIndex};
 use snmp_test_support::agent as support;
 
 /// ifDescr by ifIndex, from the rows.
@@ -190,7 +190,7 @@ fn walks_as_iterators_and_typed_scalars() {
         .collect();
     assert_eq!(first, walked[..3]);
 
-    use snmp_mibs::snmpv2_mib::{scalars, SYS_DESCR, SYS_OR_LAST_CHANGE};
+    use snmp_mibs_std::snmpv2_mib::{scalars, SYS_DESCR, SYS_OR_LAST_CHANGE};
     let descr = s.get_scalar(&SYS_DESCR, scalars::sys_descr).unwrap();
     let theirs = support::snmpwalk_of(&snmpwalk, agent.port, "1.3.6.1.2.1.1.1.0");
     let theirs = theirs

@@ -1,8 +1,10 @@
-//! snmp-codegen: compiles ASN.1 modules into specialised Rust BER codecs.
+//! snmp-codegen: compiles ASN.1 modules into specialised Rust BER codecs, and MIB modules into
+//! typed bindings.
 //!
-//! The pipeline is `parse` (nom, [`parse`]) → `resolve` (imports, references, effective tags,
-//! constraints: [`resolve`], producing the [`ir`]) → `emit` (quote, prettyplease: [`emit`]).
-//! The generated code calls the `snmp-ber` runtime and nothing else.
+//! ASN.1: parse (nom, snmp-smi's `asn1::parse`) → resolve (imports, references, effective
+//! tags, constraints) → IR → emit (quote, prettyplease). MIBs: snmp-smi's front-end up to the
+//! MIB IR ([`mib`]), then this crate's emitter. The generated code calls the `snmp-ber` runtime
+//! (and `snmp-mib` for MIB bindings) and nothing else.
 //!
 //! Use it from `build.rs` through [`Builder`]:
 //!

@@ -2,7 +2,7 @@
 //! in an enumeration, two columns at one column number, a descriptor defined twice, a table
 //! with nothing to convert. The generated code has one match arm per number, one field per
 //! column number and one function per scalar. (That the whole corpus's bindings build with
-//! warnings denied is tools/tests/mib_corpus.rs's check.)
+//! warnings denied is snmpc/tests/mib_corpus.rs's check.)
 
 use std::collections::HashSet;
 use std::path::Path;

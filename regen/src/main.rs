@@ -19,14 +19,14 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Regenerate generated/src from asn1/ and bindings/src from mibs/ (run after changing
+    /// Regenerate generated/src from asn1/ and mibs-std/src from mibs/ (run after changing
     /// asn1/, mibs/ or codegen/).
     Regen {
         /// The workspace root (default: the one this binary was built in).
         #[arg(long)]
         root: Option<PathBuf>,
     },
-    /// Exit non-zero, with a diff, when generated/src or bindings/src is not what regen would
+    /// Exit non-zero, with a diff, when generated/src or mibs-std/src is not what regen would
     /// write.
     Check {
         /// The workspace root (default: the one this binary was built in).

@@ -1,6 +1,6 @@
 //! snmp-smi: the MIB front-end. SMIv1/SMIv2 modules are lexed, parsed (their SYNTAX clauses
 //! and type assignments by an X.680 parser written with nom, [`asn1::parse`]), loaded by
-//! module name from a search path ([`mib::MibSet`]), resolved (imports, OIDs: [`mib::resolve`])
+//! module name from a search path ([`mib::MibSet`]), resolved (imports, OIDs: [`mib::resolve()`])
 //! and lowered to the MIB IR ([`mib::ir`]), every problem a [`diag::Diagnostic`] that points
 //! into its file. snmp-codegen emits Rust from the IR; `snmpc` and the exporter's generator
 //! query the resolved tree (names, OIDs, syntaxes, DISPLAY-HINTs). Nothing here generates code.

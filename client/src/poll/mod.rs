@@ -64,7 +64,7 @@ pub struct Outcome {
 
 impl Outcome {
     /// A walk's bindings as the typed rows of `R` (a generated `...Entry`, such as
-    /// `snmp_mibs::if_mib::IfEntry`), keyed by INDEX: leniently, as `Session::walk_table`
+    /// `snmp_mibs_std::if_mib::IfEntry`), keyed by INDEX: leniently, as `Session::walk_table`
     /// (a value that does not fit its column is left out of the row and kept in
     /// `Rows::problems()`); the target's error when it has no bindings.
     pub fn into_rows<R: snmp_mib::Row>(self) -> Result<snmp_mib::Rows<R>, ClientError> {

@@ -1,5 +1,5 @@
 //! Certificate and CRL extensions through the generated registry
-//! ([`ExtensionValue`](crate::pkix1_implicit88::ExtensionValue), built from the pairs in
+//! ([`crate::pkix1_implicit88::ExtensionValue`], built from the pairs in
 //! build.rs): an `extnID` names the type its `extnValue` holds; an extension the registry does
 //! not list is kept as it came, never dropped.
 

@@ -1,6 +1,6 @@
 //! RFC 5280's certificate and CRL structures, generated at build time from the RFC's own ASN.1
 //! modules (asn1/pkix/ at the root of the workspace) by snmp-codegen with DER rules: a user's
-//! non-SNMP modules compiled through the same [`Builder`](snmp_codegen) as the SNMP ones.
+//! non-SNMP modules compiled through the same `snmp_codegen::Builder` as the SNMP ones.
 //!
 //! Decoding borrows from the input and allocates nothing: a 9 MiB CRL decodes into a
 //! [`CertificateList`](pkix1_explicit88::CertificateList) whose `revokedCertificates` is a lazy

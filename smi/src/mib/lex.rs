@@ -121,7 +121,7 @@ fn skip_trivia(b: &[u8], mut i: usize) -> usize {
 }
 
 /// [`lex`] into `out` (cleared first), so that a buffer can serve many files; the offsets of
-/// the dash lines read as comments ([`Relaxation::DashLine`]).
+/// the dash lines read as comments ([`super::Relaxation::DashLine`]).
 pub fn lex_into(src: &str, out: &mut Vec<Token>) -> Result<Vec<usize>, (usize, String)> {
     let mut dash_lines = Vec::new();
     let b = src.as_bytes();

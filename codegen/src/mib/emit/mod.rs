@@ -3,13 +3,13 @@
 //!
 //! - an [`Object`](../../snmp_mib/struct.Object.html) constant per named node, and `OBJECTS`,
 //!   the module's registry sorted by OID, with `lookup` (longest prefix);
-//! - a type per TEXTUAL-CONVENTION of the module ([`values`]): an enum for named numbers (with
+//! - a type per TEXTUAL-CONVENTION of the module (`values.rs`): an enum for named numbers (with
 //!   an `Unknown(i32)` fallback), a bit set for BITS, an alias of the Rust type otherwise.
 //!   Objects whose SYNTAX names a convention generated in the same run use its type, wherever
 //!   it is defined; an object with named numbers or bits of its own gets a type of its own;
 //! - per conceptual row, a struct with one `Option` field per column, its decoded INDEX, and a
-//!   `Row` implementation that fills it from GETNEXT/GETBULK variable bindings ([`row`]);
-//! - per notification, a struct with a field per object it carries ([`notification`]);
+//!   `Row` implementation that fills it from GETNEXT/GETBULK variable bindings (`row.rs`);
+//! - per notification, a struct with a field per object it carries (`notification.rs`);
 //! - per scalar, a typed decoding function in `scalars`.
 //!
 //! The generated code calls the `snmp_mib` runtime and nothing else. This stage reads only the

@@ -17,7 +17,7 @@ use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
 use snmp_messages::snmpv2_pdu::*;
 use snmp_messages::snmpv2_smi::{ApplicationSyntax, ObjectName, ObjectSyntax, SimpleSyntax};
 use snmp_mib::{Pushed, Rows};
-use snmp_mibs::snmpv2_mib::{self, SysOrEntry};
+use snmp_mibs_std::snmpv2_mib::{self, SysOrEntry};
 
 fn get_request<'a>(
     request_id: i32,
@@ -219,8 +219,8 @@ fn generated_codec_talks_to_net_snmp() {
 /// and ifName agree with what snmpwalk prints for the same instances.
 #[test]
 fn if_mib_rows_from_a_walk_agree_with_snmpwalk() {
-    use snmp_mibs::iana_if_type_mib::IanaIfType;
-    use snmp_mibs::if_mib::{IfEntry, IfXEntry};
+    use snmp_mibs_std::iana_if_type_mib::IanaIfType;
+    use snmp_mibs_std::if_mib::{IfEntry, IfXEntry};
 
     let (Some(snmpd), Some(snmpwalk)) = (tool("snmpd"), tool("snmpwalk")) else {
         require_or_skip("net-snmp's snmpd or snmpwalk not found");
@@ -299,8 +299,8 @@ fn value_of(text: &str, instance: String) -> String {
 /// length-prefixed InetAddress, and hrStorageTable rows agree with snmpwalk.
 #[test]
 fn ip_mib_and_host_resources_rows_agree_with_snmpwalk() {
-    use snmp_mibs::host_resources_mib::HrStorageEntry;
-    use snmp_mibs::ip_mib::IpAddressEntry;
+    use snmp_mibs_std::host_resources_mib::HrStorageEntry;
+    use snmp_mibs_std::ip_mib::IpAddressEntry;
 
     let (Some(snmpd), Some(snmpwalk)) = (tool("snmpd"), tool("snmpwalk")) else {
         require_or_skip("net-snmp's snmpd or snmpwalk not found");

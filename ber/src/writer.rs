@@ -15,7 +15,7 @@ use crate::{Encode, EncodeError};
 ///
 /// `pos <= buf.len()` always: it starts at `buf.len()` and every write moves it back, by
 /// no more than it is (a checked subtraction, or a test of the room before); the hot paths
-/// read it through [`Writer::end`], which tells the compiler so.
+/// read it through `Writer::end`, which tells the compiler so.
 #[derive(Debug)]
 pub struct Writer<'b> {
     buf: &'b mut [MaybeUninit<u8>],

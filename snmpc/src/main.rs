@@ -302,6 +302,30 @@ enum Command {
         #[arg(long, short = 'X', value_name = "PASSWORD", requires = "priv_protocol")]
         priv_password: Option<String>,
     },
+    /// Write the man pages of snmpc and of each of its commands (roff: snmpc.1,
+    /// snmpc-walk.1, ...) into DIR, for `man -l` or a MANPATH.
+    GenerateMan {
+        /// The directory to write them in (made if missing).
+        dir: PathBuf,
+    },
+    /// Print the completion script of SHELL: `snmpc completions bash > /etc/bash_completion.d/snmpc`.
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
+}
+
+/// `snmpc generate-man DIR`: every command's page from the clap definitions.
+fn man_pages(dir: &std::path::Path) -> ExitCode {
+    let written =
+        std::fs::create_dir_all(dir).and_then(|()| clap_mangen::generate_to(Cli::command(), dir));
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("snmpc: {}: {e}", dir.display());
+            ExitCode::from(2)
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -433,6 +457,12 @@ fn main() -> ExitCode {
         Command::Trap { agent, app, args } => snmpc::send::trap(&agent, &app, &args),
         Command::Listen { opts } => snmpc::listen::run(&opts),
         Command::Simulate { opts } => snmpc::simulate::run(&opts),
+        Command::GenerateMan { dir } => man_pages(&dir),
+        Command::Completions { shell } => {
+            let mut out = std::io::stdout();
+            clap_complete::generate(shell, &mut Cli::command(), "snmpc", &mut out);
+            ExitCode::SUCCESS
+        }
         Command::Inform { agent, args } => snmpc::send::inform(&agent, &args),
         Command::Table {
             agent,

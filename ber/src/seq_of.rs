@@ -326,7 +326,7 @@ fn skip_after_error<'a>(
 impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
     /// Writes the contents (the elements, without the outer header). A decoded list is checked
     /// element by element first, then its octets are written back as they came. Always
-    /// inlined: the loop over the elements is out of line already ([`Writer::put_each`]).
+    /// inlined: the loop over the elements is out of line already (`Writer::put_each`).
     #[inline(always)]
     pub fn encode_contents(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
         match &self.repr {

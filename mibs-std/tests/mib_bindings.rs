@@ -1,8 +1,8 @@
 //! The MIB bindings generated into this crate from mibs/: what an SNMPv3 manager meets first.
 
 use snmp_mib::{format_octets, ObjectKind, Row};
-use snmp_mibs::snmp_user_based_sm_mib::{self as usm, UsmUserEntry, UsmUserEntryIndex};
-use snmp_mibs::{snmp_framework_mib, snmpv2_mib};
+use snmp_mibs_std::snmp_user_based_sm_mib::{self as usm, UsmUserEntry, UsmUserEntryIndex};
+use snmp_mibs_std::{snmp_framework_mib, snmpv2_mib};
 
 #[test]
 fn a_discovery_report_names_usm_stats_unknown_engine_ids() {

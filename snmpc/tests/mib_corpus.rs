@@ -335,7 +335,7 @@ fn bindings_generate_and_build_for_the_whole_corpus() {
         .count();
     assert!(ietf >= 229, "{ietf} IETF modules");
     let scratch = tempfile::tempdir().unwrap();
-    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mib-runtime");
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mib");
     std::fs::create_dir_all(scratch.path().join("src")).unwrap();
     std::fs::write(
         scratch.path().join("Cargo.toml"),

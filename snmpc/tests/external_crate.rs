@@ -71,7 +71,7 @@ fn main() {
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
-        .expect("tools/ is in the workspace")
+        .expect("snmpc/ is in the workspace")
         .to_path_buf()
 }
 
@@ -85,7 +85,7 @@ fn build_downstream() -> PathBuf {
         "[package]\nname = \"downstream\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
          publish = false\n\n[dependencies]\nsnmp-ber = {{ path = {:?} }}\n\
          snmp-messages = {{ path = {:?} }}\n\n[profile.release]\ndebug = 1\n\n[workspace]\n",
-        root.join("runtime"),
+        root.join("ber"),
         root.join("generated"),
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
