@@ -3,6 +3,8 @@
 use crate::error::{DecodeError, DecodeErrorKind, TagByte};
 use crate::Any;
 
+mod errors;
+
 /// Constructed values may nest at most this deep below the outermost one.
 ///
 /// SNMP messages nest six deep at most (SNMPv3: message, scopedPDU, PDU, varbind list, varbind,
@@ -249,18 +251,6 @@ impl<'a> Reader<'a> {
         (self.mode & DEPTH_BITS) as usize
     }
 
-    /// An error at the start of `slice`.
-    #[inline(always)]
-    pub fn error_at(self, slice: &[u8], kind: DecodeErrorKind) -> DecodeError {
-        error_at_offset(self.offset_of(slice), kind)
-    }
-
-    /// An error at the next unread octet.
-    #[inline(always)]
-    pub fn error_here(self, kind: DecodeErrorKind) -> DecodeError {
-        error_at_offset(self.offset(), kind)
-    }
-
     /// Fails unless everything was read.
     #[inline]
     pub fn finish(&self) -> Result<(), DecodeError> {
@@ -279,14 +269,6 @@ impl<'a> Reader<'a> {
         } else {
             Err(self.trailing(what))
         }
-    }
-
-    #[inline(always)]
-    fn trailing(self, what: &'static str) -> DecodeError {
-        self.error_here(DecodeErrorKind::TrailingData {
-            what,
-            found: self.buf.len(),
-        })
     }
 
     /// The first identifier octet of the next value, if any.
@@ -519,82 +501,6 @@ impl<'a> Reader<'a> {
             return Err(this.past_end(tag_len, len, available));
         }
         Ok((len as usize, tag_len + 1 + n))
-    }
-
-    /// The error for a CHOICE (or OPTIONAL component) whose next tag matches no alternative:
-    /// truncation when the input is exhausted, otherwise an unexpected tag.
-    #[inline(always)]
-    pub fn no_alternative(self, expected: &'static str) -> DecodeError {
-        match self.buf.first() {
-            Some(&t) => self.unexpected(t, expected),
-            None => self.truncated("tag", 1, 0),
-        }
-    }
-
-    /// An INTEGER outside its constraint; `contents` locates it.
-    #[inline(always)]
-    pub fn out_of_range(self, contents: &[u8], found: i128, expected: &'static str) -> DecodeError {
-        self.error_at(
-            contents,
-            DecodeErrorKind::IntegerOutOfRange { found, expected },
-        )
-    }
-
-    /// A size (octets, bits or elements) outside its SIZE constraint; `contents` locates it.
-    #[inline(always)]
-    pub fn size_out_of_range(
-        self,
-        contents: &[u8],
-        found: usize,
-        expected: &'static str,
-    ) -> DecodeError {
-        self.error_at(
-            contents,
-            DecodeErrorKind::SizeOutOfRange { found, expected },
-        )
-    }
-
-    #[inline(always)]
-    fn unexpected(self, found: u8, expected: &'static str) -> DecodeError {
-        self.error_here(DecodeErrorKind::UnexpectedTag {
-            expected,
-            found: TagByte(found),
-        })
-    }
-
-    #[inline(always)]
-    fn truncated(self, what: &'static str, needed: usize, found: usize) -> DecodeError {
-        self.error_here(DecodeErrorKind::Truncated {
-            what,
-            needed,
-            found,
-        })
-    }
-
-    #[inline(always)]
-    fn truncated_at(
-        self,
-        skip: usize,
-        what: &'static str,
-        needed: usize,
-        found: usize,
-    ) -> DecodeError {
-        DecodeError::new(
-            self.offset() + skip,
-            DecodeErrorKind::Truncated {
-                what,
-                needed,
-                found,
-            },
-        )
-    }
-
-    #[inline(always)]
-    fn past_end(self, tag_len: usize, length: u64, available: usize) -> DecodeError {
-        DecodeError::new(
-            self.offset() + tag_len,
-            DecodeErrorKind::LengthPastEnd { length, available },
-        )
     }
 }
 

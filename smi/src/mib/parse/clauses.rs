@@ -1,0 +1,230 @@
+//! Macro invocations (OBJECT-TYPE, MODULE-IDENTITY, NOTIFICATION-TYPE, TRAP-TYPE, groups,
+//! compliances, capabilities): where their clauses end, and each clause into its node.
+
+use super::*;
+
+impl<'s> Parser<'s> {
+    /// Splits the clauses of a macro invocation between tokens `a` and `b`.
+    pub(super) fn clauses(&mut self, a: usize, b: usize) -> Vec<(&'s str, usize, usize)> {
+        let mut out = std::mem::take(&mut self.clause_buf);
+        out.clear();
+        let mut depth = 0i32;
+        let mut i = a;
+        let mut in_syntax = false;
+        while i < b {
+            let t = self.text(i);
+            let is_clause = depth == 0
+                && self.kind(i) == Some(Tok::Word)
+                && is_clause(t)
+                && !(t == "OBJECT" && self.is(i + 1, "IDENTIFIER"))
+                && !(in_syntax && t == "OBJECT");
+            if is_clause {
+                if let Some(last) = out.last_mut() {
+                    last.2 = i;
+                }
+                in_syntax = t == "SYNTAX" || t == "WRITE-SYNTAX";
+                out.push((t, i + 1, b));
+            } else {
+                match t {
+                    "{" | "(" => depth += 1,
+                    "}" | ")" => depth -= 1,
+                    _ => {}
+                }
+            }
+            i += 1;
+        }
+        out
+    }
+
+    /// Where the clauses of the macro invocation at `k` end: its `::=` at depth 0, or, when
+    /// that is missing, the next invocation.
+    pub(super) fn clauses_end(&self, k: usize) -> usize {
+        let mut i = k + 2;
+        let mut depth = 0i32;
+        while i < self.toks.len() {
+            match self.text(i) {
+                "{" | "(" => depth += 1,
+                "}" | ")" => depth -= 1,
+                "::=" if depth == 0 => break,
+                _ => {}
+            }
+            // A missing `::=`: stop at the next macro invocation rather than swallow it (a
+            // `word ::=` here is the clause value before this statement's own `::=`).
+            if depth == 0
+                && i > k + 2
+                && self.kind(i) == Some(Tok::Word)
+                && NodeKind::from_macro(self.text(i + 1)).is_some()
+            {
+                break;
+            }
+            i += 1;
+        }
+        i
+    }
+
+    /// An invocation of one of the SMI's macros: a node with its clauses and value, as RFC
+    /// 2578 (sections 5, 7, 8), RFC 2580 and RFC 1212/1215 define them, e.g.
+    ///
+    /// ```text
+    /// ValueAssignment ::= identifier OBJECT-TYPE
+    ///     "SYNTAX" Syntax UnitsPart "MAX-ACCESS" Access "STATUS" Status
+    ///     "DESCRIPTION" Text ReferPart IndexPart DefValPart
+    ///     "::=" "{" ObjIdComponents "}"
+    /// ```
+    pub(super) fn macro_invocation(&mut self, k: usize, m: &mut SmiModule) -> usize {
+        let name: &'s str = self.text(k);
+        let at = self.offset(k);
+        let Some(kind) = NodeKind::from_macro(self.text(k + 1)) else {
+            self.warn(
+                at,
+                Relaxation::SkippedStatement,
+                format!(
+                    "skipped: `{name} {}` is not an assignment this parser reads",
+                    self.text(k + 1)
+                ),
+            );
+            return self.next_statement(k + 1);
+        };
+        if name.contains('_') || !name.starts_with(|c: char| c.is_ascii_lowercase()) {
+            self.warn(
+                at,
+                Relaxation::NameCharacters,
+                format!("descriptor `{name}` is not a valid SMI identifier"),
+            );
+        }
+        let i = self.clauses_end(k);
+        if !self.is(i, "::=") {
+            self.error(
+                at,
+                format!("{} {name} has no `::=` value", self.text(k + 1)),
+            );
+            return self.next_statement(i);
+        }
+        let mut n = node(self.name_id(name), at, kind, None);
+        let clauses = self.clauses(k + 2, i);
+        for &(c, a, b) in &clauses {
+            self.node_clause(&mut n, name, c, a, b);
+        }
+        self.clause_buf = clauses;
+        if kind == NodeKind::ModuleIdentity {
+            m.smi_v2 = true;
+        }
+        self.node_value(n, name, i, m)
+    }
+
+    /// One clause (`c`, its tokens `a` to `b`) of node `n` (named `name`).
+    pub(super) fn node_clause(&mut self, n: &mut Node, name: &str, c: &str, a: usize, b: usize) {
+        match c {
+            "SYNTAX" if n.kind == NodeKind::ObjectType => {
+                if let Some(ty) = self.shared_syntax(a, b) {
+                    n.syntax = Some(ty);
+                    n.syntax_at = TextRange::new(self.offset(a), self.toks[b - 1].end());
+                }
+            }
+            "MAX-ACCESS" | "ACCESS" => match Access::from_keyword(self.text(a)) {
+                Some(x) => n.access = Some(x),
+                None => self.error(
+                    self.offset(a),
+                    format!(
+                        "{c} of {name}: expected not-accessible, accessible-for-notify, read-only, read-write, read-create or write-only, found `{}`",
+                        self.text(a)
+                    ),
+                ),
+            },
+            "STATUS" => match Status::from_keyword(self.text(a)) {
+                Some(x) => n.status = Some(x),
+                None => self.error(
+                    self.offset(a),
+                    format!(
+                        "STATUS of {name}: expected current, deprecated, obsolete, mandatory or optional, found `{}`",
+                        self.text(a)
+                    ),
+                ),
+            },
+            "UNITS" => n.extra_mut().units = self.string(a).map(String::into_boxed_str),
+            // The first DESCRIPTION is the node's; later ones belong to REVISIONs.
+            "DESCRIPTION"
+                if n.description_at == TextRange::NONE && self.kind(a) == Some(Tok::Str) =>
+            {
+                n.description_at = TextRange::new(self.toks[a].start() + 1, self.toks[a].end() - 1);
+            }
+            "INDEX" => {
+                n.extra_mut().index = self
+                    .name_list(a, b)
+                    .into_iter()
+                    .map(|(name, implied)| IndexItem { name, implied })
+                    .collect()
+            }
+            "AUGMENTS" => {
+                n.extra_mut().augments = self.name_list(a, b).into_iter().next().map(|x| x.0)
+            }
+            "DEFVAL" => {
+                n.extra_mut().defval = Some(
+                    self.span_text(a, b)
+                        .trim_matches(|c| c == '{' || c == '}')
+                        .trim()
+                        .into(),
+                )
+            }
+            "ENTERPRISE" => n.extra_mut().enterprise = Some(self.name_id(self.text(a))),
+            "OBJECTS" | "VARIABLES" | "NOTIFICATIONS" => {
+                n.extra_mut().members = self.name_list(a, b).into_iter().map(|x| x.0).collect()
+            }
+            "LAST-UPDATED" | "REVISION" => self.timestamp(c, a),
+            _ => {}
+        }
+    }
+
+    /// A LAST-UPDATED or REVISION value (token `a`), RFC 2578 section 5.
+    ///
+    /// ```text
+    /// ExtUTCTime ::= "YYMMDDHHMMZ" | "YYYYMMDDHHMMZ"
+    /// ```
+    pub(super) fn timestamp(&mut self, c: &str, a: usize) {
+        if let Some(ts) = self.string(a) {
+            let ok = (ts.len() == 11 || ts.len() == 13)
+                && ts.ends_with(['Z', 'z'])
+                && ts[..ts.len() - 1].bytes().all(|b| b.is_ascii_digit());
+            if !ok {
+                self.warn(
+                    self.offset(a),
+                    Relaxation::MalformedTimestamp,
+                    format!("{c} \"{ts}\" is not YYMMDDHHMMZ or YYYYMMDDHHMMZ"),
+                );
+            }
+        }
+    }
+
+    /// The value after the `::=` at `i` of node `n`: a TRAP-TYPE's number (RFC 1215), an OID
+    /// value otherwise. Adds the node; returns the index after the statement.
+    pub(super) fn node_value(
+        &mut self,
+        mut n: Node,
+        name: &str,
+        i: usize,
+        m: &mut SmiModule,
+    ) -> usize {
+        if n.kind == NodeKind::TrapType {
+            match self.text(i + 1).parse::<u32>() {
+                Ok(num) => n.extra_mut().trap_number = Some(num),
+                Err(_) => self.error(
+                    self.offset(i + 1),
+                    format!(
+                        "TRAP-TYPE {name}: expected a number after `::=`, found `{}`",
+                        self.text(i + 1)
+                    ),
+                ),
+            }
+            m.nodes.push(n);
+            return i + 2;
+        }
+        match self.oid_value(i + 1, name) {
+            Some((oid, next)) => {
+                n.oid = oid;
+                m.nodes.push(n);
+                next
+            }
+            None => self.next_statement(i + 1),
+        }
+    }
+}

@@ -1,0 +1,406 @@
+//! `snmpc mib check`, `snmpc mib dump` and `snmpc translate`: the MIB compiler's front-end and
+//! resolver as tools.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use snmp_smi::mib::ir::IndexPart;
+use snmp_smi::mib::Presentation;
+use snmp_smi::mib::{self, MibSet, Resolved};
+use snmp_smi::mib::{Access, NodeKind, Relaxation};
+
+use crate::index::{self, IndexStyle};
+use crate::precedence;
+
+mod report;
+mod to_name;
+mod to_oid;
+mod tree;
+
+/// Loaded and resolved modules, with a name and OID registry built on first use (check and
+/// dump never look anything up, so they never pay for it).
+pub struct Mibs {
+    /// What was read.
+    pub set: MibSet,
+    /// What it resolved to.
+    pub resolved: Resolved,
+    /// Each module's place in the order net-snmp's tools would read it ([`precedence`]): of
+    /// the modules that define an OID, the first read names it.
+    read_order: Vec<usize>,
+    lookup: std::sync::OnceLock<Lookup>,
+    /// The MIB path as configured, for messages (`None`: the directories read).
+    search_path: Option<String>,
+}
+
+/// The directories of MIB path entries such as `-M a:b` or `MIBDIRS`, each `:`-separated; an
+/// empty entry (`a:b:`, as MIBDIRS often has) is no directory. net-snmp's `+` or `-` before
+/// an entry (`-M +DIR`: after or before its default directories) is dropped: the standard
+/// modules are built in, and the entry's directories are read either way.
+pub fn split_dirs<'a>(entries: impl IntoIterator<Item = &'a std::ffi::OsStr>) -> Vec<PathBuf> {
+    entries
+        .into_iter()
+        .map(|e| {
+            use std::os::unix::ffi::OsStrExt;
+            match e.as_bytes() {
+                [b'+' | b'-', rest @ ..] => std::ffi::OsStr::from_bytes(rest),
+                _ => e,
+            }
+        })
+        .flat_map(std::env::split_paths)
+        .filter(|d| !d.as_os_str().is_empty())
+        .collect()
+}
+
+/// Whether `input` is a dotted OID (`1.3.6...`, `.1.3.6...`, a lone `.`) rather than a name
+/// (`sysDescr.0`, or `.iso.org.dod...` as `-Of` prints names).
+pub fn numeric_input(input: &str) -> bool {
+    let rest = input.strip_prefix('.').unwrap_or(input);
+    rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// The OID tree's roots (X.660), by their arcs.
+const ROOTS: [&str; 3] = ["ccitt", "iso", "joint-iso-ccitt"];
+
+/// The arc of one of the tree's roots (X.660) by its name (`iso`: 1).
+pub fn root_arc(name: &str) -> Option<u32> {
+    ROOTS.iter().position(|r| *r == name).map(|a| a as u32)
+}
+
+/// Why a name or OID given on the command line does not translate, in net-snmp's words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NameError {
+    /// A module no directory of the path has.
+    NoModule {
+        /// The module.
+        module: String,
+        /// The MIB path, `:`-separated.
+        path: String,
+    },
+    /// No such object; what net-snmp says about it in parentheses, when it says anything.
+    Unknown(Option<String>),
+}
+
+impl NameError {
+    /// What net-snmp's tools print for `input`: `ifDescr.x: Unknown Object Identifier (Index
+    /// out of range: x (ifIndex))`; for a module not found, two lines about the search first.
+    pub fn say(&self, input: &str) -> String {
+        match self {
+            NameError::NoModule { module, path } => format!(
+                "MIB search path: {path}\nCannot find module ({module}): At line 1 in (none)\n\
+                 {input}: Unknown Object Identifier"
+            ),
+            NameError::Unknown(None) => format!("{input}: Unknown Object Identifier"),
+            NameError::Unknown(Some(why)) => format!("{input}: Unknown Object Identifier ({why})"),
+        }
+    }
+}
+
+/// Descriptor to nodes, and OID to node.
+struct Lookup {
+    by_name: HashMap<Box<str>, Vec<usize>>,
+    /// In OID order, for the columns under an entry.
+    by_oid: BTreeMap<Vec<u32>, usize>,
+    /// The same, hashed: the prefix lookups of every printed OID.
+    at_oid: HashMap<Vec<u32>, usize>,
+    /// Each node's presentation, worked out when first asked for.
+    presentations: Vec<std::sync::OnceLock<Option<Presentation>>>,
+    /// Each row's INDEX (through AUGMENTS), worked out when first asked for; `None` for a
+    /// node that is not a row or whose INDEX does not resolve.
+    rows: Vec<std::sync::OnceLock<Option<Vec<IndexPart>>>>,
+}
+
+impl Mibs {
+    /// Loads every module of `dirs` and resolves `modules` (all when empty).
+    pub fn load(
+        dirs: &[PathBuf],
+        modules: &[String],
+        strict: &HashSet<Relaxation>,
+    ) -> Result<Mibs, String> {
+        Self::load_with_progress(dirs, modules, strict, &mut |_, _| {})
+    }
+
+    /// Every module of `dirs`, then the built-in standard modules those do not define.
+    pub fn load_everything(dirs: &[PathBuf], strict: &HashSet<Relaxation>) -> Result<Mibs, String> {
+        let set = MibSet::load(dirs).map_err(|e| format!("reading the MIB directories: {e}"))?;
+        Ok(Self::with_builtin(set, strict))
+    }
+
+    fn with_builtin(mut set: MibSet, strict: &HashSet<Relaxation>) -> Mibs {
+        set.add_standard_modules();
+        let resolved = mib::resolve(&set, &[], strict);
+        Self::new(set, resolved)
+    }
+
+    /// What net-snmp's tools read with the path and list of `choice` ([`crate::miblist`]),
+    /// and the modules of `named` too (those of `MODULE::name` inputs): under `ALL` every
+    /// module of the path and the built-in ones; otherwise the list's modules, those named,
+    /// and what they import, from the path or else from the built-in modules. Modules that
+    /// several define are named as net-snmp names them with this list.
+    pub fn load_chosen(
+        choice: &crate::miblist::MibChoice,
+        named: &[String],
+        strict: &HashSet<Relaxation>,
+    ) -> Result<Mibs, String> {
+        let dirs = choice.dirs();
+        let mut m = match choice.all() {
+            true => Self::load_everything(&dirs, strict)?,
+            false => {
+                let mut wanted = choice.modules();
+                wanted.extend(named.iter().cloned());
+                let mut set = MibSet::load_needed(&dirs, &wanted)
+                    .map_err(|e| format!("reading the MIB directories: {e}"))?;
+                set.add_standard_modules_needed(&wanted);
+                let resolved = mib::resolve(&set, &[], strict);
+                Self::new(set, resolved)
+            }
+        };
+        m.search_path = Some(choice.path_text());
+        m.prefer(Some(&choice.list_text()));
+        Ok(m)
+    }
+
+    /// [`Mibs::load`], calling `progress(files read, files in all)` as files are parsed.
+    pub fn load_with_progress(
+        dirs: &[PathBuf],
+        modules: &[String],
+        strict: &HashSet<Relaxation>,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Mibs, String> {
+        let set = MibSet::load_with_progress(dirs, progress)
+            .map_err(|e| format!("reading the MIB directories: {e}"))?;
+        for m in modules {
+            if !set.by_name.contains_key(m) {
+                let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+                let mut text = format!("module {m} is not on the search path: {}", dirs.join(", "));
+                let unread: Vec<_> = set
+                    .files_without_modules()
+                    .into_iter()
+                    .filter(|u| !u.not_mib)
+                    .collect();
+                if !unread.is_empty() {
+                    let _ = write!(text, "; {} file(s) there yielded no module:", unread.len());
+                    for u in unread.iter().take(5) {
+                        let _ = write!(text, "\n{}", u.diagnostics[0]);
+                    }
+                }
+                return Err(text);
+            }
+        }
+        let resolved = mib::resolve(&set, modules, strict);
+        Ok(Self::new(set, resolved))
+    }
+
+    fn new(set: MibSet, resolved: Resolved) -> Mibs {
+        let read_order = precedence::read_order(&set, precedence::listed(None).as_deref());
+        Mibs {
+            set,
+            resolved,
+            read_order,
+            lookup: std::sync::OnceLock::new(),
+            search_path: None,
+        }
+    }
+
+    /// Names OIDs that several modules define as net-snmp would with the MIB list `list`
+    /// (`-m` or `MIBS` as written; `None`: net-snmp's default list).
+    pub fn prefer(&mut self, list: Option<&str>) {
+        self.read_order = precedence::read_order(&self.set, precedence::listed(list).as_deref());
+        self.lookup = std::sync::OnceLock::new();
+    }
+
+    fn lookup(&self) -> &Lookup {
+        self.lookup.get_or_init(|| {
+            // Nodes in the order net-snmp reads their modules.
+            let mut nodes: Vec<usize> = (0..self.resolved.nodes.len()).collect();
+            nodes.sort_by_key(|&i| self.read_order[self.resolved.nodes[i].module()]);
+            let mut by_name: HashMap<Box<str>, Vec<usize>> = HashMap::new();
+            let mut by_oid = BTreeMap::new();
+            for &i in &nodes {
+                by_name
+                    .entry(self.set.name(&self.resolved.nodes[i]).into())
+                    .or_default()
+                    .push(i);
+            }
+            // An OID is named by a node an assignment defines before a label inside an OID
+            // value that names it too (net-snmp names it so).
+            let label = |i: &usize| self.resolved.nodes[*i].kind() == NodeKind::Label;
+            let (labels, defined): (Vec<usize>, Vec<usize>) = nodes.into_iter().partition(label);
+            for i in defined.into_iter().chain(labels) {
+                by_oid
+                    .entry(self.resolved.oid(&self.resolved.nodes[i]))
+                    .or_insert(i);
+            }
+            let at_oid = by_oid.iter().map(|(o, &n)| (o.clone(), n)).collect();
+            let n = self.resolved.nodes.len();
+            Lookup {
+                by_name,
+                by_oid,
+                at_oid,
+                presentations: std::iter::repeat_with(Default::default).take(n).collect(),
+                rows: std::iter::repeat_with(Default::default).take(n).collect(),
+            }
+        })
+    }
+
+    fn module_name(&self, node: usize) -> &str {
+        &self.set.modules[self.resolved.nodes[node].module()]
+            .smi
+            .name
+    }
+
+    /// A node's definition as its module writes it.
+    pub fn written(&self, node: usize) -> &snmp_smi::mib::Node {
+        self.set.node(&self.resolved.nodes[node])
+    }
+
+    /// A node's descriptor.
+    pub fn label(&self, node: usize) -> &str {
+        self.set.name(&self.resolved.nodes[node])
+    }
+
+    /// The name of the node `oid` (or of its root), as the tree names it.
+    pub fn label_at(&self, oid: &[u32]) -> Option<&str> {
+        match oid {
+            [root] => ROOTS.get(usize::try_from(*root).ok()?).copied(),
+            _ => Some(self.label(*self.lookup().at_oid.get(oid)?)),
+        }
+    }
+
+    /// A name written in `node`'s module (an INDEX item, an OBJECTS member).
+    pub fn name_in(&self, node: usize, name: snmp_smi::mib::tree::Name) -> &str {
+        self.set.modules[self.resolved.nodes[node].module()]
+            .smi
+            .name(name)
+    }
+
+    /// The OBJECTS (or VARIABLES) of a notification.
+    pub fn members(&self, node: usize) -> Vec<&str> {
+        let written = self.written(node);
+        written
+            .members()
+            .iter()
+            .map(|&m| self.name_in(node, m))
+            .collect()
+    }
+
+    /// The modules that define `node`'s descriptor at `oid`, in the order net-snmp reads them.
+    pub fn defined_by(&self, node: usize, oid: &[u32]) -> Vec<&str> {
+        let mut modules: Vec<&str> = Vec::new();
+        for &n in self
+            .lookup()
+            .by_name
+            .get(self.label(node))
+            .into_iter()
+            .flatten()
+        {
+            let name = self.module_name(n);
+            if self.resolved.oid(&self.resolved.nodes[n]) == oid && modules.last() != Some(&name) {
+                modules.push(name);
+            }
+        }
+        modules
+    }
+
+    /// X.660's name for the root at `arc` (`ccitt`, `iso`, `joint-iso-ccitt`).
+    pub fn root_name(&self, arc: u32) -> Option<&'static str> {
+        ROOTS.get(usize::try_from(arc).ok()?).copied()
+    }
+
+    /// Whether `node`, at an OID of `depth` arcs, is only a label for one of X.660's roots
+    /// (`iso(1)` in an OID value): net-snmp names the root itself, from no module.
+    pub fn is_root_label(&self, node: usize, depth: usize) -> bool {
+        depth == 1 && self.resolved.nodes[node].kind() == NodeKind::Label
+    }
+
+    /// A node's DESCRIPTION as its file has it, cut after 4,095 bytes as net-snmp keeps it.
+    pub fn description(&self, node: usize) -> Option<String> {
+        let range = self.written(node).description()?;
+        let file = &self.set.files[self.set.modules[self.resolved.nodes[node].module()].file];
+        let text = file.text().ok()?;
+        let text = range.get(&text)?;
+        let mut end = text.len().min(4095);
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        Some(text[..end].to_string())
+    }
+
+    /// A node's SYNTAX followed through its TEXTUAL-CONVENTIONs.
+    pub fn syntax(&self, node: usize) -> Option<snmp_smi::mib::ir::Syntax> {
+        let m = self.resolved.nodes[node].module();
+        let ty = self.written(node).syntax.as_ref()?;
+        Some(snmp_smi::mib::lower::syntax(&self.set, m, ty))
+    }
+
+    /// What net-snmp's tools say of the `modules` of their MIB list that were not read (they
+    /// go on without them): the path, then a line for each; `None` when every one was read.
+    pub fn missing(&self, modules: &[String]) -> Option<String> {
+        let mut text = format!("MIB search path: {}", self.path());
+        let mut any = false;
+        for m in modules
+            .iter()
+            .filter(|m| !self.set.by_name.contains_key(m.as_str()))
+        {
+            let _ = write!(text, "\nCannot find module ({m}): At line 1 in (none)");
+            any = true;
+        }
+        any.then_some(text)
+    }
+
+    /// The MIB path, `:`-separated (`(none)` when empty).
+    fn path(&self) -> String {
+        if let Some(p) = &self.search_path {
+            return p.clone();
+        }
+        let path: Vec<String> = self
+            .set
+            .dirs
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect();
+        match path.is_empty() {
+            true => "(none)".to_string(),
+            false => path.join(":"),
+        }
+    }
+
+    /// How the values of the object `oid` is an instance of are shown (its syntax through
+    /// its TEXTUAL-CONVENTIONs, its UNITS): the nearest node above or at `oid`, when it is
+    /// an object with a SYNTAX.
+    pub fn presentation(&self, oid: &[u32]) -> Option<&Presentation> {
+        let node = *(1..=oid.len())
+            .rev()
+            .find_map(|k| self.lookup().at_oid.get(&oid[..k]))?;
+        self.lookup().presentations[node]
+            .get_or_init(|| {
+                let n = &self.resolved.nodes[node];
+                snmp_smi::mib::presentation(&self.set, n.module(), self.set.node(n))
+            })
+            .as_ref()
+    }
+}
+
+/// Parses relaxation names for `--strict`.
+pub fn relaxations(names: &[String]) -> Result<HashSet<Relaxation>, String> {
+    Ok(Relaxation::parse_list(names)?.into_iter().collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `-M a:b`, net-snmp's `-M +a` and `-M -a`, MIBDIRS's empty entries.
+    #[test]
+    fn directories_of_path_entries() {
+        let dirs = |entries: &[&str]| {
+            split_dirs(entries.iter().map(std::ffi::OsStr::new))
+                .into_iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(dirs(&["a:b", "c:"]), ["a", "b", "c"]);
+        assert_eq!(dirs(&["+a:b"]), ["a", "b"]);
+        assert_eq!(dirs(&["-/x/y", "+"]), ["/x/y"]);
+    }
+}

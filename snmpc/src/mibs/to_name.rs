@@ -1,0 +1,137 @@
+//! OIDs to names, as net-snmp prints them (`-On`, `-Os`, `-OS`, `-Of` ...): the deepest node
+//! known, its module, and the instance after it read by the row's INDEX.
+
+use super::*;
+
+impl Mibs {
+    /// An OID to `MODULE::name.suffix` by longest prefix, the instance after a column shown
+    /// by its row's INDEX as `style` says; under no node of a module, by its root
+    /// (`joint-iso-ccitt.25.1234`, as net-snmp names it); `None` under no root either.
+    pub fn oid_to_name(&self, oid: &[u32], style: IndexStyle) -> Option<String> {
+        self.oid_to_module_name(oid, style).or_else(|| {
+            let root = ROOTS.get(usize::try_from(*oid.first()?).ok()?)?;
+            let mut s = root.to_string();
+            for a in &oid[1..] {
+                let _ = write!(s, ".{a}");
+            }
+            Some(s)
+        })
+    }
+
+    /// An OID with every arc named down to the last node the modules define, then the
+    /// instance as `style` says, as net-snmp's `-Of` prints it:
+    /// `.iso.org.dod.internet.mgmt.mib-2.system.sysDescr.0`.
+    pub fn full_name(&self, oid: &[u32], style: IndexStyle) -> String {
+        let mut s = String::new();
+        let Some(root) = oid
+            .first()
+            .and_then(|&a| ROOTS.get(usize::try_from(a).ok()?))
+        else {
+            for a in oid {
+                let _ = write!(s, ".{a}");
+            }
+            return s;
+        };
+        let _ = write!(s, ".{root}");
+        let mut k = 1;
+        let mut deepest = None;
+        while let Some(&node) = oid.get(..k + 1).and_then(|p| self.lookup().at_oid.get(p)) {
+            k += 1;
+            let _ = write!(s, ".{}", self.set.name(&self.resolved.nodes[node]));
+            deepest = Some(node);
+        }
+        match deepest {
+            Some(node) => self.write_instance(&mut s, node, oid, k, style),
+            None => {
+                for a in &oid[k..] {
+                    let _ = write!(s, ".{a}");
+                }
+            }
+        }
+        s
+    }
+
+    /// Appends the arcs of `oid` after `k`, where `node` is, as its row's INDEX shows them
+    /// (numbers when `node` is neither a row nor a column of one).
+    pub(super) fn write_instance(
+        &self,
+        s: &mut String,
+        node: usize,
+        oid: &[u32],
+        k: usize,
+        style: IndexStyle,
+    ) {
+        let mut rest = &oid[k..];
+        let Some((index, row_itself)) = self.instance_index(node, &oid[..k]) else {
+            for a in rest {
+                let _ = write!(s, ".{a}");
+            }
+            return;
+        };
+        if row_itself {
+            // The row's own name, then a column arc no module names.
+            if let Some((column, after)) = rest.split_first() {
+                let _ = write!(s, ".{column}");
+                rest = after;
+            }
+        }
+        let name_oid = |arcs: &[u32]| {
+            self.oid_to_name(arcs, IndexStyle::Components)
+                .unwrap_or_else(|| format!(".{}", mib::dotted(arcs)))
+        };
+        index::write_instance(s, index, rest, style, &name_oid);
+    }
+
+    /// The INDEX the arcs after `node` (whose OID is `oid`) follow, and whether `node` is the
+    /// row itself (else a column of the row above it); `None` when it is neither.
+    pub(super) fn instance_index(&self, node: usize, oid: &[u32]) -> Option<(&[IndexPart], bool)> {
+        if let Some(index) = self.row_index(node) {
+            return Some((index, true));
+        }
+        let parent = *self
+            .lookup()
+            .at_oid
+            .get(oid.get(..oid.len().checked_sub(1)?)?)?;
+        Some((self.row_index(parent)?, false))
+    }
+
+    /// The INDEX of `node` when it is a row (through AUGMENTS), worked out once.
+    pub(super) fn row_index(&self, node: usize) -> Option<&[IndexPart]> {
+        self.lookup().rows[node]
+            .get_or_init(|| {
+                let n = &self.resolved.nodes[node];
+                let written = self.set.node(n);
+                let row = written.kind == NodeKind::ObjectType
+                    && (!written.index().is_empty() || written.augments().is_some());
+                row.then(|| mib::row_index(&self.set, n.module(), written).ok())
+                    .flatten()
+            })
+            .as_deref()
+    }
+
+    /// Whether every arc of `oid` is named: the deepest node above or at it is `oid` itself or
+    /// an object (whose instance the rest of the arcs are), not a node with arcs below it
+    /// that no module read names.
+    pub fn names_fully(&self, oid: &[u32]) -> bool {
+        (1..=oid.len()).rev().find_map(|k| {
+            let node = *self.lookup().at_oid.get(&oid[..k])?;
+            Some(k == oid.len() || self.resolved.nodes[node].kind() == NodeKind::ObjectType)
+        }) == Some(true)
+    }
+
+    pub(super) fn oid_to_module_name(&self, oid: &[u32], style: IndexStyle) -> Option<String> {
+        (0..=oid.len()).rev().find_map(|k| {
+            let node = *self.lookup().at_oid.get(&oid[..k])?;
+            if self.is_root_label(node, k) {
+                return None;
+            }
+            let mut s = format!(
+                "{}::{}",
+                self.module_name(node),
+                self.set.name(&self.resolved.nodes[node])
+            );
+            self.write_instance(&mut s, node, oid, k, style);
+            Some(s)
+        })
+    }
+}

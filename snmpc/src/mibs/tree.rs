@@ -1,0 +1,63 @@
+//! The OID tree the MIBs make: children, the deepest known node of an OID, table columns.
+
+use super::*;
+
+impl Mibs {
+    /// The nodes right below `oid`: their last arcs and nodes.
+    pub fn children<'s>(&'s self, oid: &'s [u32]) -> impl Iterator<Item = (u32, usize)> + 's {
+        self.lookup()
+            .by_oid
+            .range(oid.to_vec()..)
+            .take_while(move |(o, _)| o.starts_with(oid))
+            .filter(move |(o, _)| o.len() == oid.len() + 1)
+            .map(|(o, &n)| (o[oid.len()], n))
+    }
+
+    /// Whether some node is below `oid`.
+    pub(super) fn has_children(&self, oid: &[u32]) -> bool {
+        use std::ops::Bound::{Excluded, Unbounded};
+        self.lookup()
+            .by_oid
+            .range((Excluded(oid.to_vec()), Unbounded))
+            .next()
+            .is_some_and(|(o, _)| o.starts_with(oid))
+    }
+
+    /// Every node's OID, in OID order.
+    pub fn oids(&self) -> impl Iterator<Item = &[u32]> {
+        self.lookup().by_oid.keys().map(Vec::as_slice)
+    }
+
+    /// The deepest node on `oid`'s path: how many arcs it has, and the node.
+    pub fn deepest(&self, oid: &[u32]) -> Option<(usize, usize)> {
+        (1..=oid.len())
+            .rev()
+            .find_map(|k| Some((k, *self.lookup().at_oid.get(&oid[..k])?)))
+    }
+
+    /// The columns of the conceptual table at `table` (its entry's readable columns, in OID
+    /// order): each column's last arc and name. `None` when `table` has no entry below it.
+    pub fn table_columns(&self, table: &[u32]) -> Option<Vec<(u32, String)>> {
+        let mut entry = table.to_vec();
+        entry.push(1);
+        self.lookup().by_oid.get(&entry)?;
+        let mut columns = Vec::new();
+        for (oid, &node) in self.lookup().by_oid.range(entry.clone()..) {
+            if !oid.starts_with(&entry) {
+                break;
+            }
+            let n = self.set.node(&self.resolved.nodes[node]);
+            let readable = !matches!(
+                n.access,
+                None | Some(Access::NotAccessible) | Some(Access::AccessibleForNotify)
+            );
+            if oid.len() == entry.len() + 1 && n.syntax.is_some() && readable {
+                columns.push((
+                    oid[entry.len()],
+                    self.set.name(&self.resolved.nodes[node]).to_string(),
+                ));
+            }
+        }
+        Some(columns)
+    }
+}
