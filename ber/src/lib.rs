@@ -13,6 +13,22 @@
 //! * [`SequenceOf`] is a SEQUENCE OF either borrowed from decoded input (framed when decoded,
 //!   each element decoded once as the iterator reaches it) or from a caller's slice (for
 //!   encoding).
+//!
+//! ```
+//! use snmp_ber::{Oid, OidBuf, Reader};
+//!
+//! // An INTEGER and an OBJECT IDENTIFIER, read in place: errors name their byte offset.
+//! let input = [0x02, 0x02, 0x01, 0x00, 0x06, 0x03, 0x2b, 0x06, 0x01];
+//! let mut r = Reader::new(&input);
+//! let contents = r.read_tlv(0x02, "INTEGER")?;
+//! assert_eq!(snmp_ber::int_i64(&r, contents)?, 256);
+//! let oid = Oid::from_ber(r.read_tlv(0x06, "OBJECT IDENTIFIER")?)?;
+//! assert_eq!(oid.to_string(), "1.3.6.1");
+//! r.finish()?;
+//! let owned: OidBuf = "1.3.6.1.2.1.1.3.0".parse()?;
+//! assert!(owned.as_oid().starts_with(&oid));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod any;
 mod bigint;

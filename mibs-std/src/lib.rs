@@ -19,6 +19,15 @@
 //! `inet_address_mib::InetAddressType`, `iana_if_type_mib::IanAifType`); the objects that use it
 //! refer to it.
 //!
+//! ```
+//! use snmp_mibs_std::if_mib;
+//!
+//! // The registry: an instance OID to its object and index.
+//! let (object, index) = snmp_mib::lookup(&if_mib::OBJECTS, &[1, 3, 6, 1, 2, 1, 2, 2, 1, 10, 3])
+//!     .expect("ifInOctets is in IF-MIB");
+//! assert_eq!((object.name, index), ("IF-MIB::ifInOctets", &[3][..]));
+//! ```
+//!
 //! Do not edit these files: change mibs/ or codegen/ and run `cargo run -p snmp-regen -- regen`.
 
 #[rustfmt::skip]

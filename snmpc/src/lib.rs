@@ -3,6 +3,19 @@
 //! the commands that ask an agent or send it notifications with net-snmp's arguments
 //! ([`agent`]), printing bindings as net-snmp's tools print them ([`mod@print`]), SET values by
 //! net-snmp's type letters ([`setvalue`]), and MIB modules for names ([`mibs`]).
+//!
+//! ```
+//! // A v2c GetRequest of ifInOctets.228, as `snmpc decode --json` shows it.
+//! let message = [
+//!     0x30, 0x29, 0x02, 0x01, 0x01, 0x04, 0x06, b'p', b'u', b'b', b'l', b'i', b'c', 0xa0, 0x1c,
+//!     0x02, 0x01, 0x01, 0x02, 0x01, 0x00, 0x02, 0x01, 0x00, 0x30, 0x11, 0x30, 0x0f, 0x06, 0x0b,
+//!     0x2b, 0x06, 0x01, 0x02, 0x01, 0x02, 0x02, 0x01, 0x0a, 0x81, 0x64, 0x05, 0x00,
+//! ];
+//! let view = snmpc::view::decode(&message).map_err(|f| f.error)?;
+//! assert_eq!(view["pdu"], "get");
+//! assert_eq!(view["varbinds"][0]["oid"], "1.3.6.1.2.1.2.2.1.10.228");
+//! # Ok::<(), String>(())
+//! ```
 
 pub mod agent;
 pub mod ask;

@@ -1,0 +1,186 @@
+//! DISPLAY-HINT formatting (RFC 2579 3.1): octet strings and integers.
+
+use super::*;
+
+/// Formats an octet string by an RFC 2579 octet-format DISPLAY-HINT, e.g. `1x:` for a MAC
+/// address, `255a` for text, `2d-1d-1d,1d:1d:1d.1d,1a1d:1d` for DateAndTime.
+pub fn format_octets(hint: &str, data: &[u8]) -> Result<String, MibError> {
+    format_octets_as(hint, data, false)
+}
+
+/// [`format_octets`] as net-snmp's tools print it: hexadecimal without leading zeros
+/// (`0:1b:21:3c:4d:5e`, their `%x`), and text (`a`, `t`) that holds a NUL octet as
+/// net-snmp's `sprint_realloc_asciistring` writes it: printable ASCII and white space kept
+/// (`\` and `"` escaped), every other octet a `.`.
+pub fn format_octets_net_snmp(hint: &str, data: &[u8]) -> Result<String, MibError> {
+    format_octets_as(hint, data, true)
+}
+
+/// net-snmp's text of octets that hold a NUL (see [`format_octets_net_snmp`]).
+fn ascii_or_dots(chunk: &[u8], out: &mut String) {
+    for &b in chunk {
+        match b {
+            b'\\' | b'"' => {
+                out.push('\\');
+                out.push(b as char);
+            }
+            0x20..=0x7e | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' => out.push(b as char),
+            _ => out.push('.'),
+        }
+    }
+}
+
+fn format_octets_as(hint: &str, data: &[u8], net_snmp: bool) -> Result<String, MibError> {
+    let specs = parse_octet_hint(hint)?;
+    let mut out = String::new();
+    let mut pos = 0;
+    let mut k = 0;
+    while pos < data.len() {
+        // The last specification repeats until the data is used up (RFC 2579 3.1).
+        let spec = &specs[k.min(specs.len() - 1)];
+        k += 1;
+        let repeat = if spec.star {
+            let r = data[pos] as usize;
+            pos += 1;
+            r
+        } else {
+            1
+        };
+        for r in 0..repeat {
+            let take = spec.len.min(data.len() - pos);
+            let chunk = &data[pos..pos + take];
+            pos += take;
+            match spec.format {
+                b'a' | b't' if net_snmp && chunk.contains(&0) => ascii_or_dots(chunk, &mut out),
+                b'a' | b't' => out.push_str(&String::from_utf8_lossy(chunk)),
+                _ => {
+                    let n = chunk
+                        .iter()
+                        .fold(0u128, |acc, &b| (acc << 8) | u128::from(b));
+                    let _ = match spec.format {
+                        b'x' if !net_snmp => write!(out, "{n:0width$x}", width = take * 2),
+                        b'x' => write!(out, "{n:x}"),
+                        b'o' => write!(out, "{n:o}"),
+                        _ => write!(out, "{n}"),
+                    };
+                }
+            }
+            let last_of_data = pos >= data.len();
+            if let Some(sep) = spec.separator {
+                let before_terminator = r + 1 == repeat && spec.terminator.is_some();
+                if !last_of_data && !before_terminator {
+                    out.push(sep);
+                }
+            }
+            if last_of_data {
+                break;
+            }
+        }
+        if let (Some(t), true) = (spec.terminator, pos < data.len()) {
+            out.push(t);
+        }
+    }
+    Ok(out)
+}
+
+struct OctetSpec {
+    star: bool,
+    len: usize,
+    format: u8,
+    separator: Option<char>,
+    terminator: Option<char>,
+}
+
+fn parse_octet_hint(hint: &str) -> Result<Vec<OctetSpec>, MibError> {
+    let bad = |position: usize, reason: &'static str| MibError::BadHint {
+        hint: hint.to_string(),
+        position,
+        reason,
+    };
+    let b = hint.as_bytes();
+    let mut i = 0;
+    let mut specs = Vec::new();
+    while i < b.len() {
+        let star = b[i] == b'*';
+        if star {
+            i += 1;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let len: usize = hint[start..i]
+            .parse()
+            .map_err(|_| bad(start, "a length (decimal digits)"))?;
+        if len == 0 {
+            // A zero length would consume nothing and never finish the data.
+            return Err(bad(start, "a length of at least 1"));
+        }
+        let format = *b
+            .get(i)
+            .ok_or_else(|| bad(i, "a format: d, x, o, a or t"))?;
+        if !matches!(format, b'd' | b'x' | b'o' | b'a' | b't') {
+            return Err(bad(i, "a format: d, x, o, a or t"));
+        }
+        if matches!(format, b'd' | b'x' | b'o') && len > 16 {
+            return Err(bad(start, "a numeric length of at most 16 octets"));
+        }
+        i += 1;
+        let is_sep = |c: u8| !c.is_ascii_digit() && c != b'*';
+        let mut separator = None;
+        let mut terminator = None;
+        if i < b.len() && is_sep(b[i]) {
+            separator = Some(b[i] as char);
+            i += 1;
+            if star && i < b.len() && is_sep(b[i]) {
+                terminator = Some(b[i] as char);
+                i += 1;
+            }
+        }
+        specs.push(OctetSpec {
+            star,
+            len,
+            format,
+            separator,
+            terminator,
+        });
+    }
+    if specs.is_empty() {
+        return Err(bad(0, "at least one octet-format specification"));
+    }
+    Ok(specs)
+}
+
+/// Formats an integer by an RFC 2579 integer-format DISPLAY-HINT: `d`, `d-N` (N implied
+/// decimal places), `x`, `o` or `b`.
+pub fn format_integer(hint: &str, v: i64) -> Result<String, MibError> {
+    let bad = |position: usize, reason: &'static str| MibError::BadHint {
+        hint: hint.to_string(),
+        position,
+        reason,
+    };
+    Ok(match hint.as_bytes() {
+        [b'x'] => format!("{v:x}"),
+        [b'o'] => format!("{v:o}"),
+        [b'b'] => format!("{v:b}"),
+        [b'd'] => v.to_string(),
+        [b'd', b'-', ..] => {
+            let places: usize = hint[2..]
+                .parse()
+                .map_err(|_| bad(2, "decimal places after `d-`"))?;
+            if places > 18 {
+                return Err(bad(2, "at most 18 decimal places"));
+            }
+            let digits = v.unsigned_abs().to_string();
+            let digits = format!("{digits:0>width$}", width = places + 1);
+            let (int, frac) = digits.split_at(digits.len() - places);
+            let sign = if v < 0 { "-" } else { "" };
+            if places == 0 {
+                format!("{sign}{int}")
+            } else {
+                format!("{sign}{int}.{frac}")
+            }
+        }
+        _ => return Err(bad(0, "d, d-N, x, o or b")),
+    })
+}
