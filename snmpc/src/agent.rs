@@ -16,7 +16,6 @@ use snmp_ber::OidBuf;
 use snmp_client::{ClientError, Session, Subtree, VarBind, WalkEnd, WalkWith};
 
 use crate::ask::{self, AgentOpts, AppOpts, WalkLimits};
-use crate::miblist::MibChoice;
 use crate::mibs::Mibs;
 use crate::print::{Output, Printer};
 use crate::setvalue;
@@ -126,12 +125,12 @@ impl Agent {
         adjust: impl FnOnce(&mut snmp_client::Options),
     ) -> Result<Agent, ExitCode> {
         let refuse = crate::usage::refuse_option;
-        let mut output = Output::parse(&opts.output.concat()).map_err(refuse)?;
+        let mut output = Output::parse(&opts.mibs.output.concat()).map_err(refuse)?;
         let input = ask::Input::parse(&opts.input).map_err(refuse)?;
         opts.security_words().map_err(refuse)?;
         output.json = opts.json;
         output.no_hints = input.no_hints;
-        let choice = MibChoice::new(&opts.mib_dirs, opts.mib_modules.as_deref());
+        let choice = opts.mibs.choice();
         let named = crate::miblist::modules_named(args);
         let loaded = Mibs::load_chosen(&choice, &named, &Default::default());
         let loaded = loaded.map_err(bad_arguments)?;

@@ -44,29 +44,9 @@ pub struct AgentOpts {
     /// How many times a request is sent again.
     #[arg(short = 'r', long, default_value_t = 2, allow_hyphen_values = true)]
     pub retries: u32,
-    /// The MIB path, as net-snmp's `-M` (`:`-separated; `+DIR` after the path `MIBDIRS`,
-    /// snmp.conf's `mibdirs` or net-snmp's directories give, `-DIR` before it; repeat to add).
-    /// The standard modules are built in, as a last directory.
-    #[arg(
-        short = 'M',
-        long = "mib-dir",
-        value_name = "DIR",
-        allow_hyphen_values = true
-    )]
-    pub mib_dirs: Vec<std::path::PathBuf>,
-    /// The MIB list, as net-snmp's `-m` (`:`-separated; `ALL` every module on the path; `+`
-    /// or `-` before it: after or before net-snmp's default list). Else `MIBS`, snmp.conf's
-    /// `mibs`, the default list. Only these modules, those a `MODULE::name` names and what
-    /// they import are read; an OID none of them defines prints as numbers, as net-snmp's.
-    #[arg(short = 'm', value_name = "MODULES", allow_hyphen_values = true)]
-    pub mib_modules: Option<String>,
-    /// Output options, as net-snmp's `-O` (repeat it, or give several letters at once): `n`
-    /// numeric OIDs, `f` full names, `s` last names only, `q` name and value only, `Q` no
-    /// type, `v` the value alone, `t` TimeTicks as a number, `e` enumerations as numbers, `U`
-    /// no units, `x` strings in hex, `a` strings as text (default: `SNMPv2-MIB::sysDescr.0 =
-    /// STRING: ...`).
-    #[arg(short = 'O', value_name = "FLAGS", action = clap::ArgAction::Append)]
-    pub output: Vec<String>,
+    /// `-M`, `-m`, `-O`.
+    #[command(flatten)]
+    pub mibs: crate::miblist::MibOptions,
     /// One JSON object a binding, a line each: `oid`, `type` and `value` as `snmpc decode
     /// --json` shows them, plus `name` and `text` (the value as printed under `-O`).
     #[arg(long)]
@@ -422,8 +402,7 @@ impl std::fmt::Debug for AgentOpts {
             .field("engine_id", &self.engine_id)
             .field("timeout", &self.timeout)
             .field("retries", &self.retries)
-            .field("mib_dirs", &self.mib_dirs)
-            .field("output", &self.output)
+            .field("mibs", &self.mibs)
             .field("json", &self.json)
             .finish()
     }
@@ -522,7 +501,7 @@ impl AgentOpts {
 
     /// Whether OIDs are printed as numbers (`-On`).
     pub fn numeric(&self) -> bool {
-        self.output.iter().any(|o| o.contains('n'))
+        self.mibs.output.iter().any(|o| o.contains('n'))
     }
 
     /// `-l`, `-a` and `-x` checked for names net-snmp's tools know: their words for one

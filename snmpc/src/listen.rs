@@ -69,20 +69,9 @@ pub struct ListenOpts {
     /// (`%B` the sender, `%v` the bindings, ...; see snmptrapd(8)), for every version.
     #[arg(short = 'F', long = "format", value_name = "FORMAT")]
     pub format: Option<String>,
-    /// MIB directories, as for `get`.
-    #[arg(
-        short = 'M',
-        long = "mib-dir",
-        value_name = "DIR",
-        allow_hyphen_values = true
-    )]
-    pub mib_dirs: Vec<std::path::PathBuf>,
-    /// The MIB list, as for `get` (snmptrapd's `-m`).
-    #[arg(short = 'm', value_name = "MODULES", allow_hyphen_values = true)]
-    pub mib_modules: Option<String>,
-    /// Output options, as for `get` (`-On`, `-Os`, ...).
-    #[arg(short = 'O', value_name = "FLAGS", action = clap::ArgAction::Append)]
-    pub output: Vec<String>,
+    /// `-M`, `-m`, `-O`, as for `get`.
+    #[command(flatten)]
+    pub mibs: crate::miblist::MibOptions,
     /// A line of snmptrapd.conf given on the command line (snmptrapd's
     /// `--disableAuthorization=yes`, `--authCommunity="log public"`: any `--TOKEN=VALUE` that
     /// is not one of these options is taken as `TOKEN VALUE`), after the files'.
@@ -431,7 +420,7 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         ExitCode::from(2)
     };
     // snmptrapd prints each binding's name whatever -Ov says.
-    let output = match Output::parse(&opts.output.concat()) {
+    let output = match Output::parse(&opts.mibs.output.concat()) {
         Ok(o) => Output {
             value_only: false,
             ..o
@@ -449,7 +438,7 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         Ok(l) => l,
         Err(e) => return bad(e),
     };
-    let choice = crate::miblist::MibChoice::new(&opts.mib_dirs, opts.mib_modules.as_deref());
+    let choice = opts.mibs.choice();
     let mibs = match Mibs::load_chosen(&choice, &[], &Default::default()) {
         Ok(m) => m,
         Err(e) => return bad(e),

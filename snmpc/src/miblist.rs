@@ -41,6 +41,43 @@ fn against(value: &str, base: &str) -> String {
     }
 }
 
+/// net-snmp's MIB options, one group every command that reads MIBs flattens into its own:
+/// where modules are looked for (`-M`), which are read (`-m`) and how names and values are
+/// printed (`-O`).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct MibOptions {
+    /// The MIB path, as net-snmp's `-M` (`:`-separated; `+DIR` after the path `MIBDIRS`,
+    /// snmp.conf's `mibdirs` or net-snmp's directories give, `-DIR` before it; repeat to add).
+    /// The standard modules are built in, as a last directory.
+    #[arg(
+        short = 'M',
+        long = "mib-dir",
+        value_name = "DIR",
+        allow_hyphen_values = true
+    )]
+    pub mib_dirs: Vec<PathBuf>,
+    /// The MIB list, as net-snmp's `-m` (`:`-separated; `ALL` every module on the path; `+`
+    /// or `-` before it: after or before net-snmp's default list). Else `MIBS`, snmp.conf's
+    /// `mibs`, the default list. Only these modules, those a `MODULE::name` names and what
+    /// they import are read; an OID none of them defines prints as numbers, as net-snmp's.
+    #[arg(short = 'm', value_name = "MODULES", allow_hyphen_values = true)]
+    pub mib_modules: Option<String>,
+    /// Output options, as net-snmp's `-O` (repeat it, or give several letters at once): `n`
+    /// numeric OIDs, `f` full names, `s` last names only, `S` `MODULE::name`, `q` name and
+    /// value only, `Q` no type, `v` the value alone, `t` TimeTicks as a number, `e`
+    /// enumerations as numbers, `U` no units, `x` strings in hex, `a` strings as text
+    /// (default: `SNMPv2-MIB::sysDescr.0 = STRING: ...`).
+    #[arg(short = 'O', value_name = "FLAGS", action = clap::ArgAction::Append)]
+    pub output: Vec<String>,
+}
+
+impl MibOptions {
+    /// The modules these options choose ([`MibChoice::new`]).
+    pub fn choice(&self) -> MibChoice {
+        MibChoice::new(&self.mib_dirs, self.mib_modules.as_deref())
+    }
+}
+
 /// The MIB path and list a tool reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MibChoice {
