@@ -117,32 +117,61 @@ const BUILT_IN_TYPES: &[(&str, u32)] = &[
 
 /// Parses and resolves `files` into the IR. Diagnostics name file:line:column.
 pub fn resolve(files: &[SourceFile], options: &ResolveOptions<'_>) -> Result<Ir, Diagnostics> {
+    resolve_parsed(parse(files)?, options)
+}
+
+/// The parser's output, the resolver's input: every module of `files` as its syntax tree, with
+/// the file it came from.
+pub struct Parsed<'f> {
+    files: &'f [SourceFile],
+    modules: Vec<(usize, crate::asn1::ast::Module)>,
+}
+
+impl Parsed<'_> {
+    /// The modules parsed, in file order.
+    pub fn modules(&self) -> impl Iterator<Item = &crate::asn1::ast::Module> {
+        self.modules.iter().map(|(_, m)| m)
+    }
+}
+
+/// Parses every module of `files` (snmp-smi's nom parser); every file that does not parse is a
+/// diagnostic.
+pub fn parse(files: &[SourceFile]) -> Result<Parsed<'_>, Diagnostics> {
+    let mut modules = Vec::new();
+    let mut errors = Vec::new();
+    for (fi, f) in files.iter().enumerate() {
+        match crate::asn1::parse::parse_modules(&f.text) {
+            Ok(ms) => modules.extend(ms.into_iter().map(|m| (fi, m))),
+            Err((off, msg)) => errors.push(Diagnostic::at(&f.name, &f.text, off, msg)),
+        }
+    }
+    match errors.is_empty() {
+        true => Ok(Parsed { files, modules }),
+        false => Err(Diagnostics(errors)),
+    }
+}
+
+/// Resolves parsed modules ([`parse`]) into the IR: imports, references, effective tags,
+/// constraints, registries.
+pub fn resolve_parsed(parsed: Parsed<'_>, options: &ResolveOptions<'_>) -> Result<Ir, Diagnostics> {
     let ResolveOptions {
         open_types,
         der_modules,
         registries,
     } = *options;
-    let mut mods = Vec::new();
-    let mut errors = Vec::new();
-    for (fi, f) in files.iter().enumerate() {
-        match crate::asn1::parse::parse_modules(&f.text) {
-            Ok(ms) => mods.extend(ms.into_iter().map(|ast| {
-                ModInfo {
-                    imports: ast
-                        .imports
-                        .iter()
-                        .flat_map(|imp| imp.symbols.iter().map(|s| (s.0.clone(), imp.from.clone())))
-                        .collect(),
-                    ast,
-                    file: fi,
-                }
-            })),
-            Err((off, msg)) => errors.push(Diagnostic::at(&f.name, &f.text, off, msg)),
-        }
-    }
-    if !errors.is_empty() {
-        return Err(Diagnostics(errors));
-    }
+    let Parsed { files, modules } = parsed;
+    let mods = modules
+        .into_iter()
+        .map(|(file, ast)| ModInfo {
+            imports: ast
+                .imports
+                .iter()
+                .flat_map(|imp| imp.symbols.iter().map(|s| (s.0.clone(), imp.from.clone())))
+                .collect(),
+            ast,
+            file,
+        })
+        .collect();
     let mut r = Resolver {
         files,
         by_name: HashMap::new(),
