@@ -105,8 +105,9 @@ impl WalkIter<'_, AsyncSession> {
     }
 }
 
-/// The calls both drivers offer, each running one [`Request`].
-macro_rules! requests {
+/// What both drivers offer besides requests: the wire tap, the addresses, the engine, the
+/// counters.
+macro_rules! session_state {
     ($($async:ident $await:tt)?) => {
         /// Calls `tap` with every datagram this session sends or receives, as it crosses the
         /// socket (net-snmp's `-d` prints them so).
@@ -125,6 +126,34 @@ macro_rules! requests {
             tapped(&mut self.tap, direction, peer, local, datagram);
         }
 
+        /// This engine's snmpEngineID and boots, for the SNMPv3 traps it sends (see
+        /// [`Exchange::set_local_engine`]).
+        pub fn set_local_engine(&mut self, id: &[u8], boots: u32) {
+            self.exchange.set_local_engine(id, boots, Instant::now());
+        }
+
+        /// The engine of a v3 agent, once discovered.
+        pub fn engine(&self) -> Option<&Engine> {
+            self.exchange.engine()
+        }
+
+        /// Uses `engine` (kept from an earlier session, say) instead of discovering it; the
+        /// user's keys are localised to it. Without effect under SNMPv1 and SNMPv2c.
+        pub fn set_engine(&mut self, engine: Engine) {
+            self.exchange.set_engine(engine);
+        }
+
+        /// The counters: datagrams sent, answers accepted, datagrams discarded and why.
+        pub fn stats(&self) -> &Stats {
+            self.exchange.stats()
+        }
+    };
+}
+
+/// The requests both drivers offer, each running one [`Request`] (`$async $await`: the
+/// driver's).
+macro_rules! requests {
+    ($($async:ident $await:tt)?) => {
         /// GET of `oids`.
         pub $($async)? fn get(&mut self, oids: &[OidBuf]) -> Result<Vec<VarBind>, ClientError> {
             self.run(Request::get(oids))$(.$await)?
@@ -159,6 +188,41 @@ macro_rules! requests {
             self.run(Request::get_bulk(non_repeaters, max_repetitions, oids))$(.$await)?
         }
 
+        /// SET of `bindings`: the agent's answer (the bindings as set), or its error-status.
+        pub $($async)? fn set(&mut self, bindings: &[(OidBuf, Value)]) -> Result<Vec<VarBind>, ClientError> {
+            self.run(Request::set(bindings))$(.$await)?
+        }
+
+        /// GET of the scalar `object` (a constant the MIB compiler generated, such as
+        /// `snmp_mibs_std::snmpv2_mib::SYS_UP_TIME`) at instance `.0`, decoded by its generated
+        /// function (`snmpv2_mib::scalars::sys_up_time`): `None` when the agent has no such
+        /// object (noSuchObject, noSuchInstance), an error when the value does not fit it.
+        pub $($async)? fn get_scalar<T>(
+            &mut self,
+            object: &Object,
+            decode: fn(&VarBindValue<'_>) -> Result<Option<T>, MibError>,
+        ) -> Result<Option<T>, ClientError> {
+            let mut arcs = object.oid.to_vec();
+            arcs.push(0);
+            let oid = OidBuf::from_arcs(&arcs).map_err(|_| {
+                ClientError::Table(MibError::OutOfRange {
+                    object: object.name,
+                    found: format!("{arcs:?}"),
+                    allowed: "an object identifier",
+                })
+            })?;
+            let answer = self.run(Request::get(std::slice::from_ref(&oid)))$(.$await)??;
+            match answer.first() {
+                Some(vb) => Ok(decode(&vb.value.as_wire()?)?),
+                None => Err(ClientError::NoBindings(oid)),
+            }
+        }
+    };
+}
+
+/// The notifications both drivers send: traps, and informs (answered, as requests are).
+macro_rules! notifications {
+    ($($async:ident $await:tt)?) => {
         /// An InformRequest of the SNMPv2 notification `trap_oid` (RFC 3416 4.2.7): sysUpTime.0
         /// (`uptime`, hundredths of a second) and snmpTrapOID.0, then `bindings`; the receiver's
         /// Response (its bindings echoed), retried and timed out as requests are. SNMPv2c and
@@ -238,12 +302,12 @@ macro_rules! requests {
             sent?;
             Ok(())
         }
+    };
+}
 
-        /// SET of `bindings`: the agent's answer (the bindings as set), or its error-status.
-        pub $($async)? fn set(&mut self, bindings: &[(OidBuf, Value)]) -> Result<Vec<VarBind>, ClientError> {
-            self.run(Request::set(bindings))$(.$await)?
-        }
-
+/// The walks both drivers offer, each one [`Walk`] driven request by request.
+macro_rules! walks {
+    ($($async:ident $await:tt)?) => {
         /// Walks the subtree under `root` by GETBULK (GETNEXT under SNMPv1), calling `each`
         /// for every binding inside it in order; the number of requests made. Stops at the
         /// end of the subtree or of the MIB view. An error cuts the walk short: the agent
@@ -274,31 +338,6 @@ macro_rules! requests {
                 session: self,
                 walk,
                 pending: std::collections::VecDeque::new(),
-            }
-        }
-
-        /// GET of the scalar `object` (a constant the MIB compiler generated, such as
-        /// `snmp_mibs_std::snmpv2_mib::SYS_UP_TIME`) at instance `.0`, decoded by its generated
-        /// function (`snmpv2_mib::scalars::sys_up_time`): `None` when the agent has no such
-        /// object (noSuchObject, noSuchInstance), an error when the value does not fit it.
-        pub $($async)? fn get_scalar<T>(
-            &mut self,
-            object: &Object,
-            decode: fn(&VarBindValue<'_>) -> Result<Option<T>, MibError>,
-        ) -> Result<Option<T>, ClientError> {
-            let mut arcs = object.oid.to_vec();
-            arcs.push(0);
-            let oid = OidBuf::from_arcs(&arcs).map_err(|_| {
-                ClientError::Table(MibError::OutOfRange {
-                    object: object.name,
-                    found: format!("{arcs:?}"),
-                    allowed: "an object identifier",
-                })
-            })?;
-            let answer = self.run(Request::get(std::slice::from_ref(&oid)))$(.$await)??;
-            match answer.first() {
-                Some(vb) => Ok(decode(&vb.value.as_wire()?)?),
-                None => Err(ClientError::NoBindings(oid)),
             }
         }
 
@@ -345,28 +384,6 @@ macro_rules! requests {
                 }
             }
             Ok(rows)
-        }
-
-        /// This engine's snmpEngineID and boots, for the SNMPv3 traps it sends (see
-        /// [`Exchange::set_local_engine`]).
-        pub fn set_local_engine(&mut self, id: &[u8], boots: u32) {
-            self.exchange.set_local_engine(id, boots, Instant::now());
-        }
-
-        /// The engine of a v3 agent, once discovered.
-        pub fn engine(&self) -> Option<&Engine> {
-            self.exchange.engine()
-        }
-
-        /// Uses `engine` (kept from an earlier session, say) instead of discovering it; the
-        /// user's keys are localised to it. Without effect under SNMPv1 and SNMPv2c.
-        pub fn set_engine(&mut self, engine: Engine) {
-            self.exchange.set_engine(engine);
-        }
-
-        /// The counters: datagrams sent, answers accepted, datagrams discarded and why.
-        pub fn stats(&self) -> &Stats {
-            self.exchange.stats()
         }
     };
 }
@@ -427,7 +444,10 @@ impl Session {
         }
     }
 
+    session_state!();
     requests!();
+    notifications!();
+    walks!();
 
     /// Runs `request` to its result: the core's datagrams sent, every datagram received
     /// handed to it, its deadlines kept.
@@ -526,7 +546,10 @@ impl AsyncSession {
         })
     }
 
+    session_state!(async await);
     requests!(async await);
+    notifications!(async await);
+    walks!(async await);
 
     /// Runs `request` to its result (see [`Session`]'s).
     async fn run(&mut self, request: Request) -> Result<Vec<VarBind>, ClientError> {
