@@ -2,9 +2,9 @@
 //! typed bindings.
 //!
 //! ASN.1: parse (nom, snmp-smi's `asn1::parse`) → resolve (imports, references, effective
-//! tags, constraints) → IR → emit (quote, prettyplease). MIBs: snmp-smi's front-end up to the
-//! MIB IR ([`mib`]), then this crate's emitter. The generated code calls the `snmp-ber` runtime
-//! (and `snmp-mib` for MIB bindings) and nothing else.
+//! tags, constraints) → IR → emit (quote, prettyplease). MIBs: the `snmp_smi` crate's
+//! front-end up to the MIB IR, then this crate's emitter. The generated code calls the
+//! `snmp-ber` runtime (and `snmp-mib` for MIB bindings) and nothing else.
 //!
 //! Use it from `build.rs` through [`Builder`]:
 //!
@@ -45,9 +45,13 @@
 //! project's own bindings under `generated/` are written by the `snmp-regen` tool
 //! (`cargo run -p snmp-regen -- regen`), which has the command line.
 
+// The pipelines' stages are public for the workspace's own tests and tools (regen, the MIB
+// corpus test), not for users: a build script needs `Builder` and what it returns; the MIB
+// front-end is documented where it lives, in snmp-smi.
 #[doc(hidden)]
 pub mod asn1;
 pub use snmp_smi::{diag, standard};
+#[doc(hidden)]
 pub mod mib;
 #[doc(hidden)]
 pub use snmp_smi::naming;
