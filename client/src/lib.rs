@@ -64,8 +64,7 @@ pub mod outgoing;
 pub mod poll;
 mod read_timeout;
 mod request;
-/// The agent side: answers GET, GETNEXT and GETBULK from a view of bindings (what `snmpc
-/// simulate` serves), with the feature `agent`.
+// The agent side (what `snmpc simulate` serves), with the feature `agent`.
 #[cfg(feature = "agent")]
 pub mod respond;
 pub mod session;

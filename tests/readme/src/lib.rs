@@ -2,6 +2,8 @@
 //! readme-examples --doc`): each compiles, and runs unless marked `no_run` (it needs an agent,
 //! or is a build script).
 #![doc = include_str!("../../../README.md")]
+// The build scripts in the documents are written as a user writes them, `fn main` and all.
+#![allow(clippy::needless_doctest_main)]
 
 macro_rules! guides {
     ($($module:ident: $file:literal),* $(,)?) => {
