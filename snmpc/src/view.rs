@@ -180,11 +180,7 @@ fn v2_bindings(
     list: &snmpv2_pdu::VarBindList<'_>,
     sink: Sink<'_>,
 ) -> Result<(), DecodeError> {
-    out.insert("varbinds".into(), Value::Array(Vec::new()));
-    for vb in list.0.iter() {
-        sink(v2_binding(&vb?));
-    }
-    Ok(())
+    each_binding(out, list.0.iter(), v2_binding, sink)
 }
 
 /// The bindings of a v1 PDU or trap to `sink`, as [`v2_bindings`] does.
@@ -193,9 +189,19 @@ fn v1_bindings(
     list: &rfc1157_snmp::VarBindList<'_>,
     sink: Sink<'_>,
 ) -> Result<(), DecodeError> {
+    each_binding(out, list.0.iter(), v1_binding, sink)
+}
+
+/// Each of `items` viewed by `view` to `sink`, an empty `varbinds` in `out` keeping their place.
+fn each_binding<T>(
+    out: &mut Map<String, Value>,
+    items: impl Iterator<Item = Result<T, DecodeError>>,
+    view: fn(&T) -> Value,
+    sink: Sink<'_>,
+) -> Result<(), DecodeError> {
     out.insert("varbinds".into(), Value::Array(Vec::new()));
-    for vb in list.0.iter() {
-        sink(v1_binding(&vb?));
+    for vb in items {
+        sink(view(&vb?));
     }
     Ok(())
 }
