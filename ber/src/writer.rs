@@ -16,6 +16,19 @@ use crate::{Encode, EncodeError};
 /// `pos <= buf.len()` always: it starts at `buf.len()` and every write moves it back, by
 /// no more than it is (a checked subtraction, or a test of the room before); the hot paths
 /// read it through `Writer::end`, which tells the compiler so.
+///
+/// ```
+/// use snmp_ber::Writer;
+///
+/// // SEQUENCE { INTEGER 5, OCTET STRING "ab" }, written back to front: contents, then headers.
+/// let mut buf = [0u8; 16];
+/// let mut w = Writer::new(&mut buf);
+/// w.put_tlv(0x04, b"ab")?;
+/// w.put_tlv(0x02, &[5])?;
+/// w.put_header(0x30, 7)?;
+/// assert_eq!(w.written(), [0x30, 0x07, 0x02, 0x01, 0x05, 0x04, 0x02, b'a', b'b']);
+/// # Ok::<(), snmp_ber::EncodeError>(())
+/// ```
 #[derive(Debug)]
 pub struct Writer<'b> {
     buf: &'b mut [MaybeUninit<u8>],

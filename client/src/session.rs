@@ -390,6 +390,24 @@ macro_rules! walks {
 
 /// A synchronous session with one agent, over a `std` UDP socket of its own or a TCP
 /// connection ([`Session::connect_tcp`]).
+///
+/// ```no_run
+/// use snmp_client::usm::{AuthProtocol, PrivProtocol};
+/// use snmp_client::{Credentials, Options, Session, UsmUser};
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let user = UsmUser::new(
+///     "admin",
+///     Some((AuthProtocol::Sha256, b"authpassword")),
+///     Some((PrivProtocol::Aes128, b"privpassword")),
+/// )?;
+/// let mut s = Session::new("127.0.0.1:161".parse()?, Credentials::Usm(user), Options::default())?;
+/// for vb in s.get(&["1.3.6.1.2.1.1.5.0".parse()?])? {
+///     println!("{} = {:?}", vb.oid, vb.value);
+/// }
+/// # Ok(())
+/// # }
+/// ```
 pub struct Session {
     exchange: Exchange,
     sock: Transport,
@@ -511,6 +529,19 @@ impl Session {
 
 /// An asynchronous session with one agent, over a tokio UDP socket: the same requests,
 /// matching, retries and USM handling as [`Session`], by the same core.
+///
+/// ```no_run
+/// use snmp_client::{AsyncSession, Credentials, Options};
+///
+/// # async fn poll() -> Result<(), Box<dyn std::error::Error>> {
+/// let public = Credentials::V2c(b"public".to_vec());
+/// let mut s = AsyncSession::new("127.0.0.1:161".parse()?, public, Options::default()).await?;
+/// let mut walked = 0;
+/// s.walk(&"1.3.6.1.2.1.1".parse()?, |_| walked += 1).await?;
+/// println!("{walked} bindings in the system group; {:?}", s.stats());
+/// # Ok(())
+/// # }
+/// ```
 #[cfg(feature = "tokio")]
 pub struct AsyncSession {
     exchange: Exchange,

@@ -45,6 +45,20 @@ fn unsent(to: SocketAddr, e: &io::Error) {
 }
 
 /// A [`Listener`] on a std UDP socket.
+///
+/// ```no_run
+/// use snmp_client::listen::{Listener, Receiver};
+///
+/// # fn main() -> std::io::Result<()> {
+/// // Traps and informs of community `public` (no SNMPv3 users), on port 162.
+/// let listener = Listener::new(vec![b"public".to_vec()], Vec::new());
+/// let mut receiver = Receiver::bind("0.0.0.0:162", listener)?;
+/// loop {
+///     let n = receiver.recv()?; // an inform is answered before it is handed over
+///     println!("{n:?}");
+/// }
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct Receiver {
     socket: UdpSocket,

@@ -145,6 +145,20 @@ pub struct MibSet {
 impl MibSet {
     /// Reads every regular file of every directory (not recursively), in name order, and parses
     /// the modules in them. The first module of a name wins; later ones are reported.
+    ///
+    /// ```no_run
+    /// use std::collections::HashSet;
+    /// use snmp_smi::mib::{resolve, MibSet};
+    ///
+    /// # fn main() -> std::io::Result<()> {
+    /// let set = MibSet::load(&["/usr/share/snmp/mibs".into()])?;
+    /// let resolved = resolve(&set, &["IF-MIB".into()], &HashSet::new());
+    /// for report in resolved.reports.iter().filter(|r| !r.ok()) {
+    ///     report.errors.iter().for_each(|e| eprintln!("{e}"));
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn load(dirs: &[PathBuf]) -> std::io::Result<MibSet> {
         Self::load_with_progress(dirs, &mut |_, _| {})
     }
