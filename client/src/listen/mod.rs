@@ -23,7 +23,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Instant;
 
-use snmp_ber::{Decode, Encode, OidBuf};
+use snmp_ber::{Encode, OidBuf, Rules};
 use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
 use snmp_messages::rfc1157_snmp as v1;
 use snmp_messages::snmpv2_pdu::{Pdu, Pdus, ResponsePdu};
@@ -31,7 +31,7 @@ use snmp_messages::snmpv3_message_syntax::ScopedPdu;
 
 use crate::authoritative::{counters, LocalEngine};
 use crate::config::UsmUser;
-use crate::incoming::{flags, Incoming};
+use crate::incoming::{decode_under, flags, Incoming};
 use crate::notify::{V1Trap, SNMP_TRAP_OID, SYS_UP_TIME};
 use crate::request::Peer;
 use crate::value::{Value, VarBind};
@@ -143,6 +143,8 @@ pub struct Listener {
     engine: Option<LocalEngine>,
     received: u64,
     notifications: u64,
+    /// Of the notifications, those read only with real agents' relaxations.
+    relaxed: u64,
     dropped: BTreeMap<Dropped, u64>,
 }
 
@@ -217,18 +219,23 @@ impl Listener {
             bindings = tracing::field::Empty,
         );
         let _entered = span.enter();
-        let handled = match version {
-            Some(0) => self.v1(source, bytes),
-            Some(1) => self.v2c(source, bytes),
-            Some(3) => match self.discovery(bytes, now) {
-                Some(report) => {
-                    span.record("pdu", "discovery");
-                    return Handled::Discovery(report);
-                }
-                None => self.v3(source, bytes, now),
-            },
-            _ => Err(Dropped::Malformed),
-        };
+        if version == Some(3) {
+            if let Some(report) = self.discovery(bytes, now) {
+                span.record("pdu", "discovery");
+                return Handled::Discovery(report);
+            }
+        }
+        // Read under BER; what does not decode so, once more with real agents' relaxations
+        // (an unsigned value whose leading zero octet the agent left out), counted.
+        let mut handled = self.read(version, source, bytes, now, Rules::Ber);
+        if matches!(handled, Err(Dropped::Malformed)) {
+            let relaxed = self.read(version, source, bytes, now, Rules::BerLenient);
+            if relaxed.is_ok() {
+                self.relaxed += 1;
+                tracing::debug!("notification read with relaxations (an unsigned value unpadded)");
+                handled = relaxed;
+            }
+        }
         match handled {
             Ok((n, reply)) => {
                 span.record("pdu", if n.inform { "inform" } else { "trap" });
@@ -242,6 +249,29 @@ impl Listener {
                 Handled::Dropped(why)
             }
         }
+    }
+
+    /// What `bytes` of `version` hold, read under `rules`.
+    fn read(
+        &mut self,
+        version: Option<i64>,
+        source: SocketAddr,
+        bytes: &[u8],
+        now: Instant,
+        rules: Rules,
+    ) -> Result<(Notification, Option<Vec<u8>>), Dropped> {
+        match version {
+            Some(0) => self.v1(source, bytes, rules),
+            Some(1) => self.v2c(source, bytes, rules),
+            Some(3) => self.v3(source, bytes, now, rules),
+            _ => Err(Dropped::Malformed),
+        }
+    }
+
+    /// Notifications read only with real agents' relaxations (an unsigned value whose leading
+    /// zero octet the agent left out: `snmp_ber::Rules::BerLenient`), of those taken.
+    pub fn relaxed(&self) -> u64 {
+        self.relaxed
     }
 
     /// The user `name` when `engine` sends, with its keys localized to `engine` (cached).
@@ -288,8 +318,9 @@ impl Listener {
         &self,
         source: SocketAddr,
         bytes: &[u8],
+        rules: Rules,
     ) -> Result<(Notification, Option<Vec<u8>>), Dropped> {
-        let m = v1::Message::from_ber(bytes).map_err(|_| Dropped::Malformed)?;
+        let m: v1::Message = decode_under(bytes, rules).map_err(|_| Dropped::Malformed)?;
         let v1::Pdus::Trap(t) = m.data else {
             return Err(Dropped::NotANotification);
         };
@@ -339,8 +370,9 @@ impl Listener {
         &self,
         source: SocketAddr,
         bytes: &[u8],
+        rules: Rules,
     ) -> Result<(Notification, Option<Vec<u8>>), Dropped> {
-        let m = Message::from_ber(bytes).map_err(|_| Dropped::Malformed)?;
+        let m: Message = decode_under(bytes, rules).map_err(|_| Dropped::Malformed)?;
         if m.version != MessageVersion::VERSION {
             return Err(Dropped::Malformed);
         }
@@ -381,8 +413,9 @@ impl Listener {
         source: SocketAddr,
         bytes: &[u8],
         now: Instant,
+        rules: Rules,
     ) -> Result<(Notification, Option<Vec<u8>>), Dropped> {
-        let m = Incoming::parse(bytes).map_err(|_| Dropped::Malformed)?;
+        let m = Incoming::parse_under(bytes, rules).map_err(|_| Dropped::Malformed)?;
         let name = m.usm.msg_user_name;
         // Keys localized to the message's authoritative engine: a trap's sender, or this
         // engine for an inform.
@@ -397,7 +430,7 @@ impl Listener {
         let octets = m
             .scoped_pdu_octets(peer.privacy.as_ref().map(|(p, k)| (*p, k)))
             .map_err(|_| Dropped::DecryptionError)?;
-        let scoped = ScopedPdu::from_ber(&octets).map_err(|_| Dropped::Malformed)?;
+        let scoped: ScopedPdu = decode_under(&octets, rules).map_err(|_| Dropped::Malformed)?;
         let (pdu, inform) = notification_pdu(&scoped.data)?;
         let bindings =
             VarBind::list_from_wire(&pdu.variable_bindings).map_err(|_| Dropped::Malformed)?;
@@ -496,6 +529,7 @@ mod tests {
     use super::*;
     use crate::notify::{v1_trap, v2_bindings, v2c_trap};
     use crate::request::{self, Request};
+    use snmp_ber::Decode;
 
     fn oid(s: &str) -> OidBuf {
         s.parse().unwrap()
@@ -649,5 +683,45 @@ mod engine_tests {
         let (received, notifications, dropped) = only_a.counters();
         assert_eq!((received, notifications), (4, 0));
         assert_eq!(dropped.get(&Dropped::Overflow), Some(&3));
+    }
+
+    #[test]
+    fn a_trap_with_an_unpadded_counter_is_taken_and_counted_as_relaxed() {
+        // A v2c trap whose binding is a Counter32 of 4294967295 without its leading zero
+        // (41 04 ff ff ff ff), as some agents send it and net-snmp's snmptrapd takes it.
+        let tlv = |tag: u8, c: &[u8]| [&[tag, c.len() as u8][..], c].concat();
+        let binding = |oid: &[u8], value: Vec<u8>| tlv(0x30, &[tlv(0x06, oid), value].concat());
+        let list = [
+            binding(&[0x2b, 6, 1, 2, 1, 1, 3, 0], tlv(0x43, &[5])),
+            binding(
+                &[0x2b, 6, 1, 6, 3, 1, 1, 4, 1, 0],
+                tlv(0x06, &[0x2b, 6, 1, 4, 1, 1]),
+            ),
+            binding(&[0x2b, 6, 1, 4, 1, 1, 1], tlv(0x41, &[0xff; 4])),
+        ]
+        .concat();
+        let pdu = [
+            tlv(0x02, &[7]),
+            tlv(0x02, &[0]),
+            tlv(0x02, &[0]),
+            tlv(0x30, &list),
+        ]
+        .concat();
+        let message = tlv(
+            0x30,
+            &[tlv(0x02, &[1]), tlv(0x04, b"public"), tlv(0xa7, &pdu)].concat(),
+        );
+        assert!(
+            <Message as snmp_ber::Decode>::from_ber_validated(&message).is_err(),
+            "strict BER refuses it"
+        );
+        let mut l = Listener::new(vec![b"public".to_vec()], Vec::new());
+        let from: SocketAddr = "127.0.0.1:5000".parse().unwrap();
+        let Handled::Notification(n, None) = l.handle(from, &message) else {
+            panic!("taken")
+        };
+        assert_eq!(n.bindings[2].value, Value::Counter32(u32::MAX));
+        assert_eq!(l.relaxed(), 1);
+        assert_eq!(l.counters().0, 1);
     }
 }
