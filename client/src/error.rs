@@ -21,6 +21,9 @@ pub enum ClientError {
     /// A generated notification's binding is not one (an OBJECT IDENTIFIER value that is not).
     #[error("notification: {0}")]
     Notification(snmp_mib::MibError),
+    /// The agent's address cannot be used (`Session::open`).
+    #[error("{0}")]
+    Target(#[from] crate::target::TargetError),
     /// The socket failed.
     #[error("UDP: {0}")]
     Io(#[from] std::io::Error),

@@ -425,6 +425,32 @@ impl std::fmt::Debug for Session {
 }
 
 impl Session {
+    /// A session with the agent `agent` as net-snmp's tools name it (`[TRANSPORT:]HOST[:PORT]`:
+    /// `router1`, `udp6:[2001:db8::1]:1161`, `tcp:10.0.0.1`; port 161 when none is named, see
+    /// [`crate::target`]): resolved, then over UDP ([`Session::new`]) or TCP
+    /// ([`Session::connect_tcp`]).
+    ///
+    /// ```no_run
+    /// use snmp_client::{Credentials, Options, Session};
+    ///
+    /// # fn main() -> Result<(), snmp_client::ClientError> {
+    /// let public = Credentials::V2c(b"public".to_vec());
+    /// let mut s = Session::open("localhost:1161", public, Options::default())?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn open(
+        agent: &str,
+        credentials: Credentials,
+        options: Options,
+    ) -> Result<Session, ClientError> {
+        let target = crate::target::Target::parse(agent, 161)?;
+        match target.protocol {
+            crate::target::Protocol::Udp => Session::new(target.addr, credentials, options),
+            crate::target::Protocol::Tcp => Session::connect_tcp(target.addr, credentials, options),
+        }
+    }
+
     /// A session with the agent at `target`, from a socket of our own on an ephemeral port.
     pub fn new(
         target: SocketAddr,
@@ -562,6 +588,22 @@ impl std::fmt::Debug for AsyncSession {
 
 #[cfg(feature = "tokio")]
 impl AsyncSession {
+    /// [`Session::open`]'s forms of an agent's address, over UDP (a TCP transport is not
+    /// offered by the tokio driver: [`ClientError::NotOffered`]).
+    pub async fn open(
+        agent: &str,
+        credentials: Credentials,
+        options: Options,
+    ) -> Result<AsyncSession, ClientError> {
+        let target = crate::target::Target::parse(agent, 161)?;
+        if target.protocol == crate::target::Protocol::Tcp {
+            return Err(ClientError::NotOffered(
+                "TCP in AsyncSession (Session offers it)",
+            ));
+        }
+        AsyncSession::new(target.addr, credentials, options).await
+    }
+
     /// A session with the agent at `target`, from a socket of our own on an ephemeral port.
     pub async fn new(
         target: SocketAddr,

@@ -580,3 +580,32 @@ fn unsigned_values_without_their_leading_zero_are_read_as_net_snmp_reads_them() 
     assert_eq!(s.stats().relaxed, 1);
     assert_eq!(s.stats().discarded_total(), 0);
 }
+
+#[test]
+fn a_session_opens_on_an_address_as_net_snmp_writes_it() {
+    let r = Responder::start(|d| {
+        let Some(asked) = v2c_request(d) else {
+            return Vec::new();
+        };
+        let bindings = vec![(oid(SYS_NAME), text("opened"))];
+        vec![Reply::Send(v2c_response(
+            b"public",
+            asked.request_id,
+            0,
+            &bindings,
+        ))]
+    });
+    let port = r.addr().port();
+    for agent in [
+        format!("udp:127.0.0.1:{port}"),
+        format!("[127.0.0.1]:{port}"),
+    ] {
+        let public = Credentials::V2c(b"public".to_vec());
+        let mut s = Session::open(&agent, public, quick()).unwrap();
+        let got = s.get(&[oid(SYS_NAME)]).unwrap();
+        assert_eq!(got[0].value, text("opened"), "{agent}");
+    }
+    let public = Credentials::V2c(b"public".to_vec());
+    let e = Session::open("ssh:127.0.0.1", public, quick()).unwrap_err();
+    assert!(matches!(e, ClientError::Target(_)), "{e}");
+}

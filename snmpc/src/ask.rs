@@ -2,7 +2,7 @@
 //! flags (`-v 1|2c|3 -c COMMUNITY -u USER -a PROTO -A PASS -x PROTO -X PASS -t SECONDS -r N`),
 //! printing `OID = TYPE: value` lines as net-snmp's tools do.
 
-use std::net::{SocketAddr, ToSocketAddrs};
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use snmp_ber::OidBuf;
@@ -578,89 +578,23 @@ impl AgentOpts {
     }
 }
 
-/// net-snmp's transport specifiers for UDP, and the address family each asks for.
-const UDP_TRANSPORTS: [(&str, Option<bool>); 4] = [
-    ("udp", None),
-    ("udp6", Some(true)),
-    ("udpv6", Some(true)),
-    ("udpipv6", Some(true)),
-];
-
-/// net-snmp's TCP transport specifiers (RFC 3430), with whether each is IPv6 only.
-const TCP_TRANSPORTS: [(&str, Option<bool>); 4] = [
-    ("tcp", None),
-    ("tcp6", Some(true)),
-    ("tcpv6", Some(true)),
-    ("tcpipv6", Some(true)),
-];
-
-/// Transport specifiers net-snmp knows that are neither UDP nor TCP (said to be unsupported,
-/// not taken for a host name).
-const OTHER_TRANSPORTS: [&str; 7] = ["unix", "ipx", "aal5pvc", "pvc", "dtlsudp", "tlstcp", "ssh"];
-
 /// Whether `agent` names the TCP transport (`tcp:HOST`, `tcp6:[::1]:1161`).
 pub fn is_tcp(agent: &str) -> bool {
-    let (spec, _) = transport(agent);
-    TCP_TRANSPORTS
-        .iter()
-        .any(|(t, _)| spec.eq_ignore_ascii_case(t))
+    snmp_client::target::is_tcp(agent)
 }
 
-/// `agent` split into its transport specifier (`udp:`, `udp6:`..., as net-snmp writes them;
-/// empty when there is none) and its address.
-fn transport(agent: &str) -> (&str, &str) {
-    match agent.split_once(':') {
-        Some((t, rest))
-            if UDP_TRANSPORTS
-                .iter()
-                .chain(&TCP_TRANSPORTS)
-                .any(|(u, _)| t.eq_ignore_ascii_case(u))
-                || OTHER_TRANSPORTS.iter().any(|o| t.eq_ignore_ascii_case(o)) =>
-        {
-            (t, rest)
-        }
-        _ => ("", agent),
-    }
-}
-
-/// The address of `agent` as net-snmp's tools take it: `[TRANSPORT:]HOST[:PORT]`, the
-/// transport `udp` (either family), `udp6`/`udpv6`/`udpipv6` (IPv6 only), an IPv6 address
-/// bare or in brackets, an IPv4 address in brackets too; `port` when it names none.
+/// The address of `agent` as net-snmp's tools take it (`[TRANSPORT:]HOST[:PORT]`: see
+/// [`snmp_client::target`]); `port` when it names none.
 pub fn agent_address(agent: &str, port: u16) -> Result<SocketAddr, String> {
-    let (spec, address) = transport(agent);
-    let v6_only = match UDP_TRANSPORTS
-        .iter()
-        .chain(&TCP_TRANSPORTS)
-        .find(|(u, _)| spec.is_empty() || spec.eq_ignore_ascii_case(u))
-    {
-        Some((_, family)) => family.unwrap_or(false),
-        None => {
-            return Err(format!(
-                "{agent}: transport `{spec}` is not supported (UDP and TCP only)"
-            ))
-        }
-    };
-    let with_port = with_default_port(address, port);
-    // `[192.0.2.1]:161`, which net-snmp takes and the resolver does not.
-    let unbracketed = match with_port.strip_prefix('[').and_then(|r| r.split_once("]:")) {
-        Some((ip, p)) if ip.parse::<std::net::Ipv4Addr>().is_ok() => format!("{ip}:{p}"),
-        _ => with_port,
-    };
-    // As net-snmp's tools say it; a port that is no number also says so.
-    unbracketed
-        .to_socket_addrs()
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::InvalidInput => format!("Unknown host ({agent}) ({e})"),
-            _ => format!("Unknown host ({agent})"),
-        })?
-        .find(|a| a.is_ipv6() || !v6_only)
-        .ok_or_else(|| format!("{agent}: no {}address", if v6_only { "IPv6 " } else { "" }))
+    snmp_client::Target::parse(agent, port)
+        .map(|t| t.addr)
+        .map_err(|e| e.to_string())
 }
 
 /// A listening address as snmptrapd takes it: [`agent_address`]'s forms, port 162 when none
 /// is named, or a port alone (`1162`, `udp:1162`: every interface, IPv6's under `udp6:`).
 pub fn listen_address(text: &str) -> Result<SocketAddr, String> {
-    let (spec, address) = transport(text);
+    let (spec, address) = snmp_client::target::split_transport(text);
     if is_tcp(text) {
         return Err(format!(
             "{text}: transport `{spec}` is not supported here (UDP only)"
@@ -675,26 +609,7 @@ pub fn listen_address(text: &str) -> Result<SocketAddr, String> {
     }
 }
 
-/// `agent` with `port` when it names none: `HOST`, `HOST:PORT`, an IPv6 address bare or
-/// in brackets (`::1`, `[::1]`, `[::1]:1161`), after a transport specifier (`udp:HOST`).
-pub fn with_default_port(agent: &str, port: u16) -> String {
-    let (spec, address) = transport(agent);
-    if !spec.is_empty() {
-        return format!("{spec}:{}", with_default_port(address, port));
-    }
-    if let Some(rest) = agent.strip_prefix('[') {
-        return match rest.split_once(']') {
-            Some((_, "")) => format!("{agent}:{port}"),
-            _ => agent.to_string(),
-        };
-    }
-    match agent.matches(':').count() {
-        0 => format!("{agent}:{port}"),
-        1 => agent.to_string(),
-        // Colons of an IPv6 address, no port.
-        _ => format!("[{agent}]:{port}"),
-    }
-}
+pub use snmp_client::target::with_default_port;
 
 /// An OID from its dotted form (a leading dot allowed), or why not.
 pub fn oid(text: &str) -> Result<OidBuf, String> {
