@@ -26,7 +26,7 @@ impl Exchange {
     }
 
     /// [`Exchange::judge`] under `rules`.
-    pub(super) fn judge_under(
+    fn judge_under(
         &mut self,
         from: SocketAddr,
         datagram: &[u8],
