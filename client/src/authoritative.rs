@@ -28,7 +28,8 @@ pub(crate) mod counters {
     pub const UNKNOWN_USER_NAMES: [u32; 11] = [1, 3, 6, 1, 6, 3, 15, 1, 1, 3, 0];
     /// usmStatsUnknownEngineIDs.0.
     pub const UNKNOWN_ENGINE_IDS: [u32; 11] = [1, 3, 6, 1, 6, 3, 15, 1, 1, 4, 0];
-    /// usmStatsWrongDigests.0.
+    /// usmStatsWrongDigests.0 (the agent side's: `respond`, with the feature `agent`).
+    #[cfg(feature = "agent")]
     pub const WRONG_DIGESTS: [u32; 11] = [1, 3, 6, 1, 6, 3, 15, 1, 1, 5, 0];
 }
 
