@@ -25,6 +25,7 @@ mod hint;
 mod index;
 mod notification;
 mod object;
+mod opaque;
 mod rows;
 pub mod value;
 pub mod wire;
@@ -34,6 +35,7 @@ pub use hint::{format_integer, format_octets, format_octets_net_snmp};
 pub use index::IndexReader;
 pub use notification::Notification;
 pub use object::{lookup, Access, Object, ObjectKind};
+pub use opaque::OpaqueNumber;
 pub use rows::{Invalid, Pushed, Row, Rows};
 pub use wire::is_absent;
 

@@ -109,6 +109,24 @@ pub fn opaque(object: &'static str, v: &VarBindValue<'_>) -> Result<Vec<u8>, Mib
     }
 }
 
+/// A Float net-snmp wraps in an Opaque (a TEXTUAL-CONVENTION such as UCD-SNMP-MIB's `Float`,
+/// `SYNTAX Opaque (SIZE (7))`: [`crate::OpaqueNumber`]).
+pub fn opaque_float(object: &'static str, v: &VarBindValue<'_>) -> Result<f32, MibError> {
+    match crate::OpaqueNumber::from_opaque(&opaque(object, v)?) {
+        Some(crate::OpaqueNumber::Float(f)) => Ok(f),
+        _ => Err(wrong(object, "Opaque holding a Float", v)),
+    }
+}
+
+/// A Double net-snmp wraps in an Opaque (a TEXTUAL-CONVENTION such as `Double`,
+/// `SYNTAX Opaque (SIZE (11))`).
+pub fn opaque_double(object: &'static str, v: &VarBindValue<'_>) -> Result<f64, MibError> {
+    match crate::OpaqueNumber::from_opaque(&opaque(object, v)?) {
+        Some(crate::OpaqueNumber::Double(d)) => Ok(d),
+        _ => Err(wrong(object, "Opaque holding a Double", v)),
+    }
+}
+
 /// OBJECT IDENTIFIER, as its arcs.
 pub fn oid(object: &'static str, v: &VarBindValue<'_>) -> Result<Vec<u32>, MibError> {
     match v {

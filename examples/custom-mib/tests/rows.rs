@@ -11,7 +11,8 @@ use snmp_messages::snmpv2_pdu::{
     Pdu, PduErrorStatus, Pdus, ResponsePdu, VarBind, VarBindList, VarBindValue,
 };
 use snmp_messages::snmpv2_smi::{
-    ApplicationSyntax, Counter64, IpAddress, ObjectName, ObjectSyntax, SimpleSyntax, Unsigned32,
+    ApplicationSyntax, Counter64, IpAddress, ObjectName, ObjectSyntax, Opaque, SimpleSyntax,
+    Unsigned32,
 };
 use snmp_mib::{MibError, ObjectKind, Pushed, Row, Rows};
 
@@ -273,6 +274,16 @@ fn scalars_registry_and_hints() {
         ))),
         Ok(Some("lab 3".to_string()))
     );
+
+    // A Float in an Opaque (9f 78, four octets of IEEE 754: 1.5) is an f32.
+    let float = [0x9f, 0x78, 0x04, 0x3f, 0xc0, 0x00, 0x00];
+    let opaque = |octets| {
+        VarBindValue::Value(ObjectSyntax::ApplicationWide(
+            ApplicationSyntax::ArbitraryValue(Opaque(octets)),
+        ))
+    };
+    assert_eq!(scalars::widget_load(&opaque(&float)), Ok(Some(1.5f32)));
+    assert!(scalars::widget_load(&opaque(b"plain")).is_err());
 
     // The registry: sorted, longest-prefix lookup, kinds, hints through the TC chain.
     assert!(acme_widget_mib::OBJECTS

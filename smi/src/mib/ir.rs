@@ -174,7 +174,37 @@ pub struct Syntax {
     pub sizes: Option<Vec<(i128, i128)>>,
 }
 
+/// A number net-snmp wraps in an Opaque (its own draft encoding), as a TEXTUAL-CONVENTION
+/// names it: UCD-SNMP-MIB's `Float` (`SYNTAX Opaque (SIZE (7))`), and `Double`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpaqueNumberKind {
+    /// IEEE 754 single precision.
+    Float,
+    /// IEEE 754 double precision.
+    Double,
+}
+
+impl OpaqueNumberKind {
+    /// The kind a convention of this name over Opaque carries, if it is one.
+    pub fn of_convention(name: &str) -> Option<OpaqueNumberKind> {
+        match name {
+            "Float" => Some(OpaqueNumberKind::Float),
+            "Double" => Some(OpaqueNumberKind::Double),
+            _ => None,
+        }
+    }
+}
+
 impl Syntax {
+    /// An Opaque whose convention (the outermost its SYNTAX names) says it holds a Float or a
+    /// Double.
+    pub fn opaque_number(&self) -> Option<OpaqueNumberKind> {
+        let convention = self.convention.as_ref()?;
+        (self.base == Base::Opaque)
+            .then(|| OpaqueNumberKind::of_convention(&convention.name))
+            .flatten()
+    }
+
     /// An OCTET STRING shown as text: a text convention, or a `255a`/`255t` DISPLAY-HINT.
     pub fn is_text(&self) -> bool {
         self.base == Base::OctetString

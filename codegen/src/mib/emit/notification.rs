@@ -14,7 +14,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::{camel_case, doc, ident, snake_case, u32_slice, unique_field, ModuleGen};
-use crate::mib::ir::{Base, Object, Syntax};
+use crate::mib::ir::{Base, Object, OpaqueNumberKind, Syntax};
 use crate::mib::tree::NodeKind;
 
 /// How a field (`self.field`, given) becomes a variable binding's value.
@@ -73,7 +73,17 @@ fn typed(syn: &Syntax, named: Option<TokenStream>) -> Option<(TokenStream, Wire)
             Value(|v| quote!(wire::ip_address(#v))),
         ),
         Base::ObjectIdentifier => (plain(quote!(Vec<u32>)), Wire::Oid),
-        Base::Opaque => (plain(quote!(Vec<u8>)), Value(|v| quote!(wire::opaque(&#v)))),
+        Base::Opaque => match syn.opaque_number() {
+            Some(OpaqueNumberKind::Float) => (
+                plain(quote!(f32)),
+                Value(|v| quote!(wire::opaque(&::snmp_mib::OpaqueNumber::Float(#v).to_opaque()))),
+            ),
+            Some(OpaqueNumberKind::Double) => (
+                plain(quote!(f64)),
+                Value(|v| quote!(wire::opaque(&::snmp_mib::OpaqueNumber::Double(#v).to_opaque()))),
+            ),
+            None => (plain(quote!(Vec<u8>)), Value(|v| quote!(wire::opaque(&#v)))),
+        },
         Base::Bits => match named {
             Some(t) => (t, Value(|v| quote!(wire::octets(&#v.0)))),
             None => (quote!(Vec<u8>), Value(|v| quote!(wire::octets(&#v)))),

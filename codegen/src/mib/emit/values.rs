@@ -8,7 +8,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 
 use super::{camel_case, doc, ident, screaming_snake_case, type_ident, ModuleGen};
-use crate::mib::ir::{Base, Convention, ConventionRef, Object, Syntax};
+use crate::mib::ir::{Base, Convention, ConventionRef, Object, OpaqueNumberKind, Syntax};
 
 /// The Rust side of an object's SYNTAX.
 pub(super) struct RustValue {
@@ -47,9 +47,21 @@ fn plain_type(syn: &Syntax) -> Option<TokenStream> {
         Base::IpAddress | Base::NetworkAddress => quote!(std::net::Ipv4Addr),
         Base::ObjectIdentifier => quote!(Vec<u32>),
         Base::OctetString if syn.is_text() => quote!(String),
-        Base::OctetString | Base::Opaque | Base::Bits => quote!(Vec<u8>),
+        Base::Opaque => match syn.opaque_number() {
+            Some(kind) => opaque_number_type(kind),
+            None => quote!(Vec<u8>),
+        },
+        Base::OctetString | Base::Bits => quote!(Vec<u8>),
         Base::Null | Base::None => return None,
     })
+}
+
+/// The Rust type of a number net-snmp wraps in an Opaque.
+pub(super) fn opaque_number_type(kind: OpaqueNumberKind) -> TokenStream {
+    match kind {
+        OpaqueNumberKind::Float => quote!(f32),
+        OpaqueNumberKind::Double => quote!(f64),
+    }
 }
 
 impl ModuleGen<'_> {
@@ -87,7 +99,15 @@ impl ModuleGen<'_> {
             _ if c.syntax.is_enumerated() => enum_type(&ty, &c.syntax, &text, &label),
             _ => {
                 let d = doc(&text);
-                let plain = plain_type(&c.syntax).unwrap_or_else(|| quote!(Vec<u8>));
+                // A convention over Opaque that names a wrapped number (`Float`) is that
+                // number, as the objects that use it are.
+                let number = (c.syntax.base == Base::Opaque)
+                    .then(|| OpaqueNumberKind::of_convention(&c.name))
+                    .flatten();
+                let plain = match number {
+                    Some(kind) => opaque_number_type(kind),
+                    None => plain_type(&c.syntax).unwrap_or_else(|| quote!(Vec<u8>)),
+                };
                 quote!(#d pub type #ty = #plain;)
             }
         }
@@ -166,7 +186,11 @@ impl ModuleGen<'_> {
             Base::Counter64 => quote!(value::counter64(NAME, v)?),
             Base::IpAddress | Base::NetworkAddress => quote!(value::ip_address(NAME, v)?),
             Base::ObjectIdentifier => quote!(value::oid(NAME, v)?),
-            Base::Opaque => quote!(value::opaque(NAME, v)?),
+            Base::Opaque => match syn.opaque_number() {
+                Some(OpaqueNumberKind::Float) => quote!(value::opaque_float(NAME, v)?),
+                Some(OpaqueNumberKind::Double) => quote!(value::opaque_double(NAME, v)?),
+                None => quote!(value::opaque(NAME, v)?),
+            },
             Base::Bits => {
                 let t = self.value_type(syn, object)?;
                 return Some(RustValue {
