@@ -287,6 +287,25 @@ impl<'a> Decoded<'a> {
 pub type Namer<'n> = &'n dyn Fn(&str) -> Option<String>;
 
 impl Decoded<'_> {
+    /// The view but for its bindings, named by `namer` when given.
+    fn head(&self, namer: Option<Namer<'_>>) -> Map<String, Value> {
+        let mut head = self.map.clone();
+        if let Some(namer) = namer {
+            annotate(&mut head, namer);
+        }
+        head
+    }
+
+    /// [`Decoded::for_each_binding`], each binding named by `namer` when given.
+    fn for_each_named(&self, namer: Option<Namer<'_>>, each: Sink<'_>) {
+        self.for_each_binding(&mut |mut vb| {
+            if let Some(namer) = namer {
+                annotate_binding(&mut vb, namer);
+            }
+            each(vb);
+        });
+    }
+
     /// Writes the JSON line of frame `frame` (the view with `frame` first, as [`json_line`]
     /// writes it), its bindings one at a time, named by `namer` when given.
     pub fn write_json(
@@ -295,10 +314,7 @@ impl Decoded<'_> {
         namer: Option<Namer<'_>>,
         out: &mut dyn std::io::Write,
     ) -> std::io::Result<()> {
-        let mut head = self.map.clone();
-        if let Some(namer) = namer {
-            annotate(&mut head, namer);
-        }
+        let head = self.head(namer);
         write!(out, "{{\"frame\":{frame}")?;
         for (k, v) in &head {
             write!(out, ",{}:", Value::String(k.clone()))?;
@@ -309,10 +325,7 @@ impl Decoded<'_> {
             out.write_all(b"[")?;
             let mut result = Ok(());
             let mut first = true;
-            self.for_each_binding(&mut |mut vb| {
-                if let Some(namer) = namer {
-                    annotate_binding(&mut vb, namer);
-                }
+            self.for_each_named(namer, &mut |vb| {
                 if result.is_ok() {
                     let comma: &[u8] = if first { b"" } else { b"," };
                     first = false;
@@ -334,18 +347,11 @@ impl Decoded<'_> {
         namer: Option<Namer<'_>>,
         out: &mut dyn std::io::Write,
     ) -> std::io::Result<()> {
-        let mut head = self.map.clone();
-        if let Some(namer) = namer {
-            annotate(&mut head, namer);
-        }
-        let (text, bindings) = text_head(frame, &head);
+        let (text, bindings) = text_head(frame, &self.head(namer));
         out.write_all(text.as_bytes())?;
         let mut result = Ok(());
         if bindings {
-            self.for_each_binding(&mut |mut vb| {
-                if let Some(namer) = namer {
-                    annotate_binding(&mut vb, namer);
-                }
+            self.for_each_named(namer, &mut |vb| {
                 if result.is_ok() {
                     result = out.write_all(binding_line(&vb).as_bytes());
                 }
