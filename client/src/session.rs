@@ -147,6 +147,16 @@ macro_rules! session_state {
         pub fn stats(&self) -> &Stats {
             self.exchange.stats()
         }
+
+        /// Replaces the session's options (timeout, retries, walk parameters, largest
+        /// message) for the requests made from now on: one session serving modules that
+        /// are each patient in their own way.
+        pub fn set_options(&mut self, options: Options) {
+            if options.max_size != self.exchange.options().max_size {
+                self.buf = receive_buffer(&options);
+            }
+            self.exchange.set_options(options);
+        }
     };
 }
 

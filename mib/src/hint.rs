@@ -16,6 +16,24 @@ pub fn format_octets_net_snmp(hint: &str, data: &[u8]) -> Result<String, MibErro
     format_octets_as(hint, data, true)
 }
 
+/// [`format_octets`] with hexadecimal in capitals (`00:1B:21`), as Prometheus's
+/// snmp_exporter renders a DISPLAY-HINT; a numeric field of more than 8 octets is an error
+/// there (its integers are 64 bits).
+pub fn format_octets_upper_hex(hint: &str, data: &[u8]) -> Result<String, MibError> {
+    format_octets_styled(hint, data, Style::UpperHex)
+}
+
+/// How a formatter writes what RFC 2579 leaves open.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Style {
+    /// Hexadecimal in small letters, each octet two digits.
+    Rfc,
+    /// net-snmp's tools: see [`format_octets_net_snmp`].
+    NetSnmp,
+    /// Hexadecimal in capitals, numbers of at most 8 octets: see [`format_octets_upper_hex`].
+    UpperHex,
+}
+
 /// net-snmp's text of octets that hold a NUL (see [`format_octets_net_snmp`]).
 fn ascii_or_dots(chunk: &[u8], out: &mut String) {
     for &b in chunk {
@@ -31,7 +49,19 @@ fn ascii_or_dots(chunk: &[u8], out: &mut String) {
 }
 
 fn format_octets_as(hint: &str, data: &[u8], net_snmp: bool) -> Result<String, MibError> {
+    format_octets_styled(hint, data, if net_snmp { Style::NetSnmp } else { Style::Rfc })
+}
+
+fn format_octets_styled(hint: &str, data: &[u8], style: Style) -> Result<String, MibError> {
+    let net_snmp = style == Style::NetSnmp;
     let specs = parse_octet_hint(hint)?;
+    if style == Style::UpperHex && specs.iter().any(|s| s.len > 8 && s.format != b'a' && s.format != b't') {
+        return Err(MibError::BadHint {
+            hint: hint.to_string(),
+            position: 0,
+            reason: "numeric fields of at most 8 octets",
+        });
+    }
     let mut out = String::new();
     let mut pos = 0;
     let mut k = 0;
@@ -58,6 +88,9 @@ fn format_octets_as(hint: &str, data: &[u8], net_snmp: bool) -> Result<String, M
                         .iter()
                         .fold(0u128, |acc, &b| (acc << 8) | u128::from(b));
                     let _ = match spec.format {
+                        b'x' if style == Style::UpperHex => {
+                            write!(out, "{n:0width$X}", width = take * 2)
+                        }
                         b'x' if !net_snmp => write!(out, "{n:0width$x}", width = take * 2),
                         b'x' => write!(out, "{n:x}"),
                         b'o' => write!(out, "{n:o}"),

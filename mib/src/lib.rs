@@ -31,7 +31,7 @@ pub mod value;
 pub mod wire;
 
 pub use error::MibError;
-pub use hint::{format_integer, format_octets, format_octets_net_snmp};
+pub use hint::{format_integer, format_octets, format_octets_net_snmp, format_octets_upper_hex};
 pub use index::IndexReader;
 pub use notification::Notification;
 pub use object::{lookup, Access, Object, ObjectKind};

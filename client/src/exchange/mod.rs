@@ -132,6 +132,12 @@ impl Exchange {
         &self.stats
     }
 
+    /// Replaces the options for the requests started from now on (the one in flight keeps
+    /// its timeout and retries).
+    pub fn set_options(&mut self, options: Options) {
+        self.options = options;
+    }
+
     /// The SNMP version, as net-snmp's `-v` names it: "1", "2c" or "3".
     pub fn version(&self) -> &'static str {
         match self.credentials {

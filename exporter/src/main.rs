@@ -1,0 +1,156 @@
+//! `snmp-exporter`: snmp_exporter's command line over this project's SNMP stack.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::Parser;
+use snmp_exporter::config::{duration, LoadOptions};
+use snmp_exporter::exporter::{Exporter, Settings};
+use snmp_exporter::render::RenderOptions;
+
+/// A Prometheus exporter for SNMP: a drop-in for snmp_exporter (its snmp.yml, its endpoints,
+/// its samples).
+#[derive(Parser, Debug)]
+#[command(name = "snmp-exporter", version)]
+struct Cli {
+    /// Path to configuration file (repeatable; globs; later files' auths and modules replace
+    /// earlier ones of the same name).
+    #[arg(long = "config.file", default_value = "snmp.yml")]
+    config_file: Vec<String>,
+    /// Address to listen on for the web interface and telemetry (`:9116` is every address).
+    #[arg(long = "web.listen-address", default_value = ":9116")]
+    listen_address: Vec<String>,
+    /// Expand environment variables ($VAR, ${VAR}) in auths' usernames and passwords.
+    #[arg(long = "config.expand-environment-variables")]
+    expand_env: bool,
+    /// The number of modules to fetch concurrently per scrape.
+    #[arg(long = "snmp.module-concurrency", default_value_t = 1)]
+    module_concurrency: usize,
+    /// Scrapes running at once; a scrape past them waits --snmp.scrape-queue-timeout, then
+    /// is refused with 503.
+    #[arg(long = "snmp.max-concurrent-scrapes", default_value_t = 1024)]
+    max_concurrent_scrapes: usize,
+    /// How long a scrape waits for one of --snmp.max-concurrent-scrapes to end.
+    #[arg(long = "snmp.scrape-queue-timeout", default_value = "1s", value_parser = duration::parse)]
+    scrape_queue_timeout: Duration,
+    /// Subtracted from Prometheus's X-Prometheus-Scrape-Timeout-Seconds to make the scrape's
+    /// deadline (the answer must reach Prometheus before its own timeout).
+    #[arg(long = "snmp.scrape-timeout-offset", default_value = "500ms", value_parser = duration::parse)]
+    scrape_timeout_offset: Duration,
+    /// Wrap 64-bit counters at 2^53 to avoid floating point rounding.
+    #[arg(long = "snmp.wrap-large-counters", default_value_t = true, action = clap::ArgAction::Set)]
+    wrap_large_counters: bool,
+    /// Only log messages with the given severity or above: debug, info, warn, error.
+    #[arg(long = "log.level", default_value = "info")]
+    log_level: String,
+    /// Output format of log messages: logfmt or json.
+    #[arg(long = "log.format", default_value = "logfmt")]
+    log_format: String,
+    /// Only verify that the configuration is valid, and exit.
+    #[arg(long = "dry-run")]
+    dry_run: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Err(e) = init_logging(&cli.log_level, &cli.log_format) {
+        eprintln!("snmp-exporter: {e}");
+        return ExitCode::from(2);
+    }
+    let settings = Settings {
+        config_files: cli.config_file.clone(),
+        load: LoadOptions { expand_env: cli.expand_env },
+        module_concurrency: cli.module_concurrency.max(1),
+        max_concurrent_scrapes: cli.max_concurrent_scrapes.max(1),
+        scrape_queue_timeout: cli.scrape_queue_timeout,
+        scrape_timeout_offset: cli.scrape_timeout_offset,
+        render: RenderOptions { wrap_counters: cli.wrap_large_counters },
+    };
+    let exporter = match Exporter::new(settings) {
+        Ok(e) => e,
+        Err(e) => {
+            tracing::error!("error parsing config file: {e}");
+            eprintln!("snmp-exporter: error parsing config file: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if cli.dry_run {
+        tracing::info!("configuration parsed successfully");
+        return ExitCode::SUCCESS;
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("snmp-exporter: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(serve(Arc::new(exporter), &cli.listen_address)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            tracing::error!("error starting HTTP server: {e}");
+            eprintln!("snmp-exporter: error starting HTTP server: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_logging(level: &str, format: &str) -> Result<(), String> {
+    let filter = match level {
+        "debug" | "info" | "warn" | "error" => tracing_subscriber::EnvFilter::new(level),
+        other => return Err(format!("--log.level {other:?}: expected debug, info, warn or error")),
+    };
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    match format {
+        "logfmt" => builder.compact().init(),
+        "json" => builder.json().init(),
+        other => return Err(format!("--log.format {other:?}: expected logfmt or json")),
+    }
+    Ok(())
+}
+
+/// `:9116` listens on every address (IPv6 and IPv4), as Go's listener does.
+fn listen_address(text: &str) -> Result<SocketAddr, String> {
+    let full = if text.starts_with(':') { format!("[::]{text}") } else { text.to_string() };
+    full.parse()
+        .map_err(|_| format!("--web.listen-address {text:?}: expected [HOST]:PORT"))
+}
+
+async fn serve(exporter: Arc<Exporter>, addresses: &[String]) -> Result<(), String> {
+    let reloader = Arc::clone(&exporter);
+    tokio::spawn(async move {
+        let Ok(mut hup) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()) else {
+            return;
+        };
+        while hup.recv().await.is_some() {
+            let _ = reloader.reload();
+        }
+    });
+    let mut servers = Vec::new();
+    for text in addresses {
+        let addr = listen_address(text)?;
+        let listener = match tokio::net::TcpListener::bind(addr).await {
+            Ok(l) => l,
+            // No IPv6 on this host: every IPv4 address instead.
+            Err(_) if text.starts_with(':') => {
+                let v4: SocketAddr = format!("0.0.0.0{text}").parse().map_err(|e| format!("{e}"))?;
+                tokio::net::TcpListener::bind(v4).await.map_err(|e| format!("{text}: {e}"))?
+            }
+            Err(e) => return Err(format!("{text}: {e}")),
+        };
+        let local = listener.local_addr().map_err(|e| e.to_string())?;
+        tracing::info!(address = %local, "listening");
+        let app = snmp_exporter::server::router(Arc::clone(&exporter));
+        servers.push(tokio::spawn(async move { axum::serve(listener, app).await }));
+    }
+    for s in servers {
+        match s.await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => return Err(e.to_string()),
+            Err(e) => return Err(e.to_string()),
+        }
+    }
+    Ok(())
+}

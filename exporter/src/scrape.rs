@@ -1,0 +1,287 @@
+//! One scrape: a target's modules walked and got (each with its own timeout, retries and
+//! GETBULK size), on one session a worker, `--snmp.module-concurrency` workers at a time.
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use snmp_ber::OidBuf;
+use snmp_client::{AsyncSession, ClientError, Credentials, Options, VarBind, WalkWith};
+
+use crate::config::{CompiledAuth, CompiledModule};
+
+/// What one module's run gave.
+#[derive(Debug)]
+pub struct ModuleRun {
+    pub module: Arc<CompiledModule>,
+    /// The bindings, or why the module failed.
+    pub result: Result<Vec<VarBind>, ClientError>,
+    /// Datagrams sent (retransmissions included) and, of them, retransmissions.
+    pub packets_sent: u64,
+    pub packets_retried: u64,
+    /// Datagrams received and discarded (not an acceptable answer).
+    pub discarded: u64,
+    /// How long its requests took.
+    pub walk_time: Duration,
+}
+
+/// The address a `/snmp?target=` names: `host`, `host:port`, `[v6]:port`, with an optional
+/// `udp://` or `udp6://` in front; port 161 when none is named.
+pub async fn resolve_target(target: &str) -> Result<SocketAddr, String> {
+    let (scheme, rest) = match target.split_once("://") {
+        Some((s, r)) => (s, r),
+        None => ("udp", target),
+    };
+    let v6_only = match scheme {
+        "udp" => false,
+        "udp6" => true,
+        "tcp" | "tcp6" => return Err(format!("target {target:?}: TCP is not offered (UDP only)")),
+        other => return Err(format!("target {target:?}: unknown transport {other:?}")),
+    };
+    let with_port = match split_host_port(rest) {
+        Some((host, port)) => {
+            let port: u16 = port
+                .parse()
+                .map_err(|_| format!("target {target:?}: port {port:?} is not a number from 0 to 65535"))?;
+            (host.to_string(), port)
+        }
+        None => (rest.trim_start_matches('[').trim_end_matches(']').to_string(), 161),
+    };
+    if with_port.0.is_empty() {
+        return Err(format!("target {target:?}: no host"));
+    }
+    let addrs: Vec<SocketAddr> = tokio::net::lookup_host((with_port.0.as_str(), with_port.1))
+        .await
+        .map_err(|e| format!("target {target:?}: {e}"))?
+        .collect();
+    addrs
+        .into_iter()
+        .find(|a| a.is_ipv6() || !v6_only)
+        .ok_or_else(|| format!("target {target:?}: no address of the family asked for"))
+}
+
+/// Go's `net.SplitHostPort`: `host:port` or `[host]:port`; `None` when there is no port.
+fn split_host_port(s: &str) -> Option<(&str, &str)> {
+    if let Some(inner) = s.strip_prefix('[') {
+        let (host, after) = inner.split_once(']')?;
+        return Some((host, after.strip_prefix(':')?));
+    }
+    let (host, port) = s.rsplit_once(':')?;
+    (!host.contains(':')).then_some((host, port))
+}
+
+/// The credentials a scrape uses: the auth's, in the context `snmp_context` when one is given
+/// (SNMPv3; communities have no context).
+pub fn credentials(auth: &CompiledAuth, snmp_context: &str) -> Credentials {
+    match (&auth.credentials, snmp_context) {
+        (Credentials::Usm(u), c) if !c.is_empty() => Credentials::Usm(u.clone().with_context(c.as_bytes())),
+        (c, _) => c.clone(),
+    }
+}
+
+/// Runs `modules` against `target`, `concurrency` at a time; their runs in the order given.
+pub async fn run(
+    target: SocketAddr,
+    credentials: Credentials,
+    version: i64,
+    modules: Vec<Arc<CompiledModule>>,
+    concurrency: usize,
+) -> Vec<ModuleRun> {
+    let queue = Arc::new(Mutex::new(modules.into_iter().enumerate().collect::<VecDeque<_>>()));
+    let workers = concurrency.max(1).min(queue.lock().map(|q| q.len()).unwrap_or(1).max(1));
+    let mut handles = Vec::with_capacity(workers);
+    for _ in 0..workers {
+        let queue = Arc::clone(&queue);
+        let credentials = credentials.clone();
+        handles.push(tokio::spawn(async move {
+            worker(target, credentials, version, queue).await
+        }));
+    }
+    let mut runs = Vec::new();
+    for h in handles {
+        if let Ok(mut r) = h.await {
+            runs.append(&mut r);
+        }
+    }
+    runs.sort_by_key(|(k, _)| *k);
+    runs.into_iter().map(|(_, r)| r).collect()
+}
+
+type Queue = Arc<Mutex<VecDeque<(usize, Arc<CompiledModule>)>>>;
+
+async fn worker(
+    target: SocketAddr,
+    credentials: Credentials,
+    version: i64,
+    queue: Queue,
+) -> Vec<(usize, ModuleRun)> {
+    let mut runs = Vec::new();
+    let mut session = None;
+    loop {
+        let Some((k, module)) = queue.lock().ok().and_then(|mut q| q.pop_front()) else {
+            return runs;
+        };
+        if session.is_none() {
+            match AsyncSession::new(target, credentials.clone(), Options::default()).await {
+                Ok(s) => session = Some(s),
+                Err(e) => {
+                    runs.push((k, failed(module, e)));
+                    continue;
+                }
+            }
+        }
+        let Some(s) = session.as_mut() else { continue };
+        runs.push((k, run_module(s, version, module).await));
+    }
+}
+
+fn failed(module: Arc<CompiledModule>, e: ClientError) -> ModuleRun {
+    ModuleRun {
+        module,
+        result: Err(e),
+        packets_sent: 0,
+        packets_retried: 0,
+        discarded: 0,
+        walk_time: Duration::ZERO,
+    }
+}
+
+/// The options a module's requests run with.
+fn options(module: &CompiledModule) -> Options {
+    Options {
+        timeout: module.timeout,
+        retries: module.retries,
+        max_repetitions: module.max_repetitions.max(1),
+        walk_with: WalkWith::GetBulk,
+        walk_checks_order: !module.allow_nonincreasing_oids,
+        ..Options::default()
+    }
+}
+
+async fn run_module(s: &mut AsyncSession, version: i64, module: Arc<CompiledModule>) -> ModuleRun {
+    s.set_options(options(&module));
+    let before = *s.stats();
+    let start = Instant::now();
+    let result = collect(s, version, &module).await;
+    let after = s.stats();
+    ModuleRun {
+        packets_sent: after.sent - before.sent,
+        packets_retried: after.retransmissions - before.retransmissions,
+        discarded: after.discarded_total() - before.discarded_total(),
+        walk_time: start.elapsed(),
+        module,
+        result,
+    }
+}
+
+/// A module's filters, gets and walks (upstream's `ScrapeTarget`).
+async fn collect(
+    s: &mut AsyncSession,
+    version: i64,
+    module: &CompiledModule,
+) -> Result<Vec<VarBind>, ClientError> {
+    let (walks, gets) = filtered(s, module).await?;
+    let mut out = Vec::new();
+    // SNMPv1 reports one failed OID a request: one a request there.
+    let per_request = if version == 1 { 1 } else { module.max_repetitions.max(1) as usize };
+    for chunk in gets.chunks(per_request) {
+        match s.get(chunk).await {
+            Ok(bindings) => out.extend(bindings.into_iter().filter(|vb| !vb.value.is_exception())),
+            // noSuchName (2): SNMPv1's way of saying the object is not there.
+            Err(ClientError::ErrorStatus { status: 2, .. }) if version == 1 => {}
+            Err(e) => return Err(e),
+        }
+    }
+    for root in &walks {
+        s.walk(root, |vb| out.push(vb.clone())).await?;
+    }
+    Ok(out)
+}
+
+/// The walks and gets left after the module's dynamic filters: a filtered table's column is
+/// no longer walked but got at the indexes whose value matched.
+async fn filtered(
+    s: &mut AsyncSession,
+    module: &CompiledModule,
+) -> Result<(Vec<OidBuf>, Vec<OidBuf>), ClientError> {
+    let mut walk: Vec<&(String, OidBuf)> = module.walk.iter().collect();
+    let mut get: Vec<OidBuf> = module.get.iter().map(|(_, o)| o.clone()).collect();
+    let mut allowed: Vec<(String, Vec<u32>)> = Vec::new();
+    for f in &module.filters {
+        let mut matched = Vec::new();
+        let walked = s
+            .walk(&f.oid, |vb| {
+                let text = crate::render::value::text(&vb.value, Some(crate::ty::Ty::DisplayString), "");
+                if f.values.iter().any(|re| re.is_match(&text)) {
+                    if let Some(last) = vb.oid.as_oid().arcs().last() {
+                        matched.push(last);
+                    }
+                }
+            })
+            .await;
+        if let Err(e) = walked {
+            // As upstream: a filter whose OID cannot be walked filters nothing.
+            tracing::info!(oid = %f.oid, error = %e, "filter OID not walked; no filtering on it");
+            continue;
+        }
+        walk.retain(|(text, _)| !f.targets.contains(text));
+        for t in &f.targets {
+            match allowed.iter_mut().find(|(name, _)| name == t) {
+                // Several filters on one target: the indexes all of them allow.
+                Some((_, list)) => list.retain(|i| matched.contains(i)),
+                None => allowed.push((t.clone(), matched.clone())),
+            }
+        }
+    }
+    for (target, indexes) in &allowed {
+        let Ok(base) = crate::config::parse_oid(target) else { continue };
+        get.retain(|o| !o.as_oid().starts_with(&base.as_oid()));
+        for i in indexes {
+            let mut oid = base.clone();
+            oid.push(*i);
+            get.push(oid);
+        }
+    }
+    Ok((walk.into_iter().map(|(_, o)| o.clone()).collect(), get))
+}
+
+/// A failure's reason as the exporter's own metrics count it.
+pub fn reason(e: &ClientError) -> String {
+    match e {
+        ClientError::Timeout { .. } => "timeout".into(),
+        ClientError::Io(_) => "unreachable".into(),
+        ClientError::Report(r) => {
+            let text = r.to_string();
+            let counter = text
+                .rsplit_once('(')
+                .map(|(_, c)| c.trim_end_matches(')').to_string())
+                .unwrap_or_else(|| "other".into());
+            format!("report_{counter}")
+        }
+        ClientError::Incoming(_) | ClientError::Usm(_) => "decode_error".into(),
+        ClientError::ErrorStatus { .. } => "error_status".into(),
+        ClientError::NotIncreasing { .. } | ClientError::WalkTooLong { .. } => "walk".into(),
+        _ => "other".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn target_forms() {
+        let a = |s: &'static str| async move { resolve_target(s).await };
+        assert_eq!(a("127.0.0.1").await.unwrap(), "127.0.0.1:161".parse().unwrap());
+        assert_eq!(a("127.0.0.1:1161").await.unwrap(), "127.0.0.1:1161".parse().unwrap());
+        assert_eq!(a("udp://127.0.0.1:1161").await.unwrap(), "127.0.0.1:1161".parse().unwrap());
+        assert_eq!(a("udp6://[::1]:1161").await.unwrap(), "[::1]:1161".parse().unwrap());
+        assert_eq!(a("[::1]").await.unwrap(), "[::1]:161".parse().unwrap());
+        assert_eq!(a("::1").await.unwrap(), "[::1]:161".parse().unwrap());
+        assert!(a("127.0.0.1:http").await.unwrap_err().contains("port"));
+        assert!(a("127.0.0.1:70000").await.is_err());
+        assert!(a("tcp://127.0.0.1").await.unwrap_err().contains("TCP"));
+        assert!(a("udp6://127.0.0.1").await.is_err());
+    }
+}

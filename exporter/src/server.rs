@@ -1,0 +1,94 @@
+//! The HTTP surface, as snmp_exporter's: `/snmp`, `/metrics`, `/config`, `/-/reload`,
+//! `/-/healthy` and a landing page at `/`.
+
+use std::sync::Arc;
+
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderMap, Method, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{any, get};
+use axum::Router;
+
+use crate::exporter::{Exporter, Reply, Request};
+
+/// The routes over `exporter`.
+pub fn router(exporter: Arc<Exporter>) -> Router {
+    Router::new()
+        .route("/snmp", get(snmp))
+        .route("/metrics", get(metrics))
+        .route("/config", get(config))
+        .route("/-/reload", any(reload))
+        .route("/-/healthy", get(|| async { "Healthy" }))
+        .route("/", get(landing))
+        .with_state(exporter)
+}
+
+fn reply(r: Reply) -> Response {
+    let status = StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    (status, [(header::CONTENT_TYPE, r.content_type)], r.body).into_response()
+}
+
+async fn snmp(
+    State(exporter): State<Arc<Exporter>>,
+    Query(query): Query<Vec<(String, String)>>,
+    headers: HeaderMap,
+) -> Response {
+    let scrape_timeout = headers
+        .get("X-Prometheus-Scrape-Timeout-Seconds")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    reply(exporter.scrape(&Request { query, scrape_timeout }).await)
+}
+
+async fn metrics(State(exporter): State<Arc<Exporter>>) -> Response {
+    let body = exporter.metrics.encode();
+    (
+        [(
+            header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        body,
+    )
+        .into_response()
+}
+
+async fn config(State(exporter): State<Arc<Exporter>>) -> Response {
+    let yaml = exporter.config().to_yaml();
+    ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], yaml).into_response()
+}
+
+async fn reload(State(exporter): State<Arc<Exporter>>, method: Method) -> Response {
+    if method != Method::POST {
+        return (StatusCode::BAD_REQUEST, "POST method expected\n").into_response();
+    }
+    match exporter.reload() {
+        Ok(()) => StatusCode::OK.into_response(),
+        Err(e) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("failed to reload config: {e}\n"),
+        )
+            .into_response(),
+    }
+}
+
+async fn landing(State(exporter): State<Arc<Exporter>>) -> Html<String> {
+    let config = exporter.config();
+    let modules: Vec<&str> = config.compiled.modules.keys().map(String::as_str).collect();
+    Html(format!(
+        "<!DOCTYPE html>\n<html><head><title>SNMP Exporter</title></head><body>\n\
+         <h1>SNMP Exporter</h1>\n<p>Prometheus exporter for SNMP targets (snmp-exporter {}).</p>\n\
+         <form action=\"/snmp\">\n\
+         <label>Target: <input type=\"text\" name=\"target\" placeholder=\"X.X.X.X/[::X]\" value=\"::1\"></label><br>\n\
+         <label>Auth: <input type=\"text\" name=\"auth\" placeholder=\"auth\" value=\"public_v2\"></label><br>\n\
+         <label>Module: <input type=\"text\" name=\"module\" placeholder=\"module\" value=\"if_mib\"></label><br>\n\
+         <input type=\"submit\" value=\"Submit\"></form>\n\
+         <p>Modules: {}</p>\n<ul><li><a href=\"/config\">Config</a></li><li><a href=\"/metrics\">Metrics</a></li></ul>\n\
+         </body></html>\n",
+        env!("CARGO_PKG_VERSION"),
+        html_escape(&modules.join(", "))
+    ))
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
