@@ -102,7 +102,11 @@ fn init_logging(level: &str, format: &str) -> Result<(), String> {
         "debug" | "info" | "warn" | "error" => tracing_subscriber::EnvFilter::new(level),
         other => return Err(format!("--log.level {other:?}: expected debug, info, warn or error")),
     };
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(ansi);
     match format {
         "logfmt" => builder.compact().init(),
         "json" => builder.json().init(),

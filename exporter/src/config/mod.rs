@@ -164,7 +164,26 @@ fn parse(path: &Path, text: &str) -> Result<File, ConfigError> {
     if text.trim().is_empty() {
         return Ok(File::default());
     }
-    serde_yaml::from_str(text).map_err(|e| {
+    // snmp_exporter ≤ 0.22: the modules themselves at the top, no `modules:` key.
+    let top: Result<BTreeMap<String, serde_yaml::Value>, _> = serde_yaml::from_str(text);
+    let legacy = top.is_ok_and(|m| {
+        !m.is_empty() && !m.keys().any(|k| matches!(k.as_str(), "auths" | "modules" | "version"))
+    });
+    let parsed = if legacy {
+        serde_yaml::from_str::<BTreeMap<String, Module>>(text).map(|mut modules| {
+            // Each old module has credentials, upstream's defaults where none are written.
+            for m in modules.values_mut() {
+                m.auth.get_or_insert_with(LegacyAuth::default);
+            }
+            File {
+                modules,
+                ..File::default()
+            }
+        })
+    } else {
+        serde_yaml::from_str::<File>(text)
+    };
+    parsed.map_err(|e| {
         let (line, column) = e
             .location()
             .map(|l| (l.line(), l.column()))

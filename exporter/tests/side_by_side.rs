@@ -1,0 +1,89 @@
+//! Debian's snmp_exporter (0.21) and ours on the same snmpd and the same modules (handed to
+//! it in its own format): the expositions compared sample by sample. Needs snmpd and
+//! prometheus-snmp-exporter (skipped without them, a failure under SNMP_REQUIRE_TOOLS=1).
+
+mod common;
+
+use common::*;
+
+/// Samples whose values move between two scrapes: compared by name and labels only.
+fn moving(name: &str, meta: &std::collections::BTreeMap<String, (String, String)>) -> bool {
+    let counter = meta.get(name).is_some_and(|(_, t)| t == "counter");
+    counter || name == "sysUpTime" || name.ends_with("duration_seconds")
+}
+
+/// What 0.21 renders differently from 0.30 by design of upstream's later versions: the
+/// `module` label on the scrape's own gauges (added in 0.24).
+fn as_0_21(key: &Key) -> Key {
+    let (name, _) = key;
+    if name.starts_with("snmp_scrape_") {
+        return (name.clone(), String::new());
+    }
+    key.clone()
+}
+
+#[test]
+fn samples_equal_debian_snmp_exporter() {
+    let (Some(snmpd), Some(theirs)) = (tool("snmpd"), tool("prometheus-snmp-exporter")) else {
+        require_or_skip("snmpd or prometheus-snmp-exporter not installed");
+        return;
+    };
+    let agent = start_agent(&snmpd);
+    let dir = tempfile::tempdir().unwrap();
+    let new = dir.path().join("snmp.yml");
+    let old = dir.path().join("snmp-0.21.yml");
+    std::fs::write(&new, fixture()).unwrap();
+    std::fs::write(&old, fixture_as_0_21()).unwrap();
+    let port = free_port();
+    let args = [
+        format!("--config.file={}", old.display()),
+        format!("--web.listen-address=127.0.0.1:{port}"),
+    ];
+    let upstream = spawn_http(&theirs, &args, port, "/-/healthy");
+    let ours = ours(&new, &[]);
+    for module in ["system", "if_mib"] {
+        let path = format!("/snmp?target=127.0.0.1:{}&module={module}", agent.port);
+        let (s1, theirs_text) = get(upstream.port, &path, &[]).expect("upstream answers");
+        let (s2, ours_text) = get(ours.port, &path, &[]).expect("ours answers");
+        assert_eq!((s1, s2), (200, 200), "{theirs_text}\n---\n{ours_text}");
+        let (t, o) = (samples(&theirs_text), samples(&ours_text));
+        assert!(o.values.len() > 20, "{module}: {} samples", o.values.len());
+        assert_eq!(t.meta, o.meta, "{module}: HELP and TYPE lines");
+        let ours_keys: Vec<Key> = o.values.keys().map(as_0_21).collect();
+        let theirs_keys: Vec<Key> = t.values.keys().cloned().collect();
+        assert_eq!(theirs_keys, ours_keys, "{module}: names and labels");
+        for ((key, tv), (_, ov)) in t.values.iter().zip(o.values.iter()) {
+            if !moving(&key.0, &o.meta) {
+                assert_eq!(tv, ov, "{module}: {key:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn ours_reads_the_0_21_format_with_a_warning_and_renders_the_same_samples() {
+    let Some(snmpd) = tool("snmpd") else {
+        require_or_skip("snmpd not installed");
+        return;
+    };
+    let agent = start_agent(&snmpd);
+    let dir = tempfile::tempdir().unwrap();
+    let (new, old) = (dir.path().join("new.yml"), dir.path().join("old.yml"));
+    std::fs::write(&new, fixture()).unwrap();
+    std::fs::write(&old, fixture_as_0_21()).unwrap();
+    let (a, b) = (ours(&new, &[]), ours(&old, &[]));
+    let path = format!("/snmp?target=127.0.0.1:{}&module=if_mib", agent.port);
+    let (x, y) = (get(a.port, &path, &[]).unwrap(), get(b.port, &path, &[]).unwrap());
+    assert_eq!((x.0, y.0), (200, 200), "{}", y.1);
+    let (x, y) = (samples(&x.1), samples(&y.1));
+    assert_eq!(x.values.keys().collect::<Vec<_>>(), y.values.keys().collect::<Vec<_>>());
+    // The old file names no auths: each module's own is used when the request names none.
+    let dry = std::process::Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
+        .arg(format!("--config.file={}", old.display()))
+        .arg("--dry-run")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&dry.stderr);
+    assert!(dry.status.success(), "{stderr}");
+    assert!(stderr.contains("format of snmp_exporter 0.22 and older"), "{stderr}");
+}
