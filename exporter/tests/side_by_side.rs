@@ -9,7 +9,9 @@ use common::*;
 /// Samples whose values move between two scrapes: compared by name and labels only.
 fn moving(name: &str, meta: &std::collections::BTreeMap<String, (String, String)>) -> bool {
     let counter = meta.get(name).is_some_and(|(_, t)| t == "counter");
-    counter || name == "sysUpTime" || name.ends_with("duration_seconds")
+    // The scrape's own gauges: times, and packets (a retransmission to an agent still
+    // starting up is one more).
+    counter || name == "sysUpTime" || name.starts_with("snmp_scrape_")
 }
 
 /// What 0.21 renders differently from 0.30 by design of upstream's later versions: the

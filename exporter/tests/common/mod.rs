@@ -84,9 +84,16 @@ pub fn ours(config: &Path, extra: &[&str]) -> Process {
 /// GET `path` of 127.0.0.1:`port` with `headers`: status and body; `None` when nothing
 /// answers (bounded: 30 s).
 pub fn get(port: u16, path: &str, headers: &[(&str, &str)]) -> Option<(u16, String)> {
+    request("GET", port, path, headers)
+}
+
+/// `method` `path` of 127.0.0.1:`port` (see [`get`]).
+pub fn request(method: &str, port: u16, path: &str, headers: &[(&str, &str)]) -> Option<(u16, String)> {
     let mut s = TcpStream::connect(("127.0.0.1", port)).ok()?;
     s.set_read_timeout(Some(Duration::from_secs(30))).ok()?;
-    let mut req = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n");
+    let mut req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: 0\r\n"
+    );
     for (k, v) in headers {
         req.push_str(&format!("{k}: {v}\r\n"));
     }

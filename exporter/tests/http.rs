@@ -1,0 +1,141 @@
+//! The HTTP surface as snmp_exporter's: bad requests refused at once with its status and
+//! words, `/config` without secrets, reloads (`/-/reload`, SIGHUP) that keep the
+//! configuration in force when the new one is bad, a silent target ended by Prometheus's
+//! scrape timeout, and the exporter's own metrics.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::*;
+
+const CONFIG: &str = r#"
+auths:
+  public_v2: {community: public}
+  secret: {community: s3cr3t-community}
+modules:
+  system:
+    walk: [1.3.6.1.2.1.1.3]
+    metrics:
+    - {name: sysUpTime, oid: 1.3.6.1.2.1.1.3, type: gauge, help: The time since the agent started}
+"#;
+
+fn started(config: &str) -> (tempfile::TempDir, std::path::PathBuf, Process) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("snmp.yml");
+    std::fs::write(&path, config).unwrap();
+    let p = ours(&path, &[]);
+    (dir, path, p)
+}
+
+#[test]
+fn bad_requests_are_refused_at_once_with_upstreams_status_and_words() {
+    let (_dir, _path, p) = started(CONFIG);
+    let cases = [
+        ("/snmp", "'target' parameter must be specified once"),
+        ("/snmp?target=", "'target' parameter must be specified once"),
+        ("/snmp?target=a&target=b", "'target' parameter must be specified once"),
+        ("/snmp?target=127.0.0.1&module=nope", "Unknown module 'nope'"),
+        ("/snmp?target=127.0.0.1&module=system&auth=nope", "Unknown auth 'nope'"),
+        ("/snmp?target=127.0.0.1&module=system&auth=a&auth=b", "'auth' parameter must only be specified once"),
+        ("/snmp?target=127.0.0.1&module=,", "'module' parameter must contain at least one module name"),
+        ("/snmp?target=127.0.0.1:99999&module=system", "port \"99999\" is not a number from 0 to 65535"),
+    ];
+    for (path, words) in cases {
+        let (status, body) = get(p.port, path, &[]).expect("an answer");
+        assert_eq!(status, 400, "{path}: {body}");
+        assert!(body.contains(words), "{path}: {body}");
+    }
+    let (_, metrics) = get(p.port, "/metrics", &[]).unwrap();
+    assert!(metrics.contains(&format!("snmp_request_errors_total {}", cases.len())), "{metrics}");
+}
+
+#[test]
+fn health_config_and_landing_page() {
+    let (_dir, _path, p) = started(CONFIG);
+    assert_eq!(get(p.port, "/-/healthy", &[]).unwrap(), (200, "Healthy".to_string()));
+    let (status, config) = get(p.port, "/config", &[]).unwrap();
+    assert_eq!(status, 200);
+    assert!(config.contains("community: <secret>"), "{config}");
+    assert!(!config.contains("s3cr3t"), "{config}");
+    let (status, page) = get(p.port, "/", &[]).unwrap();
+    assert_eq!(status, 200);
+    assert!(page.contains("action=\"/snmp\"") && page.contains("system"), "{page}");
+}
+
+#[test]
+fn a_bad_reload_keeps_the_configuration_in_force() {
+    let (_dir, path, p) = started(CONFIG);
+    assert_eq!(request("GET", p.port, "/-/reload", &[]).unwrap().0, 400);
+    std::fs::write(&path, CONFIG.replace("[1.3.6.1.2.1.1.3]", "[not-an-oid]")).unwrap();
+    let (status, body) = request("POST", p.port, "/-/reload", &[]).unwrap();
+    assert_eq!(status, 500, "{body}");
+    assert!(body.contains("modules.system.walk[0]"), "{body}");
+    let (_, metrics) = get(p.port, "/metrics", &[]).unwrap();
+    assert!(metrics.contains("snmp_exporter_config_last_reload_successful 0"), "{metrics}");
+    let (_, config) = get(p.port, "/config", &[]).unwrap();
+    assert!(config.contains("1.3.6.1.2.1.1.3"), "the old configuration stays: {config}");
+    // A good file, and SIGHUP: the new module is served.
+    std::fs::write(&path, CONFIG.replace("  system:", "  renamed:")).unwrap();
+    let hup = std::process::Command::new("kill")
+        .args(["-HUP", &p.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(hup.success());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (_, config) = get(p.port, "/config", &[]).unwrap();
+        if config.contains("renamed:") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "SIGHUP did not reload: {config}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_silent_target_ends_at_prometheus_scrape_timeout() {
+    let (_dir, _path, p) = started(CONFIG);
+    // Bound and never read: requests to it go unanswered.
+    let silent = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let path = format!("/snmp?target={}&module=system", silent.local_addr().unwrap());
+    let start = Instant::now();
+    let (status, body) = get(p.port, &path, &[("X-Prometheus-Scrape-Timeout-Seconds", "1.5")]).unwrap();
+    let took = start.elapsed();
+    assert_eq!(status, 500, "{body}");
+    assert!(body.contains("scrape cancelled after"), "{body}");
+    // The module alone would wait 5 s × 4 attempts; the scrape's budget is 1.5 s less 0.5 s.
+    assert!(took < Duration::from_secs(8), "{took:?}");
+    let (_, metrics) = get(p.port, "/metrics", &[]).unwrap();
+    assert!(
+        metrics.contains("snmp_exporter_scrape_failures_total{module=\"system\",auth=\"public_v2\",reason=\"deadline\"} 1"),
+        "{metrics}"
+    );
+}
+
+#[test]
+fn a_scrape_counts_in_the_exporters_own_metrics() {
+    let Some(snmpd) = tool("snmpd") else {
+        require_or_skip("snmpd not installed");
+        return;
+    };
+    let agent = start_agent(&snmpd);
+    let (_dir, _path, p) = started(CONFIG);
+    let path = format!("/snmp?target=127.0.0.1:{}&module=system", agent.port);
+    let (status, body) = get(p.port, &path, &[]).unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("# TYPE sysUpTime gauge\nsysUpTime "), "{body}");
+    let (_, metrics) = get(p.port, "/metrics", &[]).unwrap();
+    for line in [
+        "snmp_exporter_scrapes_total{module=\"system\",auth=\"public_v2\"} 1",
+        "snmp_packets_total ",
+        "snmp_request_in_flight 0",
+        "process_resident_memory_bytes ",
+    ] {
+        assert!(metrics.contains(line), "{line} in {metrics}");
+    }
+    // A wrong community: the agent stays silent; the module fails with a timeout.
+    let path = format!("/snmp?target=127.0.0.1:{}&module=system&auth=secret", agent.port);
+    let (status, body) = get(p.port, &path, &[("X-Prometheus-Scrape-Timeout-Seconds", "2")]).unwrap();
+    assert_eq!(status, 500, "{body}");
+}
