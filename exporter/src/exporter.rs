@@ -166,7 +166,8 @@ impl Exporter {
             Err(m) => return self.bad_request(m),
         };
         let mut credentials = scrape::credentials(&auth, &params.snmp_context);
-        if let (Some(id), snmp_client::Credentials::Usm(u)) = (&params.engine_id, &mut credentials) {
+        if let (Some(id), snmp_client::Credentials::Usm(u)) = (&params.engine_id, &mut credentials)
+        {
             *u = u.clone().with_context_engine(id);
         }
         let budget = self.budget(request.scrape_timeout.as_deref());
@@ -219,7 +220,10 @@ impl Exporter {
             return None;
         }
         let d = Duration::from_secs_f64(secs.min(1e6));
-        Some(d.saturating_sub(self.settings.scrape_timeout_offset).max(Duration::from_millis(100)))
+        Some(
+            d.saturating_sub(self.settings.scrape_timeout_offset)
+                .max(Duration::from_millis(100)),
+        )
     }
 
     async fn admit(&self, budget: Option<Duration>) -> Option<tokio::sync::OwnedSemaphorePermit> {
@@ -227,7 +231,10 @@ impl Exporter {
             .map(|b| b.min(self.settings.scrape_queue_timeout))
             .unwrap_or(self.settings.scrape_queue_timeout);
         let sem = Arc::clone(&self.scrapes);
-        tokio::time::timeout(wait, sem.acquire_owned()).await.ok()?.ok()
+        tokio::time::timeout(wait, sem.acquire_owned())
+            .await
+            .ok()?
+            .ok()
     }
 
     fn count_failure(&self, module: &str, auth: &str, reason: &str) {
@@ -241,15 +248,27 @@ impl Exporter {
             .inc();
     }
 
-    fn render(&self, target: &str, auth: &str, runs: Vec<scrape::ModuleRun>, started: Instant) -> Reply {
+    fn render(
+        &self,
+        target: &str,
+        auth: &str,
+        runs: Vec<scrape::ModuleRun>,
+        started: Instant,
+    ) -> Reply {
         let mut out = Exposition::default();
         for run in &runs {
             let name = &run.module.name;
-            let labels = ModuleAuth { module: name.clone(), auth: auth.into() };
+            let labels = ModuleAuth {
+                module: name.clone(),
+                auth: auth.into(),
+            };
             self.metrics.scrapes.get_or_create(&labels).inc();
             self.metrics.packets.inc_by(run.packets_sent);
             self.metrics.packet_retries.inc_by(run.packets_retried);
-            self.metrics.discarded.get_or_create(&labels).inc_by(run.discarded);
+            self.metrics
+                .discarded
+                .get_or_create(&labels)
+                .inc_by(run.discarded);
             let module_label = || vec![("module".to_string(), name.clone())];
             match &run.result {
                 Err(e) => {
@@ -263,23 +282,59 @@ impl Exporter {
                     let g = |out: &mut Exposition, metric: &str, help: &str, v: f64| {
                         out.add(metric, help, Kind::Gauge, module_label(), v)
                     };
-                    g(&mut out, "snmp_scrape_walk_duration_seconds", "Time SNMP walk/bulkwalk took.", run.walk_time.as_secs_f64());
-                    g(&mut out, "snmp_scrape_packets_sent", "Packets sent for get, bulkget, and walk; including retries.", run.packets_sent as f64);
-                    g(&mut out, "snmp_scrape_packets_retried", "Packets retried for get, bulkget, and walk.", run.packets_retried as f64);
-                    g(&mut out, "snmp_scrape_pdus_returned", "PDUs returned from get, bulkget, and walk.", bindings.len() as f64);
-                    render::render(&run.module, &Bindings::new(bindings), self.settings.render, &mut out);
-                    g(&mut out, "snmp_scrape_duration_seconds", "Total SNMP time scrape took (walk and processing).", started.elapsed().as_secs_f64());
+                    g(
+                        &mut out,
+                        "snmp_scrape_walk_duration_seconds",
+                        "Time SNMP walk/bulkwalk took.",
+                        run.walk_time.as_secs_f64(),
+                    );
+                    g(
+                        &mut out,
+                        "snmp_scrape_packets_sent",
+                        "Packets sent for get, bulkget, and walk; including retries.",
+                        run.packets_sent as f64,
+                    );
+                    g(
+                        &mut out,
+                        "snmp_scrape_packets_retried",
+                        "Packets retried for get, bulkget, and walk.",
+                        run.packets_retried as f64,
+                    );
+                    g(
+                        &mut out,
+                        "snmp_scrape_pdus_returned",
+                        "PDUs returned from get, bulkget, and walk.",
+                        bindings.len() as f64,
+                    );
+                    render::render(
+                        &run.module,
+                        &Bindings::new(bindings),
+                        self.settings.render,
+                        &mut out,
+                    );
+                    g(
+                        &mut out,
+                        "snmp_scrape_duration_seconds",
+                        "Total SNMP time scrape took (walk and processing).",
+                        started.elapsed().as_secs_f64(),
+                    );
                 }
             }
             self.metrics
                 .collection_duration
-                .get_or_create(&ModuleLabel { module: name.clone() })
+                .get_or_create(&ModuleLabel {
+                    module: name.clone(),
+                })
                 .observe(started.elapsed().as_secs_f64());
         }
         let mut body = String::with_capacity(64 * out.len() + 256);
         out.write_text(&mut body);
         if out.errors.is_empty() {
-            return Reply { status: 200, content_type: TEXT_FORMAT, body };
+            return Reply {
+                status: 200,
+                content_type: TEXT_FORMAT,
+                body,
+            };
         }
         let errors = &out.errors;
         let message = if errors.len() == 1 {
@@ -288,7 +343,10 @@ impl Exporter {
             let list: Vec<String> = errors.iter().map(|e| format!("* {e}")).collect();
             format!("{} error(s) occurred:\n{}", errors.len(), list.join("\n"))
         };
-        Reply::text(500, format!("An error has occurred while serving metrics:\n\n{message}\n"))
+        Reply::text(
+            500,
+            format!("An error has occurred while serving metrics:\n\n{message}\n"),
+        )
     }
 }
 
@@ -305,7 +363,10 @@ struct Params {
 impl Params {
     fn parse(query: &[(String, String)]) -> Result<Params, String> {
         fn all<'q>(query: &'q [(String, String)], key: &'q str) -> impl Iterator<Item = &'q str> {
-            query.iter().filter(move |(k, _)| k == key).map(|(_, v)| v.as_str())
+            query
+                .iter()
+                .filter(move |(k, _)| k == key)
+                .map(|(_, v)| v.as_str())
         }
         let all = |key: &'static str| all(query, key);
         let once = |key: &'static str| -> Result<Option<String>, String> {
@@ -330,8 +391,16 @@ impl Params {
         };
         let mut modules: Vec<String> = Vec::new();
         let given: Vec<&str> = all("module").collect();
-        let given = if given.is_empty() { vec!["if_mib"] } else { given };
-        for m in given.iter().flat_map(|m| m.split(',')).filter(|m| !m.is_empty()) {
+        let given = if given.is_empty() {
+            vec!["if_mib"]
+        } else {
+            given
+        };
+        for m in given
+            .iter()
+            .flat_map(|m| m.split(','))
+            .filter(|m| !m.is_empty())
+        {
             if !modules.iter().any(|x| x == m) {
                 modules.push(m.to_string());
             }
@@ -339,13 +408,19 @@ impl Params {
         if modules.is_empty() {
             return Err("'module' parameter must contain at least one module name".into());
         }
-        Ok(Params { target, auth, modules, snmp_context, engine_id })
+        Ok(Params {
+            target,
+            auth,
+            modules,
+            snmp_context,
+            engine_id,
+        })
     }
 }
 
 fn decode_hex(s: &str) -> Option<Vec<u8>> {
     let s = s.strip_prefix("0x").unwrap_or(s);
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     (0..s.len())

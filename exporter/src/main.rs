@@ -61,12 +61,16 @@ fn main() -> ExitCode {
     }
     let settings = Settings {
         config_files: cli.config_file.clone(),
-        load: LoadOptions { expand_env: cli.expand_env },
+        load: LoadOptions {
+            expand_env: cli.expand_env,
+        },
         module_concurrency: cli.module_concurrency.max(1),
         max_concurrent_scrapes: cli.max_concurrent_scrapes.max(1),
         scrape_queue_timeout: cli.scrape_queue_timeout,
         scrape_timeout_offset: cli.scrape_timeout_offset,
-        render: RenderOptions { wrap_counters: cli.wrap_large_counters },
+        render: RenderOptions {
+            wrap_counters: cli.wrap_large_counters,
+        },
     };
     let exporter = match Exporter::new(settings) {
         Ok(e) => e,
@@ -80,7 +84,10 @@ fn main() -> ExitCode {
         tracing::info!("configuration parsed successfully");
         return ExitCode::SUCCESS;
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(r) => r,
         Err(e) => {
             eprintln!("snmp-exporter: {e}");
@@ -100,7 +107,11 @@ fn main() -> ExitCode {
 fn init_logging(level: &str, format: &str) -> Result<(), String> {
     let filter = match level {
         "debug" | "info" | "warn" | "error" => tracing_subscriber::EnvFilter::new(level),
-        other => return Err(format!("--log.level {other:?}: expected debug, info, warn or error")),
+        other => {
+            return Err(format!(
+                "--log.level {other:?}: expected debug, info, warn or error"
+            ))
+        }
     };
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let builder = tracing_subscriber::fmt()
@@ -117,7 +128,11 @@ fn init_logging(level: &str, format: &str) -> Result<(), String> {
 
 /// `:9116` listens on every address (IPv6 and IPv4), as Go's listener does.
 fn listen_address(text: &str) -> Result<SocketAddr, String> {
-    let full = if text.starts_with(':') { format!("[::]{text}") } else { text.to_string() };
+    let full = if text.starts_with(':') {
+        format!("[::]{text}")
+    } else {
+        text.to_string()
+    };
     full.parse()
         .map_err(|_| format!("--web.listen-address {text:?}: expected [HOST]:PORT"))
 }
@@ -125,7 +140,8 @@ fn listen_address(text: &str) -> Result<SocketAddr, String> {
 async fn serve(exporter: Arc<Exporter>, addresses: &[String]) -> Result<(), String> {
     let reloader = Arc::clone(&exporter);
     tokio::spawn(async move {
-        let Ok(mut hup) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()) else {
+        let Ok(mut hup) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
+        else {
             return;
         };
         while hup.recv().await.is_some() {
@@ -139,15 +155,21 @@ async fn serve(exporter: Arc<Exporter>, addresses: &[String]) -> Result<(), Stri
             Ok(l) => l,
             // No IPv6 on this host: every IPv4 address instead.
             Err(_) if text.starts_with(':') => {
-                let v4: SocketAddr = format!("0.0.0.0{text}").parse().map_err(|e| format!("{e}"))?;
-                tokio::net::TcpListener::bind(v4).await.map_err(|e| format!("{text}: {e}"))?
+                let v4: SocketAddr = format!("0.0.0.0{text}")
+                    .parse()
+                    .map_err(|e| format!("{e}"))?;
+                tokio::net::TcpListener::bind(v4)
+                    .await
+                    .map_err(|e| format!("{text}: {e}"))?
             }
             Err(e) => return Err(format!("{text}: {e}")),
         };
         let local = listener.local_addr().map_err(|e| e.to_string())?;
         tracing::info!(address = %local, "listening");
         let app = snmp_exporter::server::router(Arc::clone(&exporter));
-        servers.push(tokio::spawn(async move { axum::serve(listener, app).await }));
+        servers.push(tokio::spawn(
+            async move { axum::serve(listener, app).await },
+        ));
     }
     for s in servers {
         match s.await {

@@ -64,20 +64,36 @@ impl Default for OwnMetrics {
             reload_success: Gauge::default(),
             registry: Registry::default(),
         };
-        registry.register("snmp_request_errors", "Errors in requests to the SNMP exporter", m.request_errors.clone());
+        registry.register(
+            "snmp_request_errors",
+            "Errors in requests to the SNMP exporter",
+            m.request_errors.clone(),
+        );
         registry.register(
             "snmp_collection_duration_seconds",
             "Duration of collections by the SNMP exporter",
             m.collection_duration.clone(),
         );
-        registry.register("snmp_packets", "Number of SNMP packet sent, including retries.", m.packets.clone());
-        registry.register("snmp_packet_retries", "Number of SNMP packet retries.", m.packet_retries.clone());
+        registry.register(
+            "snmp_packets",
+            "Number of SNMP packet sent, including retries.",
+            m.packets.clone(),
+        );
+        registry.register(
+            "snmp_packet_retries",
+            "Number of SNMP packet retries.",
+            m.packet_retries.clone(),
+        );
         registry.register(
             "snmp_request_in_flight",
             "Current number of SNMP scrapes being requested.",
             m.in_flight.clone(),
         );
-        registry.register("snmp_exporter_scrapes", "Module scrapes run, by module and auth.", m.scrapes.clone());
+        registry.register(
+            "snmp_exporter_scrapes",
+            "Module scrapes run, by module and auth.",
+            m.scrapes.clone(),
+        );
         registry.register(
             "snmp_exporter_scrape_failures",
             "Module scrapes that failed, by module, auth and reason (timeout, unreachable, report_<usmStats counter>, decode_error, error_status, walk, deadline, other).",
@@ -125,18 +141,27 @@ fn process_metrics() -> String {
         return String::new();
     };
     let fields: Vec<&str> = after.split_whitespace().collect();
-    let field = |k: usize| fields.get(k).and_then(|f| f.parse::<f64>().ok()).unwrap_or(0.0);
+    let field = |k: usize| {
+        fields
+            .get(k)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
     // /proc counts CPU in USER_HZ ticks (100 on Linux, fixed by its ABI) and memory in
     // pages (4 KiB on x86-64 and the usual arm64 kernels).
     let (ticks, page) = (100.0, 4096.0);
     let cpu = (field(11) + field(12)) / ticks;
     let rss = field(21) * page;
-    let fds = std::fs::read_dir("/proc/self/fd").map(|d| d.count()).unwrap_or(0);
+    let fds = std::fs::read_dir("/proc/self/fd")
+        .map(|d| d.count())
+        .unwrap_or(0);
     let boot = std::fs::read_to_string("/proc/stat")
         .ok()
         .and_then(|s| {
-            s.lines()
-                .find_map(|l| l.strip_prefix("btime ").and_then(|v| v.trim().parse::<f64>().ok()))
+            s.lines().find_map(|l| {
+                l.strip_prefix("btime ")
+                    .and_then(|v| v.trim().parse::<f64>().ok())
+            })
         })
         .unwrap_or(0.0);
     let start = boot + field(19) / ticks;

@@ -41,12 +41,17 @@ pub async fn resolve_target(target: &str) -> Result<SocketAddr, String> {
     };
     let with_port = match split_host_port(rest) {
         Some((host, port)) => {
-            let port: u16 = port
-                .parse()
-                .map_err(|_| format!("target {target:?}: port {port:?} is not a number from 0 to 65535"))?;
+            let port: u16 = port.parse().map_err(|_| {
+                format!("target {target:?}: port {port:?} is not a number from 0 to 65535")
+            })?;
             (host.to_string(), port)
         }
-        None => (rest.trim_start_matches('[').trim_end_matches(']').to_string(), 161),
+        None => (
+            rest.trim_start_matches('[')
+                .trim_end_matches(']')
+                .to_string(),
+            161,
+        ),
     };
     if with_port.0.is_empty() {
         return Err(format!("target {target:?}: no host"));
@@ -75,7 +80,9 @@ fn split_host_port(s: &str) -> Option<(&str, &str)> {
 /// (SNMPv3; communities have no context).
 pub fn credentials(auth: &CompiledAuth, snmp_context: &str) -> Credentials {
     match (&auth.credentials, snmp_context) {
-        (Credentials::Usm(u), c) if !c.is_empty() => Credentials::Usm(u.clone().with_context(c.as_bytes())),
+        (Credentials::Usm(u), c) if !c.is_empty() => {
+            Credentials::Usm(u.clone().with_context(c.as_bytes()))
+        }
         (c, _) => c.clone(),
     }
 }
@@ -88,8 +95,12 @@ pub async fn run(
     modules: Vec<Arc<CompiledModule>>,
     concurrency: usize,
 ) -> Vec<ModuleRun> {
-    let queue = Arc::new(Mutex::new(modules.into_iter().enumerate().collect::<VecDeque<_>>()));
-    let workers = concurrency.max(1).min(queue.lock().map(|q| q.len()).unwrap_or(1).max(1));
+    let queue = Arc::new(Mutex::new(
+        modules.into_iter().enumerate().collect::<VecDeque<_>>(),
+    ));
+    let workers = concurrency
+        .max(1)
+        .min(queue.lock().map(|q| q.len()).unwrap_or(1).max(1));
     let mut handles = Vec::with_capacity(workers);
     for _ in 0..workers {
         let queue = Arc::clone(&queue);
@@ -184,7 +195,11 @@ async fn collect(
     let (walks, gets) = filtered(s, module).await?;
     let mut out = Vec::new();
     // SNMPv1 reports one failed OID a request: one a request there.
-    let per_request = if version == 1 { 1 } else { module.max_repetitions.max(1) as usize };
+    let per_request = if version == 1 {
+        1
+    } else {
+        module.max_repetitions.max(1) as usize
+    };
     for chunk in gets.chunks(per_request) {
         match s.get(chunk).await {
             Ok(bindings) => out.extend(bindings.into_iter().filter(|vb| !vb.value.is_exception())),
@@ -212,7 +227,8 @@ async fn filtered(
         let mut matched = Vec::new();
         let walked = s
             .walk(&f.oid, |vb| {
-                let text = crate::render::value::text(&vb.value, Some(crate::ty::Ty::DisplayString), "");
+                let text =
+                    crate::render::value::text(&vb.value, Some(crate::ty::Ty::DisplayString), "");
                 if f.values.iter().any(|re| re.is_match(&text)) {
                     if let Some(last) = vb.oid.as_oid().arcs().last() {
                         matched.push(last);
@@ -235,7 +251,9 @@ async fn filtered(
         }
     }
     for (target, indexes) in &allowed {
-        let Ok(base) = crate::config::parse_oid(target) else { continue };
+        let Ok(base) = crate::config::parse_oid(target) else {
+            continue;
+        };
         get.retain(|o| !o.as_oid().starts_with(&base.as_oid()));
         for i in indexes {
             let mut oid = base.clone();
@@ -273,10 +291,22 @@ mod tests {
     #[tokio::test]
     async fn target_forms() {
         let a = |s: &'static str| async move { resolve_target(s).await };
-        assert_eq!(a("127.0.0.1").await.unwrap(), "127.0.0.1:161".parse().unwrap());
-        assert_eq!(a("127.0.0.1:1161").await.unwrap(), "127.0.0.1:1161".parse().unwrap());
-        assert_eq!(a("udp://127.0.0.1:1161").await.unwrap(), "127.0.0.1:1161".parse().unwrap());
-        assert_eq!(a("udp6://[::1]:1161").await.unwrap(), "[::1]:1161".parse().unwrap());
+        assert_eq!(
+            a("127.0.0.1").await.unwrap(),
+            "127.0.0.1:161".parse().unwrap()
+        );
+        assert_eq!(
+            a("127.0.0.1:1161").await.unwrap(),
+            "127.0.0.1:1161".parse().unwrap()
+        );
+        assert_eq!(
+            a("udp://127.0.0.1:1161").await.unwrap(),
+            "127.0.0.1:1161".parse().unwrap()
+        );
+        assert_eq!(
+            a("udp6://[::1]:1161").await.unwrap(),
+            "[::1]:1161".parse().unwrap()
+        );
         assert_eq!(a("[::1]").await.unwrap(), "[::1]:161".parse().unwrap());
         assert_eq!(a("::1").await.unwrap(), "[::1]:161".parse().unwrap());
         assert!(a("127.0.0.1:http").await.unwrap_err().contains("port"));

@@ -37,7 +37,14 @@ async fn snmp(
         .get("X-Prometheus-Scrape-Timeout-Seconds")
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
-    reply(exporter.scrape(&Request { query, scrape_timeout }).await)
+    reply(
+        exporter
+            .scrape(&Request {
+                query,
+                scrape_timeout,
+            })
+            .await,
+    )
 }
 
 async fn metrics(State(exporter): State<Arc<Exporter>>) -> Response {
@@ -90,5 +97,7 @@ async fn landing(State(exporter): State<Arc<Exporter>>) -> Html<String> {
 }
 
 fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }

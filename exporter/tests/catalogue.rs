@@ -36,7 +36,10 @@ fn bindings() -> Vec<(OidBuf, Value)> {
         (col(6, "1"), Value::Integer(1)),
         (col(7, "1"), octets(&[10, 0, 0, 1])),
         (col(6, "2"), Value::Integer(2)),
-        (col(7, "2"), octets(&[0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1])),
+        (
+            col(7, "2"),
+            octets(&[0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]),
+        ),
         (col(6, "3"), Value::Integer(16)),
         (col(7, "3"), octets(b"\x01\x02")),
         (col(8, "1"), Value::Integer(9)),
@@ -45,11 +48,17 @@ fn bindings() -> Vec<(OidBuf, Value)> {
         (col(10, "1"), octets(b"\xa0")),
         (col(11, "1"), octets(&[0x07, 0xe5, 3, 4, 5, 6, 7, 8])),
         (col(11, "2"), octets(&[1, 2, 3])),
-        (col(12, "1"), Value::Opaque(OctetBuf::from_slice(&[0x9f, 0x78, 0x04, 0x3f, 0xc0, 0, 0]))),
+        (
+            col(12, "1"),
+            Value::Opaque(OctetBuf::from_slice(&[0x9f, 0x78, 0x04, 0x3f, 0xc0, 0, 0])),
+        ),
         (col(13, "1"), Value::Integer(7)),
         (col(14, "1"), Value::Gauge32(4_000_000_000)),
         // A table indexed by a string, an IPv4 address and an implied string.
-        (oid(&format!("{T}.2.1.1.3.97.98.99.10.0.0.1.120.121")), Value::Integer(1)),
+        (
+            oid(&format!("{T}.2.1.1.3.97.98.99.10.0.0.1.120.121")),
+            Value::Integer(1),
+        ),
     ]
 }
 
@@ -105,7 +114,14 @@ async fn scrape() -> Vec<String> {
     let socket = tokio::net::UdpSocket::bind("127.0.0.1:0").await.unwrap();
     let port = socket.local_addr().unwrap().port();
     let view = Arc::new(View::new(bindings()));
-    let mut r = Responder::new(view, vec![b"public".to_vec()], Vec::new(), b"\x80\0\0\0\x01", 1, Instant::now());
+    let mut r = Responder::new(
+        view,
+        vec![b"public".to_vec()],
+        Vec::new(),
+        b"\x80\0\0\0\x01",
+        1,
+        Instant::now(),
+    );
     let agent = tokio::spawn(async move {
         let mut buf = vec![0u8; 65_535];
         while let Ok((len, from)) = socket.recv_from(&mut buf).await {
@@ -120,7 +136,12 @@ async fn scrape() -> Vec<String> {
         ("target".to_string(), format!("127.0.0.1:{port}")),
         ("module".to_string(), "catalogue".to_string()),
     ];
-    let reply = exporter.scrape(&Request { query, scrape_timeout: None }).await;
+    let reply = exporter
+        .scrape(&Request {
+            query,
+            scrape_timeout: None,
+        })
+        .await;
     agent.abort();
     assert_eq!(reply.status, 200, "{}", reply.body);
     reply

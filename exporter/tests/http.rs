@@ -34,12 +34,30 @@ fn bad_requests_are_refused_at_once_with_upstreams_status_and_words() {
     let cases = [
         ("/snmp", "'target' parameter must be specified once"),
         ("/snmp?target=", "'target' parameter must be specified once"),
-        ("/snmp?target=a&target=b", "'target' parameter must be specified once"),
-        ("/snmp?target=127.0.0.1&module=nope", "Unknown module 'nope'"),
-        ("/snmp?target=127.0.0.1&module=system&auth=nope", "Unknown auth 'nope'"),
-        ("/snmp?target=127.0.0.1&module=system&auth=a&auth=b", "'auth' parameter must only be specified once"),
-        ("/snmp?target=127.0.0.1&module=,", "'module' parameter must contain at least one module name"),
-        ("/snmp?target=127.0.0.1:99999&module=system", "port \"99999\" is not a number from 0 to 65535"),
+        (
+            "/snmp?target=a&target=b",
+            "'target' parameter must be specified once",
+        ),
+        (
+            "/snmp?target=127.0.0.1&module=nope",
+            "Unknown module 'nope'",
+        ),
+        (
+            "/snmp?target=127.0.0.1&module=system&auth=nope",
+            "Unknown auth 'nope'",
+        ),
+        (
+            "/snmp?target=127.0.0.1&module=system&auth=a&auth=b",
+            "'auth' parameter must only be specified once",
+        ),
+        (
+            "/snmp?target=127.0.0.1&module=,",
+            "'module' parameter must contain at least one module name",
+        ),
+        (
+            "/snmp?target=127.0.0.1:99999&module=system",
+            "port \"99999\" is not a number from 0 to 65535",
+        ),
     ];
     for (path, words) in cases {
         let (status, body) = get(p.port, path, &[]).expect("an answer");
@@ -47,20 +65,29 @@ fn bad_requests_are_refused_at_once_with_upstreams_status_and_words() {
         assert!(body.contains(words), "{path}: {body}");
     }
     let (_, metrics) = get(p.port, "/metrics", &[]).unwrap();
-    assert!(metrics.contains(&format!("snmp_request_errors_total {}", cases.len())), "{metrics}");
+    assert!(
+        metrics.contains(&format!("snmp_request_errors_total {}", cases.len())),
+        "{metrics}"
+    );
 }
 
 #[test]
 fn health_config_and_landing_page() {
     let (_dir, _path, p) = started(CONFIG);
-    assert_eq!(get(p.port, "/-/healthy", &[]).unwrap(), (200, "Healthy".to_string()));
+    assert_eq!(
+        get(p.port, "/-/healthy", &[]).unwrap(),
+        (200, "Healthy".to_string())
+    );
     let (status, config) = get(p.port, "/config", &[]).unwrap();
     assert_eq!(status, 200);
     assert!(config.contains("community: <secret>"), "{config}");
     assert!(!config.contains("s3cr3t"), "{config}");
     let (status, page) = get(p.port, "/", &[]).unwrap();
     assert_eq!(status, 200);
-    assert!(page.contains("action=\"/snmp\"") && page.contains("system"), "{page}");
+    assert!(
+        page.contains("action=\"/snmp\"") && page.contains("system"),
+        "{page}"
+    );
 }
 
 #[test]
@@ -72,9 +99,15 @@ fn a_bad_reload_keeps_the_configuration_in_force() {
     assert_eq!(status, 500, "{body}");
     assert!(body.contains("modules.system.walk[0]"), "{body}");
     let (_, metrics) = get(p.port, "/metrics", &[]).unwrap();
-    assert!(metrics.contains("snmp_exporter_config_last_reload_successful 0"), "{metrics}");
+    assert!(
+        metrics.contains("snmp_exporter_config_last_reload_successful 0"),
+        "{metrics}"
+    );
     let (_, config) = get(p.port, "/config", &[]).unwrap();
-    assert!(config.contains("1.3.6.1.2.1.1.3"), "the old configuration stays: {config}");
+    assert!(
+        config.contains("1.3.6.1.2.1.1.3"),
+        "the old configuration stays: {config}"
+    );
     // A good file, and SIGHUP: the new module is served.
     std::fs::write(&path, CONFIG.replace("  system:", "  renamed:")).unwrap();
     let hup = std::process::Command::new("kill")
@@ -98,9 +131,17 @@ fn a_silent_target_ends_at_prometheus_scrape_timeout() {
     let (_dir, _path, p) = started(CONFIG);
     // Bound and never read: requests to it go unanswered.
     let silent = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
-    let path = format!("/snmp?target={}&module=system", silent.local_addr().unwrap());
+    let path = format!(
+        "/snmp?target={}&module=system",
+        silent.local_addr().unwrap()
+    );
     let start = Instant::now();
-    let (status, body) = get(p.port, &path, &[("X-Prometheus-Scrape-Timeout-Seconds", "1.5")]).unwrap();
+    let (status, body) = get(
+        p.port,
+        &path,
+        &[("X-Prometheus-Scrape-Timeout-Seconds", "1.5")],
+    )
+    .unwrap();
     let took = start.elapsed();
     assert_eq!(status, 500, "{body}");
     assert!(body.contains("scrape cancelled after"), "{body}");
@@ -124,7 +165,10 @@ fn a_scrape_counts_in_the_exporters_own_metrics() {
     let path = format!("/snmp?target=127.0.0.1:{}&module=system", agent.port);
     let (status, body) = get(p.port, &path, &[]).unwrap();
     assert_eq!(status, 200, "{body}");
-    assert!(body.contains("# TYPE sysUpTime gauge\nsysUpTime "), "{body}");
+    assert!(
+        body.contains("# TYPE sysUpTime gauge\nsysUpTime "),
+        "{body}"
+    );
     let (_, metrics) = get(p.port, "/metrics", &[]).unwrap();
     for line in [
         "snmp_exporter_scrapes_total{module=\"system\",auth=\"public_v2\"} 1",
@@ -135,7 +179,15 @@ fn a_scrape_counts_in_the_exporters_own_metrics() {
         assert!(metrics.contains(line), "{line} in {metrics}");
     }
     // A wrong community: the agent stays silent; the module fails with a timeout.
-    let path = format!("/snmp?target=127.0.0.1:{}&module=system&auth=secret", agent.port);
-    let (status, body) = get(p.port, &path, &[("X-Prometheus-Scrape-Timeout-Seconds", "2")]).unwrap();
+    let path = format!(
+        "/snmp?target=127.0.0.1:{}&module=system&auth=secret",
+        agent.port
+    );
+    let (status, body) = get(
+        p.port,
+        &path,
+        &[("X-Prometheus-Scrape-Timeout-Seconds", "2")],
+    )
+    .unwrap();
     assert_eq!(status, 500, "{body}");
 }

@@ -58,13 +58,24 @@ fn start_prometheus(program: &Path, dir: &Path, yml: &str) -> Process {
 
 /// The `instance` labels of the series `query` returns with value `value` (any when None).
 fn instances(prometheus: &Process, query: &str, value: Option<&str>) -> BTreeSet<String> {
-    let (_, body) = get(prometheus.port, &format!("/api/v1/query?query={query}"), &[]).unwrap_or_default();
+    let (_, body) = get(
+        prometheus.port,
+        &format!("/api/v1/query?query={query}"),
+        &[],
+    )
+    .unwrap_or_default();
     let mut found = BTreeSet::new();
     for part in body.split("\"metric\":").skip(1) {
-        let Some(i) = part.find("\"instance\":\"") else { continue };
+        let Some(i) = part.find("\"instance\":\"") else {
+            continue;
+        };
         let rest = &part[i + 12..];
         let instance = &rest[..rest.find('"').unwrap_or(0)];
-        let v = part.split("\"value\":[").nth(1).and_then(|v| v.split(',').nth(1)).unwrap_or("");
+        let v = part
+            .split("\"value\":[")
+            .nth(1)
+            .and_then(|v| v.split(',').nth(1))
+            .unwrap_or("");
         if value.is_none_or(|want| v.trim_matches(|c| c == '"' || c == ']' || c == '}') == want) {
             found.insert(instance.to_string());
         }
@@ -84,7 +95,9 @@ fn tools() -> Option<(std::path::PathBuf, std::path::PathBuf)> {
 
 #[test]
 fn prometheus_scrapes_through_the_exporter_and_has_the_series() {
-    let Some((prometheus, snmpd)) = tools() else { return };
+    let Some((prometheus, snmpd)) = tools() else {
+        return;
+    };
     let agent = start_agent(&snmpd);
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("snmp.yml");
@@ -98,7 +111,10 @@ fn prometheus_scrapes_through_the_exporter_and_has_the_series() {
         if instances(&p, "sysUpTime", None).contains(&target) {
             break;
         }
-        assert!(Instant::now() < deadline, "no sysUpTime series for {target} after 60 s");
+        assert!(
+            Instant::now() < deadline,
+            "no sysUpTime series for {target} after 60 s"
+        );
         std::thread::sleep(Duration::from_millis(250));
     }
     assert!(instances(&p, "up", Some("1")).contains(&target));
@@ -106,24 +122,43 @@ fn prometheus_scrapes_through_the_exporter_and_has_the_series() {
 
 #[test]
 fn two_prometheus_servers_shard_the_targets_by_hashmod() {
-    let Some((prometheus, snmpd)) = tools() else { return };
+    let Some((prometheus, snmpd)) = tools() else {
+        return;
+    };
     let agents: Vec<_> = (0..6).map(|_| start_agent(&snmpd)).collect();
-    let targets: Vec<String> = agents.iter().map(|a| format!("127.0.0.1:{}", a.port)).collect();
+    let targets: Vec<String> = agents
+        .iter()
+        .map(|a| format!("127.0.0.1:{}", a.port))
+        .collect();
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("snmp.yml");
     std::fs::write(&config, CONFIG).unwrap();
     // Two stateless replicas; each Prometheus uses its own.
     let (e0, e1) = (ours(&config, &[]), ours(&config, &[]));
-    let p0 = start_prometheus(&prometheus, &dir.path().join("p0"), &prometheus_yml(&targets, e0.port, 0, 2));
-    let p1 = start_prometheus(&prometheus, &dir.path().join("p1"), &prometheus_yml(&targets, e1.port, 1, 2));
+    let p0 = start_prometheus(
+        &prometheus,
+        &dir.path().join("p0"),
+        &prometheus_yml(&targets, e0.port, 0, 2),
+    );
+    let p1 = start_prometheus(
+        &prometheus,
+        &dir.path().join("p1"),
+        &prometheus_yml(&targets, e1.port, 1, 2),
+    );
     let all: BTreeSet<String> = targets.iter().cloned().collect();
     let deadline = Instant::now() + Duration::from_secs(60);
     let (s0, s1) = loop {
-        let (s0, s1) = (instances(&p0, "up", Some("1")), instances(&p1, "up", Some("1")));
+        let (s0, s1) = (
+            instances(&p0, "up", Some("1")),
+            instances(&p1, "up", Some("1")),
+        );
         if s0.union(&s1).cloned().collect::<BTreeSet<_>>() == all {
             break (s0, s1);
         }
-        assert!(Instant::now() < deadline, "after 60 s: {s0:?} and {s1:?} of {all:?}");
+        assert!(
+            Instant::now() < deadline,
+            "after 60 s: {s0:?} and {s1:?} of {all:?}"
+        );
         std::thread::sleep(Duration::from_millis(250));
     };
     assert!(s0.is_disjoint(&s1), "both scrape some: {s0:?} {s1:?}");

@@ -75,10 +75,16 @@ fn ours_reads_the_0_21_format_with_a_warning_and_renders_the_same_samples() {
     std::fs::write(&old, fixture_as_0_21()).unwrap();
     let (a, b) = (ours(&new, &[]), ours(&old, &[]));
     let path = format!("/snmp?target=127.0.0.1:{}&module=if_mib", agent.port);
-    let (x, y) = (get(a.port, &path, &[]).unwrap(), get(b.port, &path, &[]).unwrap());
+    let (x, y) = (
+        get(a.port, &path, &[]).unwrap(),
+        get(b.port, &path, &[]).unwrap(),
+    );
     assert_eq!((x.0, y.0), (200, 200), "{}", y.1);
     let (x, y) = (samples(&x.1), samples(&y.1));
-    assert_eq!(x.values.keys().collect::<Vec<_>>(), y.values.keys().collect::<Vec<_>>());
+    assert_eq!(
+        x.values.keys().collect::<Vec<_>>(),
+        y.values.keys().collect::<Vec<_>>()
+    );
     // The old file names no auths: each module's own is used when the request names none.
     let dry = std::process::Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
         .arg(format!("--config.file={}", old.display()))
@@ -87,5 +93,8 @@ fn ours_reads_the_0_21_format_with_a_warning_and_renders_the_same_samples() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&dry.stderr);
     assert!(dry.status.success(), "{stderr}");
-    assert!(stderr.contains("format of snmp_exporter 0.22 and older"), "{stderr}");
+    assert!(
+        stderr.contains("format of snmp_exporter 0.22 and older"),
+        "{stderr}"
+    );
 }

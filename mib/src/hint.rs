@@ -49,13 +49,21 @@ fn ascii_or_dots(chunk: &[u8], out: &mut String) {
 }
 
 fn format_octets_as(hint: &str, data: &[u8], net_snmp: bool) -> Result<String, MibError> {
-    format_octets_styled(hint, data, if net_snmp { Style::NetSnmp } else { Style::Rfc })
+    format_octets_styled(
+        hint,
+        data,
+        if net_snmp { Style::NetSnmp } else { Style::Rfc },
+    )
 }
 
 fn format_octets_styled(hint: &str, data: &[u8], style: Style) -> Result<String, MibError> {
     let net_snmp = style == Style::NetSnmp;
     let specs = parse_octet_hint(hint)?;
-    if style == Style::UpperHex && specs.iter().any(|s| s.len > 8 && s.format != b'a' && s.format != b't') {
+    if style == Style::UpperHex
+        && specs
+            .iter()
+            .any(|s| s.len > 8 && s.format != b'a' && s.format != b't')
+    {
         return Err(MibError::BadHint {
             hint: hint.to_string(),
             position: 0,

@@ -155,12 +155,16 @@ pub(super) fn compile(
         out.auths.insert(name.clone(), Arc::new(compiled));
     }
     for (name, module) in &file.modules {
-        let path = origin.get(name).cloned().unwrap_or_else(|| "snmp.yml".into());
-        let compiled = compile_module(name, module).map_err(|(key, message)| ConfigError::Invalid {
-            path,
-            key: format!("modules.{name}.{key}"),
-            message,
-        })?;
+        let path = origin
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| "snmp.yml".into());
+        let compiled =
+            compile_module(name, module).map_err(|(key, message)| ConfigError::Invalid {
+                path,
+                key: format!("modules.{name}.{key}"),
+                message,
+            })?;
         out.modules.insert(name.clone(), Arc::new(compiled));
     }
     Ok(out)
@@ -249,7 +253,8 @@ fn compile_module(name: &str, m: &Module) -> Result<CompiledModule, (String, Str
         .metrics
         .iter()
         .map(|metric| {
-            compile_metric(metric).map_err(|(key, e)| (format!("metrics[{}].{key}", metric.name), e))
+            compile_metric(metric)
+                .map_err(|(key, e)| (format!("metrics[{}].{key}", metric.name), e))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let tree = MetricTree::build(&metrics);
@@ -273,10 +278,14 @@ fn compile_metric(m: &Metric) -> Result<CompiledMetric, (String, String)> {
         move |e| (key.to_string(), e)
     }
     if !is_metric_name(&m.name) {
-        return Err(("name".into(), format!("{:?} is not a valid metric name", m.name)));
+        return Err((
+            "name".into(),
+            format!("{:?} is not a valid metric name", m.name),
+        ));
     }
     let oid = arcs(&m.oid).map_err(at("oid"))?;
-    let ty = Ty::from_name(&m.kind).ok_or_else(|| ("type".to_string(), format!("unknown type {:?}", m.kind)))?;
+    let ty = Ty::from_name(&m.kind)
+        .ok_or_else(|| ("type".to_string(), format!("unknown type {:?}", m.kind)))?;
     let indexes = m.indexes.iter().map(compile_index).collect::<Vec<_>>();
     let mut known: Vec<&str> = m.indexes.iter().map(|i| i.labelname.as_str()).collect();
     let mut lookups = Vec::new();
@@ -286,7 +295,10 @@ fn compile_metric(m: &Metric) -> Result<CompiledMetric, (String, String)> {
     }
     for name in &known {
         if !is_label_name(name) {
-            return Err(("indexes".into(), format!("{name:?} is not a valid label name")));
+            return Err((
+                "indexes".into(),
+                format!("{name:?} is not a valid label name"),
+            ));
         }
     }
     let mut regex_extracts = Vec::new();
@@ -327,7 +339,11 @@ fn compile_lookup(l: &Lookup, known: &[&str]) -> Result<CompiledLookup, String> 
             "labels: {missing:?} is neither an index nor an earlier lookup of this metric"
         ));
     }
-    let oid = if l.labels.is_empty() { Vec::new() } else { arcs(&l.oid)? };
+    let oid = if l.labels.is_empty() {
+        Vec::new()
+    } else {
+        arcs(&l.oid)?
+    };
     Ok(CompiledLookup {
         labels: l.labels.clone(),
         labelname: l.labelname.clone(),

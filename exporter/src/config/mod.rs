@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use compile::{
-    is_label_name, is_metric_name, parse_oid, Compiled, CompiledAuth, CompiledFilter, CompiledIndex,
-    CompiledLookup, CompiledMetric, CompiledModule, MetricTree,
+    is_label_name, is_metric_name, parse_oid, Compiled, CompiledAuth, CompiledFilter,
+    CompiledIndex, CompiledLookup, CompiledMetric, CompiledModule, MetricTree,
 };
 pub use types::{
     Auth, DynamicFilter, File, Index, LegacyAuth, Lookup, Metric, Module, RegexExtract, Secret,
@@ -167,7 +167,10 @@ fn parse(path: &Path, text: &str) -> Result<File, ConfigError> {
     // snmp_exporter ≤ 0.22: the modules themselves at the top, no `modules:` key.
     let top: Result<BTreeMap<String, serde_yaml::Value>, _> = serde_yaml::from_str(text);
     let legacy = top.is_ok_and(|m| {
-        !m.is_empty() && !m.keys().any(|k| matches!(k.as_str(), "auths" | "modules" | "version"))
+        !m.is_empty()
+            && !m
+                .keys()
+                .any(|k| matches!(k.as_str(), "auths" | "modules" | "version"))
     });
     let parsed = if legacy {
         serde_yaml::from_str::<BTreeMap<String, Module>>(text).map(|mut modules| {
@@ -212,7 +215,8 @@ fn expand_auth(name: &str, auth: &mut Auth) -> Result<(), ConfigError> {
     };
     auth.username = expand(&auth.username).map_err(|m| invalid("username", m))?;
     auth.password.0 = expand(&auth.password.0).map_err(|m| invalid("password", m))?;
-    auth.priv_password.0 = expand(&auth.priv_password.0).map_err(|m| invalid("priv_password", m))?;
+    auth.priv_password.0 =
+        expand(&auth.priv_password.0).map_err(|m| invalid("priv_password", m))?;
     Ok(())
 }
 

@@ -44,10 +44,8 @@ impl Exposition {
     pub fn add(&mut self, name: &str, help: &str, kind: Kind, mut labels: Labels, value: f64) {
         labels.sort_by(|a, b| a.0.cmp(&b.0));
         if let Some(w) = labels.windows(2).find(|w| w[0].0 == w[1].0) {
-            self.errors.push(format!(
-                "metric {name}: duplicate label name {:?}",
-                w[0].0
-            ));
+            self.errors
+                .push(format!("metric {name}: duplicate label name {:?}", w[0].0));
             return;
         }
         match self.families.get_mut(name) {
@@ -173,7 +171,12 @@ pub fn go_float(f: f64, out: &mut String) {
     let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     if !(-4..6).contains(&exp) {
-        let _ = write!(out, "{mantissa}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
+        let _ = write!(
+            out,
+            "{mantissa}e{}{:02}",
+            if exp < 0 { '-' } else { '+' },
+            exp.abs()
+        );
     } else {
         let _ = write!(out, "{f}");
     }
@@ -209,7 +212,12 @@ mod tests {
     #[test]
     fn families_sorted_checked_and_escaped() {
         let mut e = Exposition::default();
-        let l = |v: &str| vec![("b".to_string(), v.to_string()), ("a".to_string(), "x".to_string())];
+        let l = |v: &str| {
+            vec![
+                ("b".to_string(), v.to_string()),
+                ("a".to_string(), "x".to_string()),
+            ]
+        };
         e.add("m", "help \\ here\nnext", Kind::Gauge, l("2"), 2.0);
         e.add("m", "help \\ here\nnext", Kind::Gauge, l("1\"q"), 1.0);
         e.add("a_first", "h", Kind::Counter, Vec::new(), 7.0);

@@ -52,7 +52,12 @@ impl<'a> Bindings<'a> {
 }
 
 /// Renders every binding of `bindings` that belongs to one of `module`'s metrics into `out`.
-pub fn render(module: &CompiledModule, bindings: &Bindings<'_>, options: RenderOptions, out: &mut Exposition) {
+pub fn render(
+    module: &CompiledModule,
+    bindings: &Bindings<'_>,
+    options: RenderOptions,
+    out: &mut Exposition,
+) {
     let mut arcs: Vec<u32> = Vec::with_capacity(32);
     for (oid, value) in &bindings.by_oid {
         arcs.clear();
@@ -104,7 +109,11 @@ fn set_arcs<'m>(all: &mut Vec<(&'m str, Vec<u32>)>, name: &'m str, arcs: Vec<u32
 
 /// A lookup's label value, and the integer its value gives a chained lookup ("" when the
 /// looked-up object has no such instance).
-fn lookup(l: &CompiledLookup, label_arcs: &[(&str, Vec<u32>)], bindings: &Bindings<'_>) -> (String, Option<u32>) {
+fn lookup(
+    l: &CompiledLookup,
+    label_arcs: &[(&str, Vec<u32>)],
+    bindings: &Bindings<'_>,
+) -> (String, Option<u32>) {
     let instance = |base: &[u32]| {
         let mut oid = base.to_vec();
         for label in &l.labels {
@@ -126,7 +135,10 @@ fn lookup(l: &CompiledLookup, label_arcs: &[(&str, Vec<u32>)], bindings: &Bindin
     }
     let text = if ty == Some(Ty::EnumAsInfo) && !l.enum_values.is_empty() {
         let n = value::number(found, true) as i64;
-        l.enum_values.get(&n).cloned().unwrap_or_else(|| n.to_string())
+        l.enum_values
+            .get(&n)
+            .cloned()
+            .unwrap_or_else(|| n.to_string())
     } else {
         value::text(found, ty, &l.display_hint)
     };
@@ -234,16 +246,30 @@ fn enum_as_info(metric: &CompiledMetric, v: i64, mut labels: Labels, out: &mut E
     if labels.iter().any(|(n, _)| n == &def.name) {
         return;
     }
-    let state = def.enum_values.get(&v).cloned().unwrap_or_else(|| v.to_string());
+    let state = def
+        .enum_values
+        .get(&v)
+        .cloned()
+        .unwrap_or_else(|| v.to_string());
     labels.push((def.name.clone(), state));
     let help = format!("{} (EnumAsInfo)", def.help);
-    out.add(&format!("{}_info", def.name), &help, Kind::Gauge, labels, 1.0);
+    out.add(
+        &format!("{}_info", def.name),
+        &help,
+        Kind::Gauge,
+        labels,
+        1.0,
+    );
 }
 
 fn enum_as_state_set(metric: &CompiledMetric, v: i64, labels: Labels, out: &mut Exposition) {
     let def = &metric.def;
     let help = format!("{} (EnumAsStateSet)", def.help);
-    let state = def.enum_values.get(&v).cloned().unwrap_or_else(|| v.to_string());
+    let state = def
+        .enum_values
+        .get(&v)
+        .cloned()
+        .unwrap_or_else(|| v.to_string());
     let with = |state: String| {
         let mut l = labels.clone();
         l.push((def.name.clone(), state));
@@ -275,6 +301,12 @@ fn bits(metric: &CompiledMetric, octets: Option<&[u8]>, labels: Labels, out: &mu
             .is_some_and(|k| bytes[k / 8] & (0x80 >> (k % 8)) != 0);
         let mut l = labels.clone();
         l.push((def.name.clone(), name.clone()));
-        out.add(&def.name, &help, Kind::Gauge, l, if set { 1.0 } else { 0.0 });
+        out.add(
+            &def.name,
+            &help,
+            Kind::Gauge,
+            l,
+            if set { 1.0 } else { 0.0 },
+        );
     }
 }

@@ -11,7 +11,11 @@ pub fn date_and_time(v: &[u8]) -> Result<f64, String> {
             let sign = match v[8] {
                 b'+' => 1,
                 b'-' => -1,
-                other => return Err(format!("DateAndTime: offset direction {other:#04x}, not '+' or '-'")),
+                other => {
+                    return Err(format!(
+                        "DateAndTime: offset direction {other:#04x}, not '+' or '-'"
+                    ))
+                }
             };
             if v[9] > 99 || v[10] > 99 {
                 return Err("DateAndTime: an offset field past two digits".into());
@@ -42,7 +46,10 @@ fn days_from_civil(year: i64, month: i64) -> i64 {
 /// An NTP timestamp (seconds since 1900, then a fraction) as whole Unix seconds.
 pub fn ntp_timestamp(v: &[u8]) -> Result<f64, String> {
     if v.len() < 8 {
-        return Err(format!("NTPTimeStamp of {} octets, at least 8 expected", v.len()));
+        return Err(format!(
+            "NTPTimeStamp of {} octets, at least 8 expected",
+            v.len()
+        ));
     }
     let secs = i64::from(u32::from_be_bytes([v[0], v[1], v[2], v[3]]));
     Ok((secs - 2_208_988_800) as f64)
@@ -58,7 +65,9 @@ pub fn parse_with_pattern(text: &str, pattern: &str) -> Result<f64, String> {
         return Ok(t.and_utc().timestamp() as f64);
     }
     match NaiveDate::parse_from_str(text, pattern) {
-        Ok(d) => Ok(d.and_hms_opt(0, 0, 0).map_or(0, |t| t.and_utc().timestamp()) as f64),
+        Ok(d) => Ok(d
+            .and_hms_opt(0, 0, 0)
+            .map_or(0, |t| t.and_utc().timestamp()) as f64),
         Err(e) => Err(format!("{text:?} does not match {pattern:?}: {e}")),
     }
 }
@@ -85,9 +94,15 @@ mod tests {
     #[test]
     fn ntp_and_patterns() {
         let ntp = [0xe3, 0xd5, 0x4c, 0x00, 0x80, 0, 0, 0];
-        assert_eq!(ntp_timestamp(&ntp).unwrap(), (0xe3d54c00u32 as i64 - 2_208_988_800) as f64);
+        assert_eq!(
+            ntp_timestamp(&ntp).unwrap(),
+            (0xe3d54c00u32 as i64 - 2_208_988_800) as f64
+        );
         assert!(ntp_timestamp(&[1, 2, 3]).is_err());
-        assert_eq!(parse_with_pattern("2021-03-04 05:06:07", "%Y-%m-%d %H:%M:%S").unwrap(), 1_614_834_367.0);
+        assert_eq!(
+            parse_with_pattern("2021-03-04 05:06:07", "%Y-%m-%d %H:%M:%S").unwrap(),
+            1_614_834_367.0
+        );
         assert!(parse_with_pattern("yesterday", "%Y-%m-%d").is_err());
     }
 }

@@ -239,8 +239,14 @@ mod tests {
         let e = no_enums();
         assert_eq!(index(&[7, 8], Ty::Integer32, 0, false, &e).0, "7");
         let (s, used, rest) = index(&[3, 65, 66, 67, 9], Ty::DisplayString, 0, false, &e);
-        assert_eq!((s.as_str(), used, rest), ("ABC", vec![3, 65, 66, 67], &[9][..]));
-        assert_eq!(index(&[2, 1, 255], Ty::OctetString, 0, false, &e).0, "0x01FF");
+        assert_eq!(
+            (s.as_str(), used, rest),
+            ("ABC", vec![3, 65, 66, 67], &[9][..])
+        );
+        assert_eq!(
+            index(&[2, 1, 255], Ty::OctetString, 0, false, &e).0,
+            "0x01FF"
+        );
         assert_eq!(index(&[1, 255], Ty::OctetString, 2, false, &e).0, "0x01FF");
         assert_eq!(index(&[65, 66], Ty::DisplayString, 0, true, &e).0, "AB");
         assert_eq!(
@@ -248,7 +254,10 @@ mod tests {
             "00:11:22:33:44:55"
         );
         // Short: padded with zeros, as agents that drop trailing zeros need.
-        assert_eq!(index(&[10, 0], Ty::InetAddressIPv4, 0, false, &e).0, "10.0.0.0");
+        assert_eq!(
+            index(&[10, 0], Ty::InetAddressIPv4, 0, false, &e).0,
+            "10.0.0.0"
+        );
         let v6: Vec<u32> = (0..16).collect();
         assert_eq!(
             index(&v6, Ty::InetAddressIPv6, 0, false, &e).0,
@@ -256,9 +265,15 @@ mod tests {
         );
         let (s, used, _) = index(&[1, 4, 192, 0, 2, 1], Ty::InetAddress, 0, false, &e);
         assert_eq!((s.as_str(), used.len()), ("192.0.2.1", 6));
-        assert_eq!(index(&[1, 192, 0, 2, 1], Ty::InetAddressMissingSize, 0, false, &e).0, "192.0.2.1");
+        assert_eq!(
+            index(&[1, 192, 0, 2, 1], Ty::InetAddressMissingSize, 0, false, &e).0,
+            "192.0.2.1"
+        );
         // An unknown address type: the octets, length and all.
-        assert_eq!(index(&[16, 2, 1, 2], Ty::InetAddress, 0, false, &e).0, "0x10020102");
+        assert_eq!(
+            index(&[16, 2, 1, 2], Ty::InetAddress, 0, false, &e).0,
+            "0x10020102"
+        );
         let mut enums = no_enums();
         enums.insert(2, "down".to_string());
         assert_eq!(index(&[2], Ty::EnumAsInfo, 0, false, &enums).0, "down");
@@ -277,16 +292,34 @@ mod tests {
     fn values_as_text() {
         let os = |b: &[u8]| Value::OctetString(snmp_ber::OctetBuf::from_slice(b));
         assert_eq!(text(&os(b"eth0"), Some(Ty::DisplayString), ""), "eth0");
-        assert_eq!(text(&os(b"a\xffb"), Some(Ty::DisplayString), ""), "a\u{FFFD}b");
+        assert_eq!(
+            text(&os(b"a\xffb"), Some(Ty::DisplayString), ""),
+            "a\u{FFFD}b"
+        );
         assert_eq!(text(&os(b"\x00\x1b"), Some(Ty::OctetString), ""), "0x001B");
         assert_eq!(text(&os(b""), Some(Ty::OctetString), ""), "");
         assert_eq!(text(&os(b"\x00\x1b"), None, "1x:"), "00:1B");
-        assert_eq!(text(&os(b"\x0a\x00\x00\x01"), Some(Ty::InetAddressIPv4), ""), "10.0.0.1");
-        assert_eq!(text(&os(b"\x01\x02"), Some(Ty::PhysAddress48), ""), "01:02:00:00:00:00");
-        assert_eq!(text(&Value::IpAddress([192, 0, 2, 1]), None, ""), "192.0.2.1");
-        assert_eq!(text(&Value::Counter64(u64::MAX), None, ""), "18446744073709551615");
+        assert_eq!(
+            text(&os(b"\x0a\x00\x00\x01"), Some(Ty::InetAddressIPv4), ""),
+            "10.0.0.1"
+        );
+        assert_eq!(
+            text(&os(b"\x01\x02"), Some(Ty::PhysAddress48), ""),
+            "01:02:00:00:00:00"
+        );
+        assert_eq!(
+            text(&Value::IpAddress([192, 0, 2, 1]), None, ""),
+            "192.0.2.1"
+        );
+        assert_eq!(
+            text(&Value::Counter64(u64::MAX), None, ""),
+            "18446744073709551615"
+        );
         assert_eq!(text(&Value::NoSuchInstance, None, ""), "");
-        assert_eq!(number(&Value::Counter64(u64::MAX), true), ((u64::MAX) % (1 << 53)) as f64);
+        assert_eq!(
+            number(&Value::Counter64(u64::MAX), true),
+            ((u64::MAX) % (1 << 53)) as f64
+        );
         assert_eq!(number(&Value::Integer(-3), true), -3.0);
     }
 }

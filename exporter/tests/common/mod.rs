@@ -34,7 +34,11 @@ pub fn fixture_as_0_21() -> String {
 
 /// A free TCP port of 127.0.0.1 (bound, noted, released).
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 /// A child process killed by its PID when dropped.
@@ -67,7 +71,10 @@ pub fn spawn_http(program: &Path, args: &[String], port: u16, ready: &str) -> Pr
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    panic!("{} did not answer {ready} on port {port} within 20 s", program.display());
+    panic!(
+        "{} did not answer {ready} on port {port} within 20 s",
+        program.display()
+    );
 }
 
 /// Our exporter over the config file `config`.
@@ -78,7 +85,12 @@ pub fn ours(config: &Path, extra: &[&str]) -> Process {
         format!("--web.listen-address=127.0.0.1:{port}"),
     ];
     args.extend(extra.iter().map(|s| s.to_string()));
-    spawn_http(Path::new(env!("CARGO_BIN_EXE_snmp-exporter")), &args, port, "/-/healthy")
+    spawn_http(
+        Path::new(env!("CARGO_BIN_EXE_snmp-exporter")),
+        &args,
+        port,
+        "/-/healthy",
+    )
 }
 
 /// GET `path` of 127.0.0.1:`port` with `headers`: status and body; `None` when nothing
@@ -88,7 +100,12 @@ pub fn get(port: u16, path: &str, headers: &[(&str, &str)]) -> Option<(u16, Stri
 }
 
 /// `method` `path` of 127.0.0.1:`port` (see [`get`]).
-pub fn request(method: &str, port: u16, path: &str, headers: &[(&str, &str)]) -> Option<(u16, String)> {
+pub fn request(
+    method: &str,
+    port: u16,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> Option<(u16, String)> {
     let mut s = TcpStream::connect(("127.0.0.1", port)).ok()?;
     s.set_read_timeout(Some(Duration::from_secs(30))).ok()?;
     let mut req = format!(
@@ -104,14 +121,25 @@ pub fn request(method: &str, port: u16, path: &str, headers: &[(&str, &str)]) ->
     let text = String::from_utf8_lossy(&raw).to_string();
     let (head, body) = text.split_once("\r\n\r\n")?;
     let status = head.split_whitespace().nth(1)?.parse().ok()?;
-    let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
-    Some((status, if chunked { dechunk(body) } else { body.to_string() }))
+    let chunked = head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked");
+    Some((
+        status,
+        if chunked {
+            dechunk(body)
+        } else {
+            body.to_string()
+        },
+    ))
 }
 
 fn dechunk(mut body: &str) -> String {
     let mut out = String::new();
     while let Some((size, rest)) = body.split_once("\r\n") {
-        let Ok(n) = usize::from_str_radix(size.trim(), 16) else { break };
+        let Ok(n) = usize::from_str_radix(size.trim(), 16) else {
+            break;
+        };
         if n == 0 || rest.len() < n {
             break;
         }
