@@ -39,9 +39,19 @@ struct Cli {
     /// deadline (the answer must reach Prometheus before its own timeout).
     #[arg(long = "snmp.scrape-timeout-offset", default_value = "500ms", value_parser = duration::parse)]
     scrape_timeout_offset: Duration,
-    /// Wrap 64-bit counters at 2^53 to avoid floating point rounding.
-    #[arg(long = "snmp.wrap-large-counters", default_value_t = true, action = clap::ArgAction::Set)]
+    /// Wrap 64-bit counters at 2^53 to avoid floating point rounding (kingpin's forms:
+    /// `--snmp.wrap-large-counters[=BOOL]`, `--no-snmp.wrap-large-counters`).
+    #[arg(
+        long = "snmp.wrap-large-counters",
+        default_value_t = true,
+        num_args = 0..=1,
+        default_missing_value = "true",
+        action = clap::ArgAction::Set
+    )]
     wrap_large_counters: bool,
+    /// Do not wrap 64-bit counters (see --snmp.wrap-large-counters).
+    #[arg(long = "no-snmp.wrap-large-counters", hide = true)]
+    no_wrap_large_counters: bool,
     /// Only log messages with the given severity or above: debug, info, warn, error.
     #[arg(long = "log.level", default_value = "info")]
     log_level: String,
@@ -51,10 +61,25 @@ struct Cli {
     /// Only verify that the configuration is valid, and exit.
     #[arg(long = "dry-run")]
     dry_run: bool,
+    /// Write the man page, snmp-exporter.1, into DIR, and exit.
+    #[arg(long = "generate-man", value_name = "DIR", hide = true)]
+    generate_man: Option<std::path::PathBuf>,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(dir) = &cli.generate_man {
+        use clap::CommandFactory;
+        let written = std::fs::create_dir_all(dir)
+            .and_then(|()| clap_mangen::generate_to(Cli::command(), dir));
+        return match written {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("snmp-exporter: {}: {e}", dir.display());
+                ExitCode::FAILURE
+            }
+        };
+    }
     if let Err(e) = init_logging(&cli.log_level, &cli.log_format) {
         eprintln!("snmp-exporter: {e}");
         return ExitCode::from(2);

@@ -109,11 +109,17 @@ modules:
       - {labelname: tail, type: DisplayString, implied: true}
 "#;
 
-/// Every line the scrape renders, less the scrape's own gauges.
+/// Every line a scrape of the catalogue renders, less the scrape's own gauges.
 async fn scrape() -> Vec<String> {
+    scrape_of(bindings(), CONFIG, "catalogue").await
+}
+
+/// Every line a scrape of `module` of `config` renders from an agent serving `served`, less
+/// the scrape's own gauges.
+async fn scrape_of(served: Vec<(OidBuf, Value)>, config: &str, module: &str) -> Vec<String> {
     let socket = tokio::net::UdpSocket::bind("127.0.0.1:0").await.unwrap();
     let port = socket.local_addr().unwrap().port();
-    let view = Arc::new(View::new(bindings()));
+    let view = Arc::new(View::new(served));
     let mut r = Responder::new(
         view,
         vec![b"public".to_vec()],
@@ -130,11 +136,11 @@ async fn scrape() -> Vec<String> {
             }
         }
     });
-    let config = Config::from_yaml("catalogue.yml", CONFIG, &LoadOptions::default()).unwrap();
+    let config = Config::from_yaml("catalogue.yml", config, &LoadOptions::default()).unwrap();
     let exporter = Exporter::with_config(Settings::default(), config);
     let query = vec![
         ("target".to_string(), format!("127.0.0.1:{port}")),
-        ("module".to_string(), "catalogue".to_string()),
+        ("module".to_string(), module.to_string()),
     ];
     let reply = exporter
         .scrape(&Request {
@@ -185,4 +191,45 @@ async fn every_type_and_edge_value_renders_as_snmp_exporter_renders_it() {
         "wrongType{row=\"1\",wrongType=\"7\"} 1",
     ];
     assert_eq!(scrape().await, expected);
+}
+
+const FILTERED: &str = r#"
+auths:
+  public_v2: {version: 2}
+modules:
+  filtered:
+    walk: [1.3.6.1.4.1.8072.9999.3.1.1, 1.3.6.1.4.1.8072.9999.3.1.2]
+    get: [1.3.6.1.4.1.8072.9999.3.1.20.2]
+    filters:
+    - oid: 1.3.6.1.4.1.8072.9999.3.1.1
+      targets: [1.3.6.1.4.1.8072.9999.3.1.2]
+      values: ["^1$"]
+    metrics:
+    - {name: name, oid: 1.3.6.1.4.1.8072.9999.3.1.2, type: DisplayString, help: h, indexes: [{labelname: row, type: gauge}]}
+    - {name: other, oid: 1.3.6.1.4.1.8072.9999.3.1.20, type: gauge, help: h, indexes: [{labelname: row, type: gauge}]}
+"#;
+
+#[tokio::test]
+async fn a_dynamic_filter_gets_only_the_rows_whose_value_matches() {
+    let col = |c: u32, r: u32| oid(&format!("1.3.6.1.4.1.8072.9999.3.1.{c}.{r}"));
+    let served = vec![
+        (col(1, 1), Value::Integer(1)),
+        (col(1, 2), Value::Integer(2)),
+        (col(1, 3), Value::Integer(1)),
+        (col(2, 1), octets(b"one")),
+        (col(2, 2), octets(b"two")),
+        (col(2, 3), octets(b"three")),
+        (col(20, 2), Value::Integer(20)),
+    ];
+    let lines = scrape_of(served, FILTERED, "filtered").await;
+    // Row 2's name is filtered out. Column 20 is kept: upstream compares the get's OID as a
+    // string with the filter's target (…3.1.2 is a prefix of …3.1.20.2) and would drop it.
+    assert_eq!(
+        lines,
+        [
+            "name{name=\"one\",row=\"1\"} 1",
+            "name{name=\"three\",row=\"3\"} 1",
+            "other{row=\"2\"} 20",
+        ]
+    );
 }

@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 
 pub use snmp_test_support::agent::{require_or_skip, start_agent, tool};
 
-/// The fixture: two modules (system, if_mib) in snmp_exporter 0.30's format.
+/// exporter/snmp.yml: two modules (system, if_mib) in snmp_exporter 0.30's format.
 pub fn fixture() -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/snmp.yml"))
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("snmp.yml"))
         .expect("the fixture")
 }
 
