@@ -8,6 +8,7 @@
 
 mod corpus;
 mod der;
+mod exporter;
 mod impls;
 mod measure;
 mod mibload;
@@ -63,8 +64,9 @@ struct Cli {
     /// Run one section only: `codec` (the default run: the codec table, the corpus and the
     /// MIB corpus load), `notify` (notifications received per second per core: our
     /// receivers against net-snmp's snmptrapd), `poll` (many simulated agents polled from
-    /// one socket) or `walk` (4 concurrent whole-MIB walks against snmpwalk and gufo_snmp).
-    #[arg(long, value_name = "SECTION", value_parser = ["codec", "der", "notify", "poll", "walk"])]
+    /// one socket), `walk` (4 concurrent whole-MIB walks against snmpwalk and gufo_snmp) or
+    /// `exporter` (snmp-exporter against Debian's snmp_exporter on a simulated device).
+    #[arg(long, value_name = "SECTION", value_parser = ["codec", "der", "exporter", "notify", "poll", "walk"])]
     only: Option<String>,
     /// Simulated agents in the `poll` section.
     #[arg(long, value_name = "N", default_value_t = 1000)]
@@ -86,6 +88,12 @@ struct Cli {
     /// Notifications per receiver and version in the `notify` section.
     #[arg(long, value_name = "N")]
     notifications: Option<u64>,
+    /// Scrapes of each module by each exporter in the `exporter` section.
+    #[arg(long, value_name = "N")]
+    scrapes: Option<usize>,
+    /// Internal: our exporter for the exporter section: CONFIG ADDRESS.
+    #[arg(long, num_args = 2, hide = true, value_names = ["CONFIG", "ADDRESS"])]
+    exporter_child: Option<Vec<String>>,
     /// Internal: a receiver for the notify section: WHICH CONF ADDRESS.
     #[arg(long, num_args = 3, hide = true, value_names = ["WHICH", "CONF", "ADDRESS"])]
     notify_child: Option<Vec<String>>,
@@ -141,6 +149,12 @@ fn main() -> ExitCode {
     }
     if cli.only.as_deref() == Some("der") {
         return der_section(&cli);
+    }
+    if let Some(a) = &cli.exporter_child {
+        return exporter::child(&a[0], &a[1]);
+    }
+    if cli.only.as_deref() == Some("exporter") {
+        return exporter_section(&cli);
     }
     if let Some(args) = &cli.simulate_child {
         return poll::child(&args[0], &args[1]);
@@ -285,6 +299,24 @@ fn notify_section(cli: &Cli) -> ExitCode {
         "notify",
         notify::table(&rates),
         notify::json(&rates),
+        notes,
+    )
+}
+
+/// `--only exporter`: snmp-exporter against snmp_exporter (and the JSON `exporter` array).
+fn exporter_section(cli: &Cli) -> ExitCode {
+    let exe = std::env::current_exe().expect("own path");
+    let scrapes = cli
+        .scrapes
+        .unwrap_or(if cli.quick { 50 } else { 500 })
+        .max(5);
+    let mut notes = Vec::new();
+    let rows = exporter::run(&exe, scrapes, &mut notes);
+    finish_section(
+        cli,
+        "exporter",
+        exporter::table(&rows),
+        exporter::json(&rows),
         notes,
     )
 }

@@ -23,6 +23,14 @@ pub fn router(exporter: Arc<Exporter>) -> Router {
         .with_state(exporter)
 }
 
+/// Serves the routes over `exporter` on `listener` until the listener fails.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    exporter: Arc<Exporter>,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(exporter)).await
+}
+
 fn reply(r: Reply) -> Response {
     let status = StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     (status, [(header::CONTENT_TYPE, r.content_type)], r.body).into_response()

@@ -116,7 +116,7 @@ impl Drop for Simulator {
 }
 
 /// The latency at quantile `q` of `sorted` (ms).
-fn quantile(sorted: &[Duration], q: f64) -> f64 {
+pub(crate) fn quantile(sorted: &[Duration], q: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
     }

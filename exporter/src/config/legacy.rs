@@ -48,3 +48,36 @@ pub(super) fn convert(file: &mut File) -> Result<Option<String>, ConfigError> {
         converted.join(", ")
     )))
 }
+
+/// `file`'s modules in the format of snmp_exporter ≤ 0.22 (modules at the top, each with the
+/// credentials of the auth `auth` inline), for an older exporter beside this one.
+pub fn to_0_22(file: &super::File, auth: &str) -> Result<String, String> {
+    let a = file
+        .auths
+        .get(auth)
+        .ok_or_else(|| format!("no auth {auth:?}"))?;
+    let mut modules = serde_yaml::to_value(&file.modules).map_err(|e| e.to_string())?;
+    let mut credentials = serde_yaml::Mapping::new();
+    let mut put = |k: &str, v: &str| {
+        if !v.is_empty() {
+            credentials.insert(k.into(), v.into());
+        }
+    };
+    put("community", &a.community.0);
+    if a.version == 3 {
+        put("username", &a.username);
+        put("security_level", &a.security_level);
+        put("password", &a.password.0);
+        put("auth_protocol", &a.auth_protocol);
+        put("priv_protocol", &a.priv_protocol);
+        put("priv_password", &a.priv_password.0);
+    }
+    put("context_name", &a.context_name);
+    if let Some(map) = modules.as_mapping_mut() {
+        for (_, m) in map.iter_mut() {
+            m["version"] = a.version.into();
+            m["auth"] = serde_yaml::Value::Mapping(credentials.clone());
+        }
+    }
+    serde_yaml::to_string(&modules).map_err(|e| e.to_string())
+}

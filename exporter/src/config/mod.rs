@@ -153,6 +153,12 @@ impl Config {
         })
     }
 
+    /// The modules in the format of snmp_exporter ≤ 0.22, each with the credentials of the
+    /// auth `auth` inline (secrets included): for an older exporter run beside this one.
+    pub fn to_0_22_yaml(&self, auth: &str) -> Result<String, String> {
+        legacy::to_0_22(&self.file, auth)
+    }
+
     /// The merged configuration as YAML, secrets shown as `<secret>` (`/config`).
     pub fn to_yaml(&self) -> String {
         serde_yaml::to_string(&self.file).unwrap_or_else(|e| format!("# {e}\n"))

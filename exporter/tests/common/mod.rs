@@ -21,15 +21,10 @@ pub fn fixture() -> String {
 /// The fixture in snmp_exporter 0.21's format: the modules at the top, each with its own
 /// `version` and `auth`.
 pub fn fixture_as_0_21() -> String {
-    let mut doc: serde_yaml::Value = serde_yaml::from_str(&fixture()).unwrap();
-    let mut modules = std::mem::take(&mut doc["modules"]);
-    for (_, m) in modules.as_mapping_mut().unwrap().iter_mut() {
-        m["version"] = 2.into();
-        let mut auth = serde_yaml::Mapping::new();
-        auth.insert("community".into(), "public".into());
-        m["auth"] = serde_yaml::Value::Mapping(auth);
-    }
-    serde_yaml::to_string(&modules).unwrap()
+    let options = snmp_exporter::config::LoadOptions::default();
+    let config =
+        snmp_exporter::config::Config::from_yaml("snmp.yml", &fixture(), &options).unwrap();
+    config.to_0_22_yaml("public_v2").unwrap()
 }
 
 /// A free TCP port of 127.0.0.1 (bound, noted, released).
