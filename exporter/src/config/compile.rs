@@ -1,7 +1,7 @@
 //! The configuration compiled for scraping: credentials with their keys derived once, OIDs
 //! parsed, regular expressions built, and each module's metrics in a tree by OID.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -101,8 +101,18 @@ pub struct MetricTree {
 
 #[derive(Debug, Default)]
 struct Node {
-    children: HashMap<u32, usize>,
+    /// (arc, node), sorted by arc: a MIB subtree's fan-out is small.
+    children: Vec<(u32, usize)>,
     metric: Option<usize>,
+}
+
+impl Node {
+    fn child(&self, arc: u32) -> Option<usize> {
+        self.children
+            .binary_search_by_key(&arc, |c| c.0)
+            .ok()
+            .map(|k| self.children[k].1)
+    }
 }
 
 impl MetricTree {
@@ -113,12 +123,14 @@ impl MetricTree {
         for (k, m) in metrics.iter().enumerate() {
             let mut at = 0;
             for &arc in &m.oid {
-                at = match tree.nodes[at].children.get(&arc) {
-                    Some(&next) => next,
+                at = match tree.nodes[at].child(arc) {
+                    Some(next) => next,
                     None => {
                         tree.nodes.push(Node::default());
                         let next = tree.nodes.len() - 1;
-                        tree.nodes[at].children.insert(arc, next);
+                        let children = &mut tree.nodes[at].children;
+                        let k = children.partition_point(|c| c.0 < arc);
+                        children.insert(k, (arc, next));
                         next
                     }
                 };
@@ -132,7 +144,7 @@ impl MetricTree {
     pub fn find(&self, oid: impl IntoIterator<Item = u32>) -> Option<(usize, usize)> {
         let mut at = 0;
         for (depth, arc) in oid.into_iter().enumerate() {
-            at = *self.nodes[at].children.get(&arc)?;
+            at = self.nodes[at].child(arc)?;
             if let Some(m) = self.nodes[at].metric {
                 return Some((m, depth + 1));
             }

@@ -32,13 +32,13 @@ impl Default for RenderOptions {
 
 /// The bindings of one scrape by OID (a later binding of the same OID replaces an earlier).
 pub struct Bindings<'a> {
-    by_oid: HashMap<&'a OidBuf, &'a Value>,
+    by_oid: HashMap<&'a OidBuf, &'a Value, foldhash::fast::RandomState>,
 }
 
 impl<'a> Bindings<'a> {
     /// Indexes `bindings`.
     pub fn new(bindings: &'a [VarBind]) -> Bindings<'a> {
-        let mut by_oid = HashMap::with_capacity(bindings.len());
+        let mut by_oid = HashMap::with_capacity_and_hasher(bindings.len(), Default::default());
         for vb in bindings {
             by_oid.insert(&vb.oid, &vb.value);
         }
