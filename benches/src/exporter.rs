@@ -24,6 +24,8 @@ pub struct ExporterRow {
     pub targets: usize,
     pub scrapes: usize,
     pub samples: usize,
+    /// Datagrams sent per scrape (the exporter's own `snmp_scrape_packets_sent`).
+    pub packets_per_scrape: f64,
     pub cpu_us_per_scrape: f64,
     pub peak_rss_kb: Option<u64>,
     pub p50_ms: f64,
@@ -236,6 +238,30 @@ fn free_tcp_port() -> u16 {
         .unwrap_or(0)
 }
 
+/// What one exporter's scrapes of one module gave.
+#[derive(Debug, Clone, Default)]
+struct Measured {
+    latencies: Vec<Duration>,
+    cpu_s: f64,
+    failed: usize,
+    /// Of the last good scrape: its samples, and the datagrams it says it sent.
+    samples: usize,
+    packets: f64,
+}
+
+impl Measured {
+    fn read(&mut self, body: &str) {
+        let lines = body
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty());
+        self.samples = lines.clone().count();
+        self.packets = lines
+            .filter(|l| l.starts_with("snmp_scrape_packets_sent"))
+            .filter_map(|l| l.rsplit_once(' ')?.1.parse::<f64>().ok())
+            .sum();
+    }
+}
+
 /// Runs the section: `scrapes` scrapes of each module by each exporter, in 5 interleaved turns.
 pub fn run(exe: &Path, scrapes: usize, notes: &mut Vec<String>) -> Vec<ExporterRow> {
     let dir = match tempfile::tempdir() {
@@ -319,8 +345,7 @@ pub fn run(exe: &Path, scrapes: usize, notes: &mut Vec<String>) -> Vec<ExporterR
         for (_, _, port) in &exporters {
             let _ = get(*port, &path); // warm-up
         }
-        let mut measured: Vec<(Vec<Duration>, f64, usize, usize)> =
-            vec![(Vec::new(), 0.0, 0, 0); exporters.len()];
+        let mut measured: Vec<Measured> = vec![Measured::default(); exporters.len()];
         for _turn in 0..5 {
             for (k, (_, child, port)) in exporters.iter().enumerate() {
                 let pid = child.0.id();
@@ -328,37 +353,31 @@ pub fn run(exe: &Path, scrapes: usize, notes: &mut Vec<String>) -> Vec<ExporterR
                 for _ in 0..scrapes.div_ceil(5) {
                     let start = Instant::now();
                     let answer = get(*port, &path);
-                    measured[k].0.push(start.elapsed());
+                    measured[k].latencies.push(start.elapsed());
                     match answer {
-                        Some((200, body)) => {
-                            measured[k].3 = body
-                                .lines()
-                                .filter(|l| !l.starts_with('#') && !l.is_empty())
-                                .count();
-                        }
-                        _ => measured[k].2 += 1,
+                        Some((200, body)) => measured[k].read(&body),
+                        _ => measured[k].failed += 1,
                     }
                 }
-                measured[k].1 += cpu_of(pid).unwrap_or(0.0) - cpu0;
+                measured[k].cpu_s += cpu_of(pid).unwrap_or(0.0) - cpu0;
             }
         }
-        for ((name, child, _), (mut latencies, cpu, failed, samples)) in
-            exporters.iter().zip(measured)
-        {
-            latencies.sort();
-            let n = latencies.len();
-            let q = |f: f64| crate::poll::quantile(&latencies, f);
+        for ((name, child, _), mut m) in exporters.iter().zip(measured) {
+            m.latencies.sort();
+            let n = m.latencies.len();
+            let q = |f: f64| crate::poll::quantile(&m.latencies, f);
             rows.push(ExporterRow {
                 exporter: name,
                 module,
                 targets: 1,
                 scrapes: n,
-                samples,
-                cpu_us_per_scrape: cpu * 1e6 / n.max(1) as f64,
+                samples: m.samples,
+                packets_per_scrape: m.packets,
+                cpu_us_per_scrape: m.cpu_s * 1e6 / n.max(1) as f64,
                 peak_rss_kb: peak_rss_kb(child.0.id()),
                 p50_ms: q(0.5),
                 p99_ms: q(0.99),
-                failed_scrapes: failed,
+                failed_scrapes: m.failed,
             });
         }
     }
@@ -368,7 +387,7 @@ pub fn run(exe: &Path, scrapes: usize, notes: &mut Vec<String>) -> Vec<ExporterR
 /// The table, with each exporter's CPU as a ratio to ours.
 pub fn table(rows: &[ExporterRow]) -> String {
     let mut out = String::from(
-        "exporter        module  scrapes samples  CPU µs/scrape  µs/sample  ×ours  peak RSS kB  p50 ms  p99 ms  failed\n",
+        "exporter        module  scrapes samples requests  CPU µs/scrape  µs/sample  µs/request  ×ours  peak RSS kB  p50 ms  p99 ms  failed\n",
     );
     for r in rows {
         let ours = rows
@@ -377,13 +396,15 @@ pub fn table(rows: &[ExporterRow]) -> String {
             .map(|o| o.cpu_us_per_scrape)
             .unwrap_or(f64::NAN);
         out.push_str(&format!(
-            "{:<15} {:<7} {:>7} {:>7} {:>14.0} {:>10.2} {:>6.1} {:>12} {:>7.2} {:>7.2} {:>7}\n",
+            "{:<15} {:<7} {:>7} {:>7} {:>8} {:>14.0} {:>10.2} {:>11.1} {:>6.1} {:>12} {:>7.2} {:>7.2} {:>7}\n",
             r.exporter,
             r.module,
             r.scrapes,
             r.samples,
+            r.packets_per_scrape,
             r.cpu_us_per_scrape,
             r.cpu_us_per_scrape / r.samples.max(1) as f64,
+            r.cpu_us_per_scrape / r.packets_per_scrape.max(1.0),
             r.cpu_us_per_scrape / ours,
             r.peak_rss_kb
                 .map(|k| k.to_string())
@@ -407,6 +428,7 @@ pub fn json(rows: &[ExporterRow]) -> serde_json::Value {
                     "targets": r.targets,
                     "scrapes": r.scrapes,
                     "samples": r.samples,
+                    "requests_per_scrape": r.packets_per_scrape,
                     "cpu_us_per_scrape": r.cpu_us_per_scrape,
                     "cpu_us_per_sample": r.cpu_us_per_scrape / r.samples.max(1) as f64,
                     "peak_rss_kb": r.peak_rss_kb,

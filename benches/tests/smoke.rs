@@ -252,3 +252,37 @@ fn walk_section_runs_small() {
         assert_eq!(ours.map(|o| &o["requests"]), Some(&r["requests"]), "{r}");
     }
 }
+
+/// `--only exporter` with a few scrapes: ours and Debian's snmp_exporter measured on both
+/// modules, no scrape failed, the same samples and requests from both.
+#[test]
+fn exporter_section_runs_small() {
+    let rows = section("exporter", &["--scrapes", "10"]);
+    let ours: Vec<_> = rows
+        .iter()
+        .filter(|r| r["exporter"] == "snmp-exporter")
+        .collect();
+    assert_eq!(ours.len(), 2, "{rows:?}");
+    if snmp_test_support::agent::tool("prometheus-snmp-exporter").is_none() {
+        snmp_test_support::agent::require_or_skip("prometheus-snmp-exporter not installed");
+    } else {
+        assert_eq!(rows.len(), 4, "{rows:?}");
+    }
+    for r in &rows {
+        assert_eq!(r["failed_scrapes"], 0, "{r}");
+        assert_eq!(r["scrapes"], 10, "{r}");
+        let mine = ours.iter().find(|o| o["module"] == r["module"]).unwrap();
+        assert_eq!(
+            (&r["samples"], &r["requests_per_scrape"]),
+            (&mine["samples"], &mine["requests_per_scrape"]),
+            "{r}"
+        );
+    }
+    let if_mib = ours.iter().find(|o| o["module"] == "if_mib").unwrap();
+    // 48 interfaces: 870 samples, a hundred GETBULKs of 20.
+    assert_eq!(if_mib["samples"], 870, "{if_mib}");
+    assert!(
+        if_mib["requests_per_scrape"].as_f64().unwrap() >= 90.0,
+        "{if_mib}"
+    );
+}
