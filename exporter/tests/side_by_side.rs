@@ -16,7 +16,7 @@ fn moving(name: &str, meta: &std::collections::BTreeMap<String, (String, String)
 
 /// What 0.21 renders differently from 0.30 by design of upstream's later versions: the
 /// `module` label on the scrape's own gauges (added in 0.24).
-fn as_0_21(key: &Key) -> Key {
+fn key_as_0_21(key: &Key) -> Key {
     let (name, _) = key;
     if name.starts_with("snmp_scrape_") {
         return (name.clone(), String::new());
@@ -24,18 +24,39 @@ fn as_0_21(key: &Key) -> Key {
     key.clone()
 }
 
+/// `exporter/snmp.yml` with an SNMPv3 authPriv auth (SHA, AES) of the agent's user added.
+fn with_v3_auth() -> String {
+    fixture().replacen(
+        "auths:\n",
+        "auths:\n  aes:\n    version: 3\n    username: aesuser\n    security_level: authPriv\n    \
+         auth_protocol: SHA\n    password: aesauthpass\n    priv_protocol: AES\n    priv_password: aesprivpass\n",
+        1,
+    )
+}
+
 #[test]
 fn samples_equal_debian_snmp_exporter() {
+    compare_with_debian("public_v2");
+}
+
+#[test]
+fn samples_equal_debian_snmp_exporter_over_snmpv3_auth_priv() {
+    compare_with_debian("aes");
+}
+
+/// Both exporters scrape `system` and `if_mib` of one snmpd with the auth `auth`.
+fn compare_with_debian(auth: &str) {
     let (Some(snmpd), Some(theirs)) = (tool("snmpd"), tool("prometheus-snmp-exporter")) else {
         require_or_skip("snmpd or prometheus-snmp-exporter not installed");
         return;
     };
-    let agent = start_agent(&snmpd);
+    let agent = start_agent_with(&snmpd, snmp_test_support::agent::AES_USER_CONF);
     let dir = tempfile::tempdir().unwrap();
     let new = dir.path().join("snmp.yml");
     let old = dir.path().join("snmp-0.21.yml");
-    std::fs::write(&new, fixture()).unwrap();
-    std::fs::write(&old, fixture_as_0_21()).unwrap();
+    let yml = with_v3_auth();
+    std::fs::write(&new, &yml).unwrap();
+    std::fs::write(&old, as_0_21(&yml, auth)).unwrap();
     let port = free_port();
     let args = [
         format!("--config.file={}", old.display()),
@@ -46,12 +67,13 @@ fn samples_equal_debian_snmp_exporter() {
     for module in ["system", "if_mib"] {
         let path = format!("/snmp?target=127.0.0.1:{}&module={module}", agent.port);
         let (s1, theirs_text) = get(upstream.port, &path, &[]).expect("upstream answers");
-        let (s2, ours_text) = get(ours.port, &path, &[]).expect("ours answers");
+        let (s2, ours_text) =
+            get(ours.port, &format!("{path}&auth={auth}"), &[]).expect("ours answers");
         assert_eq!((s1, s2), (200, 200), "{theirs_text}\n---\n{ours_text}");
         let (t, o) = (samples(&theirs_text), samples(&ours_text));
         assert!(o.values.len() > 20, "{module}: {} samples", o.values.len());
         assert_eq!(t.meta, o.meta, "{module}: HELP and TYPE lines");
-        let ours_keys: Vec<Key> = o.values.keys().map(as_0_21).collect();
+        let ours_keys: Vec<Key> = o.values.keys().map(key_as_0_21).collect();
         let theirs_keys: Vec<Key> = t.values.keys().cloned().collect();
         assert_eq!(theirs_keys, ours_keys, "{module}: names and labels");
         for ((key, tv), (_, ov)) in t.values.iter().zip(o.values.iter()) {

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-pub use snmp_test_support::agent::{require_or_skip, start_agent, tool};
+pub use snmp_test_support::agent::{require_or_skip, start_agent, start_agent_with, tool};
 
 /// exporter/snmp.yml: two modules (system, if_mib) in snmp_exporter 0.30's format.
 pub fn fixture() -> String {
@@ -21,10 +21,14 @@ pub fn fixture() -> String {
 /// The fixture in snmp_exporter 0.21's format: the modules at the top, each with its own
 /// `version` and `auth`.
 pub fn fixture_as_0_21() -> String {
+    as_0_21(&fixture(), "public_v2")
+}
+
+/// `yml`'s modules in snmp_exporter 0.21's format, with the credentials of `auth`.
+pub fn as_0_21(yml: &str, auth: &str) -> String {
     let options = snmp_exporter::config::LoadOptions::default();
-    let config =
-        snmp_exporter::config::Config::from_yaml("snmp.yml", &fixture(), &options).unwrap();
-    config.to_0_22_yaml("public_v2").unwrap()
+    let config = snmp_exporter::config::Config::from_yaml("snmp.yml", yml, &options).unwrap();
+    config.to_0_22_yaml(auth).unwrap()
 }
 
 /// A free TCP port of 127.0.0.1 (bound, noted, released).
