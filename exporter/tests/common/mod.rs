@@ -1,7 +1,7 @@
 //! What the exporter's live tests share: processes of our own on 127.0.0.1 (killed by PID
 //! when dropped), a bounded HTTP GET, expositions read into samples.
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
