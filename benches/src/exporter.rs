@@ -189,7 +189,7 @@ pub fn child(config: &str, address: &str) -> ExitCode {
 }
 
 /// A child killed by PID when dropped.
-struct Killed(Child);
+pub(crate) struct Killed(pub(crate) Child);
 
 impl Drop for Killed {
     fn drop(&mut self) {
@@ -199,7 +199,7 @@ impl Drop for Killed {
 }
 
 /// GET `path` of 127.0.0.1:`port`: status and body (bounded: 30 s).
-fn get(port: u16, path: &str) -> Option<(u16, String)> {
+pub(crate) fn get(port: u16, path: &str) -> Option<(u16, String)> {
     let mut s = TcpStream::connect(("127.0.0.1", port)).ok()?;
     s.set_read_timeout(Some(Duration::from_secs(30))).ok()?;
     let req = format!("GET {path} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n");
@@ -263,7 +263,12 @@ impl Measured {
 }
 
 /// Runs the section: `scrapes` scrapes of each module by each exporter, in 5 interleaved turns.
-pub fn run(exe: &Path, scrapes: usize, notes: &mut Vec<String>) -> Vec<ExporterRow> {
+pub fn run(
+    exe: &Path,
+    scrapes: usize,
+    long: Option<Long>,
+    notes: &mut Vec<String>,
+) -> Vec<ExporterRow> {
     let dir = match tempfile::tempdir() {
         Ok(d) => d,
         Err(e) => {
@@ -381,24 +386,97 @@ pub fn run(exe: &Path, scrapes: usize, notes: &mut Vec<String>) -> Vec<ExporterR
             });
         }
     }
+    if let Some(long) = long {
+        let ours = exporters.iter().find(|e| e.0 == "snmp-exporter");
+        if let Some((_, child, port)) = ours {
+            long_runs(
+                exe,
+                &data,
+                (child.0.id(), *port),
+                agent_port,
+                long,
+                &mut rows,
+                notes,
+            );
+        }
+    }
     rows
+}
+
+/// What `--exporter-long` asks: targets and interval of the capacity run, scrapes of the soak.
+#[derive(Debug, Clone, Copy)]
+pub struct Long {
+    pub targets: usize,
+    pub interval: Duration,
+    pub soak_scrapes: usize,
+}
+
+/// The soak and the capacity run against our exporter (process, port): a row for the
+/// capacity run, notes for both.
+fn long_runs(
+    exe: &Path,
+    data: &Path,
+    ours: (u32, u16),
+    agent_port: u16,
+    long: Long,
+    rows: &mut Vec<ExporterRow>,
+    notes: &mut Vec<String>,
+) {
+    let (after_1000, after_all, failed) =
+        crate::exporter_load::soak(ours, agent_port, long.soak_scrapes);
+    let kb = |v: Option<u64>| v.map_or("-".to_string(), |k| format!("{k} kB"));
+    notes.push(format!(
+        "exporter soak: snmp-exporter's resident set after 1,000 system scrapes {}, after {} {} ({failed} failed)",
+        kb(after_1000),
+        long.soak_scrapes,
+        kb(after_all)
+    ));
+    match crate::exporter_load::capacity(exe, data, ours, long.targets, long.interval) {
+        Ok(c) => {
+            notes.push(format!(
+                "exporter capacity: {} if_mib targets each scraped once in {} s: {} scrapes, {} failed, snmp-exporter used {:.2} cores, p50 {:.2} ms, p99 {:.2} ms",
+                c.targets, c.interval_s, c.scrapes, c.failed, c.cores, c.p50_ms, c.p99_ms
+            ));
+            rows.push(ExporterRow {
+                exporter: "snmp-exporter",
+                module: "if_mib",
+                targets: c.targets,
+                scrapes: c.scrapes,
+                samples: rows
+                    .iter()
+                    .find(|r| r.module == "if_mib")
+                    .map_or(0, |r| r.samples),
+                packets_per_scrape: rows
+                    .iter()
+                    .find(|r| r.module == "if_mib")
+                    .map_or(0.0, |r| r.packets_per_scrape),
+                cpu_us_per_scrape: c.cpu_us_per_scrape,
+                peak_rss_kb: peak_rss_kb(ours.0),
+                p50_ms: c.p50_ms,
+                p99_ms: c.p99_ms,
+                failed_scrapes: c.failed,
+            });
+        }
+        Err(e) => notes.push(format!("exporter capacity: not run: {e}")),
+    }
 }
 
 /// The table, with each exporter's CPU as a ratio to ours.
 pub fn table(rows: &[ExporterRow]) -> String {
     let mut out = String::from(
-        "exporter        module  scrapes samples requests  CPU µs/scrape  µs/sample  µs/request  ×ours  peak RSS kB  p50 ms  p99 ms  failed\n",
+        "exporter        module  targets scrapes samples requests  CPU µs/scrape  µs/sample  µs/request  ×ours  peak RSS kB  p50 ms  p99 ms  failed\n",
     );
     for r in rows {
         let ours = rows
             .iter()
-            .find(|o| o.module == r.module && o.exporter == "snmp-exporter")
+            .find(|o| o.module == r.module && o.exporter == "snmp-exporter" && o.targets == 1)
             .map(|o| o.cpu_us_per_scrape)
             .unwrap_or(f64::NAN);
         out.push_str(&format!(
-            "{:<15} {:<7} {:>7} {:>7} {:>8} {:>14.0} {:>10.2} {:>11.1} {:>6.1} {:>12} {:>7.2} {:>7.2} {:>7}\n",
+            "{:<15} {:<7} {:>7} {:>7} {:>7} {:>8} {:>14.0} {:>10.2} {:>11.1} {:>6.1} {:>12} {:>7.2} {:>7.2} {:>7}\n",
             r.exporter,
             r.module,
+            r.targets,
             r.scrapes,
             r.samples,
             r.packets_per_scrape,

@@ -9,6 +9,7 @@
 mod corpus;
 mod der;
 mod exporter;
+mod exporter_load;
 mod impls;
 mod measure;
 mod mibload;
@@ -91,6 +92,17 @@ struct Cli {
     /// Scrapes of each module by each exporter in the `exporter` section.
     #[arg(long, value_name = "N")]
     scrapes: Option<usize>,
+    /// The `exporter` section's long runs too: a soak (resident set after 1,000 and after
+    /// 100,000 scrapes) and the capacity run (--capacity-targets if_mib targets, each scraped
+    /// once in --capacity-interval seconds).
+    #[arg(long)]
+    exporter_long: bool,
+    /// Simulated targets of the exporter's capacity run.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    capacity_targets: usize,
+    /// Seconds over which the capacity run scrapes each target once.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    capacity_interval: f64,
     /// Internal: our exporter for the exporter section: CONFIG ADDRESS.
     #[arg(long, num_args = 2, hide = true, value_names = ["CONFIG", "ADDRESS"])]
     exporter_child: Option<Vec<String>>,
@@ -311,7 +323,12 @@ fn exporter_section(cli: &Cli) -> ExitCode {
         .unwrap_or(if cli.quick { 50 } else { 500 })
         .max(5);
     let mut notes = Vec::new();
-    let rows = exporter::run(&exe, scrapes, &mut notes);
+    let long = cli.exporter_long.then(|| exporter::Long {
+        targets: cli.capacity_targets.clamp(1, 40_000),
+        interval: Duration::from_secs_f64(cli.capacity_interval.clamp(1.0, 3600.0)),
+        soak_scrapes: if cli.quick { 5_000 } else { 100_000 },
+    });
+    let rows = exporter::run(&exe, scrapes, long, &mut notes);
     finish_section(
         cli,
         "exporter",
