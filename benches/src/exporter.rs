@@ -387,17 +387,9 @@ pub fn run(
         }
     }
     if let Some(long) = long {
-        let ours = exporters.iter().find(|e| e.0 == "snmp-exporter");
-        if let Some((_, child, port)) = ours {
-            long_runs(
-                exe,
-                &data,
-                (child.0.id(), *port),
-                agent_port,
-                long,
-                &mut rows,
-                notes,
-            );
+        for (name, child, port) in &exporters {
+            let exporter = (name, child.0.id(), *port);
+            long_runs(exe, &data, exporter, agent_port, long, &mut rows, notes);
         }
     }
     rows
@@ -411,34 +403,35 @@ pub struct Long {
     pub soak_scrapes: usize,
 }
 
-/// The soak and the capacity run against our exporter (process, port): a row for the
+/// The soak and the capacity run against an exporter (name, process, port): a row for the
 /// capacity run, notes for both.
 fn long_runs(
     exe: &Path,
     data: &Path,
-    ours: (u32, u16),
+    (name, pid, port): (&&'static str, u32, u16),
     agent_port: u16,
     long: Long,
     rows: &mut Vec<ExporterRow>,
     notes: &mut Vec<String>,
 ) {
+    let exporter = (pid, port);
     let (after_1000, after_all, failed) =
-        crate::exporter_load::soak(ours, agent_port, long.soak_scrapes);
+        crate::exporter_load::soak(exporter, agent_port, long.soak_scrapes);
     let kb = |v: Option<u64>| v.map_or("-".to_string(), |k| format!("{k} kB"));
     notes.push(format!(
-        "exporter soak: snmp-exporter's resident set after 1,000 system scrapes {}, after {} {} ({failed} failed)",
+        "exporter soak: {name}'s resident set after 1,000 system scrapes {}, after {} {} ({failed} failed)",
         kb(after_1000),
         long.soak_scrapes,
         kb(after_all)
     ));
-    match crate::exporter_load::capacity(exe, data, ours, long.targets, long.interval) {
+    match crate::exporter_load::capacity(exe, data, exporter, long.targets, long.interval) {
         Ok(c) => {
             notes.push(format!(
-                "exporter capacity: {} if_mib targets each scraped once in {} s: {} scrapes, {} failed, snmp-exporter used {:.2} cores, p50 {:.2} ms, p99 {:.2} ms",
+                "exporter capacity: {} if_mib targets each scraped once in {} s: {} scrapes, {} failed, {name} used {:.2} cores, p50 {:.2} ms, p99 {:.2} ms",
                 c.targets, c.interval_s, c.scrapes, c.failed, c.cores, c.p50_ms, c.p99_ms
             ));
             rows.push(ExporterRow {
-                exporter: "snmp-exporter",
+                exporter: name,
                 module: "if_mib",
                 targets: c.targets,
                 scrapes: c.scrapes,
@@ -451,7 +444,7 @@ fn long_runs(
                     .find(|r| r.module == "if_mib")
                     .map_or(0.0, |r| r.packets_per_scrape),
                 cpu_us_per_scrape: c.cpu_us_per_scrape,
-                peak_rss_kb: peak_rss_kb(ours.0),
+                peak_rss_kb: peak_rss_kb(pid),
                 p50_ms: c.p50_ms,
                 p99_ms: c.p99_ms,
                 failed_scrapes: c.failed,
