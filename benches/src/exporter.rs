@@ -462,7 +462,9 @@ pub fn table(rows: &[ExporterRow]) -> String {
     for r in rows {
         let ours = rows
             .iter()
-            .find(|o| o.module == r.module && o.exporter == "snmp-exporter" && o.targets == 1)
+            .find(|o| {
+                o.module == r.module && o.exporter == "snmp-exporter" && o.targets == r.targets
+            })
             .map(|o| o.cpu_us_per_scrape)
             .unwrap_or(f64::NAN);
         out.push_str(&format!(
