@@ -8,11 +8,8 @@ use tokio::sync::Semaphore;
 
 use crate::config::{Config, ConfigError, LoadOptions};
 use crate::own_metrics::{Failure, ModuleAuth, ModuleLabel, OwnMetrics};
-use crate::render::{self, Bindings, Exposition, Kind, RenderOptions};
+use crate::render::{self, Bindings, Exposition, Format, Kind, RenderOptions};
 use crate::scrape;
-
-/// The content type of the Prometheus text format.
-pub const TEXT_FORMAT: &str = "text/plain; version=0.0.4; charset=utf-8";
 
 /// How the exporter runs (its command line, less the listening address).
 #[derive(Debug, Clone)]
@@ -77,6 +74,8 @@ pub struct Request {
     pub query: Vec<(String, String)>,
     /// `X-Prometheus-Scrape-Timeout-Seconds`, when Prometheus sent it.
     pub scrape_timeout: Option<String>,
+    /// The `Accept` header (see [`Format::negotiate`]).
+    pub accept: Option<String>,
 }
 
 impl Exporter {
@@ -210,7 +209,8 @@ impl Exporter {
                 ),
             );
         };
-        self.render(&params.target, &auth_name, runs, started)
+        let format = Format::negotiate(request.accept.as_deref());
+        self.render(&params.target, &auth_name, runs, started, format)
     }
 
     /// The scrape's deadline: Prometheus's scrape timeout less the offset, when it sent one.
@@ -254,6 +254,7 @@ impl Exporter {
         auth: &str,
         runs: Vec<scrape::ModuleRun>,
         started: Instant,
+        format: Format,
     ) -> Reply {
         let mut out = Exposition::default();
         for run in &runs {
@@ -328,11 +329,11 @@ impl Exporter {
                 .observe(started.elapsed().as_secs_f64());
         }
         let mut body = String::with_capacity(64 * out.len() + 256);
-        out.write_text(&mut body);
+        out.write(&mut body, format);
         if out.errors.is_empty() {
             return Reply {
                 status: 200,
-                content_type: TEXT_FORMAT,
+                content_type: format.content_type(),
                 body,
             };
         }

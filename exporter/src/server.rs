@@ -45,14 +45,16 @@ async fn snmp(
         .get("X-Prometheus-Scrape-Timeout-Seconds")
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
-    reply(
-        exporter
-            .scrape(&Request {
-                query,
-                scrape_timeout,
-            })
-            .await,
-    )
+    let accept = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let request = Request {
+        query,
+        scrape_timeout,
+        accept,
+    };
+    reply(exporter.scrape(&request).await)
 }
 
 async fn metrics(State(exporter): State<Arc<Exporter>>) -> Response {

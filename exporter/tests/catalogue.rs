@@ -146,6 +146,7 @@ async fn scrape_of(served: Vec<(OidBuf, Value)>, config: &str, module: &str) -> 
         .scrape(&Request {
             query,
             scrape_timeout: None,
+            accept: None,
         })
         .await;
     agent.abort();

@@ -178,6 +178,18 @@ fn a_scrape_counts_in_the_exporters_own_metrics() {
     ] {
         assert!(metrics.contains(line), "{line} in {metrics}");
     }
+    // OpenMetrics only for a scraper that takes nothing else; Prometheus's Accept (OpenMetrics
+    // first, the text format too) gets the text format, as from snmp_exporter.
+    let only = [("Accept", "application/openmetrics-text; version=1.0.0")];
+    let (status, body) = get(p.port, &path, &only).unwrap();
+    assert_eq!(status, 200, "{body}");
+    assert!(body.ends_with("# EOF\n"), "{body}");
+    let prometheus = [(
+        "Accept",
+        "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5,*/*;q=0.1",
+    )];
+    let (_, body) = get(p.port, &path, &prometheus).unwrap();
+    assert!(!body.contains("# EOF"), "{body}");
     // A wrong community: the agent stays silent; the module fails with a timeout.
     let path = format!(
         "/snmp?target=127.0.0.1:{}&module=system&auth=secret",

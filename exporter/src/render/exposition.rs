@@ -88,21 +88,25 @@ impl Exposition {
         self.families.is_empty()
     }
 
-    /// The families in name order, their samples in label-value order, as text; a sample
+    /// The families in name order, their samples in label-value order, in `format`; a sample
     /// whose labels repeat another's is an error (added to [`Self::errors`]).
-    pub fn write_text(&mut self, out: &mut String) {
-        let mut names: Vec<&String> = self.families.keys().collect();
-        names.sort();
+    pub fn write(&mut self, out: &mut String, format: Format) {
+        let mut families: Vec<(&String, &Family)> = self.families.iter().collect();
+        families.sort_by(|a, b| a.0.cmp(b.0));
         let mut errors = Vec::new();
-        for name in names {
-            let family = self.families.get(name.as_str()).expect("a family listed");
+        for (name, family) in families {
             let mut order: Vec<usize> = (0..family.samples.len()).collect();
             order.sort_by(|&a, &b| {
                 let (la, lb) = (&family.samples[a].0, &family.samples[b].0);
                 la.iter().map(|l| &l.1).cmp(lb.iter().map(|l| &l.1))
             });
-            let _ = writeln!(out, "# HELP {name} {}", escape_help(&family.help));
+            let _ = writeln!(out, "# HELP {name} {}", escape_help(&family.help, format));
             let _ = writeln!(out, "# TYPE {name} {}", family.kind.name());
+            // OpenMetrics names a counter's sample `_total`.
+            let suffix = match (format, family.kind) {
+                (Format::OpenMetrics, Kind::Counter) if !name.ends_with("_total") => "_total",
+                _ => "",
+            };
             let mut previous: Option<&Labels> = None;
             for k in order {
                 let (labels, value) = &family.samples[k];
@@ -115,30 +119,99 @@ impl Exposition {
                 }
                 previous = Some(labels);
                 out.push_str(name);
-                if !labels.is_empty() {
-                    out.push('{');
-                    for (j, (n, v)) in labels.iter().enumerate() {
-                        if j > 0 {
-                            out.push(',');
-                        }
-                        out.push_str(n);
-                        out.push_str("=\"");
-                        escape_label(v, out);
-                        out.push('"');
-                    }
-                    out.push('}');
-                }
+                out.push_str(suffix);
+                write_labels(labels, out);
                 out.push(' ');
-                go_float(*value, out);
+                match format {
+                    Format::Text => go_float(*value, out),
+                    Format::OpenMetrics => open_metrics_float(*value, out),
+                }
                 out.push('\n');
             }
+        }
+        if format == Format::OpenMetrics {
+            out.push_str("# EOF\n");
         }
         self.errors.extend(errors);
     }
 }
 
-fn escape_help(help: &str) -> String {
-    help.replace('\\', "\\\\").replace('\n', "\\n")
+/// The exposition formats a scrape is answered in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Prometheus's text format 0.0.4.
+    Text,
+    /// OpenMetrics 1.0.0 text.
+    OpenMetrics,
+}
+
+impl Format {
+    /// The format an `Accept` header asks for: OpenMetrics only when the scraper does not
+    /// take the text format at all. Prometheus lists both, OpenMetrics first; answering it
+    /// OpenMetrics would rename every counter series `…_total`, and snmp_exporter answers it
+    /// in the text format: so does this exporter.
+    pub fn negotiate(accept: Option<&str>) -> Format {
+        let Some(accept) = accept else {
+            return Format::Text;
+        };
+        let takes = |media: &str| {
+            accept.split(',').any(|part| {
+                let mut params = part.split(';').map(str::trim);
+                let m = params.next().unwrap_or("");
+                let refused = params.any(|p| p.replace(' ', "") == "q=0");
+                m.eq_ignore_ascii_case(media) && !refused
+            })
+        };
+        if takes("application/openmetrics-text") && !takes("text/plain") && !takes("*/*") {
+            Format::OpenMetrics
+        } else {
+            Format::Text
+        }
+    }
+
+    /// The answer's content type.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Format::Text => "text/plain; version=0.0.4; charset=utf-8",
+            Format::OpenMetrics => "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        }
+    }
+}
+
+fn write_labels(labels: &Labels, out: &mut String) {
+    if labels.is_empty() {
+        return;
+    }
+    out.push('{');
+    for (j, (n, v)) in labels.iter().enumerate() {
+        if j > 0 {
+            out.push(',');
+        }
+        out.push_str(n);
+        out.push_str("=\"");
+        escape_label(v, out);
+        out.push('"');
+    }
+    out.push('}');
+}
+
+/// A float as client_golang writes one in OpenMetrics: Go's shortest form, with `.0` where
+/// it would read as an integer.
+fn open_metrics_float(f: f64, out: &mut String) {
+    let start = out.len();
+    go_float(f, out);
+    let written = &out[start..];
+    if f.is_finite() && !written.contains(['.', 'e']) {
+        out.push_str(".0");
+    }
+}
+
+fn escape_help(help: &str, format: Format) -> String {
+    let escaped = help.replace('\\', "\\\\").replace('\n', "\\n");
+    match format {
+        Format::Text => escaped,
+        Format::OpenMetrics => escaped.replace('"', "\\\""),
+    }
 }
 
 fn escape_label(v: &str, out: &mut String) {
@@ -222,7 +295,7 @@ mod tests {
         e.add("m", "help \\ here\nnext", Kind::Gauge, l("1\"q"), 1.0);
         e.add("a_first", "h", Kind::Counter, Vec::new(), 7.0);
         let mut out = String::new();
-        e.write_text(&mut out);
+        e.write(&mut out, Format::Text);
         assert_eq!(
             out,
             "# HELP a_first h\n# TYPE a_first counter\na_first 7\n\
@@ -232,7 +305,50 @@ mod tests {
         assert!(e.errors.is_empty());
         e.add("m", "other help", Kind::Gauge, l("3"), 3.0);
         e.add("m", "help \\ here\nnext", Kind::Gauge, l("2"), 2.0);
-        e.write_text(&mut String::new());
+        e.write(&mut String::new(), Format::Text);
         assert_eq!(e.errors.len(), 2, "{:?}", e.errors);
+    }
+}
+
+#[cfg(test)]
+mod open_metrics_tests {
+    use super::*;
+
+    #[test]
+    fn counters_end_in_total_floats_show_a_point_and_eof_closes() {
+        let mut e = Exposition::default();
+        e.add(
+            "ifInOctets",
+            "say \"hi\"",
+            Kind::Counter,
+            vec![("ifIndex".into(), "1".into())],
+            3.0,
+        );
+        e.add("up_total", "h", Kind::Counter, Vec::new(), 1e6);
+        e.add("g", "h", Kind::Gauge, Vec::new(), 0.5);
+        let mut out = String::new();
+        e.write(&mut out, Format::OpenMetrics);
+        assert_eq!(
+            out,
+            "# HELP g h\n# TYPE g gauge\ng 0.5\n\
+             # HELP ifInOctets say \\\"hi\\\"\n# TYPE ifInOctets counter\nifInOctets_total{ifIndex=\"1\"} 3.0\n\
+             # HELP up_total h\n# TYPE up_total counter\nup_total 1e+06\n# EOF\n"
+        );
+    }
+
+    #[test]
+    fn negotiation_keeps_the_text_format_for_prometheus() {
+        let prometheus = "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1";
+        assert_eq!(Format::negotiate(Some(prometheus)), Format::Text);
+        assert_eq!(Format::negotiate(None), Format::Text);
+        assert_eq!(Format::negotiate(Some("*/*")), Format::Text);
+        assert_eq!(
+            Format::negotiate(Some("application/openmetrics-text; version=1.0.0")),
+            Format::OpenMetrics
+        );
+        assert_eq!(
+            Format::negotiate(Some("application/openmetrics-text, text/plain;q=0")),
+            Format::OpenMetrics
+        );
     }
 }

@@ -13,7 +13,7 @@ use snmp_client::{Value, VarBind};
 
 use crate::config::{CompiledLookup, CompiledMetric, CompiledModule};
 use crate::ty::Ty;
-pub use exposition::{Exposition, Kind, Labels};
+pub use exposition::{Exposition, Format, Kind, Labels};
 
 /// How values are read.
 #[derive(Debug, Clone, Copy)]
