@@ -620,7 +620,18 @@ impl AsyncSession {
         credentials: Credentials,
         options: Options,
     ) -> Result<AsyncSession, ClientError> {
-        let sock = tokio::net::UdpSocket::bind(local_for(target)).await?;
+        AsyncSession::new_from(local_for(target), target, credentials, options).await
+    }
+
+    /// [`AsyncSession::new`] from the local address `local` (a source address of the host's
+    /// own; port 0 for an ephemeral one).
+    pub async fn new_from(
+        local: SocketAddr,
+        target: SocketAddr,
+        credentials: Credentials,
+        options: Options,
+    ) -> Result<AsyncSession, ClientError> {
+        let sock = tokio::net::UdpSocket::bind(local).await?;
         Ok(AsyncSession {
             exchange: Exchange::new(target, credentials, options),
             sock,

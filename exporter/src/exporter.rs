@@ -25,6 +25,10 @@ pub struct Settings {
     /// Subtracted from Prometheus's `X-Prometheus-Scrape-Timeout-Seconds`.
     pub scrape_timeout_offset: Duration,
     pub render: RenderOptions,
+    /// `--snmp.source-address`: the local address scrapes' sockets are bound to.
+    pub source_address: Option<std::net::SocketAddr>,
+    /// `--snmp.debug-packets`: every datagram logged at debug level.
+    pub debug_packets: bool,
 }
 
 impl Default for Settings {
@@ -37,6 +41,8 @@ impl Default for Settings {
             scrape_queue_timeout: Duration::from_secs(1),
             scrape_timeout_offset: Duration::from_millis(500),
             render: RenderOptions::default(),
+            source_address: None,
+            debug_packets: false,
         }
     }
 }
@@ -182,13 +188,14 @@ impl Exporter {
         };
         self.metrics.in_flight.inc();
         let started = Instant::now();
-        let run = scrape::run(
+        let peer = scrape::Peer {
             target,
             credentials,
-            auth.version,
-            modules.clone(),
-            self.settings.module_concurrency,
-        );
+            version: auth.version,
+            source: self.settings.source_address,
+            debug_packets: self.settings.debug_packets || params.debug_packets,
+        };
+        let run = scrape::run(peer, modules.clone(), self.settings.module_concurrency);
         let runs = match budget {
             Some(b) => tokio::time::timeout(b, run).await.ok(),
             None => Some(run.await),
@@ -359,6 +366,8 @@ struct Params {
     modules: Vec<String>,
     snmp_context: String,
     engine_id: Option<Vec<u8>>,
+    /// `snmp_debug_packets=true`.
+    debug_packets: bool,
 }
 
 impl Params {
@@ -409,12 +418,14 @@ impl Params {
         if modules.is_empty() {
             return Err("'module' parameter must contain at least one module name".into());
         }
+        let debug_packets = once("snmp_debug_packets")?.as_deref() == Some("true");
         Ok(Params {
             target,
             auth,
             modules,
             snmp_context,
             engine_id,
+            debug_packets,
         })
     }
 }

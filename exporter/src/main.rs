@@ -52,6 +52,24 @@ struct Cli {
     /// Do not wrap 64-bit counters (see --snmp.wrap-large-counters).
     #[arg(long = "no-snmp.wrap-large-counters", hide = true)]
     no_wrap_large_counters: bool,
+    /// Source address to send SNMP from, `ADDRESS:PORT` (the port empty or 0: an ephemeral
+    /// one, as `127.0.0.1:` or `[::1]:0`).
+    #[arg(long = "snmp.source-address", default_value = "")]
+    source_address: String,
+    /// Log every SNMP datagram (hexadecimal) at debug level; `snmp_debug_packets=true` on a
+    /// request does it for that scrape.
+    #[arg(long = "snmp.debug-packets")]
+    debug_packets: bool,
+    /// Path under which to expose the exporter's own metrics.
+    #[arg(long = "web.telemetry-path", default_value = "/metrics")]
+    telemetry_path: String,
+    /// exporter-toolkit's web configuration (TLS, basic auth): not supported; the exporter
+    /// refuses to start with one rather than serve without the protection it asks for.
+    #[arg(long = "web.config.file", default_value = "")]
+    web_config_file: String,
+    /// Listen on systemd's socket (not supported: refused at start).
+    #[arg(long = "web.systemd-socket")]
+    systemd_socket: bool,
     /// Only log messages with the given severity or above: debug, info, warn, error.
     #[arg(long = "log.level", default_value = "info")]
     log_level: String,
@@ -84,6 +102,23 @@ fn main() -> ExitCode {
         eprintln!("snmp-exporter: {e}");
         return ExitCode::from(2);
     }
+    if !cli.web_config_file.is_empty() || cli.systemd_socket {
+        eprintln!(
+            "snmp-exporter: --web.config.file and --web.systemd-socket are not supported (TLS and basic auth: \
+             put a proxy in front); refusing to start without what they ask for"
+        );
+        return ExitCode::from(2);
+    }
+    let source_address = match cli.source_address.as_str() {
+        "" => None,
+        text => match snmp_exporter::scrape::parse_source_address(text) {
+            Ok(a) => Some(a),
+            Err(e) => {
+                eprintln!("snmp-exporter: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
     let settings = Settings {
         config_files: cli.config_file.clone(),
         load: LoadOptions {
@@ -94,8 +129,10 @@ fn main() -> ExitCode {
         scrape_queue_timeout: cli.scrape_queue_timeout,
         scrape_timeout_offset: cli.scrape_timeout_offset,
         render: RenderOptions {
-            wrap_counters: cli.wrap_large_counters,
+            wrap_counters: cli.wrap_large_counters && !cli.no_wrap_large_counters,
         },
+        source_address,
+        debug_packets: cli.debug_packets,
     };
     let exporter = match Exporter::new(settings) {
         Ok(e) => e,
@@ -119,7 +156,8 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(serve(Arc::new(exporter), &cli.listen_address)) {
+    let served = serve(Arc::new(exporter), &cli.listen_address, &cli.telemetry_path);
+    match runtime.block_on(served) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!("error starting HTTP server: {e}");
@@ -162,7 +200,11 @@ fn listen_address(text: &str) -> Result<SocketAddr, String> {
         .map_err(|_| format!("--web.listen-address {text:?}: expected [HOST]:PORT"))
 }
 
-async fn serve(exporter: Arc<Exporter>, addresses: &[String]) -> Result<(), String> {
+async fn serve(
+    exporter: Arc<Exporter>,
+    addresses: &[String],
+    telemetry: &str,
+) -> Result<(), String> {
     let reloader = Arc::clone(&exporter);
     tokio::spawn(async move {
         let Ok(mut hup) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup())
@@ -191,7 +233,7 @@ async fn serve(exporter: Arc<Exporter>, addresses: &[String]) -> Result<(), Stri
         };
         let local = listener.local_addr().map_err(|e| e.to_string())?;
         tracing::info!(address = %local, "listening");
-        let app = snmp_exporter::server::router(Arc::clone(&exporter));
+        let app = snmp_exporter::server::router_with(Arc::clone(&exporter), telemetry);
         servers.push(tokio::spawn(
             async move { axum::serve(listener, app).await },
         ));

@@ -67,7 +67,7 @@ pub async fn resolve_target(target: &str) -> Result<SocketAddr, String> {
 }
 
 /// Go's `net.SplitHostPort`: `host:port` or `[host]:port`; `None` when there is no port.
-fn split_host_port(s: &str) -> Option<(&str, &str)> {
+pub(crate) fn split_host_port(s: &str) -> Option<(&str, &str)> {
     if let Some(inner) = s.strip_prefix('[') {
         let (host, after) = inner.split_once(']')?;
         return Some((host, after.strip_prefix(':')?));
@@ -87,32 +87,48 @@ pub fn credentials(auth: &CompiledAuth, snmp_context: &str) -> Credentials {
     }
 }
 
-/// Runs `modules` against `target`, `concurrency` at a time; their runs in the order given.
+/// Whom a scrape asks, as whom, and from where.
+#[derive(Debug, Clone)]
+pub struct Peer {
+    pub target: SocketAddr,
+    pub credentials: Credentials,
+    pub version: i64,
+    /// The local address sockets are bound to (`--snmp.source-address`); the unspecified
+    /// address of the target's family when `None`.
+    pub source: Option<SocketAddr>,
+    /// Every datagram logged at debug level, in hexadecimal (`--snmp.debug-packets`,
+    /// `snmp_debug_packets=true`).
+    pub debug_packets: bool,
+}
+
+/// Runs `modules` against `peer`, `concurrency` at a time; their runs in the order given.
+/// A module whose worker stopped (a panic) is a failed run, never a missing one.
 pub async fn run(
-    target: SocketAddr,
-    credentials: Credentials,
-    version: i64,
+    peer: Peer,
     modules: Vec<Arc<CompiledModule>>,
     concurrency: usize,
 ) -> Vec<ModuleRun> {
+    let all = modules.clone();
     let queue = Arc::new(Mutex::new(
         modules.into_iter().enumerate().collect::<VecDeque<_>>(),
     ));
-    let workers = concurrency
-        .max(1)
-        .min(queue.lock().map(|q| q.len()).unwrap_or(1).max(1));
+    let workers = concurrency.max(1).min(all.len().max(1));
     let mut handles = Vec::with_capacity(workers);
     for _ in 0..workers {
-        let queue = Arc::clone(&queue);
-        let credentials = credentials.clone();
-        handles.push(tokio::spawn(async move {
-            worker(target, credentials, version, queue).await
-        }));
+        let (queue, peer) = (Arc::clone(&queue), peer.clone());
+        handles.push(tokio::spawn(async move { worker(peer, queue).await }));
     }
     let mut runs = Vec::new();
     for h in handles {
-        if let Ok(mut r) = h.await {
-            runs.append(&mut r);
+        match h.await {
+            Ok(mut r) => runs.append(&mut r),
+            Err(e) => tracing::error!(error = %e, "a scrape worker stopped"),
+        }
+    }
+    for (k, module) in all.into_iter().enumerate() {
+        if !runs.iter().any(|(j, _)| *j == k) {
+            let e = std::io::Error::other("the scrape's worker stopped before the module ended");
+            runs.push((k, failed(module, ClientError::Io(e))));
         }
     }
     runs.sort_by_key(|(k, _)| *k);
@@ -121,12 +137,7 @@ pub async fn run(
 
 type Queue = Arc<Mutex<VecDeque<(usize, Arc<CompiledModule>)>>>;
 
-async fn worker(
-    target: SocketAddr,
-    credentials: Credentials,
-    version: i64,
-    queue: Queue,
-) -> Vec<(usize, ModuleRun)> {
+async fn worker(peer: Peer, queue: Queue) -> Vec<(usize, ModuleRun)> {
     let mut runs = Vec::new();
     let mut session = None;
     loop {
@@ -134,7 +145,7 @@ async fn worker(
             return runs;
         };
         if session.is_none() {
-            match AsyncSession::new(target, credentials.clone(), Options::default()).await {
+            match open(&peer).await {
                 Ok(s) => session = Some(s),
                 Err(e) => {
                     runs.push((k, failed(module, e)));
@@ -143,8 +154,30 @@ async fn worker(
             }
         }
         let Some(s) = session.as_mut() else { continue };
-        runs.push((k, run_module(s, version, module).await));
+        runs.push((k, run_module(s, peer.version, module).await));
     }
+}
+
+/// A session with the peer, from its source address, its datagrams logged when asked.
+async fn open(peer: &Peer) -> Result<AsyncSession, ClientError> {
+    let local = peer.source.unwrap_or(match peer.target {
+        SocketAddr::V4(_) => SocketAddr::from(([0, 0, 0, 0], 0)),
+        SocketAddr::V6(_) => SocketAddr::from(([0u16; 8], 0)),
+    });
+    let mut s = AsyncSession::new_from(
+        local,
+        peer.target,
+        peer.credentials.clone(),
+        Options::default(),
+    )
+    .await?;
+    if peer.debug_packets {
+        s.set_wire_tap(|w| {
+            let hex: String = w.datagram.iter().map(|b| format!("{b:02x}")).collect();
+            tracing::debug!(direction = ?w.direction, peer = %w.peer, datagram = %hex, "SNMP packet");
+        });
+    }
+    Ok(s)
 }
 
 fn failed(module: Arc<CompiledModule>, e: ClientError) -> ModuleRun {
@@ -314,4 +347,19 @@ mod tests {
         assert!(a("tcp://127.0.0.1").await.unwrap_err().contains("TCP"));
         assert!(a("udp6://127.0.0.1").await.is_err());
     }
+}
+
+/// `--snmp.source-address`: `ADDRESS:PORT`, the port empty or 0 for an ephemeral one
+/// (`127.0.0.1:`, `[::1]:0`).
+pub fn parse_source_address(text: &str) -> Result<SocketAddr, String> {
+    let bad =
+        || format!("--snmp.source-address {text:?}: expected ADDRESS:PORT (e.g. 192.0.2.1:0)");
+    let (host, port) = split_host_port(text).ok_or_else(bad)?;
+    let port: u16 = if port.is_empty() {
+        0
+    } else {
+        port.parse().map_err(|_| bad())?
+    };
+    let ip: std::net::IpAddr = host.parse().map_err(|_| bad())?;
+    Ok(SocketAddr::new(ip, port))
 }

@@ -13,9 +13,19 @@ use crate::exporter::{Exporter, Reply, Request};
 
 /// The routes over `exporter`.
 pub fn router(exporter: Arc<Exporter>) -> Router {
+    router_with(exporter, "/metrics")
+}
+
+/// The routes over `exporter`, its own metrics under `telemetry` (`--web.telemetry-path`).
+pub fn router_with(exporter: Arc<Exporter>, telemetry: &str) -> Router {
+    let telemetry = if telemetry.starts_with('/') {
+        telemetry.to_string()
+    } else {
+        format!("/{telemetry}")
+    };
     Router::new()
         .route("/snmp", get(snmp))
-        .route("/metrics", get(metrics))
+        .route(&telemetry, get(metrics))
         .route("/config", get(config))
         .route("/-/reload", any(reload))
         .route("/-/healthy", get(|| async { "Healthy" }))

@@ -203,3 +203,45 @@ fn a_scrape_counts_in_the_exporters_own_metrics() {
     .unwrap();
     assert_eq!(status, 500, "{body}");
 }
+
+#[test]
+fn upstreams_other_flags_are_taken() {
+    let Some(snmpd) = tool("snmpd") else {
+        require_or_skip("snmpd not installed");
+        return;
+    };
+    let agent = start_agent(&snmpd);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("snmp.yml");
+    std::fs::write(&path, CONFIG).unwrap();
+    let flags = [
+        "--web.telemetry-path=/own",
+        "--snmp.source-address=127.0.0.1:",
+        "--snmp.debug-packets",
+        "--no-snmp.wrap-large-counters",
+        "--log.level=debug",
+        "--log.format=json",
+    ];
+    let p = ours(&path, &flags);
+    assert_eq!(get(p.port, "/own", &[]).unwrap().0, 200);
+    assert_eq!(get(p.port, "/metrics", &[]).unwrap().0, 404);
+    let scrape = format!("/snmp?target=127.0.0.1:{}&module=system&snmp_debug_packets=true", agent.port);
+    let (status, body) = get(p.port, &scrape, &[]).unwrap();
+    assert_eq!(status, 200, "{body}");
+    // Protection the exporter cannot give is refused, not ignored.
+    for refused in ["--web.config.file=web.yml", "--web.systemd-socket"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
+            .arg(format!("--config.file={}", path.display()))
+            .arg(refused)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{refused}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("not supported"), "{refused}");
+    }
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
+        .args(["--snmp.source-address=nowhere", "--dry-run"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--snmp.source-address"));
+}
