@@ -317,6 +317,21 @@ pub fn reason(e: &ClientError) -> String {
     }
 }
 
+/// `--snmp.source-address`: `ADDRESS:PORT`, the port empty or 0 for an ephemeral one
+/// (`127.0.0.1:`, `[::1]:0`).
+pub fn parse_source_address(text: &str) -> Result<SocketAddr, String> {
+    let bad =
+        || format!("--snmp.source-address {text:?}: expected ADDRESS:PORT (e.g. 192.0.2.1:0)");
+    let (host, port) = split_host_port(text).ok_or_else(bad)?;
+    let port: u16 = if port.is_empty() {
+        0
+    } else {
+        port.parse().map_err(|_| bad())?
+    };
+    let ip: std::net::IpAddr = host.parse().map_err(|_| bad())?;
+    Ok(SocketAddr::new(ip, port))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,19 +362,4 @@ mod tests {
         assert!(a("tcp://127.0.0.1").await.unwrap_err().contains("TCP"));
         assert!(a("udp6://127.0.0.1").await.is_err());
     }
-}
-
-/// `--snmp.source-address`: `ADDRESS:PORT`, the port empty or 0 for an ephemeral one
-/// (`127.0.0.1:`, `[::1]:0`).
-pub fn parse_source_address(text: &str) -> Result<SocketAddr, String> {
-    let bad =
-        || format!("--snmp.source-address {text:?}: expected ADDRESS:PORT (e.g. 192.0.2.1:0)");
-    let (host, port) = split_host_port(text).ok_or_else(bad)?;
-    let port: u16 = if port.is_empty() {
-        0
-    } else {
-        port.parse().map_err(|_| bad())?
-    };
-    let ip: std::net::IpAddr = host.parse().map_err(|_| bad())?;
-    Ok(SocketAddr::new(ip, port))
 }

@@ -225,7 +225,10 @@ fn upstreams_other_flags_are_taken() {
     let p = ours(&path, &flags);
     assert_eq!(get(p.port, "/own", &[]).unwrap().0, 200);
     assert_eq!(get(p.port, "/metrics", &[]).unwrap().0, 404);
-    let scrape = format!("/snmp?target=127.0.0.1:{}&module=system&snmp_debug_packets=true", agent.port);
+    let scrape = format!(
+        "/snmp?target=127.0.0.1:{}&module=system&snmp_debug_packets=true",
+        agent.port
+    );
     let (status, body) = get(p.port, &scrape, &[]).unwrap();
     assert_eq!(status, 200, "{body}");
     // Protection the exporter cannot give is refused, not ignored.
@@ -236,7 +239,10 @@ fn upstreams_other_flags_are_taken() {
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(2), "{refused}");
-        assert!(String::from_utf8_lossy(&out.stderr).contains("not supported"), "{refused}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("not supported"),
+            "{refused}"
+        );
     }
     let bad = std::process::Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
         .args(["--snmp.source-address=nowhere", "--dry-run"])
