@@ -9,16 +9,9 @@ use std::time::{Duration, Instant};
 
 use common::*;
 
-const CONFIG: &str = r#"
-auths:
-  public_v2: {community: public}
-  secret: {community: s3cr3t-community}
-modules:
-  system:
-    walk: [1.3.6.1.2.1.1.3]
-    metrics:
-    - {name: sysUpTime, oid: 1.3.6.1.2.1.1.3, type: gauge, help: The time since the agent started}
-"#;
+fn snmp_yml() -> String {
+    system_config("  public_v2: {community: public}\n  secret: {community: s3cr3t-community}\n")
+}
 
 fn started(config: &str) -> (tempfile::TempDir, std::path::PathBuf, Process) {
     let dir = tempfile::tempdir().unwrap();
@@ -30,7 +23,7 @@ fn started(config: &str) -> (tempfile::TempDir, std::path::PathBuf, Process) {
 
 #[test]
 fn bad_requests_are_refused_at_once_with_upstreams_status_and_words() {
-    let (_dir, _path, p) = started(CONFIG);
+    let (_dir, _path, p) = started(&snmp_yml());
     let cases = [
         ("/snmp", "'target' parameter must be specified once"),
         ("/snmp?target=", "'target' parameter must be specified once"),
@@ -73,7 +66,7 @@ fn bad_requests_are_refused_at_once_with_upstreams_status_and_words() {
 
 #[test]
 fn health_config_and_landing_page() {
-    let (_dir, _path, p) = started(CONFIG);
+    let (_dir, _path, p) = started(&snmp_yml());
     assert_eq!(
         get(p.port, "/-/healthy", &[]).unwrap(),
         (200, "Healthy".to_string())
@@ -92,9 +85,13 @@ fn health_config_and_landing_page() {
 
 #[test]
 fn a_bad_reload_keeps_the_configuration_in_force() {
-    let (_dir, path, p) = started(CONFIG);
+    let (_dir, path, p) = started(&snmp_yml());
     assert_eq!(request("GET", p.port, "/-/reload", &[]).unwrap().0, 400);
-    std::fs::write(&path, CONFIG.replace("[1.3.6.1.2.1.1.3]", "[not-an-oid]")).unwrap();
+    std::fs::write(
+        &path,
+        snmp_yml().replace("[1.3.6.1.2.1.1.3]", "[not-an-oid]"),
+    )
+    .unwrap();
     let (status, body) = request("POST", p.port, "/-/reload", &[]).unwrap();
     assert_eq!(status, 500, "{body}");
     assert!(body.contains("modules.system.walk[0]"), "{body}");
@@ -109,7 +106,7 @@ fn a_bad_reload_keeps_the_configuration_in_force() {
         "the old configuration stays: {config}"
     );
     // A good file, and SIGHUP: the new module is served.
-    std::fs::write(&path, CONFIG.replace("  system:", "  renamed:")).unwrap();
+    std::fs::write(&path, snmp_yml().replace("  system:", "  renamed:")).unwrap();
     let hup = std::process::Command::new("kill")
         .args(["-HUP", &p.child.id().to_string()])
         .status()
@@ -128,7 +125,7 @@ fn a_bad_reload_keeps_the_configuration_in_force() {
 
 #[test]
 fn a_silent_target_ends_at_prometheus_scrape_timeout() {
-    let (_dir, _path, p) = started(CONFIG);
+    let (_dir, _path, p) = started(&snmp_yml());
     // Bound and never read: requests to it go unanswered.
     let silent = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
     let path = format!(
@@ -161,7 +158,7 @@ fn a_scrape_counts_in_the_exporters_own_metrics() {
         return;
     };
     let agent = start_agent(&snmpd);
-    let (_dir, _path, p) = started(CONFIG);
+    let (_dir, _path, p) = started(&snmp_yml());
     let path = format!("/snmp?target=127.0.0.1:{}&module=system", agent.port);
     let (status, body) = get(p.port, &path, &[]).unwrap();
     assert_eq!(status, 200, "{body}");
@@ -213,7 +210,7 @@ fn upstreams_other_flags_are_taken() {
     let agent = start_agent(&snmpd);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("snmp.yml");
-    std::fs::write(&path, CONFIG).unwrap();
+    std::fs::write(&path, snmp_yml()).unwrap();
     let flags = [
         "--web.telemetry-path=/own",
         "--snmp.source-address=127.0.0.1:",

@@ -11,15 +11,9 @@ use std::time::{Duration, Instant};
 
 use common::*;
 
-const CONFIG: &str = r#"
-auths:
-  public_v2: {version: 2}
-modules:
-  system:
-    walk: [1.3.6.1.2.1.1.3]
-    metrics:
-    - {name: sysUpTime, oid: 1.3.6.1.2.1.1.3, type: gauge, help: The time since the agent started}
-"#;
+fn snmp_yml() -> String {
+    system_config("  public_v2: {version: 2}\n")
+}
 
 /// A scrape config for `targets` through the exporter on `exporter`, keeping the shard
 /// `shard` of `shards` (no sharding when `shards` is 1).
@@ -101,7 +95,7 @@ fn prometheus_scrapes_through_the_exporter_and_has_the_series() {
     let agent = start_agent(&snmpd);
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("snmp.yml");
-    std::fs::write(&config, CONFIG).unwrap();
+    std::fs::write(&config, snmp_yml()).unwrap();
     let exporter = ours(&config, &[]);
     let target = format!("127.0.0.1:{}", agent.port);
     let yml = prometheus_yml(std::slice::from_ref(&target), exporter.port, 0, 1);
@@ -132,7 +126,7 @@ fn two_prometheus_servers_shard_the_targets_by_hashmod() {
         .collect();
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("snmp.yml");
-    std::fs::write(&config, CONFIG).unwrap();
+    std::fs::write(&config, snmp_yml()).unwrap();
     // Two stateless replicas; each Prometheus uses its own.
     let (e0, e1) = (ours(&config, &[]), ours(&config, &[]));
     let p0 = start_prometheus(

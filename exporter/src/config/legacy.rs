@@ -2,7 +2,7 @@
 //! each such module's credentials become an entry of `auths` named after the module, which
 //! a request naming no auth uses for it (so that old scrape configs keep working).
 
-use super::types::{Auth, File, RawAuthParts};
+use super::types::{Auth, File};
 use super::ConfigError;
 
 /// Moves the credentials of old-format modules into `auths`; the warning to print once,
@@ -14,18 +14,8 @@ pub(super) fn convert(file: &mut File) -> Result<Option<String>, ConfigError> {
             continue;
         }
         let old = module.auth.take().unwrap_or_default();
-        let parts = RawAuthParts {
-            community: old.community,
-            security_level: old.security_level,
-            username: old.username,
-            password: old.password,
-            auth_protocol: old.auth_protocol,
-            priv_protocol: old.priv_protocol,
-            priv_password: old.priv_password,
-            context_name: old.context_name,
-            version: module.version.take(),
-        };
-        let auth = Auth::try_from(parts.into_raw()).map_err(|message| ConfigError::Invalid {
+        let raw = old.into_raw(module.version.take());
+        let auth = Auth::try_from(raw).map_err(|message| ConfigError::Invalid {
             path: "snmp.yml".into(),
             key: format!("modules.{name}.auth"),
             message,

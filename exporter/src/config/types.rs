@@ -50,36 +50,6 @@ pub(crate) struct RawAuth {
     version: i64,
 }
 
-/// An old module's `auth` and `version`, each `None` where not written.
-pub(crate) struct RawAuthParts {
-    pub community: Option<String>,
-    pub security_level: Option<String>,
-    pub username: Option<String>,
-    pub password: Option<String>,
-    pub auth_protocol: Option<String>,
-    pub priv_protocol: Option<String>,
-    pub priv_password: Option<String>,
-    pub context_name: Option<String>,
-    pub version: Option<i64>,
-}
-
-impl RawAuthParts {
-    /// With upstream's defaults where a part is missing.
-    pub fn into_raw(self) -> RawAuth {
-        RawAuth {
-            community: self.community.map(Secret).unwrap_or_else(public),
-            security_level: self.security_level.unwrap_or_else(no_auth_no_priv),
-            username: self.username.unwrap_or_default(),
-            password: Secret(self.password.unwrap_or_default()),
-            auth_protocol: self.auth_protocol.unwrap_or_else(md5),
-            priv_protocol: self.priv_protocol.unwrap_or_else(des),
-            priv_password: Secret(self.priv_password.unwrap_or_default()),
-            context_name: self.context_name.unwrap_or_default(),
-            version: self.version.unwrap_or_else(two),
-        }
-    }
-}
-
 fn public() -> Secret {
     Secret("public".into())
 }
@@ -242,6 +212,24 @@ pub struct LegacyAuth {
     pub priv_password: Option<String>,
     #[serde(default)]
     pub context_name: Option<String>,
+}
+
+impl LegacyAuth {
+    /// The auth these credentials and `version` make, with upstream's defaults where a part
+    /// is missing.
+    pub(crate) fn into_raw(self, version: Option<i64>) -> RawAuth {
+        RawAuth {
+            community: self.community.map(Secret).unwrap_or_else(public),
+            security_level: self.security_level.unwrap_or_else(no_auth_no_priv),
+            username: self.username.unwrap_or_default(),
+            password: Secret(self.password.unwrap_or_default()),
+            auth_protocol: self.auth_protocol.unwrap_or_else(md5),
+            priv_protocol: self.priv_protocol.unwrap_or_else(des),
+            priv_password: Secret(self.priv_password.unwrap_or_default()),
+            context_name: self.context_name.unwrap_or_default(),
+            version: version.unwrap_or_else(two),
+        }
+    }
 }
 
 /// A filter that walks `oid` first and keeps, of the `targets`, only the indexes whose value

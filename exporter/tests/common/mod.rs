@@ -31,6 +31,15 @@ pub fn as_0_21(yml: &str, auth: &str) -> String {
     config.to_0_22_yaml(auth).unwrap()
 }
 
+/// A configuration with the `auths` given (YAML lines, indented two spaces) and one module,
+/// `system`, of sysUpTime alone.
+pub fn system_config(auths: &str) -> String {
+    format!(
+        "auths:\n{auths}modules:\n  system:\n    walk: [1.3.6.1.2.1.1.3]\n    metrics:\n    \
+         - {{name: sysUpTime, oid: 1.3.6.1.2.1.1.3, type: gauge, help: The time since the agent started}}\n"
+    )
+}
+
 /// A free TCP port of 127.0.0.1 (bound, noted, released).
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
