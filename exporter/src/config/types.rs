@@ -194,23 +194,15 @@ pub struct Module {
 
 /// The `auth` block of a module of snmp_exporter ≤ 0.22.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub struct LegacyAuth {
-    #[serde(default)]
     pub community: Option<String>,
-    #[serde(default)]
     pub security_level: Option<String>,
-    #[serde(default)]
     pub username: Option<String>,
-    #[serde(default)]
     pub password: Option<String>,
-    #[serde(default)]
     pub auth_protocol: Option<String>,
-    #[serde(default)]
     pub priv_protocol: Option<String>,
-    #[serde(default)]
     pub priv_password: Option<String>,
-    #[serde(default)]
     pub context_name: Option<String>,
 }
 
