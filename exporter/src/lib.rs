@@ -22,6 +22,7 @@
 
 pub mod config;
 pub mod exporter;
+pub mod generate;
 pub mod own_metrics;
 pub mod render;
 pub mod scrape;

@@ -15,6 +15,8 @@ use snmp_exporter::render::RenderOptions;
 #[derive(Parser, Debug)]
 #[command(name = "snmp-exporter", version)]
 struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
     /// Path to configuration file (repeatable; globs; later files' auths and modules replace
     /// earlier ones of the same name).
     #[arg(long = "config.file", default_value = "snmp.yml")]
@@ -84,8 +86,98 @@ struct Cli {
     generate_man: Option<std::path::PathBuf>,
 }
 
+/// What the exporter does besides serving.
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// Generate snmp.yml from generator.yml and MIB files, as snmp_exporter's generator does,
+    /// without net-snmp.
+    Generate(GenerateArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct GenerateArgs {
+    /// The generator's configuration.
+    #[arg(short = 'g', long = "generator-path", default_value = "generator.yml")]
+    generator: std::path::PathBuf,
+    /// Where to write snmp.yml.
+    #[arg(short = 'o', long = "output-path", default_value = "snmp.yml")]
+    output: std::path::PathBuf,
+    /// A folder of MIB files (repeatable); the standard modules are built in.
+    #[arg(short = 'm', long = "mibs-dir", default_value = "./mibs")]
+    mibs: Vec<std::path::PathBuf>,
+    /// Fail when a MIB module cannot be read or resolved (each is reported either way).
+    #[arg(long = "fail-on-parse-errors", default_value_t = true, action = clap::ArgAction::Set, num_args = 0..=1, default_missing_value = "true")]
+    fail_on_parse_errors: bool,
+}
+
+/// `snmp-exporter generate`.
+fn generate(args: &GenerateArgs) -> ExitCode {
+    use snmp_exporter::generate::{self, config::GeneratorFile, tree::MibTree};
+    let text = match std::fs::read_to_string(&args.generator) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("snmp-exporter generate: {}: {e}", args.generator.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let generator: GeneratorFile = match serde_yaml::from_str(&text) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("snmp-exporter generate: {}: {e}", args.generator.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let mibs = match MibTree::load(&args.mibs) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("snmp-exporter generate: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    for f in &mibs.failed {
+        eprintln!("snmp-exporter generate: MIB module not used: {f}");
+    }
+    if args.fail_on_parse_errors && !mibs.failed.is_empty() {
+        eprintln!(
+            "snmp-exporter generate: {} MIB module(s) failed (--fail-on-parse-errors=false to go on without them)",
+            mibs.failed.len()
+        );
+        return ExitCode::FAILURE;
+    }
+    let mut warnings = Vec::new();
+    let file = generate::generate(&generator, &mibs, &mut warnings);
+    for w in &warnings {
+        eprintln!("snmp-exporter generate: warning: {w}");
+    }
+    let written = file
+        .map_err(|e| e.to_string())
+        .and_then(|f| {
+            for (name, m) in &f.modules {
+                eprintln!(
+                    "snmp-exporter generate: module {name}: {} metrics",
+                    m.metrics.len()
+                );
+            }
+            generate::to_yaml(&f)
+        })
+        .and_then(|yaml| {
+            std::fs::write(&args.output, yaml)
+                .map_err(|e| format!("{}: {e}", args.output.display()))
+        });
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("snmp-exporter generate: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(Command::Generate(args)) = &cli.command {
+        return generate(args);
+    }
     if let Some(dir) = &cli.generate_man {
         use clap::CommandFactory;
         let written = std::fs::create_dir_all(dir)

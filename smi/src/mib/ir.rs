@@ -255,6 +255,8 @@ pub struct Object {
     pub units: Option<String>,
     /// The first paragraph of its DESCRIPTION, re-flowed.
     pub description: String,
+    /// The whole DESCRIPTION, its white space collapsed (paragraphs run together).
+    pub description_whole: String,
     /// Its line in the file.
     pub line: usize,
     /// A row's INDEX (through AUGMENTS), or why it cannot be typed.

@@ -246,6 +246,14 @@ impl Source<'_> {
         self.line_starts.partition_point(|&s| s <= offset)
     }
 
+    /// `node`'s whole DESCRIPTION, its white space collapsed.
+    fn description_whole(&self, node: &Node) -> String {
+        node.description()
+            .and_then(|span| span.get(&self.text))
+            .map(collapse)
+            .unwrap_or_default()
+    }
+
     /// The first paragraph of `node`'s DESCRIPTION, re-flowed.
     fn description(&self, node: &Node) -> String {
         let Some(span) = node.description() else {
@@ -354,6 +362,7 @@ impl Lowering<'_> {
             syntax_text: node.syntax_text(&src.text).map(collapse),
             units: node.units().map(str::to_string),
             description: src.description(node),
+            description_whole: src.description_whole(node),
             line: src.line_of(node.offset as usize),
             index: match role {
                 Role::Entry => row_index(self.set, m, node),
