@@ -148,3 +148,65 @@ fn errors_name_what_is_missing() {
         "{stderr}"
     );
 }
+
+/// Generate, then serve: the generated modules (with an auths file beside them) scrape
+/// snmpd.
+#[test]
+fn a_generated_module_is_served() {
+    let (Some(snmpd), Some(corpus)) = (tool("snmpd"), snmp_test_support::mib_corpus_or_skip())
+    else {
+        require_or_skip("snmpd not installed");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let snmp_yml = dir.path().join("snmp.yml");
+    let generated = Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
+        .arg("generate")
+        .arg("-g")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("generator.yml"))
+        .arg("-m")
+        .arg(corpus.join("ietf"))
+        .arg("-o")
+        .arg(&snmp_yml)
+        .status()
+        .unwrap();
+    assert!(generated.success());
+    let auths = dir.path().join("auths.yml");
+    std::fs::write(&auths, "auths:\n  public_v2:\n    version: 2\n").unwrap();
+    let agent = snmp_test_support::agent::start_agent(&snmpd);
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut exporter = Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
+        .arg(format!("--config.file={}", snmp_yml.display()))
+        .arg(format!("--config.file={}", auths.display()))
+        .arg(format!("--web.listen-address=127.0.0.1:{port}"))
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let body = (0..200).find_map(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
+        s.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+            .ok()?;
+        let req = format!(
+            "GET /snmp?target=127.0.0.1:{}&module=if_mib HTTP/1.0\r\n\r\n",
+            agent.port
+        );
+        std::io::Write::write_all(&mut s, req.as_bytes()).ok()?;
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut s, &mut text).ok()?;
+        Some(text)
+    });
+    let _ = exporter.kill();
+    let _ = exporter.wait();
+    let body = body.expect("the exporter answers");
+    assert!(
+        body.starts_with("HTTP/1.0 200") || body.starts_with("HTTP/1.1 200"),
+        "{body}"
+    );
+    assert!(body.contains("\nifOperStatus{"), "{body}");
+    assert!(body.contains("ifDescr=\"lo\""), "{body}");
+}

@@ -87,13 +87,23 @@ impl MibTree {
                 set.modules[r.module].smi.name, r.errors[0]
             ));
         }
+        let good: Vec<usize> = (0..set.modules.len())
+            .filter(|m| !broken.contains(m))
+            .collect();
+        let no_file = |_: usize| String::new();
         let mut all: Vec<(String, GNode)> = Vec::new();
-        for m in (0..set.modules.len()).filter(|m| !broken.contains(m)) {
-            match lower::lower(&set, &resolved, &[m], &|_| String::new()) {
-                Ok(ir) => all.extend(nodes_of(&ir)),
-                Err(e) => tree
-                    .failed
-                    .push(format!("{}: {e}", set.modules[m].smi.name)),
+        match lower::lower(&set, &resolved, &good, &no_file) {
+            Ok(ir) => all.extend(nodes_of(&ir)),
+            // A module that cannot be lowered: the others one at a time, it reported.
+            Err(_) => {
+                for &m in &good {
+                    match lower::lower(&set, &resolved, &[m], &no_file) {
+                        Ok(ir) => all.extend(nodes_of(&ir)),
+                        Err(e) => tree
+                            .failed
+                            .push(format!("{}: {e}", set.modules[m].smi.name)),
+                    }
+                }
             }
         }
         // One node an OID: net-snmp reads its modules in name order and keeps the first.
@@ -173,7 +183,6 @@ fn node(o: &Object, module: &str, entry: Option<&Object>) -> GNode {
         .chain(&syntax.bits)
         .filter_map(|(name, v)| Some((i64::try_from(*v).ok()?, name.clone())))
         .collect();
-    let whole = &o.description_whole;
     GNode {
         oid: o
             .oid
@@ -196,7 +205,7 @@ fn node(o: &Object, module: &str, entry: Option<&Object>) -> GNode {
         enums,
         indexes,
         implied,
-        description: whole.split(". ").next().unwrap_or("").to_string(),
+        description: o.first_sentence.clone(),
     }
 }
 

@@ -255,8 +255,10 @@ pub struct Object {
     pub units: Option<String>,
     /// The first paragraph of its DESCRIPTION, re-flowed.
     pub description: String,
-    /// The whole DESCRIPTION, its white space collapsed (paragraphs run together).
-    pub description_whole: String,
+    /// The DESCRIPTION up to its first sentence's end (a `.` before more text), white space
+    /// collapsed and paragraphs run together, that period left out: the help text
+    /// snmp_exporter's generator makes.
+    pub first_sentence: String,
     /// Its line in the file.
     pub line: usize,
     /// A row's INDEX (through AUGMENTS), or why it cannot be typed.

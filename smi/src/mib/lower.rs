@@ -246,12 +246,28 @@ impl Source<'_> {
         self.line_starts.partition_point(|&s| s <= offset)
     }
 
-    /// `node`'s whole DESCRIPTION, its white space collapsed.
-    fn description_whole(&self, node: &Node) -> String {
-        node.description()
+    /// `node`'s DESCRIPTION to its first sentence ([`Object::first_sentence`]), read no
+    /// further than that.
+    fn first_sentence(&self, node: &Node) -> String {
+        let text = node
+            .description()
             .and_then(|span| span.get(&self.text))
-            .map(collapse)
-            .unwrap_or_default()
+            .unwrap_or("");
+        let mut out = String::new();
+        let mut words = text.split_whitespace().peekable();
+        while let Some(word) = words.next() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            match word.strip_suffix('.') {
+                Some(cut) if words.peek().is_some() => {
+                    out.push_str(cut);
+                    break;
+                }
+                _ => out.push_str(word),
+            }
+        }
+        out
     }
 
     /// The first paragraph of `node`'s DESCRIPTION, re-flowed.
@@ -362,7 +378,7 @@ impl Lowering<'_> {
             syntax_text: node.syntax_text(&src.text).map(collapse),
             units: node.units().map(str::to_string),
             description: src.description(node),
-            description_whole: src.description_whole(node),
+            first_sentence: src.first_sentence(node),
             line: src.line_of(node.offset as usize),
             index: match role {
                 Role::Entry => row_index(self.set, m, node),
