@@ -10,6 +10,7 @@ mod corpus;
 mod der;
 mod exporter;
 mod exporter_load;
+mod generate;
 mod impls;
 mod measure;
 mod mibload;
@@ -66,8 +67,9 @@ struct Cli {
     /// MIB corpus load), `notify` (notifications received per second per core: our
     /// receivers against net-snmp's snmptrapd), `poll` (many simulated agents polled from
     /// one socket), `walk` (4 concurrent whole-MIB walks against snmpwalk and gufo_snmp) or
-    /// `exporter` (snmp-exporter against Debian's snmp_exporter on a simulated device).
-    #[arg(long, value_name = "SECTION", value_parser = ["codec", "der", "exporter", "notify", "poll", "walk"])]
+    /// `exporter` (snmp-exporter against Debian's snmp_exporter on a simulated device) or
+    /// `generate` (snmp-exporter generate against snmp_exporter's net-snmp generator).
+    #[arg(long, value_name = "SECTION", value_parser = ["codec", "der", "exporter", "generate", "notify", "poll", "walk"])]
     only: Option<String>,
     /// Simulated agents in the `poll` section.
     #[arg(long, value_name = "N", default_value_t = 1000)]
@@ -103,6 +105,9 @@ struct Cli {
     /// Seconds over which the capacity run scrapes each target once.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     capacity_interval: f64,
+    /// Internal: our generator for the generate section: GENERATOR MIBDIR OUTPUT.
+    #[arg(long, num_args = 3, hide = true, value_names = ["GENERATOR", "MIBDIR", "OUTPUT"])]
+    generate_child: Option<Vec<String>>,
     /// Internal: our exporter for the exporter section: CONFIG ADDRESS.
     #[arg(long, num_args = 2, hide = true, value_names = ["CONFIG", "ADDRESS"])]
     exporter_child: Option<Vec<String>>,
@@ -162,6 +167,12 @@ fn main() -> ExitCode {
     if cli.only.as_deref() == Some("der") {
         return der_section(&cli);
     }
+    if let Some(a) = &cli.generate_child {
+        return generate::child(&a[0], &a[1], &a[2]);
+    }
+    if cli.only.as_deref() == Some("generate") {
+        return generate_section(&cli);
+    }
     if let Some(a) = &cli.exporter_child {
         return exporter::child(&a[0], &a[1]);
     }
@@ -216,11 +227,7 @@ fn main() -> ExitCode {
         }
     }
     let corpus = corpus::run(&impls, budget, &mut notes);
-    let mib_root = cli
-        .mib_corpus
-        .clone()
-        .or_else(|| std::env::var_os("SNMP_MIB_CORPUS").map(PathBuf::from))
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/mibs"));
+    let mib_root = mib_root(&cli);
     let mibs = if mib_root.is_dir() {
         Some(mibload::run(
             &mib_root,
@@ -311,6 +318,37 @@ fn notify_section(cli: &Cli) -> ExitCode {
         "notify",
         notify::table(&rates),
         notify::json(&rates),
+        notes,
+    )
+}
+
+/// The MIB corpus: --mib-corpus, else SNMP_MIB_CORPUS, else ../shared/mibs beside the project.
+fn mib_root(cli: &Cli) -> PathBuf {
+    cli.mib_corpus
+        .clone()
+        .or_else(|| std::env::var_os("SNMP_MIB_CORPUS").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/mibs"))
+}
+
+/// `--only generate`: the generators' table (and the JSON `generate` array).
+fn generate_section(cli: &Cli) -> ExitCode {
+    let exe = std::env::current_exe().expect("own path");
+    let ietf = mib_root(cli).join("ietf");
+    let mut notes = Vec::new();
+    let rows = if ietf.is_dir() {
+        generate::run(&exe, &ietf, if cli.quick { 2 } else { 7 }, &mut notes)
+    } else {
+        notes.push(format!(
+            "generate: not run: no folder {} (--mib-corpus DIR)",
+            ietf.display()
+        ));
+        Vec::new()
+    };
+    finish_section(
+        cli,
+        "generate",
+        generate::table(&rows),
+        generate::json(&rows),
         notes,
     )
 }
