@@ -40,7 +40,9 @@ pub fn child(generator: &str, mibs: &str, output: &str) -> std::process::ExitCod
 }
 
 /// One run under GNU time: (wall s, CPU s, peak RSS kB), or why it failed.
-fn timed(cmd: &mut Command) -> Result<(f64, f64, u64), String> {
+type Timed = Result<(f64, f64, u64), String>;
+
+fn timed(cmd: &mut Command) -> Timed {
     let out = cmd.output().map_err(|e| e.to_string())?;
     let stderr = String::from_utf8_lossy(&out.stderr);
     if !out.status.success() {
@@ -98,7 +100,7 @@ pub fn run(exe: &Path, ietf: &Path, runs: usize, notes: &mut Vec<String>) -> Vec
     }
     let ours_out = dir.path().join("ours.yml");
     let format = ["-f", "GNUTIME %e %U %S %M"];
-    let mut results: Vec<(&'static str, Vec<Result<(f64, f64, u64), String>>)> = vec![
+    let mut results: Vec<(&'static str, Vec<Timed>)> = vec![
         ("snmp-exporter", Vec::new()),
         ("snmp_exporter 0.21 (net-snmp)", Vec::new()),
     ];
