@@ -42,6 +42,7 @@ pub fn child(generator: &str, mibs: &str, output: &str) -> std::process::ExitCod
 /// One run under GNU time: (wall s, CPU s, peak RSS kB), or why it failed.
 type Timed = Result<(f64, f64, u64), String>;
 
+/// `cmd` (GNU time running a generator) run once.
 fn timed(cmd: &mut Command) -> Timed {
     let out = cmd.output().map_err(|e| e.to_string())?;
     let stderr = String::from_utf8_lossy(&out.stderr);
