@@ -186,7 +186,7 @@ impl Exporter {
                 ),
             );
         };
-        self.metrics.in_flight.inc();
+        let _in_flight = InFlight::new(&self.metrics.in_flight);
         let started = Instant::now();
         let peer = scrape::Peer {
             target,
@@ -200,7 +200,6 @@ impl Exporter {
             Some(b) => tokio::time::timeout(b, run).await.ok(),
             None => Some(run.await),
         };
-        self.metrics.in_flight.dec();
         let Some(runs) = runs else {
             for m in &modules {
                 self.count_failure(&m.name, &auth_name, "deadline");
@@ -355,6 +354,23 @@ impl Exporter {
             500,
             format!("An error has occurred while serving metrics:\n\n{message}\n"),
         )
+    }
+}
+
+/// A scrape counted in `snmp_request_in_flight` while it lives (a scrape whose client went
+/// away is dropped mid-way and still counted out).
+struct InFlight<'g>(&'g prometheus_client::metrics::gauge::Gauge);
+
+impl<'g> InFlight<'g> {
+    fn new(gauge: &'g prometheus_client::metrics::gauge::Gauge) -> InFlight<'g> {
+        gauge.inc();
+        InFlight(gauge)
+    }
+}
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.dec();
     }
 }
 

@@ -113,14 +113,16 @@ pub async fn run(
         modules.into_iter().enumerate().collect::<VecDeque<_>>(),
     ));
     let workers = concurrency.max(1).min(all.len().max(1));
-    let mut handles = Vec::with_capacity(workers);
+    // A JoinSet: when the scrape's deadline drops this future, its workers are aborted with
+    // it, not left to run out their modules' timeouts.
+    let mut set = tokio::task::JoinSet::new();
     for _ in 0..workers {
         let (queue, peer) = (Arc::clone(&queue), peer.clone());
-        handles.push(tokio::spawn(async move { worker(peer, queue).await }));
+        set.spawn(async move { worker(peer, queue).await });
     }
     let mut runs = Vec::new();
-    for h in handles {
-        match h.await {
+    while let Some(joined) = set.join_next().await {
+        match joined {
             Ok(mut r) => runs.append(&mut r),
             Err(e) => tracing::error!(error = %e, "a scrape worker stopped"),
         }

@@ -132,6 +132,12 @@ fn a_silent_target_ends_at_prometheus_scrape_timeout() {
         "/snmp?target={}&module=system",
         silent.local_addr().unwrap()
     );
+    let open_fds = || {
+        let (_, m) = get(p.port, "/metrics", &[]).unwrap();
+        let line = m.lines().find(|l| l.starts_with("process_open_fds "));
+        line.expect("process_open_fds").to_string()
+    };
+    let fds_before = open_fds();
     let start = Instant::now();
     let (status, body) = get(
         p.port,
@@ -144,6 +150,9 @@ fn a_silent_target_ends_at_prometheus_scrape_timeout() {
     assert!(body.contains("scrape cancelled after"), "{body}");
     // The module alone would wait 5 s × 4 attempts; the scrape's budget is 1.5 s less 0.5 s.
     assert!(took < Duration::from_secs(8), "{took:?}");
+    // Its worker ended with it: its socket is closed, not waiting out the module's retries.
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(open_fds(), fds_before);
     let (_, metrics) = get(p.port, "/metrics", &[]).unwrap();
     assert!(
         metrics.contains("snmp_exporter_scrape_failures_total{module=\"system\",auth=\"public_v2\",reason=\"deadline\"} 1"),
