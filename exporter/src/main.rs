@@ -135,7 +135,15 @@ fn generate(args: &GenerateArgs) -> ExitCode {
         }
     };
     for f in &mibs.failed {
-        eprintln!("snmp-exporter generate: MIB module not used: {f}");
+        eprintln!(
+            "snmp-exporter generate: MIB module {} not used ({} objects lost): {}",
+            f.name,
+            f.objects.len(),
+            f.error
+        );
+    }
+    for u in &mibs.unread {
+        eprintln!("snmp-exporter generate: a file yielded no MIB module: {u}");
     }
     if args.fail_on_parse_errors && !mibs.failed.is_empty() {
         eprintln!(

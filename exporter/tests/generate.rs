@@ -210,3 +210,61 @@ fn a_generated_module_is_served() {
     assert!(body.contains("\nifOperStatus{"), "{body}");
     assert!(body.contains("ifDescr=\"lo\""), "{body}");
 }
+
+/// A vendor module whose import is missing: the run says which module failed, why (with the
+/// line that imports), how many objects went with it, and that a walked name was one of them.
+#[test]
+fn a_module_with_a_missing_import_is_named_with_what_it_cost() {
+    let dir = tempfile::tempdir().unwrap();
+    let mibs = dir.path().join("mibs");
+    std::fs::create_dir(&mibs).unwrap();
+    std::fs::write(
+        mibs.join("TEST-VENDOR-MIB.txt"),
+        "TEST-VENDOR-MIB DEFINITIONS ::= BEGIN\n\
+         IMPORTS OBJECT-TYPE, enterprises FROM SNMPv2-SMI\n\
+         \x20       VendorName FROM MISSING-TC-MIB;\n\
+         testVendor OBJECT IDENTIFIER ::= { enterprises 99999 }\n\
+         testName OBJECT-TYPE\n\
+         \x20   SYNTAX VendorName\n\
+         \x20   MAX-ACCESS read-only\n\
+         \x20   STATUS current\n\
+         \x20   DESCRIPTION \"A name.\"\n\
+         \x20   ::= { testVendor 1 }\n\
+         END\n",
+    )
+    .unwrap();
+    let generator = dir.path().join("generator.yml");
+    std::fs::write(&generator, "modules:\n  vendor:\n    walk: [testName]\n").unwrap();
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
+            .arg("generate")
+            .args(extra)
+            .arg("-g")
+            .arg(&generator)
+            .arg("-m")
+            .arg(&mibs)
+            .arg("-o")
+            .arg(dir.path().join("snmp.yml"))
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (ok, stderr) = run(&[]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("MIB module TEST-VENDOR-MIB not used (1 objects lost)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("TEST-VENDOR-MIB.txt:3:"), "{stderr}");
+    assert!(stderr.contains("MISSING-TC-MIB"), "{stderr}");
+    assert!(stderr.contains("1 MIB module(s) failed"), "{stderr}");
+    let (ok, stderr) = run(&["--fail-on-parse-errors=false"]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("cannot find oid 'testName' to walk: module TEST-VENDOR-MIB defines it but could not be used"),
+        "{stderr}"
+    );
+}

@@ -144,6 +144,25 @@ fn find<'t>(oid: &str, mibs: &'t MibTree) -> Option<Found<'t>> {
         .then_some(Found::Instance(n))
 }
 
+/// Why a walk entry resolves to nothing: a module that defines it failed, or no module does.
+fn not_found(oid: &str, cfg: &ModuleConfig, mibs: &MibTree) -> String {
+    // The entry as written (a name) when the OID is what it resolved to.
+    let written = cfg
+        .walk
+        .iter()
+        .find(|w| w.as_str() == oid)
+        .map_or(oid, String::as_str);
+    match mibs.failed_defining(written) {
+        Some(f) => format!(
+            "cannot find oid '{written}' to walk: module {} defines it but could not be used ({} objects lost with it): {}",
+            f.name,
+            f.objects.len(),
+            f.error.lines().next().unwrap_or("")
+        ),
+        None => format!("cannot find oid '{written}' to walk: no module on the path defines it"),
+    }
+}
+
 /// Everything one module needs, as it is being made.
 struct Making<'t> {
     mibs: &'t MibTree,
@@ -204,7 +223,7 @@ fn module(
     }
     let mut tops: Vec<&GNode> = Vec::new();
     for oid in minimize(walk) {
-        let found = find(&oid, mibs).ok_or_else(|| format!("cannot find oid '{oid}' to walk"))?;
+        let found = find(&oid, mibs).ok_or_else(|| not_found(&oid, cfg, mibs))?;
         let node = match found {
             Found::Subtree(n) => {
                 m.need.insert(oid.clone());

@@ -31,13 +31,35 @@ pub struct GNode {
     pub description: String,
 }
 
+/// A module that could not be used.
+#[derive(Debug, Clone)]
+pub struct FailedModule {
+    pub name: String,
+    /// Its first error (file, line, column, what).
+    pub error: String,
+    /// The OBJECT-TYPEs it defines, lost with it.
+    pub objects: Vec<String>,
+}
+
+impl MibTree {
+    /// The failed module that defines `name`, if one does (why a walk name is not found).
+    pub fn failed_defining(&self, name: &str) -> Option<&FailedModule> {
+        let label = name.rsplit("::").next().unwrap_or(name);
+        self.failed
+            .iter()
+            .find(|f| f.objects.iter().any(|o| o == label))
+    }
+}
+
 /// Every node, in OID order, by label and by OID.
 #[derive(Debug, Default)]
 pub struct MibTree {
     pub nodes: Vec<GNode>,
     by_name: HashMap<String, usize>,
-    /// Modules that failed, each with its first error.
-    pub failed: Vec<String>,
+    /// Modules that failed, each with its first error and the objects it would have given.
+    pub failed: Vec<FailedModule>,
+    /// Files of the folders that yielded no module, each with why.
+    pub unread: Vec<String>,
     /// The labels several modules give different nodes (`MODULE::name` picks one).
     pub collisions: HashMap<String, Vec<(String, String)>>,
 }
@@ -82,10 +104,19 @@ impl MibTree {
         let mut broken = HashSet::new();
         for r in resolved.reports.iter().filter(|r| !r.ok()) {
             broken.insert(r.module);
-            tree.failed.push(format!(
-                "{}: {}",
-                set.modules[r.module].smi.name, r.errors[0]
-            ));
+            tree.failed
+                .push(failed(&set, r.module, r.errors[0].to_string()));
+        }
+        for u in set
+            .files_without_modules()
+            .into_iter()
+            .filter(|u| !u.not_mib)
+        {
+            let why = u
+                .diagnostics
+                .first()
+                .map_or_else(String::new, |d| d.to_string());
+            tree.unread.push(why);
         }
         let good: Vec<usize> = (0..set.modules.len())
             .filter(|m| !broken.contains(m))
@@ -99,9 +130,7 @@ impl MibTree {
                 for &m in &good {
                     match lower::lower(&set, &resolved, &[m], &no_file) {
                         Ok(ir) => all.extend(nodes_of(&ir)),
-                        Err(e) => tree
-                            .failed
-                            .push(format!("{}: {e}", set.modules[m].smi.name)),
+                        Err(e) => tree.failed.push(failed(&set, m, e.to_string())),
                     }
                 }
             }
@@ -124,6 +153,20 @@ impl MibTree {
             tree.collisions.insert(label.to_string(), found);
         }
         Ok(tree)
+    }
+}
+
+/// Module `m` of `set`, failed with `error`.
+fn failed(set: &MibSet, m: usize, error: String) -> FailedModule {
+    let smi = &set.modules[m].smi;
+    let objects = (0..smi.nodes.len())
+        .filter(|&i| smi.nodes[i].kind == snmp_smi::mib::NodeKind::ObjectType)
+        .map(|i| smi.node_name(i).to_string())
+        .collect();
+    FailedModule {
+        name: smi.name.clone(),
+        error,
+        objects,
     }
 }
 
