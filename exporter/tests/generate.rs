@@ -268,3 +268,66 @@ fn a_module_with_a_missing_import_is_named_with_what_it_cost() {
         "{stderr}"
     );
 }
+
+/// A name two modules give different objects: an error naming both `MODULE::name`
+/// spellings; either spelling then generates.
+#[test]
+fn a_name_two_modules_define_is_an_error_naming_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let mibs = dir.path().join("mibs");
+    std::fs::create_dir(&mibs).unwrap();
+    for (module, arc) in [("VENDOR-A-MIB", 1), ("VENDOR-B-MIB", 2)] {
+        std::fs::write(
+            mibs.join(format!("{module}.txt")),
+            format!(
+                "{module} DEFINITIONS ::= BEGIN\n\
+                 IMPORTS OBJECT-TYPE, Integer32, enterprises FROM SNMPv2-SMI;\n\
+                 v{arc} OBJECT IDENTIFIER ::= {{ enterprises 9999{arc} }}\n\
+                 temperature OBJECT-TYPE\n\
+                 \x20   SYNTAX Integer32\n\
+                 \x20   MAX-ACCESS read-only\n\
+                 \x20   STATUS current\n\
+                 \x20   DESCRIPTION \"Degrees.\"\n\
+                 \x20   ::= {{ v{arc} 1 }}\n\
+                 END\n"
+            ),
+        )
+        .unwrap();
+    }
+    let generate = |walk: &str| {
+        let generator = dir.path().join("generator.yml");
+        std::fs::write(
+            &generator,
+            format!("modules:\n  m:\n    walk: ['{walk}']\n"),
+        )
+        .unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
+            .arg("generate")
+            .arg("-g")
+            .arg(&generator)
+            .arg("-m")
+            .arg(&mibs)
+            .arg("-o")
+            .arg(dir.path().join("snmp.yml"))
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (ok, stderr) = generate("temperature");
+    assert!(!ok);
+    assert!(
+        stderr.contains("VENDOR-A-MIB::temperature (1.3.6.1.4.1.99991.1)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("VENDOR-B-MIB::temperature (1.3.6.1.4.1.99992.1)"),
+        "{stderr}"
+    );
+    let (ok, stderr) = generate("VENDOR-B-MIB::temperature");
+    assert!(ok, "{stderr}");
+    let yml = std::fs::read_to_string(dir.path().join("snmp.yml")).unwrap();
+    assert!(yml.contains("1.3.6.1.4.1.99992.1.0"), "{yml}");
+}

@@ -209,13 +209,15 @@ fn module(
                 "invalid OID {oid}, prefix of '.' should be removed"
             ));
         }
+        // Two objects of one name (vendors reuse names): an error naming both, where
+        // upstream silently takes one.
         if let Some(candidates) = mibs.collisions.get(oid) {
             let names: Vec<String> = candidates
                 .iter()
                 .map(|(module, o)| format!("{module}::{oid} ({o})"))
                 .collect();
-            warnings.push(format!(
-                "{oid} names {}; the last is used: write MODULE::{oid} to pick one",
+            return Err(format!(
+                "walk name '{oid}' names {}: write one of them to pick it",
                 names.join(" and ")
             ));
         }
