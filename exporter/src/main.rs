@@ -92,6 +92,60 @@ enum Command {
     /// Generate snmp.yml from generator.yml and MIB files, as snmp_exporter's generator does,
     /// without net-snmp.
     Generate(GenerateArgs),
+    /// Print the MIB modules that could not be used and the files that yielded none, each
+    /// with why (exit 0 either way).
+    #[command(name = "parse_errors")]
+    ParseErrors(MibArgs),
+    /// Print every node of the MIB tree as the generator reads it: OID, label, module, type,
+    /// TEXTUAL-CONVENTION, DISPLAY-HINT, access, INDEX.
+    Dump(MibArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct MibArgs {
+    /// A folder of MIB files (repeatable); the standard modules are built in.
+    #[arg(short = 'm', long = "mibs-dir", default_value = "./mibs")]
+    mibs: Vec<std::path::PathBuf>,
+}
+
+/// `snmp-exporter parse_errors` and `snmp-exporter dump`.
+fn inspect(args: &MibArgs, dump: bool) -> ExitCode {
+    let mibs = match snmp_exporter::generate::tree::MibTree::load(&args.mibs) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("snmp-exporter: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if dump {
+        for n in &mibs.nodes {
+            println!(
+                "{} {} {} type={} tc={} hint={:?} access={} indexes={}{}",
+                n.oid,
+                n.label,
+                n.module,
+                n.ty,
+                n.tc,
+                n.hint,
+                n.access,
+                n.indexes.join(","),
+                if n.implied { " (implied)" } else { "" }
+            );
+        }
+        return ExitCode::SUCCESS;
+    }
+    for f in &mibs.failed {
+        println!("{} ({} objects lost): {}", f.name, f.objects.len(), f.error);
+    }
+    for u in &mibs.unread {
+        println!("{u}");
+    }
+    println!(
+        "{} module(s) could not be used, {} file(s) yielded no module",
+        mibs.failed.len(),
+        mibs.unread.len()
+    );
+    ExitCode::SUCCESS
 }
 
 #[derive(clap::Args, Debug)]
@@ -183,8 +237,11 @@ fn generate(args: &GenerateArgs) -> ExitCode {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Some(Command::Generate(args)) = &cli.command {
-        return generate(args);
+    match &cli.command {
+        Some(Command::Generate(args)) => return generate(args),
+        Some(Command::ParseErrors(args)) => return inspect(args, false),
+        Some(Command::Dump(args)) => return inspect(args, true),
+        None => {}
     }
     if let Some(dir) = &cli.generate_man {
         use clap::CommandFactory;

@@ -261,6 +261,21 @@ fn a_module_with_a_missing_import_is_named_with_what_it_cost() {
     assert!(stderr.contains("TEST-VENDOR-MIB.txt:3:"), "{stderr}");
     assert!(stderr.contains("MISSING-TC-MIB"), "{stderr}");
     assert!(stderr.contains("1 MIB module(s) failed"), "{stderr}");
+    // `parse_errors` lists it, as upstream's generator does net-snmp's.
+    let listed = Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
+        .args(["parse_errors", "-m"])
+        .arg(&mibs)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&listed.stdout);
+    assert!(
+        stdout.contains("TEST-VENDOR-MIB (1 objects lost)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("1 module(s) could not be used, 0 file(s) yielded no module"),
+        "{stdout}"
+    );
     let (ok, stderr) = run(&["--fail-on-parse-errors=false"]);
     assert!(!ok);
     assert!(
@@ -325,6 +340,16 @@ fn a_name_two_modules_define_is_an_error_naming_both() {
     assert!(
         stderr.contains("VENDOR-B-MIB::temperature (1.3.6.1.4.1.99992.1)"),
         "{stderr}"
+    );
+    let dump = Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
+        .args(["dump", "-m"])
+        .arg(&mibs)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&dump.stdout);
+    assert!(
+        stdout.contains("1.3.6.1.4.1.99991.1 temperature VENDOR-A-MIB type=INTEGER32 tc= hint=\"\" access=ACCESS_READONLY"),
+        "{stdout}"
     );
     let (ok, stderr) = generate("VENDOR-B-MIB::temperature");
     assert!(ok, "{stderr}");
