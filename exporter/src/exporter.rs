@@ -70,6 +70,7 @@ pub struct Exporter {
     settings: Settings,
     config: RwLock<Arc<Config>>,
     scrapes: Arc<Semaphore>,
+    engines: Arc<scrape::EngineCache>,
     pub metrics: OwnMetrics,
 }
 
@@ -100,6 +101,7 @@ impl Exporter {
         metrics.reload_success.set(1);
         Exporter {
             scrapes: Arc::new(Semaphore::new(settings.max_concurrent_scrapes.max(1))),
+            engines: Arc::default(),
             settings,
             config: RwLock::new(Arc::new(config)),
             metrics,
@@ -194,6 +196,10 @@ impl Exporter {
             version: auth.version,
             source: self.settings.source_address,
             debug_packets: self.settings.debug_packets || params.debug_packets,
+            engines: (auth.version == 3).then(|| {
+                let key = format!("{auth_name}/{}/{:?}", params.snmp_context, params.engine_id);
+                (Arc::clone(&self.engines), key)
+            }),
         };
         let run = scrape::run(peer, modules.clone(), self.settings.module_concurrency);
         let runs = match budget {

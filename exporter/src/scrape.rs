@@ -99,6 +99,35 @@ pub struct Peer {
     /// Every datagram logged at debug level, in hexadecimal (`--snmp.debug-packets`,
     /// `snmp_debug_packets=true`).
     pub debug_packets: bool,
+    /// SNMPv3 engines met before, and the key this peer's is kept under.
+    pub engines: Option<(Arc<EngineCache>, String)>,
+}
+
+/// SNMPv3 engines by target and auth, so that a scrape does not discover again what the one
+/// before learned (gosnmp discovers on every scrape: one request more each). Bounded: past
+/// [`EngineCache::MAX`] entries it starts again empty.
+#[derive(Debug, Default)]
+pub struct EngineCache {
+    engines: Mutex<std::collections::HashMap<(SocketAddr, String), snmp_client::Engine>>,
+}
+
+impl EngineCache {
+    /// The most engines kept.
+    pub const MAX: usize = 100_000;
+
+    fn get(&self, target: SocketAddr, key: &str) -> Option<snmp_client::Engine> {
+        let engines = self.engines.lock().ok()?;
+        engines.get(&(target, key.to_string())).cloned()
+    }
+
+    fn put(&self, target: SocketAddr, key: &str, engine: snmp_client::Engine) {
+        if let Ok(mut engines) = self.engines.lock() {
+            if engines.len() >= Self::MAX {
+                engines.clear();
+            }
+            engines.insert((target, key.to_string()), engine);
+        }
+    }
 }
 
 /// Runs `modules` against `peer`, `concurrency` at a time; their runs in the order given.
@@ -157,6 +186,9 @@ async fn worker(peer: Peer, queue: Queue) -> Vec<(usize, ModuleRun)> {
         }
         let Some(s) = session.as_mut() else { continue };
         runs.push((k, run_module(s, peer.version, module).await));
+        if let (Some((cache, key)), Some(engine)) = (&peer.engines, s.engine()) {
+            cache.put(peer.target, key, engine.clone());
+        }
     }
 }
 
@@ -173,6 +205,13 @@ async fn open(peer: &Peer) -> Result<AsyncSession, ClientError> {
         Options::default(),
     )
     .await?;
+    if let Some(engine) = peer
+        .engines
+        .as_ref()
+        .and_then(|(c, key)| c.get(peer.target, key))
+    {
+        s.set_engine(engine);
+    }
     if peer.debug_packets {
         s.set_wire_tap(|w| {
             let hex: String = w.datagram.iter().map(|b| format!("{b:02x}")).collect();

@@ -120,3 +120,34 @@ fn ours_reads_the_0_21_format_with_a_warning_and_renders_the_same_samples() {
         "{stderr}"
     );
 }
+
+/// SNMPv3: the second scrape of a target uses the engine the first discovered, one request
+/// fewer (snmp_exporter discovers on every scrape).
+#[test]
+fn a_second_snmpv3_scrape_skips_discovery() {
+    let Some(snmpd) = tool("snmpd") else {
+        require_or_skip("snmpd not installed");
+        return;
+    };
+    let agent = start_agent_with(&snmpd, snmp_test_support::agent::AES_USER_CONF);
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("snmp.yml");
+    std::fs::write(&config, with_v3_auth()).unwrap();
+    let ours = ours(&config, &[]);
+    let path = format!(
+        "/snmp?target=127.0.0.1:{}&module=system&auth=aes",
+        agent.port
+    );
+    let sent = || {
+        let (status, body) = get(ours.port, &path, &[]).unwrap();
+        assert_eq!(status, 200, "{body}");
+        let s = samples(&body);
+        let key = (
+            "snmp_scrape_packets_sent".to_string(),
+            "module=\"system\"".to_string(),
+        );
+        s.values[&key].parse::<u32>().unwrap()
+    };
+    let (first, second) = (sent(), sent());
+    assert_eq!(second + 1, first, "first {first}, second {second}");
+}
