@@ -151,3 +151,40 @@ fn a_second_snmpv3_scrape_skips_discovery() {
     let (first, second) = (sent(), sent());
     assert_eq!(second + 1, first, "first {first}, second {second}");
 }
+
+/// `--snmp.module-concurrency=2`: both modules of one scrape, each on a socket of its own,
+/// render as they do one after the other.
+#[test]
+fn modules_scraped_concurrently_render_as_in_turn() {
+    let Some(snmpd) = tool("snmpd") else {
+        require_or_skip("snmpd not installed");
+        return;
+    };
+    let agent = start_agent(&snmpd);
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("snmp.yml");
+    std::fs::write(&config, fixture()).unwrap();
+    let (one, two) = (
+        ours(&config, &[]),
+        ours(&config, &["--snmp.module-concurrency=2"]),
+    );
+    let path = format!("/snmp?target=127.0.0.1:{}&module=system,if_mib", agent.port);
+    let (a, b) = (
+        get(one.port, &path, &[]).unwrap(),
+        get(two.port, &path, &[]).unwrap(),
+    );
+    assert_eq!((a.0, b.0), (200, 200), "{}", b.1);
+    let (a, b) = (samples(&a.1), samples(&b.1));
+    assert_eq!(
+        a.values.keys().collect::<Vec<_>>(),
+        b.values.keys().collect::<Vec<_>>()
+    );
+    for module in ["system", "if_mib"] {
+        let key = (
+            "snmp_scrape_pdus_returned".to_string(),
+            format!("module=\"{module}\""),
+        );
+        assert_eq!(a.values.get(&key), b.values.get(&key), "{module}");
+        assert!(b.values.contains_key(&key), "{module}");
+    }
+}
