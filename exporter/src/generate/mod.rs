@@ -453,10 +453,12 @@ fn lookups(cfg: &ModuleConfig, m: &mut Making<'_>) -> Result<(), String> {
 /// shared); else the one the label names.
 fn index_node<'t>(mibs: &'t MibTree, lookup: &str, metric_oid: &str) -> Option<&'t GNode> {
     let prefix = metric_oid.rsplit_once('.').map_or("", |(p, _)| p);
-    mibs.nodes
-        .iter()
-        .find(|n| n.label == lookup && n.oid.starts_with(prefix))
-        .or_else(|| mibs.get(lookup))
+    // Only a label several nodes share has a choice to make.
+    let beside = mibs.collisions.get(lookup).and_then(|candidates| {
+        let (_, oid) = candidates.iter().find(|(_, oid)| oid.starts_with(prefix))?;
+        mibs.get(oid)
+    });
+    beside.or_else(|| mibs.get(lookup))
 }
 
 /// snmp.yml's text for `file`, its secrets written out (the exporter must read them), under
