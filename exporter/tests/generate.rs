@@ -10,6 +10,26 @@ use std::process::Command;
 use serde_yaml::Value;
 use snmp_test_support::agent::{require_or_skip, tool};
 
+/// `snmp-exporter generate -g generator -m mibs -o output` with `extra` flags: whether it
+/// succeeded, and its stderr.
+fn generate(generator: &Path, mibs: &Path, output: &Path, extra: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
+        .arg("generate")
+        .args(extra)
+        .arg("-g")
+        .arg(generator)
+        .arg("-m")
+        .arg(mibs)
+        .arg("-o")
+        .arg(output)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
 /// Differences that are not ours to fix, and why.
 fn known_difference(module: &str, metric: &Value, key: &str, theirs: &Value, ours: &Value) -> bool {
     let oid = metric["oid"].as_str().unwrap_or("");
@@ -59,22 +79,13 @@ fn generated_modules_equal_debians_generator() {
         String::from_utf8_lossy(&upstream.stderr)
     );
     let ours_path = dir.path().join("ours.yml");
-    let ours = Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
-        .arg("generate")
-        .arg("-g")
-        .arg(&generator)
-        .arg("-m")
-        .arg(&ietf)
-        .arg("-o")
-        .arg(&ours_path)
-        .arg("--fail-on-parse-errors=false")
-        .output()
-        .unwrap();
-    assert!(
-        ours.status.success(),
-        "{}",
-        String::from_utf8_lossy(&ours.stderr)
+    let (ok, stderr) = generate(
+        &generator,
+        &ietf,
+        &ours_path,
+        &["--fail-on-parse-errors=false"],
     );
+    assert!(ok, "{stderr}");
     let read =
         |p: &Path| -> Value { serde_yaml::from_str(&std::fs::read_to_string(p).unwrap()).unwrap() };
     let theirs = read(&dir.path().join("snmp.yml"));
@@ -132,17 +143,14 @@ fn errors_name_what_is_missing() {
         "modules:\n  m:\n    walk: [noSuchObjectAnywhere]\n",
     )
     .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
-        .args(["generate", "--fail-on-parse-errors=false", "-g"])
-        .arg(&generator)
-        .arg("-m")
-        .arg(corpus.join("ietf"))
-        .arg("-o")
-        .arg(dir.path().join("snmp.yml"))
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let output = dir.path().join("snmp.yml");
+    let (ok, stderr) = generate(
+        &generator,
+        &corpus.join("ietf"),
+        &output,
+        &["--fail-on-parse-errors=false"],
+    );
+    assert!(!ok);
     assert!(
         stderr.contains("module m: cannot find oid 'noSuchObjectAnywhere' to walk"),
         "{stderr}"
@@ -160,17 +168,9 @@ fn a_generated_module_is_served() {
     };
     let dir = tempfile::tempdir().unwrap();
     let snmp_yml = dir.path().join("snmp.yml");
-    let generated = Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
-        .arg("generate")
-        .arg("-g")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("generator.yml"))
-        .arg("-m")
-        .arg(corpus.join("ietf"))
-        .arg("-o")
-        .arg(&snmp_yml)
-        .status()
-        .unwrap();
-    assert!(generated.success());
+    let generator = Path::new(env!("CARGO_MANIFEST_DIR")).join("generator.yml");
+    let (ok, stderr) = generate(&generator, &corpus.join("ietf"), &snmp_yml, &[]);
+    assert!(ok, "{stderr}");
     let auths = dir.path().join("auths.yml");
     std::fs::write(&auths, "auths:\n  public_v2:\n    version: 2\n").unwrap();
     let agent = snmp_test_support::agent::start_agent(&snmpd);
@@ -235,23 +235,8 @@ fn a_module_with_a_missing_import_is_named_with_what_it_cost() {
     .unwrap();
     let generator = dir.path().join("generator.yml");
     std::fs::write(&generator, "modules:\n  vendor:\n    walk: [testName]\n").unwrap();
-    let run = |extra: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
-            .arg("generate")
-            .args(extra)
-            .arg("-g")
-            .arg(&generator)
-            .arg("-m")
-            .arg(&mibs)
-            .arg("-o")
-            .arg(dir.path().join("snmp.yml"))
-            .output()
-            .unwrap();
-        (
-            out.status.success(),
-            String::from_utf8_lossy(&out.stderr).to_string(),
-        )
-    };
+    let output = dir.path().join("snmp.yml");
+    let run = |extra: &[&str]| generate(&generator, &mibs, &output, extra);
     let (ok, stderr) = run(&[]);
     assert!(!ok);
     assert!(
@@ -309,29 +294,16 @@ fn a_name_two_modules_define_is_an_error_naming_both() {
         )
         .unwrap();
     }
-    let generate = |walk: &str| {
+    let generate_walk = |walk: &str| {
         let generator = dir.path().join("generator.yml");
         std::fs::write(
             &generator,
             format!("modules:\n  m:\n    walk: ['{walk}']\n"),
         )
         .unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
-            .arg("generate")
-            .arg("-g")
-            .arg(&generator)
-            .arg("-m")
-            .arg(&mibs)
-            .arg("-o")
-            .arg(dir.path().join("snmp.yml"))
-            .output()
-            .unwrap();
-        (
-            out.status.success(),
-            String::from_utf8_lossy(&out.stderr).to_string(),
-        )
+        generate(&generator, &mibs, &dir.path().join("snmp.yml"), &[])
     };
-    let (ok, stderr) = generate("temperature");
+    let (ok, stderr) = generate_walk("temperature");
     assert!(!ok);
     assert!(
         stderr.contains("VENDOR-A-MIB::temperature (1.3.6.1.4.1.99991.1)"),
@@ -351,7 +323,7 @@ fn a_name_two_modules_define_is_an_error_naming_both() {
         stdout.contains("1.3.6.1.4.1.99991.1 temperature VENDOR-A-MIB type=INTEGER32 tc= hint=\"\" access=ACCESS_READONLY"),
         "{stdout}"
     );
-    let (ok, stderr) = generate("VENDOR-B-MIB::temperature");
+    let (ok, stderr) = generate_walk("VENDOR-B-MIB::temperature");
     assert!(ok, "{stderr}");
     let yml = std::fs::read_to_string(dir.path().join("snmp.yml")).unwrap();
     assert!(yml.contains("1.3.6.1.4.1.99992.1.0"), "{yml}");
