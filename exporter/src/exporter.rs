@@ -319,12 +319,17 @@ impl Exporter {
                         "PDUs returned from get, bulkget, and walk.",
                         bindings.len() as f64,
                     );
+                    let unrendered = out.unrendered;
                     render::render(
                         &run.module,
                         &Bindings::new(bindings),
                         self.settings.render,
                         &mut out,
                     );
+                    self.metrics
+                        .unrendered
+                        .get_or_create(&labels)
+                        .inc_by(out.unrendered - unrendered);
                     g(
                         &mut out,
                         "snmp_scrape_duration_seconds",

@@ -40,6 +40,7 @@ pub struct OwnMetrics {
     pub scrapes: Family<ModuleAuth, Counter>,
     pub failures: Family<Failure, Counter>,
     pub discarded: Family<ModuleAuth, Counter>,
+    pub unrendered: Family<ModuleAuth, Counter>,
     pub refused: Counter,
     pub reload_success: Gauge,
 }
@@ -60,6 +61,7 @@ impl Default for OwnMetrics {
             scrapes: Family::default(),
             failures: Family::default(),
             discarded: Family::default(),
+            unrendered: Family::default(),
             refused: Counter::default(),
             reload_success: Gauge::default(),
             registry: Registry::default(),
@@ -103,6 +105,11 @@ impl Default for OwnMetrics {
             "snmp_exporter_discarded_datagrams",
             "Datagrams received and discarded as no acceptable answer (malformed, hostile, late), by module and auth.",
             m.discarded.clone(),
+        );
+        registry.register(
+            "snmp_exporter_unrendered_values",
+            "Values that rendered as no sample, as upstream renders them (a DateAndTime of the wrong length, text no regex_extracts expression reads a number from), by module and auth.",
+            m.unrendered.clone(),
         );
         registry.register(
             "snmp_exporter_scrapes_refused",

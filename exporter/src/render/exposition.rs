@@ -37,6 +37,10 @@ pub struct Exposition {
     families: HashMap<String, Family>,
     /// Errors that fail the scrape, as client_golang's gathering fails it (HTTP 500).
     pub errors: Vec<String>,
+    /// Values rendered as nothing, as upstream renders them (a DateAndTime of the wrong
+    /// length, text no `regex_extracts` expression reads a number from): counted, so that
+    /// the exporter's own metrics say how many.
+    pub unrendered: u64,
 }
 
 impl Exposition {

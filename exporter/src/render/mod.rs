@@ -178,6 +178,7 @@ fn samples(
                 Ok(t) => number = t,
                 Err(e) => {
                     tracing::debug!(metric = %def.name, error = %e, "value not rendered");
+                    out.unrendered += 1;
                     return;
                 }
             }
@@ -225,18 +226,21 @@ fn regex_extracts(metric: &CompiledMetric, text: &str, labels: Labels, out: &mut
     let def = &metric.def;
     let help = format!("{} (regex extracted)", def.help);
     for (suffix, list) in &metric.regex_extracts {
-        for (re, template) in list {
-            let Some(caps) = re.captures(text) else {
-                continue;
-            };
+        let number = list.iter().find_map(|(re, template)| {
+            let caps = re.captures(text)?;
             let mut expanded = String::new();
             caps.expand(template, &mut expanded);
-            let Ok(v) = expanded.trim().parse::<f64>() else {
-                continue;
-            };
-            let name = format!("{}{suffix}", def.name);
-            out.add(&name, &help, Kind::Gauge, labels.clone(), scaled(def, v));
-            break;
+            expanded.trim().parse::<f64>().ok()
+        });
+        match number {
+            Some(v) => {
+                let name = format!("{}{suffix}", def.name);
+                out.add(&name, &help, Kind::Gauge, labels.clone(), scaled(def, v));
+            }
+            None => {
+                tracing::debug!(metric = %def.name, suffix, "no regex_extracts expression reads a number");
+                out.unrendered += 1;
+            }
         }
     }
 }
