@@ -334,11 +334,15 @@ fn bindings_generate_and_build_for_the_whole_corpus() {
         .filter(|(_, &m)| set.files[set.modules[m].file].name.starts_with(&ietf_dir))
         .count();
     assert!(ietf >= 229, "{ietf} IETF modules");
-    let scratch = tempfile::tempdir().unwrap();
+    // One crate directory, always the same, so that a second run reuses the first one's
+    // build (a new path each run would be a new package to cargo, and fill the disk).
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/corpus-bindings");
+    let scratch = target.join("crate");
+    let _ = std::fs::remove_dir_all(scratch.join("src"));
     let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mib");
-    std::fs::create_dir_all(scratch.path().join("src")).unwrap();
+    std::fs::create_dir_all(scratch.join("src")).unwrap();
     std::fs::write(
-        scratch.path().join("Cargo.toml"),
+        scratch.join("Cargo.toml"),
         format!(
             "[package]\nname = \"corpus-bindings\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n[dependencies]\nsnmp-mib = {{ path = {:?} }}\n\n[workspace]\n",
             runtime.display().to_string()
@@ -353,18 +357,13 @@ fn bindings_generate_and_build_for_the_whole_corpus() {
         let name = e.rust_name.clone();
         assert!(mods.insert(name.clone()), "two modules named `{name}`");
         lib.push_str(&format!("pub mod {name};\n"));
-        std::fs::write(
-            scratch.path().join("src").join(format!("{name}.rs")),
-            &e.source,
-        )
-        .unwrap();
+        std::fs::write(scratch.join("src").join(format!("{name}.rs")), &e.source).unwrap();
     }
-    std::fs::write(scratch.path().join("src/lib.rs"), lib).unwrap();
+    std::fs::write(scratch.join("src/lib.rs"), lib).unwrap();
     let started = std::time::Instant::now();
-    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/corpus-bindings");
     let out = std::process::Command::new(env!("CARGO"))
         .args(["check", "--offline", "--quiet", "--message-format", "short"])
-        .current_dir(scratch.path())
+        .current_dir(&scratch)
         .env("CARGO_TARGET_DIR", &target)
         .output()
         .expect("cargo runs");
