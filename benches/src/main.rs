@@ -6,6 +6,7 @@
 //! expected values before it is timed. Prints the table, the fitted cost lines `a + b*n`, and
 //! where the time goes; writes JSON, Markdown and an SVG plot on request.
 
+mod clients;
 mod corpus;
 mod der;
 mod exporter;
@@ -67,9 +68,11 @@ struct Cli {
     /// MIB corpus load), `notify` (notifications received per second per core: our
     /// receivers against net-snmp's snmptrapd), `poll` (many simulated agents polled from
     /// one socket), `walk` (4 concurrent whole-MIB walks against snmpwalk and gufo_snmp) or
-    /// `exporter` (snmp-exporter against Debian's snmp_exporter on a simulated device) or
-    /// `generate` (snmp-exporter generate against snmp_exporter's net-snmp generator).
-    #[arg(long, value_name = "SECTION", value_parser = ["codec", "der", "exporter", "generate", "notify", "poll", "walk"])]
+    /// `exporter` (snmp-exporter against Debian's snmp_exporter on a simulated device),
+    /// `generate` (snmp-exporter generate against snmp_exporter's net-snmp generator) or
+    /// `clients` (session setup and calls from 1 KB to 1 MB answered, every client a user
+    /// would pick, with a graph per size beside --markdown's file).
+    #[arg(long, value_name = "SECTION", value_parser = ["clients", "codec", "der", "exporter", "generate", "notify", "poll", "walk"])]
     only: Option<String>,
     /// Simulated agents in the `poll` section.
     #[arg(long, value_name = "N", default_value_t = 1000)]
@@ -81,6 +84,10 @@ struct Cli {
     /// otherwise).
     #[arg(long)]
     no_gufo: bool,
+    /// Leave the Python clients (gufo_snmp, ezsnmp, pysnmp) out of the `clients` section
+    /// (they are installed with pip into a venv otherwise).
+    #[arg(long)]
+    no_python: bool,
     /// Leave net-snmp's asynchronous API out of the `poll` section (it is built with `cc`
     /// against libnetsnmp otherwise).
     #[arg(long)]
@@ -190,6 +197,9 @@ fn main() -> ExitCode {
     }
     if cli.only.as_deref() == Some("walk") {
         return walk_section(&cli);
+    }
+    if cli.only.as_deref() == Some("clients") {
+        return clients_section(&cli);
     }
     let budget =
         Duration::from_secs_f64(cli.min_time.unwrap_or(if cli.quick { 0.03 } else { 0.3 }));
@@ -400,6 +410,51 @@ fn walk_section(cli: &Cli) -> ExitCode {
     let root = cli.walk_root.trim_start_matches('.');
     let rows = walks::run(root, !cli.no_gufo, &mut notes);
     finish_section(cli, "walk", walks::table(&rows), walks::json(&rows), notes)
+}
+
+/// `--only clients`: the clients table, its JSON (`clients` and `getnext_against_floor`),
+/// and its Markdown with a graph per case (SVG and PNG) beside it.
+fn clients_section(cli: &Cli) -> ExitCode {
+    let exe = std::env::current_exe().expect("own path");
+    let (sizes, plan) = if cli.quick {
+        let plan = clients::Plan {
+            runs: 3,
+            budget: Duration::from_millis(50),
+            rounds: 3,
+        };
+        (clients::Sizes::TINY, plan)
+    } else {
+        let plan = clients::Plan {
+            runs: 10,
+            budget: Duration::from_millis(800),
+            rounds: 5,
+        };
+        (clients::Sizes::FULL, plan)
+    };
+    let mut notes = Vec::new();
+    let cells = clients::run(&exe, sizes, plan, !cli.no_python, &mut notes);
+    print!("{}", clients::table(&cells));
+    let mut code = ExitCode::SUCCESS;
+    if let Some(path) = &cli.markdown {
+        let graphs = clients::graphs(path, &cells, &mut notes);
+        let text = clients::markdown(&cells, |case| graphs.get(case).cloned());
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("error: {}: {e}", path.display());
+            code = ExitCode::FAILURE;
+        }
+    }
+    for n in &notes {
+        println!("note: {n}");
+    }
+    if let Some(path) = &cli.json {
+        let mut json = clients::json(&cells);
+        json["notes"] = serde_json::json!(notes);
+        if let Err(e) = std::fs::write(path, serde_json::to_string_pretty(&json).expect("json")) {
+            eprintln!("error: {}: {e}", path.display());
+            code = ExitCode::FAILURE;
+        }
+    }
+    code
 }
 
 /// `--only poll`: the many-agents table (and its JSON `poll` array).

@@ -13,7 +13,7 @@ use crate::report::CostLine;
 use crate::Row;
 
 /// Distinct colours (Okabe-Ito, then a few more), one per implementation.
-const PALETTE: [RGBColor; 10] = [
+pub(crate) const PALETTE: [RGBColor; 10] = [
     RGBColor(0x00, 0x72, 0xb2),
     RGBColor(0xd5, 0x5e, 0x00),
     RGBColor(0x00, 0x9e, 0x73),
@@ -28,7 +28,7 @@ const PALETTE: [RGBColor; 10] = [
 
 /// The marker shapes, one per implementation (with its colour).
 #[derive(Clone, Copy)]
-enum Marker {
+pub(crate) enum Marker {
     Circle,
     Square,
     Triangle,
@@ -36,7 +36,7 @@ enum Marker {
     Diamond,
 }
 
-const MARKERS: [Marker; 5] = [
+pub(crate) const MARKERS: [Marker; 5] = [
     Marker::Circle,
     Marker::Square,
     Marker::Triangle,
@@ -46,14 +46,14 @@ const MARKERS: [Marker; 5] = [
 
 /// How one implementation is drawn.
 #[derive(Clone, Copy)]
-struct Look {
-    color: RGBColor,
-    marker: Marker,
+pub(crate) struct Look {
+    pub(crate) color: RGBColor,
+    pub(crate) marker: Marker,
 }
 
 impl Look {
     /// Filled for the whole message, hollow for the PDU layer.
-    fn style(self, filled: bool) -> ShapeStyle {
+    pub(crate) fn style(self, filled: bool) -> ShapeStyle {
         if filled {
             self.color.filled()
         } else {
@@ -63,32 +63,33 @@ impl Look {
 }
 
 /// Radius of a marker, in pixels.
-const R: i32 = 4;
+pub(crate) const R: i32 = 4;
 
 /// Builds `look`'s marker at `at` as `$el` and evaluates `$draw` with it (one element type per
 /// shape, so each shape has its own arm).
 macro_rules! with_marker {
     ($look:expr, $filled:expr, $at:expr, |$el:ident| $draw:expr) => {{
+        const R: i32 = $crate::plot::R;
         let style = $look.style($filled);
         let at = EmptyElement::at($at);
         match $look.marker {
-            Marker::Circle => {
+            $crate::plot::Marker::Circle => {
                 let $el = at + Circle::new((0, 0), R, style);
                 $draw
             }
-            Marker::Square => {
+            $crate::plot::Marker::Square => {
                 let $el = at + Rectangle::new([(-R, -R), (R, R)], style);
                 $draw
             }
-            Marker::Triangle => {
+            $crate::plot::Marker::Triangle => {
                 let $el = at + Polygon::new(vec![(0, -R - 1), (-R - 1, R), (R + 1, R)], style);
                 $draw
             }
-            Marker::Cross => {
+            $crate::plot::Marker::Cross => {
                 let $el = at + Cross::new((0, 0), R, style.stroke_width(2));
                 $draw
             }
-            Marker::Diamond => {
+            $crate::plot::Marker::Diamond => {
                 let $el = at
                     + Polygon::new(
                         vec![(0, -R - 1), (R + 1, 0), (0, R + 1), (-R - 1, 0)],
@@ -99,6 +100,8 @@ macro_rules! with_marker {
         }
     }};
 }
+
+pub(crate) use with_marker;
 
 /// Draws ns per operation against bindings (log scale): a panel per operation, per
 /// implementation and layer the measured points and the fitted line through them; lines whose

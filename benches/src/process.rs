@@ -80,3 +80,39 @@ pub fn free_port() -> u16 {
         .and_then(|s| s.local_addr())
         .map_or(0, |a| a.port())
 }
+
+/// Pins every thread of process `pid` (0: this process's calling thread, and what it starts
+/// later) to CPU `cpu`: the sections that compare clients keep the agents on one CPU and the
+/// clients on another, so that no client's figure depends on where the scheduler put it.
+/// `Err` says why not (one CPU; not Linux).
+pub fn pin(pid: u32, cpu: usize) -> Result<(), String> {
+    #[cfg(target_os = "linux")]
+    {
+        use nix::sched::{sched_setaffinity, CpuSet};
+        use nix::unistd::Pid;
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if cpu >= cpus {
+            return Err(format!("{cpus} CPU(s)"));
+        }
+        let mut set = CpuSet::new();
+        set.set(cpu).map_err(|e| e.to_string())?;
+        let tasks: Vec<i32> = if pid == 0 {
+            vec![0]
+        } else {
+            std::fs::read_dir(format!("/proc/{pid}/task"))
+                .map_err(|e| e.to_string())?
+                .flatten()
+                .filter_map(|t| t.file_name().to_str()?.parse().ok())
+                .collect()
+        };
+        for t in tasks {
+            sched_setaffinity(Pid::from_raw(t), &set).map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (pid, cpu);
+        Err("not Linux".into())
+    }
+}

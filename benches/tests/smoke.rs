@@ -309,3 +309,88 @@ fn generate_section_runs_small() {
         );
     }
 }
+
+/// `--only clients --quick` (tiny sizes, without the Python clients): every Rust client and
+/// net-snmp's C library measured on every case, no call failed, csnmp only under v2c, the
+/// floor under every v2c case but setup, the GETNEXT rounds against the floor, and a graph
+/// per case (SVG and PNG) beside the Markdown.
+#[test]
+fn clients_section_runs_small() {
+    if snmp_test_support::agent::tool("snmpd").is_none() {
+        snmp_test_support::agent::require_or_skip(
+            "snmpd not found (apt-get install -y snmpd snmp)",
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (json, md) = (dir.path().join("c.json"), dir.path().join("clients.md"));
+    let out = Command::new(env!("CARGO_BIN_EXE_snmp-bench"))
+        .args(["--only", "clients", "--quick", "--no-python", "--json"])
+        .arg(&json)
+        .arg("--markdown")
+        .arg(&md)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let rows = v["clients"].as_array().unwrap();
+    let clients = [
+        "snmp-client-sync",
+        "snmp-client-async",
+        "async-snmp",
+        "snmp2",
+        "csnmp",
+        "net-snmp",
+    ];
+    for version in ["2c", "3"] {
+        for case in ["setup", "1KB", "10KB", "60KB", "100KB", "1MB"] {
+            for client in clients.iter().chain(&["udp floor"]) {
+                let row = rows.iter().find(|r| {
+                    r["client"] == *client && r["version"] == version && r["case"] == case
+                });
+                let expected = match *client {
+                    "csnmp" => version == "2c",
+                    "udp floor" => version == "2c" && case != "setup",
+                    _ => true,
+                };
+                assert_eq!(
+                    row.is_some(),
+                    expected,
+                    "{client} v{version} {case}:\n{stdout}"
+                );
+                let Some(r) = row else { continue };
+                assert_eq!(r["failed"], 0, "{r}");
+                assert_eq!(r["runs"], 3, "{r}");
+                assert!(r["ms"].as_f64().unwrap() > 0.0, "{r}");
+                assert_eq!(r["rps"].is_null(), case == "setup", "{r}");
+            }
+        }
+    }
+    let fastest = |version: &str, case: &str| {
+        rows.iter()
+            .filter(|r| r["version"] == version && r["case"] == case)
+            .filter(|r| r["slower"].as_f64().is_some_and(|x| x < 1.0 + 1e-9))
+            .count()
+    };
+    assert_eq!(fastest("2c", "1KB"), 1, "{stdout}");
+    let getnext = &v["getnext_against_floor"];
+    assert_eq!(getnext["rounds"].as_array().unwrap().len(), 3, "{getnext}");
+    assert!(getnext["median_ratio"].as_f64().unwrap() > 0.0, "{getnext}");
+    for case in ["setup", "1KB", "10KB", "60KB", "100KB", "1MB"] {
+        for ext in ["svg", "png"] {
+            let graph = dir.path().join(format!("clients-{case}.{ext}"));
+            assert!(
+                graph.metadata().is_ok_and(|m| m.len() > 1000),
+                "{}",
+                graph.display()
+            );
+        }
+    }
+    let markdown = std::fs::read_to_string(&md).unwrap();
+    assert!(markdown.contains("![1MB](clients-1MB.png)"), "{markdown}");
+}

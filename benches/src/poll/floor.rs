@@ -35,11 +35,23 @@ fn tlv(tag: u8, contents: &[u8]) -> Vec<u8> {
     out
 }
 
+/// A BER INTEGER of `n`: its fewest octets, the first one's top bit clear (it is not
+/// negative).
+fn integer(n: u32) -> Vec<u8> {
+    let octets = n.to_be_bytes();
+    let skip = octets.iter().take(3).take_while(|&&b| b == 0).count();
+    let mut contents = octets[skip..].to_vec();
+    if contents[0] & 0x80 != 0 {
+        contents.insert(0, 0);
+    }
+    tlv(0x02, &contents)
+}
+
 /// A v2c request (community `public`, request-id 1) of PDU identifier `tag` (0xa0 GET, 0xa1
 /// GETNEXT, 0xa5 GETBULK) whose second and third INTEGERs are `fields` (error-status and
-/// error-index, or non-repeaters and max-repetitions, each under 128), for `oids`, as BER: the
-/// datagram the floors send again and again.
-pub(crate) fn v2c_request(tag: u8, fields: (u8, u8), oids: &[OidBuf]) -> Vec<u8> {
+/// error-index, or non-repeaters and max-repetitions), for `oids`, as BER: the datagram the
+/// floors send again and again.
+pub(crate) fn v2c_request(tag: u8, fields: (u32, u32), oids: &[OidBuf]) -> Vec<u8> {
     let bindings: Vec<u8> = oids
         .iter()
         .flat_map(|o| {
@@ -47,8 +59,8 @@ pub(crate) fn v2c_request(tag: u8, fields: (u8, u8), oids: &[OidBuf]) -> Vec<u8>
             tlv(0x30, &[name, vec![0x05, 0x00]].concat())
         })
         .collect();
-    let header = [0x02, 0x01, 0x01, 0x02, 0x01, fields.0, 0x02, 0x01, fields.1];
-    let pdu = tlv(tag, &[&header[..], &tlv(0x30, &bindings)].concat());
+    let header = [integer(1), integer(fields.0), integer(fields.1)].concat();
+    let pdu = tlv(tag, &[header, tlv(0x30, &bindings)].concat());
     let version_and_community = [&[0x02, 0x01, 0x01][..], &tlv(0x04, b"public")].concat();
     tlv(0x30, &[version_and_community, pdu].concat())
 }
@@ -180,5 +192,16 @@ mod tests {
             names,
             ["1.3.6.1.2.1.1.1.0", "1.3.6.1.2.1.2.2.1.10.436211712"]
         );
+    }
+}
+
+#[cfg(test)]
+mod integer_tests {
+    #[test]
+    fn integers_take_their_fewest_octets() {
+        assert_eq!(super::integer(0), [0x02, 0x01, 0x00]);
+        assert_eq!(super::integer(25), [0x02, 0x01, 25]);
+        assert_eq!(super::integer(128), [0x02, 0x02, 0x00, 0x80]);
+        assert_eq!(super::integer(580), [0x02, 0x02, 0x02, 0x44]);
     }
 }

@@ -105,8 +105,39 @@ fn user() -> UsmUser {
     .expect("a user")
 }
 
-/// The simulator child, killed when dropped.
-struct Simulator(Child);
+/// `snmpc simulate` as a child of this binary (`--simulate-child`), killed when dropped.
+pub(crate) struct Simulator(Child);
+
+impl Simulator {
+    /// The simulator serving the recording `data` on `addresses` (`127.0.0.1:PORT` or
+    /// `127.0.0.1:FIRST-LAST`), once it has taken the last port (30 s at most).
+    pub(crate) fn start(exe: &Path, data: &Path, addresses: &str) -> Result<Simulator, String> {
+        let last: u16 = addresses
+            .rsplit(['-', ':'])
+            .next()
+            .and_then(|p| p.parse().ok())
+            .ok_or_else(|| format!("{addresses}: no port"))?;
+        let child = Command::new(exe)
+            .arg("--simulate-child")
+            .arg(data)
+            .arg(addresses)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("the simulator did not start: {e}"))?;
+        let simulator = Simulator(child);
+        let until = Instant::now() + Duration::from_secs(30);
+        while std::net::UdpSocket::bind(("127.0.0.1", last)).is_ok() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Ok(simulator)
+    }
+
+    /// Its process ID.
+    pub(crate) fn pid(&self) -> u32 {
+        self.0.id()
+    }
+}
 
 impl Drop for Simulator {
     fn drop(&mut self) {
@@ -203,25 +234,13 @@ pub fn run(
     }
     let base = 30_000 + (std::process::id() % 20_000) as u16;
     let last = base.saturating_add(agents.saturating_sub(1) as u16);
-    let child = Command::new(exe)
-        .arg("--simulate-child")
-        .arg(&data)
-        .arg(format!("127.0.0.1:{base}-{last}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn();
-    let simulator = match child {
-        Ok(c) => Simulator(c),
+    let simulator = match Simulator::start(exe, &data, &format!("127.0.0.1:{base}-{last}")) {
+        Ok(s) => s,
         Err(e) => {
-            notes.push(format!("poll: the simulator did not start: {e}"));
+            notes.push(format!("poll: {e}"));
             return Vec::new();
         }
     };
-    // Ready once its last port is taken.
-    let until = Instant::now() + Duration::from_secs(30);
-    while std::net::UdpSocket::bind(("127.0.0.1", last)).is_ok() && Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(20));
-    }
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -232,7 +251,7 @@ pub fn run(
             return Vec::new();
         }
     };
-    let pid = simulator.0.id();
+    let pid = simulator.pid();
     let get = Job::Get(
         [
             "1.3.6.1.2.1.1.1.0",
