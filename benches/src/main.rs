@@ -88,6 +88,10 @@ struct Cli {
     /// (they are installed with pip into a venv otherwise).
     #[arg(long)]
     no_python: bool,
+    /// Only these clients in the `clients` section (names as its table prints them,
+    /// comma-separated; the floor is always measured).
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    clients: Vec<String>,
     /// Leave net-snmp's asynchronous API out of the `poll` section (it is built with `cc`
     /// against libnetsnmp otherwise).
     #[arg(long)]
@@ -408,7 +412,8 @@ fn run_der(cli: &Cli, count_instructions: bool, notes: &mut Vec<String>) -> Vec<
 fn walk_section(cli: &Cli) -> ExitCode {
     let mut notes = Vec::new();
     let root = cli.walk_root.trim_start_matches('.');
-    let rows = walks::run(root, !cli.no_gufo, &mut notes);
+    let rounds = if cli.quick { 3 } else { 5 };
+    let rows = walks::run(root, !cli.no_gufo, rounds, &mut notes);
     finish_section(cli, "walk", walks::table(&rows), walks::json(&rows), notes)
 }
 
@@ -432,7 +437,13 @@ fn clients_section(cli: &Cli) -> ExitCode {
         (clients::Sizes::FULL, plan)
     };
     let mut notes = Vec::new();
-    let cells = clients::run(&exe, sizes, plan, !cli.no_python, &mut notes);
+    let cells = clients::run(
+        &exe,
+        sizes,
+        plan,
+        (!cli.no_python, &cli.clients),
+        &mut notes,
+    );
     print!("{}", clients::table(&cells));
     let mut code = ExitCode::SUCCESS;
     if let Some(path) = &cli.markdown {

@@ -116,3 +116,16 @@ pub fn pin(pid: u32, cpu: usize) -> Result<(), String> {
         Err("not Linux".into())
     }
 }
+
+/// The agents `agents` (process IDs) on the first CPU, this thread (and the threads and
+/// processes it starts later) on the second: a note saying so, or why not.
+pub fn pin_apart(agents: &[u32]) -> String {
+    let pinned = agents
+        .iter()
+        .try_for_each(|&pid| pin(pid, 0))
+        .and_then(|()| pin(0, 1));
+    match pinned {
+        Ok(()) => "the agent pinned to CPU 0, the clients to CPU 1".into(),
+        Err(e) => format!("not pinned ({e})"),
+    }
+}

@@ -8,7 +8,9 @@
 //! from Python's process_time around its walks; the agent's from its schedstat. In turns,
 //! each case after the other on the same agent. Under SNMPv2c a `udp floor` row sends as many
 //! prebuilt requests the same way (one send, one blocking receive each) and decodes nothing:
-//! the kernel's and the wake-ups' part of every client's figure, on this machine.
+//! the kernel's and the wake-ups' part of every client's figure, on this machine. The agent
+//! runs on CPU 0 and the walkers on CPU 1 (where there are two), and ours against the floor
+//! is measured again in interleaved rounds: the median ratio and its range, in a note.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -372,11 +374,12 @@ fn agent(notes: &mut Vec<String>) -> Option<support::Agent> {
 }
 
 /// Runs the section: every case in turn, for each version and request kind.
-pub fn run(root: &str, gufo_too: bool, notes: &mut Vec<String>) -> Vec<WalkRow> {
+pub fn run(root: &str, gufo_too: bool, rounds: u32, notes: &mut Vec<String>) -> Vec<WalkRow> {
     let Some(agent) = agent(notes) else {
         return Vec::new();
     };
     let (port, pid) = (agent.port, agent.pid());
+    notes.push(format!("walk: {}", crate::process::pin_apart(&[pid])));
     let python = match gufo_too.then(|| gufo_python(&gufo_venv())) {
         Some(Ok(p)) => Some(p),
         Some(Err(e)) => {
@@ -447,9 +450,44 @@ pub fn run(root: &str, gufo_too: bool, notes: &mut Vec<String>) -> Vec<WalkRow> 
                     Err(e) => notes.push(format!("walk v{version} {op}: {e}")),
                 }
             }
+            if version == "2c" {
+                notes.push(against_floor(pid, (port, op, root), reference, rounds));
+            }
         }
     }
     rows
+}
+
+/// Ours (sync) and the floor in `rounds` interleaved rounds (the floor, then ours, each
+/// round; `reference` requests each): the median of the rounds' ratios of CPU a request, and
+/// their range, as a note.
+fn against_floor(
+    agent: u32,
+    (port, op, root): (u16, &'static str, &str),
+    reference: u64,
+    rounds: u32,
+) -> String {
+    let who = credentials("2c");
+    let per = |r: &WalkRow| r.cpu_s / r.requests.max(1) as f64;
+    let mut ratios = Vec::new();
+    for _ in 0..rounds {
+        let floor = timed(agent, ("udp floor", "sync", "2c", op), 0, || {
+            udp_floor(port, op, reference).map(Measured::Requests)
+        });
+        let ours = timed(agent, ("snmp-client", "sync", "2c", op), 0, || {
+            ours_sync(port, &who, op, root).map(Measured::Requests)
+        });
+        match (floor, ours) {
+            (Ok(f), Ok(o)) => ratios.push(per(&o) / per(&f).max(1e-12)),
+            (Err(e), _) | (_, Err(e)) => return format!("walk v2c {op}: against the floor: {e}"),
+        }
+    }
+    match crate::clients::median_range(&ratios) {
+        Some((median, lo, hi)) => format!(
+            "walk v2c {op}: snmp-client sync / udp floor, CPU a request, {rounds} interleaved rounds: median {median:.2} (range {lo:.2}-{hi:.2})"
+        ),
+        None => format!("walk v2c {op}: against the floor: no rounds"),
+    }
 }
 
 /// The table, with each row's CPU per request against ours (sync) in the same case.

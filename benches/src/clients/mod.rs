@@ -31,7 +31,7 @@ use snmp_test_support::agent as support;
 pub use data::Sizes;
 use data::{Agent, Case};
 pub use report::{json, markdown, table};
-pub use stats::Cell;
+pub use stats::{median_range, Cell};
 
 /// How long and how often each cell runs.
 #[derive(Debug, Clone, Copy)]
@@ -138,18 +138,6 @@ fn agents(exe: &Path, dir: &Path, sizes: Sizes) -> Result<Agents, String> {
     Ok(agents)
 }
 
-/// The agents on the first CPU, this process (and the clients it starts) on the second.
-fn pin_apart(agents: &Agents, notes: &mut Vec<String>) {
-    let pinned = [agents.snmpd.pid(), agents.simulator.pid()]
-        .into_iter()
-        .try_for_each(|pid| crate::process::pin(pid, 0))
-        .and_then(|()| crate::process::pin(0, 1));
-    match pinned {
-        Ok(()) => notes.push("clients: the agents pinned to CPU 0, the clients to CPU 1".into()),
-        Err(e) => notes.push(format!("clients: not pinned ({e})")),
-    }
-}
-
 /// Every client of the table, the external ones when they can be had (why not, in `notes`).
 fn drivers(dir: &Path, python_too: bool, notes: &mut Vec<String>) -> Vec<Box<dyn Driver>> {
     let mut all = rust::drivers();
@@ -177,7 +165,7 @@ pub fn run(
     exe: &Path,
     sizes: Sizes,
     plan: Plan,
-    python_too: bool,
+    (python_too, only): (bool, &[String]),
     notes: &mut Vec<String>,
 ) -> Vec<Cell> {
     let dir = std::env::temp_dir().join(format!("snmp-bench-clients-{}", std::process::id()));
@@ -187,8 +175,13 @@ pub fn run(
     }
     let cells = match agents(exe, &dir, sizes) {
         Ok(agents) => {
-            pin_apart(&agents, notes);
-            run_with(&agents, &dir, sizes, plan, python_too, notes)
+            let pinned = crate::process::pin_apart(&[agents.snmpd.pid(), agents.simulator.pid()]);
+            notes.push(format!("clients: {pinned}"));
+            let mut clients = drivers(&dir, python_too, notes);
+            if !only.is_empty() {
+                clients.retain(|d| only.iter().any(|o| o == d.name()));
+            }
+            run_with(&agents, clients, sizes, plan, notes)
         }
         Err(e) => {
             notes.push(format!("clients: not run: {e}"));
@@ -201,13 +194,11 @@ pub fn run(
 
 fn run_with(
     agents: &Agents,
-    dir: &Path,
+    mut clients: Vec<Box<dyn Driver>>,
     sizes: Sizes,
     plan: Plan,
-    python_too: bool,
     notes: &mut Vec<String>,
 ) -> Vec<Cell> {
-    let mut clients = drivers(dir, python_too, notes);
     let mut floor = rust::Floor;
     let mut cells = Vec::new();
     for version in ["2c", "3"] {
@@ -225,6 +216,15 @@ fn run_with(
             let first = plan.runs.div_ceil(2);
             for runs in [first, plan.runs - first] {
                 for d in order.iter_mut().filter(|_| runs > 0) {
+                    let failed = |c: &Cell| {
+                        c.broken
+                            && c.client == d.name()
+                            && c.version == version
+                            && c.case == case.name
+                    };
+                    if cells.iter().any(failed) {
+                        continue;
+                    }
                     let outcome = d.run(&target, &case, &Plan { runs, ..plan });
                     let cell = outcome_cell(outcome, (d.name(), version, &case), notes);
                     if let Some(cell) = cell {
