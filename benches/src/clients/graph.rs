@@ -28,6 +28,28 @@ fn rows<'a>(cells: &'a [Cell], case: &str) -> Vec<(&'static str, Vec<&'a Cell>)>
     rows
 }
 
+/// How `client` is drawn in every graph: its colour and marker by its place among all the
+/// clients measured (so that it keeps them from one graph to the next), the floor in grey.
+fn look(cells: &[Cell], client: &str) -> Look {
+    if client == "udp floor" {
+        return Look {
+            color: RGBColor(0x99, 0x99, 0x99),
+            marker: MARKERS[3],
+        };
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    for c in cells.iter().filter(|c| c.client != "udp floor") {
+        if !seen.contains(&c.client) {
+            seen.push(c.client);
+        }
+    }
+    let k = seen.iter().position(|c| *c == client).unwrap_or(0);
+    Look {
+        color: PALETTE[k % PALETTE.len()],
+        marker: MARKERS[k % MARKERS.len()],
+    }
+}
+
 /// The value and its spread a cell is drawn at.
 fn point(cell: &Cell) -> (f64, f64) {
     match cell.kind {
@@ -51,6 +73,7 @@ fn human(v: f64) -> String {
 
 /// Draws `case`'s graph as SVG at `path`.
 pub fn svg(path: &Path, cells: &[Cell], case: &str, title: &str) -> Result<(), String> {
+    let all = cells;
     let rows = rows(cells, case);
     if rows.is_empty() {
         return Err(format!("{case}: nothing measured"));
@@ -105,11 +128,8 @@ pub fn svg(path: &Path, cells: &[Cell], case: &str, title: &str) -> Result<(), S
         .label_style(("sans-serif", 14))
         .draw()
         .map_err(|e| e.to_string())?;
-    for (k, (_, cells)) in rows.iter().enumerate() {
-        let look = Look {
-            color: PALETTE[k % PALETTE.len()],
-            marker: MARKERS[k % MARKERS.len()],
-        };
+    for (k, (client, cells)) in rows.iter().enumerate() {
+        let look = look(all, client);
         for c in cells {
             let v2c = c.version == "2c";
             let y = row_y(k) + if v2c { 0.15 } else { -0.15 };
