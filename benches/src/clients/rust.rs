@@ -507,27 +507,36 @@ impl Driver for Floor {
             Err(e) => return Outcome::Failed(e),
         };
         let open = async || floor_socket(target);
-        let call = async |s: &mut UdpSocket| floor_call(s, &requests, case.expected);
+        let call = async |s: &mut FloorSocket| floor_call(s, &requests, case.expected);
         rt.block_on(measure(case, plan, open, call))
     }
 }
 
-fn floor_socket(target: &Target) -> Result<UdpSocket, String> {
+/// The floor's socket, connected to the agent, and room for an answer (made once: zeroing
+/// 64 KB a call would be the floor's largest cost).
+struct FloorSocket {
+    socket: UdpSocket,
+    answer: Vec<u8>,
+}
+
+fn floor_socket(target: &Target) -> Result<FloorSocket, String> {
     let socket = UdpSocket::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
     socket.connect(target.addr()).map_err(|e| e.to_string())?;
     socket
         .set_read_timeout(Some(Duration::from_secs(2)))
         .map_err(|e| e.to_string())?;
-    Ok(socket)
+    Ok(FloorSocket {
+        socket,
+        answer: vec![0; 65536],
+    })
 }
 
 /// Sends each request and waits for its answer; the answers are not read.
-fn floor_call(socket: &mut UdpSocket, requests: &[Vec<u8>], expected: u64) -> Result<Done, String> {
-    let mut answer = [0u8; 65536];
+fn floor_call(s: &mut FloorSocket, requests: &[Vec<u8>], expected: u64) -> Result<Done, String> {
     for r in requests {
-        socket.send(r).map_err(|e| e.to_string())?;
-        socket
-            .recv(&mut answer)
+        s.socket.send(r).map_err(|e| e.to_string())?;
+        s.socket
+            .recv(&mut s.answer)
             .map_err(|e| format!("no answer: {e}"))?;
     }
     Ok(Done {
