@@ -81,6 +81,22 @@ impl OctetBuf {
         self.0.push(octet);
     }
 
+    /// No octets, the storage kept (a buffer on the heap stays there, to be written again).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    /// The octets of heap storage it holds (0 when inline).
+    #[inline]
+    pub fn heap_capacity(&self) -> usize {
+        if self.0.spilled() {
+            self.0.capacity()
+        } else {
+            0
+        }
+    }
+
     /// Into a `Vec` (no copy when on the heap already).
     pub fn into_vec(self) -> Vec<u8> {
         self.0.into_vec()
@@ -211,5 +227,17 @@ mod tests {
         assert_eq!(OctetBuf::from(vec![9; 100]).into_vec(), vec![9; 100]);
         assert_eq!(format!("{:?}", OctetBuf::from("ab")), "[97, 98]");
         assert!(std::mem::size_of::<OctetBuf>() <= 48);
+    }
+
+    #[test]
+    fn cleared_heap_storage_is_kept_for_the_next_octets() {
+        let mut b = OctetBuf::from_slice(&[1; 100]);
+        let held = b.heap_capacity();
+        assert!(held >= 100);
+        b.clear();
+        assert!(b.is_empty() && b.heap_capacity() == held);
+        b.extend_from_slice(&[2; 80]);
+        assert_eq!((b.as_slice(), b.heap_capacity()), (&[2; 80][..], held));
+        assert_eq!(OctetBuf::from_slice(b"short").heap_capacity(), 0);
     }
 }

@@ -187,6 +187,22 @@ macro_rules! requests {
             self.run(Request::get_next(oids))$(.$await)?
         }
 
+        /// GETBULK of `oids` as [`Self::get_bulk`], its bindings in `out` (what `out` held is
+        /// written over by the next answer, its strings' storage with it): a poller calling
+        /// this in a loop allocates nothing per request once warm.
+        pub $($async)? fn get_bulk_into(
+            &mut self,
+            non_repeaters: u32,
+            max_repetitions: u32,
+            oids: &[OidBuf],
+            out: &mut Vec<VarBind>,
+        ) -> Result<(), ClientError> {
+            let request = Request::get_bulk(non_repeaters, max_repetitions, oids);
+            let bindings = self.run(request)$(.$await)??;
+            crate::value::recycle(std::mem::replace(out, bindings));
+            Ok(())
+        }
+
         /// GETBULK of `oids`: the first `non_repeaters` once, the others `max_repetitions`
         /// times (RFC 3416 4.2.3).
         pub $($async)? fn get_bulk(
@@ -333,7 +349,7 @@ macro_rules! walks {
             let mut walk = Walk::new(root, v1, self.exchange.options(), Instant::now());
             while let Some(request) = walk.next_request(Instant::now())? {
                 let answer = self.run(request)$(.$await)?;
-                walk.absorb(answer, &mut |vb| each(&vb))?;
+                walk.absorb_each(answer, &mut each)?;
             }
             Ok(walk.requests())
         }

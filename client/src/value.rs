@@ -204,34 +204,77 @@ impl VarBind {
         }
     }
 
+    /// `vb` written over this binding: a string value's heap storage, where it had one, is
+    /// written again rather than freed and allocated anew.
+    #[inline]
+    fn assign_from_wire(&mut self, vb: &wire::VarBind<'_>) {
+        self.oid = vb.name.0.to_owned();
+        let string = match &vb.value {
+            VarBindValue::Value(ObjectSyntax::Simple(SimpleSyntax::StringValue(s))) => *s,
+            _ => {
+                self.value = Value::from_wire(&vb.value);
+                return;
+            }
+        };
+        match &mut self.value {
+            Value::OctetString(buf) => {
+                buf.clear();
+                buf.extend_from_slice(string);
+            }
+            other => *other = Value::OctetString(OctetBuf::from_slice(string)),
+        }
+    }
+
     /// Every binding of a decoded list, owned: one allocation for the list (its length is known
     /// once it is decoded) and none per binding for OIDs and strings up to
-    /// [`snmp_ber::INLINE_OCTETS`] octets. The first binding that does not decode is the error,
-    /// with its index in the path.
+    /// [`snmp_ber::INLINE_OCTETS`] octets. A list given back ([`recycle`]: a walk's answers,
+    /// `Session::get_into`'s) is written over, its longer strings' storage with it, so that
+    /// answers of the same shape allocate nothing once warm. The first binding that does not
+    /// decode is the error, with its index in the path.
     pub fn list_from_wire(list: &wire::VarBindList<'_>) -> Result<Vec<VarBind>, DecodeError> {
         let mut out = SPARE.with(|s| s.take());
-        out.clear();
-        out.reserve(list.0.len());
-        for vb in list.0.iter() {
-            out.push(VarBind::from_wire(&vb?));
+        let count = list.0.len();
+        out.truncate(count);
+        out.reserve(count - out.len());
+        for (k, vb) in list.0.iter().enumerate() {
+            let vb = vb?;
+            match out.get_mut(k) {
+                Some(slot) => slot.assign_from_wire(&vb),
+                None => out.push(VarBind::from_wire(&vb)),
+            }
         }
         Ok(out)
     }
 }
+
+/// The most heap storage a given-back list keeps in its strings for the next answer (past it,
+/// its bindings are let go and only the list is kept).
+const SPARE_STRING_OCTETS: usize = 256 * 1024;
 
 thread_local! {
     /// A list given back ([`recycle`]) for the next answer decoded on this thread.
     static SPARE: std::cell::Cell<Vec<VarBind>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
-/// Gives `list`'s allocation back for the next answer decoded on this thread (see
-/// `Session::get_into`).
+/// Gives `list` back for the next answer decoded on this thread, to be written over (see
+/// `Session::get_into`): its bindings too, while their strings hold at most
+/// [`SPARE_STRING_OCTETS`] of heap storage.
 pub(crate) fn recycle(mut list: Vec<VarBind>) {
-    list.clear();
     // A list too large to be worth keeping is let go.
-    if list.capacity() <= 4096 {
-        SPARE.with(|s| s.set(list));
+    if list.capacity() > 4096 {
+        return;
     }
+    let held: usize = list
+        .iter()
+        .map(|vb| match &vb.value {
+            Value::OctetString(b) | Value::Opaque(b) => b.heap_capacity(),
+            _ => 0,
+        })
+        .sum();
+    if held > SPARE_STRING_OCTETS {
+        list.clear();
+    }
+    SPARE.with(|s| s.set(list));
 }
 
 /// Adds one binding of a table walk to its row (`strict`: what does not fit is the error).

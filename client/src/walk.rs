@@ -184,14 +184,47 @@ impl Walk {
         answer: Result<Vec<VarBind>, ClientError>,
         each: &mut impl FnMut(VarBind),
     ) -> Result<(), ClientError> {
-        let mut answer = match answer {
+        let Some((mut answer, inside, end)) = self.take(answer)? else {
+            return Ok(());
+        };
+        answer.drain(..inside).for_each(each);
+        // The list's allocation serves the next answer.
+        crate::value::recycle(answer);
+        end
+    }
+
+    /// [`Self::absorb`], the bindings handed to `each` by reference: the answer's list, its
+    /// bindings and their strings' storage then serve the next answer (a walk allocates
+    /// nothing per binding once warm).
+    pub fn absorb_each(
+        &mut self,
+        answer: Result<Vec<VarBind>, ClientError>,
+        each: &mut impl FnMut(&VarBind),
+    ) -> Result<(), ClientError> {
+        let Some((answer, inside, end)) = self.take(answer)? else {
+            return Ok(());
+        };
+        answer[..inside].iter().for_each(each);
+        crate::value::recycle(answer);
+        end
+    }
+
+    /// The walk's part of taking an answer: the answer, how many of its first bindings are
+    /// the walk's, and what follows them (an OID out of order is the error, after them);
+    /// `None` when the walk ended without bindings (SNMPv1's noSuchName).
+    #[allow(clippy::type_complexity)]
+    fn take(
+        &mut self,
+        answer: Result<Vec<VarBind>, ClientError>,
+    ) -> Result<Option<(Vec<VarBind>, usize, Result<(), ClientError>)>, ClientError> {
+        let answer = match answer {
             Err(ClientError::ErrorStatus {
                 status: NO_SUCH_NAME,
                 ..
             }) if self.v1 => {
                 self.done = true;
                 self.end = Some(WalkEnd::NoSuchName);
-                return Ok(());
+                return Ok(None);
             }
             Err(ClientError::BindingCount { answered: 0, .. }) => Vec::new(),
             Err(e) => {
@@ -218,10 +251,7 @@ impl Walk {
                 false => WalkEnd::LeftSubtree,
             });
         }
-        answer.drain(..inside).for_each(each);
-        // The list's allocation serves the next answer.
-        crate::value::recycle(answer);
-        end.map(|_| ())
+        Ok(Some((answer, inside, end.map(|_| ()))))
     }
 
     /// How many of `answer`'s first bindings are inside the subtree and increasing, and what

@@ -341,3 +341,60 @@ fn walks_allocate_nothing_per_request() {
     assert!(requests >= 10, "{requests} requests");
     assert_eq!(n, 0, "allocations in a walk of {requests} requests");
 }
+
+/// Strings longer than a binding holds inline (80 octets: a description, a long ifAlias) are
+/// written over the storage of the answer before, not allocated anew: a GETBULK of 50 into
+/// the caller's list allocates nothing once warm; a walk of 100 such bindings by GETBULK of 10
+/// allocates only its first answer's strings (the walk before ended on an answer of one
+/// binding, and that is the list given back), never one a request; what both hand over is
+/// the new answer's.
+#[test]
+fn long_strings_reuse_the_storage_of_the_answer_before() {
+    use snmp_client::{Credentials, Options, Session};
+
+    let text =
+        |k: usize| Value::OctetString(format!("{k:03} {}", "x".repeat(76)).as_bytes().into());
+    let objects: Vec<(OidBuf, Value)> = (1..=100u32)
+        .map(|k| {
+            let oid = OidBuf::from_arcs(&[1, 3, 6, 1, 4, 1, 99999, 2, k]).unwrap();
+            (oid, text(k as usize))
+        })
+        .collect();
+    let expected: Vec<Value> = objects.iter().map(|(_, v)| v.clone()).collect();
+    let addr = serve(objects, Vec::new());
+    let options = Options {
+        max_repetitions: 10,
+        ..Options::default()
+    };
+    let mut s = Session::new(addr, Credentials::V2c(b"public".to_vec()), options).unwrap();
+    let root = OidBuf::from_arcs(&[1, 3, 6, 1, 4, 1, 99999, 2]).unwrap();
+    let mut got = Vec::with_capacity(100);
+    s.walk(&root, |vb| got.push(vb.value == expected[got.len()]))
+        .unwrap();
+    assert_eq!(got.len(), 100);
+    assert!(got.iter().all(|&same| same), "a value not the agent's");
+    let (n, requests) = allocations(|| s.walk(&root, |_| {}).unwrap());
+    assert!(requests >= 10, "{requests} requests");
+    assert!(
+        n <= 10,
+        "{n} allocations in a walk of {requests} requests of 10 80-octet strings"
+    );
+
+    let mut out = Vec::new();
+    for _ in 0..2 {
+        s.get_bulk_into(0, 50, std::slice::from_ref(&root), &mut out)
+            .unwrap();
+    }
+    let (n, ()) = allocations(|| {
+        for _ in 0..10 {
+            s.get_bulk_into(0, 50, std::slice::from_ref(&root), &mut out)
+                .unwrap();
+        }
+    });
+    assert_eq!(
+        n, 0,
+        "allocations in 10 get_bulk_into of 50 80-octet strings"
+    );
+    assert_eq!(out.len(), 50);
+    assert!(out.iter().zip(&expected).all(|(vb, v)| vb.value == *v));
+}

@@ -170,11 +170,21 @@ impl Driver for OursSync {
             Session::new(target.addr(), credentials(target)?, options(case))
                 .map_err(|e| e.to_string())
         };
+        // The calls a poller makes again and again: each answer written over the one before
+        // (`get_into`, `get_bulk_into`), as docs/polling.md recommends.
+        let mut out = Vec::new();
         let call = async |s: &mut Session| -> Result<Done, String> {
             let e = |e: snmp_client::ClientError| e.to_string();
             Ok(match case.kind {
-                Kind::Setup | Kind::Get => Done::one(s.get(&oids).map_err(e)?.len()),
-                Kind::Bulk => Done::one(s.get_bulk(0, case.repetitions, &oids).map_err(e)?.len()),
+                Kind::Setup | Kind::Get => {
+                    s.get_into(&oids, &mut out).map_err(e)?;
+                    Done::one(out.len())
+                }
+                Kind::Bulk => {
+                    s.get_bulk_into(0, case.repetitions, &oids, &mut out)
+                        .map_err(e)?;
+                    Done::one(out.len())
+                }
                 Kind::Walk => {
                     let mut n = 0u64;
                     let requests = s.walk(&oids[0], |_| n += 1).map_err(e)?;
@@ -207,16 +217,20 @@ impl Driver for OursAsync {
                 .await
                 .map_err(|e| e.to_string())
         };
+        let mut out = Vec::new();
         let call = async |s: &mut AsyncSession| -> Result<Done, String> {
             let e = |e: snmp_client::ClientError| e.to_string();
             Ok(match case.kind {
-                Kind::Setup | Kind::Get => Done::one(s.get(&oids).await.map_err(e)?.len()),
-                Kind::Bulk => Done::one(
-                    s.get_bulk(0, case.repetitions, &oids)
+                Kind::Setup | Kind::Get => {
+                    s.get_into(&oids, &mut out).await.map_err(e)?;
+                    Done::one(out.len())
+                }
+                Kind::Bulk => {
+                    s.get_bulk_into(0, case.repetitions, &oids, &mut out)
                         .await
-                        .map_err(e)?
-                        .len(),
-                ),
+                        .map_err(e)?;
+                    Done::one(out.len())
+                }
                 Kind::Walk => {
                     let mut n = 0u64;
                     let requests = s.walk(&oids[0], |_| n += 1).await.map_err(e)?;
