@@ -15,6 +15,7 @@ mod generate;
 mod impls;
 mod measure;
 mod mibload;
+mod netsnmp_c;
 mod notify;
 mod plot;
 mod poll;

@@ -109,49 +109,16 @@ impl Driver for External {
     }
 }
 
-/// `net-snmp-config ARG`, split.
-fn netsnmp_flags(arg: &str) -> Result<Vec<String>, String> {
-    let out = Command::new("net-snmp-config")
-        .arg(arg)
-        .output()
-        .map_err(|e| format!("net-snmp-config: {e} (apt-get install -y libsnmp-dev)"))?;
-    if !out.status.success() {
-        return Err(format!("net-snmp-config {arg} failed"));
-    }
-    Ok(String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .map(str::to_string)
-        .collect())
-}
-
-/// net-snmp's C client, compiled in `dir`.
+/// net-snmp's C client, built in `dir`.
 pub fn netsnmp(dir: &Path) -> Result<External, String> {
-    let source = dir.join("netsnmp_client.c");
-    let exe = dir.join("netsnmp_client");
-    std::fs::write(&source, NETSNMP_CLIENT).map_err(|e| format!("{}: {e}", source.display()))?;
-    let out = Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(&exe)
-        .arg(&source)
-        .args(netsnmp_flags("--cflags")?)
-        .args(netsnmp_flags("--libs")?)
-        .output()
-        .map_err(|e| format!("cc: {e}"))?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        return Err(format!("cc failed: {}", err.lines().next().unwrap_or("")));
-    }
-    // Its configuration and persistent state in the scratch directory, no MIBs loaded.
-    let conf = dir.join("netsnmp-conf");
-    std::fs::create_dir_all(&conf).map_err(|e| format!("{}: {e}", conf.display()))?;
-    let env = ["SNMPCONFPATH", "SNMP_PERSISTENT_DIR", "MIBDIRS"]
+    let program = crate::netsnmp_c::build(dir, "netsnmp_client", NETSNMP_CLIENT)?;
+    let env = crate::netsnmp_c::environment(dir)?
         .into_iter()
-        .map(|k| (k.to_string(), conf.clone()))
-        .chain([("MIBS".to_string(), PathBuf::new())])
+        .map(|(k, v)| (k.to_string(), v))
         .collect();
     Ok(External {
         name: "net-snmp",
-        program: exe,
+        program,
         leading: Vec::new(),
         env,
     })

@@ -3,7 +3,7 @@
 //! API (benches/c/netsnmp_poll.c, compiled here against libnetsnmp). Each prints a line per
 //! job, which [`peer_rows`] reads and checks against our row for the same job.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use super::PollRow;
@@ -159,42 +159,6 @@ pub(super) fn gufo(
 /// `cc` against libnetsnmp: `net-snmp-config --cflags --libs`). It counts its own requests.
 const NETSNMP_POLL: &str = include_str!("../../c/netsnmp_poll.c");
 
-/// Builds the net-snmp poller in `dir`: its path, or why not.
-fn build_netsnmp_poller(dir: &Path) -> Result<PathBuf, String> {
-    let exe = dir.join("netsnmp_poll");
-    if exe.exists() {
-        return Ok(exe);
-    }
-    let flags = |arg: &str| -> Result<Vec<String>, String> {
-        let out = Command::new("net-snmp-config")
-            .arg(arg)
-            .output()
-            .map_err(|e| format!("net-snmp-config: {e} (apt-get install -y libsnmp-dev)"))?;
-        if !out.status.success() {
-            return Err(format!("net-snmp-config {arg} failed"));
-        }
-        Ok(String::from_utf8_lossy(&out.stdout)
-            .split_whitespace()
-            .map(str::to_string)
-            .collect())
-    };
-    let source = dir.join("netsnmp_poll.c");
-    std::fs::write(&source, NETSNMP_POLL).map_err(|e| format!("{}: {e}", source.display()))?;
-    let out = Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(&exe)
-        .arg(&source)
-        .args(flags("--cflags")?)
-        .args(flags("--libs")?)
-        .output()
-        .map_err(|e| format!("cc: {e}"))?;
-    if !out.status.success() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        return Err(format!("cc failed: {}", err.lines().next().unwrap_or("")));
-    }
-    Ok(exe)
-}
-
 /// net-snmp's rows for `version`: a session per agent, its own request count.
 pub(super) fn netsnmp(
     dir: &Path,
@@ -203,18 +167,11 @@ pub(super) fn netsnmp(
     rounds: usize,
     ours: &[PollRow],
 ) -> Result<Vec<PollRow>, String> {
-    let exe = build_netsnmp_poller(dir)?;
-    // Its configuration and persistent state in the scratch directory, no MIBs loaded: the
-    // user's and the system's files are neither read nor written.
-    let conf = dir.join("netsnmp-conf");
-    std::fs::create_dir_all(&conf).map_err(|e| format!("{}: {e}", conf.display()))?;
+    let exe = crate::netsnmp_c::build(dir, "netsnmp_poll", NETSNMP_POLL)?;
     let mut command = Command::new(&exe);
     command
         .args([first, last].map(|p| p.to_string()))
         .args([version.to_string(), rounds.to_string()])
-        .env("SNMPCONFPATH", &conf)
-        .env("SNMP_PERSISTENT_DIR", &conf)
-        .env("MIBDIRS", &conf)
-        .env("MIBS", "");
+        .envs(crate::netsnmp_c::environment(dir)?);
     peer_rows("net-snmp", command, version, rounds, ours)
 }
