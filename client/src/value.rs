@@ -227,7 +227,7 @@ impl VarBind {
 
     /// Every binding of a decoded list, owned: one allocation for the list (its length is known
     /// once it is decoded) and none per binding for OIDs and strings up to
-    /// [`snmp_ber::INLINE_OCTETS`] octets. A list given back ([`recycle`]: a walk's answers,
+    /// [`snmp_ber::INLINE_OCTETS`] octets. A list given back (a walk's answers,
     /// `Session::get_into`'s) is written over, its longer strings' storage with it, so that
     /// answers of the same shape allocate nothing once warm. The first binding that does not
     /// decode is the error, with its index in the path.
