@@ -45,6 +45,11 @@ impl UsmUser {
 }
 
 impl UsmUser {
+    /// Its name.
+    pub fn name(&self) -> &[u8] {
+        &self.name
+    }
+
     /// The same user addressing the context `name` (net-snmp's `-n`; RFC 3411's
     /// contextName) instead of the default, empty one. Answers must name the same context.
     pub fn with_context(mut self, name: &[u8]) -> UsmUser {

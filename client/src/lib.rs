@@ -52,6 +52,7 @@
 
 mod answer;
 mod authoritative;
+pub mod conf;
 mod config;
 pub mod engine;
 mod error;

@@ -103,6 +103,7 @@ pub struct Builder {
     mib_dirs: Vec<PathBuf>,
     mibs: Vec<String>,
     strict: std::collections::HashSet<mib::Relaxation>,
+    agent: bool,
 }
 
 /// The result of a generation run.
@@ -233,6 +234,26 @@ impl Builder {
     /// Makes every relaxation an error: the modules must follow the SMI to the letter.
     pub fn strict_all(mut self) -> Self {
         self.strict.extend(mib::Relaxation::ALL);
+        self
+    }
+
+    /// Also generates the agent side of the MIB modules' bindings (see `snmp_mib::AgentRow`):
+    /// per conceptual row, its columns' values as bindings carry them, a SET's value checked
+    /// against the SYNTAX and written, the INDEX written back into arcs and the RowStatus
+    /// column; per group of scalars, a struct with a field per scalar. What `snmp-agent`
+    /// serves.
+    ///
+    /// ```no_run
+    /// // build.rs of a crate that implements its MIB
+    /// snmp_codegen::Builder::new()
+    ///     .mib_dir("mibs")
+    ///     .mib("ACME-WIDGET-MIB")
+    ///     .agent(true)
+    ///     .compile()
+    ///     .unwrap();
+    /// ```
+    pub fn agent(mut self, on: bool) -> Self {
+        self.agent = on;
         self
     }
 
@@ -368,8 +389,10 @@ impl Builder {
             return Err(Diagnostics(errors).into());
         }
         let wanted: Vec<usize> = self.mibs.iter().map(|m| set.by_name[m]).collect();
-        let modules = mib::emit_mibs(&set, &resolved, &wanted, &|f| set.files[f].name.clone())
-            .map_err(Diagnostics::from)?;
+        let options = mib::EmitOptions { agent: self.agent };
+        let name = |f: usize| set.files[f].name.clone();
+        let modules =
+            mib::emit_mibs(&set, &resolved, &wanted, &name, &options).map_err(Diagnostics::from)?;
         read.sort();
         read.dedup();
         Ok((modules, read, warnings))

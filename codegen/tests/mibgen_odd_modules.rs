@@ -104,7 +104,9 @@ fn generated() -> String {
     let m = set.by_name["ODD-MIB"];
     let report = resolved.reports.iter().find(|r| r.module == m).unwrap();
     assert!(report.ok(), "{:?}", report.errors);
-    let out = snmp_codegen::mib::emit_mibs(&set, &resolved, &[m], &|f| set.files[f].name.clone())
+    let options = snmp_codegen::mib::EmitOptions { agent: true };
+    let name = |f: usize| set.files[f].name.clone();
+    let out = snmp_codegen::mib::emit_mibs(&set, &resolved, &[m], &name, &options)
         .expect("bindings generate");
     out[0].source.clone()
 }

@@ -7,6 +7,7 @@ fn main() {
         .mib_dir("mibs")
         .mib("ACME-WIDGET-MIB")
         .file_name("mibs.rs")
+        .agent(true)
         .compile();
     if let Err(e) = result {
         // The diagnostics carry file:line:column and a caret under the spot.

@@ -20,6 +20,7 @@ use std::net::Ipv4Addr;
 pub use snmp_messages::snmpv2_pdu::VarBindValue;
 use snmp_messages::snmpv2_smi::{ApplicationSyntax, ObjectSyntax, SimpleSyntax};
 
+mod agent;
 mod error;
 mod hint;
 mod index;
@@ -30,6 +31,9 @@ mod rows;
 pub mod value;
 pub mod wire;
 
+pub use agent::{
+    not_a_label, row_status, AgentRow, Column, Columns, ErrorStatus, IndexWriter, ScalarGroup,
+};
 pub use error::MibError;
 pub use hint::{format_integer, format_octets, format_octets_net_snmp, format_octets_upper_hex};
 pub use index::IndexReader;

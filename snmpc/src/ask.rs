@@ -312,25 +312,7 @@ pub fn protocols<'a>(
 
 /// An engine ID as `-e` gives it: 1 to 32 octets in hex, `0x` allowed.
 pub fn hex_octets(text: Option<&str>) -> Result<Option<Vec<u8>>, String> {
-    let Some(text) = text else {
-        return Ok(None);
-    };
-    let digits = text.trim_start_matches("0x").trim_start_matches("0X");
-    let ok = !digits.is_empty()
-        && digits.len().is_multiple_of(2)
-        && digits.len() <= 64
-        && digits.bytes().all(|b| b.is_ascii_hexdigit());
-    if !ok {
-        return Err(format!(
-            "-e {text}: expected 1 to 32 octets in hex, as 0x80001f8803..."
-        ));
-    }
-    Ok(Some(
-        (0..digits.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).expect("hex digits"))
-            .collect(),
-    ))
+    text.map(snmp_client::conf::hex_engine_id).transpose()
 }
 
 /// snmpEngineBoots for this start of the local engine `id` (a v3 trap sender, a v3 inform

@@ -6,6 +6,7 @@
 //! `traphandle`. Other directives (syslog formats, forward, ...) are reported and left aside,
 //! never silently.
 
+use snmp_client::conf::{create_user, words};
 use snmp_client::UsmUser;
 
 /// Who a listener takes notifications from, as a file says.
@@ -29,66 +30,6 @@ pub struct TrapdConf {
     pub handlers: Vec<(Option<String>, String)>,
     /// What was not understood or is not supported, as `FILE:LINE: why`.
     pub warnings: Vec<String>,
-}
-
-/// A line's words: spaces separate them, double quotes hold spaces, `#` starts a comment.
-fn words(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut chars = line.chars().peekable();
-    while let Some(&c) = chars.peek() {
-        match c {
-            '#' => break,
-            c if c.is_whitespace() => {
-                chars.next();
-            }
-            '"' => {
-                chars.next();
-                out.push(chars.by_ref().take_while(|&c| c != '"').collect());
-            }
-            _ => {
-                let mut word = String::new();
-                while let Some(&c) = chars.peek() {
-                    if c.is_whitespace() {
-                        break;
-                    }
-                    word.push(c);
-                    chars.next();
-                }
-                out.push(word);
-            }
-        }
-    }
-    out
-}
-
-/// `createUser`'s arguments as a user and its engine.
-fn create_user(args: &[String]) -> Result<(UsmUser, Option<Vec<u8>>), String> {
-    let (engine, rest) = match args {
-        [flag, id, rest @ ..] if flag == "-e" => (crate::ask::hex_octets(Some(id.as_str()))?, rest),
-        [flag, ..] if flag.starts_with('-') => {
-            return Err(format!("createUser {flag}: only -e ENGINEID is supported"))
-        }
-        _ => (None, args),
-    };
-    let (name, auth, privacy) = match rest {
-        [name] => (name, None, None),
-        [name, a, ap] => (name, Some((a, ap)), None),
-        [name, a, ap, p] => (name, Some((a, ap)), Some((p, ap))),
-        [name, a, ap, p, pp] => (name, Some((a, ap)), Some((p, pp))),
-        _ => {
-            return Err(
-                "createUser: expected [-e ENGINEID] NAME [AUTH PASS [PRIV [PASS]]]".to_string(),
-            )
-        }
-    };
-    let (auth, privacy) = crate::ask::protocols(pair(auth), pair(privacy))?;
-    let user = UsmUser::new(name, auth, privacy).map_err(|e| format!("createUser {name}: {e}"))?;
-    Ok((user, engine))
-}
-
-/// A protocol and password as `ask::protocols` takes them.
-fn pair<'a>(o: Option<(&'a String, &'a String)>) -> Option<(&'a str, &'a str)> {
-    o.map(|(p, pw)| (p.as_str(), pw.as_str()))
 }
 
 impl TrapdConf {

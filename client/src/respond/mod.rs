@@ -1,12 +1,14 @@
-//! An SNMP agent sans IO that answers from a recorded MIB view ([`View`]): what `snmpc
-//! simulate` serves, and what tests and benchmarks of a manager poll instead of real devices.
-//! [`Responder::handle`] takes a request datagram and gives the datagram to answer with:
-//! GET, GETNEXT and GETBULK (and SET, refused as notWritable) under SNMPv1 (noSuchName),
-//! SNMPv2c (noSuchObject, noSuchInstance, endOfMibView) and SNMPv3/USM, where the responder
-//! is the authoritative engine: discovery answered, the time window checked, unknown users,
-//! wrong digests, unsupported levels and undecryptable PDUs answered with their usmStats
-//! Reports (RFC 3414 3.2). Each responder has its own engine ID; the view can be shared.
+//! An SNMP agent sans IO: [`Responder::handle`] takes a request datagram and gives the
+//! datagram to answer with, from a [`Backend`]: a recorded MIB view ([`Recorded`] over a
+//! [`View`], what `snmpc simulate` serves and what tests and benchmarks of a manager poll
+//! instead of real devices) or typed MIB handlers (`snmp-agent`). GET, GETNEXT, GETBULK and
+//! SET under SNMPv1 (noSuchName, badValue...: RFC 3584 4.4), SNMPv2c (noSuchObject,
+//! noSuchInstance, endOfMibView) and SNMPv3/USM, where the responder is the authoritative
+//! engine: discovery answered, the time window checked, unknown users, wrong digests,
+//! unsupported levels and undecryptable PDUs answered with their usmStats Reports (RFC 3414
+//! 3.2). Each responder has its own engine ID; a view can be shared.
 
+mod backend;
 mod view;
 
 use std::collections::HashMap;
@@ -18,7 +20,9 @@ use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
 use snmp_messages::snmpv2_pdu::{Pdu, PduErrorStatus, Pdus, ResponsePdu, VarBindList};
 use snmp_messages::snmpv3_message_syntax::ScopedPdu;
 use snmp_messages::{rfc1155_smi as v1smi, rfc1157_snmp as v1};
+use snmp_mib::ErrorStatus;
 
+pub use backend::{Backend, Recorded, Refused, Who};
 pub use view::{Unread, View};
 
 use crate::authoritative::{counters, LocalEngine};
@@ -36,9 +40,9 @@ const DECRYPTION_ERRORS: [u32; 11] = [1, 3, 6, 1, 6, 3, 15, 1, 1, 6, 0];
 const BULK_BINDINGS: usize = 2_000;
 const BULK_OCTETS: usize = 60_000;
 
-/// error-status values (RFC 3416 3).
-const NO_SUCH_NAME: i64 = 2;
-const NOT_WRITABLE: i64 = 17;
+/// The most GETNEXT steps SNMPv1 takes past Counter64 values (which it cannot carry) for one
+/// binding before it answers noSuchName.
+const V1_SKIPS: usize = 10_000;
 
 /// What a responder has done, by kind.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -53,11 +57,10 @@ pub struct Served {
     pub dropped: u64,
 }
 
-/// An agent answering from a view.
+/// An agent answering from a [`Backend`].
 #[derive(Debug)]
-pub struct Responder {
-    view: Arc<View>,
-    communities: Vec<Vec<u8>>,
+pub struct Responder<B = Recorded> {
+    backend: B,
     users: Vec<UsmUser>,
     /// Each user's keys localized to this engine, by user index.
     keys: HashMap<usize, Arc<Peer>>,
@@ -73,7 +76,7 @@ struct Answer {
     bindings: Vec<(OidBuf, Value)>,
 }
 
-impl Responder {
+impl Responder<Recorded> {
     /// An agent serving `view` to `communities` (v1, v2c) and `users` (v3), with the engine
     /// `engine_id` at `boots`, its time counting from `now`.
     pub fn new(
@@ -84,9 +87,23 @@ impl Responder {
         boots: u32,
         now: Instant,
     ) -> Responder {
+        let backend = Recorded::new(view, communities);
+        Responder::serving(backend, users, engine_id, boots, now)
+    }
+}
+
+impl<B: Backend> Responder<B> {
+    /// An agent answering from `backend`, to the communities it admits and to `users` (v3),
+    /// with the engine `engine_id` at `boots`, its time counting from `now`.
+    pub fn serving(
+        backend: B,
+        users: Vec<UsmUser>,
+        engine_id: &[u8],
+        boots: u32,
+        now: Instant,
+    ) -> Responder<B> {
         Responder {
-            view,
-            communities,
+            backend,
             users,
             keys: HashMap::new(),
             engine: LocalEngine::new(engine_id, boots, now),
@@ -97,6 +114,11 @@ impl Responder {
     /// What it has done so far.
     pub fn served(&self) -> Served {
         self.served
+    }
+
+    /// The backend it answers from.
+    pub fn backend(&mut self) -> &mut B {
+        &mut self.backend
     }
 
     /// The answer to the datagram `bytes` received at `now`, if it gets one.
@@ -115,16 +137,16 @@ impl Responder {
         answer
     }
 
-    fn community_ok(&self, community: &[u8]) -> bool {
-        self.communities.iter().any(|c| c == community)
-    }
-
-    fn v2c(&self, bytes: &[u8]) -> Option<Vec<u8>> {
+    fn v2c(&mut self, bytes: &[u8]) -> Option<Vec<u8>> {
         let m = Message::from_ber(bytes).ok()?;
-        if m.version != MessageVersion::VERSION || !self.community_ok(m.community) {
+        let who = Who::Community {
+            version: 1,
+            community: m.community,
+        };
+        if m.version != MessageVersion::VERSION || !self.backend.admits(&who) {
             return None;
         }
-        let answer = self.answer(&m.data)?;
+        let answer = self.answer(&who, &m.data)?;
         let vbs = wire(&answer.bindings)?;
         Message {
             version: MessageVersion::VERSION,
@@ -135,26 +157,27 @@ impl Responder {
         .ok()
     }
 
-    fn v1(&self, bytes: &[u8]) -> Option<Vec<u8>> {
+    fn v1(&mut self, bytes: &[u8]) -> Option<Vec<u8>> {
         let m = v1::Message::from_ber(bytes).ok()?;
-        if !self.community_ok(m.community) {
+        let who = Who::Community {
+            version: 0,
+            community: m.community,
+        };
+        if !self.backend.admits(&who) {
             return None;
         }
-        let (pdu, next) = match &m.data {
-            v1::Pdus::GetRequest(p) => (&p.0, false),
-            v1::Pdus::GetNextRequest(p) => (&p.0, true),
-            v1::Pdus::SetRequest(p) => (&p.0, false),
+        let (pdu, kind) = match &m.data {
+            v1::Pdus::GetRequest(p) => (&p.0, V1::Get),
+            v1::Pdus::GetNextRequest(p) => (&p.0, V1::Next),
+            v1::Pdus::SetRequest(p) => (&p.0, V1::Set),
             _ => return None,
         };
-        let names: Vec<OidBuf> = pdu
-            .variable_bindings
-            .0
-            .iter()
-            .map(|vb| vb.map(|vb| vb.name.0.to_owned()))
-            .collect::<Result<_, _>>()
-            .ok()?;
-        let set = matches!(m.data, v1::Pdus::SetRequest(_));
-        let answer = self.v1_answer(&names, next, set);
+        let mut request = Vec::with_capacity(pdu.variable_bindings.0.len());
+        for vb in pdu.variable_bindings.0.iter() {
+            let vb = vb.ok()?;
+            request.push((vb.name.0.to_owned(), Value::from_v1(&vb.value)));
+        }
+        let answer = self.v1_answer(&who, &request, kind);
         let values: Vec<v1smi::ObjectSyntax<'_>> = answer
             .bindings
             .iter()
@@ -184,39 +207,35 @@ impl Responder {
         .ok()
     }
 
-    /// An SNMPv1 answer (RFC 1157 4.1.2-4.1.4): noSuchName at the first name with no value
+    /// An SNMPv1 answer (RFC 1157 4.1.2-4.1.5): noSuchName at the first name with no value
     /// (a Counter64 has none in SNMPv1, RFC 3584 4.2.2.1.3: GETNEXT passes over it), the
-    /// request's bindings then echoed; a SET is refused, as noSuchName (v1 has no
-    /// notWritable).
-    fn v1_answer(&self, names: &[OidBuf], next: bool, set: bool) -> Answer {
-        let mut bindings = Vec::with_capacity(names.len());
-        for (k, name) in names.iter().enumerate() {
-            let found = if set {
-                None
-            } else if next {
-                let mut at = name.clone();
-                loop {
-                    match self.view.next_after(&at) {
-                        Some((o, Value::Counter64(_))) => at = o.clone(),
-                        other => break other.cloned(),
-                    }
-                }
-            } else {
-                self.view
-                    .get(name)
-                    .filter(|v| !matches!(v, Value::Counter64(_)))
-                    .map(|v| (name.clone(), v.clone()))
+    /// request's bindings then echoed; a SET's refusal in SNMPv1's terms (RFC 3584 4.4).
+    fn v1_answer(&mut self, who: &Who<'_>, request: &[(OidBuf, Value)], kind: V1) -> Answer {
+        let refused = |status: i64, index: usize| Answer {
+            request_id: 0,
+            error_status: status,
+            error_index: index as i64,
+            bindings: request.to_vec(),
+        };
+        if kind == V1::Set {
+            return match self.backend.set(who, request) {
+                Ok(()) => refused(0, 0),
+                Err(r) => refused(r.status.to_v1().code(), r.index),
+            };
+        }
+        let mut bindings = Vec::with_capacity(request.len());
+        for (k, (name, _)) in request.iter().enumerate() {
+            let found = match kind {
+                V1::Next => self.v1_next(who, name),
+                _ => self.backend.get(who, name).map(|v| {
+                    Some((name.clone(), v))
+                        .filter(|(_, v)| !v.is_exception() && !matches!(v, Value::Counter64(_)))
+                }),
             };
             match found {
-                Some(b) => bindings.push(b),
-                None => {
-                    return Answer {
-                        request_id: 0,
-                        error_status: NO_SUCH_NAME,
-                        error_index: k as i64 + 1,
-                        bindings: names.iter().map(|n| (n.clone(), Value::Null)).collect(),
-                    }
-                }
+                Ok(Some(b)) => bindings.push(b),
+                Ok(None) => return refused(snmp_mib::ErrorStatus::NoSuchName.code(), k + 1),
+                Err(e) => return refused(e.to_v1().code(), k + 1),
             }
         }
         Answer {
@@ -227,75 +246,132 @@ impl Responder {
         }
     }
 
+    /// GETNEXT for SNMPv1: past Counter64 values, a bounded number of them.
+    fn v1_next(
+        &mut self,
+        who: &Who<'_>,
+        name: &OidBuf,
+    ) -> Result<Option<(OidBuf, Value)>, ErrorStatus> {
+        let mut at = name.clone();
+        for _ in 0..V1_SKIPS {
+            match self.backend.next(who, &at)? {
+                Some((o, Value::Counter64(_))) => at = o,
+                found => return Ok(found),
+            }
+        }
+        Ok(None)
+    }
+
     /// The SNMPv2 answer to `pdus` (RFC 3416 4.2); `None` for what is not a request.
-    fn answer(&self, pdus: &Pdus<'_>) -> Option<Answer> {
-        let (request_id, names) = match pdus {
-            Pdus::GetRequest(p) => (p.0.request_id, names(&p.0.variable_bindings)?),
-            Pdus::GetNextRequest(p) => (p.0.request_id, names(&p.0.variable_bindings)?),
-            Pdus::SetRequest(p) => (p.0.request_id, names(&p.0.variable_bindings)?),
+    fn answer(&mut self, who: &Who<'_>, pdus: &Pdus<'_>) -> Option<Answer> {
+        let (request_id, outcome) = match pdus {
+            Pdus::GetRequest(p) => {
+                let names = names(&p.0.variable_bindings)?;
+                let mut out = Vec::with_capacity(names.len());
+                let mut failed = None;
+                for (k, n) in names.iter().enumerate() {
+                    match self.backend.get(who, n) {
+                        Ok(v) => out.push((n.clone(), v)),
+                        Err(e) => {
+                            failed = Some(Refused {
+                                status: e,
+                                index: k + 1,
+                            });
+                            break;
+                        }
+                    }
+                }
+                (p.0.request_id, failed.map_or(Ok(out), |f| Err((f, names))))
+            }
+            Pdus::GetNextRequest(p) => {
+                let names = names(&p.0.variable_bindings)?;
+                let mut out = Vec::with_capacity(names.len());
+                let mut failed = None;
+                for (k, n) in names.iter().enumerate() {
+                    match self.next(who, n) {
+                        Ok(b) => out.push(b),
+                        Err(e) => {
+                            failed = Some(Refused {
+                                status: e,
+                                index: k + 1,
+                            });
+                            break;
+                        }
+                    }
+                }
+                (p.0.request_id, failed.map_or(Ok(out), |f| Err((f, names))))
+            }
             Pdus::GetBulkRequest(b) => {
                 let (n, m) = (b.0.non_repeaters, b.0.max_repetitions);
                 let list = names(&b.0.variable_bindings)?;
-                return Some(Answer {
-                    request_id: b.0.request_id,
-                    error_status: 0,
-                    error_index: 0,
-                    bindings: self.bulk(&list, n, m),
+                let outcome = self.bulk(who, &list, n, m).map_err(|f| (f, list));
+                (b.0.request_id, outcome)
+            }
+            Pdus::SetRequest(p) => {
+                let request = bindings(&p.0.variable_bindings)?;
+                return Some(match self.backend.set(who, &request) {
+                    Ok(()) => Answer {
+                        request_id: p.0.request_id,
+                        error_status: 0,
+                        error_index: 0,
+                        bindings: request,
+                    },
+                    Err(e) => Answer {
+                        request_id: p.0.request_id,
+                        error_status: e.status.code(),
+                        error_index: e.index as i64,
+                        bindings: request,
+                    },
                 });
             }
             _ => return None,
         };
-        let bindings = match pdus {
-            Pdus::GetRequest(_) => names.iter().map(|n| self.get(n)).collect(),
-            Pdus::GetNextRequest(_) => names.iter().map(|n| self.next(n)).collect(),
-            _ => {
-                return Some(Answer {
-                    request_id,
-                    error_status: NOT_WRITABLE,
-                    error_index: 1,
-                    bindings: names.into_iter().map(|n| (n, Value::Null)).collect(),
-                })
-            }
-        };
-        Some(Answer {
-            request_id,
-            error_status: 0,
-            error_index: 0,
-            bindings,
+        Some(match outcome {
+            Ok(bindings) => Answer {
+                request_id,
+                error_status: 0,
+                error_index: 0,
+                bindings,
+            },
+            // An error answers with the request's names (RFC 3416 4.2.1: its bindings as
+            // they came).
+            Err((e, names)) => Answer {
+                request_id,
+                error_status: e.status.code(),
+                error_index: e.index as i64,
+                bindings: names.into_iter().map(|n| (n, Value::Null)).collect(),
+            },
         })
     }
 
-    /// GET of one name: its value, noSuchInstance under an object with instances, else
-    /// noSuchObject.
-    fn get(&self, name: &OidBuf) -> (OidBuf, Value) {
-        let value = match self.view.get(name) {
-            Some(v) => v.clone(),
-            None => match parent(name).is_some_and(|o| self.view.has_under(&o)) {
-                true => Value::NoSuchInstance,
-                false => Value::NoSuchObject,
-            },
-        };
-        (name.clone(), value)
-    }
-
     /// GETNEXT of one name: the next binding, or endOfMibView at the name.
-    fn next(&self, name: &OidBuf) -> (OidBuf, Value) {
-        match self.view.next_after(name) {
-            Some(b) => b.clone(),
+    fn next(&mut self, who: &Who<'_>, name: &OidBuf) -> Result<(OidBuf, Value), ErrorStatus> {
+        Ok(match self.backend.next(who, name)? {
+            Some(b) => b,
             None => (name.clone(), Value::EndOfMibView),
-        }
+        })
     }
 
     /// GETBULK (RFC 3416 4.2.3): the first `non_repeaters` names once, then up to
     /// `max_repetitions` rounds over the rest, within one datagram's worth.
     fn bulk(
-        &self,
+        &mut self,
+        who: &Who<'_>,
         names: &[OidBuf],
         non_repeaters: u32,
         max_repetitions: u32,
-    ) -> Vec<(OidBuf, Value)> {
+    ) -> Result<Vec<(OidBuf, Value)>, Refused> {
         let n = (non_repeaters as usize).min(names.len());
-        let mut out: Vec<(OidBuf, Value)> = names[..n].iter().map(|o| self.next(o)).collect();
+        let failed = |k: usize| {
+            move |status| Refused {
+                status,
+                index: k + 1,
+            }
+        };
+        let mut out: Vec<(OidBuf, Value)> = Vec::with_capacity(names.len());
+        for (k, o) in names[..n].iter().enumerate() {
+            out.push(self.next(who, o).map_err(failed(k))?);
+        }
         let mut cursors: Vec<OidBuf> = names[n..].to_vec();
         let mut octets = 0usize;
         for _ in 0..max_repetitions {
@@ -303,8 +379,8 @@ impl Responder {
                 break;
             }
             let mut all_ended = true;
-            for c in cursors.iter_mut() {
-                let (o, v) = self.next(c);
+            for (k, c) in cursors.iter_mut().enumerate() {
+                let (o, v) = self.next(who, c).map_err(failed(n + k))?;
                 all_ended &= v == Value::EndOfMibView;
                 octets += o.as_oid().as_ber().len() + value_len(&v) + 4;
                 *c = o.clone();
@@ -314,7 +390,7 @@ impl Responder {
                 break;
             }
         }
-        out
+        Ok(out)
     }
 
     /// The user `name` and its keys localized to this engine (made once per user).
@@ -369,7 +445,12 @@ impl Responder {
             return self.engine.report(&m, &DECRYPTION_ERRORS, None, now);
         };
         let scoped = ScopedPdu::from_ber(&octets).ok()?;
-        let answer = self.answer(&scoped.data)?;
+        let who = Who::User {
+            name: m.usm.msg_user_name,
+            level,
+            context: scoped.context_name,
+        };
+        let answer = self.answer(&who, &scoped.data)?;
         let vbs = wire(&answer.bindings)?;
         let context = (scoped.context_engine_id, scoped.context_name);
         self.engine
@@ -377,12 +458,22 @@ impl Responder {
     }
 }
 
-/// `name` without its last arc (`None` for two arcs).
-fn parent(name: &OidBuf) -> Option<OidBuf> {
-    let arcs: Vec<u32> = name.as_oid().arcs().collect();
-    (arcs.len() > 2)
-        .then(|| OidBuf::from_arcs(&arcs[..arcs.len() - 1]).ok())
-        .flatten()
+/// Which SNMPv1 request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum V1 {
+    Get,
+    Next,
+    Set,
+}
+
+/// A request's bindings, owned (a SET's values).
+fn bindings(list: &VarBindList<'_>) -> Option<Vec<(OidBuf, Value)>> {
+    let mut out = Vec::with_capacity(list.0.len());
+    for vb in list.0.iter() {
+        let vb = VarBind::from_wire(&vb.ok()?);
+        out.push((vb.oid, vb.value));
+    }
+    Some(out)
 }
 
 /// The names of a request's bindings.

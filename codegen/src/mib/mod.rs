@@ -12,4 +12,4 @@ pub use snmp_smi::mib::*;
 
 pub mod emit;
 
-pub use emit::emit_mibs;
+pub use emit::{emit_mibs, EmitOptions};

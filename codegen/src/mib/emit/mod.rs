@@ -15,6 +15,7 @@
 //! The generated code calls the `snmp_mib` runtime and nothing else. This stage reads only the
 //! IR.
 
+mod agent;
 mod notification;
 mod row;
 mod values;
@@ -53,13 +54,22 @@ pub fn emit_mibs(
     resolved: &Resolved,
     modules: &[usize],
     file_name: &dyn Fn(usize) -> String,
+    options: &EmitOptions,
 ) -> Result<Vec<EmittedModule>, Diagnostic> {
     let ir = super::lower::lower(set, resolved, modules, file_name)?;
-    emit(&ir)
+    emit(&ir, options)
+}
+
+/// What is emitted besides the manager side's bindings.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EmitOptions {
+    /// The agent side (`agent.rs`): `Columns` and `AgentRow` for every row, a struct per
+    /// group of scalars.
+    pub agent: bool,
 }
 
 /// Emits the typed bindings of every module of `ir`.
-pub fn emit(ir: &MibIr) -> Result<Vec<EmittedModule>, Diagnostic> {
+pub fn emit(ir: &MibIr, options: &EmitOptions) -> Result<Vec<EmittedModule>, Diagnostic> {
     let conventions = convention_types(ir);
     let mut out = Vec::new();
     for module in &ir.modules {
@@ -71,6 +81,7 @@ pub fn emit(ir: &MibIr) -> Result<Vec<EmittedModule>, Diagnostic> {
             object_types: HashMap::new(),
             types: module.conventions.len(),
             siblings: RefCell::default(),
+            agent: options.agent,
         };
         for c in &module.conventions {
             let name = &conventions[&convention_ref(module, c)];
@@ -196,6 +207,8 @@ struct ModuleGen<'s> {
     types: usize,
     /// The modules of the run whose conventions this one uses (imported as `super::name`).
     siblings: RefCell<BTreeSet<String>>,
+    /// Emit the agent side too.
+    agent: bool,
 }
 
 impl ModuleGen<'_> {
@@ -358,6 +371,8 @@ struct Items {
     /// Notifications without a typed struct, and why.
     untyped: Vec<String>,
     scalars: Vec<TokenStream>,
+    /// The agent side's scalar groups.
+    groups: Vec<TokenStream>,
     /// The modules of the run it refers to.
     siblings: BTreeSet<String>,
 }
@@ -398,6 +413,9 @@ fn module_tokens(g: &mut ModuleGen<'_>) -> TokenStream {
         }
     }
     items.scalars = g.scalar_fns();
+    if g.agent {
+        items.groups = g.scalar_groups();
+    }
     items.siblings = g.siblings.take();
     assemble(g.module, items)
 }
@@ -441,6 +459,7 @@ fn uses(items: &Items) -> TokenStream {
     let rows = !items.rows.is_empty();
     let scalars = !items.scalars.is_empty();
     let notifications = !items.notifications.is_empty();
+    let groups = !items.groups.is_empty();
     let mut out = quote! {
         #[allow(unused_imports)]
         use snmp_mib::{Access, Object, ObjectKind};
@@ -456,8 +475,13 @@ fn uses(items: &Items) -> TokenStream {
             use snmp_mib::{is_absent, MibError};
         ));
     }
+    if !rows && !scalars && groups {
+        out.extend(quote!(
+            use snmp_mib::MibError;
+        ));
+    }
     if notifications {
-        if rows || scalars {
+        if rows || scalars || groups {
             out.extend(quote!(
                 use snmp_mib::Notification;
             ));
@@ -471,7 +495,7 @@ fn uses(items: &Items) -> TokenStream {
             use snmp_mib::wire;
         });
     }
-    if rows || scalars || notifications {
+    if rows || scalars || notifications || groups {
         out.extend(quote!(
             use snmp_mib::VarBindValue;
         ));
@@ -502,6 +526,7 @@ fn assemble(module: &Module, items: Items) -> TokenStream {
         rows,
         notifications,
         scalars,
+        groups,
         ..
     } = items;
     // The value types are referred to from `scalars` through `super::`.
@@ -541,6 +566,8 @@ fn assemble(module: &Module, items: Items) -> TokenStream {
         #(#rows)*
 
         #(#notifications)*
+
+        #(#groups)*
 
         #scalars_mod
     }

@@ -130,6 +130,7 @@ impl ModuleGen<'_> {
         } = self.columns(position);
         let d = self.object_doc(entry);
         let entry_lit = u32_slice(&entry.oid);
+        let agent = self.agent.then(|| self.agent_row(position, entry, &ty));
         let idx_doc = format!(
             " The INDEX of `{}`, decoded from an instance OID.",
             entry.name
@@ -185,6 +186,8 @@ impl ModuleGen<'_> {
                     Ok(())
                 }
             }
+
+            #agent
         }
     }
 }
