@@ -25,6 +25,10 @@ for target in $(cargo fuzz list); do
     for f in ../mibs/* seeds/mib_module/*; do
       case "$f" in *.md) ;; *) cp -n "$f" "corpus/$target/" ;; esac
     done
+  elif [ "$target" = agentx ]; then
+    # AgentX, not BER: PDUs a master sends (Get, GetNext, GetBulk, TestSet, the set phases,
+    # Close), in both byte orders, from seeds/agentx.
+    cp -n seeds/agentx/* "corpus/$target/"
   elif [ "$target" = crl ]; then
     # DER, not SNMP: a small CRL made by hand, and one made by openssl when it is there.
     (cd .. && cargo run -q -p pkix --example crl_seeds -- "fuzz/corpus/$target" >/dev/null)

@@ -321,11 +321,13 @@ impl<'a> Reader<'a> {
 
     /// An object identifier (RFC 2741 5.1), with its include field.
     fn oid(&mut self) -> Result<(Vec<u32>, bool), PduError> {
+        let start = self.at;
         let n = self.u8("an OID's n_subid")? as usize;
         let prefix = self.u8("an OID's prefix")?;
         let include = self.u8("an OID's include")? != 0;
         self.u8("an OID's reserved octet")?;
         if n > 128 {
+            self.at = start;
             return self.err("an OID of at most 128 sub-identifiers", n.to_string());
         }
         let mut arcs = Vec::with_capacity(n + 5);
@@ -619,11 +621,11 @@ mod tests {
     #[test]
     fn errors_say_where() {
         let mut w = Writer::new(Kind::Get, 0, 1, 2, 3);
-        w.oid(&[1, 3, 6, 1, 2, 1], false).u32(0x0800_0000);
+        w.oid(&[1, 3, 6, 1, 2, 1], false).u32(0xc800_0000);
         let bytes = w.finish();
         let header = Header::decode(&bytes).unwrap();
         let e = Pdu::decode(header, &bytes[HEADER..]).unwrap_err();
-        assert_eq!(e.offset, HEADER + 12);
+        assert_eq!(e.offset, HEADER + 8);
         assert!(e.expected.contains("128"), "{e}");
         assert!(Header::decode(&[2; 20]).is_err());
         let mut big = bytes.clone();
