@@ -95,6 +95,11 @@ impl MibView {
         });
     }
 
+    /// Whether every name is in the view (one family, included, over the whole tree).
+    pub fn is_everything(&self) -> bool {
+        matches!(&self.families[..], [f] if f.included && f.mask.is_empty() && f.subtree.len() <= 1)
+    }
+
     /// Whether `name` is in the view: of the families it matches, the one with the longest
     /// subtree decides, the lexicographically greater of equal lengths (RFC 3415 5).
     pub fn contains(&self, name: &[u32]) -> bool {
@@ -138,8 +143,9 @@ struct Grant {
 /// Communities, users and their views.
 #[derive(Debug, Clone, Default)]
 pub struct Access {
-    communities: HashMap<Vec<u8>, Grant>,
-    users: HashMap<Vec<u8>, Grant>,
+    // A few entries each: a scan costs less than hashing the name on every request.
+    communities: Vec<(Vec<u8>, Grant)>,
+    users: Vec<(Vec<u8>, Grant)>,
     keys: Vec<UsmUser>,
 }
 
@@ -156,8 +162,9 @@ impl Access {
             write: write.map(Arc::new),
             level: 0,
         };
+        self.communities.retain(|(c, _)| c != community.as_bytes());
         self.communities
-            .insert(community.as_bytes().to_vec(), grant);
+            .push((community.as_bytes().to_vec(), grant));
         self
     }
 
@@ -169,7 +176,8 @@ impl Access {
             write: write.map(Arc::new),
             level,
         };
-        self.users.insert(user.name().to_vec(), grant);
+        self.users.retain(|(u, _)| u != user.name());
+        self.users.push((user.name().to_vec(), grant));
         self.keys.retain(|u| u.name() != user.name());
         self.keys.push(user);
         self
@@ -183,19 +191,23 @@ impl Access {
     /// Whether `who` is answered at all.
     pub fn admits(&self, who: &Who<'_>) -> bool {
         match who {
-            Who::Community { community, .. } => self.communities.contains_key(*community),
+            Who::Community { community, .. } => {
+                self.communities.iter().any(|(c, _)| c == community)
+            }
             Who::User { .. } => true,
         }
     }
 
     /// The views `who` reads and writes through; `None` when it has no access at all.
     pub fn views(&self, who: &Who<'_>) -> Option<(&MibView, Option<&MibView>)> {
+        fn find<'a>(list: &'a [(Vec<u8>, Grant)], name: &[u8]) -> Option<&'a Grant> {
+            list.iter().find(|(n, _)| n == name).map(|(_, g)| g)
+        }
         let grant = match who {
-            Who::Community { community, .. } => self.communities.get(*community)?,
-            Who::User { name, level, .. } => self
-                .users
-                .get(*name)
-                .filter(|g| level & g.level == g.level)?,
+            Who::Community { community, .. } => find(&self.communities, community)?,
+            Who::User { name, level, .. } => {
+                find(&self.users, name).filter(|g| level & g.level == g.level)?
+            }
         };
         Some((&grant.read, grant.write.as_deref()))
     }

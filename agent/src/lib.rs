@@ -50,6 +50,15 @@ pub use server::Agent;
 pub use snmp_mib::{AgentRow, Columns, ErrorStatus, ScalarGroup};
 pub use table::{Accept, RowMap, Table, TableHooks, TableRows};
 
+/// An OID's arcs, without a heap allocation for up to 32 of them (what every request's
+/// names are turned into).
+pub(crate) type Arcs = smallvec::SmallVec<[u32; 32]>;
+
+/// The arcs of `oid`.
+pub(crate) fn arcs(oid: &snmp_ber::OidBuf) -> Arcs {
+    oid.as_oid().arcs().collect()
+}
+
 /// Shared values for a handler and the program: `shared(x)` is `Arc::new(Mutex::new(x))`.
 pub fn shared<T>(value: T) -> std::sync::Arc<std::sync::Mutex<T>> {
     std::sync::Arc::new(std::sync::Mutex::new(value))

@@ -41,6 +41,9 @@ pub struct Registry {
     handlers: Vec<Box<dyn Handler>>,
     /// Every subtree and its handler, in OID order.
     subtrees: Vec<(Vec<u32>, usize)>,
+    /// Each subtree's BER encoding (in `subtrees`' order; `None` for one arc), to tell an
+    /// answer within it by its first octets.
+    encoded: Vec<Option<OidBuf>>,
     /// The SET under way: per handler touched, its bindings' positions in the request; and
     /// how many have committed.
     pending: Vec<(usize, Vec<usize>)>,
@@ -99,6 +102,11 @@ impl Registry {
         self.handlers.push(Box::new(handler));
         self.subtrees.extend(new.into_iter().map(|s| (s, id)));
         self.subtrees.sort();
+        self.encoded = self
+            .subtrees
+            .iter()
+            .map(|(s, _)| OidBuf::from_arcs(s).ok())
+            .collect();
         Ok(())
     }
 
@@ -132,22 +140,20 @@ impl Registry {
             Some(k) => k,
             None => self.subtrees.partition_point(|(s, _)| s.as_slice() < name),
         };
-        for (subtree, id) in &self.subtrees[from..] {
+        for ((subtree, id), encoded) in self.subtrees[from..].iter().zip(&self.encoded[from..]) {
             let h = &mut self.handlers[*id];
-            match guarded("next", h, |h| h.next(name)) {
-                None => return Err(ErrorStatus::GenErr),
-                // What a handler of several subtrees finds in a later one waits for it.
-                Some(Some(found))
-                    if found
-                        .0
-                        .as_oid()
-                        .arcs()
-                        .take(subtree.len())
-                        .eq(subtree.iter().copied()) =>
-                {
-                    return Ok(Some(found))
-                }
-                Some(_) => {}
+            let found = guarded("next", h, |h| h.next(name)).ok_or(ErrorStatus::GenErr)?;
+            // What a handler of several subtrees finds in a later one waits for it. An OID
+            // under a subtree starts with its encoding (each arc's octets end themselves).
+            if let Some(found) = found.filter(|(o, _)| match encoded {
+                Some(e) => o.as_oid().as_ber().starts_with(e.as_oid().as_ber()),
+                None => o
+                    .as_oid()
+                    .arcs()
+                    .take(subtree.len())
+                    .eq(subtree.iter().copied()),
+            }) {
+                return Ok(Some(found));
             }
         }
         Ok(None)
@@ -169,7 +175,7 @@ impl Registry {
     pub fn test(&mut self, writes: &[Write]) -> Result<(), Refusal> {
         self.cleanup();
         for (at, (name, _)) in writes.iter().enumerate() {
-            let arcs: Vec<u32> = name.as_oid().arcs().collect();
+            let arcs = crate::arcs(name);
             let Some(k) = self.holder(&arcs) else {
                 return Err(Refusal {
                     status: ErrorStatus::NotWritable,

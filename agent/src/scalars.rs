@@ -134,7 +134,7 @@ impl<S: ScalarGroup + Clone + Send, H: ScalarHooks<S>> Handler for Scalars<S, H>
         let old = lock(&self.values).clone();
         let mut new = old.clone();
         for (at, (name, value)) in writes.iter().enumerate() {
-            let arcs: Vec<u32> = name.as_oid().arcs().collect();
+            let arcs = crate::arcs(name);
             let rest = &arcs[self.subtree.len().min(arcs.len())..];
             let err = |status| Err(SetError::new(status, at));
             let Some((&number, instance)) = rest.split_first() else {

@@ -28,7 +28,7 @@ impl Backend for Served {
     }
 
     fn get(&mut self, who: &Who<'_>, name: &OidBuf) -> Result<Value, ErrorStatus> {
-        let arcs: Vec<u32> = name.as_oid().arcs().collect();
+        let arcs = crate::arcs(name);
         match self.access.views(who) {
             Some((read, _)) if read.contains(&arcs) => self.registry.get(&arcs),
             _ => Ok(Value::NoSuchObject),
@@ -43,17 +43,20 @@ impl Backend for Served {
         let Some((read, _)) = self.access.views(who) else {
             return Ok(None);
         };
-        let mut at: Vec<u32> = name.as_oid().arcs().collect();
+        let mut at = crate::arcs(name);
         for _ in 0..VIEW_SKIPS {
             let Some((oid, value)) = self.registry.next(&at)? else {
                 return Ok(None);
             };
-            let arcs: Vec<u32> = oid.as_oid().arcs().collect();
+            if read.is_everything() {
+                return Ok(Some((oid, value)));
+            }
+            let arcs = crate::arcs(&oid);
             if read.contains(&arcs) {
                 return Ok(Some((oid, value)));
             }
             at = match read.resume_after(&arcs) {
-                Some(resume) if resume > arcs => resume,
+                Some(resume) if resume.as_slice() > arcs.as_slice() => resume.into_iter().collect(),
                 Some(_) => arcs,
                 None => return Ok(None),
             };
@@ -70,7 +73,7 @@ impl Backend for Served {
             return Err(refused(ErrorStatus::AuthorizationError, 0));
         };
         for (at, (name, _)) in bindings.iter().enumerate() {
-            let arcs: Vec<u32> = name.as_oid().arcs().collect();
+            let arcs = crate::arcs(name);
             if !write.is_some_and(|w| w.contains(&arcs)) {
                 return Err(refused(ErrorStatus::NoAccess, at));
             }

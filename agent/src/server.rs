@@ -51,10 +51,13 @@ impl Agent {
         while !stop.load(Ordering::Relaxed) {
             let (n, from) = match socket.recv_from(&mut buf) {
                 Ok(got) => got,
+                // A signal, or the read timeout that lets `stop` be looked at.
                 Err(e)
                     if matches!(
                         e.kind(),
-                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                        io::ErrorKind::WouldBlock
+                            | io::ErrorKind::TimedOut
+                            | io::ErrorKind::Interrupted
                     ) =>
                 {
                     continue

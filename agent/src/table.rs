@@ -309,7 +309,7 @@ impl<R: AgentRow + Send, H: TableHooks<R>> Handler for Table<R, H> {
                 let Some(v) = Self::value_of(row, c) else {
                     continue;
                 };
-                let mut arcs = Vec::with_capacity(self.subtree.len() + 1 + key.len());
+                let mut arcs = crate::Arcs::new();
                 arcs.extend_from_slice(&self.subtree);
                 arcs.push(c);
                 arcs.extend_from_slice(key);
@@ -325,7 +325,7 @@ impl<R: AgentRow + Send, H: TableHooks<R>> Handler for Table<R, H> {
         // The writes by row (key), each with its column, in request order.
         let mut by_row: Vec<RowWrites> = Vec::new();
         for (at, (name, _)) in writes.iter().enumerate() {
-            let arcs: Vec<u32> = name.as_oid().arcs().collect();
+            let arcs = crate::arcs(name);
             let rest = &arcs[self.subtree.len().min(arcs.len())..];
             let Some((&column, key)) = rest.split_first() else {
                 return Err(SetError::new(ErrorStatus::NotWritable, at));

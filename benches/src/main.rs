@@ -6,6 +6,7 @@
 //! expected values before it is timed. Prints the table, the fitted cost lines `a + b*n`, and
 //! where the time goes; writes JSON, Markdown and an SVG plot on request.
 
+mod agent;
 mod clients;
 mod corpus;
 mod der;
@@ -72,8 +73,10 @@ struct Cli {
     /// `exporter` (snmp-exporter against Debian's snmp_exporter on a simulated device),
     /// `generate` (snmp-exporter generate against snmp_exporter's net-snmp generator) or
     /// `clients` (session setup and calls from 1 KB to 1 MB answered, every client a user
-    /// would pick, with a graph per size beside --markdown's file).
-    #[arg(long, value_name = "SECTION", value_parser = ["clients", "codec", "der", "exporter", "generate", "notify", "poll", "walk"])]
+    /// would pick, with a graph per size beside --markdown's file) or `agent` (a
+    /// 10,000-row table served by snmp-agent standalone, by snmpd through the subagent, and
+    /// by snmpd alone).
+    #[arg(long, value_name = "SECTION", value_parser = ["agent", "clients", "codec", "der", "exporter", "generate", "notify", "poll", "walk"])]
     only: Option<String>,
     /// Simulated agents in the `poll` section.
     #[arg(long, value_name = "N", default_value_t = 1000)]
@@ -97,6 +100,9 @@ struct Cli {
     /// against libnetsnmp otherwise).
     #[arg(long)]
     no_netsnmp: bool,
+    /// Internal: an agent of the agent section: MODE (standalone, subagent) ADDRESS ROWS.
+    #[arg(long, num_args = 3, hide = true, value_names = ["MODE", "ADDRESS", "ROWS"])]
+    agent_child: Option<Vec<String>>,
     /// Internal: the simulator of the poll section: FILE ADDRESS.
     #[arg(long, num_args = 2, hide = true, value_names = ["FILE", "ADDRESS"])]
     simulate_child: Option<Vec<String>>,
@@ -205,6 +211,12 @@ fn main() -> ExitCode {
     }
     if cli.only.as_deref() == Some("clients") {
         return clients_section(&cli);
+    }
+    if let Some(a) = &cli.agent_child {
+        return agent::child(&a[0], &a[1], &a[2]);
+    }
+    if cli.only.as_deref() == Some("agent") {
+        return agent_section(&cli);
     }
     let budget =
         Duration::from_secs_f64(cli.min_time.unwrap_or(if cli.quick { 0.03 } else { 0.3 }));
@@ -467,6 +479,22 @@ fn clients_section(cli: &Cli) -> ExitCode {
         }
     }
     code
+}
+
+/// `--only agent`: the agents' table (and its JSON `agent` array).
+fn agent_section(cli: &Cli) -> ExitCode {
+    let exe = std::env::current_exe().expect("own path");
+    let rows = if cli.quick { 1_000 } else { 10_000 };
+    let mut notes = Vec::new();
+    let count = !cli.no_instructions && measure::valgrind_available();
+    let measured = agent::run(&exe, rows, count, &mut notes);
+    finish_section(
+        cli,
+        "agent",
+        agent::table(&measured),
+        agent::json(&measured),
+        notes,
+    )
 }
 
 /// `--only poll`: the many-agents table (and its JSON `poll` array).

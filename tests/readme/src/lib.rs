@@ -15,6 +15,7 @@ macro_rules! guides {
 }
 
 guides! {
+    agent: "agent.md",
     codec: "codec.md",
     custom_mibs: "custom-mibs.md",
     der: "der.md",
