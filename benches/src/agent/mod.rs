@@ -51,8 +51,10 @@ pub struct AgentRow {
     pub agent_cpu_s: f64,
     /// snmpd's share of it, where snmpd is the master of a subagent.
     pub master_cpu_s: Option<f64>,
-    /// Instructions per request in the serving processes (callgrind; GETNEXT only).
+    /// Instructions per request in the serving processes (callgrind; GETNEXT only), and
+    /// snmpd's share where it is a master.
     pub instructions: Option<f64>,
+    pub master_instructions: Option<f64>,
 }
 
 impl AgentRow {
@@ -184,14 +186,16 @@ fn measure(
             agent_cpu_s: cpu(&pids) - before,
             master_cpu_s: (server == Server::Subagent).then(|| cpu(&pids[..1]) - master_before),
             instructions: None,
+            master_instructions: None,
         });
     }
     Ok(out)
 }
 
-/// Instructions per GETNEXT of `server` under callgrind: its counters dumped once it is
-/// serving, `walk` requests made, dumped again; the second dumps' totals over `walk`.
-fn instructions(launcher: &Launcher<'_>, server: Server, walk: u64) -> Result<f64, String> {
+/// Instructions per GETNEXT of each process of `server` under callgrind (the one answering
+/// the client first): its counters dumped once it is serving, `walk` requests made, dumped
+/// again; the second dumps' totals over `walk`.
+fn instructions(launcher: &Launcher<'_>, server: Server, walk: u64) -> Result<Vec<f64>, String> {
     let started = launcher.start(server)?;
     wait_ready(started.port, server.column(), Duration::from_secs(60))?;
     let dump = |pid: u32| {
@@ -210,12 +214,12 @@ fn instructions(launcher: &Launcher<'_>, server: Server, walk: u64) -> Result<f6
             "{failed} of {walk} GETNEXTs failed under callgrind"
         ));
     }
-    let mut total = 0.0;
+    let mut each = Vec::new();
     for pid in started.pids() {
         dump(pid)?;
-        total += second_dump(launcher.dir, pid)?;
+        each.push(second_dump(launcher.dir, pid)? / walk as f64);
     }
-    Ok(total / walk as f64)
+    Ok(each)
 }
 
 /// The `summary:` of callgrind's second dump of process `pid` (file `*.PID.2`).
@@ -294,7 +298,10 @@ pub fn run(exe: &Path, rows: usize, count: bool, notes: &mut Vec<String>) -> Vec
                         .iter_mut()
                         .find(|r| r.server == server.name() && r.op == "getnext")
                     {
-                        r.instructions = Some(ir);
+                        r.instructions = Some(ir.iter().sum());
+                        if server == Server::Subagent {
+                            r.master_instructions = ir.first().copied();
+                        }
                     }
                 }
                 Err(e) => notes.push(format!("{}: no instruction count: {e}", server.name())),
@@ -337,14 +344,20 @@ pub fn table(rows: &[AgentRow]) -> String {
             instr
         ));
         if let Some(m) = r.master_cpu_s {
+            let instr = r
+                .master_instructions
+                .map_or("-".to_string(), |i| format!("{i:.0}"));
             t.push_str(&format!(
-                "{:<31} {:<8} {:>9} {:>7} {:>11} {:>13.2}\n",
+                "{:<31} {:<8} {:>9} {:>7} {:>11} {:>13.2} {:>11}  {:>14} {:>10}\n",
                 "  of which snmpd (master)",
                 r.op,
                 "",
                 "",
                 "",
-                m * 1e6 / r.requests.max(1) as f64
+                m * 1e6 / r.requests.max(1) as f64,
+                "",
+                "",
+                instr
             ));
         }
     }
@@ -366,6 +379,7 @@ pub fn json(rows: &[AgentRow]) -> serde_json::Value {
                 "agent_us_per_request": r.us_per_request(),
                 "requests_per_core_s": r.per_core(),
                 "instructions_per_request": r.instructions,
+                "master_instructions_per_request": r.master_instructions,
             })
         })
         .collect()
