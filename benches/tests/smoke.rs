@@ -394,3 +394,43 @@ fn clients_section_runs_small() {
     let markdown = std::fs::read_to_string(&md).unwrap();
     assert!(markdown.contains("![1MB](clients-1MB.png)"), "{markdown}");
 }
+
+#[test]
+fn agent_section_serves_the_table_without_failures() {
+    if snmp_test_support::agent::tool("snmpd").is_none() {
+        snmp_test_support::skip("snmpd is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let json_path = dir.path().join("agent.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_snmp-bench"))
+        .args(["--only", "agent", "--quick", "--no-instructions", "--json"])
+        .arg(&json_path)
+        .output()
+        .expect("snmp-bench runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
+    let rows = v["agent"].as_array().unwrap();
+    for server in [
+        "snmp-agent standalone",
+        "snmpd + snmp-agent subagent",
+        "snmpd alone (extend)",
+    ] {
+        for op in ["getnext", "get"] {
+            let row = rows
+                .iter()
+                .find(|r| r["server"] == server && r["op"] == op)
+                .unwrap_or_else(|| panic!("{server} {op} missing: {stdout}"));
+            assert_eq!(row["requests"], 1000, "{row}");
+            assert_eq!(row["failed"], 0, "{row}");
+            assert!(row["agent_cpu_s"].as_f64().unwrap() > 0.0, "{row}");
+        }
+    }
+    assert!(rows.iter().any(|r| r["server"] == "udp echo (floor)"));
+}
