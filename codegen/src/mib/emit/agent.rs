@@ -10,9 +10,8 @@ use std::collections::{BTreeMap, HashSet};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::notification::{typed, Wire};
 use super::{access_tokens, camel_case, ident, u32_slice, unique_field, ModuleGen};
-use crate::mib::ir::{Base, Object, Role, Syntax};
+use crate::mib::ir::{Base, Object, OpaqueNumberKind, Role, Syntax};
 use crate::mib::tree::Access;
 
 /// One accessible column or scalar: its arms in `value` and `write`, its `Column` entry.
@@ -42,25 +41,11 @@ impl ModuleGen<'_> {
         let enumerated = matches!(syn.base, Base::Integer | Base::Integer32)
             && syn.is_enumerated()
             && named.is_some();
-        let (_, wire) = typed(syn, named)?;
-        // Numbers and addresses are copied out of the field; strings, bit sets and enums
-        // (through `to_i32`) are used where they are.
-        let copied = !enumerated
-            && match syn.base {
-                Base::Opaque => syn.opaque_number().is_some(),
-                Base::OctetString | Base::Bits | Base::ObjectIdentifier => false,
-                _ => true,
-            };
         let full = format!("{}::{}", self.module.name, object.name);
+        let v = value_of_ref(syn, enumerated, named.is_some(), &full)?;
         let field = unique_field(used, &object.name);
         let lit = Literal::u32_unsuffixed(number);
-        let value = match wire {
-            Wire::Value(call) => {
-                let v = call(if copied { quote!(*x) } else { quote!(x) });
-                quote!(out(#v))
-            }
-            Wire::Oid => quote!(out(::snmp_mib::wire::oid(&::snmp_mib::wire::oid_buf(#full, x)?))),
-        };
+        let value = quote!(out(#v));
         let value_arm = quote! {
             #lit => if let Some(x) = &self.#field {
                 #value;
@@ -107,7 +92,29 @@ impl ModuleGen<'_> {
     fn columns_impl(&self, ty: &proc_macro2::Ident, members: &[Member]) -> TokenStream {
         let entries = members.iter().map(|m| &m.entry);
         let values = members.iter().map(|m| &m.value_arm);
-        let writes = members.iter().filter_map(|m| m.write_arm.as_ref());
+        let writes: Vec<&TokenStream> = members
+            .iter()
+            .filter_map(|m| m.write_arm.as_ref())
+            .collect();
+        // A group with nothing writable writes nothing: no match over no arms.
+        let write_fn = if writes.is_empty() {
+            quote! {
+                fn write(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<bool, MibError> {
+                    let _ = (column, v);
+                    Ok(false)
+                }
+            }
+        } else {
+            quote! {
+                fn write(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<bool, MibError> {
+                    use ::snmp_mib::value;
+                    match column {
+                        #(#writes)*
+                        _ => Ok(false),
+                    }
+                }
+            }
+        };
         quote! {
             impl ::snmp_mib::Columns for #ty {
                 const COLUMNS: &'static [::snmp_mib::Column] = &[#(#entries)*];
@@ -125,15 +132,7 @@ impl ModuleGen<'_> {
                     Ok(false)
                 }
 
-                #[allow(unused_variables, unreachable_code)]
-                fn write(&mut self, column: u32, v: &VarBindValue<'_>) -> Result<bool, MibError> {
-                    #[allow(unused_imports)]
-                    use ::snmp_mib::value;
-                    match column {
-                        #(#writes)*
-                        _ => Ok(false),
-                    }
-                }
+                #write_fn
             }
         }
     }
@@ -316,6 +315,36 @@ impl ModuleGen<'_> {
         }
         out
     }
+}
+
+/// A binding's value from `x`, a reference to a field's value of SYNTAX `syn` (`enumerated`:
+/// an enumeration type with `to_i32`; `named`: a bit set's type, whose octets are `.0`);
+/// `None` for a SYNTAX with no value.
+fn value_of_ref(syn: &Syntax, enumerated: bool, named: bool, full: &str) -> Option<TokenStream> {
+    let w = quote!(::snmp_mib::wire);
+    Some(match syn.base {
+        Base::Integer | Base::Integer32 if enumerated => quote!(#w::integer(x.to_i32())),
+        Base::Integer | Base::Integer32 => quote!(#w::integer(*x)),
+        Base::Unsigned32 | Base::Gauge32 | Base::Gauge => quote!(#w::gauge32(*x)),
+        Base::Counter32 | Base::Counter => quote!(#w::counter32(*x)),
+        Base::TimeTicks => quote!(#w::time_ticks(*x)),
+        Base::Counter64 => quote!(#w::counter64(*x)),
+        Base::IpAddress | Base::NetworkAddress => quote!(#w::ip_address(*x)),
+        Base::ObjectIdentifier => quote!(#w::oid(&#w::oid_buf(#full, x)?)),
+        Base::Opaque => match syn.opaque_number() {
+            Some(OpaqueNumberKind::Float) => {
+                quote!(#w::opaque(&::snmp_mib::OpaqueNumber::Float(*x).to_opaque()))
+            }
+            Some(OpaqueNumberKind::Double) => {
+                quote!(#w::opaque(&::snmp_mib::OpaqueNumber::Double(*x).to_opaque()))
+            }
+            None => quote!(#w::opaque(x)),
+        },
+        Base::Bits if named => quote!(#w::octets(&x.0)),
+        Base::OctetString if syn.is_text() => quote!(#w::octets(x.as_bytes())),
+        Base::OctetString | Base::Bits => quote!(#w::octets(x)),
+        Base::Null | Base::None => return None,
+    })
 }
 
 /// The SYNTAX is SNMPv2-TC's RowStatus.

@@ -18,7 +18,7 @@ use crate::mib::ir::{Base, Object, OpaqueNumberKind, Syntax};
 use crate::mib::tree::NodeKind;
 
 /// How a field (`self.field`, given) becomes a variable binding's value.
-pub(super) enum Wire {
+enum Wire {
     /// A `wire::...` call on the field.
     Value(fn(TokenStream) -> TokenStream),
     /// An OBJECT IDENTIFIER: encoded first (`wire::oid_buf`), then borrowed.
@@ -48,7 +48,7 @@ struct Fields {
 
 /// The Rust type of a value of `syn` and how it goes on the wire; `named` is its enumeration,
 /// bit-set or convention type, when it has one.
-pub(super) fn typed(syn: &Syntax, named: Option<TokenStream>) -> Option<(TokenStream, Wire)> {
+fn typed(syn: &Syntax, named: Option<TokenStream>) -> Option<(TokenStream, Wire)> {
     use Wire::Value;
     let enumerated = syn.is_enumerated();
     let plain = |t: TokenStream| named.clone().unwrap_or(t);
