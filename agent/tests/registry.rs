@@ -287,3 +287,50 @@ fn an_agentx_session_opens_registers_and_answers() {
         snmp_agent::agentx::pdu::errors::UNSUPPORTED_CONTEXT
     );
 }
+
+#[test]
+fn the_standalone_agent_answers_a_panic_gen_err_and_serves_the_next_request() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc as StdArc;
+    let mut r = Registry::new();
+    let mut a = Ints::new(A, &[(1, 10), (2, 11)]);
+    a.panic_on = Some([A, &[2, 0]].concat());
+    r.register(a).unwrap();
+    let access =
+        snmp_agent::Access::new().community("public", snmp_agent::MibView::everything(), None);
+    let mut agent = snmp_agent::Agent::new(r, access, b"\x80\x00\x1f\x88\x04test", 1);
+    let socket = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let addr = socket.local_addr().unwrap();
+    let stop = StdArc::new(AtomicBool::new(false));
+    let serving = {
+        let stop = stop.clone();
+        std::thread::spawn(move || agent.serve(&socket, &stop))
+    };
+    let options = snmp_client::Options {
+        timeout: std::time::Duration::from_secs(2),
+        retries: 0,
+        ..Default::default()
+    };
+    let mut s = snmp_client::Session::new(
+        addr,
+        snmp_client::Credentials::V2c(b"public".to_vec()),
+        options,
+    )
+    .unwrap();
+    let bad = s.get(&[oid(&[A, &[2, 0]].concat())]).unwrap_err();
+    assert!(
+        matches!(
+            bad,
+            snmp_client::ClientError::ErrorStatus {
+                status: 5,
+                index: 1,
+                ..
+            }
+        ),
+        "{bad}"
+    );
+    let good = s.get(&[oid(&[A, &[1, 0]].concat())]).unwrap();
+    assert_eq!(good[0].value, Value::Integer(10));
+    stop.store(true, Ordering::Relaxed);
+    serving.join().unwrap().unwrap();
+}

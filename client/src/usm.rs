@@ -940,7 +940,9 @@ mod tests {
                     proptest::prop_assert_eq!(c.len() % 8, 0);
                 } else {
                     proptest::prop_assert_eq!(c.len(), plaintext.len());
-                    proptest::prop_assert!(plaintext.is_empty() || c != plaintext);
+                    // A stream cipher leaves an octet as it was one time in 256: only a
+                    // plaintext of 8 octets or more must come out changed (all but 2^-64).
+                    proptest::prop_assert!(plaintext.len() < 8 || c != plaintext);
                 }
             }
         }
