@@ -267,39 +267,11 @@ impl<B: Backend> Responder<B> {
         let (request_id, outcome) = match pdus {
             Pdus::GetRequest(p) => {
                 let names = names(&p.0.variable_bindings)?;
-                let mut out = Vec::with_capacity(names.len());
-                let mut failed = None;
-                for (k, n) in names.iter().enumerate() {
-                    match self.backend.get(who, n) {
-                        Ok(v) => out.push((n.clone(), v)),
-                        Err(e) => {
-                            failed = Some(Refused {
-                                status: e,
-                                index: k + 1,
-                            });
-                            break;
-                        }
-                    }
-                }
-                (p.0.request_id, failed.map_or(Ok(out), |f| Err((f, names))))
+                (p.0.request_id, self.each(who, names, false))
             }
             Pdus::GetNextRequest(p) => {
                 let names = names(&p.0.variable_bindings)?;
-                let mut out = Vec::with_capacity(names.len());
-                let mut failed = None;
-                for (k, n) in names.iter().enumerate() {
-                    match self.next(who, n) {
-                        Ok(b) => out.push(b),
-                        Err(e) => {
-                            failed = Some(Refused {
-                                status: e,
-                                index: k + 1,
-                            });
-                            break;
-                        }
-                    }
-                }
-                (p.0.request_id, failed.map_or(Ok(out), |f| Err((f, names))))
+                (p.0.request_id, self.each(who, names, true))
             }
             Pdus::GetBulkRequest(b) => {
                 let (n, m) = (b.0.non_repeaters, b.0.max_repetitions);
@@ -342,6 +314,34 @@ impl<B: Backend> Responder<B> {
                 bindings: names.into_iter().map(|n| (n, Value::Null)).collect(),
             },
         })
+    }
+
+    /// GET (`next` false) or GETNEXT of every name: the bindings, or the first error with
+    /// its index and the names (an error answers with the request's names).
+    fn each(
+        &mut self,
+        who: &Who<'_>,
+        names: Vec<OidBuf>,
+        next: bool,
+    ) -> Result<Vec<(OidBuf, Value)>, (Refused, Vec<OidBuf>)> {
+        let mut out = Vec::with_capacity(names.len());
+        for (k, n) in names.iter().enumerate() {
+            let found = match next {
+                true => self.next(who, n),
+                false => self.backend.get(who, n).map(|v| (n.clone(), v)),
+            };
+            match found {
+                Ok(b) => out.push(b),
+                Err(status) => {
+                    let refused = Refused {
+                        status,
+                        index: k + 1,
+                    };
+                    return Err((refused, names));
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// GETNEXT of one name: the next binding, or endOfMibView at the name.

@@ -57,32 +57,13 @@ fn snmpv3_users_and_views_from_a_configuration() {
         ],
         &dir.path().join("agent.log"),
     );
-    let admin = [
-        "-v3",
-        "-u",
-        "admin",
-        "-l",
-        "authPriv",
-        "-a",
-        "SHA-256",
-        "-A",
-        "adminauthpass",
-        "-x",
-        "AES",
-        "-X",
-        "adminprivpass",
-    ];
-    let reader = [
-        "-v3",
-        "-u",
-        "reader",
-        "-l",
-        "authNoPriv",
-        "-a",
-        "SHA",
-        "-A",
-        "readerauthpass",
-    ];
+    let admin: Vec<&str> =
+        "-v3 -u admin -l authPriv -a SHA-256 -A adminauthpass -x AES -X adminprivpass"
+            .split(' ')
+            .collect();
+    let reader: Vec<&str> = "-v3 -u reader -l authNoPriv -a SHA -A readerauthpass"
+        .split(' ')
+        .collect();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     let desc = format!("{P}.2.0");
     let mut got = run(&tools.snmpget, &[&admin[..], &[&target, &desc]].concat());
@@ -117,17 +98,9 @@ fn snmpv3_users_and_views_from_a_configuration() {
     );
     assert!(refused.err.contains("noAccess"), "{}", refused.err);
     // A wrong password is a Report, no answer.
-    let wrong = [
-        "-v3",
-        "-u",
-        "reader",
-        "-l",
-        "authNoPriv",
-        "-a",
-        "SHA",
-        "-A",
-        "not-the-password",
-    ];
+    let wrong: Vec<&str> = "-v3 -u reader -l authNoPriv -a SHA -A not-the-password"
+        .split(' ')
+        .collect();
     let r = run(&tools.snmpget, &[&wrong[..], &[&target, &desc]].concat());
     assert!(
         !r.ok && r.err.contains("Authentication failure"),

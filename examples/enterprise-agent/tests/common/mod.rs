@@ -320,6 +320,7 @@ pub fn check_mib(tools: &Tools, target: &str) {
         Some("noSuchName")
     );
 
+    let set = |args: &[&str]| set_error(tools, "-v2c", "private", target, args);
     // A row's life: createAndWait, notReady until named, notInService, active, destroyed.
     let status = |k: &str| {
         let r = run(
@@ -328,61 +329,18 @@ pub fn check_mib(tools: &Tools, target: &str) {
         );
         r.out.trim().rsplit(' ').next().unwrap_or("").to_string()
     };
-    assert_eq!(
-        set_error(
-            tools,
-            "-v2c",
-            "private",
-            target,
-            &[&format!("{P}.4.1.6.22"), "i", "5"]
-        ),
-        None
-    );
+    assert_eq!(set(&[&format!("{P}.4.1.6.22"), "i", "5"]), None);
     assert_eq!(status("22"), "3");
-    assert_eq!(
-        set_error(
-            tools,
-            "-v2c",
-            "private",
-            target,
-            &[&format!("{P}.4.1.2.22"), "s", "named"]
-        ),
-        None
-    );
+    assert_eq!(set(&[&format!("{P}.4.1.2.22"), "s", "named"]), None);
     assert_eq!(status("22"), "2");
-    assert_eq!(
-        set_error(
-            tools,
-            "-v2c",
-            "private",
-            target,
-            &[&format!("{P}.4.1.6.22"), "i", "1"]
-        ),
-        None
-    );
+    assert_eq!(set(&[&format!("{P}.4.1.6.22"), "i", "1"]), None);
     assert_eq!(status("22"), "1");
     // The example's own rule: an active job keeps its name.
     assert_eq!(
-        set_error(
-            tools,
-            "-v2c",
-            "private",
-            target,
-            &[&format!("{P}.4.1.2.22"), "s", "renamed"]
-        )
-        .as_deref(),
+        set(&[&format!("{P}.4.1.2.22"), "s", "renamed"]).as_deref(),
         Some("inconsistentValue")
     );
-    assert_eq!(
-        set_error(
-            tools,
-            "-v2c",
-            "private",
-            target,
-            &[&format!("{P}.4.1.6.22"), "i", "6"]
-        ),
-        None
-    );
+    assert_eq!(set(&[&format!("{P}.4.1.6.22"), "i", "6"]), None);
     let gone = run(
         &tools.snmpget,
         &["-v2c", "-c", "public", target, &format!("{P}.4.1.2.22")],
@@ -390,20 +348,14 @@ pub fn check_mib(tools: &Tools, target: &str) {
     assert!(gone.out.contains("No Such Instance"), "{}", gone.out);
     // createAndGo with its name in the same SET, and the count follows.
     assert_eq!(
-        set_error(
-            tools,
-            "-v2c",
-            "private",
-            target,
-            &[
-                &format!("{P}.4.1.2.10"),
-                "s",
-                "new-job",
-                &format!("{P}.4.1.6.10"),
-                "i",
-                "4"
-            ]
-        ),
+        set(&[
+            &format!("{P}.4.1.2.10"),
+            "s",
+            "new-job",
+            &format!("{P}.4.1.6.10"),
+            "i",
+            "4"
+        ]),
         None
     );
     assert_eq!(status("10"), "1");
@@ -414,20 +366,14 @@ pub fn check_mib(tools: &Tools, target: &str) {
     assert!(count.out.contains("INTEGER: 4"), "{}", count.out);
     // A SET of two values, one wrong: neither is made.
     assert_eq!(
-        set_error(
-            tools,
-            "-v2c",
-            "private",
-            target,
-            &[
-                &format!("{P}.2.0"),
-                "s",
-                "changed",
-                &format!("{P}.4.1.3.1"),
-                "i",
-                "9"
-            ]
-        )
+        set(&[
+            &format!("{P}.2.0"),
+            "s",
+            "changed",
+            &format!("{P}.4.1.3.1"),
+            "i",
+            "9"
+        ])
         .as_deref(),
         Some("wrongValue")
     );
