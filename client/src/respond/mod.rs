@@ -318,12 +318,7 @@ impl<B: Backend> Responder<B> {
 
     /// GET (`next` false) or GETNEXT of every name: the bindings, or the first error with
     /// its index and the names (an error answers with the request's names).
-    fn each(
-        &mut self,
-        who: &Who<'_>,
-        names: Vec<OidBuf>,
-        next: bool,
-    ) -> Result<Vec<(OidBuf, Value)>, (Refused, Vec<OidBuf>)> {
+    fn each(&mut self, who: &Who<'_>, names: Vec<OidBuf>, next: bool) -> Outcome {
         let mut out = Vec::with_capacity(names.len());
         for (k, n) in names.iter().enumerate() {
             let found = match next {
@@ -457,6 +452,9 @@ impl<B: Backend> Responder<B> {
             .answer(&m, context, response(&answer, &vbs), &peer, now)
     }
 }
+
+/// The bindings of an answer, or why none and the request's names.
+type Outcome = Result<Vec<(OidBuf, Value)>, (Refused, Vec<OidBuf>)>;
 
 /// Which SNMPv1 request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
