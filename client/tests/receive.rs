@@ -235,6 +235,7 @@ fn generated_notifications_are_sent_and_received() {
         if_admin_status: IfAdminStatus::Up,
         if_oper_status: IfOperStatus::Down,
     };
+    let sent = down.clone();
     let sender = std::thread::spawn(move || {
         let mut s = Session::new(to, Credentials::V2c(b"public".to_vec()), quick()).unwrap();
         s.notify(500, &down).unwrap();
@@ -259,5 +260,115 @@ fn generated_notifications_are_sent_and_received() {
                 ("1.3.6.1.2.1.2.2.1.8.3".to_string(), Value::Integer(2)),
             ]
         );
+        // And back into the generated struct, alone or among the module's notifications.
+        assert_eq!(n.typed::<LinkDown>(), Some(Ok(sent.clone())));
+        let all = n.with_bindings(snmp_mibs_std::if_mib::Notifications::from_received);
+        assert_eq!(
+            all,
+            Some(Ok(snmp_mibs_std::if_mib::Notifications::LinkDown(
+                sent.clone()
+            )))
+        );
     }
+}
+
+/// A linkDown as net-snmp's snmptrap sends it (SNMPv2c, and SNMPv1's generic trap 2 that
+/// RFC 3584 translates), read into IF-MIB's generated `LinkDown`; one lacking ifOperStatus is
+/// an error naming it.
+#[test]
+fn net_snmp_traps_read_into_generated_notifications() {
+    use snmp_mibs_std::if_mib::{IfAdminStatus, IfOperStatus, LinkDown, LinkUp};
+    let Some(snmptrap) = snmp_test_support::agent::tool("snmptrap") else {
+        snmp_test_support::skip("net-snmp's snmptrap is not installed");
+        return;
+    };
+    let listener = Listener::new(vec![b"public".to_vec()], Vec::new());
+    let mut rx = Receiver::bind("127.0.0.1:0", listener).unwrap();
+    let to = format!("127.0.0.1:{}", rx.local_addr().unwrap().port());
+    let objects = [
+        ".1.3.6.1.2.1.2.2.1.1.9",
+        "i",
+        "9",
+        ".1.3.6.1.2.1.2.2.1.7.9",
+        "i",
+        "1",
+        ".1.3.6.1.2.1.2.2.1.8.9",
+        "i",
+        "2",
+    ];
+    let send = |args: &[&str]| {
+        let status = std::process::Command::new(&snmptrap)
+            .args(args)
+            .env("MIBS", "")
+            .status()
+            .unwrap();
+        assert!(status.success());
+    };
+    send(
+        &[
+            &[
+                "-v2c",
+                "-c",
+                "public",
+                "-m",
+                "",
+                &to,
+                "",
+                ".1.3.6.1.6.3.1.1.5.3",
+            ][..],
+            &objects,
+        ]
+        .concat(),
+    );
+    send(
+        &[
+            &[
+                "-v1",
+                "-c",
+                "public",
+                "-m",
+                "",
+                &to,
+                ".1.3.6.1.4.1.8072",
+                "127.0.0.1",
+                "2",
+                "0",
+                "",
+            ][..],
+            &objects,
+        ]
+        .concat(),
+    );
+    send(&[
+        "-v2c",
+        "-c",
+        "public",
+        "-m",
+        "",
+        &to,
+        "",
+        ".1.3.6.1.6.3.1.1.5.3",
+        ".1.3.6.1.2.1.2.2.1.1.9",
+        "i",
+        "9",
+    ]);
+    let want = LinkDown {
+        instance: vec![9],
+        if_index: 9,
+        if_admin_status: IfAdminStatus::Up,
+        if_oper_status: IfOperStatus::Down,
+    };
+    let deadline = Some(Instant::now() + Duration::from_secs(10));
+    for version in ["2c", "1"] {
+        let n = rx.recv_until(deadline).unwrap().expect("a trap");
+        assert_eq!(n.version, version);
+        assert_eq!(n.typed::<LinkDown>(), Some(Ok(want.clone())), "{n:?}");
+        assert!(n.typed::<LinkUp>().is_none());
+    }
+    let short = rx.recv_until(deadline).unwrap().expect("a trap");
+    let e = short.typed::<LinkDown>().unwrap().unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "IF-MIB::linkDown: no binding of IF-MIB::ifAdminStatus among the notification's"
+    );
 }

@@ -160,7 +160,7 @@ impl From<&MibError> for ErrorStatus {
             }
             MibError::OutOfRange { .. } | MibError::NotText { .. } => ErrorStatus::WrongValue,
             MibError::BadIndex { .. } => ErrorStatus::NoCreation,
-            MibError::BadHint { .. } => ErrorStatus::GenErr,
+            MibError::BadHint { .. } | MibError::MissingObject { .. } => ErrorStatus::GenErr,
         }
     }
 }

@@ -43,6 +43,14 @@ pub enum MibError {
         /// What was expected.
         reason: &'static str,
     },
+    /// A received notification lacks one of its OBJECTS.
+    #[error("{notification}: no binding of {object} among the notification's")]
+    MissingObject {
+        /// The notification, e.g. `IF-MIB::linkDown`.
+        notification: &'static str,
+        /// The object of its OBJECTS clause.
+        object: &'static str,
+    },
     /// A DISPLAY-HINT that does not parse.
     #[error("bad DISPLAY-HINT {hint:?} at character {position}: {reason}")]
     BadHint {

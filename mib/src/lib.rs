@@ -37,7 +37,7 @@ pub use agent::{
 pub use error::MibError;
 pub use hint::{format_integer, format_octets, format_octets_net_snmp, format_octets_upper_hex};
 pub use index::IndexReader;
-pub use notification::Notification;
+pub use notification::{find_object, Notification};
 pub use object::{lookup, Access, Object, ObjectKind};
 pub use opaque::OpaqueNumber;
 pub use rows::{Invalid, Pushed, Row, Rows};

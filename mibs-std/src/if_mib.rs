@@ -2607,6 +2607,59 @@ impl Notification for LinkDown {
         each(&name, wire::integer(self.if_oper_status.to_i32()));
         Ok(())
     }
+    fn from_bindings(bindings: &[(&[u32], VarBindValue<'_>)]) -> Result<Self, MibError> {
+        #[allow(unused_imports)]
+        use snmp_mib::{find_object, value};
+        let instance = find_object(
+                bindings,
+                &[1, 3, 6, 1, 2, 1, 2, 2, 1, 1],
+                Self::NAME,
+                "IF-MIB::ifIndex",
+            )?
+            .0
+            .to_vec();
+        let if_index = {
+            const NAME: &str = "IF-MIB::ifIndex";
+            let (_, v) = find_object(
+                bindings,
+                &[1, 3, 6, 1, 2, 1, 2, 2, 1, 1],
+                Self::NAME,
+                NAME,
+            )?;
+            value::check_range(
+                NAME,
+                value::integer(NAME, v)?,
+                &[(1, 2147483647)],
+                "1..2147483647",
+            )?
+        };
+        let if_admin_status = {
+            const NAME: &str = "IF-MIB::ifAdminStatus";
+            let (_, v) = find_object(
+                bindings,
+                &[1, 3, 6, 1, 2, 1, 2, 2, 1, 7],
+                Self::NAME,
+                NAME,
+            )?;
+            IfAdminStatus::from_i32(value::integer(NAME, v)?)
+        };
+        let if_oper_status = {
+            const NAME: &str = "IF-MIB::ifOperStatus";
+            let (_, v) = find_object(
+                bindings,
+                &[1, 3, 6, 1, 2, 1, 2, 2, 1, 8],
+                Self::NAME,
+                NAME,
+            )?;
+            IfOperStatus::from_i32(value::integer(NAME, v)?)
+        };
+        Ok(Self {
+            instance,
+            if_index,
+            if_admin_status,
+            if_oper_status,
+        })
+    }
 }
 
 /// The `linkUp` NOTIFICATION-TYPE (IF-MIB, mibs/IF-MIB:663) with values for its OBJECTS, to send as a trap or an inform.
@@ -2644,6 +2697,86 @@ impl Notification for LinkUp {
         name.extend_from_slice(&self.instance);
         each(&name, wire::integer(self.if_oper_status.to_i32()));
         Ok(())
+    }
+    fn from_bindings(bindings: &[(&[u32], VarBindValue<'_>)]) -> Result<Self, MibError> {
+        #[allow(unused_imports)]
+        use snmp_mib::{find_object, value};
+        let instance = find_object(
+                bindings,
+                &[1, 3, 6, 1, 2, 1, 2, 2, 1, 1],
+                Self::NAME,
+                "IF-MIB::ifIndex",
+            )?
+            .0
+            .to_vec();
+        let if_index = {
+            const NAME: &str = "IF-MIB::ifIndex";
+            let (_, v) = find_object(
+                bindings,
+                &[1, 3, 6, 1, 2, 1, 2, 2, 1, 1],
+                Self::NAME,
+                NAME,
+            )?;
+            value::check_range(
+                NAME,
+                value::integer(NAME, v)?,
+                &[(1, 2147483647)],
+                "1..2147483647",
+            )?
+        };
+        let if_admin_status = {
+            const NAME: &str = "IF-MIB::ifAdminStatus";
+            let (_, v) = find_object(
+                bindings,
+                &[1, 3, 6, 1, 2, 1, 2, 2, 1, 7],
+                Self::NAME,
+                NAME,
+            )?;
+            IfAdminStatus::from_i32(value::integer(NAME, v)?)
+        };
+        let if_oper_status = {
+            const NAME: &str = "IF-MIB::ifOperStatus";
+            let (_, v) = find_object(
+                bindings,
+                &[1, 3, 6, 1, 2, 1, 2, 2, 1, 8],
+                Self::NAME,
+                NAME,
+            )?;
+            IfOperStatus::from_i32(value::integer(NAME, v)?)
+        };
+        Ok(Self {
+            instance,
+            if_index,
+            if_admin_status,
+            if_oper_status,
+        })
+    }
+}
+
+/// A notification of `IF-MIB` as received: one variant per notification with a struct.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Notifications {
+    /// [`LinkDown`].
+    LinkDown(LinkDown),
+    /// [`LinkUp`].
+    LinkUp(LinkUp),
+}
+
+impl Notifications {
+    /// The notification `trap_oid` (snmpTrapOID.0's value) names, read from the
+    /// bindings received with it (see `Notification::from_bindings`); `None` when
+    /// it is none of this module's.
+    pub fn from_received(
+        trap_oid: &[u32],
+        bindings: &[(&[u32], VarBindValue<'_>)],
+    ) -> Option<Result<Self, MibError>> {
+        if trap_oid == LinkDown::OID {
+            return Some(LinkDown::from_bindings(bindings).map(Self::LinkDown));
+        }
+        if trap_oid == LinkUp::OID {
+            return Some(LinkUp::from_bindings(bindings).map(Self::LinkUp));
+        }
+        None
     }
 }
 

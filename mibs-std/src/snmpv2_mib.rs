@@ -1167,6 +1167,9 @@ impl Notification for ColdStart {
     ) -> Result<(), MibError> {
         Ok(())
     }
+    fn from_bindings(_: &[(&[u32], VarBindValue<'_>)]) -> Result<Self, MibError> {
+        Ok(Self)
+    }
 }
 
 /// The `warmStart` NOTIFICATION-TYPE (SNMPv2-MIB, mibs/SNMPv2-MIB:279) which has no OBJECTS, to send as a trap or an inform.
@@ -1184,6 +1187,9 @@ impl Notification for WarmStart {
     ) -> Result<(), MibError> {
         Ok(())
     }
+    fn from_bindings(_: &[(&[u32], VarBindValue<'_>)]) -> Result<Self, MibError> {
+        Ok(Self)
+    }
 }
 
 /// The `authenticationFailure` NOTIFICATION-TYPE (SNMPv2-MIB, mibs/SNMPv2-MIB:289) which has no OBJECTS, to send as a trap or an inform.
@@ -1200,6 +1206,44 @@ impl Notification for AuthenticationFailure {
         _each: &mut dyn FnMut(&[u32], VarBindValue<'_>),
     ) -> Result<(), MibError> {
         Ok(())
+    }
+    fn from_bindings(_: &[(&[u32], VarBindValue<'_>)]) -> Result<Self, MibError> {
+        Ok(Self)
+    }
+}
+
+/// A notification of `SNMPv2-MIB` as received: one variant per notification with a struct.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Notifications {
+    /// [`ColdStart`].
+    ColdStart(ColdStart),
+    /// [`WarmStart`].
+    WarmStart(WarmStart),
+    /// [`AuthenticationFailure`].
+    AuthenticationFailure(AuthenticationFailure),
+}
+
+impl Notifications {
+    /// The notification `trap_oid` (snmpTrapOID.0's value) names, read from the
+    /// bindings received with it (see `Notification::from_bindings`); `None` when
+    /// it is none of this module's.
+    pub fn from_received(
+        trap_oid: &[u32],
+        bindings: &[(&[u32], VarBindValue<'_>)],
+    ) -> Option<Result<Self, MibError>> {
+        if trap_oid == ColdStart::OID {
+            return Some(ColdStart::from_bindings(bindings).map(Self::ColdStart));
+        }
+        if trap_oid == WarmStart::OID {
+            return Some(WarmStart::from_bindings(bindings).map(Self::WarmStart));
+        }
+        if trap_oid == AuthenticationFailure::OID {
+            return Some(
+                AuthenticationFailure::from_bindings(bindings)
+                    .map(Self::AuthenticationFailure),
+            );
+        }
+        None
     }
 }
 

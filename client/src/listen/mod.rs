@@ -67,6 +67,72 @@ pub struct Notification {
     pub v1: Option<V1Trap>,
 }
 
+impl Notification {
+    /// This notification as the generated struct `N`: `None` when it is another one
+    /// (snmpTrapOID.0 is not `N::OID`), else `N` read from the bindings (an object missing, or
+    /// of another type than its SYNTAX, is the error).
+    ///
+    /// ```
+    /// use snmp_client::listen::Notification;
+    /// use snmp_client::{Value, VarBind};
+    /// use snmp_mibs_std::if_mib::{LinkDown, LinkUp};
+    ///
+    /// let oid = |s: &str| s.parse::<snmp_ber::OidBuf>().unwrap();
+    /// let received = Notification {
+    ///     source: "127.0.0.1:50000".parse().unwrap(),
+    ///     destination: None,
+    ///     version: "2c",
+    ///     security_name: b"public".to_vec(),
+    ///     context: Vec::new(),
+    ///     inform: false,
+    ///     trap_oid: Some(oid("1.3.6.1.6.3.1.1.5.3")),
+    ///     uptime: Some(42),
+    ///     bindings: vec![
+    ///         VarBind { oid: oid("1.3.6.1.2.1.2.2.1.1.7"), value: Value::Integer(7) },
+    ///         VarBind { oid: oid("1.3.6.1.2.1.2.2.1.7.7"), value: Value::Integer(1) },
+    ///         VarBind { oid: oid("1.3.6.1.2.1.2.2.1.8.7"), value: Value::Integer(2) },
+    ///     ],
+    ///     v1: None,
+    /// };
+    /// let down: LinkDown = received.typed().unwrap().unwrap();
+    /// assert_eq!((down.instance.as_slice(), down.if_index), (&[7][..], 7));
+    /// assert!(received.typed::<LinkUp>().is_none());
+    /// ```
+    pub fn typed<N: snmp_mib::Notification>(&self) -> Option<Result<N, snmp_mib::MibError>> {
+        let oid = self.trap_oid.as_ref()?;
+        if !oid.as_oid().arcs().eq(N::OID.iter().copied()) {
+            return None;
+        }
+        Some(self.with_bindings(|_, bindings| N::from_bindings(bindings)))
+    }
+
+    /// Calls `f` with snmpTrapOID.0's arcs and the bindings as generated code reads them:
+    /// what a module's `Notifications::from_received` takes, to match on every notification
+    /// of a module at once.
+    pub fn with_bindings<T>(
+        &self,
+        f: impl FnOnce(&[u32], &[(&[u32], snmp_mib::VarBindValue<'_>)]) -> T,
+    ) -> T {
+        let trap_oid: Vec<u32> = self
+            .trap_oid
+            .as_ref()
+            .map(|o| o.as_oid().arcs().collect())
+            .unwrap_or_default();
+        let names: Vec<Vec<u32>> = self
+            .bindings
+            .iter()
+            .map(|b| b.oid.as_oid().arcs().collect())
+            .collect();
+        // Received values are what the wire carried: each has its wire form.
+        let bindings: Vec<(&[u32], snmp_mib::VarBindValue<'_>)> = names
+            .iter()
+            .zip(&self.bindings)
+            .filter_map(|(n, b)| Some((n.as_slice(), b.value.as_wire().ok()?)))
+            .collect();
+        f(&trap_oid, &bindings)
+    }
+}
+
 /// Why a datagram was dropped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Dropped {

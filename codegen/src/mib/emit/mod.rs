@@ -395,6 +395,7 @@ fn module_tokens(g: &mut ModuleGen<'_>) -> TokenStream {
         items.registry.push((o.oid.clone(), id));
     }
     items.registry.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut typed = Vec::new();
     for (k, o) in module.objects.iter().enumerate() {
         match o.role {
             Role::Entry => items.rows.push(g.row(k, o)),
@@ -402,7 +403,10 @@ fn module_tokens(g: &mut ModuleGen<'_>) -> TokenStream {
                 // A notification without a struct leaves no paths in the output: nor imports.
                 let imported = g.siblings.borrow().clone();
                 match g.notification(o) {
-                    Ok(tokens) => items.notifications.push(tokens),
+                    Ok((tokens, ty)) => {
+                        items.notifications.push(tokens);
+                        typed.push(ty);
+                    }
                     Err(why) => {
                         g.siblings.replace(imported);
                         items.untyped.push(format!("`{}` ({why})", o.name));
@@ -411,6 +415,10 @@ fn module_tokens(g: &mut ModuleGen<'_>) -> TokenStream {
             }
             _ => {}
         }
+    }
+    if !typed.is_empty() {
+        let all = g.notification_enum(&typed);
+        items.notifications.push(all);
     }
     items.scalars = g.scalar_fns();
     if g.agent {

@@ -37,6 +37,8 @@ struct Member {
     oid: Vec<u32>,
     /// The field holding its instance (a column's row), or `None` for a scalar's `.0`.
     instance: Option<Ident>,
+    /// How a received binding's value `v` becomes the field's (`NAME` the object).
+    convert: TokenStream,
 }
 
 /// A notification struct's fields: its members, then an instance field per table their
@@ -113,13 +115,29 @@ impl ModuleGen<'_> {
             let named = own.or_else(|| self.named_type(&m.syntax));
             let (ty, wire) =
                 typed(&m.syntax, named).ok_or_else(|| format!("`{}` has no value type", m.name))?;
+            // Read back as a row's column is: the same conversion, when it makes this type.
+            let object = (m.module == self.module.name).then_some(m.name.as_str());
+            let convert = match self.rust_value(&m.syntax, object) {
+                Some(rv) if rv.ty.to_string() == ty.to_string() => rv.convert,
+                _ if m.syntax.base == Base::Bits
+                    && ty.to_string() == quote!(Vec<u8>).to_string() =>
+                {
+                    quote!(value::octets(NAME, v)?)
+                }
+                _ => {
+                    return Err(format!(
+                        "`{}` has no conversion back from a binding",
+                        m.name
+                    ))
+                }
+            };
             let instance = m.row.as_ref().map(|(parent, entry)| {
                 if !tables.iter().any(|(o, _)| o == parent) {
                     tables.push((parent.clone(), entry.clone()));
                 }
                 parent.clone()
             });
-            members.push((m, ty, wire, instance));
+            members.push((m, ty, wire, instance, convert));
         }
         // One table: `instance`; several: one per table, named after its entry.
         let several = tables.len() > 1;
@@ -134,7 +152,7 @@ impl ModuleGen<'_> {
             .collect();
         let members = members
             .into_iter()
-            .map(|(m, ty, wire, instance)| Member {
+            .map(|(m, ty, wire, instance, convert)| Member {
                 full: format!("{}::{}", m.module, m.name),
                 field: unique_field(&mut used, &m.name),
                 name: m.name.clone(),
@@ -148,6 +166,7 @@ impl ModuleGen<'_> {
                         .map_or("", |(_, e)| e.as_str());
                     instance_field(entry)
                 }),
+                convert,
             })
             .collect();
         let tables = tables
@@ -159,7 +178,7 @@ impl ModuleGen<'_> {
 
     /// The struct and `Notification` impl of the notification `n`, or why a
     /// member of its OBJECTS cannot be a field.
-    pub(super) fn notification(&mut self, n: &Object) -> Result<TokenStream, String> {
+    pub(super) fn notification(&mut self, n: &Object) -> Result<(TokenStream, Ident), String> {
         let Fields { members, tables } = self.members(n)?;
         let name = &n.name;
         let ty = ident(&self.unique_type(camel_case(name)));
@@ -220,13 +239,14 @@ impl ModuleGen<'_> {
             };
             (quote!(each), body)
         };
+        let reads = self.reads(&members, &tables);
         let oid_lit = u32_slice(&n.oid);
         let shape = if members.is_empty() {
             quote!(#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)] pub struct #ty;)
         } else {
             quote!(#[derive(Debug, Clone, PartialEq)] pub struct #ty { #(#instance_fields)* #(#fields)* })
         };
-        Ok(quote! {
+        let tokens = quote! {
             #d
             #shape
 
@@ -241,7 +261,87 @@ impl ModuleGen<'_> {
                     #body
                     Ok(())
                 }
+
+                #reads
             }
-        })
+        };
+        Ok((tokens, ty))
+    }
+
+    /// The enum over the module's notifications `types`, and how a received one becomes one
+    /// of them.
+    pub(super) fn notification_enum(&mut self, types: &[Ident]) -> TokenStream {
+        let name = ident(&self.unique_type("Notifications".into()));
+        let text = format!(
+            " A notification of `{}` as received: one variant per notification with a \
+             struct.",
+            self.module.name
+        );
+        let docs = types.iter().map(|t| format!(" [`{t}`]."));
+        quote! {
+            #[doc = #text]
+            #[derive(Debug, Clone, PartialEq)]
+            pub enum #name {
+                #(#[doc = #docs] #types(#types),)*
+            }
+
+            impl #name {
+                /// The notification `trap_oid` (snmpTrapOID.0's value) names, read from the
+                /// bindings received with it (see `Notification::from_bindings`); `None` when
+                /// it is none of this module's.
+                pub fn from_received(
+                    trap_oid: &[u32],
+                    bindings: &[(&[u32], VarBindValue<'_>)],
+                ) -> Option<Result<Self, MibError>> {
+                    #(
+                        if trap_oid == #types::OID {
+                            return Some(#types::from_bindings(bindings).map(Self::#types));
+                        }
+                    )*
+                    None
+                }
+            }
+        }
+    }
+
+    /// `from_bindings` of a notification of `members`, instances in the fields of `tables`.
+    fn reads(&self, members: &[Member], tables: &[(Ident, String)]) -> TokenStream {
+        if members.is_empty() {
+            return quote! {
+                fn from_bindings(_: &[(&[u32], VarBindValue<'_>)]) -> Result<Self, MibError> {
+                    Ok(Self)
+                }
+            };
+        }
+        let mut seen: HashSet<String> = HashSet::new();
+        let reads = members.iter().map(|m| {
+            let (f, object, full, convert) = (&m.field, u32_slice(&m.oid), &m.full, &m.convert);
+            // The first column of a table says the row.
+            let instance = m
+                .instance
+                .as_ref()
+                .filter(|i| seen.insert(i.to_string()))
+                .map(|i| quote!(let #i = find_object(bindings, #object, Self::NAME, #full)?.0.to_vec();));
+            quote! {
+                #instance
+                let #f = {
+                    const NAME: &str = #full;
+                    let (_, v) = find_object(bindings, #object, Self::NAME, NAME)?;
+                    #convert
+                };
+            }
+        });
+        let names = tables
+            .iter()
+            .map(|(f, _)| f)
+            .chain(members.iter().map(|m| &m.field));
+        quote! {
+            fn from_bindings(bindings: &[(&[u32], VarBindValue<'_>)]) -> Result<Self, MibError> {
+                #[allow(unused_imports)]
+                use snmp_mib::{find_object, value};
+                #(#reads)*
+                Ok(Self { #(#names),* })
+            }
+        }
     }
 }
