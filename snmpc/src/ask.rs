@@ -48,7 +48,9 @@ pub struct AgentOpts {
     #[command(flatten)]
     pub mibs: crate::miblist::MibOptions,
     /// One JSON object a binding, a line each: `oid`, `type` and `value` as `snmpc decode
-    /// --json` shows them, plus `name` and `text` (the value as printed under `-O`).
+    /// --json` shows them, plus `name` and `text` (the value as printed under `-O`); `table`:
+    /// a line a row (`index` and a key per column); `status`: one object; `df`: a line a
+    /// storage area.
     #[arg(long)]
     pub json: bool,
     /// Input options, as net-snmp's `-I`: `h` prints values without their DISPLAY-HINTs;

@@ -96,12 +96,28 @@ pub fn status(opts: &AgentOpts) -> ExitCode {
         .map_or(ticks.as_str(), |(_, c)| c)
         .to_string();
     let transport = crate::agent::transport_of(&agent);
-    println!("[{transport}]=>[{descr}] Up: {uptime}");
     let (interfaces, recv, sent, down) = match interface_counts(&mut agent) {
         Ok(c) => c,
         Err(code) => return code,
     };
     let ip = |k: usize| value(k).map_or(0, number);
+    if opts.json {
+        let status = serde_json::json!({
+            "transport": transport,
+            "description": descr,
+            "uptime": uptime,
+            "uptime_ticks": value(1).map_or(0, number),
+            "interfaces": interfaces,
+            "received_packets": recv,
+            "sent_packets": sent,
+            "ip_received": ip(2),
+            "ip_sent": ip(3),
+            "interfaces_down": down,
+        });
+        println!("{status}");
+        return ExitCode::SUCCESS;
+    }
+    println!("[{transport}]=>[{descr}] Up: {uptime}");
     println!(
         "Interfaces: {interfaces}, Recv/Trans packets: {recv}/{sent} | IP: {}/{}",
         ip(2),
@@ -199,6 +215,9 @@ pub fn df(opts: &AgentOpts, app: &AppOpts) -> ExitCode {
         .values()
         .filter_map(|row| if ucd { dsk_area(row) } else { hr_area(row) })
         .collect();
+    if opts.json {
+        return df_json(&areas);
+    }
     match human {
         Some(_) => println!(
             "{:<18} {:>10} {:>10} {:>10} {:>4}",
@@ -225,6 +244,25 @@ pub fn df(opts: &AgentOpts, app: &AppOpts) -> ExitCode {
             ),
             None => println!("{descr:<18} {size:>15} {used:>15} {avail:>15} {share:>4}%"),
         }
+    }
+    ExitCode::SUCCESS
+}
+
+/// `df --json`: a line a storage area, sizes in kB.
+fn df_json(areas: &[(String, u64, u64)]) -> ExitCode {
+    if areas.is_empty() {
+        eprintln!("Failed to locate any partitions.");
+        return ExitCode::FAILURE;
+    }
+    for (descr, size, used) in areas {
+        let area = serde_json::json!({
+            "description": descr,
+            "size_kb": size,
+            "used_kb": used,
+            "available_kb": size.saturating_sub(*used),
+            "used_percent": (used * 100).checked_div(*size).unwrap_or(0),
+        });
+        println!("{area}");
     }
     ExitCode::SUCCESS
 }

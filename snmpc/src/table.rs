@@ -87,8 +87,28 @@ pub fn table(opts: &AgentOpts, app: &AppOpts, limits: &WalkLimits, table: &str) 
     if let Err(e) = walked {
         return agent_error(&agent, e, Tool::Other);
     }
-    print_table(&printer.name(table_oid.as_oid()), &columns, &rows, &app);
+    match opts.json {
+        true => print_json(&columns, &rows),
+        false => print_table(&printer.name(table_oid.as_oid()), &columns, &rows, &app),
+    }
     ExitCode::SUCCESS
+}
+
+/// `--json`: a line a row, `{"index": ..., COLUMN: VALUE...}`, the values as the table
+/// prints them, `null` where the row has none.
+fn print_json(columns: &[(u32, String)], rows: &Rows) {
+    let mut out = std::io::stdout().lock();
+    for (index, cells) in rows.values() {
+        let mut row = serde_json::Map::new();
+        row.insert("index".into(), index.clone().into());
+        for ((_, name), cell) in columns.iter().zip(cells) {
+            row.insert(
+                name.clone(),
+                cell.clone().map_or(serde_json::Value::Null, Into::into),
+            );
+        }
+        let _ = writeln!(out, "{}", serde_json::Value::Object(row));
+    }
 }
 
 /// A table's rows: index arcs to the index as shown and a cell per column.

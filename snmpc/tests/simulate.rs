@@ -258,4 +258,45 @@ fn status_and_df_print_what_snmpstatus_and_snmpdf_print() {
         let (out, err, code) = run::snmpc(&with_command);
         assert_eq!((local_port(&out), err, code), theirs, "{ours} {c:?}");
     }
+    // --json: the same figures, for a program.
+    let json = |args: &[&str]| -> Vec<serde_json::Value> {
+        let mut all = vec![args[0], "--json", "-v2c", "-c", "public", "-M", &mibs];
+        all.extend(&args[1..]);
+        all.push(&target);
+        let (out, err, code) = run::snmpc(&all);
+        assert_eq!(code, 0, "{err}");
+        out.lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let status = json(&["status"]);
+    assert_eq!(status.len(), 1);
+    assert!(status[0]["interfaces"].as_u64().unwrap() > 0, "{status:?}");
+    assert!(
+        status[0]["uptime"].as_str().unwrap().contains(':'),
+        "{status:?}"
+    );
+    let areas = json(&["df"]);
+    let root = areas
+        .iter()
+        .find(|a| a["description"] == "/")
+        .expect("/ in df --json");
+    // 66,053,021 units of 4,096 octets; 10,389,356 used (in kB: units times 4).
+    assert_eq!(root["size_kb"], 264_212_084u64);
+    assert_eq!(root["used_kb"], 41_557_424u64);
+    assert_eq!(root["used_percent"], 15);
+    let rows: Vec<serde_json::Value> = {
+        let mut all = vec![
+            "table", "--json", "-v2c", "-c", "public", "-M", &mibs, &target,
+        ];
+        all.push("HOST-RESOURCES-MIB::hrStorageTable");
+        let (out, err, code) = run::snmpc(&all);
+        assert_eq!(code, 0, "{err}");
+        out.lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    assert_eq!(rows[2]["index"], "36");
+    assert_eq!(rows[2]["hrStorageDescr"], "/");
 }
