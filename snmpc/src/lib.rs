@@ -38,6 +38,7 @@ pub mod setvalue;
 pub mod simulate;
 pub mod snmpconf;
 pub mod status;
+pub mod stop;
 pub mod table;
 pub mod trace;
 pub mod translate;

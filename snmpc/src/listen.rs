@@ -503,10 +503,16 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
     };
     let mut taken = 0u64;
     let mut code = ExitCode::SUCCESS;
-    while opts.count.is_none_or(|c| taken < c) {
-        let notification = match rx.recv_until(until) {
+    let stop = crate::stop::on_signals();
+    while opts.count.is_none_or(|c| taken < c) && !crate::stop::asked(&stop) {
+        // Waits of at most 200 ms: a signal is looked at between them.
+        let now = Instant::now();
+        let step = now + Duration::from_millis(200);
+        let wait = until.map_or(step, |u| u.min(step));
+        let notification = match rx.recv_until(Some(wait)) {
             Ok(Some(n)) => n,
-            Ok(None) => break,
+            Ok(None) if until.is_some_and(|u| Instant::now() >= u) => break,
+            Ok(None) => continue,
             Err(e) => {
                 eprintln!("snmpc: {e}");
                 code = ExitCode::FAILURE;

@@ -237,10 +237,14 @@ pub fn run(opts: &SimulateOpts) -> ExitCode {
         .seconds
         .filter(|s| s.is_finite() && *s > 0.0)
         .map(|s| Duration::from_secs_f64(s.min(1e9)));
+    let stop = crate::stop::on_signals();
+    let until = wait.map(|w| Instant::now() + w);
+    // Until `--for` ends, or a signal: looked at every 200 ms.
     runtime.block_on(async {
-        match wait {
-            Some(w) => tokio::time::sleep(w).await,
-            None => std::future::pending::<()>().await,
+        while !crate::stop::asked(&stop) && until.is_none_or(|u| Instant::now() < u) {
+            let step = Duration::from_millis(200);
+            let left = until.map_or(step, |u| u.saturating_duration_since(Instant::now()));
+            tokio::time::sleep(left.min(step)).await;
         }
     });
     let elapsed = started.elapsed().as_secs_f64();
