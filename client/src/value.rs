@@ -50,6 +50,60 @@ impl Value {
         )
     }
 
+    /// An INTEGER (Integer32, an enumeration's number) as the generated types take it
+    /// (`IfOperStatus::from_i32`); `None` for another type or a number beyond 32 bits.
+    ///
+    /// ```
+    /// use snmp_client::Value;
+    /// use snmp_mibs_std::if_mib::IfOperStatus;
+    ///
+    /// let v = Value::Integer(2);
+    /// assert_eq!(v.as_i32().map(IfOperStatus::from_i32), Some(IfOperStatus::Down));
+    /// assert_eq!(Value::Counter64(7).as_u64(), Some(7));
+    /// assert_eq!(Value::OctetString(b"eth0"[..].into()).as_str(), Some("eth0"));
+    /// assert_eq!(Value::Gauge32(5).as_i32(), None);
+    /// ```
+    pub fn as_i32(&self) -> Option<i32> {
+        match self {
+            Value::Integer(i) => i32::try_from(*i).ok(),
+            _ => None,
+        }
+    }
+
+    /// A Counter32, Gauge32 (Unsigned32) or TimeTicks.
+    pub fn as_u32(&self) -> Option<u32> {
+        match self {
+            Value::Counter32(v) | Value::Gauge32(v) | Value::TimeTicks(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// Any unsigned number: a Counter64, or one of [`Value::as_u32`]'s types; a
+    /// non-negative INTEGER too.
+    pub fn as_u64(&self) -> Option<u64> {
+        match self {
+            Value::Counter64(v) => Some(*v),
+            Value::Integer(i) => u64::try_from(*i).ok(),
+            other => other.as_u32().map(u64::from),
+        }
+    }
+
+    /// An OCTET STRING's (or an Opaque's) octets.
+    pub fn as_bytes(&self) -> Option<&[u8]> {
+        match self {
+            Value::OctetString(s) | Value::Opaque(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// An OCTET STRING that is UTF-8 text (a DisplayString).
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::OctetString(s) => std::str::from_utf8(s).ok(),
+            _ => None,
+        }
+    }
+
     /// The number net-snmp wraps in an Opaque (Float, Double, Counter64, Int64, UInt64), when
     /// this is such an Opaque.
     pub fn opaque_number(&self) -> Option<crate::OpaqueNumber> {
