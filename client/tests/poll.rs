@@ -191,3 +191,60 @@ async fn rounds_on_a_schedule_keep_to_it_and_count_what_they_miss() {
         first.due + interval * (1 + second.missed as u32)
     );
 }
+
+/// A round of a GET and two walks per target (`Job::All`): an outcome per job and target, the
+/// job's position in each, the jobs done in order with one request at a time per agent; a
+/// silent target ends each of its jobs with a timeout.
+#[tokio::test]
+async fn several_jobs_a_round() {
+    let text: String = (1..=12)
+        .map(|k| format!(".1.3.6.1.2.1.2.2.1.2.{k} = STRING: \"if{k}\"\n"))
+        .chain((1..=12).map(|k| format!(".1.3.6.1.2.1.2.2.1.8.{k} = INTEGER: 1\n")))
+        .chain([".1.3.6.1.2.1.1.3.0 = Timeticks: (42) 0:00:00.42\n".to_string()])
+        .collect();
+    let view = Arc::new(View::from_walk(&text).0);
+    let mut targets = Vec::new();
+    for n in 0..6u8 {
+        targets.push(Target {
+            addr: agent(view.clone(), n).await,
+            credentials: Credentials::V2c(b"public".to_vec()),
+        });
+    }
+    let silent = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    targets.push(Target {
+        addr: silent.local_addr().unwrap(),
+        credentials: Credentials::V2c(b"public".to_vec()),
+    });
+    let options = Options {
+        timeout: Duration::from_millis(200),
+        retries: 0,
+        max_repetitions: 5,
+        ..Options::default()
+    };
+    let mut poller = AsyncPoller::new(targets, options, 3).await.unwrap();
+    let jobs = Job::All(vec![
+        Job::Get(vec![oid("1.3.6.1.2.1.1.3.0")]),
+        Job::All(vec![
+            Job::Walk(oid("1.3.6.1.2.1.2.2.1.2")),
+            Job::Walk(oid("1.3.6.1.2.1.2.2.1.8")),
+        ]),
+    ]);
+    let mut outcomes = poller.round(jobs).await.unwrap();
+    assert_eq!(outcomes.len(), 21);
+    outcomes.sort_by_key(|o| (o.target, o.job));
+    for o in &outcomes[..18] {
+        let got = o.result.as_ref().unwrap();
+        match o.job {
+            0 => assert_eq!(got[0].value, Value::TimeTicks(42)),
+            1 => assert_eq!((got.len(), o.requests), (12, 3), "{o:?}"),
+            _ => assert!(got.len() == 12 && got.iter().all(|b| b.value == Value::Integer(1))),
+        }
+    }
+    let silent: Vec<usize> = outcomes[18..].iter().map(|o| o.job).collect();
+    assert_eq!(silent, [0, 1, 2]);
+    assert!(outcomes[18..]
+        .iter()
+        .all(|o| matches!(o.result, Err(ClientError::Timeout { .. }))));
+    // An empty list of jobs is a round with nothing to do.
+    assert!(poller.round(Job::All(Vec::new())).await.unwrap().is_empty());
+}

@@ -1,5 +1,6 @@
-//! Polling many agents from one socket, sans IO: [`Poller`] runs a round of one job (a GET of
-//! some OIDs, or a walk of a subtree) against every target, each through its own
+//! Polling many agents from one socket, sans IO: [`Poller`] runs a round of a job (a GET of
+//! some OIDs, a walk of a subtree, or several of those one after the other) against every
+//! target, each through its own
 //! [`Exchange`] (request ids, retries and timeouts, engine discovery and the keys localized
 //! to each engine, the acceptance of answers), with at most `max_in_flight` requests out at
 //! once and one per agent. Datagrams from one socket go to the exchanges of the targets at
@@ -47,6 +48,20 @@ pub enum Job {
     /// A walk of the subtree under this OID (GETBULK, or GETNEXT as [`Options::walk_with`]
     /// says and always under SNMPv1).
     Walk(OidBuf),
+    /// Several jobs, each target doing them one after the other within the round (still one
+    /// request at a time per agent): an [`Outcome`] per job, [`Outcome::job`] its position
+    /// (jobs inside are flattened in order).
+    All(Vec<Job>),
+}
+
+impl Job {
+    /// The GETs and walks of this job, in order.
+    fn leaves(self, out: &mut Vec<Job>) {
+        match self {
+            Job::All(jobs) => jobs.into_iter().for_each(|j| j.leaves(out)),
+            leaf => out.push(leaf),
+        }
+    }
 }
 
 /// One target's result in a round.
@@ -54,6 +69,8 @@ pub enum Job {
 pub struct Outcome {
     /// The target's index in the poller's list.
     pub target: usize,
+    /// The job's position in a [`Job::All`] (0 for a single job).
+    pub job: usize,
     /// The bindings (a GET's, or a whole walk's), or why there are none.
     pub result: Result<Vec<VarBind>, ClientError>,
     /// From the round's start of this target's work to its result.
@@ -81,8 +98,10 @@ impl Outcome {
 enum State {
     /// Waiting for a slot.
     Queued,
-    /// Its request is out (with the walk it belongs to, and what the walk has so far).
+    /// Its request is out for job `job` (with the walk it belongs to, and what the walk has
+    /// so far).
     Running {
+        job: usize,
         started: Instant,
         requests: u32,
         walk: Option<Box<(Walk, Vec<VarBind>)>>,
@@ -98,7 +117,8 @@ pub struct Poller {
     states: Vec<State>,
     /// Target indexes by address, for the datagrams that come.
     by_addr: HashMap<SocketAddr, Vec<usize>>,
-    job: Option<Job>,
+    /// The round's jobs (GETs and walks), each target doing them in order.
+    jobs: Vec<Job>,
     queue: VecDeque<usize>,
     /// Targets that may have a datagram to send.
     ready: VecDeque<usize>,
@@ -126,7 +146,7 @@ impl Poller {
             states: exchanges.iter().map(|_| State::Done).collect(),
             exchanges,
             by_addr,
-            job: None,
+            jobs: Vec::new(),
             queue: VecDeque::new(),
             ready: VecDeque::new(),
             deadlines: BinaryHeap::new(),
@@ -145,13 +165,22 @@ impl Poller {
     /// Starts a round of `job` for every target at `now`; a round still running is given up
     /// (its unfinished targets end with no result).
     pub fn start_round(&mut self, job: Job, now: Instant) {
-        self.job = Some(job);
-        self.queue = (0..self.exchanges.len()).collect();
-        self.states.iter_mut().for_each(|s| *s = State::Queued);
+        self.jobs.clear();
+        job.leaves(&mut self.jobs);
+        // No job at all: a round with nothing to do is done at once.
+        let targets = match self.jobs.is_empty() {
+            true => 0,
+            false => self.exchanges.len(),
+        };
+        self.queue = (0..targets).collect();
+        self.states.iter_mut().for_each(|s| *s = State::Done);
+        self.states[..targets]
+            .iter_mut()
+            .for_each(|s| *s = State::Queued);
         self.ready.clear();
         self.deadlines.clear();
         self.in_flight = 0;
-        self.unfinished = self.exchanges.len();
+        self.unfinished = targets;
         self.fill(now);
     }
 
@@ -220,38 +249,50 @@ impl Poller {
                 return;
             };
             self.in_flight += 1;
-            let walk = match &self.job {
-                Some(Job::Walk(root)) => {
-                    let x = &self.exchanges[k];
-                    let v1 = x.version() == "1";
-                    Some(Box::new((
-                        Walk::new(root, v1, x.options(), now),
-                        Vec::new(),
-                    )))
-                }
-                _ => None,
-            };
-            self.states[k] = State::Running {
-                started: now,
-                requests: 0,
-                walk,
-            };
-            self.next_request(k, now);
+            self.begin(k, 0, now);
         }
+    }
+
+    /// Target `k` starts job `job` of the round.
+    fn begin(&mut self, k: usize, job: usize, now: Instant) {
+        let walk = match &self.jobs[job] {
+            Job::Walk(root) => {
+                let x = &self.exchanges[k];
+                let v1 = x.version() == "1";
+                Some(Box::new((
+                    Walk::new(root, v1, x.options(), now),
+                    Vec::new(),
+                )))
+            }
+            _ => None,
+        };
+        self.states[k] = State::Running {
+            job,
+            started: now,
+            requests: 0,
+            walk,
+        };
+        self.next_request(k, now);
     }
 
     /// Starts target `k`'s next request, or gives its result when it has no more.
     fn next_request(&mut self, k: usize, now: Instant) {
-        let State::Running { requests, walk, .. } = &mut self.states[k] else {
+        let State::Running {
+            job,
+            requests,
+            walk,
+            ..
+        } = &mut self.states[k]
+        else {
             return;
         };
-        let request = match (walk.as_deref_mut(), &self.job) {
+        let request = match (walk.as_deref_mut(), &self.jobs[*job]) {
             (Some((w, _)), _) => match w.next_request(now) {
                 Ok(Some(r)) => Ok(r),
                 Ok(None) => Err(None),
                 Err(e) => Err(Some(e)),
             },
-            (None, Some(Job::Get(oids))) if *requests == 0 => Ok(Request::get(oids)),
+            (None, Job::Get(oids)) if *requests == 0 => Ok(Request::get(oids)),
             _ => Err(None),
         };
         match request {
@@ -283,9 +324,11 @@ impl Poller {
         }
     }
 
-    /// Target `k` ends the round with `result` (a walk's: what it collected).
+    /// Target `k` ends its job with `result` (a walk's: what it collected), then goes on to
+    /// the round's next job, or ends the round.
     fn finish(&mut self, k: usize, result: Result<Vec<VarBind>, ClientError>, now: Instant) {
         let State::Running {
+            job,
             started,
             requests,
             walk,
@@ -299,10 +342,16 @@ impl Poller {
         };
         self.results.push_back(Outcome {
             target: k,
+            job,
             result,
             latency: now.saturating_duration_since(started),
             requests,
         });
+        if job + 1 < self.jobs.len() {
+            // Its slot goes on to the next job: still one request at a time for this agent.
+            self.begin(k, job + 1, now);
+            return;
+        }
         self.in_flight -= 1;
         self.unfinished -= 1;
     }
