@@ -72,6 +72,7 @@ pub mod stats;
 pub mod tap;
 pub mod target;
 mod transport;
+pub mod typed_set;
 pub mod usm;
 mod value;
 pub mod walk;

@@ -219,6 +219,28 @@ macro_rules! requests {
             self.run(Request::set(bindings))$(.$await)?
         }
 
+        /// SET of `columns` (their numbers under the entry) of the generated row `row` at its
+        /// INDEX, each value checked against its SYNTAX before anything is sent (rows built
+        /// with `Builder::agent(true)`; see [`crate::typed_set`]).
+        pub $($async)? fn set_columns<R: snmp_mib::AgentRow>(&mut self, row: &R, columns: &[u32]) -> Result<Vec<VarBind>, ClientError> {
+            let bindings = crate::typed_set::row_bindings(row, columns)?;
+            self.run(Request::set(&bindings))$(.$await)?
+        }
+
+        /// Creates the generated row `row` in one SET: its writable columns that have a value
+        /// and RowStatus createAndGo (RFC 2579), checked against their SYNTAX first.
+        pub $($async)? fn create_row<R: snmp_mib::AgentRow>(&mut self, row: &R) -> Result<Vec<VarBind>, ClientError> {
+            let bindings = crate::typed_set::creation_bindings(row)?;
+            self.run(Request::set(&bindings))$(.$await)?
+        }
+
+        /// SET of `scalars` (their numbers under the group) of the generated scalar group
+        /// `values`, checked against their SYNTAX first.
+        pub $($async)? fn set_scalars<S: snmp_mib::ScalarGroup>(&mut self, values: &S, scalars: &[u32]) -> Result<Vec<VarBind>, ClientError> {
+            let bindings = crate::typed_set::scalar_bindings(values, scalars)?;
+            self.run(Request::set(&bindings))$(.$await)?
+        }
+
         /// GET of the scalar `object` (a constant the MIB compiler generated, such as
         /// `snmp_mibs_std::snmpv2_mib::SYS_UP_TIME`) at instance `.0`, decoded by its generated
         /// function (`snmpv2_mib::scalars::sys_up_time`): `None` when the agent has no such

@@ -241,7 +241,8 @@ impl Builder {
     /// per conceptual row, its columns' values as bindings carry them, a SET's value checked
     /// against the SYNTAX and written, the INDEX written back into arcs and the RowStatus
     /// column; per group of scalars, a struct with a field per scalar. What `snmp-agent`
-    /// serves.
+    /// serves, and what snmp-client's typed SETs (`Session::set_columns`, `create_row`,
+    /// `set_scalars`) send.
     ///
     /// ```no_run
     /// // build.rs of a crate that implements its MIB
