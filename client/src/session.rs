@@ -407,31 +407,58 @@ macro_rules! walks {
         }
 
         $($async)? fn table<R: Row>(&mut self, strict: bool) -> Result<Rows<R>, ClientError> {
+            let mut rows = Rows::new();
+            self.walk_entry(R::ENTRY, R::NAME, &mut |vb| crate::value::push_row(&mut rows, vb, strict))$(.$await)??;
+            Ok(rows)
+        }
+
+        /// A table and one that AUGMENTS it or shares its INDEX (`IfEntry` and `IfXEntry`),
+        /// each walked (as [`Self::walk_table`], leniently), their rows joined by instance:
+        /// each conceptual row once, with both halves, in instance order.
+        pub $($async)? fn walk_joined<A: Row, B: Row>(&mut self) -> Result<snmp_mib::Joined<A, B>, ClientError> {
+            let mut joined = snmp_mib::Joined::new();
+            let mut push = |vb: &VarBind| -> Result<(), ClientError> {
+                let name: Vec<u32> = vb.oid.as_oid().arcs().collect();
+                joined.push_lenient(&name, &vb.value.as_wire()?);
+                Ok(())
+            };
+            self.walk_entry(A::ENTRY, A::NAME, &mut push)$(.$await)??;
+            self.walk_entry(B::ENTRY, B::NAME, &mut push)$(.$await)??;
+            Ok(joined.finish())
+        }
+
+        /// Walks the entry `entry` (of the row `name`), each binding to `push`; its first error
+        /// ends the walk.
+        $($async)? fn walk_entry(
+            &mut self,
+            entry: &[u32],
+            name: &'static str,
+            push: &mut dyn FnMut(&VarBind) -> Result<(), ClientError>,
+        ) -> Result<(), ClientError> {
             // A generated row's entry is an OID; a hand-written one might not be.
-            let entry = OidBuf::from_arcs(R::ENTRY).map_err(|_| {
+            let root = OidBuf::from_arcs(entry).map_err(|_| {
                 ClientError::Table(MibError::BadIndex {
-                    entry: R::NAME,
+                    entry: name,
                     position: 0,
-                    suffix: R::ENTRY.to_vec(),
+                    suffix: entry.to_vec(),
                     reason: "an entry OID of two arcs or more",
                 })
             })?;
             let v1 = matches!(self.exchange.version(), "1");
-            let mut walk = Walk::new(&entry, v1, self.exchange.options(), Instant::now());
-            let mut rows = Rows::new();
+            let mut walk = Walk::new(&root, v1, self.exchange.options(), Instant::now());
             let mut failed = None;
             while let Some(request) = walk.next_request(Instant::now())? {
                 let answer = self.run(request)$(.$await)?;
                 walk.absorb(answer, &mut |vb| {
                     if failed.is_none() {
-                        failed = crate::value::push_row(&mut rows, &vb, strict).err();
+                        failed = push(&vb).err();
                     }
                 })?;
                 if let Some(e) = failed.take() {
                     return Err(e);
                 }
             }
-            Ok(rows)
+            Ok(())
         }
     };
 }

@@ -230,3 +230,60 @@ fn walks_as_iterators_and_typed_scalars() {
     });
     assert_eq!(async_walked, walked);
 }
+
+/// ifTable and ifXTable (which AUGMENTS it) walked into one joined row each: the same
+/// interfaces as `walk_table` of each, ifName beside ifDescr, in ifIndex order.
+#[test]
+fn if_table_and_if_x_table_joined() {
+    use snmp_mibs_std::if_mib::IfXEntry;
+    let Some(snmpd) = support::tool("snmpd") else {
+        support::require_or_skip("snmpd not found (apt-get install -y snmpd)");
+        return;
+    };
+    let agent = support::start_agent(&snmpd);
+    let addr = ([127, 0, 0, 1], agent.port).into();
+    let public = || Credentials::V2c(b"public".to_vec());
+    let mut s = Session::new(addr, public(), Options::default()).unwrap();
+    let joined = s.walk_joined::<IfEntry, IfXEntry>().unwrap();
+    let entries = s.walk_table::<IfEntry>().unwrap();
+    let extensions = s.walk_table::<IfXEntry>().unwrap();
+    assert!(!joined.is_empty());
+    assert_eq!(joined.len(), entries.len());
+    assert_eq!(joined.problems(), &[]);
+    let names: Vec<(i32, String, Option<String>)> = joined
+        .iter()
+        .map(|(e, x)| {
+            let name = x.and_then(|x| x.if_name.clone());
+            (
+                e.index.if_index,
+                e.if_descr.clone().unwrap_or_default(),
+                name,
+            )
+        })
+        .collect();
+    let mut indexes: Vec<i32> = names.iter().map(|n| n.0).collect();
+    indexes.sort();
+    assert_eq!(
+        indexes,
+        names.iter().map(|n| n.0).collect::<Vec<_>>(),
+        "instance order"
+    );
+    for (index, descr, name) in &names {
+        assert_eq!(
+            Some(descr),
+            entries
+                .iter()
+                .find(|e| e.index.if_index == *index)
+                .and_then(|e| e.if_descr.as_ref())
+        );
+        let theirs = extensions
+            .iter()
+            .find(|x| x.index.if_index == *index)
+            .and_then(|x| x.if_name.clone());
+        assert_eq!(name, &theirs, "ifName.{index}");
+    }
+    assert!(
+        names.iter().any(|n| n.2.is_some()),
+        "snmpd serves ifName: {names:?}"
+    );
+}

@@ -40,7 +40,7 @@ pub use index::IndexReader;
 pub use notification::{find_object, Notification};
 pub use object::{lookup, Access, Object, ObjectKind};
 pub use opaque::OpaqueNumber;
-pub use rows::{Invalid, Pushed, Row, Rows};
+pub use rows::{Invalid, Joined, Pushed, Row, Rows};
 pub use wire::is_absent;
 
 #[cfg(test)]

@@ -157,3 +157,117 @@ impl<R: Row> Rows<R> {
         self.rows.into_values().collect()
     }
 }
+
+/// Two tables' rows joined by instance: a table and one that AUGMENTS it or shares its INDEX
+/// (IF-MIB's ifTable and ifXTable), each conceptual row once with both halves, in instance
+/// order. Filled from the bindings of a walk of each (`Session::walk_joined`), leniently as
+/// [`Rows::push_lenient`]; a row of `B` with no row of `A` at its instance is kept out and
+/// said in [`Joined::problems`].
+#[derive(Debug, Clone)]
+pub struct Joined<A: Row, B: Row> {
+    rows: BTreeMap<Vec<u32>, (Option<A>, Option<B>)>,
+    problems: Vec<MibError>,
+}
+
+impl<A: Row, B: Row> Default for Joined<A, B> {
+    fn default() -> Self {
+        Joined {
+            rows: BTreeMap::new(),
+            problems: Vec::new(),
+        }
+    }
+}
+
+/// Sets `column` of the row at `suffix` (made from the INDEX when new); what does not fit is
+/// marked in the row and returned.
+fn put<R: Row>(
+    slot: &mut Option<R>,
+    column: u32,
+    suffix: &[u32],
+    value: &VarBindValue<'_>,
+) -> Result<(), MibError> {
+    if slot.is_none() {
+        *slot = Some(R::new(R::decode_index(suffix)?));
+    }
+    let row = slot.as_mut().expect("made above");
+    row.set_column(column, value).inspect_err(|e| {
+        row.mark_invalid(Invalid {
+            column,
+            error: e.clone(),
+            raw: snmp_ber::Encode::to_ber(value).unwrap_or_default(),
+        })
+    })
+}
+
+impl<A: Row, B: Row> Joined<A, B> {
+    /// No rows yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds one variable binding of either table.
+    pub fn push_lenient(&mut self, name: &[u32], value: &VarBindValue<'_>) -> Pushed {
+        if matches!(value, VarBindValue::EndOfMibView) {
+            return Pushed::OutsideTable;
+        }
+        let (first, rest) = match (name.strip_prefix(A::ENTRY), name.strip_prefix(B::ENTRY)) {
+            (Some(rest), _) => (true, rest),
+            (None, Some(rest)) => (false, rest),
+            (None, None) => return Pushed::OutsideTable,
+        };
+        let Some((&column, suffix)) = rest.split_first() else {
+            return Pushed::OutsideTable;
+        };
+        let (a, b) = self.rows.entry(suffix.to_vec()).or_insert((None, None));
+        let put = match first {
+            true => put(a, column, suffix, value),
+            false => put(b, column, suffix, value),
+        };
+        if let Err(e) = put {
+            self.problems.push(e);
+        }
+        Pushed::Row
+    }
+
+    /// Ends the filling: rows of `B` with no row of `A` are said in the problems.
+    pub fn finish(mut self) -> Self {
+        let orphans: Vec<Vec<u32>> = self
+            .rows
+            .iter()
+            .filter(|(_, (a, b))| a.is_none() && b.is_some())
+            .map(|(k, _)| k.clone())
+            .collect();
+        for suffix in orphans {
+            self.rows.remove(&suffix);
+            self.problems.push(MibError::BadIndex {
+                entry: B::NAME,
+                suffix,
+                position: 0,
+                reason: "a row of the table it extends at this instance",
+            });
+        }
+        self
+    }
+
+    /// The rows, in instance order: each with its half of `B` when the agent had one.
+    pub fn iter(&self) -> impl Iterator<Item = (&A, Option<&B>)> {
+        self.rows
+            .values()
+            .filter_map(|(a, b)| Some((a.as_ref()?, b.as_ref())))
+    }
+
+    /// How many rows.
+    pub fn len(&self) -> usize {
+        self.rows.values().filter(|(a, _)| a.is_some()).count()
+    }
+
+    /// No rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// What could not be put in a row, in the order met.
+    pub fn problems(&self) -> &[MibError] {
+        &self.problems
+    }
+}
