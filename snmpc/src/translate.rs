@@ -28,6 +28,11 @@ pub struct TranslateOpts {
     /// tree below each input (or the whole tree), `o`, `s`, `l`, `z` every node.
     #[arg(short = 'T', value_name = "FLAGS", action = clap::ArgAction::Append)]
     pub report: Vec<String>,
+    /// One JSON object a line for each input: `input`, `oid` (numeric), `name` (as `-O`
+    /// names it), and under `-Td` `description`; an input that does not translate is
+    /// `{"input", "error"}` and ends the run, as it does without `--json`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
@@ -104,7 +109,7 @@ pub fn run(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
     // As snmptranslate: a blank line between outputs; the first input that does not
     // translate ends the run (exit 2).
     for (i, input) in inputs.iter().enumerate() {
-        if i > 0 {
+        if i > 0 && !opts.json {
             println!();
         }
         let translated = match best_match {
@@ -118,6 +123,14 @@ pub fn run(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
             },
             false => translate_one(&m, input, output, random_access),
         };
+        if opts.json {
+            let (line, ok) = json_line(&m, input, translated, described, random_access);
+            println!("{line}");
+            if !ok {
+                return ExitCode::from(2);
+            }
+            continue;
+        }
         match translated {
             Ok((text, arcs)) if described => {
                 println!("{text}");
@@ -214,6 +227,33 @@ fn translate_one(
         (false, path) => m.name_to_oid(path.unwrap_or(input))?,
     };
     Ok((print::name_of(m, &arcs, output.naming, output.index), arcs))
+}
+
+/// `--json`'s line for `input`, and whether it translated.
+fn json_line(
+    m: &mibs::Mibs,
+    input: &str,
+    translated: Result<(String, Vec<u32>), mibs::NameError>,
+    described: bool,
+    random_access: bool,
+) -> (serde_json::Value, bool) {
+    match translated {
+        Ok((name, arcs)) => {
+            let oid: String = arcs.iter().map(|a| format!(".{a}")).collect();
+            let mut line = serde_json::json!({ "input": input, "oid": oid, "name": name });
+            if described {
+                line["description"] = crate::describe::describe(m, &arcs).into();
+            }
+            (line, true)
+        }
+        Err(e) => {
+            let error = match random_access {
+                true => format!("Unknown object identifier: {input}"),
+                false => e.say(input),
+            };
+            (serde_json::json!({ "input": input, "error": error }), false)
+        }
+    }
 }
 
 /// The arcs of a dotted OID; an arc that is not a number, or over 32 bits (SMI's limit,
