@@ -49,6 +49,24 @@ async fn agent(view: Arc<View>, n: u8) -> std::net::SocketAddr {
     addr
 }
 
+/// `n` v2c agents answering from `view`, then an address nothing answers at (its socket,
+/// kept bound while the test runs).
+async fn v2c_targets(view: &Arc<View>, n: u8) -> (Vec<Target>, std::net::UdpSocket) {
+    let mut targets = Vec::new();
+    for k in 0..n {
+        targets.push(Target {
+            addr: agent(view.clone(), k).await,
+            credentials: Credentials::V2c(b"public".to_vec()),
+        });
+    }
+    let silent = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    targets.push(Target {
+        addr: silent.local_addr().unwrap(),
+        credentials: Credentials::V2c(b"public".to_vec()),
+    });
+    (targets, silent)
+}
+
 #[tokio::test]
 async fn every_target_gets_its_result_or_its_error() {
     let text: String = (1..=30)
@@ -136,18 +154,7 @@ async fn every_target_gets_its_result_or_its_error() {
 #[tokio::test]
 async fn rounds_on_a_schedule_keep_to_it_and_count_what_they_miss() {
     let view = Arc::new(View::from_walk(".1.3.6.1.2.1.1.3.0 = Timeticks: (42) 0:00:00.42\n").0);
-    let mut targets = Vec::new();
-    for n in 0..4u8 {
-        targets.push(Target {
-            addr: agent(view.clone(), n).await,
-            credentials: Credentials::V2c(b"public".to_vec()),
-        });
-    }
-    let silent = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
-    targets.push(Target {
-        addr: silent.local_addr().unwrap(),
-        credentials: Credentials::V2c(b"public".to_vec()),
-    });
+    let (targets, _silent) = v2c_targets(&view, 4).await;
     let options = Options {
         timeout: Duration::from_millis(120),
         retries: 0,
@@ -203,18 +210,7 @@ async fn several_jobs_a_round() {
         .chain([".1.3.6.1.2.1.1.3.0 = Timeticks: (42) 0:00:00.42\n".to_string()])
         .collect();
     let view = Arc::new(View::from_walk(&text).0);
-    let mut targets = Vec::new();
-    for n in 0..6u8 {
-        targets.push(Target {
-            addr: agent(view.clone(), n).await,
-            credentials: Credentials::V2c(b"public".to_vec()),
-        });
-    }
-    let silent = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
-    targets.push(Target {
-        addr: silent.local_addr().unwrap(),
-        credentials: Credentials::V2c(b"public".to_vec()),
-    });
+    let (targets, _silent) = v2c_targets(&view, 6).await;
     let options = Options {
         timeout: Duration::from_millis(200),
         retries: 0,

@@ -9,14 +9,7 @@ use common::*;
 #[test]
 fn net_snmp_tools_against_the_standalone_agent() {
     let Some(tools) = Tools::find() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let port = free_udp_port();
-    let target = format!("127.0.0.1:{port}");
-    let _agent = enterprise_agent(
-        &["--listen", &target, "--run-every", "0"],
-        &dir.path().join("agent.log"),
-    );
-    wait_serving(&tools, &target);
+    let (_agent, target, _dir) = standalone(&tools, &[]);
     check_mib(&tools, &target);
     // What no handler serves is notWritable (RFC 3416 4.2.5 step 2).
     let outside = set_error(
@@ -44,19 +37,7 @@ fn snmpv3_users_and_views_from_a_configuration() {
          rocommunity public default -V jobs\n",
     )
     .unwrap();
-    let port = free_udp_port();
-    let target = format!("127.0.0.1:{port}");
-    let _agent = enterprise_agent(
-        &[
-            "--listen",
-            &target,
-            "--run-every",
-            "0",
-            "--config",
-            conf.to_str().unwrap(),
-        ],
-        &dir.path().join("agent.log"),
-    );
+    let (_agent, target, _log) = standalone(&tools, &["--config", conf.to_str().unwrap()]);
     let admin: Vec<&str> =
         "-v3 -u admin -l authPriv -a SHA-256 -A adminauthpass -x AES -X adminprivpass"
             .split(' ')

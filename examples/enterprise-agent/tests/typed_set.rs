@@ -15,14 +15,7 @@ use snmp_mib::{MibError, Row};
 #[test]
 fn typed_sets_from_the_generated_rows_and_scalars() {
     let Some(tools) = Tools::find() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let port = free_udp_port();
-    let target = format!("127.0.0.1:{port}");
-    let _agent = enterprise_agent(
-        &["--listen", &target, "--run-every", "0"],
-        &dir.path().join("agent.log"),
-    );
-    wait_serving(&tools, &target);
+    let (_agent, target, _dir) = standalone(&tools, &[]);
     let mut s = Session::new(
         target.parse().unwrap(),
         Credentials::V2c(b"private".to_vec()),

@@ -85,6 +85,21 @@ pub fn enterprise_agent(args: &[&str], log: &Path) -> Process {
     Process(child)
 }
 
+/// The example standalone on a free port of 127.0.0.1 (jobs not run), `extra` flags added:
+/// the process, its address, the directory of its log. Without extra flags it is serving
+/// `public` when this returns; with them (a configuration), the caller waits as it can.
+pub fn standalone(tools: &Tools, extra: &[&str]) -> (Process, String, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let target = format!("127.0.0.1:{}", free_udp_port());
+    let mut args = vec!["--listen", &target, "--run-every", "0"];
+    args.extend_from_slice(extra);
+    let agent = enterprise_agent(&args, &dir.path().join("agent.log"));
+    if extra.is_empty() {
+        wait_serving(tools, &target);
+    }
+    (agent, target, dir)
+}
+
 /// An snmpd master agent: UDP on `port`, AgentX on `agentx` (`tcp:127.0.0.1:N` or a socket
 /// path), `public` read-only and `private` read-write, configuration in `dir`.
 pub fn snmpd_master(tools: &Tools, dir: &Path, port: u16, agentx: &str, extra: &str) -> Process {
