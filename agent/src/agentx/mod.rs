@@ -17,6 +17,7 @@
 
 pub mod pdu;
 mod session;
+mod worker;
 
 use std::io::{self, Read, Write as _};
 use std::net::TcpStream;
@@ -29,10 +30,11 @@ use std::time::{Duration, Instant};
 use snmp_ber::OidBuf;
 use snmp_client::Value;
 
-pub use session::{Session, SessionError, State};
+pub use session::{answer, timed_out, Control, Session, SessionError, State};
 
 use crate::registry::Registry;
 use pdu::{Header, Pdu, PduError, HEADER};
+use worker::{Late, Worker};
 
 /// Where the master listens.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,11 +171,13 @@ pub struct Counts {
     pub answered: u64,
     /// Notifications sent.
     pub notifications: u64,
+    /// Requests answered genErr because their handler took longer than the timeout.
+    pub timed_out: u64,
 }
 
 /// An AgentX subagent over a registry of handlers.
 pub struct Subagent {
-    registry: Registry,
+    worker: Worker,
     master: Master,
     timeout: u8,
     description: String,
@@ -186,7 +190,7 @@ impl std::fmt::Debug for Subagent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Subagent")
             .field("master", &self.master)
-            .field("registry", &self.registry)
+            .field("subtrees", &self.worker.subtrees())
             .field("counts", &self.counts)
             .finish()
     }
@@ -202,7 +206,7 @@ impl Subagent {
     pub fn new(registry: Registry, master: Master) -> Subagent {
         let (tx, rx) = channel();
         Subagent {
-            registry,
+            worker: Worker::spawn(registry),
             master,
             timeout: 5,
             description: "snmp-agent subagent".into(),
@@ -212,8 +216,8 @@ impl Subagent {
         }
     }
 
-    /// The seconds the master waits for an answer of this subagent (the Open's o.timeout;
-    /// 5 by default) before it answers its manager without it.
+    /// The seconds a request of the master may take (the Open's o.timeout; 5 by default, 1
+    /// at least): a handler slower than that is answered genErr, its late answer dropped.
     pub fn timeout(mut self, seconds: u8) -> Self {
         self.timeout = seconds;
         self
@@ -233,11 +237,6 @@ impl Subagent {
     /// What it has done.
     pub fn counts(&self) -> Counts {
         self.counts
-    }
-
-    /// The handlers.
-    pub fn registry(&mut self) -> &mut Registry {
-        &mut self.registry
     }
 
     /// Serves until `stop` is set (looked at every 100 ms), connecting again (waiting up to 5
@@ -318,8 +317,9 @@ impl Subagent {
             idle_since = Instant::now();
             buf.extend_from_slice(&chunk[..n]);
             while let Some(pdu) = take_pdu(&mut buf)? {
-                let out = match session.handle(&pdu, &mut self.registry) {
-                    Ok(out) => out,
+                let out = match session.control(&pdu, || self.worker.subtrees()) {
+                    Ok(Control::Send(out)) => out,
+                    Ok(Control::Request) => self.request(&session, &pdu),
                     Err(SessionError::Closed(reason)) => {
                         return Ok(Ended::Lost(format!(
                             "closed by the master (reason {reason})"
@@ -327,14 +327,33 @@ impl Subagent {
                     }
                     Err(e) => return Err(e.into()),
                 };
-                if !out.is_empty() && session.state() == State::Open {
-                    self.counts.answered += 1;
-                }
                 for bytes in out {
                     if let Err(e) = stream.send(&bytes) {
                         return Ok(Ended::Lost(e.to_string()));
                     }
                 }
+            }
+        }
+    }
+}
+
+impl Subagent {
+    /// The answer to a request of the master: the handlers', or genErr when they take
+    /// longer than the session's timeout.
+    fn request(&mut self, session: &Session, pdu: &Pdu) -> Vec<Vec<u8>> {
+        let timeout = Duration::from_secs(u64::from(self.timeout.max(1)));
+        match self.worker.answer(pdu, session.uptime(), timeout) {
+            Ok(out) => {
+                self.counts.answered += u64::from(out.is_some());
+                out.into_iter().collect()
+            }
+            Err(Late) => {
+                self.counts.timed_out += 1;
+                tracing::warn!(
+                    ?timeout,
+                    "a handler took longer than the timeout: answered genErr"
+                );
+                vec![timed_out(session.uptime(), pdu)]
             }
         }
     }

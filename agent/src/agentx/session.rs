@@ -90,10 +90,10 @@ impl Session {
         self.packet
     }
 
-    /// The Register-PDUs of every subtree of `registry` (priority 127, the session's
+    /// The Register-PDUs of every subtree of `subtrees` (priority 127, the session's
     /// timeout).
-    fn registers(&mut self, registry: &Registry) -> Vec<Vec<u8>> {
-        self.subtrees = registry.subtrees().map(<[u32]>::to_vec).collect();
+    fn registers(&mut self, subtrees: Vec<Vec<u32>>) -> Vec<Vec<u8>> {
+        self.subtrees = subtrees;
         self.state = State::Registering(self.subtrees.len());
         let subtrees = self.subtrees.clone();
         subtrees
@@ -140,6 +140,23 @@ impl Session {
         pdu: &Pdu,
         registry: &mut Registry,
     ) -> Result<Vec<Vec<u8>>, SessionError> {
+        let subtrees = || registry.subtrees().map(<[u32]>::to_vec).collect();
+        match self.control(pdu, subtrees)? {
+            Control::Send(out) => Ok(out),
+            Control::Request => Ok(answer(self.uptime, pdu, registry).into_iter().collect()),
+        }
+    }
+
+    /// Handles a PDU of the session itself (the Responses to its Open, Registers, Notifies
+    /// and Pings; a Close): what to send back; or says the PDU is a request for the
+    /// handlers, to answer with [`answer`] (where and when the caller chooses). `subtrees`
+    /// gives what to register once the session is open.
+    pub fn control(
+        &mut self,
+        pdu: &Pdu,
+        subtrees: impl FnOnce() -> Vec<Vec<u32>>,
+    ) -> Result<Control, SessionError> {
+        let sent = |out| Ok(Control::Send(out));
         match (&pdu.payload, self.state) {
             (Payload::Close(reason), _) => {
                 self.state = State::Closed;
@@ -151,11 +168,11 @@ impl Session {
                 }
                 self.id = pdu.header.session;
                 self.uptime = *uptime;
-                let registers = self.registers(registry);
+                let registers = self.registers(subtrees());
                 if registers.is_empty() {
                     self.state = State::Open;
                 }
-                Ok(registers)
+                sent(registers)
             }
             (Payload::Response { error, uptime, .. }, State::Registering(left)) => {
                 self.uptime = *uptime;
@@ -170,7 +187,7 @@ impl Session {
                     1 => State::Open,
                     n => State::Registering(n - 1),
                 };
-                Ok(Vec::new())
+                sent(Vec::new())
             }
             (Payload::Response { uptime, error, .. }, _) => {
                 // A Notify's or Ping's answer.
@@ -178,64 +195,83 @@ impl Session {
                 if *error != 0 {
                     tracing::warn!(error, "the master refused a notification or ping");
                 }
-                Ok(Vec::new())
+                sent(Vec::new())
             }
-            _ => Ok(self.answer(pdu, registry).into_iter().collect()),
+            _ => Ok(Control::Request),
         }
     }
+}
 
-    /// The Response to a request of the master (none to CleanupSet).
-    fn answer(&mut self, pdu: &Pdu, registry: &mut Registry) -> Option<Vec<u8>> {
-        let h = pdu.header;
-        let mut w = Writer::new(Kind::Response, 0, h.session, h.transaction, h.packet);
-        if pdu.context.as_ref().is_some_and(|c| !c.is_empty()) {
-            w.u32(self.uptime).u16(errors::UNSUPPORTED_CONTEXT).u16(0);
-            return Some(w.finish());
-        }
-        let outcome: Result<Vec<(OidBuf, Value)>, (u16, u16)> = match &pdu.payload {
-            Payload::Ranges(ranges) if h.kind == Kind::Get => get(registry, ranges),
-            Payload::Ranges(ranges) => ranges
-                .iter()
-                .enumerate()
-                .map(|(k, r)| next_in(registry, r).map_err(|e| (e.code() as u16, k as u16 + 1)))
-                .collect(),
-            Payload::Bulk {
-                non_repeaters,
-                max_repetitions,
-                ranges,
-            } => bulk(registry, ranges, *non_repeaters, *max_repetitions),
-            Payload::Bindings(writes) => registry
-                .test(writes)
-                .map(|()| Vec::new())
-                .map_err(|r| (r.status.code() as u16, r.at as u16 + 1)),
-            Payload::Empty if h.kind == Kind::CommitSet => registry
-                .commit()
-                .map(|()| Vec::new())
-                .map_err(|r| (r.status.code() as u16, r.at as u16 + 1)),
-            Payload::Empty if h.kind == Kind::UndoSet => registry
-                .undo()
-                .map(|()| Vec::new())
-                .map_err(|r| (r.status.code() as u16, r.at as u16 + 1)),
-            Payload::Empty if h.kind == Kind::CleanupSet => {
-                registry.cleanup();
-                return None;
-            }
-            Payload::Empty => Ok(Vec::new()),
-            _ => Err((errors::PROCESSING_ERROR, 0)),
-        };
-        match outcome {
-            Ok(bindings) => {
-                w.u32(self.uptime).u16(0).u16(0);
-                for (name, value) in &bindings {
-                    w.binding(name, value);
-                }
-            }
-            Err((error, index)) => {
-                w.u32(self.uptime).u16(error).u16(index);
-            }
-        }
-        Some(w.finish())
+/// What [`Session::control`] makes of a PDU.
+#[derive(Debug)]
+pub enum Control {
+    /// PDUs to send back (maybe none).
+    Send(Vec<Vec<u8>>),
+    /// A request for the handlers: see [`answer`].
+    Request,
+}
+
+/// The Response a request times out with when its handler takes longer than the session's
+/// timeout: genErr, so that the master answers its manager rather than wait.
+pub fn timed_out(uptime: u32, pdu: &Pdu) -> Vec<u8> {
+    let h = pdu.header;
+    let mut w = Writer::new(Kind::Response, 0, h.session, h.transaction, h.packet);
+    w.u32(uptime).u16(ErrorStatus::GenErr.code() as u16).u16(0);
+    w.finish()
+}
+
+/// The Response to a request of the master (none to CleanupSet), `uptime` the master's
+/// sysUpTime as last learned.
+pub fn answer(uptime: u32, pdu: &Pdu, registry: &mut Registry) -> Option<Vec<u8>> {
+    let h = pdu.header;
+    let mut w = Writer::new(Kind::Response, 0, h.session, h.transaction, h.packet);
+    if pdu.context.as_ref().is_some_and(|c| !c.is_empty()) {
+        w.u32(uptime).u16(errors::UNSUPPORTED_CONTEXT).u16(0);
+        return Some(w.finish());
     }
+    let outcome: Result<Vec<(OidBuf, Value)>, (u16, u16)> = match &pdu.payload {
+        Payload::Ranges(ranges) if h.kind == Kind::Get => get(registry, ranges),
+        Payload::Ranges(ranges) => ranges
+            .iter()
+            .enumerate()
+            .map(|(k, r)| next_in(registry, r).map_err(|e| (e.code() as u16, k as u16 + 1)))
+            .collect(),
+        Payload::Bulk {
+            non_repeaters,
+            max_repetitions,
+            ranges,
+        } => bulk(registry, ranges, *non_repeaters, *max_repetitions),
+        Payload::Bindings(writes) => registry
+            .test(writes)
+            .map(|()| Vec::new())
+            .map_err(|r| (r.status.code() as u16, r.at as u16 + 1)),
+        Payload::Empty if h.kind == Kind::CommitSet => registry
+            .commit()
+            .map(|()| Vec::new())
+            .map_err(|r| (r.status.code() as u16, r.at as u16 + 1)),
+        Payload::Empty if h.kind == Kind::UndoSet => registry
+            .undo()
+            .map(|()| Vec::new())
+            .map_err(|r| (r.status.code() as u16, r.at as u16 + 1)),
+        Payload::Empty if h.kind == Kind::CleanupSet => {
+            registry.cleanup();
+            return None;
+        }
+        Payload::Empty => Ok(Vec::new()),
+        _ => Err((errors::PROCESSING_ERROR, 0)),
+    };
+    match outcome {
+        Ok(bindings) => {
+            w.u32(uptime).u16(0).u16(0);
+            for (name, value) in &bindings {
+                w.binding(name, value);
+            }
+        }
+        Err((error, index)) => {
+            w.u32(uptime).u16(error).u16(index);
+        }
+    }
+    Some(w.finish())
 }
 
 fn oid(arcs: &[u32]) -> Result<OidBuf, ErrorStatus> {
