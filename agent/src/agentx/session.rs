@@ -6,7 +6,7 @@ use snmp_ber::OidBuf;
 use snmp_client::Value;
 use snmp_mib::ErrorStatus;
 
-use super::pdu::{errors, Kind, Payload, Pdu, Range, Writer};
+use super::pdu::{errors, Header, Kind, Payload, Pdu, Range, Writer};
 use crate::registry::Registry;
 
 /// The most bindings one GetBulk answer carries.
@@ -213,8 +213,7 @@ pub enum Control {
 
 /// The Response a request times out with when its handler takes longer than the session's
 /// timeout: genErr, so that the master answers its manager rather than wait.
-pub fn timed_out(uptime: u32, pdu: &Pdu) -> Vec<u8> {
-    let h = pdu.header;
+pub fn timed_out(uptime: u32, h: Header) -> Vec<u8> {
     let mut w = Writer::new(Kind::Response, 0, h.session, h.transaction, h.packet);
     w.u32(uptime).u16(ErrorStatus::GenErr.code() as u16).u16(0);
     w.finish()

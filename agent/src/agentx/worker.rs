@@ -11,12 +11,44 @@ use super::pdu::Pdu;
 use super::session::answer;
 use crate::registry::Registry;
 
+/// Where the handlers run: on the thread that talks to the master (a request takes as long
+/// as its handler), or on a thread of their own (a request past the timeout is answered
+/// genErr).
+pub(super) enum Handlers {
+    Inline(Registry),
+    Guarded(Worker),
+}
+
+impl Handlers {
+    /// The registry's subtrees.
+    pub fn subtrees(&self) -> Vec<Vec<u32>> {
+        match self {
+            Handlers::Inline(r) => r.subtrees().map(<[u32]>::to_vec).collect(),
+            Handlers::Guarded(w) => w.subtrees.clone(),
+        }
+    }
+
+    /// The handlers' answer to `pdu` (none to a CleanupSet): inline, at once; guarded, if it
+    /// comes within `timeout`.
+    pub fn answer(
+        &mut self,
+        pdu: Pdu,
+        uptime: u32,
+        timeout: Duration,
+    ) -> Result<Option<Vec<u8>>, Late> {
+        match self {
+            Handlers::Inline(r) => Ok(answer(uptime, &pdu, r)),
+            Handlers::Guarded(w) => w.answer(pdu, uptime, timeout),
+        }
+    }
+}
+
 /// The handlers' thread.
 pub(super) struct Worker {
     work: Option<Sender<(Pdu, u32)>>,
     done: Receiver<(u32, Option<Vec<u8>>)>,
     subtrees: Vec<Vec<u32>>,
-    thread: Option<JoinHandle<()>>,
+    thread: Option<JoinHandle<Registry>>,
 }
 
 /// The handlers did not answer in time.
@@ -38,7 +70,11 @@ impl Worker {
                         break;
                     }
                 }
-            })
+                registry
+            });
+        // No thread (the system refused one): every request is answered genErr, said here.
+        let thread = thread
+            .inspect_err(|e| tracing::error!(%e, "no thread for the handlers"))
             .ok();
         Worker {
             work: Some(work),
@@ -48,19 +84,15 @@ impl Worker {
         }
     }
 
-    /// The registry's subtrees.
-    pub fn subtrees(&self) -> Vec<Vec<u32>> {
-        self.subtrees.clone()
-    }
-
     /// The handlers' answer to `pdu` (none to a CleanupSet), if it comes within `timeout`.
     pub fn answer(
         &mut self,
-        pdu: &Pdu,
+        pdu: Pdu,
         uptime: u32,
         timeout: Duration,
     ) -> Result<Option<Vec<u8>>, Late> {
-        let sent = self.work.as_ref().map(|w| w.send((pdu.clone(), uptime)));
+        let packet = pdu.header.packet;
+        let sent = self.work.as_ref().map(|w| w.send((pdu, uptime)));
         if !matches!(sent, Some(Ok(()))) {
             return Err(Late);
         }
@@ -68,7 +100,7 @@ impl Worker {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.done.recv_timeout(left) {
-                Ok((packet, out)) if packet == pdu.header.packet => return Ok(out),
+                Ok((answered, out)) if answered == packet => return Ok(out),
                 // The late answer of a request already answered genErr: dropped.
                 Ok(_) => continue,
                 Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
@@ -76,6 +108,17 @@ impl Worker {
                 }
             }
         }
+    }
+}
+
+impl Worker {
+    /// The registry back, once the request under way (if any) is done.
+    pub fn into_registry(mut self) -> Registry {
+        self.work.take();
+        self.thread
+            .take()
+            .and_then(|t| t.join().ok())
+            .unwrap_or_default()
     }
 }
 

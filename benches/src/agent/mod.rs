@@ -5,7 +5,8 @@
 //!
 //! 1. the standalone agent (`snmp_agent::Agent` over the example's handlers, a process of its
 //!    own: this program started again with `--agent-child standalone`);
-//! 2. net-snmp's snmpd as AgentX master, the same handlers in a subagent over TCP;
+//! 2. net-snmp's snmpd as AgentX master, the same handlers in a subagent over TCP (its
+//!    handlers on a thread of their own, as by default; and inline, `guard_timeout(false)`);
 //! 3. snmpd alone from the same data: `extend j /bin/cat FILE` over a file of the same
 //!    names, served as NET-SNMP-EXTEND-MIB's nsExtendOutLine."j".K (snmpd's own table; its
 //!    cache reruns `cat` every 5 s, in a process not counted);
@@ -184,7 +185,7 @@ fn measure(
             failed,
             wall_s: started_at.elapsed().as_secs_f64(),
             agent_cpu_s: cpu(&pids) - before,
-            master_cpu_s: (server == Server::Subagent).then(|| cpu(&pids[..1]) - master_before),
+            master_cpu_s: server.has_master().then(|| cpu(&pids[..1]) - master_before),
             instructions: None,
             master_instructions: None,
         });
@@ -257,6 +258,7 @@ pub fn run(exe: &Path, rows: usize, count: bool, notes: &mut Vec<String>) -> Vec
     let mut servers = vec![
         Server::Standalone,
         Server::Subagent,
+        Server::SubagentInline,
         Server::Alone,
         Server::Echo,
     ];
@@ -264,7 +266,7 @@ pub fn run(exe: &Path, rows: usize, count: bool, notes: &mut Vec<String>) -> Vec
         notes.push(
             "snmpd not found: the cases through snmpd and of snmpd alone are left out".into(),
         );
-        servers.retain(|s| !matches!(s, Server::Subagent | Server::Alone));
+        servers.retain(|s| !s.has_master() && *s != Server::Alone);
     }
     let mut out = Vec::new();
     for &server in &servers {
@@ -299,7 +301,7 @@ pub fn run(exe: &Path, rows: usize, count: bool, notes: &mut Vec<String>) -> Vec
                         .find(|r| r.server == server.name() && r.op == "getnext")
                     {
                         r.instructions = Some(ir.iter().sum());
-                        if server == Server::Subagent {
+                        if server.has_master() {
                             r.master_instructions = ir.first().copied();
                         }
                     }

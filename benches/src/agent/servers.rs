@@ -21,6 +21,9 @@ pub enum Server {
     Standalone,
     /// snmpd as master, snmp-agent's subagent behind it over AgentX (TCP).
     Subagent,
+    /// The same, its handlers on the thread that talks to the master
+    /// (`Subagent::guard_timeout(false)`).
+    SubagentInline,
     /// snmpd alone, the names in its own table (`extend`).
     Alone,
     /// A UDP echo: what serving one request at a time costs the kernel and the scheduler.
@@ -28,11 +31,17 @@ pub enum Server {
 }
 
 impl Server {
+    /// Whether snmpd is its master (its first process).
+    pub fn has_master(self) -> bool {
+        matches!(self, Server::Subagent | Server::SubagentInline)
+    }
+
     /// Its name in the table.
     pub fn name(self) -> &'static str {
         match self {
             Server::Standalone => "snmp-agent standalone",
             Server::Subagent => "snmpd + snmp-agent subagent",
+            Server::SubagentInline => "snmpd + subagent (inline)",
             Server::Alone => "snmpd alone (extend)",
             Server::Echo => "udp echo (floor)",
         }
@@ -131,11 +140,15 @@ impl Launcher<'_> {
         let procs = match server {
             Server::Standalone => vec![self.ours("standalone", &udp)?],
             Server::Echo => vec![self.ours("echo", &udp)?],
-            Server::Subagent => {
+            Server::Subagent | Server::SubagentInline => {
                 let agentx = format!("tcp:127.0.0.1:{}", free_tcp_port());
                 let extra = format!("master agentx\nagentXSocket {agentx}\n");
                 let master = self.snmpd(port, &extra)?;
-                vec![master, self.ours("subagent", &agentx)?]
+                let mode = match server {
+                    Server::Subagent => "subagent",
+                    _ => "subagent-inline",
+                };
+                vec![master, self.ours(mode, &agentx)?]
             }
             Server::Alone => {
                 let lines = self.dir.join("names.txt");
@@ -172,7 +185,8 @@ pub fn child(mode: &str, address: &str, rows: &str) -> ExitCode {
             .and_then(|master| {
                 let app = enterprise_agent::App::new();
                 app.add_jobs(rows);
-                let mut sub = snmp_agent::agentx::Subagent::new(app.registry(), master);
+                let sub = snmp_agent::agentx::Subagent::new(app.registry(), master);
+                let mut sub = sub.guard_timeout(mode == "subagent");
                 sub.run(&stop).map_err(|e| e.to_string())
             }),
     };
