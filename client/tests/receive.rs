@@ -304,42 +304,7 @@ fn net_snmp_traps_read_into_generated_notifications() {
             .unwrap();
         assert!(status.success());
     };
-    send(
-        &[
-            &[
-                "-v2c",
-                "-c",
-                "public",
-                "-m",
-                "",
-                &to,
-                "",
-                ".1.3.6.1.6.3.1.1.5.3",
-            ][..],
-            &objects,
-        ]
-        .concat(),
-    );
-    send(
-        &[
-            &[
-                "-v1",
-                "-c",
-                "public",
-                "-m",
-                "",
-                &to,
-                ".1.3.6.1.4.1.8072",
-                "127.0.0.1",
-                "2",
-                "0",
-                "",
-            ][..],
-            &objects,
-        ]
-        .concat(),
-    );
-    send(&[
+    let v2 = [
         "-v2c",
         "-c",
         "public",
@@ -348,10 +313,24 @@ fn net_snmp_traps_read_into_generated_notifications() {
         &to,
         "",
         ".1.3.6.1.6.3.1.1.5.3",
-        ".1.3.6.1.2.1.2.2.1.1.9",
-        "i",
-        "9",
-    ]);
+    ];
+    let v1 = [
+        "-v1",
+        "-c",
+        "public",
+        "-m",
+        "",
+        &to,
+        ".1.3.6.1.4.1.8072",
+        "127.0.0.1",
+        "2",
+        "0",
+        "",
+    ];
+    send(&[&v2[..], &objects].concat());
+    send(&[&v1[..], &objects].concat());
+    // ifIndex only: ifAdminStatus and ifOperStatus missing.
+    send(&[&v2[..], &objects[..3]].concat());
     let want = LinkDown {
         instance: vec![9],
         if_index: 9,
