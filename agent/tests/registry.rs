@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use snmp_agent::agentx::pdu::{Header, Kind, Payload, Pdu, Writer, HEADER};
-use snmp_agent::agentx::Session;
+use snmp_agent::agentx::{Session, Subagent};
 use snmp_agent::{ErrorStatus, Handler, RegisterError, Registry, SetError, Write};
 use snmp_ber::OidBuf;
 use snmp_client::Value;
@@ -333,4 +333,43 @@ fn the_standalone_agent_answers_a_panic_gen_err_and_serves_the_next_request() {
     assert_eq!(good[0].value, Value::Integer(10));
     stop.store(true, Ordering::Relaxed);
     serving.join().unwrap().unwrap();
+}
+
+/// A master that sends what is not AgentX gets a Close (parseError) and a new session: the
+/// subagent goes on.
+#[test]
+fn a_master_speaking_nonsense_is_left_and_connected_to_again() {
+    use std::io::{Read, Write as _};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let stop = Arc::new(AtomicBool::new(false));
+    let sub = {
+        let stop = stop.clone();
+        let master = format!("tcp:127.0.0.1:{port}").parse().unwrap();
+        std::thread::spawn(move || Subagent::new(Registry::new(), master).run(&stop))
+    };
+    let mut opens = 0;
+    for _ in 0..2 {
+        let (mut conn, _) = listener.accept().unwrap();
+        conn.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+            .unwrap();
+        let mut header = [0u8; HEADER];
+        conn.read_exact(&mut header).unwrap();
+        let open = Header::decode(&header).unwrap();
+        assert_eq!(open.kind, Kind::Open);
+        opens += 1;
+        let mut payload = vec![0u8; open.length as usize];
+        conn.read_exact(&mut payload).unwrap();
+        // h.version 2: not AgentX.
+        conn.write_all(&[2; HEADER]).unwrap();
+        let mut close = [0u8; HEADER];
+        conn.read_exact(&mut close).unwrap();
+        assert_eq!(Header::decode(&close).unwrap().kind, Kind::Close);
+    }
+    assert_eq!(opens, 2);
+    stop.store(true, Ordering::Relaxed);
+    // Let it find the stop between attempts; a connection it makes meanwhile is refused.
+    drop(listener);
+    sub.join().unwrap().unwrap();
 }

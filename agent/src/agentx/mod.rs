@@ -127,9 +127,6 @@ pub enum SubagentError {
     /// The master refused the session or a registration: trying again would not help.
     #[error(transparent)]
     Refused(#[from] SessionError),
-    /// The master sent what is not AgentX.
-    #[error(transparent)]
-    Pdu(#[from] PduError),
 }
 
 /// Hands notifications to a running subagent, from any thread.
@@ -257,8 +254,9 @@ impl Subagent {
     }
 
     /// Serves until `stop` is set (looked at every 100 ms), connecting again (waiting up to 5
-    /// s between attempts) whenever the master is not there; ends early only when the
-    /// master refuses the session or a registration, or sends what is not AgentX.
+    /// s between attempts) whenever the master is not there, closes the session, or sends
+    /// what is not AgentX (the session closed with parseError first); ends early only when
+    /// the master refuses the session or a registration.
     pub fn run(&mut self, stop: &AtomicBool) -> Result<(), SubagentError> {
         let mut backoff = Duration::from_millis(50);
         while !stop.load(Ordering::Relaxed) {
@@ -333,7 +331,16 @@ impl Subagent {
             };
             idle_since = Instant::now();
             buf.extend_from_slice(&chunk[..n]);
-            while let Some(pdu) = take_pdu(&mut buf)? {
+            loop {
+                let pdu = match take_pdu(&mut buf) {
+                    Ok(Some(pdu)) => pdu,
+                    Ok(None) => break,
+                    // Not AgentX: said, the session closed, and a new one opened.
+                    Err(e) => {
+                        let _ = stream.send(&session.close(pdu::reasons::PARSE_ERROR));
+                        return Ok(Ended::Lost(e.to_string()));
+                    }
+                };
                 let out = match session.control(&pdu, || self.handlers.subtrees()) {
                     Ok(Control::Send(out)) => out,
                     Ok(Control::Request) => self.request(&session, pdu),
