@@ -71,6 +71,8 @@ pub mod session;
 pub mod stats;
 pub mod tap;
 pub mod target;
+#[cfg(feature = "mibs")]
+pub mod text;
 mod transport;
 pub mod typed_set;
 pub mod usm;

@@ -34,5 +34,7 @@ pub mod asn1 {
 }
 pub mod diag;
 pub mod mib;
+#[cfg(feature = "names")]
+pub mod names;
 pub mod naming;
 pub mod standard;

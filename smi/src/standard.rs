@@ -5,7 +5,7 @@
 //! directory comes first: the built-in copy is only the fallback.
 
 /// (module, text) of every built-in module.
-pub const MODULES: [(&str, &str); 15] = [
+pub const MODULES: [(&str, &str); 16] = [
     ("SNMPv2-SMI", include_str!("../../mibs/SNMPv2-SMI")),
     ("SNMPv2-TC", include_str!("../../mibs/SNMPv2-TC")),
     ("SNMPv2-CONF", include_str!("../../mibs/SNMPv2-CONF")),
@@ -17,6 +17,7 @@ pub const MODULES: [(&str, &str); 15] = [
         include_str!("../../mibs/INET-ADDRESS-MIB"),
     ),
     ("IP-MIB", include_str!("../../mibs/IP-MIB")),
+    ("HCNUM-TC", include_str!("../../mibs/HCNUM-TC")),
     (
         "HOST-RESOURCES-MIB",
         include_str!("../../mibs/HOST-RESOURCES-MIB"),

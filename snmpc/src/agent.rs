@@ -16,15 +16,17 @@ use snmp_ber::OidBuf;
 use snmp_client::{ClientError, Session, Subtree, VarBind, WalkEnd, WalkWith};
 
 use crate::ask::{self, AgentOpts, AppOpts, WalkLimits};
-use crate::mibs::Mibs;
-use crate::print::{Output, Printer};
+use crate::print::{text, Output, Printer};
 use crate::setvalue;
+use snmp_smi::names::Mibs;
 
 /// An open session with what it needs to read names and print bindings.
 pub(crate) struct Agent {
     pub(crate) session: Session,
     pub(crate) mibs: Option<Mibs>,
     pub(crate) output: Output,
+    /// Bindings printed as JSON lines (`--json`).
+    pub(crate) json: bool,
     /// Whether the session is over TCP (`tcp:HOST`).
     tcp: bool,
     /// The agent as the command line names it (for "Timeout: No Response from ...").
@@ -128,7 +130,6 @@ impl Agent {
         let mut output = Output::parse(&opts.mibs.output.concat()).map_err(refuse)?;
         let input = ask::Input::parse(&opts.input).map_err(refuse)?;
         opts.security_words().map_err(refuse)?;
-        output.json = opts.json;
         output.no_hints = input.no_hints;
         let choice = opts.mibs.choice();
         let named = crate::miblist::modules_named(args);
@@ -178,6 +179,7 @@ impl Agent {
             session,
             mibs,
             output,
+            json: opts.json,
             tcp,
             peer: opts.agent.clone(),
             check_values: !input.unchecked,
@@ -219,8 +221,8 @@ impl Agent {
         if let (true, Some(m)) = (self.best_match, &self.mibs) {
             // -Ib: the text is a regular expression over the names; what matches nothing is
             // said with no reason, as net-snmp says it.
-            let arcs = m
-                .best_match(text)
+            let arcs = crate::translate::name_pattern(text)
+                .and_then(|find| m.best_match(find))
                 .ok_or_else(|| ArgError::Refused(format!("{text}: ")))?;
             return OidBuf::from_arcs(&arcs).map_err(|e| unknown(e.to_string()));
         }
@@ -231,7 +233,7 @@ impl Agent {
         let arcs = match (ask::oid(text), &self.mibs) {
             (Ok(oid), _) => return Ok(oid),
             // A dotted OID that does not parse is not a name either.
-            (Err(e), _) if crate::mibs::numeric_input(text) => match &self.mibs {
+            (Err(e), _) if snmp_smi::names::numeric_input(text) => match &self.mibs {
                 Some(m) => m.dotted_to_oid(text).map_err(unknown)?,
                 None => return Err(ArgError::Usage(e)),
             },
@@ -261,8 +263,11 @@ impl Agent {
 
     pub(crate) fn printer(&self) -> Printer<'_> {
         Printer {
-            output: self.output,
-            mibs: self.mibs.as_ref(),
+            text: text::Printer {
+                output: self.output,
+                mibs: self.mibs.as_ref(),
+            },
+            json: self.json,
         }
     }
 }
@@ -532,8 +537,11 @@ pub fn walk(
         Err(e) => return e.exit(),
     };
     let p = Printer {
-        output: agent.output,
-        mibs: agent.mibs.as_ref(),
+        text: text::Printer {
+            output: agent.output,
+            mibs: agent.mibs.as_ref(),
+        },
+        json: agent.json,
     };
     let mut out = std::io::stdout().lock();
     let mut printed = 0usize;
@@ -636,7 +644,7 @@ fn lone_root(text: &str) -> Option<u32> {
         "0" => Some(0),
         "1" => Some(1),
         "2" => Some(2),
-        name => crate::mibs::root_arc(name),
+        name => snmp_smi::names::root_arc(name),
     }
 }
 

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::mib_command::{load, MibOpts};
-use crate::{capture, hexdump, mibs, trace, view};
+use crate::{capture, hexdump, trace, view};
+use snmp_smi::names as mibs;
 
 /// `snmpc decode`'s arguments.
 #[derive(clap::Args, Debug)]

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use snmp_smi::mib::ir::{Base, Syntax};
 use snmp_smi::mib::NodeKind;
 
-use crate::mibs::Mibs;
+use snmp_smi::names::Mibs;
 
 /// The definition of the deepest node on `oid`'s path, as `snmptranslate -Td` prints it after
 /// the name; `None` when no module names even its first arc.

@@ -12,11 +12,11 @@ use snmp_client::listen::{Listener, Notification, Receiver};
 use snmp_client::UsmUser;
 
 use crate::host::{HostNames, LocalTime};
-use crate::mibs::Mibs;
-use crate::print::{Output, Printer};
+use crate::print::{text, Output, Printer};
 use crate::trapd_conf::TrapdConf;
 use crate::trapfmt::{Fields, TrapFormat};
 use crate::traphandle::Handlers;
+use snmp_smi::names::Mibs;
 
 /// `snmpc listen`'s options.
 #[derive(Debug, Clone, clap::Args)]
@@ -441,7 +441,7 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
     let choice = opts.mibs.choice();
     let mibs = match Mibs::load_chosen(&choice, &[], &Default::default()) {
         Ok(m) => m,
-        Err(e) => return bad(e),
+        Err(e) => return bad(e.to_string()),
     };
     if let Some(said) = mibs.missing(&choice.modules()) {
         eprintln!("{said}");
@@ -463,8 +463,11 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         }
     }
     let printer = Printer {
-        output,
-        mibs: Some(&mibs),
+        text: text::Printer {
+            output,
+            mibs: Some(&mibs),
+        },
+        json: false,
     };
     let until = opts
         .seconds

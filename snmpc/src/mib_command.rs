@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
-use crate::mibs;
+use snmp_smi::names as mibs;
 
 /// Where MIB modules are looked for, and how strictly they are read.
 #[derive(Args, Debug)]

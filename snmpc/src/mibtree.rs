@@ -12,7 +12,7 @@ use snmp_smi::mib::ir::{Base, Syntax};
 use snmp_smi::mib::tree::Access;
 use snmp_smi::mib::NodeKind;
 
-use crate::mibs::Mibs;
+use snmp_smi::names::Mibs;
 
 /// The tree below (and including) `root`; the whole tree from `iso(1)` when `root` is empty.
 pub fn tree(mibs: &Mibs, root: &[u32]) -> String {

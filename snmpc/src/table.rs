@@ -9,7 +9,7 @@ use snmp_client::{VarBind, WalkWith};
 
 use crate::agent::{agent_error, bad_arguments, Agent, Tool};
 use crate::ask::{AgentOpts, AppOptError, AppOpts, WalkLimits};
-use crate::print::Printer;
+use crate::print::text;
 
 /// `table TABLE`, as snmptable: the conceptual table's readable columns (from the MIB), one
 /// row per index, walked by GETBULK (GETNEXT under SNMPv1); values printed as `-Oq` prints
@@ -66,7 +66,7 @@ pub fn table(opts: &AgentOpts, app: &AppOpts, limits: &WalkLimits, table: &str) 
     };
     // Rows by index (in OID order: arcs compare as numbers), each a cell per column.
     let mut rows: Rows = Default::default();
-    let printer = Printer {
+    let printer = text::Printer {
         output: agent.output,
         mibs: agent.mibs.as_ref(),
     };

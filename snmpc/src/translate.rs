@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use crate::{agent, ask, mibs, print};
+use crate::{agent, ask, print};
+use snmp_smi::names as mibs;
 
 /// Where `translate` looks for modules, and which it reads: as snmptranslate, the modules
 /// of its MIB list and of `MODULE::name` inputs, with what they import (see
@@ -80,9 +81,10 @@ pub fn run(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
         let Some(pattern) = inputs.first() else {
             return agent::bad_arguments("-TB needs a regular expression");
         };
-        let Some(found) = m.matching(pattern) else {
+        let Some(find) = name_pattern(pattern) else {
             return agent::bad_arguments(format!("-TB {pattern}: not a regular expression"));
         };
+        let found = m.matching(find);
         let mut out = std::io::stdout().lock();
         for arcs in found {
             let _ = writeln!(
@@ -114,7 +116,7 @@ pub fn run(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
         }
         let translated = match best_match {
             // -Ib: the input is a regular expression over the names.
-            true => match m.best_match(input) {
+            true => match name_pattern(input).and_then(|find| m.best_match(find)) {
                 Some(arcs) => Ok((print::name_of(&m, &arcs, output.naming, output.index), arcs)),
                 None => {
                     eprintln!("Unable to find a matching object identifier for \"{input}\"");
@@ -151,6 +153,16 @@ pub fn run(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Where `pattern`, a POSIX extended regular expression in any case as snmptranslate's `-TB`
+/// and `-Ib` take it, matches in a name; `None` when it is not a regular expression.
+pub(crate) fn name_pattern(pattern: &str) -> Option<impl Fn(&str) -> Option<usize>> {
+    let re = regex::RegexBuilder::new(pattern)
+        .case_insensitive(true)
+        .build()
+        .ok()?;
+    Some(move |name: &str| re.find(name).map(|m| m.start()))
 }
 
 /// snmptranslate's `-Tp`: the tree below each input (the deepest node its path names), a blank

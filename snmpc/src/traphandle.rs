@@ -136,11 +136,14 @@ fn run_one(command: &str, input: &str) -> Result<(), String> {
 /// SNMPv2 form) as `-Oq` prints them.
 pub fn input(n: &Notification, host: &str, transport: &str, p: &Printer<'_>) -> String {
     let quick = Printer {
-        output: crate::print::Output {
-            quick: true,
-            ..p.output
+        text: crate::print::text::Printer {
+            output: crate::print::Output {
+                quick: true,
+                ..p.text.output
+            },
+            mibs: p.text.mibs,
         },
-        mibs: p.mibs,
+        json: false,
     };
     let mut out = format!("{host}\n{transport}\n");
     for vb in &v2_form(n) {

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use snmp_smi::mib::Relaxation;
-use snmpc::index::IndexStyle;
-use snmpc::mibs::Mibs;
+use snmp_smi::names::IndexStyle;
+use snmp_smi::names::Mibs;
 
 /// The corpus, or None after saying why the test skips (a failure under SNMP_REQUIRE_TOOLS=1).
 fn corpus_or_skip() -> Option<PathBuf> {

@@ -18,6 +18,7 @@ guides! {
     agent: "agent.md",
     codec: "codec.md",
     custom_mibs: "custom-mibs.md",
+    names: "names.md",
     der: "der.md",
     notifications: "notifications.md",
     polling: "polling.md",

@@ -1,22 +1,44 @@
-//! `snmpc mib check`, `snmpc mib dump` and `snmpc translate`: the MIB compiler's front-end and
-//! resolver as tools.
+//! Names at run time, as net-snmp's tools give them: a name or `MODULE::name.instance` to its
+//! OID, an OID to `IF-MIB::ifDescr.3` (the instance read by its row's INDEX), the tree
+//! around an OID, and how an object's values are shown (its SYNTAX through its
+//! TEXTUAL-CONVENTIONs, DISPLAY-HINT, enumeration labels, UNITS: [`Presentation`]). Modules
+//! are read from MIB directories and the built-in standard modules ([`Mibs::load`],
+//! [`Mibs::load_chosen`] with net-snmp's `-M`/`-m`/`MIBDIRS`/`MIBS` rules in
+//! [`MibChoice`]); an OID several modules define is named after the module net-snmp reads
+//! first ([`precedence`]). snmp-client's `text` module prints bindings with these names.
+//!
+//! ```
+//! use snmp_smi::names::{IndexStyle, Mibs};
+//!
+//! let mibs = Mibs::standard(); // the built-in modules: SNMPv2-MIB, IF-MIB, ...
+//! let oid = mibs.name_to_oid("IF-MIB::ifDescr.3").unwrap();
+//! assert_eq!(oid, [1, 3, 6, 1, 2, 1, 2, 2, 1, 2, 3]);
+//! assert_eq!(mibs.name_to_oid("sysUpTime.0").unwrap(), [1, 3, 6, 1, 2, 1, 1, 3, 0]);
+//! let name = mibs.oid_to_name(&[1, 3, 6, 1, 2, 1, 31, 1, 1, 1, 6, 2], IndexStyle::Components);
+//! assert_eq!(name.as_deref(), Some("IF-MIB::ifHCInOctets.2"));
+//! let status = mibs.presentation(&[1, 3, 6, 1, 2, 1, 2, 2, 1, 8, 2]).unwrap();
+//! assert!(status.enums.contains(&("up".to_string(), 1)));
+//! ```
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use snmp_smi::mib::ir::IndexPart;
-use snmp_smi::mib::Presentation;
-use snmp_smi::mib::{self, MibSet, Resolved};
-use snmp_smi::mib::{Access, NodeKind, Relaxation};
+use crate::mib::ir::IndexPart;
+use crate::mib::Presentation;
+use crate::mib::{self, MibSet, Resolved};
+use crate::mib::{Access, NodeKind, Relaxation};
 
-use crate::index::{self, IndexStyle};
-use crate::precedence;
-
+mod choice;
+mod index;
+pub mod precedence;
 mod report;
 mod to_name;
 mod to_oid;
 mod tree;
+
+pub use choice::{modules_named, net_snmp_default_dirs, MibChoice};
+pub use index::{read_instance, write_instance, IndexStyle};
 
 /// Loaded and resolved modules, with a name and OID registry built on first use (check and
 /// dump never look anything up, so they never pay for it).
@@ -96,6 +118,35 @@ impl NameError {
     }
 }
 
+/// Without the input: `Unknown Object Identifier (why)`, or `Cannot find module (M)` with the
+/// path searched ([`NameError::say`] puts the input in as net-snmp does).
+impl std::fmt::Display for NameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NameError::NoModule { module, path } => {
+                write!(f, "Cannot find module ({module}) on the MIB path {path}")
+            }
+            NameError::Unknown(None) => f.write_str("Unknown Object Identifier"),
+            NameError::Unknown(Some(why)) => write!(f, "Unknown Object Identifier ({why})"),
+        }
+    }
+}
+
+impl std::error::Error for NameError {}
+
+/// Why modules could not be loaded: a MIB directory that cannot be read, or a module asked for
+/// that no directory has (with the files there that yielded no module, which may be why).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError(String);
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for LoadError {}
+
 /// Descriptor to nodes, and OID to node.
 struct Lookup {
     by_name: HashMap<Box<str>, Vec<usize>>,
@@ -116,13 +167,23 @@ impl Mibs {
         dirs: &[PathBuf],
         modules: &[String],
         strict: &HashSet<Relaxation>,
-    ) -> Result<Mibs, String> {
+    ) -> Result<Mibs, LoadError> {
         Self::load_with_progress(dirs, modules, strict, &mut |_, _| {})
     }
 
+    /// The built-in standard modules alone ([`crate::standard`]: SNMPv2-SMI, -TC, -MIB,
+    /// IF-MIB, IP-MIB, HOST-RESOURCES-MIB, ...), resolved.
+    pub fn standard() -> Mibs {
+        Self::with_builtin(MibSet::default(), &HashSet::new())
+    }
+
     /// Every module of `dirs`, then the built-in standard modules those do not define.
-    pub fn load_everything(dirs: &[PathBuf], strict: &HashSet<Relaxation>) -> Result<Mibs, String> {
-        let set = MibSet::load(dirs).map_err(|e| format!("reading the MIB directories: {e}"))?;
+    pub fn load_everything(
+        dirs: &[PathBuf],
+        strict: &HashSet<Relaxation>,
+    ) -> Result<Mibs, LoadError> {
+        let set = MibSet::load(dirs)
+            .map_err(|e| LoadError(format!("reading the MIB directories: {e}")))?;
         Ok(Self::with_builtin(set, strict))
     }
 
@@ -132,16 +193,16 @@ impl Mibs {
         Self::new(set, resolved)
     }
 
-    /// What net-snmp's tools read with the path and list of `choice` ([`crate::miblist`]),
+    /// What net-snmp's tools read with the path and list of `choice`,
     /// and the modules of `named` too (those of `MODULE::name` inputs): under `ALL` every
     /// module of the path and the built-in ones; otherwise the list's modules, those named,
     /// and what they import, from the path or else from the built-in modules. Modules that
     /// several define are named as net-snmp names them with this list.
     pub fn load_chosen(
-        choice: &crate::miblist::MibChoice,
+        choice: &MibChoice,
         named: &[String],
         strict: &HashSet<Relaxation>,
-    ) -> Result<Mibs, String> {
+    ) -> Result<Mibs, LoadError> {
         let dirs = choice.dirs();
         let mut m = match choice.all() {
             true => Self::load_everything(&dirs, strict)?,
@@ -149,7 +210,7 @@ impl Mibs {
                 let mut wanted = choice.modules();
                 wanted.extend(named.iter().cloned());
                 let mut set = MibSet::load_needed(&dirs, &wanted)
-                    .map_err(|e| format!("reading the MIB directories: {e}"))?;
+                    .map_err(|e| LoadError(format!("reading the MIB directories: {e}")))?;
                 set.add_standard_modules_needed(&wanted);
                 let resolved = mib::resolve(&set, &[], strict);
                 Self::new(set, resolved)
@@ -166,9 +227,9 @@ impl Mibs {
         modules: &[String],
         strict: &HashSet<Relaxation>,
         progress: &mut dyn FnMut(usize, usize),
-    ) -> Result<Mibs, String> {
+    ) -> Result<Mibs, LoadError> {
         let set = MibSet::load_with_progress(dirs, progress)
-            .map_err(|e| format!("reading the MIB directories: {e}"))?;
+            .map_err(|e| LoadError(format!("reading the MIB directories: {e}")))?;
         for m in modules {
             if !set.by_name.contains_key(m) {
                 let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
@@ -184,7 +245,7 @@ impl Mibs {
                         let _ = write!(text, "\n{}", u.diagnostics[0]);
                     }
                 }
-                return Err(text);
+                return Err(LoadError(text));
             }
         }
         let resolved = mib::resolve(&set, modules, strict);
@@ -250,7 +311,7 @@ impl Mibs {
     }
 
     /// A node's definition as its module writes it.
-    pub fn written(&self, node: usize) -> &snmp_smi::mib::Node {
+    pub fn written(&self, node: usize) -> &crate::mib::Node {
         self.set.node(&self.resolved.nodes[node])
     }
 
@@ -268,7 +329,7 @@ impl Mibs {
     }
 
     /// A name written in `node`'s module (an INDEX item, an OBJECTS member).
-    pub fn name_in(&self, node: usize, name: snmp_smi::mib::tree::Name) -> &str {
+    pub fn name_in(&self, node: usize, name: crate::mib::tree::Name) -> &str {
         self.set.modules[self.resolved.nodes[node].module()]
             .smi
             .name(name)
@@ -327,10 +388,10 @@ impl Mibs {
     }
 
     /// A node's SYNTAX followed through its TEXTUAL-CONVENTIONs.
-    pub fn syntax(&self, node: usize) -> Option<snmp_smi::mib::ir::Syntax> {
+    pub fn syntax(&self, node: usize) -> Option<crate::mib::ir::Syntax> {
         let m = self.resolved.nodes[node].module();
         let ty = self.written(node).syntax.as_ref()?;
-        Some(snmp_smi::mib::lower::syntax(&self.set, m, ty))
+        Some(crate::mib::lower::syntax(&self.set, m, ty))
     }
 
     /// What net-snmp's tools say of the `modules` of their MIB list that were not read (they
@@ -375,7 +436,7 @@ impl Mibs {
         self.lookup().presentations[node]
             .get_or_init(|| {
                 let n = &self.resolved.nodes[node];
-                snmp_smi::mib::presentation(&self.set, n.module(), self.set.node(n))
+                crate::mib::presentation(&self.set, n.module(), self.set.node(n))
             })
             .as_ref()
     }

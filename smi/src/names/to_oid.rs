@@ -206,24 +206,20 @@ impl Mibs {
         Ok((node, rest))
     }
 
-    /// net-snmp's `-Ib`: the node whose name `pattern` (a POSIX extended regular expression,
-    /// any case) matches earliest in the name, the first such in OID order; `None` when no
-    /// name matches or the pattern is not one. (net-snmp takes the first in its tree's own
-    /// order, which is not OID order: where several names match equally early, it may pick
-    /// another of them.)
-    pub fn best_match(&self, pattern: &str) -> Option<Vec<u32>> {
-        let re = regex::RegexBuilder::new(pattern)
-            .case_insensitive(true)
-            .build()
-            .ok()?;
+    /// net-snmp's `-Ib`: the node whose name `find` (where a pattern matches in a name, as
+    /// snmptranslate's POSIX extended regular expression in any case) matches earliest in
+    /// the name, the first such in OID order; `None` when no name matches. (net-snmp takes
+    /// the first in its tree's own order, which is not OID order: where several names match
+    /// equally early, it may pick another of them.)
+    pub fn best_match(&self, find: impl Fn(&str) -> Option<usize>) -> Option<Vec<u32>> {
         let mut best: Option<(usize, &Vec<u32>)> = None;
         for (oid, &node) in &self.lookup().by_oid {
-            let Some(at) = re.find(self.set.name(&self.resolved.nodes[node])) else {
+            let Some(at) = find(self.set.name(&self.resolved.nodes[node])) else {
                 continue;
             };
-            if best.is_none_or(|(b, _)| at.start() < b) {
-                best = Some((at.start(), oid));
-                if at.start() == 0 {
+            if best.is_none_or(|(b, _)| at < b) {
+                best = Some((at, oid));
+                if at == 0 {
                     break;
                 }
             }
@@ -231,26 +227,21 @@ impl Mibs {
         best.map(|(_, oid)| oid.clone())
     }
 
-    /// snmptranslate's `-TB`: the OIDs of the nodes `pattern` (a POSIX extended regular
-    /// expression, any case) finds, as net-snmp finds them: its search goes down the tree
+    /// snmptranslate's `-TB`: the OIDs of the nodes `find` (where a pattern matches in a
+    /// name, as [`Mibs::best_match`] takes it) finds, as net-snmp finds them: its search goes down the tree
     /// (each node's children from its highest arc down) over the nodes no earlier search
     /// looked at, stops at the first name the pattern matches at its start and gives that
     /// node, or at the tree's end gives the node whose name it matched earliest; it is asked
     /// again until it gives nothing. So every name that starts with a match is listed, and
     /// after them at most one that matches later on (`-TB Octets` lists ifInOctets alone).
-    /// `None` when the pattern is not one.
-    pub fn matching(&self, pattern: &str) -> Option<Vec<Vec<u32>>> {
-        let re = regex::RegexBuilder::new(pattern)
-            .case_insensitive(true)
-            .build()
-            .ok()?;
+    pub fn matching(&self, find: impl Fn(&str) -> Option<usize>) -> Vec<Vec<u32>> {
         // Every node in the search's order, with where the pattern matches its name.
         let mut order: Vec<(Vec<u32>, Option<usize>)> = Vec::new();
         // Depth first, the highest arc first: the stack takes the lowest first.
         let mut stack: Vec<Vec<u32>> = (0..ROOTS.len() as u32).map(|r| vec![r]).collect();
         while let Some(oid) = stack.pop() {
             let named = self.lookup().at_oid.get(&oid).map(|&n| self.label(n));
-            let at = named.and_then(|name| re.find(name)).map(|m| m.start());
+            let at = named.and_then(&find);
             stack.extend(self.children(&oid).map(|(arc, _)| {
                 let mut child = oid.clone();
                 child.push(arc);
@@ -281,6 +272,6 @@ impl Mibs {
                 None => break,
             }
         }
-        Some(found)
+        found
     }
 }

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use snmp_smi::mib::ir::{Base, IndexPart};
+use crate::mib::ir::{Base, IndexPart};
 
 /// How the instance after a column's name is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -437,7 +437,7 @@ fn push_string(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use snmp_smi::mib::ir::{ConventionRef, Syntax};
+    use crate::mib::ir::{ConventionRef, Syntax};
 
     fn part(name: &str, base: Base, implied: bool) -> IndexPart {
         IndexPart {

@@ -9,7 +9,7 @@
 //! directory of the path and file after file by name: so the last directory's modules first,
 //! each directory's last file first, each module again after its imports.
 
-use snmp_smi::mib::MibSet;
+use crate::mib::MibSet;
 
 /// The list net-snmp 5.9 reads when neither `-m` nor `MIBS` names one (its build for Linux).
 pub const NET_SNMP_DEFAULT_MIBS: &[&str] = &[
@@ -50,7 +50,7 @@ pub const NET_SNMP_DEFAULT_MIBS: &[&str] = &[
 ];
 
 /// The modules a MIB list names (`A:B:C`, with net-snmp's `+`/`-` already worked out by
-/// [`crate::miblist`]), in the order net-snmp reads them first: those before an `ALL`, which
+/// [`super::MibChoice`]), in the order net-snmp reads them first: those before an `ALL`, which
 /// reads the rest of the path after them; `None` (every module by `ALL`'s order) for the list
 /// `ALL` alone, the default list when there is no list.
 pub fn listed(list: Option<&str>) -> Option<Vec<String>> {
