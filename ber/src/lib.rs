@@ -168,6 +168,12 @@ pub trait Encode {
     /// a per-thread scratch buffer of [`SCRATCH_OCTETS`] (zeroed once per thread), then copied
     /// out in one allocation; a value that does not fit there is measured
     /// ([`Encode::encoded_len`]) and written straight into a vector of its size.
+    ///
+    /// There is no separate `to_der`: the encoders write definite lengths in their fewest
+    /// octets, and types of a module built with `.der()` sort SET OF; the encoding is DER
+    /// when the value holds nothing DER forbids (a component DEFAULT-valued but present is
+    /// written as given).
+    #[doc(alias = "to_der")]
     fn to_ber(&self) -> Result<Vec<u8>, EncodeError> {
         scratch::encode_to_vec(|buf| writer::encode_tail(self, buf), || self.encoded_len())
     }

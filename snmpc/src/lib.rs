@@ -2,7 +2,7 @@
 //! messages (all versions), reading pcap/pcapng captures, and the `--trace` diagnostic walk;
 //! the commands that ask an agent or send it notifications with net-snmp's arguments
 //! ([`agent`]), printing bindings as net-snmp's tools print them ([`mod@print`]), SET values by
-//! net-snmp's type letters ([`setvalue`]), and MIB modules for names ([`mibs`]).
+//! net-snmp's type letters ([`setvalue`]), and MIB modules for names ([`snmp_smi::names`]).
 //!
 //! ```
 //! // A v2c GetRequest of ifInOctets.228, as `snmpc decode --json` shows it.

@@ -8,7 +8,7 @@
 //!
 //! ```
 //! use pkix::pkix1_explicit88::CertificateList;
-//! use snmp_ber::Decode;
+//! use pkix::Decode;
 //!
 //! # fn crl() -> Vec<u8> { pkix::inputs::tiny_crl() }
 //! let der = crl();
@@ -22,6 +22,13 @@
 //! ```
 
 include!(concat!(env!("OUT_DIR"), "/pkix.rs"));
+
+/// The codec's traits and types the generated ones are used through, so that depending on
+/// this crate is enough: `use pkix::{Decode, Encode};`.
+pub use snmp_ber::{
+    Any, BitString, Decode, DecodeError, Encode, EncodeError, GeneralizedTime, Integer, SequenceOf,
+    UtcTime,
+};
 
 pub mod extension;
 pub mod inputs;

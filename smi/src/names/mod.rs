@@ -20,7 +20,7 @@
 //! assert!(status.enums.contains(&("up".to_string(), 1)));
 //! ```
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -31,6 +31,7 @@ use crate::mib::{Access, NodeKind, Relaxation};
 
 mod choice;
 mod index;
+mod index_tables;
 pub mod precedence;
 mod report;
 mod to_name;
@@ -39,6 +40,7 @@ mod tree;
 
 pub use choice::{modules_named, net_snmp_default_dirs, MibChoice};
 pub use index::{read_instance, write_instance, IndexStyle};
+use index_tables::{Lazy, NameTable, OidTable};
 
 /// Loaded and resolved modules, with a name and OID registry built on first use (check and
 /// dump never look anything up, so they never pay for it).
@@ -149,16 +151,16 @@ impl std::error::Error for LoadError {}
 
 /// Descriptor to nodes, and OID to node.
 struct Lookup {
-    by_name: HashMap<Box<str>, Vec<usize>>,
-    /// In OID order, for the columns under an entry.
-    by_oid: BTreeMap<Vec<u32>, usize>,
-    /// The same, hashed: the prefix lookups of every printed OID.
-    at_oid: HashMap<Vec<u32>, usize>,
-    /// Each node's presentation, worked out when first asked for.
-    presentations: Vec<std::sync::OnceLock<Option<Presentation>>>,
+    by_name: NameTable,
+    /// In OID order: exact lookups, the prefix lookups of every printed OID, the columns
+    /// under an entry.
+    by_oid: OidTable,
+    /// Each node's presentation, worked out when first asked for (boxed: most nodes are
+    /// never asked about).
+    presentations: Lazy<Option<Box<Presentation>>>,
     /// Each row's INDEX (through AUGMENTS), worked out when first asked for; `None` for a
     /// node that is not a row or whose INDEX does not resolve.
-    rows: Vec<std::sync::OnceLock<Option<Vec<IndexPart>>>>,
+    rows: Lazy<Option<Box<[IndexPart]>>>,
 }
 
 impl Mibs {
@@ -275,31 +277,21 @@ impl Mibs {
             // Nodes in the order net-snmp reads their modules.
             let mut nodes: Vec<usize> = (0..self.resolved.nodes.len()).collect();
             nodes.sort_by_key(|&i| self.read_order[self.resolved.nodes[i].module()]);
-            let mut by_name: HashMap<Box<str>, Vec<usize>> = HashMap::new();
-            let mut by_oid = BTreeMap::new();
-            for &i in &nodes {
-                by_name
-                    .entry(self.set.name(&self.resolved.nodes[i]).into())
-                    .or_default()
-                    .push(i);
-            }
             // An OID is named by a node an assignment defines before a label inside an OID
             // value that names it too (net-snmp names it so).
             let label = |i: &usize| self.resolved.nodes[*i].kind() == NodeKind::Label;
-            let (labels, defined): (Vec<usize>, Vec<usize>) = nodes.into_iter().partition(label);
-            for i in defined.into_iter().chain(labels) {
-                by_oid
-                    .entry(self.resolved.oid(&self.resolved.nodes[i]))
-                    .or_insert(i);
-            }
-            let at_oid = by_oid.iter().map(|(o, &n)| (o.clone(), n)).collect();
+            let (labels, defined): (Vec<usize>, Vec<usize>) =
+                nodes.iter().copied().partition(label);
+            let by_oid = OidTable::build(defined.into_iter().chain(labels), |i, out| {
+                self.resolved.oid_into(&self.resolved.nodes[i], out)
+            });
+            let by_name = NameTable::build(nodes, |i| self.label(i));
             let n = self.resolved.nodes.len();
             Lookup {
                 by_name,
                 by_oid,
-                at_oid,
-                presentations: std::iter::repeat_with(Default::default).take(n).collect(),
-                rows: std::iter::repeat_with(Default::default).take(n).collect(),
+                presentations: Lazy::new(n),
+                rows: Lazy::new(n),
             }
         })
     }
@@ -315,6 +307,12 @@ impl Mibs {
         self.set.node(&self.resolved.nodes[node])
     }
 
+    /// The nodes whose descriptor is `name`, in the order net-snmp reads their modules.
+    fn named(&self, name: &str) -> impl Iterator<Item = usize> + '_ {
+        let nodes = self.lookup().by_name.get(name, |n| self.label(n));
+        nodes.iter().map(|&n| n as usize)
+    }
+
     /// A node's descriptor.
     pub fn label(&self, node: usize) -> &str {
         self.set.name(&self.resolved.nodes[node])
@@ -324,7 +322,7 @@ impl Mibs {
     pub fn label_at(&self, oid: &[u32]) -> Option<&str> {
         match oid {
             [root] => ROOTS.get(usize::try_from(*root).ok()?).copied(),
-            _ => Some(self.label(*self.lookup().at_oid.get(oid)?)),
+            _ => Some(self.label(self.lookup().by_oid.get(oid)?)),
         }
     }
 
@@ -348,13 +346,7 @@ impl Mibs {
     /// The modules that define `node`'s descriptor at `oid`, in the order net-snmp reads them.
     pub fn defined_by(&self, node: usize, oid: &[u32]) -> Vec<&str> {
         let mut modules: Vec<&str> = Vec::new();
-        for &n in self
-            .lookup()
-            .by_name
-            .get(self.label(node))
-            .into_iter()
-            .flatten()
-        {
+        for n in self.named(self.label(node)) {
             let name = self.module_name(n);
             if self.resolved.oid(&self.resolved.nodes[n]) == oid && modules.last() != Some(&name) {
                 modules.push(name);
@@ -430,15 +422,16 @@ impl Mibs {
     /// its TEXTUAL-CONVENTIONs, its UNITS): the nearest node above or at `oid`, when it is
     /// an object with a SYNTAX.
     pub fn presentation(&self, oid: &[u32]) -> Option<&Presentation> {
-        let node = *(1..=oid.len())
+        let node = (1..=oid.len())
             .rev()
-            .find_map(|k| self.lookup().at_oid.get(&oid[..k]))?;
-        self.lookup().presentations[node]
-            .get_or_init(|| {
+            .find_map(|k| self.lookup().by_oid.get(&oid[..k]))?;
+        self.lookup()
+            .presentations
+            .get_or_init(node, || {
                 let n = &self.resolved.nodes[node];
-                crate::mib::presentation(&self.set, n.module(), self.set.node(n))
+                crate::mib::presentation(&self.set, n.module(), self.set.node(n)).map(Box::new)
             })
-            .as_ref()
+            .as_deref()
     }
 }
 

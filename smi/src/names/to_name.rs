@@ -35,7 +35,7 @@ impl Mibs {
         let _ = write!(s, ".{root}");
         let mut k = 1;
         let mut deepest = None;
-        while let Some(&node) = oid.get(..k + 1).and_then(|p| self.lookup().at_oid.get(p)) {
+        while let Some(node) = oid.get(..k + 1).and_then(|p| self.lookup().by_oid.get(p)) {
             k += 1;
             let _ = write!(s, ".{}", self.set.name(&self.resolved.nodes[node]));
             deepest = Some(node);
@@ -88,23 +88,25 @@ impl Mibs {
         if let Some(index) = self.row_index(node) {
             return Some((index, true));
         }
-        let parent = *self
+        let parent = self
             .lookup()
-            .at_oid
+            .by_oid
             .get(oid.get(..oid.len().checked_sub(1)?)?)?;
         Some((self.row_index(parent)?, false))
     }
 
     /// The INDEX of `node` when it is a row (through AUGMENTS), worked out once.
     pub(super) fn row_index(&self, node: usize) -> Option<&[IndexPart]> {
-        self.lookup().rows[node]
-            .get_or_init(|| {
+        self.lookup()
+            .rows
+            .get_or_init(node, || {
                 let n = &self.resolved.nodes[node];
                 let written = self.set.node(n);
                 let row = written.kind == NodeKind::ObjectType
                     && (!written.index().is_empty() || written.augments().is_some());
                 row.then(|| mib::row_index(&self.set, n.module(), written).ok())
                     .flatten()
+                    .map(Vec::into_boxed_slice)
             })
             .as_deref()
     }
@@ -114,14 +116,14 @@ impl Mibs {
     /// that no module read names.
     pub fn names_fully(&self, oid: &[u32]) -> bool {
         (1..=oid.len()).rev().find_map(|k| {
-            let node = *self.lookup().at_oid.get(&oid[..k])?;
+            let node = self.lookup().by_oid.get(&oid[..k])?;
             Some(k == oid.len() || self.resolved.nodes[node].kind() == NodeKind::ObjectType)
         }) == Some(true)
     }
 
     pub(super) fn oid_to_module_name(&self, oid: &[u32], style: IndexStyle) -> Option<String> {
         (0..=oid.len()).rev().find_map(|k| {
-            let node = *self.lookup().at_oid.get(&oid[..k])?;
+            let node = self.lookup().by_oid.get(&oid[..k])?;
             if self.is_root_label(node, k) {
                 return None;
             }

@@ -25,7 +25,8 @@ impl Mibs {
             Some(_) => NameError::Unknown(None),
             None => NameError::Unknown(Some(format!("Sub-id not found: (top) -> {name}"))),
         };
-        let Some(candidates) = self.lookup().by_name.get(name) else {
+        let candidates: Vec<usize> = self.named(name).collect();
+        let Some(&first) = candidates.first() else {
             // The roots no module defines (X.660): ccitt(0), iso(1), joint-iso-ccitt(2).
             let arc = root_arc(name)
                 .filter(|_| module.is_none())
@@ -37,7 +38,7 @@ impl Mibs {
                 .iter()
                 .find(|&&c| self.module_name(c) == m)
                 .ok_or_else(unknown)?,
-            None => candidates[0],
+            None => first,
         };
         let oid = self.resolved.oid(&self.resolved.nodes[node]);
         match suffix {
@@ -75,7 +76,7 @@ impl Mibs {
             let arc = match token.parse::<u32>() {
                 Ok(arc) if token.starts_with(|c: char| c.is_ascii_digit()) => {
                     let below = [oid.as_slice(), &[arc]].concat();
-                    if !self.lookup().at_oid.contains_key(&below) && !self.has_children(&below) {
+                    if self.lookup().by_oid.get(&below).is_none() && !self.has_children(&below) {
                         return plain(&mut oid, text, Some(&parent));
                     }
                     arc
@@ -93,7 +94,7 @@ impl Mibs {
             };
             oid.push(arc);
             rest = after;
-            if let Some(&node) = self.lookup().at_oid.get(oid.as_slice()) {
+            if let Some(node) = self.lookup().by_oid.get(oid.as_slice()) {
                 return match rest {
                     Some(rest) => self.below_node(node, oid, rest),
                     None => Ok(oid),
@@ -198,8 +199,8 @@ impl Mibs {
             };
             oid.push(arc);
             rest = after;
-            match self.lookup().at_oid.get(oid.as_slice()) {
-                Some(&child) => node = child,
+            match self.lookup().by_oid.get(oid.as_slice()) {
+                Some(child) => node = child,
                 None => return Ok((node, rest)),
             }
         }
@@ -212,8 +213,8 @@ impl Mibs {
     /// the first in its tree's own order, which is not OID order: where several names match
     /// equally early, it may pick another of them.)
     pub fn best_match(&self, find: impl Fn(&str) -> Option<usize>) -> Option<Vec<u32>> {
-        let mut best: Option<(usize, &Vec<u32>)> = None;
-        for (oid, &node) in &self.lookup().by_oid {
+        let mut best: Option<(usize, &[u32])> = None;
+        for (oid, node) in self.lookup().by_oid.iter() {
             let Some(at) = find(self.set.name(&self.resolved.nodes[node])) else {
                 continue;
             };
@@ -224,7 +225,7 @@ impl Mibs {
                 }
             }
         }
-        best.map(|(_, oid)| oid.clone())
+        best.map(|(_, oid)| oid.to_vec())
     }
 
     /// snmptranslate's `-TB`: the OIDs of the nodes `find` (where a pattern matches in a
@@ -240,7 +241,7 @@ impl Mibs {
         // Depth first, the highest arc first: the stack takes the lowest first.
         let mut stack: Vec<Vec<u32>> = (0..ROOTS.len() as u32).map(|r| vec![r]).collect();
         while let Some(oid) = stack.pop() {
-            let named = self.lookup().at_oid.get(&oid).map(|&n| self.label(n));
+            let named = self.lookup().by_oid.get(&oid).map(|n| self.label(n));
             let at = named.and_then(&find);
             stack.extend(self.children(&oid).map(|(arc, _)| {
                 let mut child = oid.clone();

@@ -7,32 +7,31 @@ impl Mibs {
     pub fn children<'s>(&'s self, oid: &'s [u32]) -> impl Iterator<Item = (u32, usize)> + 's {
         self.lookup()
             .by_oid
-            .range(oid.to_vec()..)
+            .from(oid, true)
             .take_while(move |(o, _)| o.starts_with(oid))
             .filter(move |(o, _)| o.len() == oid.len() + 1)
-            .map(|(o, &n)| (o[oid.len()], n))
+            .map(|(o, n)| (o[oid.len()], n))
     }
 
     /// Whether some node is below `oid`.
     pub(super) fn has_children(&self, oid: &[u32]) -> bool {
-        use std::ops::Bound::{Excluded, Unbounded};
         self.lookup()
             .by_oid
-            .range((Excluded(oid.to_vec()), Unbounded))
+            .from(oid, false)
             .next()
             .is_some_and(|(o, _)| o.starts_with(oid))
     }
 
     /// Every node's OID, in OID order.
     pub fn oids(&self) -> impl Iterator<Item = &[u32]> {
-        self.lookup().by_oid.keys().map(Vec::as_slice)
+        self.lookup().by_oid.iter().map(|(o, _)| o)
     }
 
     /// The deepest node on `oid`'s path: how many arcs it has, and the node.
     pub fn deepest(&self, oid: &[u32]) -> Option<(usize, usize)> {
         (1..=oid.len())
             .rev()
-            .find_map(|k| Some((k, *self.lookup().at_oid.get(&oid[..k])?)))
+            .find_map(|k| Some((k, self.lookup().by_oid.get(&oid[..k])?)))
     }
 
     /// The columns of the conceptual table at `table` (its entry's readable columns, in OID
@@ -42,7 +41,7 @@ impl Mibs {
         entry.push(1);
         self.lookup().by_oid.get(&entry)?;
         let mut columns = Vec::new();
-        for (oid, &node) in self.lookup().by_oid.range(entry.clone()..) {
+        for (oid, node) in self.lookup().by_oid.from(&entry, true) {
             if !oid.starts_with(&entry) {
                 break;
             }
