@@ -132,6 +132,19 @@ pub trait Decode<'a>: Sized {
         validated_under(input, Rules::Der)
     }
 
+    /// `error`, met by the iterator of a list inside a value of this type decoded from
+    /// `input` under `rules`, named by its whole path from this type down. A list's iterator
+    /// names the path from the type that holds the list (`Extensions[0].extnID` for an entry's
+    /// extensions); this decodes `input` again, validating, to name it from the top
+    /// (`CertificateList.tbsCertList.revokedCertificates[0].crlEntryExtensions[0].extnID`).
+    /// `error` as it was when the validating decode meets another error first (or none).
+    fn whole_path(input: &'a [u8], rules: Rules, error: DecodeError) -> DecodeError {
+        match validated_under::<Self>(input, rules) {
+            Err(found) if found.offset() == error.offset() && found.kind() == error.kind() => found,
+            _ => error,
+        }
+    }
+
     /// A validating decode ([`Decode::from_ber_validated`]) under any of the [`Rules`].
     fn from_validated_under(input: &'a [u8], rules: Rules) -> Result<Self, DecodeError> {
         validated_under(input, rules)

@@ -300,3 +300,30 @@ fn a_negative_value_of_a_type_constrained_to_0_to_max() {
     let negative = CrlNumber(Integer::from_contents(&[0x80]).unwrap());
     assert!(negative.to_ber().is_err());
 }
+
+/// An error inside a list inside a list (an entry's extensions) is named from the inner list
+/// by its iterator, and from the top by `whole_path`.
+#[test]
+fn an_error_in_a_list_in_a_list_named_from_the_top() {
+    let mut der = pkix::inputs::tiny_crl();
+    // The first entry's reasonCode extension: its extnID made a NULL (lengths unchanged).
+    let id = [0x06, 0x03, 0x55, 0x1d, 0x15];
+    let at = der.windows(id.len()).position(|w| w == id).unwrap();
+    der[at] = 0x05;
+    use pkix::pkix1_explicit88::CertificateList;
+    let list = CertificateList::from_der(&der).unwrap();
+    let entries = list.tbs_cert_list.revoked_certificates.unwrap();
+    let first = entries.iter().next().unwrap().unwrap();
+    let extensions = first.crl_entry_extensions.unwrap();
+    let e = extensions.0.iter().next().unwrap().unwrap_err();
+    assert_eq!(e.offset(), at);
+    assert!(e.to_string().contains(" in Extensions[0].extnID: "), "{e}");
+    let whole = CertificateList::whole_path(&der, snmp_ber::Rules::Der, e);
+    assert_eq!(whole.offset(), at);
+    let path =
+        "in CertificateList.tbsCertList.revokedCertificates[0].crlEntryExtensions[0].extnID: ";
+    assert!(whole.to_string().contains(path), "{whole}");
+    // The validating decode meets the same error at once.
+    let validated = CertificateList::from_der_validated(&der).unwrap_err();
+    assert_eq!(validated.to_string(), whole.to_string());
+}
