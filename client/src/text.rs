@@ -504,13 +504,7 @@ fn hex(octets: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn vb(oid: &str, value: Value) -> VarBind {
-        VarBind {
-            oid: oid.parse().unwrap(),
-            value,
-        }
-    }
+    use crate::value::vb;
 
     #[test]
     fn values_as_net_snmp_prints_them() {

@@ -232,6 +232,15 @@ pub struct VarBind {
     pub value: Value,
 }
 
+/// `oid` (dotted) bound to `value`: the crate's tests' shorthand.
+#[cfg(test)]
+pub(crate) fn vb(oid: &str, value: Value) -> VarBind {
+    VarBind {
+        oid: oid.parse().unwrap(),
+        value,
+    }
+}
+
 /// Owned bindings in the SNMPv2 wire form (an INTEGER beyond 32 bits, or an exception, is an
 /// error: neither can be sent).
 pub(crate) fn wire_bindings(

@@ -294,14 +294,8 @@ impl Walk {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::vb;
     use std::time::Duration;
-
-    fn vb(oid: &str, value: Value) -> VarBind {
-        VarBind {
-            oid: oid.parse().unwrap(),
-            value,
-        }
-    }
 
     fn walk(v1: bool, options: &Options) -> (Walk, Instant) {
         let t0 = Instant::now();
