@@ -14,9 +14,10 @@ use crate::usm::UsmError;
 /// Why an exchange failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
-    /// A table's binding did not fit its row (a value outside its MIB range, an index that
-    /// does not decode): [`crate::Session::walk_table`] stops there.
-    #[error("table: {0}")]
+    /// A value that does not fit its MIB definition: a table's binding that does not fit its
+    /// row (a value outside its range, an index that does not decode), where
+    /// [`crate::Session::walk_table`] stops, or a typed SET's value refused before sending.
+    #[error("MIB: {0}")]
     Table(#[from] snmp_mib::MibError),
     /// A generated notification's binding is not one (an OBJECT IDENTIFIER value that is not).
     #[error("notification: {0}")]
