@@ -28,3 +28,4 @@ pub mod render;
 pub mod scrape;
 pub mod server;
 pub mod ty;
+pub mod web_config;

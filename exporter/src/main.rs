@@ -65,8 +65,9 @@ struct Cli {
     /// Path under which to expose the exporter's own metrics.
     #[arg(long = "web.telemetry-path", default_value = "/metrics")]
     telemetry_path: String,
-    /// exporter-toolkit's web configuration (TLS, basic auth): not supported; the exporter
-    /// refuses to start with one rather than serve without the protection it asks for.
+    /// exporter-toolkit's web configuration: `basic_auth_users` (bcrypt hashes) put every
+    /// endpoint behind basic authentication; `tls_server_config` and `http_server_config`
+    /// are refused at start (terminate TLS in a proxy), never ignored.
     #[arg(long = "web.config.file", default_value = "")]
     web_config_file: String,
     /// Listen on systemd's socket (not supported: refused at start).
@@ -259,13 +260,23 @@ fn main() -> ExitCode {
         eprintln!("snmp-exporter: {e}");
         return ExitCode::from(2);
     }
-    if !cli.web_config_file.is_empty() || cli.systemd_socket {
+    if cli.systemd_socket {
         eprintln!(
-            "snmp-exporter: --web.config.file and --web.systemd-socket are not supported (TLS and basic auth: \
-             put a proxy in front); refusing to start without what they ask for"
+            "snmp-exporter: --web.systemd-socket is not supported; refusing to start without what it asks for"
         );
         return ExitCode::from(2);
     }
+    let auth = match cli.web_config_file.as_str() {
+        "" => None,
+        path => match snmp_exporter::web_config::load(std::path::Path::new(path)) {
+            Ok(auth) => auth,
+            Err(e) => {
+                tracing::error!("error loading web config: {e}");
+                eprintln!("snmp-exporter: --web.config.file: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
     let source_address = match cli.source_address.as_str() {
         "" => None,
         text => match snmp_exporter::scrape::parse_source_address(text) {
@@ -313,7 +324,12 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let served = serve(Arc::new(exporter), &cli.listen_address, &cli.telemetry_path);
+    let served = serve(
+        Arc::new(exporter),
+        &cli.listen_address,
+        &cli.telemetry_path,
+        auth,
+    );
     match runtime.block_on(served) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -361,6 +377,7 @@ async fn serve(
     exporter: Arc<Exporter>,
     addresses: &[String],
     telemetry: &str,
+    auth: Option<Arc<snmp_exporter::web_config::BasicAuth>>,
 ) -> Result<(), String> {
     let reloader = Arc::clone(&exporter);
     tokio::spawn(async move {
@@ -390,7 +407,8 @@ async fn serve(
         };
         let local = listener.local_addr().map_err(|e| e.to_string())?;
         tracing::info!(address = %local, "listening");
-        let app = snmp_exporter::server::router_with(Arc::clone(&exporter), telemetry);
+        let app =
+            snmp_exporter::server::router_guarded(Arc::clone(&exporter), telemetry, auth.clone());
         servers.push(tokio::spawn(
             async move { axum::serve(listener, app).await },
         ));

@@ -33,6 +33,23 @@ pub fn router_with(exporter: Arc<Exporter>, telemetry: &str) -> Router {
         .with_state(exporter)
 }
 
+/// [`router_with`], every route behind HTTP basic authentication when `auth` has users
+/// (`--web.config.file`'s `basic_auth_users`).
+pub fn router_guarded(
+    exporter: Arc<Exporter>,
+    telemetry: &str,
+    auth: Option<Arc<crate::web_config::BasicAuth>>,
+) -> Router {
+    let routes = router_with(exporter, telemetry);
+    match auth {
+        Some(auth) => routes.layer(axum::middleware::from_fn_with_state(
+            auth,
+            crate::web_config::require,
+        )),
+        None => routes,
+    }
+}
+
 /// Serves the routes over `exporter` on `listener` until the listener fails.
 pub async fn serve(
     listener: tokio::net::TcpListener,

@@ -257,3 +257,80 @@ fn upstreams_other_flags_are_taken() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--snmp.source-address"));
 }
+
+/// `--web.config.file` with `basic_auth_users`: every endpoint answers 401 without the right
+/// credentials and as usual with them; a configuration asking for TLS refuses to start.
+#[test]
+fn basic_auth_from_the_web_config() {
+    use base64::Engine as _;
+    let dir = tempfile::tempdir().unwrap();
+    let snmp = dir.path().join("snmp.yml");
+    std::fs::write(&snmp, snmp_yml()).unwrap();
+    let hash = bcrypt::hash("s3cret", 4).unwrap();
+    let web = dir.path().join("web.yml");
+    std::fs::write(&web, format!("basic_auth_users:\n  prometheus: '{hash}'\n")).unwrap();
+    let port = free_port();
+    let exporter = std::path::Path::new(env!("CARGO_BIN_EXE_snmp-exporter"));
+    let args = [
+        format!("--config.file={}", snmp.display()),
+        format!("--web.listen-address=127.0.0.1:{port}"),
+        format!("--web.config.file={}", web.display()),
+    ];
+    let child = std::process::Command::new(exporter)
+        .args(&args)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let _running = Process { child, port };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while get(port, "/-/healthy", &[]).is_none() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let basic = |user: &str, password: &str| {
+        let encoded =
+            base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"));
+        format!("Basic {encoded}")
+    };
+    let good = basic("prometheus", "s3cret");
+    for path in [
+        "/-/healthy",
+        "/metrics",
+        "/config",
+        "/snmp?target=127.0.0.1",
+    ] {
+        assert_eq!(get(port, path, &[]).map(|r| r.0), Some(401), "{path}");
+        let wrong = basic("prometheus", "s3cre");
+        let answered = get(port, path, &[("Authorization", &wrong)]);
+        assert_eq!(answered.map(|r| r.0), Some(401), "{path}");
+        let unknown = basic("grafana", "s3cret");
+        let answered = get(port, path, &[("Authorization", &unknown)]);
+        assert_eq!(answered.map(|r| r.0), Some(401), "{path}");
+    }
+    let ok = |path: &str| get(port, path, &[("Authorization", &good)]).unwrap();
+    assert_eq!(ok("/-/healthy"), (200, "Healthy".to_string()));
+    assert_eq!(ok("/metrics").0, 200);
+    let (status, body) = ok("/snmp?target=127.0.0.1&module=nope");
+    assert_eq!(
+        (status, body.contains("Unknown module 'nope'")),
+        (400, true)
+    );
+
+    let tls = dir.path().join("tls.yml");
+    std::fs::write(
+        &tls,
+        "tls_server_config:\n  cert_file: a.crt\n  key_file: a.key\n",
+    )
+    .unwrap();
+    let refused = std::process::Command::new(exporter)
+        .arg(format!("--config.file={}", snmp.display()))
+        .arg(format!("--web.listen-address=127.0.0.1:{}", free_port()))
+        .arg(format!("--web.config.file={}", tls.display()))
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        said.contains("tls_server_config: TLS is not served"),
+        "{said}"
+    );
+}
