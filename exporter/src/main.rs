@@ -65,9 +65,10 @@ struct Cli {
     /// Path under which to expose the exporter's own metrics.
     #[arg(long = "web.telemetry-path", default_value = "/metrics")]
     telemetry_path: String,
-    /// exporter-toolkit's web configuration: `basic_auth_users` (bcrypt hashes) put every
-    /// endpoint behind basic authentication; `tls_server_config` and `http_server_config`
-    /// are refused at start (terminate TLS in a proxy), never ignored.
+    /// exporter-toolkit's web configuration: `tls_server_config` serves TLS 1.2/1.3 (client
+    /// certificates verified when asked), `basic_auth_users` (bcrypt hashes) puts every
+    /// endpoint behind basic authentication; what cannot be enforced (`http_server_config`,
+    /// cipher and curve lists, TLS 1.0/1.1) refuses to start, never ignored.
     #[arg(long = "web.config.file", default_value = "")]
     web_config_file: String,
     /// Listen on systemd's socket (not supported: refused at start).
@@ -266,10 +267,10 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let auth = match cli.web_config_file.as_str() {
-        "" => None,
+    let web = match cli.web_config_file.as_str() {
+        "" => Default::default(),
         path => match snmp_exporter::web_config::load(std::path::Path::new(path)) {
-            Ok(auth) => auth,
+            Ok(web) => web,
             Err(e) => {
                 tracing::error!("error loading web config: {e}");
                 eprintln!("snmp-exporter: --web.config.file: {e}");
@@ -328,7 +329,7 @@ fn main() -> ExitCode {
         Arc::new(exporter),
         &cli.listen_address,
         &cli.telemetry_path,
-        auth,
+        web,
     );
     match runtime.block_on(served) {
         Ok(()) => ExitCode::SUCCESS,
@@ -377,7 +378,7 @@ async fn serve(
     exporter: Arc<Exporter>,
     addresses: &[String],
     telemetry: &str,
-    auth: Option<Arc<snmp_exporter::web_config::BasicAuth>>,
+    web: snmp_exporter::web_config::WebConfig,
 ) -> Result<(), String> {
     let reloader = Arc::clone(&exporter);
     tokio::spawn(async move {
@@ -407,11 +408,18 @@ async fn serve(
         };
         let local = listener.local_addr().map_err(|e| e.to_string())?;
         tracing::info!(address = %local, "listening");
-        let app =
-            snmp_exporter::server::router_guarded(Arc::clone(&exporter), telemetry, auth.clone());
-        servers.push(tokio::spawn(
-            async move { axum::serve(listener, app).await },
-        ));
+        let app = snmp_exporter::server::router_guarded(
+            Arc::clone(&exporter),
+            telemetry,
+            web.auth.clone(),
+        );
+        let tls = web.tls.clone();
+        servers.push(tokio::spawn(async move {
+            match tls {
+                Some(tls) => snmp_exporter::server::serve_tls(listener, app, tls).await,
+                None => axum::serve(listener, app).await,
+            }
+        }));
     }
     for s in servers {
         match s.await {

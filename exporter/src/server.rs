@@ -58,6 +58,62 @@ pub async fn serve(
     axum::serve(listener, router(exporter)).await
 }
 
+/// Serves `app` over TLS on `listener` (`--web.config.file`'s `tls_server_config`): each
+/// connection's handshake on a task of its own, bounded by [`HANDSHAKE_TIMEOUT`], then HTTP/1.1
+/// over it. Runs until the listener fails for good; a failed handshake only ends its
+/// connection (said at debug level).
+pub async fn serve_tls(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    tls: Arc<rustls::ServerConfig>,
+) -> std::io::Result<()> {
+    let acceptor = tokio_rustls::TlsAcceptor::from(tls);
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            // Out of descriptors and the like: the next accept may succeed.
+            Err(e) if is_transient(&e) => {
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        let (acceptor, app) = (acceptor.clone(), app.clone());
+        tokio::spawn(async move {
+            let handshake = tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(stream));
+            let stream = match handshake.await {
+                Ok(Ok(s)) => s,
+                Ok(Err(e)) => return tracing::debug!(%peer, "TLS handshake failed: {e}"),
+                Err(_) => return tracing::debug!(%peer, "TLS handshake timed out"),
+            };
+            let service = hyper_util::service::TowerToHyperService::new(app);
+            let io = hyper_util::rt::TokioIo::new(stream);
+            let served = hyper::server::conn::http1::Builder::new()
+                .serve_connection(io, service)
+                .await;
+            if let Err(e) = served {
+                tracing::debug!(%peer, "connection: {e}");
+            }
+        });
+    }
+}
+
+/// How long a client has to finish its TLS handshake.
+pub const HANDSHAKE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Accept errors that say nothing about the listener itself: a connection gone before it was
+/// taken, or the process out of descriptors or memory for a moment (ENFILE, EMFILE, ENOMEM,
+/// ENOBUFS).
+fn is_transient(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind::*;
+    matches!(
+        e.kind(),
+        ConnectionAborted | ConnectionReset | Interrupted | WouldBlock
+    ) || e
+        .raw_os_error()
+        .is_some_and(|n| matches!(n, 12 | 23 | 24 | 105))
+}
+
 fn reply(r: Reply) -> Response {
     let status = StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     (status, [(header::CONTENT_TYPE, r.content_type)], r.body).into_response()

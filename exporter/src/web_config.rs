@@ -1,8 +1,11 @@
-//! `--web.config.file`, Prometheus exporter-toolkit's web configuration, as far as this
-//! exporter serves it: `basic_auth_users` (user names to bcrypt hashes), every endpoint
-//! behind HTTP basic authentication. `tls_server_config` and `http_server_config` are refused
-//! at start with what to do instead, never ignored: an exporter that served in clear what its
-//! operator asked to serve over TLS would be worse than one that does not start.
+//! `--web.config.file`, Prometheus exporter-toolkit's web configuration: `tls_server_config`
+//! (TLS 1.2 and 1.3 by rustls: a certificate and key from files or inline, client
+//! certificates verified against a CA when asked) and `basic_auth_users` (user names to bcrypt
+//! hashes, every endpoint behind HTTP basic authentication). What it cannot enforce
+//! (`http_server_config`, cipher suite and curve lists, TLS 1.0/1.1, client certificates
+//! accepted unverified, `client_allowed_sans`) is refused at start with what to do instead,
+//! never ignored: an exporter that served in clear, or to anyone, what its operator asked to
+//! protect would be worse than one that does not start.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
@@ -18,10 +21,38 @@ use base64::Engine as _;
 #[derive(Debug, Default, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct File {
-    tls_server_config: Option<serde_yaml::Value>,
+    tls_server_config: Option<TlsFile>,
     http_server_config: Option<serde_yaml::Value>,
     #[serde(default)]
     basic_auth_users: BTreeMap<String, String>,
+}
+
+/// `tls_server_config`, every key exporter-toolkit reads (those not served are refused).
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TlsFile {
+    cert_file: Option<String>,
+    key_file: Option<String>,
+    cert: Option<String>,
+    key: Option<String>,
+    client_auth_type: Option<String>,
+    client_ca_file: Option<String>,
+    client_ca: Option<String>,
+    min_version: Option<String>,
+    max_version: Option<String>,
+    cipher_suites: Option<serde_yaml::Value>,
+    curve_preferences: Option<serde_yaml::Value>,
+    prefer_server_cipher_suites: Option<bool>,
+    client_allowed_sans: Option<serde_yaml::Value>,
+}
+
+/// What the file asks the HTTP server to do.
+#[derive(Debug, Default)]
+pub struct WebConfig {
+    /// Basic authentication, when the file names users.
+    pub auth: Option<Arc<BasicAuth>>,
+    /// TLS, when the file has a `tls_server_config`.
+    pub tls: Option<Arc<rustls::ServerConfig>>,
 }
 
 /// The users basic authentication lets in, and the credentials already checked.
@@ -36,22 +67,24 @@ pub struct BasicAuth {
 /// Verified credentials kept at most; past it the cache starts again.
 const VERIFIED_KEPT: usize = 64;
 
-/// Reads `path`: `Ok(None)` when it asks for nothing this exporter would enforce (no users),
-/// the users to let in, or what is wrong (the file and the key; line and column where YAML
-/// says them).
-pub fn load(path: &Path) -> Result<Option<Arc<BasicAuth>>, String> {
+/// Reads `path`: what it asks for, or what is wrong (the file and the key; line and column
+/// where YAML says them). Files it names are read relative to its folder, as
+/// exporter-toolkit reads them.
+pub fn load(path: &Path) -> Result<WebConfig, String> {
     let shown = path.display();
     let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
     let file: File = match text.trim() {
         "" => File::default(),
         _ => serde_yaml::from_str(&text).map_err(|e| format!("{shown}: {e}"))?,
     };
-    if file.tls_server_config.is_some() {
-        return Err(format!(
-            "{shown}: tls_server_config: TLS is not served by snmp-exporter; terminate TLS in \
-             front of it (a reverse proxy) and keep basic_auth_users here"
-        ));
-    }
+    let tls = match &file.tls_server_config {
+        Some(t) => {
+            let dir = path.parent().unwrap_or(Path::new("."));
+            let config = tls(t, dir).map_err(|e| format!("{shown}: tls_server_config.{e}"))?;
+            Some(Arc::new(config))
+        }
+        None => None,
+    };
     if file.http_server_config.is_some() {
         return Err(format!(
             "{shown}: http_server_config: not supported (HTTP/2 and response headers): set \
@@ -66,12 +99,142 @@ pub fn load(path: &Path) -> Result<Option<Arc<BasicAuth>>, String> {
             ));
         }
     }
-    Ok((!file.basic_auth_users.is_empty()).then(|| {
+    let auth = (!file.basic_auth_users.is_empty()).then(|| {
         Arc::new(BasicAuth {
             users: file.basic_auth_users,
             verified: Mutex::new(HashSet::new()),
         })
-    }))
+    });
+    Ok(WebConfig { auth, tls })
+}
+
+/// The rustls server configuration `t` asks for (files relative to `dir`), or the key that
+/// cannot be served and why.
+fn tls(t: &TlsFile, dir: &Path) -> Result<rustls::ServerConfig, String> {
+    use rustls_pki_types::pem::PemObject;
+    use rustls_pki_types::{CertificateDer, PrivateKeyDer};
+    for (key, given) in [
+        ("cipher_suites", t.cipher_suites.is_some()),
+        ("curve_preferences", t.curve_preferences.is_some()),
+        ("client_allowed_sans", t.client_allowed_sans.is_some()),
+    ] {
+        if given {
+            return Err(format!(
+                "{key}: not supported (rustls's own choice is used); remove it to serve TLS"
+            ));
+        }
+    }
+    // Go's preference order between suites; rustls always prefers the server's own.
+    let _ = t.prefer_server_cipher_suites;
+    let pem = |file: &Option<String>, inline: &Option<String>, what: &str| match (file, inline) {
+        (Some(f), None) => std::fs::read(dir.join(f)).map_err(|e| format!("{what}_file: {f}: {e}")),
+        (None, Some(text)) => Ok(text.clone().into_bytes()),
+        (Some(_), Some(_)) => Err(format!("{what}_file and {what}: give one of them")),
+        (None, None) => Err(format!("{what}_file: missing")),
+    };
+    let certs: Vec<CertificateDer<'static>> =
+        CertificateDer::pem_slice_iter(&pem(&t.cert_file, &t.cert, "cert")?)
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("cert_file: {e}"))?;
+    if certs.is_empty() {
+        return Err("cert_file: no CERTIFICATE in it".into());
+    }
+    let key = PrivateKeyDer::from_pem_slice(&pem(&t.key_file, &t.key, "key")?)
+        .map_err(|e| format!("key_file: {e}"))?;
+    let versions = versions(t.min_version.as_deref(), t.max_version.as_deref())?;
+    // ring rather than aws-lc-rs: a build with a C compiler alone (no cmake); rustls marks it
+    // deprecated for offering no post-quantum key exchange, which scrapes do not need yet.
+    #[allow(deprecated)]
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let builder = rustls::ServerConfig::builder_with_provider(Arc::clone(&provider))
+        .with_protocol_versions(&versions)
+        .map_err(|e| format!("min_version: {e}"))?;
+    let builder = match client_verifier(t, dir, provider)? {
+        Some(v) => builder.with_client_cert_verifier(v),
+        None => builder.with_no_client_auth(),
+    };
+    let mut config = builder
+        .with_single_cert(certs, key)
+        .map_err(|e| format!("key_file: {e}"))?;
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    Ok(config)
+}
+
+/// The TLS versions from `min` to `max` (exporter-toolkit's names; TLS12 at least).
+fn versions(
+    min: Option<&str>,
+    max: Option<&str>,
+) -> Result<Vec<&'static rustls::SupportedProtocolVersion>, String> {
+    let rank = |key: &str, v: Option<&str>, default: u8| match v {
+        None | Some("") => Ok(default),
+        Some("TLS12") => Ok(12),
+        Some("TLS13") => Ok(13),
+        Some(other @ ("TLS10" | "TLS11")) => Err(format!(
+            "{key}: {other} is not served (rustls speaks TLS 1.2 and 1.3 only)"
+        )),
+        Some(other) => Err(format!(
+            "{key}: unknown TLS version {other:?} (TLS12, TLS13)"
+        )),
+    };
+    let (min, max) = (rank("min_version", min, 12)?, rank("max_version", max, 13)?);
+    let all = [(12, &rustls::version::TLS12), (13, &rustls::version::TLS13)];
+    let chosen: Vec<_> = all
+        .iter()
+        .filter(|(v, _)| (min..=max).contains(v))
+        .map(|&(_, p)| p)
+        .collect();
+    match chosen.is_empty() {
+        true => Err("max_version: below min_version".into()),
+        false => Ok(chosen),
+    }
+}
+
+/// The check of client certificates `client_auth_type` asks for, against `client_ca_file`.
+fn client_verifier(
+    t: &TlsFile,
+    dir: &Path,
+    provider: Arc<rustls::crypto::CryptoProvider>,
+) -> Result<Option<Arc<dyn rustls::server::danger::ClientCertVerifier>>, String> {
+    use rustls_pki_types::pem::PemObject;
+    use rustls_pki_types::CertificateDer;
+    let required = match t.client_auth_type.as_deref() {
+        None | Some("") | Some("NoClientCert") => return Ok(None),
+        Some("RequireAndVerifyClientCert") => true,
+        Some("VerifyClientCertIfGiven") => false,
+        Some(other @ ("RequestClientCert" | "RequireAnyClientCert")) => {
+            return Err(format!(
+                "client_auth_type: {other} takes certificates nobody verified: not served \
+                 (RequireAndVerifyClientCert or VerifyClientCertIfGiven, with client_ca_file)"
+            ))
+        }
+        Some(other) => return Err(format!("client_auth_type: unknown value {other:?}")),
+    };
+    let pem = match (&t.client_ca_file, &t.client_ca) {
+        (Some(f), _) => {
+            std::fs::read(dir.join(f)).map_err(|e| format!("client_ca_file: {f}: {e}"))?
+        }
+        (None, Some(text)) => text.clone().into_bytes(),
+        (None, None) => {
+            return Err("client_ca_file: missing (client_auth_type verifies against it)".into())
+        }
+    };
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in CertificateDer::pem_slice_iter(&pem) {
+        let cert = cert.map_err(|e| format!("client_ca_file: {e}"))?;
+        roots
+            .add(cert)
+            .map_err(|e| format!("client_ca_file: {e}"))?;
+    }
+    let builder =
+        rustls::server::WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider);
+    let builder = match required {
+        true => builder,
+        false => builder.allow_unauthenticated(),
+    };
+    builder
+        .build()
+        .map(Some)
+        .map_err(|e| format!("client_ca_file: {e}"))
 }
 
 impl BasicAuth {
@@ -147,7 +310,7 @@ pub async fn require(State(auth): State<Arc<BasicAuth>>, request: Request, next:
 mod tests {
     use super::*;
 
-    fn config(text: &str) -> Result<Option<Arc<BasicAuth>>, String> {
+    fn config(text: &str) -> Result<WebConfig, String> {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("web.yml");
         std::fs::write(&path, text).unwrap();
@@ -165,6 +328,7 @@ mod tests {
         let hash = bcrypt::hash("s3cret", 4).unwrap();
         let auth = config(&format!("basic_auth_users:\n  alice: '{hash}'\n"))
             .unwrap()
+            .auth
             .unwrap();
         assert!(auth.allows(Some(&basic("alice", "s3cret"))));
         // Again, from the cache.
@@ -178,10 +342,23 @@ mod tests {
 
     #[test]
     fn what_is_not_enforced_is_refused_with_the_key() {
-        let tls = config("tls_server_config:\n  cert_file: a.crt\n  key_file: a.key\n");
-        assert!(tls
+        let missing = config("tls_server_config:\n  cert_file: a.crt\n  key_file: a.key\n");
+        let missing = missing.unwrap_err();
+        assert!(
+            missing.contains("tls_server_config.cert_file: a.crt: "),
+            "{missing}"
+        );
+        let suites = config("tls_server_config:\n  cert_file: a.crt\n  cipher_suites: [x]\n");
+        let suites = suites.unwrap_err();
+        assert!(
+            suites.contains("tls_server_config.cipher_suites: not supported"),
+            "{suites}"
+        );
+        assert!(versions(Some("TLS10"), None)
             .unwrap_err()
-            .contains("tls_server_config: TLS is not served"));
+            .contains("TLS10 is not served"));
+        assert_eq!(versions(Some("TLS13"), None).unwrap().len(), 1);
+        assert!(versions(Some("TLS13"), Some("TLS12")).is_err());
         let http = config("http_server_config:\n  http2: false\n");
         assert!(http
             .unwrap_err()
@@ -197,7 +374,7 @@ mod tests {
             "{unknown}"
         );
         // An empty file, or one with no users, asks for nothing.
-        assert!(config("").unwrap().is_none());
-        assert!(config("basic_auth_users: {}\n").unwrap().is_none());
+        assert!(config("").unwrap().auth.is_none());
+        assert!(config("basic_auth_users: {}\n").unwrap().auth.is_none());
     }
 }

@@ -237,18 +237,20 @@ fn upstreams_other_flags_are_taken() {
     );
     let (status, body) = get(p.port, &scrape, &[]).unwrap();
     assert_eq!(status, 200, "{body}");
-    // Protection the exporter cannot give is refused, not ignored.
-    for refused in ["--web.config.file=web.yml", "--web.systemd-socket"] {
+    // What the exporter cannot give is refused, not ignored: a systemd socket, a web config
+    // that cannot be read.
+    for (refused, said) in [
+        ("--web.systemd-socket", "not supported"),
+        ("--web.config.file=no-such-web.yml", "no-such-web.yml: "),
+    ] {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
             .arg(format!("--config.file={}", path.display()))
             .arg(refused)
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(2), "{refused}");
-        assert!(
-            String::from_utf8_lossy(&out.stderr).contains("not supported"),
-            "{refused}"
-        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(said), "{refused}: {stderr}");
     }
     let bad = std::process::Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
         .args(["--snmp.source-address=nowhere", "--dry-run"])
@@ -259,7 +261,8 @@ fn upstreams_other_flags_are_taken() {
 }
 
 /// `--web.config.file` with `basic_auth_users`: every endpoint answers 401 without the right
-/// credentials and as usual with them; a configuration asking for TLS refuses to start.
+/// credentials and as usual with them; a TLS configuration asking for what rustls cannot
+/// enforce (a cipher suite list) refuses to start.
 #[test]
 fn basic_auth_from_the_web_config() {
     use base64::Engine as _;
@@ -318,7 +321,7 @@ fn basic_auth_from_the_web_config() {
     let tls = dir.path().join("tls.yml");
     std::fs::write(
         &tls,
-        "tls_server_config:\n  cert_file: a.crt\n  key_file: a.key\n",
+        "tls_server_config:\n  cert_file: a.crt\n  key_file: a.key\n  cipher_suites: [x]\n",
     )
     .unwrap();
     let refused = std::process::Command::new(exporter)
@@ -330,7 +333,103 @@ fn basic_auth_from_the_web_config() {
     assert_eq!(refused.status.code(), Some(2));
     let said = String::from_utf8_lossy(&refused.stderr);
     assert!(
-        said.contains("tls_server_config: TLS is not served"),
+        said.contains("tls_server_config.cipher_suites: not supported"),
         "{said}"
+    );
+}
+
+/// `--web.config.file` with `tls_server_config` (files relative to the web config's folder)
+/// and basic authentication: openssl's s_client, trusting the certificate, reads `/-/healthy`
+/// over TLS with the credentials; a plain HTTP request to the port gets no HTTP answer.
+#[test]
+fn tls_from_the_web_config() {
+    use base64::Engine as _;
+    let Some(openssl) = snmp_test_support::agent::tool("openssl") else {
+        snmp_test_support::agent::require_or_skip("openssl not found (apt-get install -y openssl)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let made = std::process::Command::new(&openssl)
+        .current_dir(dir.path())
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+        ])
+        .args([
+            "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "2",
+        ])
+        .args([
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let snmp = dir.path().join("snmp.yml");
+    std::fs::write(&snmp, snmp_yml()).unwrap();
+    let hash = bcrypt::hash("s3cret", 4).unwrap();
+    let web = dir.path().join("web.yml");
+    let text = format!(
+        "tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n  min_version: TLS12\n\
+         basic_auth_users:\n  prometheus: '{hash}'\n"
+    );
+    std::fs::write(&web, text).unwrap();
+    let port = free_port();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
+        .arg(format!("--config.file={}", snmp.display()))
+        .arg(format!("--web.listen-address=127.0.0.1:{port}"))
+        .arg(format!("--web.config.file={}", web.display()))
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let _running = Process { child, port };
+    let credentials = base64::engine::general_purpose::STANDARD.encode("prometheus:s3cret");
+    let over_tls = |path: &str, authorization: &str| {
+        let mut client = std::process::Command::new(&openssl)
+            .args(["s_client", "-quiet", "-verify_return_error", "-CAfile"])
+            .arg(dir.path().join("cert.pem"))
+            .arg("-connect")
+            .arg(format!("127.0.0.1:{port}"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let request = format!(
+            "GET {path} HTTP/1.1\r\nHost: localhost\r\n{authorization}Connection: close\r\n\r\n"
+        );
+        use std::io::Write as _;
+        let _ = client.stdin.take().unwrap().write_all(request.as_bytes());
+        let out = client.wait_with_output().unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let authorized = format!("Authorization: Basic {credentials}\r\n");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut answer = String::new();
+    while Instant::now() < deadline {
+        answer = over_tls("/-/healthy", &authorized);
+        if answer.starts_with("HTTP/1.1 ") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.ends_with("Healthy"), "{answer}");
+    let refused = over_tls("/metrics", "");
+    assert!(refused.starts_with("HTTP/1.1 401"), "{refused}");
+    let plain = get(port, "/-/healthy", &[]);
+    assert!(
+        plain.as_ref().is_none_or(|(status, _)| *status != 200),
+        "{plain:?}"
     );
 }
