@@ -338,98 +338,172 @@ fn basic_auth_from_the_web_config() {
     );
 }
 
+/// `openssl ARGS` in `dir`, which must succeed.
+fn openssl(openssl: &std::path::Path, dir: &std::path::Path, args: &str) {
+    let out = std::process::Command::new(openssl)
+        .current_dir(dir)
+        .args(args.split_whitespace())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "openssl {args}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A self-signed certificate `NAME.pem` with its key `NAME-key.pem` in `dir`.
+fn certificate(tool: &std::path::Path, dir: &std::path::Path, name: &str, cn: &str) {
+    openssl(
+        tool,
+        dir,
+        &format!(
+            "req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+             -keyout {name}-key.pem -out {name}.pem -subj /CN={cn} -addext subjectAltName=IP:127.0.0.1"
+        ),
+    );
+}
+
+/// Our exporter with `web.yml` (written into `dir`) and a system-only snmp.yml.
+fn with_web_config(dir: &std::path::Path, web: &str) -> Process {
+    let snmp = dir.join("snmp.yml");
+    std::fs::write(&snmp, snmp_yml()).unwrap();
+    std::fs::write(dir.join("web.yml"), web).unwrap();
+    let port = free_port();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
+        .arg(format!("--config.file={}", snmp.display()))
+        .arg(format!("--web.listen-address=127.0.0.1:{port}"))
+        .arg(format!(
+            "--web.config.file={}",
+            dir.join("web.yml").display()
+        ))
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    Process { child, port }
+}
+
+/// `GET path` over TLS by openssl's s_client trusting `server.pem` of `dir`, with `headers`
+/// (each ending in CRLF) and s_client's `extra` arguments: what came back.
+fn over_tls(
+    tool: &std::path::Path,
+    dir: &std::path::Path,
+    port: u16,
+    path: &str,
+    headers: &str,
+    extra: &[&str],
+) -> String {
+    use std::io::Write as _;
+    let mut client = std::process::Command::new(tool)
+        .current_dir(dir)
+        .args([
+            "s_client",
+            "-quiet",
+            "-verify_return_error",
+            "-CAfile",
+            "server.pem",
+        ])
+        .args(extra)
+        .arg("-connect")
+        .arg(format!("127.0.0.1:{port}"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let request =
+        format!("GET {path} HTTP/1.1\r\nHost: localhost\r\n{headers}Connection: close\r\n\r\n");
+    let _ = client.stdin.take().unwrap().write_all(request.as_bytes());
+    let out = client.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// [`over_tls`] until an HTTP answer comes (the exporter starting), at most 20 s.
+fn first_over_tls(
+    tool: &std::path::Path,
+    dir: &std::path::Path,
+    port: u16,
+    headers: &str,
+    extra: &[&str],
+) -> String {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let answer = over_tls(tool, dir, port, "/-/healthy", headers, extra);
+        if answer.starts_with("HTTP/1.1 ") || Instant::now() > deadline {
+            return answer;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 /// `--web.config.file` with `tls_server_config` (files relative to the web config's folder)
 /// and basic authentication: openssl's s_client, trusting the certificate, reads `/-/healthy`
 /// over TLS with the credentials; a plain HTTP request to the port gets no HTTP answer.
 #[test]
 fn tls_from_the_web_config() {
     use base64::Engine as _;
-    let Some(openssl) = snmp_test_support::agent::tool("openssl") else {
+    let Some(tool) = snmp_test_support::agent::tool("openssl") else {
         snmp_test_support::agent::require_or_skip("openssl not found (apt-get install -y openssl)");
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let made = std::process::Command::new(&openssl)
-        .current_dir(dir.path())
-        .args([
-            "req",
-            "-x509",
-            "-newkey",
-            "ec",
-            "-pkeyopt",
-            "ec_paramgen_curve:prime256v1",
-        ])
-        .args([
-            "-nodes", "-keyout", "key.pem", "-out", "cert.pem", "-days", "2",
-        ])
-        .args([
-            "-subj",
-            "/CN=localhost",
-            "-addext",
-            "subjectAltName=IP:127.0.0.1",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        made.status.success(),
-        "{}",
-        String::from_utf8_lossy(&made.stderr)
-    );
-    let snmp = dir.path().join("snmp.yml");
-    std::fs::write(&snmp, snmp_yml()).unwrap();
+    certificate(&tool, dir.path(), "server", "localhost");
     let hash = bcrypt::hash("s3cret", 4).unwrap();
-    let web = dir.path().join("web.yml");
-    let text = format!(
-        "tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n  min_version: TLS12\n\
+    let web = format!(
+        "tls_server_config:\n  cert_file: server.pem\n  key_file: server-key.pem\n  min_version: TLS12\n\
          basic_auth_users:\n  prometheus: '{hash}'\n"
     );
-    std::fs::write(&web, text).unwrap();
-    let port = free_port();
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
-        .arg(format!("--config.file={}", snmp.display()))
-        .arg(format!("--web.listen-address=127.0.0.1:{port}"))
-        .arg(format!("--web.config.file={}", web.display()))
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let _running = Process { child, port };
+    let p = with_web_config(dir.path(), &web);
     let credentials = base64::engine::general_purpose::STANDARD.encode("prometheus:s3cret");
-    let over_tls = |path: &str, authorization: &str| {
-        let mut client = std::process::Command::new(&openssl)
-            .args(["s_client", "-quiet", "-verify_return_error", "-CAfile"])
-            .arg(dir.path().join("cert.pem"))
-            .arg("-connect")
-            .arg(format!("127.0.0.1:{port}"))
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let request = format!(
-            "GET {path} HTTP/1.1\r\nHost: localhost\r\n{authorization}Connection: close\r\n\r\n"
-        );
-        use std::io::Write as _;
-        let _ = client.stdin.take().unwrap().write_all(request.as_bytes());
-        let out = client.wait_with_output().unwrap();
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
     let authorized = format!("Authorization: Basic {credentials}\r\n");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let mut answer = String::new();
-    while Instant::now() < deadline {
-        answer = over_tls("/-/healthy", &authorized);
-        if answer.starts_with("HTTP/1.1 ") {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let answer = first_over_tls(&tool, dir.path(), p.port, &authorized, &[]);
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     assert!(answer.ends_with("Healthy"), "{answer}");
-    let refused = over_tls("/metrics", "");
+    let refused = over_tls(&tool, dir.path(), p.port, "/metrics", "", &[]);
     assert!(refused.starts_with("HTTP/1.1 401"), "{refused}");
-    let plain = get(port, "/-/healthy", &[]);
+    let plain = get(p.port, "/-/healthy", &[]);
     assert!(
         plain.as_ref().is_none_or(|(status, _)| *status != 200),
         "{plain:?}"
     );
+}
+
+/// `client_auth_type: RequireAndVerifyClientCert`: a client with a certificate the CA of
+/// `client_ca_file` signed is served; one without a certificate, or with one of its own
+/// making, gets no HTTP answer.
+#[test]
+fn client_certificates_from_the_web_config() {
+    let Some(tool) = snmp_test_support::agent::tool("openssl") else {
+        snmp_test_support::agent::require_or_skip("openssl not found (apt-get install -y openssl)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    certificate(&tool, d, "server", "localhost");
+    certificate(&tool, d, "ca", "client-ca");
+    certificate(&tool, d, "stranger", "stranger");
+    openssl(&tool, d, "req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout client-key.pem -out client.csr -subj /CN=prometheus");
+    // A version 3 certificate for client authentication (webpki takes no other).
+    std::fs::write(
+        d.join("client.ext"),
+        "basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n",
+    )
+    .unwrap();
+    openssl(
+        &tool,
+        d,
+        "x509 -req -in client.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -days 2 \
+         -extfile client.ext -out client.pem",
+    );
+    let web = "tls_server_config:\n  cert_file: server.pem\n  key_file: server-key.pem\n  \
+               client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: ca.pem\n";
+    let p = with_web_config(d, web);
+    let signed = ["-cert", "client.pem", "-key", "client-key.pem"];
+    let answer = first_over_tls(&tool, d, p.port, "", &signed);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let without = over_tls(&tool, d, p.port, "/-/healthy", "", &[]);
+    assert!(!without.contains("HTTP/1.1"), "{without}");
+    let stranger = ["-cert", "stranger.pem", "-key", "stranger-key.pem"];
+    let unknown = over_tls(&tool, d, p.port, "/-/healthy", "", &stranger);
+    assert!(!unknown.contains("HTTP/1.1"), "{unknown}");
 }
