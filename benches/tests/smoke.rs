@@ -401,22 +401,7 @@ fn agent_section_serves_the_table_without_failures() {
         snmp_test_support::skip("snmpd is not installed");
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let json_path = dir.path().join("agent.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_snmp-bench"))
-        .args(["--only", "agent", "--quick", "--no-instructions", "--json"])
-        .arg(&json_path)
-        .output()
-        .expect("snmp-bench runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
-    let rows = v["agent"].as_array().unwrap();
+    let rows = section("agent", &["--quick", "--no-instructions"]);
     for server in [
         "snmp-agent standalone",
         "snmpd + snmp-agent subagent",
@@ -426,7 +411,7 @@ fn agent_section_serves_the_table_without_failures() {
             let row = rows
                 .iter()
                 .find(|r| r["server"] == server && r["op"] == op)
-                .unwrap_or_else(|| panic!("{server} {op} missing: {stdout}"));
+                .unwrap_or_else(|| panic!("{server} {op} missing: {rows:?}"));
             assert_eq!(row["requests"], 1000, "{row}");
             assert_eq!(row["failed"], 0, "{row}");
             assert!(row["agent_cpu_s"].as_f64().unwrap() > 0.0, "{row}");

@@ -201,6 +201,13 @@ pub fn values(walk: &str) -> Vec<&str> {
 /// and snmptable; each SET error-status the MIB decides, as RFC 3416 4.2.5 names it; a row
 /// through its RowStatus life. The agent starts with jobs 1 to 3.
 pub fn check_mib(tools: &Tools, target: &str) {
+    check_reads(tools, target);
+    check_set_errors(tools, target);
+    check_row_life(tools, target);
+}
+
+/// GET, GETNEXT and GETBULK walks and snmptable of the three jobs the agent starts with.
+fn check_reads(tools: &Tools, target: &str) {
     let v2c = |c: &'static str| ["-v2c", "-c", c];
     let get = run(
         &tools.snmpget,
@@ -282,8 +289,11 @@ pub fn check_mib(tools: &Tools, target: &str) {
         3,
         "{table}"
     );
+}
 
-    // SET: each error-status the MIB and RowStatus decide (RFC 3416 4.2.5, RFC 2579).
+/// Each error-status of a SET the MIB and RowStatus decide (RFC 3416 4.2.5, RFC 2579), over
+/// SNMPv2c and in SNMPv1's words.
+fn check_set_errors(tools: &Tools, target: &str) {
     let long = "x".repeat(70);
     let cases: [(&str, &[&str], &str); 8] = [
         ("public", &[&format!("{P}.2.0"), "s", "x"], "noAccess"),
@@ -334,9 +344,12 @@ pub fn check_mib(tools: &Tools, target: &str) {
         .as_deref(),
         Some("noSuchName")
     );
+}
 
+/// A row's life: createAndWait, notReady until named, notInService, active, destroyed; the
+/// example's own rules; a SET of two values, one wrong, that makes neither.
+fn check_row_life(tools: &Tools, target: &str) {
     let set = |args: &[&str]| set_error(tools, "-v2c", "private", target, args);
-    // A row's life: createAndWait, notReady until named, notInService, active, destroyed.
     let status = |k: &str| {
         let r = run(
             &tools.snmpget,
