@@ -10,20 +10,20 @@ use std::process::Command;
 use serde_yaml::Value;
 use snmp_test_support::agent::{require_or_skip, tool};
 
-/// `snmp-exporter generate -g generator -m mibs -o output` with `extra` flags: whether it
+/// `snmp-exporter generate -g generator -m mibs... -o output` with `extra` flags: whether it
 /// succeeded, and its stderr.
-fn generate(generator: &Path, mibs: &Path, output: &Path, extra: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_snmp-exporter"))
-        .arg("generate")
-        .args(extra)
-        .arg("-g")
-        .arg(generator)
-        .arg("-m")
-        .arg(mibs)
-        .arg("-o")
-        .arg(output)
-        .output()
-        .unwrap();
+fn generate<P: AsRef<Path>>(
+    generator: &Path,
+    mibs: &[P],
+    output: &Path,
+    extra: &[&str],
+) -> (bool, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_snmp-exporter"));
+    command.arg("generate").args(extra).arg("-g").arg(generator);
+    for dir in mibs {
+        command.arg("-m").arg(dir.as_ref());
+    }
+    let out = command.arg("-o").arg(output).output().unwrap();
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stderr).to_string(),
@@ -31,25 +31,74 @@ fn generate(generator: &Path, mibs: &Path, output: &Path, extra: &[&str]) -> (bo
 }
 
 /// Differences that are not ours to fix, and why.
-fn known_difference(module: &str, metric: &Value, key: &str, theirs: &Value, ours: &Value) -> bool {
+fn known_difference(metric: &Value, key: &str, theirs: &Value, ours: &Value) -> bool {
     let oid = metric["oid"].as_str().unwrap_or("");
     match key {
         // IP-MIB and RFC1213-MIB both define ipAddrTable; net-snmp keeps RFC1213-MIB's
-        // DESCRIPTIONs there (and IF-MIB's for ifTable): its choice follows the order it
-        // happens to read files in. Ours takes the module first by name, IP-MIB.
+        // DESCRIPTIONs there when it reads RFC1213-MIB first, and which it reads first turns
+        // on the other files of the folder (ours models its order, not every accident of it).
         "help" => oid.starts_with("1.3.6.1.2.1.4.20."),
-        // An index with named numbers is an EnumAsInfo label from snmp_exporter 0.24 on
-        // (0.30 is what this generator follows); 0.21 left it a gauge.
-        "indexes" => {
-            let relabel = |v: &Value| {
-                serde_yaml::to_string(v)
-                    .unwrap()
-                    .replace("type: EnumAsInfo", "type: gauge")
+        // An index or a lookup with named numbers is an EnumAsInfo label from snmp_exporter
+        // 0.24 on (0.30 is what this generator follows); 0.21 left it a gauge.
+        "indexes" | "lookups" => {
+            // 0.21's form of ours: gauges, and no enum_values on a lookup.
+            let as_0_21 = |v: &Value| {
+                let mut v = v.clone();
+                for item in v.as_sequence_mut().into_iter().flatten() {
+                    if item["type"] == "EnumAsInfo" {
+                        item["type"] = "gauge".into();
+                        if key == "lookups" {
+                            item.as_mapping_mut().unwrap().remove("enum_values");
+                        }
+                    }
+                }
+                v
             };
-            module == "ip" && relabel(ours) == relabel(theirs)
+            as_0_21(ours) == *theirs
         }
         _ => false,
     }
+}
+
+/// Module `name` of Debian's generator (`theirs`, 0.21's layout) against ours: walks, gets
+/// and every metric's every key equal but for [`known_difference`]s; the metrics compared.
+fn compare_module(name: &str, theirs: &Value, ours: &Value) -> usize {
+    assert_eq!(theirs["walk"], ours["walk"], "{name}: walk");
+    assert_eq!(theirs["get"], ours["get"], "{name}: get");
+    let empty = Vec::new();
+    let (tm, om) = (
+        theirs["metrics"].as_sequence().unwrap_or(&empty),
+        ours["metrics"].as_sequence().unwrap_or(&empty),
+    );
+    let names = |m: &Vec<Value>| {
+        m.iter()
+            .map(|x| x["name"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(names(tm), names(om), "{name}: the metrics and their order");
+    for (a, b) in tm.iter().zip(om) {
+        let keys: std::collections::BTreeSet<&str> = a
+            .as_mapping()
+            .unwrap()
+            .keys()
+            .chain(b.as_mapping().unwrap().keys())
+            .filter_map(Value::as_str)
+            .collect();
+        for key in keys {
+            let (x, y) = (&a[key], &b[key]);
+            if x != y && !known_difference(a, key, x, y) {
+                panic!(
+                    "{name}: {}: {key}: theirs {x:?}, ours {y:?}",
+                    a["name"].as_str().unwrap()
+                );
+            }
+        }
+    }
+    tm.len()
+}
+
+fn read_yaml(p: &Path) -> Value {
+    serde_yaml::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
 }
 
 #[test]
@@ -81,54 +130,146 @@ fn generated_modules_equal_debians_generator() {
     let ours_path = dir.path().join("ours.yml");
     let (ok, stderr) = generate(
         &generator,
-        &ietf,
+        &[ietf],
         &ours_path,
         &["--fail-on-parse-errors=false"],
     );
     assert!(ok, "{stderr}");
-    let read =
-        |p: &Path| -> Value { serde_yaml::from_str(&std::fs::read_to_string(p).unwrap()).unwrap() };
-    let theirs = read(&dir.path().join("snmp.yml"));
-    let ours = read(&ours_path)["modules"].clone();
+    let theirs = read_yaml(&dir.path().join("snmp.yml"));
+    let ours = read_yaml(&ours_path)["modules"].clone();
     let modules = theirs.as_mapping().unwrap();
     assert_eq!(modules.len(), 7);
-    let mut compared = 0;
-    for (name, t) in modules {
-        let name = name.as_str().unwrap();
-        let o = &ours[name];
-        assert_eq!(t["walk"], o["walk"], "{name}: walk");
-        assert_eq!(t["get"], o["get"], "{name}: get");
-        let (tm, om) = (
-            t["metrics"].as_sequence().unwrap(),
-            o["metrics"].as_sequence().unwrap(),
-        );
-        let names = |m: &Vec<Value>| {
-            m.iter()
-                .map(|x| x["name"].as_str().unwrap().to_string())
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(names(tm), names(om), "{name}: the metrics and their order");
-        for (a, b) in tm.iter().zip(om) {
-            let keys: std::collections::BTreeSet<&str> = a
-                .as_mapping()
-                .unwrap()
-                .keys()
-                .chain(b.as_mapping().unwrap().keys())
-                .filter_map(Value::as_str)
-                .collect();
-            for key in keys {
-                let (x, y) = (&a[key], &b[key]);
-                if x != y && !known_difference(name, a, key, x, y) {
-                    panic!(
-                        "{name}: {}: {key}: theirs {x:?}, ours {y:?}",
-                        a["name"].as_str().unwrap()
-                    );
-                }
-            }
-            compared += 1;
-        }
-    }
+    let compared: usize = modules
+        .iter()
+        .map(|(name, t)| {
+            let name = name.as_str().unwrap();
+            compare_module(name, t, &ours[name])
+        })
+        .sum();
     assert!(compared > 200, "{compared} metrics compared");
+}
+
+/// The generator.yml upstream published with 0.21 (Debian ships it as an example), module by
+/// module, over the whole corpus (IETF and every vendor folder), against Debian's generator
+/// on the same files: the same modules fail for a missing MIB; the others are equal; and the
+/// text of each of theirs, read and written again by our YAML writer, is what they wrote
+/// (go-yaml's folding and quoting over their help texts).
+#[test]
+fn upstreams_published_generator_yml_equals_debians_output() {
+    let example = Path::new("/usr/share/doc/prometheus-snmp-exporter/examples/generator.yml");
+    let (Some(theirs), true) = (tool("prometheus-snmp-generator"), example.is_file()) else {
+        require_or_skip(
+            "prometheus-snmp-generator or its example generator.yml not installed (apt-get install prometheus-snmp-exporter)",
+        );
+        return;
+    };
+    let Some(corpus) = snmp_test_support::mib_corpus_or_skip() else {
+        return;
+    };
+    let mut dirs = vec![corpus.join("ietf")];
+    let mut vendors: Vec<_> = std::fs::read_dir(corpus.join("vendor"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    vendors.sort();
+    dirs.extend(vendors);
+    let published = read_yaml(example);
+    let tmp = tempfile::tempdir().unwrap();
+    let (mut equal, mut missing, mut metrics) = (Vec::new(), Vec::new(), 0);
+    for (name, module) in published["modules"].as_mapping().unwrap() {
+        let name = name.as_str().unwrap();
+        let dir = tmp.path().join(name);
+        std::fs::create_dir(&dir).unwrap();
+        let one = |module: &Value| {
+            let mut modules = serde_yaml::Mapping::new();
+            modules.insert(name.into(), module.clone());
+            let mut file = serde_yaml::Mapping::new();
+            file.insert("modules".into(), modules.into());
+            serde_yaml::to_string(&file).unwrap()
+        };
+        std::fs::write(dir.join("generator.yml"), one(module)).unwrap();
+        let run = Command::new(&theirs)
+            .arg("generate")
+            .current_dir(&dir)
+            .env("MIBDIRS", std::env::join_paths(&dirs).unwrap())
+            .output()
+            .unwrap();
+        let their_error = String::from_utf8_lossy(&run.stderr).to_string();
+        let ours_path = dir.join("ours.yml");
+        let mut ours_run = generate(
+            &dir.join("generator.yml"),
+            &dirs,
+            &ours_path,
+            &["--fail-on-parse-errors=false"],
+        );
+        // `memory` is UCD-SNMP-MIB's and two vendors': ours names all three, where net-snmp
+        // takes UCD-SNMP-MIB's; the spelling our error gives then generates.
+        if ours_run.1.contains("walk name 'memory' names") {
+            assert!(
+                ours_run
+                    .1
+                    .contains("UCD-SNMP-MIB::memory (1.3.6.1.4.1.2021.4)"),
+                "{}",
+                ours_run.1
+            );
+            let text = one(module).replace("- memory\n", "- UCD-SNMP-MIB::memory\n");
+            std::fs::write(dir.join("generator.yml"), text).unwrap();
+            ours_run = generate(
+                &dir.join("generator.yml"),
+                &dirs,
+                &ours_path,
+                &["--fail-on-parse-errors=false"],
+            );
+        }
+        if !run.status.success() {
+            // A MIB the corpus lacks: ours fails on the same walk entry.
+            let entry = their_error
+                .split("cannot find oid '")
+                .nth(1)
+                .and_then(|r| r.split('\'').next())
+                .unwrap_or_else(|| panic!("{name}: theirs failed: {their_error}"));
+            assert!(
+                !ours_run.0,
+                "{name}: theirs failed ({entry}), ours generated"
+            );
+            assert!(
+                ours_run
+                    .1
+                    .contains(&format!("cannot find oid '{entry}' to walk")),
+                "{name}: {entry}: {}",
+                ours_run.1
+            );
+            missing.push(name.to_string());
+            continue;
+        }
+        assert!(ours_run.0, "{name}: {}", ours_run.1);
+        let their_text = std::fs::read_to_string(dir.join("snmp.yml")).unwrap();
+        let their_doc: Value = serde_yaml::from_str(&their_text).unwrap();
+        let body = their_text.split_once('\n').unwrap().1;
+        assert_eq!(
+            snmp_exporter::generate::yaml::to_string(&their_doc),
+            body,
+            "{name}: text"
+        );
+        metrics += compare_module(
+            name,
+            &their_doc[name],
+            &read_yaml(&ours_path)["modules"][name],
+        );
+        equal.push(name.to_string());
+    }
+    eprintln!(
+        "published generator.yml: {} modules equal ({metrics} metrics): {}; {} need MIBs the corpus lacks: {}",
+        equal.len(),
+        equal.join(", "),
+        missing.len(),
+        missing.join(", ")
+    );
+    assert!(
+        equal.len() >= 12 && metrics > 1_000,
+        "{} equal, {metrics} metrics",
+        equal.len()
+    );
 }
 
 #[test]
@@ -146,7 +287,7 @@ fn errors_name_what_is_missing() {
     let output = dir.path().join("snmp.yml");
     let (ok, stderr) = generate(
         &generator,
-        &corpus.join("ietf"),
+        &[corpus.join("ietf")],
         &output,
         &["--fail-on-parse-errors=false"],
     );
@@ -169,7 +310,7 @@ fn a_generated_module_is_served() {
     let dir = tempfile::tempdir().unwrap();
     let snmp_yml = dir.path().join("snmp.yml");
     let generator = Path::new(env!("CARGO_MANIFEST_DIR")).join("generator.yml");
-    let (ok, stderr) = generate(&generator, &corpus.join("ietf"), &snmp_yml, &[]);
+    let (ok, stderr) = generate(&generator, &[corpus.join("ietf")], &snmp_yml, &[]);
     assert!(ok, "{stderr}");
     let auths = dir.path().join("auths.yml");
     std::fs::write(&auths, "auths:\n  public_v2:\n    version: 2\n").unwrap();
@@ -236,7 +377,7 @@ fn a_module_with_a_missing_import_is_named_with_what_it_cost() {
     let generator = dir.path().join("generator.yml");
     std::fs::write(&generator, "modules:\n  vendor:\n    walk: [testName]\n").unwrap();
     let output = dir.path().join("snmp.yml");
-    let run = |extra: &[&str]| generate(&generator, &mibs, &output, extra);
+    let run = |extra: &[&str]| generate(&generator, &[&mibs], &output, extra);
     let (ok, stderr) = run(&[]);
     assert!(!ok);
     assert!(
@@ -301,7 +442,7 @@ fn a_name_two_modules_define_is_an_error_naming_both() {
             format!("modules:\n  m:\n    walk: ['{walk}']\n"),
         )
         .unwrap();
-        generate(&generator, &mibs, &dir.path().join("snmp.yml"), &[])
+        generate(&generator, &[&mibs], &dir.path().join("snmp.yml"), &[])
     };
     let (ok, stderr) = generate_walk("temperature");
     assert!(!ok);

@@ -2,7 +2,9 @@
 //! each such module's credentials become an entry of `auths` named after the module, which
 //! a request naming no auth uses for it (so that old scrape configs keep working).
 
-use super::types::{Auth, File};
+use std::collections::BTreeMap;
+
+use super::types::{Auth, File, LegacyAuth};
 use super::ConfigError;
 
 /// Moves the credentials of old-format modules into `auths`; the warning to print once,
@@ -13,18 +15,17 @@ pub(super) fn convert(file: &mut File) -> Result<Option<String>, ConfigError> {
         if module.auth.is_none() && module.version.is_none() {
             continue;
         }
-        let old = module.auth.take().unwrap_or_default();
-        let raw = old.into_raw(module.version.take());
-        let auth = Auth::try_from(raw).map_err(|message| ConfigError::Invalid {
+        let auth_name = move_to_auths(
+            &mut file.auths,
+            name,
+            module.version.take(),
+            module.auth.take(),
+        )
+        .map_err(|message| ConfigError::Invalid {
             path: "snmp.yml".into(),
             key: format!("modules.{name}.auth"),
             message,
         })?;
-        let mut auth_name = name.clone();
-        while file.auths.contains_key(&auth_name) {
-            auth_name.push_str("_legacy");
-        }
-        file.auths.insert(auth_name.clone(), auth);
         module.legacy_auth = Some(auth_name);
         converted.push(name.clone());
     }
@@ -37,6 +38,25 @@ pub(super) fn convert(file: &mut File) -> Result<Option<String>, ConfigError> {
          regenerate snmp.yml with a current generator (upstream's auth-split-migration.md)",
         converted.join(", ")
     )))
+}
+
+/// The credentials `version` and `auth` of the old-format module `module`, put into `auths`
+/// under the module's name (`_legacy` appended while that name is taken): the name chosen, or
+/// why the credentials are not an auth.
+pub(crate) fn move_to_auths(
+    auths: &mut BTreeMap<String, Auth>,
+    module: &str,
+    version: Option<i64>,
+    auth: Option<LegacyAuth>,
+) -> Result<String, String> {
+    let raw = auth.unwrap_or_default().into_raw(version);
+    let auth = Auth::try_from(raw)?;
+    let mut auth_name = module.to_string();
+    while auths.contains_key(&auth_name) {
+        auth_name.push_str("_legacy");
+    }
+    auths.insert(auth_name.clone(), auth);
+    Ok(auth_name)
 }
 
 /// `file`'s modules in the format of snmp_exporter ≤ 0.22 (modules at the top, each with the

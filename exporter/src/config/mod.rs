@@ -4,6 +4,7 @@
 mod compile;
 pub mod duration;
 mod legacy;
+pub(crate) use legacy::move_to_auths;
 mod types;
 
 use std::collections::BTreeMap;

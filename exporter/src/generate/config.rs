@@ -1,12 +1,13 @@
 //! generator.yml as snmp_exporter's generator reads it (0.30): `auths`, copied through, and
-//! `modules`, each with what to walk, lookups, overrides and filters.
+//! `modules`, each with what to walk, lookups, overrides and filters. The format of 0.22 and
+//! older, with `version` and `auth` inside modules, is read too (see [`super::generate`]).
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::config::{Auth, DynamicFilter, RegexExtract};
+use crate::config::{Auth, DynamicFilter, LegacyAuth, RegexExtract};
 
 /// A whole generator.yml.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -42,6 +43,14 @@ pub struct ModuleConfig {
     pub use_unconnected_udp_socket: bool,
     #[serde(default)]
     pub allow_nonincreasing_oids: bool,
+    /// The generator of snmp_exporter ≤ 0.22: the module's own SNMP version (becomes an auth
+    /// named after the module).
+    #[serde(default)]
+    pub version: Option<i64>,
+    /// The generator of snmp_exporter ≤ 0.22: the module's own credentials (with `version`,
+    /// an auth named after the module).
+    #[serde(default)]
+    pub auth: Option<LegacyAuth>,
 }
 
 /// A lookup: the labels `source_indexes` replaced (or joined) by the object `lookup` at them.

@@ -29,6 +29,9 @@ pub struct GNode {
     pub implied: bool,
     /// The DESCRIPTION's first sentence.
     pub description: String,
+    /// The other modules' definitions of this OID (module, label): net-snmp keeps the first
+    /// it reads, and `MODULE::label` names it by any of them.
+    pub also: Vec<(String, String)>,
 }
 
 /// A module that could not be used.
@@ -69,10 +72,10 @@ impl MibTree {
     /// keeps it), or `MODULE::label`.
     pub fn get(&self, name: &str) -> Option<&GNode> {
         if let Some((module, label)) = name.split_once("::") {
-            return self
-                .nodes
-                .iter()
-                .find(|n| n.module == module && n.label == label);
+            return self.nodes.iter().find(|n| {
+                (n.module == module && n.label == label)
+                    || n.also.iter().any(|(m, l)| m == module && l == label)
+            });
         }
         self.by_name.get(name).map(|&k| &self.nodes[k])
     }
@@ -135,15 +138,35 @@ impl MibTree {
                 }
             }
         }
-        // One node an OID: net-snmp reads its modules in name order and keeps the first.
-        all.sort_by(|a, b| a.1.arcs.cmp(&b.1.arcs).then_with(|| a.0.cmp(&b.0)));
-        all.dedup_by(|later, first| later.1.arcs == first.1.arcs);
+        // One node an OID: the definition net-snmp links first, in the order it reads modules.
+        let rank = read_order(&set);
+        let rank_of = |module: &str| rank.get(module).copied().unwrap_or(usize::MAX);
+        all.sort_by(|a, b| {
+            a.1.arcs
+                .cmp(&b.1.arcs)
+                .then_with(|| rank_of(&a.0).cmp(&rank_of(&b.0)))
+                .then_with(|| a.0.cmp(&b.0))
+        });
+        // The definitions dropped stay names of the node kept (net-snmp's module list).
+        all.dedup_by(|later, first| {
+            let same = later.1.arcs == first.1.arcs;
+            if same {
+                first.1.also.push((later.0.clone(), later.1.label.clone()));
+            }
+            same
+        });
         tree.nodes = all.into_iter().map(|(_, n)| n).collect();
+        tree.add_anonymous_nodes();
         let mut labels: HashMap<&str, Vec<usize>> = HashMap::new();
         for (k, n) in tree.nodes.iter().enumerate() {
             tree.by_name.insert(n.oid.clone(), k);
             tree.by_name.insert(n.label.clone(), k);
             labels.entry(&n.label).or_default().push(k);
+        }
+        for (k, n) in tree.nodes.iter().enumerate() {
+            for (_, label) in &n.also {
+                tree.by_name.entry(label.clone()).or_insert(k);
+            }
         }
         for (label, ks) in labels.into_iter().filter(|(_, ks)| ks.len() > 1) {
             let found = ks
@@ -154,6 +177,84 @@ impl MibTree {
         }
         Ok(tree)
     }
+}
+
+impl MibTree {
+    /// The nodes net-snmp makes for the arcs an OID value names without a label (`{ b100 0 1 }`
+    /// makes `b100.0`, `anonymous#N` to net-snmp): a walk of such an OID (KEMP's
+    /// `1.3.6.1.4.1.12196.13.0`) is the subtree under it. Made only under a node that exists.
+    fn add_anonymous_nodes(&mut self) {
+        let known: HashSet<Vec<u32>> = self.nodes.iter().map(|n| n.arcs.clone()).collect();
+        let mut made: BTreeMap<Vec<u32>, GNode> = BTreeMap::new();
+        for n in &self.nodes {
+            // The deepest ancestor that exists; the arcs between it and `n` are anonymous.
+            let Some(depth) = (1..n.arcs.len())
+                .rev()
+                .find(|&d| known.contains(&n.arcs[..d]))
+            else {
+                continue;
+            };
+            for d in depth + 1..n.arcs.len() {
+                let arcs = n.arcs[..d].to_vec();
+                let number = made.len();
+                made.entry(arcs.clone()).or_insert_with(|| GNode {
+                    oid: arcs
+                        .iter()
+                        .map(u32::to_string)
+                        .collect::<Vec<_>>()
+                        .join("."),
+                    label: format!("anonymous#{number}"),
+                    module: n.module.clone(),
+                    ty: "OTHER".into(),
+                    access: "unknown",
+                    arcs,
+                    ..GNode::default()
+                });
+            }
+        }
+        if made.is_empty() {
+            return;
+        }
+        self.nodes.extend(made.into_values());
+        self.nodes.sort_by(|a, b| a.arcs.cmp(&b.arcs));
+    }
+}
+
+/// Each module's place in the order net-snmp reads them (`read_all_mibs`): the modules as
+/// found (folder by folder, files in name order) taken from the last, each after the modules
+/// it imports, in IMPORTS order. Where two modules define one OID, net-snmp keeps the
+/// definition it linked first, so a standard module that vendors import wins over a vendor's
+/// copy of the same object.
+fn read_order(set: &MibSet) -> HashMap<String, usize> {
+    let n = set.modules.len();
+    let mut rank = HashMap::with_capacity(n);
+    let mut seen = vec![false; n];
+    // Depth-first without recursion: (module, next import to visit).
+    let mut stack: Vec<(usize, usize)> = Vec::new();
+    for start in (0..n).rev() {
+        if seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        stack.push((start, 0));
+        while let Some(&mut (m, ref mut next)) = stack.last_mut() {
+            let imports = &set.modules[m].smi.imports;
+            if let Some(import) = imports.get(*next) {
+                *next += 1;
+                if let Some(&k) = set.by_name.get(import.module.as_str()) {
+                    if !seen[k] {
+                        seen[k] = true;
+                        stack.push((k, 0));
+                    }
+                }
+                continue;
+            }
+            stack.pop();
+            let order = rank.len();
+            rank.insert(set.modules[m].smi.name.clone(), order);
+        }
+    }
+    rank
 }
 
 /// Module `m` of `set`, failed with `error`.
@@ -249,6 +350,7 @@ fn node(o: &Object, module: &str, entry: Option<&Object>) -> GNode {
         indexes,
         implied,
         description: o.first_sentence.clone(),
+        also: Vec::new(),
     }
 }
 
