@@ -123,8 +123,8 @@ struct Cli {
     /// Seconds over which the capacity run scrapes each target once.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     capacity_interval: f64,
-    /// Internal: our generator for the generate section: GENERATOR MIBDIR OUTPUT.
-    #[arg(long, num_args = 3, hide = true, value_names = ["GENERATOR", "MIBDIR", "OUTPUT"])]
+    /// Internal: our generator for the generate section: GENERATOR OUTPUT MIBDIR...
+    #[arg(long, num_args = 3.., hide = true, value_names = ["GENERATOR", "OUTPUT", "MIBDIR"])]
     generate_child: Option<Vec<String>>,
     /// Internal: our exporter for the exporter section: CONFIG ADDRESS.
     #[arg(long, num_args = 2, hide = true, value_names = ["CONFIG", "ADDRESS"])]
@@ -186,7 +186,7 @@ fn main() -> ExitCode {
         return der_section(&cli);
     }
     if let Some(a) = &cli.generate_child {
-        return generate::child(&a[0], &a[1], &a[2]);
+        return generate::child(&a[0], &a[1], &a[2..]);
     }
     if cli.only.as_deref() == Some("generate") {
         return generate_section(&cli);
@@ -360,14 +360,14 @@ fn mib_root(cli: &Cli) -> PathBuf {
 /// `--only generate`: the generators' table (and the JSON `generate` array).
 fn generate_section(cli: &Cli) -> ExitCode {
     let exe = std::env::current_exe().expect("own path");
-    let ietf = mib_root(cli).join("ietf");
+    let root = mib_root(cli);
     let mut notes = Vec::new();
-    let rows = if ietf.is_dir() {
-        generate::run(&exe, &ietf, if cli.quick { 2 } else { 7 }, &mut notes)
+    let rows = if root.join("ietf").is_dir() {
+        generate::run(&exe, &root, if cli.quick { 2 } else { 7 }, &mut notes)
     } else {
         notes.push(format!(
-            "generate: not run: no folder {} (--mib-corpus DIR)",
-            ietf.display()
+            "generate: not run: no folder {}/ietf (--mib-corpus DIR)",
+            root.display()
         ));
         Vec::new()
     };
