@@ -27,13 +27,13 @@ pub struct GenerateRow {
 
 /// The child side: ours, as `snmp-exporter generate` runs it, in this process.
 pub fn child(generator: &str, output: &str, mibs: &[String]) -> std::process::ExitCode {
-    use snmp_exporter::generate::{self, config::GeneratorFile, tree::MibTree};
+    use snmp_exporter::generate::{self, config::GeneratorFile};
     let dirs: Vec<PathBuf> = mibs.iter().map(PathBuf::from).collect();
     let made = std::fs::read_to_string(generator)
         .map_err(|e| e.to_string())
         .and_then(|t| serde_yaml::from_str::<GeneratorFile>(&t).map_err(|e| e.to_string()))
         .and_then(|g| {
-            let tree = MibTree::load(&dirs)?;
+            let tree = generate::load_tree(&dirs, &g)?;
             generate::generate(&g, &tree, &mut Vec::new()).map_err(|e| e.to_string())
         })
         .and_then(|f| generate::to_yaml(&f))
@@ -129,7 +129,14 @@ pub fn run(exe: &Path, root: &Path, runs: usize, notes: &mut Vec<String>) -> Vec
             notes.push(format!("generate: {}: not run: {e}", case.name));
             continue;
         }
-        rows.extend(run_case(exe, case, &case_dir, theirs.as_deref(), runs, notes));
+        rows.extend(run_case(
+            exe,
+            case,
+            &case_dir,
+            theirs.as_deref(),
+            runs,
+            notes,
+        ));
     }
     rows
 }
@@ -232,7 +239,10 @@ fn run_case(
             .filter_map(|r| r.as_ref().ok().copied())
             .collect();
         if let Some(Err(e)) = runs.iter().find(|r| r.is_err()) {
-            notes.push(format!("generate: {}: {name}: a run failed: {e}", case.name));
+            notes.push(format!(
+                "generate: {}: {name}: a run failed: {e}",
+                case.name
+            ));
         }
         rows.push(GenerateRow {
             case: case.name,

@@ -303,7 +303,11 @@ fn generate_section_runs_small() {
         assert_eq!(rows.len(), 4, "{rows:?}");
     }
     for r in &rows {
-        let modules = if r["case"] == "exporter/generator.yml, ietf/" { 7 } else { 12 };
+        let modules = if r["case"] == "exporter/generator.yml, ietf/" {
+            7
+        } else {
+            12
+        };
         assert_eq!(
             (&r["failed_runs"], &r["modules"]),
             (&0.into(), &modules.into()),

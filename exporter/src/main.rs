@@ -168,7 +168,7 @@ struct GenerateArgs {
 
 /// `snmp-exporter generate`.
 fn generate(args: &GenerateArgs) -> ExitCode {
-    use snmp_exporter::generate::{self, config::GeneratorFile, tree::MibTree};
+    use snmp_exporter::generate::{self, config::GeneratorFile};
     let text = match std::fs::read_to_string(&args.generator) {
         Ok(t) => t,
         Err(e) => {
@@ -183,7 +183,7 @@ fn generate(args: &GenerateArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mibs = match MibTree::load(&args.mibs) {
+    let mibs = match generate::load_tree(&args.mibs, &generator) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("snmp-exporter generate: {e}");

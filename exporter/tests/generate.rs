@@ -469,3 +469,31 @@ fn a_name_two_modules_define_is_an_error_naming_both() {
     let yml = std::fs::read_to_string(dir.path().join("snmp.yml")).unwrap();
     assert!(yml.contains("1.3.6.1.4.1.99992.1.0"), "{yml}");
 }
+
+/// The tree read for a generator.yml (the modules its walks, indexes and lookups reach
+/// lowered, no others) generates what the whole tree generates.
+#[test]
+fn the_tree_read_for_a_generator_yml_generates_what_the_whole_tree_does() {
+    use snmp_exporter::generate::{self, config::GeneratorFile, tree::MibTree};
+    let Some(corpus) = snmp_test_support::mib_corpus_or_skip() else {
+        return;
+    };
+    let dirs = [corpus.join("ietf")];
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("generator.yml"))
+        .unwrap();
+    let generator: GeneratorFile = serde_yaml::from_str(&text).unwrap();
+    let made = |tree: &MibTree| {
+        let file = generate::generate(&generator, tree, &mut Vec::new()).unwrap();
+        generate::to_yaml(&file).unwrap()
+    };
+    let whole = MibTree::load(&dirs).unwrap();
+    let read_for = generate::load_tree(&dirs, &generator).unwrap();
+    let detailed = |t: &MibTree| t.nodes.iter().filter(|n| n.detailed).count();
+    assert!(
+        detailed(&read_for) < detailed(&whole) / 2,
+        "{} of {} nodes read in full",
+        detailed(&read_for),
+        detailed(&whole)
+    );
+    assert_eq!(made(&read_for), made(&whole));
+}

@@ -200,6 +200,65 @@ fn legacy_auths(
     Ok(())
 }
 
+/// The MIB tree `generator` needs from the modules of `dirs` (and the standard modules):
+/// every module's outline, and everything the generator reads of the nodes its walks,
+/// their indexes, its lookups and overrides reach, lowered for the modules that define
+/// them and no others ([`MibTree::outline`], [`MibTree::detail`]).
+pub fn load_tree(
+    dirs: &[std::path::PathBuf],
+    generator: &GeneratorFile,
+) -> Result<MibTree, String> {
+    let mut tree = MibTree::outline(dirs)?;
+    // Each round reads at least one module more (an index or the column before an
+    // InetAddress found in the last): at most as many rounds as modules.
+    loop {
+        let wanted = reached(&tree, generator);
+        if wanted.is_empty() {
+            return Ok(tree);
+        }
+        tree.detail(&wanted);
+    }
+}
+
+/// The modules not yet read in full whose nodes `generator` reaches.
+fn reached(tree: &MibTree, generator: &GeneratorFile) -> Vec<usize> {
+    let mut nodes: Vec<&GNode> = Vec::new();
+    for cfg in generator.modules.values() {
+        let names = cfg
+            .walk
+            .iter()
+            .chain(cfg.lookups.iter().map(|l| &l.lookup))
+            .chain(cfg.overrides.keys());
+        for name in names {
+            let candidates = tree.collisions.get(name.as_str());
+            let named = candidates
+                .into_iter()
+                .flatten()
+                .filter_map(|(_, oid)| tree.get(oid))
+                .chain(tree.get(name));
+            for n in named {
+                nodes.extend(tree.subtree(n));
+            }
+            if tree.get(name).is_none() {
+                nodes.extend(tree.longest_prefix(name));
+            }
+        }
+    }
+    // What the nodes read so far point at: their indexes, the column before an InetAddress.
+    let mut more = Vec::new();
+    for n in nodes.iter().filter(|n| n.detailed) {
+        more.extend(n.indexes.iter().filter_map(|i| tree.get(i)));
+        if let Some((head, last)) = n.oid.rsplit_once('.') {
+            let before = last.parse::<u32>().ok().and_then(|l| l.checked_sub(1));
+            if let Some(before) = before.filter(|_| n.ty.starts_with("InetAddress")) {
+                more.extend(tree.get(&format!("{head}.{before}")));
+            }
+        }
+    }
+    nodes.extend(more);
+    tree.undetailed(nodes)
+}
+
 /// How a walk entry resolved.
 enum Found<'t> {
     Scalar(&'t GNode),

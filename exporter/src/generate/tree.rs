@@ -32,6 +32,11 @@ pub struct GNode {
     /// The other modules' definitions of this OID (module, label): net-snmp keeps the first
     /// it reads, and `MODULE::label` names it by any of them.
     pub also: Vec<(String, String)>,
+    /// The module defining it, as an index into the modules loaded.
+    pub set_module: usize,
+    /// Whether the fields past `module` are read ([`MibTree::detail`]); until then the node
+    /// is its OID, label and module.
+    pub detailed: bool,
 }
 
 /// A module that could not be used.
@@ -58,13 +63,23 @@ impl MibTree {
 #[derive(Debug, Default)]
 pub struct MibTree {
     pub nodes: Vec<GNode>,
-    by_name: HashMap<String, usize>,
+    /// Every OID, label and shadowed label with its node, sorted by the name's hash
+    /// ([`name_hash`]): a lookup is a bisection and a few comparisons, and building it
+    /// allocates nothing per node.
+    names: Vec<(u64, u32, NameKind)>,
     /// Modules that failed, each with its first error and the objects it would have given.
     pub failed: Vec<FailedModule>,
     /// Files of the folders that yielded no module, each with why.
     pub unread: Vec<String>,
     /// The labels several modules give different nodes (`MODULE::name` picks one).
     pub collisions: HashMap<String, Vec<(String, String)>>,
+    /// The modules read, and their resolution: what [`MibTree::detail`] lowers.
+    set: MibSet,
+    resolved: snmp_smi::mib::Resolved,
+    /// Modules that failed to resolve (indexes into the set's modules).
+    broken: HashSet<usize>,
+    /// Modules whose nodes are read in full.
+    detailed: HashSet<usize>,
 }
 
 impl MibTree {
@@ -77,16 +92,39 @@ impl MibTree {
                     || n.also.iter().any(|(m, l)| m == module && l == label)
             });
         }
-        self.by_name.get(name).map(|&k| &self.nodes[k])
+        let h = name_hash(name);
+        let start = self.names.partition_point(|e| e.0 < h);
+        let (mut label, mut shadowed) = (None, None);
+        for &(_, k, kind) in self.names[start..].iter().take_while(|e| e.0 == h) {
+            let n = &self.nodes[k as usize];
+            match kind {
+                NameKind::Oid if n.oid == name => return Some(n),
+                // The last node in OID order of a label, as upstream's map keeps it.
+                NameKind::Label if n.label == name => label = label.max(Some(k)),
+                // A shadowed definition's label, where no node has it as its own: the first.
+                NameKind::Shadowed if n.also.iter().any(|(_, l)| l == name) => {
+                    shadowed = shadowed.min(Some(k)).or(Some(k))
+                }
+                _ => {}
+            }
+        }
+        label.or(shadowed).map(|k| &self.nodes[k as usize])
     }
 
     /// The node with the longest OID that `oid` is under (upstream's `searchNodeTree`).
     pub fn longest_prefix(&self, oid: &str) -> Option<&GNode> {
-        let with_dot = format!("{oid}.");
-        self.nodes
-            .iter()
-            .filter(|n| with_dot.starts_with(&format!("{}.", n.oid)))
-            .max_by_key(|n| n.arcs.len())
+        let arcs: Vec<u32> = oid
+            .split('.')
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .ok()?;
+        (1..=arcs.len()).rev().find_map(|len| {
+            let k = self
+                .nodes
+                .binary_search_by(|n| n.arcs.as_slice().cmp(&arcs[..len]))
+                .ok()?;
+            Some(&self.nodes[k])
+        })
     }
 
     /// `node` and every node under it, in OID order.
@@ -97,16 +135,28 @@ impl MibTree {
             .take_while(move |n| n.arcs.starts_with(&node.arcs))
     }
 
-    /// Loads every module of `dirs` and the standard modules they do not define.
+    /// Loads every module of `dirs` and the standard modules they do not define, each node
+    /// with everything the generator reads of it (what `dump` prints).
     pub fn load(dirs: &[PathBuf]) -> Result<MibTree, String> {
+        let mut tree = MibTree::outline(dirs)?;
+        let all: Vec<usize> = (0..tree.set.modules.len())
+            .filter(|m| !tree.broken.contains(m))
+            .collect();
+        tree.detail(&all);
+        Ok(tree)
+    }
+
+    /// Loads every module of `dirs` and the standard modules they do not define, each node
+    /// with its OID, label and module only: [`MibTree::detail`] reads the rest of the modules
+    /// a generation reaches (a vendor's folder of MIBs is mostly modules it never touches).
+    pub fn outline(dirs: &[PathBuf]) -> Result<MibTree, String> {
         let mut set =
             MibSet::load(dirs).map_err(|e| format!("reading the MIB directories: {e}"))?;
         set.add_standard_modules();
         let resolved = resolve(&set, &[], &HashSet::new());
         let mut tree = MibTree::default();
-        let mut broken = HashSet::new();
         for r in resolved.reports.iter().filter(|r| !r.ok()) {
-            broken.insert(r.module);
+            tree.broken.insert(r.module);
             tree.failed
                 .push(failed(&set, r.module, r.errors[0].to_string()));
         }
@@ -121,62 +171,191 @@ impl MibTree {
                 .map_or_else(String::new, |d| d.to_string());
             tree.unread.push(why);
         }
-        let good: Vec<usize> = (0..set.modules.len())
-            .filter(|m| !broken.contains(m))
+        // One node an OID: the definition net-snmp links first, in the order it reads modules.
+        let rank = read_order(&set);
+        // Every node's arcs in one buffer, sorted by (OID, read order, module name) through
+        // small records: the nodes themselves are made once, for the definitions kept.
+        let mut flat: Vec<u32> = Vec::with_capacity(resolved.nodes.len() * 12);
+        let mut recs: Vec<(u32, u32, u32)> = Vec::with_capacity(resolved.nodes.len());
+        for (k, n) in resolved.nodes.iter().enumerate() {
+            if tree.broken.contains(&n.module()) {
+                continue;
+            }
+            let start = flat.len() as u32;
+            resolved.oid_into(n, &mut flat);
+            recs.push((start, flat.len() as u32 - start, k as u32));
+        }
+        let arcs_of = |r: &(u32, u32, u32)| &flat[r.0 as usize..(r.0 + r.1) as usize];
+        let module_of = |r: &(u32, u32, u32)| resolved.nodes[r.2 as usize].module();
+        recs.sort_unstable_by(|a, b| {
+            arcs_of(a)
+                .cmp(arcs_of(b))
+                .then(rank[module_of(a)].cmp(&rank[module_of(b)]))
+                .then_with(|| {
+                    set.modules[module_of(a)]
+                        .smi
+                        .name
+                        .cmp(&set.modules[module_of(b)].smi.name)
+                })
+        });
+        let mut k = 0;
+        while k < recs.len() {
+            let arcs = arcs_of(&recs[k]);
+            let same = recs[k..].iter().take_while(|r| arcs_of(r) == arcs).count();
+            let node_of = |r: &(u32, u32, u32)| {
+                let n = &resolved.nodes[r.2 as usize];
+                let smi = &set.modules[n.module()].smi;
+                (smi, smi.node_name(n.index()))
+            };
+            let (smi, label) = node_of(&recs[k]);
+            // The definitions dropped stay names of the node kept (net-snmp's module list).
+            let also = recs[k + 1..k + same]
+                .iter()
+                .map(|r| {
+                    let (smi, label) = node_of(r);
+                    (smi.name.clone(), label.to_string())
+                })
+                .collect();
+            tree.nodes.push(GNode {
+                oid: dotted(arcs),
+                arcs: arcs.to_vec(),
+                label: label.to_string(),
+                module: smi.name.clone(),
+                ty: "OTHER".into(),
+                access: "unknown",
+                set_module: module_of(&recs[k]),
+                also,
+                ..GNode::default()
+            });
+            k += same;
+        }
+        tree.add_anonymous_nodes();
+        tree.index_names();
+        tree.set = set;
+        tree.resolved = resolved;
+        Ok(tree)
+    }
+
+    /// Names and OIDs to nodes, and the labels several nodes share.
+    fn index_names(&mut self) {
+        let mut names = Vec::with_capacity(self.nodes.len() * 2);
+        for (k, n) in self.nodes.iter().enumerate() {
+            let k = k as u32;
+            names.push((name_hash(&n.oid), k, NameKind::Oid));
+            names.push((name_hash(&n.label), k, NameKind::Label));
+            for (_, label) in &n.also {
+                names.push((name_hash(label), k, NameKind::Shadowed));
+            }
+        }
+        names.sort_unstable();
+        // Labels of several nodes: within a run of one hash, the nodes of each label.
+        let mut start = 0;
+        while start < names.len() {
+            let h = names[start].0;
+            let end = start + names[start..].partition_point(|e| e.0 == h);
+            let labelled: Vec<usize> = names[start..end]
+                .iter()
+                .filter(|e| e.2 == NameKind::Label)
+                .map(|e| e.1 as usize)
+                .collect();
+            if labelled.len() > 1 {
+                let mut by_label: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+                for k in labelled {
+                    by_label.entry(&self.nodes[k].label).or_default().push(k);
+                }
+                for (label, ks) in by_label.into_iter().filter(|(_, ks)| ks.len() > 1) {
+                    let found = ks
+                        .iter()
+                        .map(|&k| (self.nodes[k].module.clone(), self.nodes[k].oid.clone()))
+                        .collect();
+                    self.collisions.insert(label.to_string(), found);
+                }
+            }
+            start = end;
+        }
+        self.names = names;
+    }
+
+    /// Reads everything the generator reads of the nodes that `modules` (indexes into the
+    /// loaded modules) define and the tree keeps: type, convention, hint, access, INDEX,
+    /// DESCRIPTION. A module that cannot be read again is reported among the failed.
+    pub fn detail(&mut self, modules: &[usize]) {
+        let todo: Vec<usize> = modules
+            .iter()
+            .copied()
+            .filter(|&m| m < self.set.modules.len() && self.detailed.insert(m))
             .collect();
+        if todo.is_empty() {
+            return;
+        }
         let no_file = |_: usize| String::new();
-        let mut all: Vec<(String, GNode)> = Vec::new();
-        match lower::lower(&set, &resolved, &good, &no_file) {
-            Ok(ir) => all.extend(nodes_of(&ir)),
+        let mut made = Vec::new();
+        match lower::lower(&self.set, &self.resolved, &todo, &no_file) {
+            Ok(ir) => made.extend(nodes_of(&ir, &todo)),
             // A module that cannot be lowered: the others one at a time, it reported.
             Err(_) => {
-                for &m in &good {
-                    match lower::lower(&set, &resolved, &[m], &no_file) {
-                        Ok(ir) => all.extend(nodes_of(&ir)),
-                        Err(e) => tree.failed.push(failed(&set, m, e.to_string())),
+                for &m in &todo {
+                    match lower::lower(&self.set, &self.resolved, &[m], &no_file) {
+                        Ok(ir) => made.extend(nodes_of(&ir, &[m])),
+                        Err(e) => self.failed.push(failed(&self.set, m, e.to_string())),
                     }
                 }
             }
         }
-        // One node an OID: the definition net-snmp links first, in the order it reads modules.
-        let rank = read_order(&set);
-        let rank_of = |module: &str| rank.get(module).copied().unwrap_or(usize::MAX);
-        all.sort_by(|a, b| {
-            a.1.arcs
-                .cmp(&b.1.arcs)
-                .then_with(|| rank_of(&a.0).cmp(&rank_of(&b.0)))
-                .then_with(|| a.0.cmp(&b.0))
-        });
-        // The definitions dropped stay names of the node kept (net-snmp's module list).
-        all.dedup_by(|later, first| {
-            let same = later.1.arcs == first.1.arcs;
-            if same {
-                first.1.also.push((later.0.clone(), later.1.label.clone()));
-            }
-            same
-        });
-        tree.nodes = all.into_iter().map(|(_, n)| n).collect();
-        tree.add_anonymous_nodes();
-        let mut labels: HashMap<&str, Vec<usize>> = HashMap::new();
-        for (k, n) in tree.nodes.iter().enumerate() {
-            tree.by_name.insert(n.oid.clone(), k);
-            tree.by_name.insert(n.label.clone(), k);
-            labels.entry(&n.label).or_default().push(k);
-        }
-        for (k, n) in tree.nodes.iter().enumerate() {
-            for (_, label) in &n.also {
-                tree.by_name.entry(label.clone()).or_insert(k);
+        for full in made {
+            let Ok(k) = self
+                .nodes
+                .binary_search_by(|n| n.arcs.as_slice().cmp(&full.arcs))
+            else {
+                continue;
+            };
+            let kept = &mut self.nodes[k];
+            if kept.set_module == full.set_module && !kept.detailed {
+                let also = std::mem::take(&mut kept.also);
+                *kept = GNode { also, ..full };
             }
         }
-        for (label, ks) in labels.into_iter().filter(|(_, ks)| ks.len() > 1) {
-            let found = ks
-                .iter()
-                .map(|&k| (tree.nodes[k].module.clone(), tree.nodes[k].oid.clone()))
-                .collect();
-            tree.collisions.insert(label.to_string(), found);
-        }
-        Ok(tree)
     }
+
+    /// The loaded modules whose nodes `nodes` are and are not read in full yet.
+    pub fn undetailed<'a>(&self, nodes: impl IntoIterator<Item = &'a GNode>) -> Vec<usize> {
+        let mut out: Vec<usize> = nodes
+            .into_iter()
+            .filter(|n| !n.detailed && !self.detailed.contains(&n.set_module))
+            .map(|n| n.set_module)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
+/// Arcs as a dotted OID.
+fn dotted(arcs: &[u32]) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(arcs.len() * 4);
+    for (k, a) in arcs.iter().enumerate() {
+        if k > 0 {
+            out.push('.');
+        }
+        let _ = write!(out, "{a}");
+    }
+    out
+}
+
+/// How an entry of [`MibTree`]'s name index names its node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum NameKind {
+    Oid,
+    Label,
+    Shadowed,
+}
+
+/// FNV-1a over a name's bytes (the index holds hashes, never the names).
+fn name_hash(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 impl MibTree {
@@ -184,29 +363,35 @@ impl MibTree {
     /// makes `b100.0`, `anonymous#N` to net-snmp): a walk of such an OID (KEMP's
     /// `1.3.6.1.4.1.12196.13.0`) is the subtree under it. Made only under a node that exists.
     fn add_anonymous_nodes(&mut self) {
-        let known: HashSet<Vec<u32>> = self.nodes.iter().map(|n| n.arcs.clone()).collect();
         let mut made: BTreeMap<Vec<u32>, GNode> = BTreeMap::new();
-        for n in &self.nodes {
-            // The deepest ancestor that exists; the arcs between it and `n` are anonymous.
-            let Some(depth) = (1..n.arcs.len())
-                .rev()
-                .find(|&d| known.contains(&n.arcs[..d]))
-            else {
+        // In OID order a node's ancestors come before it: the path from the root to the node
+        // before, cut back to the new node's deepest ancestor, gives it.
+        let mut path: Vec<usize> = Vec::new();
+        for (k, n) in self.nodes.iter().enumerate() {
+            while let Some(&top) = path.last() {
+                let t = &self.nodes[top].arcs;
+                if t.len() < n.arcs.len() && n.arcs.starts_with(t) {
+                    break;
+                }
+                path.pop();
+            }
+            let Some(&ancestor) = path.last() else {
+                path.push(k);
                 continue;
             };
+            path.push(k);
+            let depth = self.nodes[ancestor].arcs.len();
+            // The arcs between the ancestor and `n` are anonymous.
             for d in depth + 1..n.arcs.len() {
                 let arcs = n.arcs[..d].to_vec();
                 let number = made.len();
                 made.entry(arcs.clone()).or_insert_with(|| GNode {
-                    oid: arcs
-                        .iter()
-                        .map(u32::to_string)
-                        .collect::<Vec<_>>()
-                        .join("."),
+                    oid: dotted(&arcs),
                     label: format!("anonymous#{number}"),
                     module: n.module.clone(),
                     ty: "OTHER".into(),
                     access: "unknown",
+                    set_module: n.set_module,
                     arcs,
                     ..GNode::default()
                 });
@@ -225,9 +410,10 @@ impl MibTree {
 /// it imports, in IMPORTS order. Where two modules define one OID, net-snmp keeps the
 /// definition it linked first, so a standard module that vendors import wins over a vendor's
 /// copy of the same object.
-fn read_order(set: &MibSet) -> HashMap<String, usize> {
+fn read_order(set: &MibSet) -> Vec<usize> {
     let n = set.modules.len();
-    let mut rank = HashMap::with_capacity(n);
+    let mut rank = vec![usize::MAX; n];
+    let mut order = 0;
     let mut seen = vec![false; n];
     // Depth-first without recursion: (module, next import to visit).
     let mut stack: Vec<(usize, usize)> = Vec::new();
@@ -250,8 +436,8 @@ fn read_order(set: &MibSet) -> HashMap<String, usize> {
                 continue;
             }
             stack.pop();
-            let order = rank.len();
-            rank.insert(set.modules[m].smi.name.clone(), order);
+            rank[m] = order;
+            order += 1;
         }
     }
     rank
@@ -271,10 +457,10 @@ fn failed(set: &MibSet, m: usize, error: String) -> FailedModule {
     }
 }
 
-/// The nodes of the lowered modules.
-fn nodes_of(ir: &MibIr) -> Vec<(String, GNode)> {
+/// The nodes of the lowered modules, `modules` their indexes among those loaded.
+fn nodes_of(ir: &MibIr, modules: &[usize]) -> Vec<GNode> {
     let mut out = Vec::new();
-    for module in &ir.modules {
+    for (module, &m) in ir.modules.iter().zip(modules) {
         let fixed: HashMap<&str, usize> = module
             .conventions
             .iter()
@@ -296,7 +482,9 @@ fn nodes_of(ir: &MibIr) -> Vec<(String, GNode)> {
                 };
             }
             tweak(&mut n);
-            out.push((module.name.clone(), n));
+            n.set_module = m;
+            n.detailed = true;
+            out.push(n);
         }
     }
     out
@@ -328,12 +516,7 @@ fn node(o: &Object, module: &str, entry: Option<&Object>) -> GNode {
         .filter_map(|(name, v)| Some((i64::try_from(*v).ok()?, name.clone())))
         .collect();
     GNode {
-        oid: o
-            .oid
-            .iter()
-            .map(u32::to_string)
-            .collect::<Vec<_>>()
-            .join("."),
+        oid: dotted(&o.oid),
         arcs: o.oid.clone(),
         label: o.name.clone(),
         module: module.to_string(),
@@ -351,6 +534,8 @@ fn node(o: &Object, module: &str, entry: Option<&Object>) -> GNode {
         implied,
         description: o.first_sentence.clone(),
         also: Vec::new(),
+        set_module: 0,
+        detailed: true,
     }
 }
 

@@ -214,9 +214,13 @@ pub fn lower(
     modules: &[usize],
     file_name: &dyn Fn(usize) -> String,
 ) -> Result<MibIr, Diagnostic> {
+    // The OIDs of the modules lowered and of those they import, directly or not (a
+    // notification's OBJECTS are found through the imports): not the whole resolution's.
+    let reach = with_imports(set, modules);
     let oids: HashMap<(usize, usize), Vec<u32>> = resolved
         .nodes
         .iter()
+        .filter(|n| reach[n.module()])
         .map(|n| ((n.module(), n.index()), resolved.oid(n)))
         .collect();
     let rows = oids
@@ -233,6 +237,29 @@ pub fn lower(
             .push(l.module(m, file_name(set.modules[m].file))?);
     }
     Ok(out)
+}
+
+/// Per module of `set`: whether it is one of `modules`, imported by one (directly or not), or
+/// a base module of the SMI.
+fn with_imports(set: &MibSet, modules: &[usize]) -> Vec<bool> {
+    let mut reach = vec![false; set.modules.len()];
+    // The SMI's base modules too: a name a missing module would give is looked up there.
+    let base = super::BASE_MODULES
+        .iter()
+        .filter_map(|b| set.by_name.get(*b).copied());
+    let mut todo: Vec<usize> = modules.iter().copied().chain(base).collect();
+    while let Some(m) = todo.pop() {
+        if m >= reach.len() || reach[m] {
+            continue;
+        }
+        reach[m] = true;
+        for import in &set.modules[m].smi.imports {
+            if let Some(&k) = set.by_name.get(import.module.as_str()) {
+                todo.push(k);
+            }
+        }
+    }
+    reach
 }
 
 /// One module's file text and where its lines start.
