@@ -34,7 +34,10 @@ pub fn child(generator: &str, output: &str, mibs: &[String]) -> std::process::Ex
         .and_then(|t| serde_yaml::from_str::<GeneratorFile>(&t).map_err(|e| e.to_string()))
         .and_then(|g| {
             let tree = generate::load_tree(&dirs, &g)?;
-            generate::generate(&g, &tree, &mut Vec::new()).map_err(|e| e.to_string())
+            let file = generate::generate(&g, &tree, &mut Vec::new()).map_err(|e| e.to_string());
+            // As `snmp-exporter generate` ends: the tree left to the OS.
+            std::mem::forget(tree);
+            file
         })
         .and_then(|f| generate::to_yaml(&f))
         .and_then(|y| std::fs::write(output, y).map_err(|e| e.to_string()));

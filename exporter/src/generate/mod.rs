@@ -202,25 +202,25 @@ fn legacy_auths(
 
 /// The MIB tree `generator` needs from the modules of `dirs` (and the standard modules):
 /// every module's outline, and everything the generator reads of the nodes its walks,
-/// their indexes, its lookups and overrides reach, lowered for the modules that define
-/// them and no others ([`MibTree::outline`], [`MibTree::detail`]).
+/// their indexes, its lookups and overrides reach, and of no others
+/// ([`MibTree::outline`], [`MibTree::detail_nodes`]).
 pub fn load_tree(
     dirs: &[std::path::PathBuf],
     generator: &GeneratorFile,
 ) -> Result<MibTree, String> {
     let mut tree = MibTree::outline(dirs)?;
-    // Each round reads at least one module more (an index or the column before an
-    // InetAddress found in the last): at most as many rounds as modules.
+    // Each round reads at least one node more (an index or the column before an InetAddress
+    // found in the last): at most as many rounds as nodes, in practice two or three.
     loop {
         let wanted = reached(&tree, generator);
         if wanted.is_empty() {
             return Ok(tree);
         }
-        tree.detail(&wanted);
+        tree.detail_nodes(&wanted);
     }
 }
 
-/// The modules not yet read in full whose nodes `generator` reaches.
+/// The nodes `generator` reaches that are not read in full yet (indexes into the tree's).
 fn reached(tree: &MibTree, generator: &GeneratorFile) -> Vec<usize> {
     let mut nodes: Vec<&GNode> = Vec::new();
     for cfg in generator.modules.values() {

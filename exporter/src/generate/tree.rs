@@ -34,6 +34,8 @@ pub struct GNode {
     pub also: Vec<(String, String)>,
     /// The module defining it, as an index into the modules loaded.
     pub set_module: usize,
+    /// Which of that module's nodes it is.
+    pub set_node: usize,
     /// Whether the fields past `module` are read ([`MibTree::detail`]); until then the node
     /// is its OID, label and module.
     pub detailed: bool,
@@ -63,7 +65,7 @@ impl MibTree {
 #[derive(Debug, Default)]
 pub struct MibTree {
     pub nodes: Vec<GNode>,
-    /// Every OID, label and shadowed label with its node, sorted by the name's hash
+    /// Every label and shadowed label with its node, sorted by the name's hash
     /// ([`name_hash`]): a lookup is a bisection and a few comparisons, and building it
     /// allocates nothing per node.
     names: Vec<(u64, u32, NameKind)>,
@@ -92,13 +94,20 @@ impl MibTree {
                     || n.also.iter().any(|(m, l)| m == module && l == label)
             });
         }
+        if name.starts_with(|c: char| c.is_ascii_digit()) {
+            let arcs = parse_arcs(name)?;
+            let k = self
+                .nodes
+                .binary_search_by(|n| n.arcs.as_slice().cmp(&arcs))
+                .ok()?;
+            return Some(&self.nodes[k]).filter(|n| n.oid == name);
+        }
         let h = name_hash(name);
         let start = self.names.partition_point(|e| e.0 < h);
         let (mut label, mut shadowed) = (None, None);
         for &(_, k, kind) in self.names[start..].iter().take_while(|e| e.0 == h) {
             let n = &self.nodes[k as usize];
             match kind {
-                NameKind::Oid if n.oid == name => return Some(n),
                 // The last node in OID order of a label, as upstream's map keeps it.
                 NameKind::Label if n.label == name => label = label.max(Some(k)),
                 // A shadowed definition's label, where no node has it as its own: the first.
@@ -113,11 +122,7 @@ impl MibTree {
 
     /// The node with the longest OID that `oid` is under (upstream's `searchNodeTree`).
     pub fn longest_prefix(&self, oid: &str) -> Option<&GNode> {
-        let arcs: Vec<u32> = oid
-            .split('.')
-            .map(str::parse)
-            .collect::<Result<_, _>>()
-            .ok()?;
+        let arcs = parse_arcs(oid)?;
         (1..=arcs.len()).rev().find_map(|len| {
             let k = self
                 .nodes
@@ -198,6 +203,7 @@ impl MibTree {
                         .cmp(&set.modules[module_of(b)].smi.name)
                 })
         });
+        let mut in_order = InOrder::default();
         let mut k = 0;
         while k < recs.len() {
             let arcs = arcs_of(&recs[k]);
@@ -216,7 +222,7 @@ impl MibTree {
                     (smi.name.clone(), label.to_string())
                 })
                 .collect();
-            tree.nodes.push(GNode {
+            in_order.push(GNode {
                 oid: dotted(arcs),
                 arcs: arcs.to_vec(),
                 label: label.to_string(),
@@ -224,12 +230,13 @@ impl MibTree {
                 ty: "OTHER".into(),
                 access: "unknown",
                 set_module: module_of(&recs[k]),
+                set_node: resolved.nodes[recs[k].2 as usize].index(),
                 also,
                 ..GNode::default()
             });
             k += same;
         }
-        tree.add_anonymous_nodes();
+        tree.nodes = in_order.nodes;
         tree.index_names();
         tree.set = set;
         tree.resolved = resolved;
@@ -241,7 +248,6 @@ impl MibTree {
         let mut names = Vec::with_capacity(self.nodes.len() * 2);
         for (k, n) in self.nodes.iter().enumerate() {
             let k = k as u32;
-            names.push((name_hash(&n.oid), k, NameKind::Oid));
             names.push((name_hash(&n.label), k, NameKind::Label));
             for (_, label) in &n.also {
                 names.push((name_hash(label), k, NameKind::Shadowed));
@@ -302,6 +308,55 @@ impl MibTree {
                 }
             }
         }
+        self.fill(made);
+    }
+
+    /// Reads everything the generator reads of the tree's nodes `nodes` (indexes into
+    /// [`MibTree::nodes`]) and no others of their modules: a generation reaches a few hundred
+    /// objects of a vendor's module of thousands. A column's entry is read with it (its INDEX
+    /// is the column's).
+    pub fn detail_nodes(&mut self, nodes: &[usize]) {
+        let mut by_module: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for &k in nodes {
+            let Some(n) = self.nodes.get(k).filter(|n| !n.detailed) else {
+                continue;
+            };
+            let wanted = by_module.entry(n.set_module).or_default();
+            wanted.push(n.set_node);
+            let parent = &n.arcs[..n.arcs.len().saturating_sub(1)];
+            if let Ok(p) = self
+                .nodes
+                .binary_search_by(|x| x.arcs.as_slice().cmp(parent))
+            {
+                if self.nodes[p].set_module == n.set_module {
+                    wanted.push(self.nodes[p].set_node);
+                }
+            }
+        }
+        let no_file = |_: usize| String::new();
+        let mut made = Vec::new();
+        for (m, smi_nodes) in by_module {
+            match lower::lower_nodes(&self.set, &self.resolved, m, &smi_nodes, &no_file) {
+                Ok(module) => made.extend(nodes_of(
+                    &MibIr {
+                        modules: vec![module],
+                    },
+                    &[m],
+                )),
+                Err(e) => self.failed.push(failed(&self.set, m, e.to_string())),
+            }
+        }
+        self.fill(made);
+        // Read or not (a module that cannot be read again), they are not asked for again.
+        for &k in nodes {
+            if let Some(n) = self.nodes.get_mut(k) {
+                n.detailed = true;
+            }
+        }
+    }
+
+    /// Puts the nodes read in full in place of their outlines.
+    fn fill(&mut self, made: Vec<GNode>) {
         for full in made {
             let Ok(k) = self
                 .nodes
@@ -311,18 +366,26 @@ impl MibTree {
             };
             let kept = &mut self.nodes[k];
             if kept.set_module == full.set_module && !kept.detailed {
-                let also = std::mem::take(&mut kept.also);
-                *kept = GNode { also, ..full };
+                let (also, set_node) = (std::mem::take(&mut kept.also), kept.set_node);
+                *kept = GNode {
+                    also,
+                    set_node,
+                    ..full
+                };
             }
         }
     }
 
-    /// The loaded modules whose nodes `nodes` are and are not read in full yet.
+    /// Of `nodes`, those not read in full yet, as indexes into [`MibTree::nodes`].
     pub fn undetailed<'a>(&self, nodes: impl IntoIterator<Item = &'a GNode>) -> Vec<usize> {
         let mut out: Vec<usize> = nodes
             .into_iter()
-            .filter(|n| !n.detailed && !self.detailed.contains(&n.set_module))
-            .map(|n| n.set_module)
+            .filter(|n| !n.detailed)
+            .filter_map(|n| {
+                self.nodes
+                    .binary_search_by(|x| x.arcs.as_slice().cmp(&n.arcs))
+                    .ok()
+            })
             .collect();
         out.sort_unstable();
         out.dedup();
@@ -332,21 +395,37 @@ impl MibTree {
 
 /// Arcs as a dotted OID.
 fn dotted(arcs: &[u32]) -> String {
-    use std::fmt::Write;
-    let mut out = String::with_capacity(arcs.len() * 4);
-    for (k, a) in arcs.iter().enumerate() {
+    let mut out = Vec::with_capacity(arcs.len() * 4);
+    for (k, &a) in arcs.iter().enumerate() {
         if k > 0 {
-            out.push('.');
+            out.push(b'.');
         }
-        let _ = write!(out, "{a}");
+        // The digits of `a`, most significant first (a u32 has at most ten).
+        let mut digits = [0u8; 10];
+        let mut n = a;
+        let mut at = digits.len();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        out.extend_from_slice(&digits[at..]);
     }
-    out
+    // Only ASCII digits and dots were written.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// A dotted OID's arcs.
+fn parse_arcs(oid: &str) -> Option<Vec<u32>> {
+    oid.split('.').map(|a| a.parse().ok()).collect()
 }
 
 /// How an entry of [`MibTree`]'s name index names its node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum NameKind {
-    Oid,
     Label,
     Shadowed,
 }
@@ -358,50 +437,51 @@ fn name_hash(name: &str) -> u64 {
     })
 }
 
-impl MibTree {
-    /// The nodes net-snmp makes for the arcs an OID value names without a label (`{ b100 0 1 }`
-    /// makes `b100.0`, `anonymous#N` to net-snmp): a walk of such an OID (KEMP's
-    /// `1.3.6.1.4.1.12196.13.0`) is the subtree under it. Made only under a node that exists.
-    fn add_anonymous_nodes(&mut self) {
-        let mut made: BTreeMap<Vec<u32>, GNode> = BTreeMap::new();
-        // In OID order a node's ancestors come before it: the path from the root to the node
-        // before, cut back to the new node's deepest ancestor, gives it.
-        let mut path: Vec<usize> = Vec::new();
-        for (k, n) in self.nodes.iter().enumerate() {
-            while let Some(&top) = path.last() {
-                let t = &self.nodes[top].arcs;
-                if t.len() < n.arcs.len() && n.arcs.starts_with(t) {
-                    break;
-                }
-                path.pop();
+/// The nodes in OID order as they are made, with the nodes net-snmp makes for the arcs an
+/// OID value names without a label (`{ b100 0 1 }` makes `b100.0`, `anonymous#N` to
+/// net-snmp): a walk of such an OID (KEMP's `1.3.6.1.4.1.12196.13.0`) is the subtree under
+/// it. Made only under a node that exists.
+#[derive(Default)]
+struct InOrder {
+    nodes: Vec<GNode>,
+    /// The nodes from the root to the last one made (indexes into `nodes`).
+    path: Vec<usize>,
+    anonymous: usize,
+}
+
+impl InOrder {
+    /// Adds `n`, after every node before it in OID order, and the anonymous nodes above it.
+    fn push(&mut self, n: GNode) {
+        while let Some(&top) = self.path.last() {
+            let t = &self.nodes[top].arcs;
+            if t.len() < n.arcs.len() && n.arcs.starts_with(t) {
+                break;
             }
-            let Some(&ancestor) = path.last() else {
-                path.push(k);
-                continue;
-            };
-            path.push(k);
-            let depth = self.nodes[ancestor].arcs.len();
-            // The arcs between the ancestor and `n` are anonymous.
-            for d in depth + 1..n.arcs.len() {
+            self.path.pop();
+        }
+        if let Some(&ancestor) = self.path.last() {
+            // The arcs between its deepest ancestor and `n` are anonymous.
+            for d in self.nodes[ancestor].arcs.len() + 1..n.arcs.len() {
                 let arcs = n.arcs[..d].to_vec();
-                let number = made.len();
-                made.entry(arcs.clone()).or_insert_with(|| GNode {
+                self.path.push(self.nodes.len());
+                self.nodes.push(GNode {
                     oid: dotted(&arcs),
-                    label: format!("anonymous#{number}"),
+                    label: format!("anonymous#{}", self.anonymous),
                     module: n.module.clone(),
                     ty: "OTHER".into(),
                     access: "unknown",
                     set_module: n.set_module,
+                    set_node: usize::MAX,
+                    // Nothing more to read of a node no module defines.
+                    detailed: true,
                     arcs,
                     ..GNode::default()
                 });
+                self.anonymous += 1;
             }
         }
-        if made.is_empty() {
-            return;
-        }
-        self.nodes.extend(made.into_values());
-        self.nodes.sort_by(|a, b| a.arcs.cmp(&b.arcs));
+        self.path.push(self.nodes.len());
+        self.nodes.push(n);
     }
 }
 
@@ -535,6 +615,7 @@ fn node(o: &Object, module: &str, entry: Option<&Object>) -> GNode {
         description: o.first_sentence.clone(),
         also: Vec::new(),
         set_module: 0,
+        set_node: 0,
         detailed: true,
     }
 }

@@ -2,7 +2,7 @@
 //! its TEXTUAL-CONVENTIONs once, here; rows get their INDEX (through AUGMENTS), notifications
 //! their objects; descriptions and SYNTAX text are read from the files.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::ir::*;
 use super::tree::{Node, NodeKind};
@@ -214,29 +214,28 @@ pub fn lower(
     modules: &[usize],
     file_name: &dyn Fn(usize) -> String,
 ) -> Result<MibIr, Diagnostic> {
-    // The OIDs of the modules lowered and of those they import, directly or not (a
-    // notification's OBJECTS are found through the imports): not the whole resolution's.
-    let reach = with_imports(set, modules);
-    let oids: HashMap<(usize, usize), Vec<u32>> = resolved
-        .nodes
-        .iter()
-        .filter(|n| reach[n.module()])
-        .map(|n| ((n.module(), n.index()), resolved.oid(n)))
-        .collect();
-    let rows = oids
-        .iter()
-        .filter_map(|(&(m, i), oid)| {
-            let smi = &set.modules[m].smi;
-            is_entry(&smi.nodes[i]).then(|| (oid.clone(), smi.node_name(i).to_string()))
-        })
-        .collect();
-    let l = Lowering { set, oids, rows };
+    let l = Lowering::new(set, resolved, modules);
     let mut out = MibIr::default();
     for &m in modules {
         out.modules
-            .push(l.module(m, file_name(set.modules[m].file))?);
+            .push(l.module(m, file_name(set.modules[m].file), &|_| true)?);
     }
     Ok(out)
+}
+
+/// Module `m` of a resolution with only the objects of `nodes` (indexes into its nodes), each
+/// as [`lower`] makes it: for a tool that reads a few objects of a large module. A column is
+/// a [`Role::Column`] only when its entry is among `nodes`.
+pub fn lower_nodes(
+    set: &MibSet,
+    resolved: &Resolved,
+    m: usize,
+    nodes: &[usize],
+    file_name: &dyn Fn(usize) -> String,
+) -> Result<Module, Diagnostic> {
+    let keep: HashSet<usize> = nodes.iter().copied().collect();
+    let l = Lowering::new(set, resolved, &[m]);
+    l.module(m, file_name(set.modules[m].file), &|i| keep.contains(&i))
 }
 
 /// Per module of `set`: whether it is one of `modules`, imported by one (directly or not), or
@@ -307,8 +306,35 @@ impl Source<'_> {
     }
 }
 
-impl Lowering<'_> {
-    fn module(&self, m: usize, file: String) -> Result<Module, Diagnostic> {
+impl<'s> Lowering<'s> {
+    /// What lowering `modules` needs: the OIDs of their nodes and of the modules they import,
+    /// directly or not (a notification's OBJECTS are found through the imports), not the
+    /// whole resolution's; the rows among them.
+    fn new(set: &'s MibSet, resolved: &Resolved, modules: &[usize]) -> Lowering<'s> {
+        let reach = with_imports(set, modules);
+        let oids: HashMap<(usize, usize), Vec<u32>> = resolved
+            .nodes
+            .iter()
+            .filter(|n| reach[n.module()])
+            .map(|n| ((n.module(), n.index()), resolved.oid(n)))
+            .collect();
+        let rows = oids
+            .iter()
+            .filter_map(|(&(m, i), oid)| {
+                let smi = &set.modules[m].smi;
+                is_entry(&smi.nodes[i]).then(|| (oid.clone(), smi.node_name(i).to_string()))
+            })
+            .collect();
+        Lowering { set, oids, rows }
+    }
+
+    /// Module `m`, of its nodes those `keep` keeps (by index in the module's nodes).
+    fn module(
+        &self,
+        m: usize,
+        file: String,
+        keep: &dyn Fn(usize) -> bool,
+    ) -> Result<Module, Diagnostic> {
         let set = self.set;
         let smi = &set.modules[m].smi;
         let f = &set.files[set.modules[m].file];
@@ -348,6 +374,7 @@ impl Lowering<'_> {
             .nodes
             .iter()
             .enumerate()
+            .filter(|&(i, _)| keep(i))
             .filter_map(|(i, n)| self.oids.get(&(m, i)).map(|o| (i, n, &o[..])))
             .collect();
         let entries: HashMap<&[u32], usize> = nodes
