@@ -10,13 +10,32 @@ use std::path::PathBuf;
 use snmp_smi::mib::ir::{Base, MibIr, Object, Role, Syntax};
 use snmp_smi::mib::{lower, resolve, Access, MibSet};
 
-/// One node.
+/// One node: where it is and its names, and, once read ([`MibTree::detail_nodes`]), what
+/// the generator reads of its definition ([`Detail`], its fields reached through the node:
+/// `node.ty`).
 #[derive(Debug, Clone, Default)]
 pub struct GNode {
     pub oid: String,
     pub arcs: Vec<u32>,
     pub label: String,
     pub module: String,
+    /// The other modules' definitions of this OID (module, label): net-snmp keeps the first
+    /// it reads, and `MODULE::label` names it by any of them.
+    pub also: Vec<(String, String)>,
+    /// The module defining it, as an index into the modules loaded.
+    pub set_module: usize,
+    /// Which of that module's nodes it is.
+    pub set_node: usize,
+    /// Whether its definition is read; until then the node is its OID, label and module.
+    pub detailed: bool,
+    /// Its definition as read: none in an outline (kept apart, the outline of 100,000 nodes
+    /// stays small).
+    pub detail: Option<Box<Detail>>,
+}
+
+/// What the generator reads of a node's definition.
+#[derive(Debug, Clone, Default)]
+pub struct Detail {
     /// net-snmp's name of the base type (`INTEGER`, `OCTETSTR`, ...), then the exporter's
     /// where a convention or DISPLAY-HINT says more (`DisplayString`, `PhysAddress48`, ...).
     pub ty: String,
@@ -29,16 +48,33 @@ pub struct GNode {
     pub implied: bool,
     /// The DESCRIPTION's first sentence.
     pub description: String,
-    /// The other modules' definitions of this OID (module, label): net-snmp keeps the first
-    /// it reads, and `MODULE::label` names it by any of them.
-    pub also: Vec<(String, String)>,
-    /// The module defining it, as an index into the modules loaded.
-    pub set_module: usize,
-    /// Which of that module's nodes it is.
-    pub set_node: usize,
-    /// Whether the fields past `module` are read ([`MibTree::detail`]); until then the node
-    /// is its OID, label and module.
-    pub detailed: bool,
+}
+
+/// The detail of a node not read: no type, no access.
+static UNREAD: Detail = Detail {
+    ty: String::new(),
+    hint: String::new(),
+    tc: String::new(),
+    fixed_size: 0,
+    access: "unknown",
+    enums: BTreeMap::new(),
+    indexes: Vec::new(),
+    implied: false,
+    description: String::new(),
+};
+
+impl std::ops::Deref for GNode {
+    type Target = Detail;
+
+    fn deref(&self) -> &Detail {
+        self.detail.as_deref().unwrap_or(&UNREAD)
+    }
+}
+
+impl std::ops::DerefMut for GNode {
+    fn deref_mut(&mut self) -> &mut Detail {
+        self.detail.get_or_insert_with(|| Box::new(UNREAD.clone()))
+    }
 }
 
 /// A module that could not be used.
@@ -227,8 +263,6 @@ impl MibTree {
                 arcs: arcs.to_vec(),
                 label: label.to_string(),
                 module: smi.name.clone(),
-                ty: "OTHER".into(),
-                access: "unknown",
                 set_module: module_of(&recs[k]),
                 set_node: resolved.nodes[recs[k].2 as usize].index(),
                 also,
@@ -334,16 +368,18 @@ impl MibTree {
             }
         }
         let no_file = |_: usize| String::new();
+        let wanted: Vec<(usize, Vec<usize>)> = by_module.into_iter().collect();
+        let lowered = lower::lower_nodes(&self.set, &self.resolved, &wanted, &no_file);
         let mut made = Vec::new();
-        for (m, smi_nodes) in by_module {
-            match lower::lower_nodes(&self.set, &self.resolved, m, &smi_nodes, &no_file) {
+        for ((m, _), module) in wanted.iter().zip(lowered) {
+            match module {
                 Ok(module) => made.extend(nodes_of(
                     &MibIr {
                         modules: vec![module],
                     },
-                    &[m],
+                    &[*m],
                 )),
-                Err(e) => self.failed.push(failed(&self.set, m, e.to_string())),
+                Err(e) => self.failed.push(failed(&self.set, *m, e.to_string())),
             }
         }
         self.fill(made);
@@ -468,12 +504,15 @@ impl InOrder {
                     oid: dotted(&arcs),
                     label: format!("anonymous#{}", self.anonymous),
                     module: n.module.clone(),
-                    ty: "OTHER".into(),
-                    access: "unknown",
                     set_module: n.set_module,
                     set_node: usize::MAX,
                     // Nothing more to read of a node no module defines.
                     detailed: true,
+                    detail: Some(Box::new(Detail {
+                        ty: "OTHER".into(),
+                        access: "unknown",
+                        ..Detail::default()
+                    })),
                     arcs,
                     ..GNode::default()
                 });
@@ -600,23 +639,25 @@ fn node(o: &Object, module: &str, entry: Option<&Object>) -> GNode {
         arcs: o.oid.clone(),
         label: o.name.clone(),
         module: module.to_string(),
-        ty: net_snmp_type(&syntax, o).to_string(),
-        hint: syntax.hint.clone().unwrap_or_default(),
-        tc: syntax
-            .convention
-            .as_ref()
-            .map(|c| c.name.clone())
-            .unwrap_or_default(),
-        fixed_size: 0,
-        access: access(o.access),
-        enums,
-        indexes,
-        implied,
-        description: o.first_sentence.clone(),
         also: Vec::new(),
         set_module: 0,
         set_node: 0,
         detailed: true,
+        detail: Some(Box::new(Detail {
+            ty: net_snmp_type(&syntax, o).to_string(),
+            hint: syntax.hint.clone().unwrap_or_default(),
+            tc: syntax
+                .convention
+                .as_ref()
+                .map(|c| c.name.clone())
+                .unwrap_or_default(),
+            fixed_size: 0,
+            access: access(o.access),
+            enums,
+            indexes,
+            implied,
+            description: o.first_sentence.clone(),
+        })),
     }
 }
 

@@ -223,19 +223,26 @@ pub fn lower(
     Ok(out)
 }
 
-/// Module `m` of a resolution with only the objects of `nodes` (indexes into its nodes), each
-/// as [`lower`] makes it: for a tool that reads a few objects of a large module. A column is
-/// a [`Role::Column`] only when its entry is among `nodes`.
+/// Modules of a resolution, each with only some of its objects: `(m, nodes)` keeps of module
+/// `m` the objects of `nodes` (indexes into its nodes), each as [`lower`] makes it; for a
+/// tool that reads a few objects of large modules. A column is a [`Role::Column`] only when
+/// its entry is kept too. Each module's result on its own: one that cannot be read again
+/// does not stop the others.
 pub fn lower_nodes(
     set: &MibSet,
     resolved: &Resolved,
-    m: usize,
-    nodes: &[usize],
+    wanted: &[(usize, Vec<usize>)],
     file_name: &dyn Fn(usize) -> String,
-) -> Result<Module, Diagnostic> {
-    let keep: HashSet<usize> = nodes.iter().copied().collect();
-    let l = Lowering::new(set, resolved, &[m]);
-    l.module(m, file_name(set.modules[m].file), &|i| keep.contains(&i))
+) -> Vec<Result<Module, Diagnostic>> {
+    let modules: Vec<usize> = wanted.iter().map(|(m, _)| *m).collect();
+    let l = Lowering::new(set, resolved, &modules);
+    wanted
+        .iter()
+        .map(|(m, nodes)| {
+            let keep: HashSet<usize> = nodes.iter().copied().collect();
+            l.module(*m, file_name(set.modules[*m].file), &|i| keep.contains(&i))
+        })
+        .collect()
 }
 
 /// Per module of `set`: whether it is one of `modules`, imported by one (directly or not), or
