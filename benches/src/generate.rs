@@ -147,7 +147,7 @@ pub fn run(exe: &Path, root: &Path, runs: usize, notes: &mut Vec<String>) -> Vec
 /// Upstream's published generator.yml, less the modules whose MIBs the corpus lacks (found by
 /// our generator, whose errors the test suite checks against net-snmp's for this file).
 fn published_case(root: &Path, notes: &mut Vec<String>) -> Option<Case> {
-    use snmp_exporter::generate::{self, config::GeneratorFile, tree::MibTree};
+    use snmp_exporter::generate::{self, config::GeneratorFile};
     let Ok(text) = std::fs::read_to_string(PUBLISHED) else {
         notes.push(format!(
             "generate: upstream's published generator.yml not measured: no {PUBLISHED} (apt-get install prometheus-snmp-exporter)"
@@ -166,7 +166,7 @@ fn published_case(root: &Path, notes: &mut Vec<String>) -> Option<Case> {
     let failed: Vec<String> = serde_yaml::from_str::<GeneratorFile>(&ours)
         .map_err(|e| e.to_string())
         .and_then(|g| {
-            let tree = MibTree::load(&dirs)?;
+            let tree = generate::load_tree(&dirs, &g)?;
             Ok(match generate::generate(&g, &tree, &mut Vec::new()) {
                 Ok(_) => Vec::new(),
                 Err(e) => e.errors.into_iter().map(|e| e.module).collect(),
