@@ -139,35 +139,21 @@ impl Emitter {
         }
         let breaks = !key;
         match style {
-            Style::Plain => self.plain(s, indent, breaks),
-            Style::Single => self.single_quoted(s, indent, breaks),
+            Style::Plain => self.folded(s, indent, breaks, None),
+            Style::Single => self.folded(s, indent, breaks, Some('\'')),
             Style::Double => self.double_quoted(s, indent, breaks),
             Style::Literal => self.literal(s, indent),
         }
     }
 
-    fn plain(&mut self, s: &str, indent: usize, breaks: bool) {
+    /// A plain or single-quoted scalar (`quote`), folded as go-yaml folds both: at a single
+    /// space past the width, never at the first or last character (a plain scalar has no
+    /// space there anyway); in single quotes a quote is doubled.
+    fn folded(&mut self, s: &str, indent: usize, breaks: bool, quote: Option<char>) {
         let chars: Vec<char> = s.chars().collect();
-        let mut spaces = false;
-        for (i, &c) in chars.iter().enumerate() {
-            if c == ' ' {
-                let next_space = chars.get(i + 1) == Some(&' ');
-                if breaks && !spaces && self.column > WIDTH && !next_space {
-                    self.line(indent);
-                } else {
-                    self.push(c);
-                }
-                spaces = true;
-            } else {
-                self.push(c);
-                spaces = false;
-            }
+        if let Some(q) = quote {
+            self.push(q);
         }
-    }
-
-    fn single_quoted(&mut self, s: &str, indent: usize, breaks: bool) {
-        let chars: Vec<char> = s.chars().collect();
-        self.push('\'');
         let mut spaces = false;
         for (i, &c) in chars.iter().enumerate() {
             if c == ' ' {
@@ -180,14 +166,16 @@ impl Emitter {
                 }
                 spaces = true;
             } else {
-                if c == '\'' {
-                    self.push('\'');
+                if Some(c) == quote {
+                    self.push(c);
                 }
                 self.push(c);
                 spaces = false;
             }
         }
-        self.push('\'');
+        if let Some(q) = quote {
+            self.push(q);
+        }
     }
 
     fn double_quoted(&mut self, s: &str, indent: usize, breaks: bool) {
