@@ -687,6 +687,28 @@ fn overrides(cfg: &ModuleConfig, m: &mut Making<'_>, warnings: &mut Vec<String>)
 mod tests {
     use super::*;
 
+    /// A generator.yml of 0.22 and older: each module's `version` and `auth` become an auth
+    /// of the module's name, said once; a bad one fails that module, naming it.
+    #[test]
+    fn credentials_inside_modules_become_auths() {
+        let g: GeneratorFile = serde_yaml::from_str(
+            "modules:\n  ups:\n    version: 3\n    auth:\n      username: u\n      security_level: authNoPriv\n      password: secret12\n      auth_protocol: SHA\n  plain:\n    walk: []\n",
+        )
+        .unwrap();
+        let mut warnings = Vec::new();
+        let file = generate(&g, &MibTree::default(), &mut warnings).unwrap();
+        let auth = &file.auths["ups"];
+        assert_eq!((auth.version, auth.username.as_str()), (3, "u"));
+        assert_eq!(auth.auth_protocol, "SHA");
+        assert!(!file.auths.contains_key("plain"));
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains("0.22 and older") && warnings[0].contains("ups"));
+        let bad: GeneratorFile =
+            serde_yaml::from_str("modules:\n  old:\n    version: 7\n").unwrap();
+        let e = generate(&bad, &MibTree::default(), &mut Vec::new()).unwrap_err();
+        assert!(e.to_string().contains("module old: auth:"), "{e}");
+    }
+
     #[test]
     fn minimize_keeps_outermost() {
         let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();

@@ -111,7 +111,8 @@ pub struct MibTree {
     pub unread: Vec<String>,
     /// The labels several modules give different nodes (`MODULE::name` picks one).
     pub collisions: HashMap<String, Vec<(String, String)>>,
-    /// The modules read, and their resolution: what [`MibTree::detail`] lowers.
+    /// The modules read, and their resolution: what [`MibTree::detail`] and
+    /// [`MibTree::detail_nodes`] lower.
     set: MibSet,
     resolved: snmp_smi::mib::Resolved,
     /// Modules that failed to resolve (indexes into the set's modules).
@@ -148,7 +149,7 @@ impl MibTree {
                 NameKind::Label if n.label == name => label = label.max(Some(k)),
                 // A shadowed definition's label, where no node has it as its own: the first.
                 NameKind::Shadowed if n.also.iter().any(|(_, l)| l == name) => {
-                    shadowed = shadowed.min(Some(k)).or(Some(k))
+                    shadowed = Some(shadowed.map_or(k, |s: u32| s.min(k)));
                 }
                 _ => {}
             }
@@ -188,8 +189,9 @@ impl MibTree {
     }
 
     /// Loads every module of `dirs` and the standard modules they do not define, each node
-    /// with its OID, label and module only: [`MibTree::detail`] reads the rest of the modules
-    /// a generation reaches (a vendor's folder of MIBs is mostly modules it never touches).
+    /// with its OID, label and module only: [`MibTree::detail_nodes`] reads the definitions
+    /// of the nodes a generation reaches (a folder of vendor MIBs is mostly nodes it never
+    /// touches), [`MibTree::detail`] those of whole modules.
     pub fn outline(dirs: &[PathBuf]) -> Result<MibTree, String> {
         let mut set =
             MibSet::load(dirs).map_err(|e| format!("reading the MIB directories: {e}"))?;
@@ -277,7 +279,7 @@ impl MibTree {
         Ok(tree)
     }
 
-    /// Names and OIDs to nodes, and the labels several nodes share.
+    /// Labels to nodes, and the labels several nodes share.
     fn index_names(&mut self) {
         let mut names = Vec::with_capacity(self.nodes.len() * 2);
         for (k, n) in self.nodes.iter().enumerate() {
