@@ -616,6 +616,30 @@ mod tests {
         assert!(lines[0].chars().count() > WIDTH && lines[1].starts_with("  word"));
     }
 
+    proptest::proptest! {
+        /// Whatever the strings (keys and values, folded or quoted, any characters), the
+        /// text reads back as the same document: the exporter reads what the generator wrote.
+        #[test]
+        fn any_strings_read_back_the_same(
+            entries in proptest::collection::vec(
+                ("\\PC{0,12}", "\\PC{0,120}|[ -~]{0,200}|(\\PC|[\\t\\n\\r\\x00-\\x1f\\u{85}\\u{a0}\\u{2028}\\u{feff}]){0,80}"),
+                0..6,
+            ),
+            list in proptest::collection::vec("\\PC{0,40}", 0..4),
+        ) {
+            let mut m = Mapping::new();
+            for (k, v) in entries {
+                m.insert(Value::String(k), Value::String(v));
+            }
+            m.insert("list".into(), Value::Sequence(list.into_iter().map(Value::String).collect()));
+            m.insert("n".into(), Value::Number(Number::from(0.1f64)));
+            let doc = Value::Mapping(m);
+            let text = to_string(&doc);
+            let back: Value = serde_yaml::from_str(&text).unwrap();
+            proptest::prop_assert_eq!(back, doc, "{}", text);
+        }
+    }
+
     #[test]
     fn floats_are_formatted_as_go_does() {
         for (f, s) in [
