@@ -216,38 +216,19 @@ impl MibTree {
         }
         // One node an OID: the definition net-snmp links first, in the order it reads modules.
         let rank = read_order(&set);
-        // Every node's arcs in one buffer, sorted by (OID, read order, module name) through
-        // small records: the nodes themselves are made once, for the definitions kept.
-        let mut flat: Vec<u32> = Vec::with_capacity(resolved.nodes.len() * 12);
-        let mut recs: Vec<(u32, u32, u32)> = Vec::with_capacity(resolved.nodes.len());
-        for (k, n) in resolved.nodes.iter().enumerate() {
-            if tree.broken.contains(&n.module()) {
-                continue;
-            }
-            let start = flat.len() as u32;
-            resolved.oid_into(n, &mut flat);
-            recs.push((start, flat.len() as u32 - start, k as u32));
-        }
-        let arcs_of = |r: &(u32, u32, u32)| &flat[r.0 as usize..(r.0 + r.1) as usize];
-        let module_of = |r: &(u32, u32, u32)| resolved.nodes[r.2 as usize].module();
-        recs.sort_unstable_by(|a, b| {
-            arcs_of(a)
-                .cmp(arcs_of(b))
-                .then(rank[module_of(a)].cmp(&rank[module_of(b)]))
-                .then_with(|| {
-                    set.modules[module_of(a)]
-                        .smi
-                        .name
-                        .cmp(&set.modules[module_of(b)].smi.name)
-                })
-        });
+        // Every node's arcs in one buffer, sorted by (OID, read order) through small records:
+        // the nodes themselves are made once, for the definitions kept. Each half of the
+        // nodes on a thread of its own (the records made, then sorted), the halves merged.
+        let (flat, recs) = sorted_records(&resolved, &tree.broken, &rank);
+        let arcs_of = |r: &Rec| &flat[r.start as usize..(r.start + r.len) as usize];
+        let module_of = |r: &Rec| resolved.nodes[r.node as usize].module();
         let mut in_order = InOrder::default();
         let mut k = 0;
         while k < recs.len() {
             let arcs = arcs_of(&recs[k]);
             let same = recs[k..].iter().take_while(|r| arcs_of(r) == arcs).count();
-            let node_of = |r: &(u32, u32, u32)| {
-                let n = &resolved.nodes[r.2 as usize];
+            let node_of = |r: &Rec| {
+                let n = &resolved.nodes[r.node as usize];
                 let smi = &set.modules[n.module()].smi;
                 (smi, smi.node_name(n.index()))
             };
@@ -266,7 +247,7 @@ impl MibTree {
                 label: label.to_string(),
                 module: smi.name.clone(),
                 set_module: module_of(&recs[k]),
-                set_node: resolved.nodes[recs[k].2 as usize].index(),
+                set_node: resolved.nodes[recs[k].node as usize].index(),
                 also,
                 ..GNode::default()
             });
@@ -524,6 +505,76 @@ impl InOrder {
         self.path.push(self.nodes.len());
         self.nodes.push(n);
     }
+}
+
+/// A node's place in the outline's arcs buffer, which node of the resolution it is, and its
+/// module's read order.
+#[derive(Debug, Clone, Copy, Default)]
+struct Rec {
+    start: u32,
+    len: u32,
+    node: u32,
+    rank: u32,
+}
+
+/// Every node of `resolved` but those of `broken` modules: the arcs of all in one buffer, and
+/// their records sorted by OID, then by their modules' `rank`.
+fn sorted_records(
+    resolved: &snmp_smi::mib::Resolved,
+    broken: &HashSet<usize>,
+    rank: &[usize],
+) -> (Vec<u32>, Vec<Rec>) {
+    let records = |range: std::ops::Range<usize>| {
+        let mut flat: Vec<u32> = Vec::with_capacity(range.len() * 12);
+        let mut recs: Vec<Rec> = Vec::with_capacity(range.len());
+        for k in range {
+            let n = &resolved.nodes[k];
+            if broken.contains(&n.module()) {
+                continue;
+            }
+            let start = flat.len() as u32;
+            resolved.oid_into(n, &mut flat);
+            recs.push(Rec {
+                start,
+                len: flat.len() as u32 - start,
+                node: k as u32,
+                rank: rank[n.module()] as u32,
+            });
+        }
+        let arcs_of = |r: &Rec| &flat[r.start as usize..(r.start + r.len) as usize];
+        recs.sort_unstable_by(|a, b| arcs_of(a).cmp(arcs_of(b)).then(a.rank.cmp(&b.rank)));
+        (flat, recs)
+    };
+    let mid = resolved.nodes.len() / 2;
+    let ((mut flat, first), (flat2, second)) = std::thread::scope(|scope| {
+        let other = scope.spawn(|| records(mid..resolved.nodes.len()));
+        let mine = records(0..mid);
+        let other = other
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        (mine, other)
+    });
+    let offset = flat.len() as u32;
+    flat.extend_from_slice(&flat2);
+    let arcs_of = |r: &Rec| &flat[r.start as usize..(r.start + r.len) as usize];
+    let mut merged = Vec::with_capacity(first.len() + second.len());
+    let mut second = second
+        .into_iter()
+        .map(|r| Rec {
+            start: r.start + offset,
+            ..r
+        })
+        .peekable();
+    for r in first {
+        while let Some(s) = second.next_if(|s| {
+            arcs_of(s).cmp(arcs_of(&r)).then(s.rank.cmp(&r.rank)) == std::cmp::Ordering::Less
+        }) {
+            merged.push(s);
+        }
+        merged.push(r);
+    }
+    merged.extend(second);
+    (flat, merged)
 }
 
 /// Each module's place in the order net-snmp reads them (`read_all_mibs`): the modules as
