@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use snmp_smi::mib::ir::{Base, MibIr, Object, Role, Syntax};
 use snmp_smi::mib::{lower, resolve, Access, MibSet};
@@ -18,7 +19,8 @@ pub struct GNode {
     pub oid: String,
     pub arcs: Vec<u32>,
     pub label: String,
-    pub module: String,
+    /// The module defining it (shared by its nodes).
+    pub module: Arc<str>,
     /// The other modules' definitions of this OID (module, label): net-snmp keeps the first
     /// it reads, and `MODULE::label` names it by any of them.
     pub also: Vec<(String, String)>,
@@ -127,7 +129,7 @@ impl MibTree {
     pub fn get(&self, name: &str) -> Option<&GNode> {
         if let Some((module, label)) = name.split_once("::") {
             return self.nodes.iter().find(|n| {
-                (n.module == module && n.label == label)
+                (&*n.module == module && n.label == label)
                     || n.also.iter().any(|(m, l)| m == module && l == label)
             });
         }
@@ -220,6 +222,11 @@ impl MibTree {
         // the nodes themselves are made once, for the definitions kept. Each half of the
         // nodes on a thread of its own (the records made, then sorted), the halves merged.
         let (flat, recs) = sorted_records(&resolved, &tree.broken, &rank);
+        let module_names: Vec<Arc<str>> = set
+            .modules
+            .iter()
+            .map(|m| Arc::from(m.smi.name.as_str()))
+            .collect();
         let arcs_of = |r: &Rec| &flat[r.start as usize..(r.start + r.len) as usize];
         let module_of = |r: &Rec| resolved.nodes[r.node as usize].module();
         let mut in_order = InOrder::default();
@@ -232,7 +239,7 @@ impl MibTree {
                 let smi = &set.modules[n.module()].smi;
                 (smi, smi.node_name(n.index()))
             };
-            let (smi, label) = node_of(&recs[k]);
+            let (_, label) = node_of(&recs[k]);
             // The definitions dropped stay names of the node kept (net-snmp's module list).
             let also = recs[k + 1..k + same]
                 .iter()
@@ -245,7 +252,7 @@ impl MibTree {
                 oid: dotted(arcs),
                 arcs: arcs.to_vec(),
                 label: label.to_string(),
-                module: smi.name.clone(),
+                module: module_names[module_of(&recs[k])].clone(),
                 set_module: module_of(&recs[k]),
                 set_node: resolved.nodes[recs[k].node as usize].index(),
                 also,
@@ -275,13 +282,13 @@ impl MibTree {
         let mut start = 0;
         while start < names.len() {
             let h = names[start].0;
-            let end = start + names[start..].partition_point(|e| e.0 == h);
-            let labelled: Vec<usize> = names[start..end]
-                .iter()
-                .filter(|e| e.2 == NameKind::Label)
-                .map(|e| e.1 as usize)
-                .collect();
-            if labelled.len() > 1 {
+            let end = start + names[start..].iter().take_while(|e| e.0 == h).count();
+            let is_label = |e: &&(u64, u32, NameKind)| e.2 == NameKind::Label;
+            if names[start..end].iter().filter(is_label).count() > 1 {
+                let labelled = names[start..end]
+                    .iter()
+                    .filter(is_label)
+                    .map(|e| e.1 as usize);
                 let mut by_label: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
                 for k in labelled {
                     by_label.entry(&self.nodes[k].label).or_default().push(k);
@@ -289,7 +296,7 @@ impl MibTree {
                 for (label, ks) in by_label.into_iter().filter(|(_, ks)| ks.len() > 1) {
                     let found = ks
                         .iter()
-                        .map(|&k| (self.nodes[k].module.clone(), self.nodes[k].oid.clone()))
+                        .map(|&k| (self.nodes[k].module.to_string(), self.nodes[k].oid.clone()))
                         .collect();
                     self.collisions.insert(label.to_string(), found);
                 }
@@ -691,7 +698,7 @@ fn node(o: &Object, module: &str, entry: Option<&Object>) -> GNode {
         oid: dotted(&o.oid),
         arcs: o.oid.clone(),
         label: o.name.clone(),
-        module: module.to_string(),
+        module: Arc::from(module),
         also: Vec::new(),
         set_module: 0,
         set_node: 0,
