@@ -123,7 +123,7 @@ fn inspect(args: &MibArgs, dump: bool) -> ExitCode {
         for n in &mibs.nodes {
             println!(
                 "{} {} {} type={} tc={} hint={:?} access={} indexes={}{}",
-                n.oid,
+                n.oid(),
                 n.label,
                 n.module,
                 n.ty,

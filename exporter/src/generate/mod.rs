@@ -248,7 +248,8 @@ fn reached(tree: &MibTree, generator: &GeneratorFile) -> Vec<usize> {
     let mut more = Vec::new();
     for n in nodes.iter().filter(|n| n.detailed) {
         more.extend(n.indexes.iter().filter_map(|i| tree.get(i)));
-        if let Some((head, last)) = n.oid.rsplit_once('.') {
+        let oid = n.oid();
+        if let Some((head, last)) = oid.rsplit_once('.') {
             let before = last.parse::<u32>().ok().and_then(|l| l.checked_sub(1));
             if let Some(before) = before.filter(|_| n.ty.starts_with("InetAddress")) {
                 more.extend(tree.get(&format!("{head}.{before}")));
@@ -326,12 +327,12 @@ fn module(
         }
         match mibs.get(name) {
             Some(n) => {
-                typed.insert(n.oid.clone(), o.kind.clone());
+                typed.insert(n.oid(), o.kind.clone());
             }
             None => warnings.push(format!("could not find node {name:?} to override its type")),
         }
     }
-    let ty = |n: &GNode| typed.get(&n.oid).cloned().unwrap_or_else(|| n.ty.clone());
+    let ty = |n: &GNode| typed.get(&n.oid()).cloned().unwrap_or_else(|| n.ty.clone());
     let mut m = Making {
         mibs,
         need: BTreeSet::new(),
@@ -357,7 +358,7 @@ fn module(
                 names.join(" and ")
             ));
         }
-        walk.push(mibs.get(oid).map_or_else(|| oid.clone(), |n| n.oid.clone()));
+        walk.push(mibs.get(oid).map_or_else(|| oid.clone(), |n| n.oid()));
     }
     let mut tops: Vec<&GNode> = Vec::new();
     for oid in minimize(walk) {
@@ -369,8 +370,8 @@ fn module(
             }
             Found::Instance(n) => {
                 m.need.insert(format!("{oid}."));
-                let index = oid.replacen(&n.oid, "", 1);
-                m.instances.entry(n.oid.clone()).or_default().push(index);
+                let index = oid.replacen(&n.oid(), "", 1);
+                m.instances.entry(n.oid()).or_default().push(index);
                 n
             }
             Found::Scalar(n) => {
@@ -378,11 +379,12 @@ fn module(
                 n
             }
         };
-        if !tops.iter().any(|t| t.oid == node.oid) {
+        if !tops.iter().any(|t| t.arcs == node.arcs) {
             tops.push(node);
         }
     }
-    tops.sort_by(|a, b| a.oid.cmp(&b.oid));
+    // In the text's order, as upstream sorts them.
+    tops.sort_by_cached_key(|n| n.oid());
     for top in tops {
         for n in mibs.subtree(top) {
             metric_of(n, &ty(n), cfg, &mut m, &ty, warnings)?;
@@ -393,9 +395,7 @@ fn module(
     overrides(cfg, &mut m, warnings);
     for f in &cfg.filters.fixed {
         for target in &f.targets {
-            let oid = mibs
-                .get(target)
-                .map_or_else(|| target.clone(), |n| n.oid.clone());
+            let oid = mibs.get(target).map_or_else(|| target.clone(), |n| n.oid());
             m.need.remove(&oid);
             for i in &f.indices {
                 m.need.insert(format!("{oid}.{i}."));
@@ -490,9 +490,9 @@ fn metric_of(
     }
     m.metrics.push(Metric {
         name,
-        oid: n.oid.clone(),
+        oid: n.oid(),
         kind: t.to_string(),
-        help: format!("{} - {}", n.description, n.oid),
+        help: format!("{} - {}", n.description, n.oid()),
         indexes,
         lookups: Vec::new(),
         regex_extracts: BTreeMap::new(),
@@ -533,7 +533,7 @@ fn lookups(cfg: &ModuleConfig, m: &mut Making<'_>) -> Result<(), String> {
             let lookup = Lookup {
                 labels: l.source_indexes.iter().map(|s| sanitize(s)).collect(),
                 labelname: sanitize(&node.label),
-                oid: node.oid.clone(),
+                oid: node.oid(),
                 kind: t.to_string(),
                 display_hint,
                 enum_values: node.enums.clone(),
@@ -557,11 +557,11 @@ fn lookups(cfg: &ModuleConfig, m: &mut Making<'_>) -> Result<(), String> {
             match m.instances.get(&metric.oid) {
                 Some(list) => {
                     for index in list {
-                        m.need.insert(format!("{}{index}.", node.oid));
+                        m.need.insert(format!("{}{index}.", node.oid()));
                     }
                 }
                 None => {
-                    m.need.insert(node.oid.clone());
+                    m.need.insert(node.oid());
                 }
             }
             if l.drop_source_indexes {

@@ -16,7 +16,6 @@ use snmp_smi::mib::{lower, resolve, Access, MibSet};
 /// `node.ty`).
 #[derive(Debug, Clone, Default)]
 pub struct GNode {
-    pub oid: String,
     pub arcs: Vec<u32>,
     pub label: String,
     /// The module defining it (shared by its nodes).
@@ -64,6 +63,13 @@ static UNREAD: Detail = Detail {
     implied: false,
     description: String::new(),
 };
+
+impl GNode {
+    /// Its OID, dotted (made when asked: the outline keeps the arcs only).
+    pub fn oid(&self) -> String {
+        dotted(&self.arcs)
+    }
+}
 
 impl std::ops::Deref for GNode {
     type Target = Detail;
@@ -139,7 +145,7 @@ impl MibTree {
                 .nodes
                 .binary_search_by(|n| n.arcs.as_slice().cmp(&arcs))
                 .ok()?;
-            return Some(&self.nodes[k]).filter(|n| n.oid == name);
+            return Some(&self.nodes[k]).filter(|n| dotted(&n.arcs) == name);
         }
         let h = name_hash(name);
         let start = self.names.partition_point(|e| e.0 < h);
@@ -249,7 +255,6 @@ impl MibTree {
                 })
                 .collect();
             in_order.push(GNode {
-                oid: dotted(arcs),
                 arcs: arcs.to_vec(),
                 label: label.to_string(),
                 module: module_names[module_of(&recs[k])].clone(),
@@ -296,7 +301,7 @@ impl MibTree {
                 for (label, ks) in by_label.into_iter().filter(|(_, ks)| ks.len() > 1) {
                     let found = ks
                         .iter()
-                        .map(|&k| (self.nodes[k].module.to_string(), self.nodes[k].oid.clone()))
+                        .map(|&k| (self.nodes[k].module.to_string(), self.nodes[k].oid()))
                         .collect();
                     self.collisions.insert(label.to_string(), found);
                 }
@@ -491,7 +496,6 @@ impl InOrder {
                 let arcs = n.arcs[..d].to_vec();
                 self.path.push(self.nodes.len());
                 self.nodes.push(GNode {
-                    oid: dotted(&arcs),
                     label: format!("anonymous#{}", self.anonymous),
                     module: n.module.clone(),
                     set_module: n.set_module,
@@ -695,7 +699,6 @@ fn node(o: &Object, module: &str, entry: Option<&Object>) -> GNode {
         .filter_map(|(name, v)| Some((i64::try_from(*v).ok()?, name.clone())))
         .collect();
     GNode {
-        oid: dotted(&o.oid),
         arcs: o.oid.clone(),
         label: o.name.clone(),
         module: Arc::from(module),
