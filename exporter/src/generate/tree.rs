@@ -134,10 +134,16 @@ impl MibTree {
     /// keeps it), or `MODULE::label`.
     pub fn get(&self, name: &str) -> Option<&GNode> {
         if let Some((module, label)) = name.split_once("::") {
-            return self.nodes.iter().find(|n| {
-                (&*n.module == module && n.label == label)
-                    || n.also.iter().any(|(m, l)| m == module && l == label)
-            });
+            // Among the nodes the label's hash gives, the first (in OID order) of that module's.
+            return self
+                .named(label)
+                .filter(|&k| {
+                    let n = &self.nodes[k as usize];
+                    (&*n.module == module && n.label == label)
+                        || n.also.iter().any(|(m, l)| m == module && l == label)
+                })
+                .min()
+                .map(|k| &self.nodes[k as usize]);
         }
         if name.starts_with(|c: char| c.is_ascii_digit()) {
             let arcs = parse_arcs(name)?;
@@ -163,6 +169,16 @@ impl MibTree {
             }
         }
         label.or(shadowed).map(|k| &self.nodes[k as usize])
+    }
+
+    /// The nodes whose label or shadowed label hashes as `label` does (indexes; a superset).
+    fn named(&self, label: &str) -> impl Iterator<Item = u32> + '_ {
+        let h = name_hash(label);
+        let start = self.names.partition_point(|e| e.0 < h);
+        self.names[start..]
+            .iter()
+            .take_while(move |e| e.0 == h)
+            .map(|e| e.1)
     }
 
     /// The node with the longest OID that `oid` is under (upstream's `searchNodeTree`).

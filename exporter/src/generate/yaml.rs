@@ -150,28 +150,43 @@ impl Emitter {
     /// space past the width, never at the first or last character (a plain scalar has no
     /// space there anyway); in single quotes a quote is doubled.
     fn folded(&mut self, s: &str, indent: usize, breaks: bool, quote: Option<char>) {
-        let chars: Vec<char> = s.chars().collect();
         if let Some(q) = quote {
             self.push(q);
         }
+        // Word by word: a run of characters that are neither spaces nor quotes is copied
+        // whole; each space decides whether the line breaks there.
+        let mut rest = s;
+        let mut first = true;
         let mut spaces = false;
-        for (i, &c) in chars.iter().enumerate() {
+        while !rest.is_empty() {
+            let word = rest
+                .find(|c: char| c == ' ' || Some(c) == quote)
+                .unwrap_or(rest.len());
+            if word > 0 {
+                self.push_str(&rest[..word]);
+                rest = &rest[word..];
+                (first, spaces) = (false, false);
+                continue;
+            }
+            let Some(c) = rest.chars().next() else {
+                break;
+            };
+            rest = &rest[c.len_utf8()..];
             if c == ' ' {
-                let inner = i != 0 && i != chars.len() - 1;
-                let next_space = chars.get(i + 1) == Some(&' ');
-                if breaks && !spaces && self.column > WIDTH && inner && !next_space {
+                let inner = !first && !rest.is_empty();
+                if breaks && !spaces && self.column > WIDTH && inner && !rest.starts_with(' ') {
                     self.line(indent);
                 } else {
                     self.push(c);
                 }
                 spaces = true;
             } else {
-                if Some(c) == quote {
-                    self.push(c);
-                }
+                // A quote inside single quotes is doubled.
+                self.push(c);
                 self.push(c);
                 spaces = false;
             }
+            first = false;
         }
         if let Some(q) = quote {
             self.push(q);

@@ -227,22 +227,44 @@ pub fn lower(
 /// `m` the objects of `nodes` (indexes into its nodes), each as [`lower`] makes it; for a
 /// tool that reads a few objects of large modules. A column is a [`Role::Column`] only when
 /// its entry is kept too. Each module's result on its own: one that cannot be read again
-/// does not stop the others.
+/// does not stop the others. The modules are lowered on two threads.
 pub fn lower_nodes(
     set: &MibSet,
     resolved: &Resolved,
     wanted: &[(usize, Vec<usize>)],
-    file_name: &dyn Fn(usize) -> String,
+    file_name: &(dyn Fn(usize) -> String + Sync),
 ) -> Vec<Result<Module, Diagnostic>> {
     let modules: Vec<usize> = wanted.iter().map(|(m, _)| *m).collect();
     let l = Lowering::new(set, resolved, &modules);
-    wanted
+    let lower_some = |part: &[(usize, Vec<usize>)]| -> Vec<Result<Module, Diagnostic>> {
+        part.iter()
+            .map(|(m, nodes)| {
+                let keep: HashSet<usize> = nodes.iter().copied().collect();
+                l.module(*m, file_name(set.modules[*m].file), &|i| keep.contains(&i))
+            })
+            .collect()
+    };
+    // Two halves of about as many objects each, one on a thread of its own.
+    let total: usize = wanted.iter().map(|(_, n)| n.len()).sum();
+    let mut so_far = 0;
+    let split = wanted
         .iter()
-        .map(|(m, nodes)| {
-            let keep: HashSet<usize> = nodes.iter().copied().collect();
-            l.module(*m, file_name(set.modules[*m].file), &|i| keep.contains(&i))
+        .position(|(_, n)| {
+            so_far += n.len();
+            so_far * 2 >= total
         })
-        .collect()
+        .map_or(wanted.len(), |k| k + 1);
+    let (first, second) = wanted.split_at(split);
+    let (mut out, rest) = std::thread::scope(|scope| {
+        let other = scope.spawn(|| lower_some(second));
+        let mine = lower_some(first);
+        let other = other
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        (mine, other)
+    });
+    out.extend(rest);
+    out
 }
 
 /// Per module of `set`: whether it is one of `modules`, imported by one (directly or not), or
