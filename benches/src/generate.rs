@@ -3,8 +3,8 @@
 //! modules) over the MIB corpus's IETF folder, and the generator.yml upstream published with
 //! 0.21 (Debian ships it as an example) over the whole corpus, IETF and every vendor folder,
 //! less the modules whose MIBs the corpus lacks (named in a note: net-snmp's generator stops
-//! at the first of them). Wall time, CPU and peak RSS of each run (GNU time's), and the
-//! modules each produced, in interleaved runs.
+//! at the first of them). Wall and CPU time of each run (measured around the child), its
+//! peak RSS (GNU time's), and the modules each produced, in interleaved runs.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
