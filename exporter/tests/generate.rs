@@ -31,13 +31,8 @@ fn generate<P: AsRef<Path>>(
 }
 
 /// Differences that are not ours to fix, and why.
-fn known_difference(metric: &Value, key: &str, theirs: &Value, ours: &Value) -> bool {
-    let oid = metric["oid"].as_str().unwrap_or("");
+fn known_difference(key: &str, theirs: &Value, ours: &Value) -> bool {
     match key {
-        // IP-MIB and RFC1213-MIB both define ipAddrTable; net-snmp keeps RFC1213-MIB's
-        // DESCRIPTIONs there when it reads RFC1213-MIB first, and which it reads first turns
-        // on the other files of the folder (ours models its order, not every accident of it).
-        "help" => oid.starts_with("1.3.6.1.2.1.4.20."),
         // An index or a lookup with named numbers is an EnumAsInfo label from snmp_exporter
         // 0.24 on (0.30 is what this generator follows); 0.21 left it a gauge.
         "indexes" | "lookups" => {
@@ -86,7 +81,7 @@ fn compare_module(name: &str, theirs: &Value, ours: &Value) -> usize {
             .collect();
         for key in keys {
             let (x, y) = (&a[key], &b[key]);
-            if x != y && !known_difference(a, key, x, y) {
+            if x != y && !known_difference(key, x, y) {
                 panic!(
                     "{name}: {}: {key}: theirs {x:?}, ours {y:?}",
                     a["name"].as_str().unwrap()
