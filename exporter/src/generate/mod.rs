@@ -248,12 +248,8 @@ fn reached(tree: &MibTree, generator: &GeneratorFile) -> Vec<usize> {
     let mut more = Vec::new();
     for n in nodes.iter().filter(|n| n.detailed) {
         more.extend(n.indexes.iter().filter_map(|i| tree.get(i)));
-        let oid = n.oid();
-        if let Some((head, last)) = oid.rsplit_once('.') {
-            let before = last.parse::<u32>().ok().and_then(|l| l.checked_sub(1));
-            if let Some(before) = before.filter(|_| n.ty.starts_with("InetAddress")) {
-                more.extend(tree.get(&format!("{head}.{before}")));
-            }
+        if n.ty.starts_with("InetAddress") {
+            more.extend(column_before(&n.oid()).and_then(|oid| tree.get(&oid)));
         }
     }
     nodes.extend(more);
@@ -623,6 +619,14 @@ pub fn to_yaml(file: &File) -> Result<String, String> {
     ))
 }
 
+/// The OID of the column before `oid`'s (its last arc less one), where there is one: the
+/// InetAddressType an InetAddress column follows.
+fn column_before(oid: &str) -> Option<String> {
+    let (head, last) = oid.rsplit_once('.')?;
+    let before = last.parse::<u32>().ok()?.checked_sub(1)?;
+    Some(format!("{head}.{before}"))
+}
+
 /// An InetAddress whose object before it is not an InetAddressType is an octet string; one
 /// whose is gets that object walked too.
 fn inet_addresses(m: &mut Making<'_>) {
@@ -630,10 +634,7 @@ fn inet_addresses(m: &mut Making<'_>) {
         if metric.kind != "InetAddress" && metric.kind != "InetAddressMissingSize" {
             continue;
         }
-        let prev = match metric.oid.rsplit_once('.') {
-            Some((head, last)) => format!("{head}.{}", last.parse::<i64>().unwrap_or(0) - 1),
-            None => continue,
-        };
+        let prev = column_before(&metric.oid).unwrap_or_default();
         match m.mibs.get(&prev) {
             Some(p) if p.tc == "InetAddressType" => match m.instances.get(&metric.oid) {
                 Some(list) => {

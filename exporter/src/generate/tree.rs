@@ -137,6 +137,7 @@ impl MibTree {
             // Among the nodes the label's hash gives, the first (in OID order) of that module's.
             return self
                 .named(label)
+                .map(|(k, _)| k)
                 .filter(|&k| {
                     let n = &self.nodes[k as usize];
                     (&*n.module == module && n.label == label)
@@ -146,17 +147,11 @@ impl MibTree {
                 .map(|k| &self.nodes[k as usize]);
         }
         if name.starts_with(|c: char| c.is_ascii_digit()) {
-            let arcs = parse_arcs(name)?;
-            let k = self
-                .nodes
-                .binary_search_by(|n| n.arcs.as_slice().cmp(&arcs))
-                .ok()?;
+            let k = self.position(&parse_arcs(name)?)?;
             return Some(&self.nodes[k]).filter(|n| dotted(&n.arcs) == name);
         }
-        let h = name_hash(name);
-        let start = self.names.partition_point(|e| e.0 < h);
         let (mut label, mut shadowed) = (None, None);
-        for &(_, k, kind) in self.names[start..].iter().take_while(|e| e.0 == h) {
+        for (k, kind) in self.named(name) {
             let n = &self.nodes[k as usize];
             match kind {
                 // The last node in OID order of a label, as upstream's map keeps it.
@@ -171,26 +166,30 @@ impl MibTree {
         label.or(shadowed).map(|k| &self.nodes[k as usize])
     }
 
-    /// The nodes whose label or shadowed label hashes as `label` does (indexes; a superset).
-    fn named(&self, label: &str) -> impl Iterator<Item = u32> + '_ {
+    /// The nodes whose label or shadowed label hashes as `label` does (indexes, and how the
+    /// entry names the node; a superset, the caller compares the names).
+    fn named(&self, label: &str) -> impl Iterator<Item = (u32, NameKind)> + '_ {
         let h = name_hash(label);
         let start = self.names.partition_point(|e| e.0 < h);
         self.names[start..]
             .iter()
             .take_while(move |e| e.0 == h)
-            .map(|e| e.1)
+            .map(|e| (e.1, e.2))
+    }
+
+    /// The position in [`MibTree::nodes`] of the node with exactly these arcs.
+    fn position(&self, arcs: &[u32]) -> Option<usize> {
+        self.nodes
+            .binary_search_by(|n| n.arcs.as_slice().cmp(arcs))
+            .ok()
     }
 
     /// The node with the longest OID that `oid` is under (upstream's `searchNodeTree`).
     pub fn longest_prefix(&self, oid: &str) -> Option<&GNode> {
         let arcs = parse_arcs(oid)?;
-        (1..=arcs.len()).rev().find_map(|len| {
-            let k = self
-                .nodes
-                .binary_search_by(|n| n.arcs.as_slice().cmp(&arcs[..len]))
-                .ok()?;
-            Some(&self.nodes[k])
-        })
+        (1..=arcs.len())
+            .rev()
+            .find_map(|len| Some(&self.nodes[self.position(&arcs[..len])?]))
     }
 
     /// `node` and every node under it, in OID order.
@@ -348,7 +347,7 @@ impl MibTree {
                 for &m in &todo {
                     match lower::lower(&self.set, &self.resolved, &[m], &no_file) {
                         Ok(ir) => made.extend(nodes_of(&ir, &[m])),
-                        Err(e) => self.failed.push(failed(&self.set, m, e.to_string())),
+                        Err(e) => self.fail(m, e.to_string()),
                     }
                 }
             }
@@ -369,10 +368,7 @@ impl MibTree {
             let wanted = by_module.entry(n.set_module).or_default();
             wanted.push(n.set_node);
             let parent = &n.arcs[..n.arcs.len().saturating_sub(1)];
-            if let Ok(p) = self
-                .nodes
-                .binary_search_by(|x| x.arcs.as_slice().cmp(parent))
-            {
+            if let Some(p) = self.position(parent) {
                 if self.nodes[p].set_module == n.set_module {
                     wanted.push(self.nodes[p].set_node);
                 }
@@ -390,7 +386,7 @@ impl MibTree {
                     },
                     &[*m],
                 )),
-                Err(e) => self.failed.push(failed(&self.set, *m, e.to_string())),
+                Err(e) => self.fail(*m, e.to_string()),
             }
         }
         self.fill(made);
@@ -402,13 +398,18 @@ impl MibTree {
         }
     }
 
+    /// Reports module `m` as failed with `error`, once.
+    fn fail(&mut self, m: usize, error: String) {
+        let name = &self.set.modules[m].smi.name;
+        if !self.failed.iter().any(|f| &f.name == name) {
+            self.failed.push(failed(&self.set, m, error));
+        }
+    }
+
     /// Puts the nodes read in full in place of their outlines.
     fn fill(&mut self, made: Vec<GNode>) {
         for full in made {
-            let Ok(k) = self
-                .nodes
-                .binary_search_by(|n| n.arcs.as_slice().cmp(&full.arcs))
-            else {
+            let Some(k) = self.position(&full.arcs) else {
                 continue;
             };
             let kept = &mut self.nodes[k];
@@ -428,11 +429,7 @@ impl MibTree {
         let mut out: Vec<usize> = nodes
             .into_iter()
             .filter(|n| !n.detailed)
-            .filter_map(|n| {
-                self.nodes
-                    .binary_search_by(|x| x.arcs.as_slice().cmp(&n.arcs))
-                    .ok()
-            })
+            .filter_map(|n| self.position(&n.arcs))
             .collect();
         out.sort_unstable();
         out.dedup();
