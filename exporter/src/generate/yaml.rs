@@ -18,7 +18,8 @@ use serde_yaml::{Mapping, Number, Value};
 /// The column past which go-yaml breaks a line at its next space.
 const WIDTH: usize = 80;
 
-/// `value` as go-yaml v2 marshals it.
+/// `value` as go-yaml v2 marshals it, for documents such as snmp.yml: mapping keys are
+/// scalars (a collection as a key is written `{}` or `[]`) and tags are not written.
 pub fn to_string(value: &Value) -> String {
     let mut e = Emitter::default();
     match value {
