@@ -282,7 +282,7 @@ impl Exporter {
                 .discarded
                 .get_or_create(&labels)
                 .inc_by(run.discarded);
-            let module_label = || vec![("module".to_string(), name.clone())];
+            let module_label = [("module", name.as_str())];
             match &run.result {
                 Err(e) => {
                     self.count_failure(name, auth, &scrape::reason(e));
@@ -292,8 +292,11 @@ impl Exporter {
                     ));
                 }
                 Ok(bindings) => {
-                    let g = |out: &mut Exposition, metric: &str, help: &str, v: f64| {
-                        out.add(metric, help, Kind::Gauge, module_label(), v)
+                    let g = |out: &mut Exposition<'_>,
+                             metric: &'static str,
+                             help: &'static str,
+                             v: f64| {
+                        out.add(metric, help, Kind::Gauge, &module_label, v)
                     };
                     g(
                         &mut out,

@@ -302,7 +302,7 @@ async fn filtered(
         let walked = s
             .walk(&f.oid, |vb| {
                 let text =
-                    crate::render::value::text(&vb.value, Some(crate::ty::Ty::DisplayString), "");
+                    crate::render::value::text(&vb.value, Some(crate::ty::Ty::DisplayString), None);
                 if f.values.iter().any(|re| re.is_match(&text)) {
                     if let Some(last) = vb.oid.as_oid().arcs().last() {
                         matched.push(last);

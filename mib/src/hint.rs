@@ -5,7 +5,7 @@ use super::*;
 /// Formats an octet string by an RFC 2579 octet-format DISPLAY-HINT, e.g. `1x:` for a MAC
 /// address, `255a` for text, `2d-1d-1d,1d:1d:1d.1d,1a1d:1d` for DateAndTime.
 pub fn format_octets(hint: &str, data: &[u8]) -> Result<String, MibError> {
-    format_octets_as(hint, data, false)
+    format_octets_styled(hint, data, Style::Rfc)
 }
 
 /// [`format_octets`] as net-snmp's tools print it: hexadecimal without leading zeros
@@ -13,7 +13,7 @@ pub fn format_octets(hint: &str, data: &[u8]) -> Result<String, MibError> {
 /// net-snmp's `sprint_realloc_asciistring` writes it: printable ASCII and white space kept
 /// (`\` and `"` escaped), every other octet a `.`.
 pub fn format_octets_net_snmp(hint: &str, data: &[u8]) -> Result<String, MibError> {
-    format_octets_as(hint, data, true)
+    format_octets_styled(hint, data, Style::NetSnmp)
 }
 
 /// [`format_octets`] with hexadecimal in capitals (`00:1B:21`), as Prometheus's
@@ -48,82 +48,141 @@ fn ascii_or_dots(chunk: &[u8], out: &mut String) {
     }
 }
 
-fn format_octets_as(hint: &str, data: &[u8], net_snmp: bool) -> Result<String, MibError> {
-    format_octets_styled(
-        hint,
-        data,
-        if net_snmp { Style::NetSnmp } else { Style::Rfc },
-    )
-}
-
 fn format_octets_styled(hint: &str, data: &[u8], style: Style) -> Result<String, MibError> {
-    let net_snmp = style == Style::NetSnmp;
-    let specs = parse_octet_hint(hint)?;
-    if style == Style::UpperHex
-        && specs
-            .iter()
-            .any(|s| s.len > 8 && s.format != b'a' && s.format != b't')
-    {
-        return Err(MibError::BadHint {
-            hint: hint.to_string(),
-            position: 0,
-            reason: "numeric fields of at most 8 octets",
-        });
-    }
-    let mut out = String::new();
-    let mut pos = 0;
-    let mut k = 0;
-    while pos < data.len() {
-        // The last specification repeats until the data is used up (RFC 2579 3.1).
-        let spec = &specs[k.min(specs.len() - 1)];
-        k += 1;
-        let repeat = if spec.star {
-            let r = data[pos] as usize;
-            pos += 1;
-            r
-        } else {
-            1
-        };
-        for r in 0..repeat {
-            let take = spec.len.min(data.len() - pos);
-            let chunk = &data[pos..pos + take];
-            pos += take;
-            match spec.format {
-                b'a' | b't' if net_snmp && chunk.contains(&0) => ascii_or_dots(chunk, &mut out),
-                b'a' | b't' => out.push_str(&String::from_utf8_lossy(chunk)),
-                _ => {
-                    let n = chunk
-                        .iter()
-                        .fold(0u128, |acc, &b| (acc << 8) | u128::from(b));
-                    let _ = match spec.format {
-                        b'x' if style == Style::UpperHex => {
-                            write!(out, "{n:0width$X}", width = take * 2)
-                        }
-                        b'x' if !net_snmp => write!(out, "{n:0width$x}", width = take * 2),
-                        b'x' => write!(out, "{n:x}"),
-                        b'o' => write!(out, "{n:o}"),
-                        _ => write!(out, "{n}"),
-                    };
-                }
-            }
-            let last_of_data = pos >= data.len();
-            if let Some(sep) = spec.separator {
-                let before_terminator = r + 1 == repeat && spec.terminator.is_some();
-                if !last_of_data && !before_terminator {
-                    out.push(sep);
-                }
-            }
-            if last_of_data {
-                break;
-            }
-        }
-        if let (Some(t), true) = (spec.terminator, pos < data.len()) {
-            out.push(t);
-        }
-    }
-    Ok(out)
+    Ok(OctetHint::with_style(hint, style)?.to_string(data))
 }
 
+/// An octet-format DISPLAY-HINT read once, to format many values without reading it again
+/// (the per-value functions above read it each call).
+///
+/// ```
+/// let hint = snmp_mib::OctetHint::parse_upper_hex("1x:")?;
+/// let mut out = String::new();
+/// hint.write(&[0x00, 0x1b, 0x21], &mut out);
+/// assert_eq!(out, "00:1B:21");
+/// # Ok::<(), snmp_mib::MibError>(())
+/// ```
+#[derive(Clone)]
+pub struct OctetHint {
+    specs: Vec<OctetSpec>,
+    style: Style,
+}
+
+impl std::fmt::Debug for OctetHint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OctetHint")
+            .field("specs", &self.specs.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl OctetHint {
+    /// As [`format_octets`] reads it.
+    pub fn parse(hint: &str) -> Result<OctetHint, MibError> {
+        OctetHint::with_style(hint, Style::Rfc)
+    }
+
+    /// As [`format_octets_net_snmp`] reads it.
+    pub fn parse_net_snmp(hint: &str) -> Result<OctetHint, MibError> {
+        OctetHint::with_style(hint, Style::NetSnmp)
+    }
+
+    /// As [`format_octets_upper_hex`] reads it: a numeric field of more than 8 octets is an
+    /// error here.
+    pub fn parse_upper_hex(hint: &str) -> Result<OctetHint, MibError> {
+        OctetHint::with_style(hint, Style::UpperHex)
+    }
+
+    fn with_style(hint: &str, style: Style) -> Result<OctetHint, MibError> {
+        let specs = parse_octet_hint(hint)?;
+        if style == Style::UpperHex
+            && specs
+                .iter()
+                .any(|s| s.len > 8 && s.format != b'a' && s.format != b't')
+        {
+            return Err(MibError::BadHint {
+                hint: hint.to_string(),
+                position: 0,
+                reason: "numeric fields of at most 8 octets",
+            });
+        }
+        Ok(OctetHint { specs, style })
+    }
+
+    fn to_string(&self, data: &[u8]) -> String {
+        let mut out = String::new();
+        self.write(data, &mut out);
+        out
+    }
+
+    /// Appends `data` formatted by this hint to `out` (allocating only as `out` grows).
+    pub fn write(&self, data: &[u8], out: &mut String) {
+        let (specs, style) = (&self.specs, self.style);
+        let net_snmp = style == Style::NetSnmp;
+        let mut pos = 0;
+        let mut k = 0;
+        while pos < data.len() {
+            // The last specification repeats until the data is used up (RFC 2579 3.1).
+            let spec = &specs[k.min(specs.len() - 1)];
+            k += 1;
+            let repeat = if spec.star {
+                let r = data[pos] as usize;
+                pos += 1;
+                r
+            } else {
+                1
+            };
+            for r in 0..repeat {
+                let take = spec.len.min(data.len() - pos);
+                let chunk = &data[pos..pos + take];
+                pos += take;
+                match spec.format {
+                    b'a' | b't' if net_snmp && chunk.contains(&0) => ascii_or_dots(chunk, out),
+                    b'a' | b't' => lossy(chunk, out),
+                    _ => {
+                        let n = chunk
+                            .iter()
+                            .fold(0u128, |acc, &b| (acc << 8) | u128::from(b));
+                        let _ = match spec.format {
+                            b'x' if style == Style::UpperHex => {
+                                write!(out, "{n:0width$X}", width = take * 2)
+                            }
+                            b'x' if !net_snmp => write!(out, "{n:0width$x}", width = take * 2),
+                            b'x' => write!(out, "{n:x}"),
+                            b'o' => write!(out, "{n:o}"),
+                            _ => write!(out, "{n}"),
+                        };
+                    }
+                }
+                let last_of_data = pos >= data.len();
+                if let Some(sep) = spec.separator {
+                    let before_terminator = r + 1 == repeat && spec.terminator.is_some();
+                    if !last_of_data && !before_terminator {
+                        out.push(sep);
+                    }
+                }
+                if last_of_data {
+                    break;
+                }
+            }
+            if let (Some(t), true) = (spec.terminator, pos < data.len()) {
+                out.push(t);
+            }
+        }
+    }
+}
+
+/// `String::from_utf8_lossy`, appended to `out`: each invalid sequence one U+FFFD.
+fn lossy(chunk: &[u8], out: &mut String) {
+    for part in chunk.utf8_chunks() {
+        out.push_str(part.valid());
+        if !part.invalid().is_empty() {
+            out.push('\u{FFFD}');
+        }
+    }
+}
+
+#[derive(Clone)]
 struct OctetSpec {
     star: bool,
     len: usize,

@@ -35,7 +35,9 @@ pub use agent::{
     not_a_label, row_status, AgentRow, Column, Columns, ErrorStatus, IndexWriter, ScalarGroup,
 };
 pub use error::MibError;
-pub use hint::{format_integer, format_octets, format_octets_net_snmp, format_octets_upper_hex};
+pub use hint::{
+    format_integer, format_octets, format_octets_net_snmp, format_octets_upper_hex, OctetHint,
+};
 pub use index::IndexReader;
 pub use notification::{find_object, Notification};
 pub use object::{lookup, Access, Object, ObjectKind};

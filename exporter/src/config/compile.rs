@@ -9,6 +9,7 @@ use regex::Regex;
 use snmp_ber::OidBuf;
 use snmp_client::usm::{AuthProtocol, PrivProtocol};
 use snmp_client::{Credentials, UsmUser};
+use snmp_mib::OctetHint;
 
 use super::types::{Auth, File, Index, Lookup, Metric, Module};
 use super::ConfigError;
@@ -63,11 +64,28 @@ pub struct CompiledMetric {
     pub ty: Ty,
     pub indexes: Vec<CompiledIndex>,
     pub lookups: Vec<CompiledLookup>,
-    /// Suffix, then the expressions tried in order (anchored, as upstream anchors them).
-    pub regex_extracts: Vec<(String, Vec<(Regex, String)>)>,
+    /// The family its samples go to: the name, `_info` after it for an EnumAsInfo.
+    pub family: String,
+    /// The family's help: the metric's, with what upstream adds for some types
+    /// (` (EnumAsInfo)`, ` (EnumAsStateSet)`, ` (Bits)`, ` (regex extracted)`).
+    pub family_help: String,
+    /// The DISPLAY-HINT its octet-string values are written by (as upstream writes it).
+    pub hint: Option<OctetHint>,
+    pub regex_extracts: Vec<CompiledExtract>,
     /// The OID of the object before this one (its last arc less one): where a combined
     /// type's selector is read.
     pub prev_oid: Vec<u32>,
+}
+
+/// A `regex_extracts` entry, compiled.
+#[derive(Debug)]
+pub struct CompiledExtract {
+    /// The family its samples go to: the metric's name and the suffix.
+    pub name: String,
+    pub suffix: String,
+    /// The expressions tried in order (anchored, as upstream anchors them), each with its
+    /// value template.
+    pub exprs: Vec<(Regex, String)>,
 }
 
 /// An index, compiled.
@@ -89,7 +107,7 @@ pub struct CompiledLookup {
     pub prev_oid: Vec<u32>,
     /// `None`: a type the collector does not name (rendered as an octet string).
     pub ty: Option<Ty>,
-    pub display_hint: String,
+    pub hint: Option<OctetHint>,
     pub enum_values: BTreeMap<i64, String>,
 }
 
@@ -321,10 +339,24 @@ fn compile_metric(m: &Metric) -> Result<CompiledMetric, (String, String)> {
                 .map_err(|e| (format!("regex_extracts.{suffix}"), e.to_string()))?;
             compiled.push((re, r.value.clone()));
         }
-        regex_extracts.push((suffix.clone(), compiled));
+        regex_extracts.push(CompiledExtract {
+            name: format!("{}{suffix}", m.name),
+            suffix: suffix.clone(),
+            exprs: compiled,
+        });
     }
+    let (family, added) = match ty {
+        Ty::EnumAsInfo => (format!("{}_info", m.name), " (EnumAsInfo)"),
+        Ty::EnumAsStateSet => (m.name.clone(), " (EnumAsStateSet)"),
+        Ty::Bits => (m.name.clone(), " (Bits)"),
+        _ if !regex_extracts.is_empty() => (m.name.clone(), " (regex extracted)"),
+        _ => (m.name.clone(), ""),
+    };
     Ok(CompiledMetric {
         prev_oid: previous(&oid),
+        family,
+        family_help: format!("{}{added}", m.help),
+        hint: hint(&m.display_hint),
         def: m.clone(),
         oid,
         ty,
@@ -362,9 +394,18 @@ fn compile_lookup(l: &Lookup, known: &[&str]) -> Result<CompiledLookup, String> 
         prev_oid: previous(&oid),
         oid,
         ty: Ty::from_name(&l.kind),
-        display_hint: l.display_hint.clone(),
+        hint: hint(&l.display_hint),
         enum_values: l.enum_values.clone(),
     })
+}
+
+/// A DISPLAY-HINT read as upstream reads one; none where it is empty or not one upstream
+/// can apply (its values are then written by their type, as upstream writes them).
+fn hint(display_hint: &str) -> Option<OctetHint> {
+    if display_hint.is_empty() {
+        return None;
+    }
+    OctetHint::parse_upper_hex(display_hint).ok()
 }
 
 /// The OID with its last arc less one (upstream's `getPrevOid`).

@@ -21,20 +21,59 @@ impl Kind {
     }
 }
 
-/// Label pairs, sorted by name when a sample is added.
-pub type Labels = Vec<(String, String)>;
+/// A label of a sample: its name, and its value's place in [`Exposition`]'s text.
+#[derive(Debug, Clone, Copy)]
+struct Label<'c> {
+    name: &'c str,
+    start: usize,
+    end: usize,
+}
 
 #[derive(Debug)]
-struct Family {
-    help: String,
+struct Family<'c> {
+    name: &'c str,
+    help: &'c str,
     kind: Kind,
-    samples: Vec<(Labels, f64)>,
+}
+
+#[derive(Debug)]
+struct Sample {
+    family: usize,
+    /// Its labels: `labels[start..end]`, sorted by name.
+    labels: (usize, usize),
+    value: f64,
 }
 
 /// A scrape's samples, and what could not be rendered.
+///
+/// Built without an allocation per sample: label values go into one text buffer, labels into
+/// one list and samples into another, names and help borrowed from the configuration (`'c`).
+/// A sample is built by [`Self::begin`], its labels (set again by name, or dropped), then
+/// [`Self::finish`] (or [`Self::finish_with`], for several samples from the same labels).
+///
+/// ```
+/// use snmp_exporter::render::{Exposition, Format, Kind};
+///
+/// let mut e = Exposition::default();
+/// e.add("ifInOctets", "Octets in.", Kind::Counter, &[("ifIndex", "2")], 1234.0);
+/// let mut text = String::new();
+/// e.write(&mut text, Format::Text);
+/// assert_eq!(
+///     text,
+///     "# HELP ifInOctets Octets in.\n# TYPE ifInOctets counter\nifInOctets{ifIndex=\"2\"} 1234\n"
+/// );
+/// ```
 #[derive(Debug, Default)]
-pub struct Exposition {
-    families: HashMap<String, Family>,
+pub struct Exposition<'c> {
+    family_index: HashMap<&'c str, usize, foldhash::fast::RandomState>,
+    families: Vec<Family<'c>>,
+    samples: Vec<Sample>,
+    labels: Vec<Label<'c>>,
+    /// Where the sample being built has its labels: `labels[pending..]`, or
+    /// `labels[pending..copies_from]` once [`Self::finish_with`] has copied them.
+    pending: usize,
+    copies_from: Option<usize>,
+    text: String,
     /// Errors that fail the scrape, as client_golang's gathering fails it (HTTP 500).
     pub errors: Vec<String>,
     /// Values rendered as nothing, as upstream renders them (a DateAndTime of the wrong
@@ -43,100 +82,286 @@ pub struct Exposition {
     pub unrendered: u64,
 }
 
-impl Exposition {
-    /// Adds a sample of the family `name`.
-    pub fn add(&mut self, name: &str, help: &str, kind: Kind, mut labels: Labels, value: f64) {
-        labels.sort_by(|a, b| a.0.cmp(&b.0));
-        if let Some(w) = labels.windows(2).find(|w| w[0].0 == w[1].0) {
-            self.errors
-                .push(format!("metric {name}: duplicate label name {:?}", w[0].0));
-            return;
+impl<'c> Exposition<'c> {
+    /// Adds a sample of the family `name` with `labels`.
+    pub fn add(
+        &mut self,
+        name: &'c str,
+        help: &'c str,
+        kind: Kind,
+        labels: &[(&'c str, &str)],
+        value: f64,
+    ) {
+        self.begin();
+        for (n, v) in labels {
+            self.label(n, |text| text.push_str(v));
         }
-        match self.families.get_mut(name) {
-            Some(f) => {
-                if f.help != help {
-                    self.errors.push(format!(
-                        "collected metric {name} has help {help:?} but should have {:?}",
-                        f.help
-                    ));
-                } else if f.kind != kind {
-                    self.errors.push(format!(
-                        "collected metric {name} is a {} but should be a {}",
-                        kind.name(),
-                        f.kind.name()
-                    ));
-                } else {
-                    f.samples.push((labels, value));
-                }
-            }
+        self.finish(name, help, kind, value);
+    }
+
+    /// Starts a sample (dropping the labels of one begun and not finished).
+    pub fn begin(&mut self) {
+        match self.copies_from.take() {
+            // The labels the copies were made of are left unused.
+            Some(_) => self.pending = self.labels.len(),
+            None => self.labels.truncate(self.pending),
+        }
+    }
+
+    /// The labels set for the sample being built.
+    fn pending_labels(&mut self) -> &mut [Label<'c>] {
+        let end = self.copies_from.unwrap_or(self.labels.len());
+        &mut self.labels[self.pending..end]
+    }
+
+    /// Sets the label `name` of the sample being built to what `write` appends to the text
+    /// it is given (replacing a value set before); returns what `write` returns. Labels are
+    /// set before [`Self::finish_with`] copies them.
+    pub fn label<R>(&mut self, name: &'c str, write: impl FnOnce(&mut String) -> R) -> R {
+        debug_assert!(self.copies_from.is_none(), "a label set after a copy");
+        let start = self.text.len();
+        let r = write(&mut self.text);
+        let end = self.text.len();
+        match self.pending_labels().iter_mut().find(|l| l.name == name) {
+            Some(l) => (l.start, l.end) = (start, end),
+            None => self.labels.push(Label { name, start, end }),
+        }
+        r
+    }
+
+    /// Drops the label `name` of the sample being built.
+    pub fn drop_label(&mut self, name: &str) {
+        debug_assert!(self.copies_from.is_none(), "a label dropped after a copy");
+        if let Some(k) = self.pending_labels().iter().position(|l| l.name == name) {
+            self.labels.remove(self.pending + k);
+        }
+    }
+
+    /// Whether the sample being built has the label `name`.
+    pub fn has_label(&mut self, name: &str) -> bool {
+        self.pending_labels().iter().any(|l| l.name == name)
+    }
+
+    /// Adds the sample being built to the family `name`.
+    pub fn finish(&mut self, name: &'c str, help: &'c str, kind: Kind, value: f64) {
+        debug_assert!(
+            self.copies_from.is_none(),
+            "finish after a copy: finish_with"
+        );
+        let (start, end) = (self.pending, self.labels.len());
+        if self.push(name, help, kind, (start, end), value) {
+            self.pending = end;
+        } else {
+            self.labels.truncate(start);
+        }
+    }
+
+    /// Adds a sample of the family `name` with the labels of the sample being built and
+    /// `extra`, keeping those labels for another (the states of a state set, the bits of a
+    /// BITS, the extractions of one value).
+    pub fn finish_with(
+        &mut self,
+        name: &'c str,
+        help: &'c str,
+        kind: Kind,
+        extra: Option<(&'c str, &str)>,
+        value: f64,
+    ) {
+        let base = self.copies_from.unwrap_or(self.labels.len());
+        self.copies_from = Some(base);
+        let start = self.labels.len();
+        self.labels.extend_from_within(self.pending..base);
+        if let Some((n, v)) = extra {
+            let at = self.text.len();
+            self.text.push_str(v);
+            self.labels.push(Label {
+                name: n,
+                start: at,
+                end: self.text.len(),
+            });
+        }
+        let end = self.labels.len();
+        if !self.push(name, help, kind, (start, end), value) {
+            self.labels.truncate(start);
+        }
+    }
+
+    /// Adds a sample whose labels are `labels[span]` to the family `name` (made on its first
+    /// sample); false, with the reason in [`Self::errors`], when it cannot be added.
+    fn push(
+        &mut self,
+        name: &'c str,
+        help: &'c str,
+        kind: Kind,
+        span: (usize, usize),
+        value: f64,
+    ) -> bool {
+        let labels = &mut self.labels[span.0..span.1];
+        labels.sort_unstable_by(|a, b| a.name.cmp(b.name));
+        if let Some(w) = labels.windows(2).find(|w| w[0].name == w[1].name) {
+            self.errors.push(format!(
+                "metric {name}: duplicate label name {:?}",
+                w[0].name
+            ));
+            return false;
+        }
+        let family = match self.family_index.get(name) {
+            Some(&f) => f,
             None => {
-                self.families.insert(
-                    name.to_string(),
-                    Family {
-                        help: help.to_string(),
-                        kind,
-                        samples: vec![(labels, value)],
-                    },
-                );
+                self.families.push(Family { name, help, kind });
+                self.family_index.insert(name, self.families.len() - 1);
+                self.families.len() - 1
             }
+        };
+        let f = &self.families[family];
+        if f.help != help {
+            self.errors.push(format!(
+                "collected metric {name} has help {help:?} but should have {:?}",
+                f.help
+            ));
+            return false;
         }
+        if f.kind != kind {
+            self.errors.push(format!(
+                "collected metric {name} is a {} but should be a {}",
+                kind.name(),
+                f.kind.name()
+            ));
+            return false;
+        }
+        self.samples.push(Sample {
+            family,
+            labels: span,
+            value,
+        });
+        true
     }
 
     /// How many samples there are.
     pub fn len(&self) -> usize {
-        self.families.values().map(|f| f.samples.len()).sum()
+        self.samples.len()
     }
 
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
-        self.families.is_empty()
+        self.samples.is_empty()
+    }
+
+    fn labels_of(&self, sample: &Sample) -> &[Label<'c>] {
+        &self.labels[sample.labels.0..sample.labels.1]
+    }
+
+    fn value_of(&self, label: &Label<'_>) -> &str {
+        &self.text[label.start..label.end]
+    }
+
+    /// The samples in family-name order, then in the order of their label values.
+    fn order(&self) -> Vec<usize> {
+        let mut rank = vec![0; self.families.len()];
+        let mut by_name: Vec<usize> = (0..self.families.len()).collect();
+        by_name.sort_unstable_by_key(|&f| self.families[f].name);
+        for (r, f) in by_name.into_iter().enumerate() {
+            rank[f] = r;
+        }
+        let mut order: Vec<usize> = (0..self.samples.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (sa, sb) = (&self.samples[a], &self.samples[b]);
+            rank[sa.family].cmp(&rank[sb.family]).then_with(|| {
+                let values = |s| self.labels_of(s).iter().map(|l| self.value_of(l));
+                values(sa).cmp(values(sb))
+            })
+        });
+        order
+    }
+
+    fn same_labels(&self, a: &Sample, b: &Sample) -> bool {
+        let (la, lb) = (self.labels_of(a), self.labels_of(b));
+        la.len() == lb.len()
+            && la
+                .iter()
+                .zip(lb)
+                .all(|(x, y)| x.name == y.name && self.value_of(x) == self.value_of(y))
     }
 
     /// The families in name order, their samples in label-value order, in `format`; a sample
     /// whose labels repeat another's is an error (added to [`Self::errors`]).
     pub fn write(&mut self, out: &mut String, format: Format) {
-        let mut families: Vec<(&String, &Family)> = self.families.iter().collect();
-        families.sort_by(|a, b| a.0.cmp(b.0));
         let mut errors = Vec::new();
-        for (name, family) in families {
-            let mut order: Vec<usize> = (0..family.samples.len()).collect();
-            order.sort_by(|&a, &b| {
-                let (la, lb) = (&family.samples[a].0, &family.samples[b].0);
-                la.iter().map(|l| &l.1).cmp(lb.iter().map(|l| &l.1))
-            });
-            let _ = writeln!(out, "# HELP {name} {}", escape_help(&family.help, format));
-            let _ = writeln!(out, "# TYPE {name} {}", family.kind.name());
-            // OpenMetrics names a counter's sample `_total`.
-            let suffix = match (format, family.kind) {
-                (Format::OpenMetrics, Kind::Counter) if !name.ends_with("_total") => "_total",
-                _ => "",
-            };
-            let mut previous: Option<&Labels> = None;
-            for k in order {
-                let (labels, value) = &family.samples[k];
-                if previous == Some(labels) {
-                    errors.push(format!(
-                        "collected metric {name} {{{}}} was collected before with the same name and label values",
-                        labels.iter().map(|(n, v)| format!("{n}={v:?}")).collect::<Vec<_>>().join(",")
-                    ));
-                    continue;
+        let mut previous: Option<&Sample> = None;
+        for k in self.order() {
+            let sample = &self.samples[k];
+            let family = &self.families[sample.family];
+            let name = family.name;
+            match previous {
+                Some(p) if p.family == sample.family => {
+                    if self.same_labels(p, sample) {
+                        errors.push(self.duplicate(name, sample));
+                        continue;
+                    }
                 }
-                previous = Some(labels);
-                out.push_str(name);
-                out.push_str(suffix);
-                write_labels(labels, out);
-                out.push(' ');
-                match format {
-                    Format::Text => go_float(*value, out),
-                    Format::OpenMetrics => open_metrics_float(*value, out),
+                _ => {
+                    out.push_str("# HELP ");
+                    out.push_str(name);
+                    out.push(' ');
+                    escape_help(family.help, format, out);
+                    out.push_str("\n# TYPE ");
+                    out.push_str(name);
+                    out.push(' ');
+                    out.push_str(family.kind.name());
+                    out.push('\n');
                 }
-                out.push('\n');
             }
+            previous = Some(sample);
+            out.push_str(name);
+            // OpenMetrics names a counter's sample `_total`.
+            if format == Format::OpenMetrics
+                && family.kind == Kind::Counter
+                && !name.ends_with("_total")
+            {
+                out.push_str("_total");
+            }
+            self.write_labels(sample, out);
+            out.push(' ');
+            match format {
+                Format::Text => go_float(sample.value, out),
+                Format::OpenMetrics => open_metrics_float(sample.value, out),
+            }
+            out.push('\n');
         }
         if format == Format::OpenMetrics {
             out.push_str("# EOF\n");
         }
         self.errors.extend(errors);
+    }
+
+    fn duplicate(&self, name: &str, sample: &Sample) -> String {
+        let labels: Vec<String> = self
+            .labels_of(sample)
+            .iter()
+            .map(|l| format!("{}={:?}", l.name, self.value_of(l)))
+            .collect();
+        format!(
+            "collected metric {name} {{{}}} was collected before with the same name and label values",
+            labels.join(",")
+        )
+    }
+
+    fn write_labels(&self, sample: &Sample, out: &mut String) {
+        let labels = self.labels_of(sample);
+        if labels.is_empty() {
+            return;
+        }
+        out.push('{');
+        for (j, l) in labels.iter().enumerate() {
+            if j > 0 {
+                out.push(',');
+            }
+            out.push_str(l.name);
+            out.push_str("=\"");
+            escape_label(self.value_of(l), out);
+            out.push('"');
+        }
+        out.push('}');
     }
 }
 
@@ -182,23 +407,6 @@ impl Format {
     }
 }
 
-fn write_labels(labels: &Labels, out: &mut String) {
-    if labels.is_empty() {
-        return;
-    }
-    out.push('{');
-    for (j, (n, v)) in labels.iter().enumerate() {
-        if j > 0 {
-            out.push(',');
-        }
-        out.push_str(n);
-        out.push_str("=\"");
-        escape_label(v, out);
-        out.push('"');
-    }
-    out.push('}');
-}
-
 /// A float as client_golang writes one in OpenMetrics: Go's shortest form, with `.0` where
 /// it would read as an integer.
 fn open_metrics_float(f: f64, out: &mut String) {
@@ -210,11 +418,14 @@ fn open_metrics_float(f: f64, out: &mut String) {
     }
 }
 
-fn escape_help(help: &str, format: Format) -> String {
-    let escaped = help.replace('\\', "\\\\").replace('\n', "\\n");
-    match format {
-        Format::Text => escaped,
-        Format::OpenMetrics => escaped.replace('"', "\\\""),
+fn escape_help(help: &str, format: Format, out: &mut String) {
+    for c in help.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '"' if format == Format::OpenMetrics => out.push_str("\\\""),
+            c => out.push(c),
+        }
     }
 }
 
@@ -244,8 +455,10 @@ pub fn go_float(f: f64, out: &mut String) {
         out.push('0');
         return;
     }
-    let sci = format!("{f:e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let mut digits = Digits::default();
+    let _ = write!(digits, "{f:e}");
+    let sci = digits.as_str();
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
     if !(-4..6).contains(&exp) {
         let _ = write!(
@@ -256,6 +469,30 @@ pub fn go_float(f: f64, out: &mut String) {
         );
     } else {
         let _ = write!(out, "{f}");
+    }
+}
+
+/// A float's digits, formatted on the stack: `{:e}` of an f64 takes at most 24 characters
+/// (`-2.2250738585072014e-308`).
+#[derive(Default)]
+pub(crate) struct Digits {
+    buf: [u8; 32],
+    len: usize,
+}
+
+impl Digits {
+    pub(crate) fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
+    }
+}
+
+impl Write for Digits {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        let room = self.buf.get_mut(self.len..end).ok_or(std::fmt::Error)?;
+        room.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
     }
 }
 
@@ -289,15 +526,10 @@ mod tests {
     #[test]
     fn families_sorted_checked_and_escaped() {
         let mut e = Exposition::default();
-        let l = |v: &str| {
-            vec![
-                ("b".to_string(), v.to_string()),
-                ("a".to_string(), "x".to_string()),
-            ]
-        };
-        e.add("m", "help \\ here\nnext", Kind::Gauge, l("2"), 2.0);
-        e.add("m", "help \\ here\nnext", Kind::Gauge, l("1\"q"), 1.0);
-        e.add("a_first", "h", Kind::Counter, Vec::new(), 7.0);
+        let l = |v| [("b", v), ("a", "x")];
+        e.add("m", "help \\ here\nnext", Kind::Gauge, &l("2"), 2.0);
+        e.add("m", "help \\ here\nnext", Kind::Gauge, &l("1\"q"), 1.0);
+        e.add("a_first", "h", Kind::Counter, &[], 7.0);
         let mut out = String::new();
         e.write(&mut out, Format::Text);
         assert_eq!(
@@ -307,8 +539,8 @@ mod tests {
              m{a=\"x\",b=\"1\\\"q\"} 1\nm{a=\"x\",b=\"2\"} 2\n"
         );
         assert!(e.errors.is_empty());
-        e.add("m", "other help", Kind::Gauge, l("3"), 3.0);
-        e.add("m", "help \\ here\nnext", Kind::Gauge, l("2"), 2.0);
+        e.add("m", "other help", Kind::Gauge, &l("3"), 3.0);
+        e.add("m", "help \\ here\nnext", Kind::Gauge, &l("2"), 2.0);
         e.write(&mut String::new(), Format::Text);
         assert_eq!(e.errors.len(), 2, "{:?}", e.errors);
     }
@@ -325,11 +557,11 @@ mod open_metrics_tests {
             "ifInOctets",
             "say \"hi\"",
             Kind::Counter,
-            vec![("ifIndex".into(), "1".into())],
+            &[("ifIndex", "1")],
             3.0,
         );
-        e.add("up_total", "h", Kind::Counter, Vec::new(), 1e6);
-        e.add("g", "h", Kind::Gauge, Vec::new(), 0.5);
+        e.add("up_total", "h", Kind::Counter, &[], 1e6);
+        e.add("g", "h", Kind::Gauge, &[], 0.5);
         let mut out = String::new();
         e.write(&mut out, Format::OpenMetrics);
         assert_eq!(

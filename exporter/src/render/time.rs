@@ -1,28 +1,41 @@
 //! Time values as Unix seconds: RFC 2579's DateAndTime, NTP timestamps (RFC 5905), and text
 //! read by a strftime pattern (`datetime_pattern`).
 
+/// Why a value gives no time (the value is then rendered as nothing, as upstream does).
+#[derive(Debug, thiserror::Error)]
+pub enum TimeError {
+    #[error("DateAndTime: offset direction {0:#04x}, not '+' or '-'")]
+    OffsetDirection(u8),
+    #[error("DateAndTime: an offset field past two digits")]
+    OffsetPastTwoDigits,
+    #[error("DateAndTime of {0} octets (8 or 11 expected)")]
+    DateAndTimeLength(usize),
+    #[error("NTPTimeStamp of {0} octets, at least 8 expected")]
+    NtpLength(usize),
+    #[error("the text does not match the datetime_pattern: {0}")]
+    Pattern(chrono::ParseError),
+    #[error("a time from a value that is no octet string")]
+    NotOctets,
+}
+
 /// An RFC 2579 DateAndTime (8 octets, UTC; or 11 with the offset from UTC) as Unix seconds.
 /// Out-of-range fields carry over as Go's `time.Date` carries them (month 13 is January of
 /// the next year).
-pub fn date_and_time(v: &[u8]) -> Result<f64, String> {
+pub fn date_and_time(v: &[u8]) -> Result<f64, TimeError> {
     let offset = match v.len() {
         8 => 0,
         11 => {
             let sign = match v[8] {
                 b'+' => 1,
                 b'-' => -1,
-                other => {
-                    return Err(format!(
-                        "DateAndTime: offset direction {other:#04x}, not '+' or '-'"
-                    ))
-                }
+                other => return Err(TimeError::OffsetDirection(other)),
             };
             if v[9] > 99 || v[10] > 99 {
-                return Err("DateAndTime: an offset field past two digits".into());
+                return Err(TimeError::OffsetPastTwoDigits);
             }
             sign * (i64::from(v[9]) * 3600 + i64::from(v[10]) * 60)
         }
-        n => return Err(format!("DateAndTime of {n} octets (8 or 11 expected)")),
+        n => return Err(TimeError::DateAndTimeLength(n)),
     };
     let year = i64::from(u16::from_be_bytes([v[0], v[1]]));
     let month0 = i64::from(v[2]) - 1;
@@ -44,19 +57,16 @@ fn days_from_civil(year: i64, month: i64) -> i64 {
 }
 
 /// An NTP timestamp (seconds since 1900, then a fraction) as whole Unix seconds.
-pub fn ntp_timestamp(v: &[u8]) -> Result<f64, String> {
+pub fn ntp_timestamp(v: &[u8]) -> Result<f64, TimeError> {
     if v.len() < 8 {
-        return Err(format!(
-            "NTPTimeStamp of {} octets, at least 8 expected",
-            v.len()
-        ));
+        return Err(TimeError::NtpLength(v.len()));
     }
     let secs = i64::from(u32::from_be_bytes([v[0], v[1], v[2], v[3]]));
     Ok((secs - 2_208_988_800) as f64)
 }
 
 /// `text` read by the strftime `pattern` as Unix seconds (UTC where it names no offset).
-pub fn parse_with_pattern(text: &str, pattern: &str) -> Result<f64, String> {
+pub fn parse_with_pattern(text: &str, pattern: &str) -> Result<f64, TimeError> {
     use chrono::{DateTime, NaiveDate, NaiveDateTime};
     if let Ok(t) = DateTime::parse_from_str(text, pattern) {
         return Ok(t.timestamp() as f64);
@@ -68,7 +78,7 @@ pub fn parse_with_pattern(text: &str, pattern: &str) -> Result<f64, String> {
         Ok(d) => Ok(d
             .and_hms_opt(0, 0, 0)
             .map_or(0, |t| t.and_utc().timestamp()) as f64),
-        Err(e) => Err(format!("{text:?} does not match {pattern:?}: {e}")),
+        Err(e) => Err(TimeError::Pattern(e)),
     }
 }
 

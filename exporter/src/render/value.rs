@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use snmp_client::{OpaqueNumber, Value};
+use snmp_mib::OctetHint;
 
 use crate::ty::Ty;
 
@@ -39,68 +40,98 @@ pub fn arc(v: &Value) -> Option<u32> {
     }
 }
 
+/// Buffers reused from value to value, so that reading values as text allocates only as they
+/// grow: the arcs each index part used (a lookup indexes by them), and room for octets.
+#[derive(Debug, Default)]
+pub struct Scratch {
+    /// The arcs of the index parts read, one after another.
+    pub used: Vec<u32>,
+    bytes: Vec<u8>,
+    arcs: Vec<u32>,
+}
+
 /// The value as a label's text (upstream's `pduValueAsString`): numbers in decimal, an
 /// address dotted, an OID dotted, octets by `ty` (and `hint`, a DISPLAY-HINT, for plain octet
 /// strings); "" for NULL and the exceptions.
-pub fn text(v: &Value, ty: Option<Ty>, hint: &str) -> String {
-    match v {
-        Value::Integer(i) => i.to_string(),
-        Value::Counter32(n) | Value::Gauge32(n) | Value::TimeTicks(n) => n.to_string(),
-        Value::Counter64(n) => n.to_string(),
-        Value::IpAddress(a) => format!("{}.{}.{}.{}", a[0], a[1], a[2], a[3]),
-        Value::ObjectIdentifier(o) => o.to_string(),
-        Value::OctetString(o) => octets(o.as_slice(), ty, hint),
-        Value::Opaque(o) => match OpaqueNumber::from_opaque(o) {
-            Some(OpaqueNumber::Float(f)) => f.to_string(),
-            Some(OpaqueNumber::Double(d)) => d.to_string(),
-            _ => octets(o.as_slice(), ty, hint),
-        },
-        Value::Null | Value::NoSuchObject | Value::NoSuchInstance | Value::EndOfMibView => {
-            String::new()
+pub fn text(v: &Value, ty: Option<Ty>, hint: Option<&OctetHint>) -> String {
+    let mut out = String::new();
+    write_text(v, ty, hint, &mut out, &mut Scratch::default());
+    out
+}
+
+/// [`text`], appended to `out`.
+pub fn write_text(
+    v: &Value,
+    ty: Option<Ty>,
+    hint: Option<&OctetHint>,
+    out: &mut String,
+    scratch: &mut Scratch,
+) {
+    let _ = match v {
+        Value::Integer(i) => write!(out, "{i}"),
+        Value::Counter32(n) | Value::Gauge32(n) | Value::TimeTicks(n) => write!(out, "{n}"),
+        Value::Counter64(n) => write!(out, "{n}"),
+        Value::IpAddress(a) => write!(out, "{}.{}.{}.{}", a[0], a[1], a[2], a[3]),
+        Value::ObjectIdentifier(o) => write!(out, "{o}"),
+        Value::OctetString(o) => {
+            octets(o.as_slice(), ty, hint, out, scratch);
+            Ok(())
         }
-    }
+        Value::Opaque(o) => match OpaqueNumber::from_opaque(o) {
+            Some(OpaqueNumber::Float(f)) => write!(out, "{f}"),
+            Some(OpaqueNumber::Double(d)) => write!(out, "{d}"),
+            _ => {
+                octets(o.as_slice(), ty, hint, out, scratch);
+                Ok(())
+            }
+        },
+        Value::Null | Value::NoSuchObject | Value::NoSuchInstance | Value::EndOfMibView => Ok(()),
+    };
 }
 
 /// Octets as text by type: a DISPLAY-HINT first where one is given for an octet string,
 /// else the octets read as an index of that type would be.
-pub fn octets(data: &[u8], ty: Option<Ty>, hint: &str) -> String {
-    if !hint.is_empty() && !data.is_empty() && matches!(ty, None | Some(Ty::OctetString)) {
-        if let Ok(s) = snmp_mib::format_octets_upper_hex(hint, data) {
-            return valid_utf8(s.as_bytes());
+fn octets(
+    data: &[u8],
+    ty: Option<Ty>,
+    hint: Option<&OctetHint>,
+    out: &mut String,
+    scratch: &mut Scratch,
+) {
+    if let Some(hint) = hint {
+        if !data.is_empty() && matches!(ty, None | Some(Ty::OctetString)) {
+            return hint.write(data, out);
         }
     }
     let ty = match ty {
         None | Some(Ty::Bits) => Ty::OctetString,
         Some(t) => t,
     };
-    let mut arcs: Vec<u32> = Vec::with_capacity(data.len() + 1);
+    let mut arcs = std::mem::take(&mut scratch.arcs);
+    arcs.clear();
     if matches!(ty, Ty::OctetString | Ty::DisplayString) {
         // An index states its length; a value's is implicit.
         arcs.push(data.len() as u32);
     }
     arcs.extend(data.iter().map(|&b| u32::from(b)));
-    index(&arcs, ty, 0, false, &BTreeMap::new()).0
+    let used = scratch.used.len();
+    index(&arcs, Part::of(ty), out, scratch);
+    scratch.used.truncate(used);
+    scratch.arcs = arcs;
 }
 
-/// Go's `strings.ToValidUTF8(s, "\u{FFFD}")`: each run of invalid octets one U+FFFD.
-pub fn valid_utf8(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len());
-    let mut rest = bytes;
-    loop {
-        match std::str::from_utf8(rest) {
-            Ok(s) => {
-                out.push_str(s);
-                return out;
-            }
-            Err(e) => {
-                let (good, bad) = rest.split_at(e.valid_up_to());
-                out.push_str(std::str::from_utf8(good).unwrap_or_default());
-                if !out.ends_with('\u{FFFD}') || !good.is_empty() {
-                    out.push('\u{FFFD}');
-                }
-                let skip = e.error_len().unwrap_or(bad.len());
-                rest = &bad[skip..];
-            }
+/// Go's `strings.ToValidUTF8(s, "\u{FFFD}")`, appended to `out`: each run of invalid octets
+/// one U+FFFD.
+pub fn valid_utf8(bytes: &[u8], out: &mut String) {
+    let mut last_replaced = false;
+    for part in bytes.utf8_chunks() {
+        if !part.valid().is_empty() {
+            out.push_str(part.valid());
+            last_replaced = false;
+        }
+        if !part.invalid().is_empty() && !last_replaced {
+            out.push('\u{FFFD}');
+            last_replaced = true;
         }
     }
 }
@@ -109,121 +140,168 @@ pub fn valid_utf8(bytes: &[u8]) -> String {
 /// so a length arc past that (a hostile agent's 4,294,967,295) takes no more.
 const MAX_ARCS: usize = 128;
 
-/// `arcs` split after `count` of them, the head padded with zeros when `arcs` is shorter
-/// (agents that leave trailing zero arcs out): upstream's `splitOid`.
-fn split(arcs: &[u32], count: usize) -> (Vec<u32>, &[u32]) {
+/// `arcs` split after `count` of them, the head appended to `used` and padded with zeros when
+/// `arcs` is shorter (agents that leave trailing zero arcs out): upstream's `splitOid`.
+/// Returns where the head starts in `used`, and the rest.
+fn split<'a>(arcs: &'a [u32], count: usize, used: &mut Vec<u32>) -> (usize, &'a [u32]) {
     let count = count.min(MAX_ARCS.max(arcs.len()));
-    let mut head = arcs[..count.min(arcs.len())].to_vec();
-    head.resize(count, 0);
-    (head, &arcs[count.min(arcs.len())..])
+    let start = used.len();
+    let taken = count.min(arcs.len());
+    used.extend_from_slice(&arcs[..taken]);
+    used.resize(start + count, 0);
+    (start, &arcs[taken..])
 }
 
-/// One index part read from the front of `arcs` as type `ty`: its label value, the arcs it
-/// used (a lookup indexes by them) and the arcs left for the next part.
+/// How an index part is read: its type, its fixed size (0: none), whether it is IMPLIED, and
+/// the names of its values (an enum index's labels).
+#[derive(Debug, Clone, Copy)]
+pub struct Part<'e> {
+    pub ty: Ty,
+    pub fixed_size: usize,
+    pub implied: bool,
+    pub enums: &'e BTreeMap<i64, String>,
+}
+
+/// No names.
+static NO_ENUMS: BTreeMap<i64, String> = BTreeMap::new();
+
+impl Part<'static> {
+    /// A part of type `ty`, neither fixed-size, implied nor named.
+    pub fn of(ty: Ty) -> Part<'static> {
+        Part {
+            ty,
+            fixed_size: 0,
+            implied: false,
+            enums: &NO_ENUMS,
+        }
+    }
+}
+
+/// One index part read from the front of `arcs`: its label value appended to `out`, the arcs
+/// it used appended to `scratch.used` (a lookup indexes by them); returns the arcs left for
+/// the next part.
 pub fn index<'a>(
     arcs: &'a [u32],
-    ty: Ty,
-    fixed_size: usize,
-    implied: bool,
-    enums: &BTreeMap<i64, String>,
-) -> (String, Vec<u32>, &'a [u32]) {
-    if ty.is_combined() {
-        return combined(arcs, ty, enums);
+    part: Part<'_>,
+    out: &mut String,
+    scratch: &mut Scratch,
+) -> &'a [u32] {
+    if part.ty.is_combined() {
+        return combined(arcs, part, out, scratch);
     }
-    match ty {
+    let used = &mut scratch.used;
+    match part.ty {
         Ty::PhysAddress48 => {
-            let (head, rest) = split(arcs, 6);
-            let mut s = String::with_capacity(17);
-            for (k, a) in head.iter().enumerate() {
+            let (start, rest) = split(arcs, 6, used);
+            for (k, a) in used[start..].iter().enumerate() {
                 if k > 0 {
-                    s.push(':');
+                    out.push(':');
                 }
-                let _ = write!(s, "{:02X}", a);
+                let _ = write!(out, "{:02X}", a);
             }
-            (s, head, rest)
+            rest
         }
-        Ty::OctetString | Ty::DisplayString => {
-            let (mut used, arcs) = if fixed_size == 0 && !implied {
-                let (len, rest) = split(arcs, 1);
-                (len, rest)
-            } else {
-                (Vec::new(), arcs)
-            };
-            let length = match (implied, fixed_size, used.first()) {
-                (true, _, _) => arcs.len(),
-                (false, n, _) if n > 0 => n,
-                (false, _, Some(&n)) => n as usize,
-                _ => 0,
-            };
-            let (content, rest) = split(arcs, length);
-            let bytes: Vec<u8> = content.iter().map(|&a| a as u8).collect();
-            used.extend_from_slice(&content);
-            let s = match ty {
-                Ty::DisplayString => valid_utf8(&bytes),
-                _ if bytes.is_empty() => String::new(),
-                _ => {
-                    let mut s = String::with_capacity(2 + 2 * bytes.len());
-                    s.push_str("0x");
-                    for b in &bytes {
-                        let _ = write!(s, "{b:02X}");
-                    }
-                    s
-                }
-            };
-            (s, used, rest)
-        }
+        Ty::OctetString | Ty::DisplayString => octet_part(arcs, part, out, scratch),
         Ty::InetAddressIPv4 => {
-            let (head, rest) = split(arcs, 4);
-            let s = format!("{}.{}.{}.{}", head[0], head[1], head[2], head[3]);
-            (s, head, rest)
+            let (start, rest) = split(arcs, 4, used);
+            let h = &used[start..];
+            let _ = write!(out, "{}.{}.{}.{}", h[0], h[1], h[2], h[3]);
+            rest
         }
         Ty::InetAddressIPv6 => {
-            let (head, rest) = split(arcs, 16);
-            let mut s = String::with_capacity(39);
-            for (k, a) in head.iter().enumerate() {
+            let (start, rest) = split(arcs, 16, used);
+            for (k, a) in used[start..].iter().enumerate() {
                 if k > 0 && k % 2 == 0 {
-                    s.push(':');
+                    out.push(':');
                 }
-                let _ = write!(s, "{:02X}", a);
+                let _ = write!(out, "{:02X}", a);
             }
-            (s, head, rest)
+            rest
         }
         Ty::EnumAsInfo => {
-            let (head, rest) = split(arcs, 1);
-            let s = enums
-                .get(&i64::from(head[0]))
-                .cloned()
-                .unwrap_or_else(|| head[0].to_string());
-            (s, head, rest)
+            let (start, rest) = split(arcs, 1, used);
+            let n = used[start];
+            match part.enums.get(&i64::from(n)) {
+                Some(name) => out.push_str(name),
+                None => {
+                    let _ = write!(out, "{n}");
+                }
+            }
+            rest
         }
         // Integer32, Integer, gauge, counter; and the metric types an index never has.
         _ => {
-            let (head, rest) = split(arcs, 1);
-            (head[0].to_string(), head, rest)
+            let (start, rest) = split(arcs, 1, used);
+            let _ = write!(out, "{}", used[start]);
+            rest
         }
     }
+}
+
+/// An OctetString or DisplayString index part: its length first unless it is fixed-size or
+/// IMPLIED (the rest of the arcs).
+fn octet_part<'a>(
+    arcs: &'a [u32],
+    part: Part<'_>,
+    out: &mut String,
+    scratch: &mut Scratch,
+) -> &'a [u32] {
+    let used = &mut scratch.used;
+    let (length, arcs) = if part.fixed_size == 0 && !part.implied {
+        let (start, rest) = split(arcs, 1, used);
+        (used[start] as usize, rest)
+    } else if part.implied {
+        (arcs.len(), arcs)
+    } else {
+        (part.fixed_size, arcs)
+    };
+    let (start, rest) = split(arcs, length, used);
+    let bytes = &mut scratch.bytes;
+    bytes.clear();
+    bytes.extend(used[start..].iter().map(|&a| a as u8));
+    match part.ty {
+        Ty::DisplayString => valid_utf8(bytes, out),
+        _ if bytes.is_empty() => {}
+        _ => {
+            out.push_str("0x");
+            for b in bytes.iter() {
+                let _ = write!(out, "{b:02X}");
+            }
+        }
+    }
+    rest
 }
 
 /// An index part whose form its first arc selects (InetAddressType, LldpPortIdSubtype).
 fn combined<'a>(
     arcs: &'a [u32],
-    ty: Ty,
-    enums: &BTreeMap<i64, String>,
-) -> (String, Vec<u32>, &'a [u32]) {
-    let missing_size = ty == Ty::InetAddressMissingSize;
-    let (selector, value) = split(arcs, if missing_size { 1 } else { 2 });
-    if let Some(t) = ty.selected_by(i64::from(selector[0])) {
-        let (s, used, rest) = index(value, t, 0, false, enums);
-        let mut all = selector;
-        all.extend_from_slice(&used);
-        return (s, all, rest);
-    }
-    if missing_size {
-        return index(arcs, Ty::OctetString, 0, true, enums);
+    part: Part<'_>,
+    out: &mut String,
+    scratch: &mut Scratch,
+) -> &'a [u32] {
+    let missing_size = part.ty == Ty::InetAddressMissingSize;
+    let start = scratch.used.len();
+    let (at, value) = split(arcs, if missing_size { 1 } else { 2 }, &mut scratch.used);
+    let selector = scratch.used[at];
+    if let Some(t) = part.ty.selected_by(i64::from(selector)) {
+        let selected = Part {
+            ty: t,
+            fixed_size: 0,
+            implied: false,
+            enums: part.enums,
+        };
+        return index(value, selected, out, scratch);
     }
     // The second arc is the length of what follows.
-    let size = (selector[1] as usize).saturating_add(2);
-    index(arcs, Ty::OctetString, size, false, enums)
+    let size = (!missing_size).then(|| (scratch.used[at + 1] as usize).saturating_add(2));
+    scratch.used.truncate(start);
+    let whole = Part {
+        ty: Ty::OctetString,
+        fixed_size: size.unwrap_or(0),
+        implied: missing_size,
+        enums: part.enums,
+    };
+    index(arcs, whole, out, scratch)
 }
 
 #[cfg(test)]
@@ -232,6 +310,25 @@ mod tests {
 
     fn no_enums() -> BTreeMap<i64, String> {
         BTreeMap::new()
+    }
+
+    /// [`super::index`] with what it wrote: the label, the arcs used, the rest.
+    fn index<'a>(
+        arcs: &'a [u32],
+        ty: Ty,
+        fixed_size: usize,
+        implied: bool,
+        enums: &BTreeMap<i64, String>,
+    ) -> (String, Vec<u32>, &'a [u32]) {
+        let part = Part {
+            ty,
+            fixed_size,
+            implied,
+            enums,
+        };
+        let (mut text, mut scratch) = (String::new(), Scratch::default());
+        let rest = super::index(arcs, part, &mut text, &mut scratch);
+        (text, scratch.used, rest)
     }
 
     #[test]
@@ -291,31 +388,35 @@ mod tests {
     #[test]
     fn values_as_text() {
         let os = |b: &[u8]| Value::OctetString(snmp_ber::OctetBuf::from_slice(b));
-        assert_eq!(text(&os(b"eth0"), Some(Ty::DisplayString), ""), "eth0");
+        let hint = OctetHint::parse_upper_hex("1x:").unwrap();
+        assert_eq!(text(&os(b"eth0"), Some(Ty::DisplayString), None), "eth0");
         assert_eq!(
-            text(&os(b"a\xffb"), Some(Ty::DisplayString), ""),
+            text(&os(b"a\xffb"), Some(Ty::DisplayString), None),
             "a\u{FFFD}b"
         );
-        assert_eq!(text(&os(b"\x00\x1b"), Some(Ty::OctetString), ""), "0x001B");
-        assert_eq!(text(&os(b""), Some(Ty::OctetString), ""), "");
-        assert_eq!(text(&os(b"\x00\x1b"), None, "1x:"), "00:1B");
         assert_eq!(
-            text(&os(b"\x0a\x00\x00\x01"), Some(Ty::InetAddressIPv4), ""),
+            text(&os(b"\x00\x1b"), Some(Ty::OctetString), None),
+            "0x001B"
+        );
+        assert_eq!(text(&os(b""), Some(Ty::OctetString), None), "");
+        assert_eq!(text(&os(b"\x00\x1b"), None, Some(&hint)), "00:1B");
+        assert_eq!(
+            text(&os(b"\x0a\x00\x00\x01"), Some(Ty::InetAddressIPv4), None),
             "10.0.0.1"
         );
         assert_eq!(
-            text(&os(b"\x01\x02"), Some(Ty::PhysAddress48), ""),
+            text(&os(b"\x01\x02"), Some(Ty::PhysAddress48), None),
             "01:02:00:00:00:00"
         );
         assert_eq!(
-            text(&Value::IpAddress([192, 0, 2, 1]), None, ""),
+            text(&Value::IpAddress([192, 0, 2, 1]), None, None),
             "192.0.2.1"
         );
         assert_eq!(
-            text(&Value::Counter64(u64::MAX), None, ""),
+            text(&Value::Counter64(u64::MAX), None, None),
             "18446744073709551615"
         );
-        assert_eq!(text(&Value::NoSuchInstance, None, ""), "");
+        assert_eq!(text(&Value::NoSuchInstance, None, None), "");
         assert_eq!(
             number(&Value::Counter64(u64::MAX), true),
             ((u64::MAX) % (1 << 53)) as f64
