@@ -2,6 +2,7 @@
 //! checked as client_golang's registry checks them: one HELP and one TYPE a family, no two
 //! samples with the same labels.
 
+use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -255,23 +256,35 @@ impl<'c> Exposition<'c> {
         &self.text[label.start..label.end]
     }
 
-    /// The samples in family-name order, then in the order of their label values.
-    fn order(&self) -> Vec<usize> {
+    /// The samples in family-name order, then in the order of their label values. (Samples
+    /// with the same labels are an error that fails the scrape: their order is left open.)
+    fn order(&self) -> Vec<(usize, usize)> {
         let mut rank = vec![0; self.families.len()];
         let mut by_name: Vec<usize> = (0..self.families.len()).collect();
         by_name.sort_unstable_by_key(|&f| self.families[f].name);
         for (r, f) in by_name.into_iter().enumerate() {
             rank[f] = r;
         }
-        let mut order: Vec<usize> = (0..self.samples.len()).collect();
-        order.sort_by(|&a, &b| {
-            let (sa, sb) = (&self.samples[a], &self.samples[b]);
-            rank[sa.family].cmp(&rank[sb.family]).then_with(|| {
-                let values = |s| self.labels_of(s).iter().map(|l| self.value_of(l));
-                values(sa).cmp(values(sb))
-            })
+        let mut order: Vec<(usize, usize)> = (self.samples.iter().enumerate())
+            .map(|(k, s)| (rank[s.family], k))
+            .collect();
+        order.sort_unstable_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then_with(|| self.cmp_values(&self.samples[a.1], &self.samples[b.1]))
         });
         order
+    }
+
+    /// Two samples' label values, in order (those of one family have the same names).
+    fn cmp_values(&self, a: &Sample, b: &Sample) -> Ordering {
+        let (la, lb) = (self.labels_of(a), self.labels_of(b));
+        for (x, y) in la.iter().zip(lb) {
+            match self.value_of(x).cmp(self.value_of(y)) {
+                Ordering::Equal => {}
+                other => return other,
+            }
+        }
+        la.len().cmp(&lb.len())
     }
 
     fn same_labels(&self, a: &Sample, b: &Sample) -> bool {
@@ -288,7 +301,7 @@ impl<'c> Exposition<'c> {
     pub fn write(&mut self, out: &mut String, format: Format) {
         let mut errors = Vec::new();
         let mut previous: Option<&Sample> = None;
-        for k in self.order() {
+        for (_, k) in self.order() {
             let sample = &self.samples[k];
             let family = &self.families[sample.family];
             let name = family.name;
@@ -455,21 +468,23 @@ pub fn go_float(f: f64, out: &mut String) {
         out.push('0');
         return;
     }
+    if (1e-4..1e6).contains(&f.abs()) {
+        // Written without an exponent: Rust's shortest digits, or the integer (one
+        // formatting where the exponent's test would take two).
+        let _ = if f.fract() == 0.0 {
+            write!(out, "{}", f as i64)
+        } else {
+            write!(out, "{f}")
+        };
+        return;
+    }
     let mut digits = Digits::default();
     let _ = write!(digits, "{f:e}");
     let sci = digits.as_str();
     let (mantissa, exp) = sci.split_once('e').unwrap_or((sci, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    if !(-4..6).contains(&exp) {
-        let _ = write!(
-            out,
-            "{mantissa}e{}{:02}",
-            if exp < 0 { '-' } else { '+' },
-            exp.abs()
-        );
-    } else {
-        let _ = write!(out, "{f}");
-    }
+    let sign = if exp < 0 { '-' } else { '+' };
+    let _ = write!(out, "{mantissa}e{sign}{:02}", exp.abs());
 }
 
 /// A float's digits, formatted on the stack: `{:e}` of an f64 takes at most 24 characters
@@ -521,6 +536,31 @@ mod tests {
         assert_eq!(g(f64::NAN), "NaN");
         assert_eq!(g(f64::NEG_INFINITY), "-Inf");
         assert_eq!(g(1e100), "1e+100");
+    }
+
+    /// Go's `FormatFloat(f, 'g', -1, 64)` as its rule reads: the shortest digits, in
+    /// exponent form when the decimal exponent is below -4 or from 6 (two formattings).
+    fn go_rule(f: f64) -> String {
+        let sci = format!("{f:e}");
+        let (mantissa, exp) = sci.split_once('e').unwrap();
+        let exp: i32 = exp.parse().unwrap();
+        if (-4..6).contains(&exp) {
+            format!("{f}")
+        } else {
+            let sign = if exp < 0 { '-' } else { '+' };
+            format!("{mantissa}e{sign}{:02}", exp.abs())
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn floats_follow_gos_rule(f in proptest::num::f64::NORMAL | proptest::num::f64::SUBNORMAL, k in -1_000_000i64..1_000_000) {
+            for f in [f, k as f64, k as f64 / 1000.0, 1e-4 * (1.0 + f64::EPSILON), 1e-4 * (1.0 - f64::EPSILON), 1e6 - 1e-9] {
+                if f != 0.0 {
+                    proptest::prop_assert_eq!(g(f), go_rule(f));
+                }
+            }
+        }
     }
 
     #[test]
