@@ -75,6 +75,24 @@ impl OctetBuf {
         self.0.extend_from_slice(octets);
     }
 
+    /// Replaces the octets with `octets`, in the storage it has when that holds them (a
+    /// buffer written again answer after answer allocates nothing once large enough).
+    #[inline]
+    pub fn assign(&mut self, octets: &[u8]) {
+        if octets.len() <= self.0.capacity() {
+            // SAFETY: the storage holds `capacity()` octets, `octets.len()` of which are
+            // written here before the length says so; `octets` is a shared borrow, so it
+            // cannot overlap the storage `self` borrows mutably.
+            unsafe {
+                std::ptr::copy_nonoverlapping(octets.as_ptr(), self.0.as_mut_ptr(), octets.len());
+                self.0.set_len(octets.len());
+            }
+        } else {
+            self.0.clear();
+            self.0.extend_from_slice(octets);
+        }
+    }
+
     /// Appends one octet.
     #[inline]
     pub fn push(&mut self, octet: u8) {
@@ -227,6 +245,24 @@ mod tests {
         assert_eq!(OctetBuf::from(vec![9; 100]).into_vec(), vec![9; 100]);
         assert_eq!(format!("{:?}", OctetBuf::from("ab")), "[97, 98]");
         assert!(std::mem::size_of::<OctetBuf>() <= 48);
+    }
+
+    #[test]
+    fn assigned_octets_replace_in_the_storage_held() {
+        let mut b = OctetBuf::from_slice(&[1; 10]);
+        b.assign(&[2; 30]);
+        assert_eq!((b.as_slice(), b.spilled()), (&[2; 30][..], false));
+        b.assign(&[3; 100]);
+        assert_eq!((b.as_slice(), b.spilled()), (&[3; 100][..], true));
+        let held = b.heap_capacity();
+        b.assign(&[4; 5]);
+        assert_eq!((b.as_slice(), b.heap_capacity()), (&[4; 5][..], held));
+        b.assign(&[]);
+        assert!(b.is_empty());
+        let mut oid: crate::OidBuf = "1.3.6.1.2.1.1.5.0".parse().unwrap();
+        let other: crate::OidBuf = "1.3.6.1.4.1.8072.9999.1.1.2.1000".parse().unwrap();
+        oid.set(other.as_oid());
+        assert_eq!(oid, other);
     }
 
     #[test]

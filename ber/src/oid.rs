@@ -428,6 +428,12 @@ impl OidBuf {
         }
     }
 
+    /// Replaces this OID with `oid`, in the storage it has (see [`OctetBuf::assign`]).
+    #[inline]
+    pub fn set(&mut self, oid: Oid<'_>) {
+        self.ber.assign(oid.ber);
+    }
+
     /// Appends one arc (e.g. an instance index).
     pub fn push(&mut self, arc: u32) {
         self.ber.extend_from_slice(Subid::of(arc).as_slice());

@@ -271,7 +271,7 @@ impl VarBind {
     /// written again rather than freed and allocated anew.
     #[inline]
     fn assign_from_wire(&mut self, vb: &wire::VarBind<'_>) {
-        self.oid = vb.name.0.to_owned();
+        self.oid.set(vb.name.0);
         let string = match &vb.value {
             VarBindValue::Value(ObjectSyntax::Simple(SimpleSyntax::StringValue(s))) => *s,
             _ => {
@@ -280,10 +280,7 @@ impl VarBind {
             }
         };
         match &mut self.value {
-            Value::OctetString(buf) => {
-                buf.clear();
-                buf.extend_from_slice(string);
-            }
+            Value::OctetString(buf) => buf.assign(string),
             other => *other = Value::OctetString(OctetBuf::from_slice(string)),
         }
     }
@@ -296,16 +293,21 @@ impl VarBind {
     /// decode is the error, with its index in the path.
     pub fn list_from_wire(list: &wire::VarBindList<'_>) -> Result<Vec<VarBind>, DecodeError> {
         let mut out = SPARE.with(|s| s.take());
-        let count = list.0.len();
-        out.truncate(count);
-        out.reserve(count - out.len());
-        for (k, vb) in list.0.iter().enumerate() {
+        if out.capacity() == 0 {
+            // A new list: its bindings counted (a walk over their headers), so that it is
+            // one allocation. A list given back grows as a vector does, when it must.
+            out.reserve_exact(list.0.len());
+        }
+        let mut k = 0;
+        for vb in list.0.iter() {
             let vb = vb?;
             match out.get_mut(k) {
                 Some(slot) => slot.assign_from_wire(&vb),
                 None => out.push(VarBind::from_wire(&vb)),
             }
+            k += 1;
         }
+        out.truncate(k);
         Ok(out)
     }
 }
@@ -354,4 +356,62 @@ pub(crate) fn push_row<R: Row>(
         rows.push_lenient(&name, &value);
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod reuse_tests {
+    use super::*;
+    use snmp_ber::{Decode, Encode, SequenceOf};
+    use snmp_messages::community_based_snmpv2::{Message, MessageVersion};
+    use snmp_messages::snmpv2_pdu::{PduErrorStatus, Pdus};
+
+    /// A Response holding `bindings`, encoded.
+    fn response(bindings: &[VarBind]) -> Vec<u8> {
+        let pairs: Vec<(OidBuf, Value)> = bindings
+            .iter()
+            .map(|b| (b.oid.clone(), b.value.clone()))
+            .collect();
+        let vbs = wire_bindings(&pairs).unwrap();
+        let pdu = wire::Pdu {
+            request_id: 7,
+            error_status: PduErrorStatus::NO_ERROR,
+            error_index: 0,
+            variable_bindings: wire::VarBindList(SequenceOf::from_slice(&vbs)),
+        };
+        let msg = Message {
+            version: MessageVersion::VERSION,
+            community: b"public",
+            data: Pdus::Response(wire::ResponsePdu(pdu)),
+        };
+        msg.to_ber().unwrap()
+    }
+
+    fn decoded(bytes: &[u8]) -> Vec<VarBind> {
+        let m = Message::from_ber(bytes).unwrap();
+        let Pdus::Response(r) = m.data else {
+            panic!("not a Response")
+        };
+        VarBind::list_from_wire(&r.0.variable_bindings).unwrap()
+    }
+
+    #[test]
+    fn answers_written_over_a_list_given_back_are_whole_whatever_their_shape() {
+        let string = |n: usize| Value::OctetString(OctetBuf::from_slice(&vec![b'x'; n]));
+        let answers = [
+            vec![vb("1.3.6.1.2.1.1.1.0", string(100)), vb("1.3.6.1.2.1.1.3.0", Value::TimeTicks(5))],
+            vec![
+                vb("1.3.6.1.2.1.1.1.0", string(3)),
+                vb("1.3.6.1.4.1.8072.9999.1.1.2.1000.1.2.3.4.5.6.7.8.9.10.11.12.13.14.15.16.17.18.19.20.21.22.23.24.25.26.27.28.29.30.31.32.33.34.35.36.37.38.39.40", string(60)),
+                vb("1.3.6.1.2.1.2.2.1.2.1", string(0)),
+                vb("1.3.6.1.2.1.2.2.1.10.1", Value::Counter32(9)),
+            ],
+            vec![vb("1.3.6.1.2.1.2.2.1.10.1", string(41))],
+            vec![],
+        ];
+        for answer in &answers {
+            let list = decoded(&response(answer));
+            assert_eq!(&list, answer);
+            recycle(list);
+        }
+    }
 }
