@@ -49,8 +49,8 @@ fn direct_walks(ports: impl Iterator<Item = u16>) -> (Vec<Duration>, usize) {
     for port in ports {
         let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
         let t = Instant::now();
-        let walked = Session::new(addr, Credentials::V2c(b"public".to_vec()), options.clone())
-            .and_then(|mut s| {
+        let walked =
+            Session::new(addr, Credentials::V2c(b"public".to_vec()), options).and_then(|mut s| {
                 roots
                     .iter()
                     .try_for_each(|root| s.walk(root, |_| ()).map(|_| ()))
