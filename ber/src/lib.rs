@@ -55,7 +55,7 @@ pub use prim::{
 };
 pub use reader::{Reader, Rules, MAX_DEPTH};
 pub use scratch::SCRATCH_OCTETS;
-pub use seq_of::{der_set_order, Label, SequenceOf, SequenceOfIter};
+pub use seq_of::{der_set_order, Label, Piece, SequenceOf, SequenceOfIter};
 pub use time::{DateTime, GeneralizedTime, UtcTime};
 pub use writer::{length_len, tlv_len, Writer};
 

@@ -29,7 +29,9 @@ pub fn der_set_order(a: &[u8], b: &[u8]) -> Ordering {
 /// iterator reports: a thin pointer, to keep lists and their iterators small.
 pub type Label = &'static &'static str;
 
-/// A SEQUENCE OF `T`: either decoded input, or a caller's slice to encode.
+/// A SEQUENCE OF `T`: decoded input, a caller's slice to encode, or a list built from pieces
+/// of others ([`SequenceOf::from_pieces`]: another list's elements written back as they were
+/// encoded, with elements added, removed or replaced between them).
 ///
 /// Decoding a list only reads its outer TLV: each element is framed, decoded and checked when the
 /// iterator reaches it, in one pass over the octets. An element that does not decode (its
@@ -46,6 +48,17 @@ pub struct SequenceOf<'a, T> {
 enum Repr<'a, T> {
     Decoded { reader: Reader<'a>, label: Label },
     Items(&'a [T]),
+    Pieces(&'a [Piece<'a, T>]),
+}
+
+/// A part of a list built by [`SequenceOf::from_pieces`].
+#[derive(Clone)]
+pub enum Piece<'a, T> {
+    /// The elements of another list: a decoded one (or a part of one, from
+    /// [`SequenceOf::split_at`]) is written back as it was encoded, once checked.
+    List(SequenceOf<'a, T>),
+    /// One element.
+    Item(T),
 }
 
 impl<'a, T> SequenceOf<'a, T> {
@@ -56,6 +69,10 @@ impl<'a, T> SequenceOf<'a, T> {
             // A validating reader decoded every element as it framed them.
             Repr::Decoded { reader, .. } => reader.is_validating(),
             Repr::Items(_) => true,
+            Repr::Pieces(pieces) => pieces.iter().all(|p| match p {
+                Piece::List(l) => l.is_validated(),
+                Piece::Item(_) => true,
+            }),
         }
     }
 
@@ -63,6 +80,67 @@ impl<'a, T> SequenceOf<'a, T> {
     pub const fn from_slice(items: &'a [T]) -> Self {
         SequenceOf {
             repr: Repr::Items(items),
+        }
+    }
+
+    /// A list of the elements of `pieces` in order: the way to edit a decoded list without
+    /// decoding and encoding again the elements that stay. A decoded list's octets (or those
+    /// of a part of it, [`SequenceOf::split_at`]) are copied as they came, once checked, so
+    /// that adding an entry to a large list costs a copy of it.
+    ///
+    /// ```
+    /// use snmp_ber::{Any, Encode, Piece, Reader, Rules, SequenceOf};
+    ///
+    /// // The contents of a SEQUENCE OF INTEGER: 1, 2, 3.
+    /// let contents = [0x02, 0x01, 0x01, 0x02, 0x01, 0x02, 0x02, 0x01, 0x03];
+    /// let list: SequenceOf<'_, Any<'_>> =
+    ///     SequenceOf::decode_contents(Reader::with_rules(&contents, Rules::Der), &"Numbers")?;
+    /// // Without its second element, and with 4 at the end.
+    /// let (head, rest) = list.split_at(1).expect("at least one element");
+    /// let (_, tail) = rest.split_at(1).expect("at least two elements");
+    /// let four = Any::from_raw(&[0x02, 0x01, 0x04])?;
+    /// let pieces = [Piece::List(head), Piece::List(tail), Piece::Item(four)];
+    /// let edited = SequenceOf::from_pieces(&pieces);
+    /// let numbers: Vec<u8> = edited.iter().map(|n| n.unwrap().contents()[0]).collect();
+    /// assert_eq!(numbers, [1, 3, 4]);
+    /// assert_eq!(edited.contents_len(), 9);
+    /// let mut buf = [0u8; 9];
+    /// let mut w = snmp_ber::Writer::new(&mut buf);
+    /// edited.encode_contents(&mut w).unwrap();
+    /// assert_eq!(buf, [0x02, 0x01, 0x01, 0x02, 0x01, 0x03, 0x02, 0x01, 0x04]);
+    /// # Ok::<(), snmp_ber::DecodeError>(())
+    /// ```
+    pub const fn from_pieces(pieces: &'a [Piece<'a, T>]) -> Self {
+        SequenceOf {
+            repr: Repr::Pieces(pieces),
+        }
+    }
+
+    /// The list cut after its first `mid` elements: a decoded list (its element headers
+    /// walked, nothing decoded) or a caller's slice. `None` when it has fewer elements, when an
+    /// element's framing before `mid` is broken, or for a list built from pieces.
+    pub fn split_at(&self, mid: usize) -> Option<(Self, Self)> {
+        match &self.repr {
+            Repr::Decoded { reader, label } => {
+                let mut r = *reader;
+                for _ in 0..mid {
+                    if r.is_empty() {
+                        return None;
+                    }
+                    r.skip_tlv().ok()?;
+                }
+                let all = reader.remaining();
+                let head = &all[..all.len() - r.remaining().len()];
+                let part = |reader: Reader<'a>| SequenceOf {
+                    repr: Repr::Decoded { reader, label },
+                };
+                Some((part(reader.rewound(head)), part(r)))
+            }
+            Repr::Items(items) => {
+                let (head, tail) = items.split_at_checked(mid)?;
+                Some((SequenceOf::from_slice(head), SequenceOf::from_slice(tail)))
+            }
+            Repr::Pieces(_) => None,
         }
     }
 
@@ -74,6 +152,13 @@ impl<'a, T> SequenceOf<'a, T> {
         match &self.repr {
             Repr::Decoded { reader, .. } => count_up_to(*reader, usize::MAX),
             Repr::Items(items) => items.len(),
+            Repr::Pieces(pieces) => pieces
+                .iter()
+                .map(|p| match p {
+                    Piece::List(l) => l.len(),
+                    Piece::Item(_) => 1,
+                })
+                .sum(),
         }
     }
 
@@ -83,6 +168,10 @@ impl<'a, T> SequenceOf<'a, T> {
         match &self.repr {
             Repr::Decoded { reader, .. } => reader.is_empty(),
             Repr::Items(items) => items.is_empty(),
+            Repr::Pieces(pieces) => pieces.iter().all(|p| match p {
+                Piece::List(l) => l.is_empty(),
+                Piece::Item(_) => false,
+            }),
         }
     }
 
@@ -106,6 +195,7 @@ impl<'a, T> SequenceOf<'a, T> {
                 }
             }
             Repr::Items(items) => (min..=max).contains(&items.len()),
+            Repr::Pieces(_) => (min..=max).contains(&self.len()),
         }
     }
 
@@ -113,7 +203,7 @@ impl<'a, T> SequenceOf<'a, T> {
     pub fn encoded(&self) -> Option<&'a [u8]> {
         match &self.repr {
             Repr::Decoded { reader, .. } => Some(reader.remaining()),
-            Repr::Items(_) => None,
+            Repr::Items(_) | Repr::Pieces(_) => None,
         }
     }
 }
@@ -209,25 +299,45 @@ impl<'a, T: Decode<'a> + Clone> SequenceOf<'a, T> {
             Repr::Items(items) => SequenceOfIter {
                 inner: IterRepr::Items(items.iter()),
             },
+            Repr::Pieces(pieces) => SequenceOfIter {
+                inner: IterRepr::Pieces {
+                    pieces: pieces.iter(),
+                    current: None,
+                },
+            },
         }
     }
 
     /// Decodes every element (and whatever lists they hold), returning the first error, with
     /// the element's index at the start of its path.
     pub fn validate(&self) -> Result<(), DecodeError> {
-        if let Repr::Decoded { reader, .. } = &self.repr {
-            if reader.is_validating() {
-                return Ok(());
+        self.validate_from(0).map(|_| ())
+    }
+
+    /// [`SequenceOf::validate`], the elements' indexes counted from `first`; the index after
+    /// the last element.
+    fn validate_from(&self, first: usize) -> Result<usize, DecodeError> {
+        match &self.repr {
+            Repr::Decoded { reader, label } => {
+                if reader.is_validating() {
+                    return Ok(first + self.len());
+                }
+                let mut r = *reader;
+                let mut index = first;
+                let at = |e: DecodeError, index| e.in_element(index).in_component(label);
+                while !r.is_empty() {
+                    let item = T::decode(&mut r).map_err(|e| at(e, index))?;
+                    item.validate().map_err(|e| at(e, index))?;
+                    index += 1;
+                }
+                Ok(index)
             }
-            let mut r = *reader;
-            let mut index = 0;
-            while !r.is_empty() {
-                let item = T::decode(&mut r).map_err(|e| e.in_element(index))?;
-                item.validate().map_err(|e| e.in_element(index))?;
-                index += 1;
-            }
+            Repr::Items(items) => Ok(first + items.len()),
+            Repr::Pieces(pieces) => pieces.iter().try_fold(first, |index, p| match p {
+                Piece::List(l) => l.validate_from(index),
+                Piece::Item(_) => Ok(index + 1),
+            }),
         }
-        Ok(())
     }
 }
 
@@ -247,6 +357,11 @@ enum IterRepr<'a, 's, T> {
         _t: PhantomData<T>,
     },
     Items(std::slice::Iter<'s, T>),
+    Pieces {
+        pieces: std::slice::Iter<'a, Piece<'a, T>>,
+        /// The elements of the list piece being read.
+        current: Option<Box<SequenceOfIter<'a, 'a, T>>>,
+    },
 }
 
 impl<'a, T: Decode<'a> + Clone> Iterator for SequenceOfIter<'a, '_, T> {
@@ -280,6 +395,7 @@ impl<'a, T: Decode<'a> + Clone> Iterator for SequenceOfIter<'a, '_, T> {
                 }
             }
             IterRepr::Items(it) => it.next().cloned().map(Ok),
+            IterRepr::Pieces { pieces, current } => next_of_pieces(pieces, current),
         }
     }
 
@@ -291,6 +407,28 @@ impl<'a, T: Decode<'a> + Clone> Iterator for SequenceOfIter<'a, '_, T> {
                 (usize::from(octets > 0), Some(octets.div_ceil(2)))
             }
             IterRepr::Items(it) => it.size_hint(),
+            IterRepr::Pieces { .. } => (0, None),
+        }
+    }
+}
+
+/// The next element of a list built from pieces: the current list piece's, else the next
+/// piece's first.
+#[inline(never)]
+fn next_of_pieces<'a, T: Decode<'a> + Clone>(
+    pieces: &mut std::slice::Iter<'a, Piece<'a, T>>,
+    current: &mut Option<Box<SequenceOfIter<'a, 'a, T>>>,
+) -> Option<Result<T, DecodeError>> {
+    loop {
+        if let Some(it) = current {
+            if let Some(item) = it.next() {
+                return Some(item);
+            }
+            *current = None;
+        }
+        match pieces.next()? {
+            Piece::Item(item) => return Some(Ok(item.clone())),
+            Piece::List(list) => *current = Some(Box::new(list.iter())),
         }
     }
 }
@@ -340,6 +478,20 @@ impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
                 w.put_slice(reader.remaining())
             }
             Repr::Items(items) => w.put_each(items),
+            Repr::Pieces(pieces) => {
+                self.validate().map_err(EncodeError::InvalidDecoded)?;
+                // The writer fills its buffer from the end: the last piece first.
+                for p in pieces.iter().rev() {
+                    match p {
+                        Piece::List(l) => match l.encoded() {
+                            Some(octets) => w.put_slice(octets)?,
+                            None => l.encode_contents(w)?,
+                        },
+                        Piece::Item(item) => item.encode(w)?,
+                    }
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -352,6 +504,13 @@ impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
         match &self.repr {
             Repr::Decoded { reader, .. } => reader.remaining().len(),
             Repr::Items(items) => items.iter().map(Encode::encoded_len).sum(),
+            Repr::Pieces(pieces) => pieces
+                .iter()
+                .map(|p| match p {
+                    Piece::List(l) => l.contents_len(),
+                    Piece::Item(item) => item.encoded_len(),
+                })
+                .sum(),
         }
     }
 
@@ -359,16 +518,21 @@ impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
     /// one and sorted by their encodings; a decoded list is checked and written back as it came
     /// (under DER its order was checked when it was decoded).
     pub fn encode_set_contents(&self, w: &mut Writer<'_>) -> Result<(), EncodeError> {
-        let Repr::Items(items) = &self.repr else {
-            return self.encode_contents(w);
+        let mut encodings = match &self.repr {
+            Repr::Decoded { .. } => return self.encode_contents(w),
+            Repr::Items(items) if items.len() < 2 => return self.encode_contents(w),
+            Repr::Items(items) => items
+                .iter()
+                .map(|item| item.to_ber())
+                .collect::<Result<Vec<_>, _>>()?,
+            // Pieces: every element encoded (the decoded ones checked, then copied) and sorted.
+            Repr::Pieces(_) => {
+                self.validate().map_err(EncodeError::InvalidDecoded)?;
+                self.iter()
+                    .map(|item| item.map_err(EncodeError::InvalidDecoded)?.to_ber())
+                    .collect::<Result<Vec<_>, _>>()?
+            }
         };
-        if items.len() < 2 {
-            return self.encode_contents(w);
-        }
-        let mut encodings = items
-            .iter()
-            .map(|item| item.to_ber())
-            .collect::<Result<Vec<_>, _>>()?;
         encodings.sort_by(|a, b| der_set_order(a, b));
         for e in encodings.iter().rev() {
             w.put_slice(e)?;
@@ -399,5 +563,96 @@ impl<'a, T: Decode<'a> + Clone + fmt::Debug> fmt::Debug for SequenceOf<'a, T> {
 impl<'a, T> Default for SequenceOf<'a, T> {
     fn default() -> Self {
         SequenceOf::from_slice(&[])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Any, Rules};
+
+    /// The contents of a SEQUENCE OF INTEGER holding `values` (each below 128).
+    fn contents(values: &[u8]) -> Vec<u8> {
+        values.iter().flat_map(|&v| [0x02, 0x01, v]).collect()
+    }
+
+    fn decoded(octets: &[u8], rules: Rules) -> SequenceOf<'_, Any<'_>> {
+        SequenceOf::decode_contents(Reader::with_rules(octets, rules), &"Numbers").unwrap()
+    }
+
+    fn values(list: &SequenceOf<'_, Any<'_>>) -> Vec<u8> {
+        list.iter().map(|a| a.unwrap().contents()[0]).collect()
+    }
+
+    fn encoded(list: &SequenceOf<'_, Any<'_>>) -> Result<Vec<u8>, EncodeError> {
+        let mut buf = vec![0u8; list.contents_len()];
+        let mut w = Writer::new(&mut buf);
+        list.encode_contents(&mut w)?;
+        Ok(buf)
+    }
+
+    #[test]
+    fn pieces_edit_a_decoded_list_and_copy_what_stays() {
+        let octets = contents(&[1, 2, 3, 4, 5]);
+        let list = decoded(&octets, Rules::Der);
+        let (head, rest) = list.split_at(2).unwrap();
+        assert_eq!((values(&head), values(&rest)), (vec![1, 2], vec![3, 4, 5]));
+        assert!(list.split_at(6).is_none());
+        assert_eq!(values(&list.split_at(5).unwrap().1), Vec::<u8>::new());
+        let (_, tail) = rest.split_at(1).unwrap();
+        let six_raw = [0x02, 0x01, 6];
+        let six = Any::from_raw(&six_raw).unwrap();
+        let added = [six];
+        let pieces = [
+            Piece::List(head),
+            Piece::Item(six),
+            Piece::List(tail),
+            Piece::List(SequenceOf::from_slice(&added)),
+        ];
+        let edited = SequenceOf::from_pieces(&pieces);
+        assert_eq!(values(&edited), [1, 2, 6, 4, 5, 6]);
+        assert_eq!(edited.len(), 6);
+        assert!(!edited.is_empty() && edited.has_len_within(6, 6));
+        assert!(edited.is_validated() == head.is_validated());
+        assert_eq!(encoded(&edited).unwrap(), contents(&[1, 2, 6, 4, 5, 6]));
+        assert!(SequenceOf::<Any<'_>>::from_pieces(&[]).is_empty());
+        let none: [Piece<'_, Any<'_>>; 1] = [Piece::List(list.split_at(5).unwrap().1)];
+        assert!(SequenceOf::from_pieces(&none).is_empty());
+    }
+
+    #[test]
+    fn a_bad_element_copied_from_a_piece_is_refused_with_its_place() {
+        // The third element's length runs past the list: its framing is broken.
+        let mut octets = contents(&[1, 2]);
+        octets.extend_from_slice(&[0x02, 0x05, 0x01]);
+        let list = decoded(&octets, Rules::Der);
+        let (head, _) = list.split_at(1).unwrap();
+        let one = Any::from_raw(&[0x02, 0x01, 9]).unwrap();
+        let good = [Piece::Item(one), Piece::List(head)];
+        assert_eq!(values(&SequenceOf::from_pieces(&good)), [9, 1]);
+        // Past its second element the framing breaks: no split there.
+        assert!(list.split_at(3).is_none());
+        let (_, broken) = list.split_at(2).unwrap();
+        let bad = [Piece::Item(one), Piece::List(head), Piece::List(broken)];
+        let edited = SequenceOf::from_pieces(&bad);
+        let err = edited.validate().unwrap_err();
+        assert!(err.to_string().contains("[2]"), "{err}");
+        assert!(encoded(&edited).is_err());
+        let items: Vec<_> = edited.iter().collect();
+        assert_eq!(items.len(), 3);
+        assert!(items[2].is_err());
+    }
+
+    #[test]
+    fn a_set_of_built_from_pieces_is_written_in_der_order() {
+        let octets = contents(&[1, 5]);
+        let list = decoded(&octets, Rules::Der);
+        let three = Any::from_raw(&[0x02, 0x01, 3]).unwrap();
+        let pieces = [Piece::List(list), Piece::Item(three)];
+        let set = SequenceOf::from_pieces(&pieces);
+        let mut buf = vec![0u8; set.contents_len()];
+        let mut w = Writer::new(&mut buf);
+        set.encode_set_contents(&mut w).unwrap();
+        assert_eq!(buf, contents(&[1, 3, 5]));
     }
 }

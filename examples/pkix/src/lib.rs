@@ -26,8 +26,8 @@ include!(concat!(env!("OUT_DIR"), "/pkix.rs"));
 /// The codec's traits and types the generated ones are used through, so that depending on
 /// this crate is enough: `use pkix::{Decode, Encode};`.
 pub use snmp_ber::{
-    Any, BitString, Decode, DecodeError, Encode, EncodeError, GeneralizedTime, Integer, SequenceOf,
-    UtcTime,
+    Any, BitString, DateTime, Decode, DecodeError, Encode, EncodeError, GeneralizedTime, Integer,
+    Piece, SequenceOf, UtcTime,
 };
 
 pub mod extension;
