@@ -180,6 +180,10 @@ pub enum DecodeErrorKind {
         /// The element out of order, counted from 0.
         index: usize,
     },
+    /// A list built from pieces (`SequenceOf::from_pieces`) given as a piece of another: its
+    /// pieces are to be listed in the outer list instead.
+    #[error("a list built from pieces is a piece of another: list its pieces there instead")]
+    NestedPieces,
     /// A UTCTime or GeneralizedTime that is not a valid date and time in the forms accepted.
     #[error("invalid {what}: expected {expected}")]
     BadTime {

@@ -69,10 +69,7 @@ impl<'a, T> SequenceOf<'a, T> {
             // A validating reader decoded every element as it framed them.
             Repr::Decoded { reader, .. } => reader.is_validating(),
             Repr::Items(_) => true,
-            Repr::Pieces(pieces) => pieces.iter().all(|p| match p {
-                Piece::List(l) => l.is_validated(),
-                Piece::Item(_) => true,
-            }),
+            Repr::Pieces(pieces) => pieces_validated(pieces),
         }
     }
 
@@ -152,13 +149,7 @@ impl<'a, T> SequenceOf<'a, T> {
         match &self.repr {
             Repr::Decoded { reader, .. } => count_up_to(*reader, usize::MAX),
             Repr::Items(items) => items.len(),
-            Repr::Pieces(pieces) => pieces
-                .iter()
-                .map(|p| match p {
-                    Piece::List(l) => l.len(),
-                    Piece::Item(_) => 1,
-                })
-                .sum(),
+            Repr::Pieces(pieces) => pieces_len(pieces),
         }
     }
 
@@ -168,10 +159,7 @@ impl<'a, T> SequenceOf<'a, T> {
         match &self.repr {
             Repr::Decoded { reader, .. } => reader.is_empty(),
             Repr::Items(items) => items.is_empty(),
-            Repr::Pieces(pieces) => pieces.iter().all(|p| match p {
-                Piece::List(l) => l.is_empty(),
-                Piece::Item(_) => false,
-            }),
+            Repr::Pieces(pieces) => pieces_empty(pieces),
         }
     }
 
@@ -206,6 +194,42 @@ impl<'a, T> SequenceOf<'a, T> {
             Repr::Items(_) | Repr::Pieces(_) => None,
         }
     }
+}
+
+/// [`SequenceOf::is_validated`] of a list built from pieces (out of line, as every use of
+/// pieces: the decoded lists' paths stay as small as they were).
+#[inline(never)]
+fn pieces_validated<T>(pieces: &[Piece<'_, T>]) -> bool {
+    pieces.iter().all(|p| match p {
+        Piece::List(l) => l.is_validated(),
+        Piece::Item(_) => true,
+    })
+}
+
+/// [`SequenceOf::len`] of a list built from pieces.
+#[inline(never)]
+fn pieces_len<T>(pieces: &[Piece<'_, T>]) -> usize {
+    pieces.iter().map(piece_len).sum()
+}
+
+/// The elements a piece gives (a list built from pieces given as a piece: its one error).
+fn piece_len<T>(piece: &Piece<'_, T>) -> usize {
+    match piece {
+        Piece::List(SequenceOf {
+            repr: Repr::Pieces(_),
+        }) => 1,
+        Piece::List(l) => l.len(),
+        Piece::Item(_) => 1,
+    }
+}
+
+/// [`SequenceOf::is_empty`] of a list built from pieces.
+#[inline(never)]
+fn pieces_empty<T>(pieces: &[Piece<'_, T>]) -> bool {
+    pieces.iter().all(|p| match p {
+        Piece::List(l) => l.is_empty(),
+        Piece::Item(_) => false,
+    })
 }
 
 impl<'a, T: Decode<'a>> SequenceOf<'a, T> {
@@ -287,25 +311,22 @@ impl<'a, T: Decode<'a> + Clone> SequenceOf<'a, T> {
     /// The elements, each decoded as the iterator reaches it.
     #[inline]
     pub fn iter(&self) -> SequenceOfIter<'a, '_, T> {
-        match &self.repr {
-            Repr::Decoded { reader, label } => SequenceOfIter {
-                inner: IterRepr::Decoded {
-                    reader: *reader,
-                    counted: (reader.remaining(), 0),
-                    label,
-                    _t: PhantomData,
-                },
+        let inner = match &self.repr {
+            Repr::Decoded { reader, label } => IterRepr::Decoded {
+                reader: *reader,
+                counted: (reader.remaining(), 0),
+                label,
+                _t: PhantomData,
             },
-            Repr::Items(items) => SequenceOfIter {
-                inner: IterRepr::Items(items.iter()),
-            },
-            Repr::Pieces(pieces) => SequenceOfIter {
-                inner: IterRepr::Pieces {
-                    pieces: pieces.iter(),
-                    current: None,
-                },
-            },
-        }
+            Repr::Items(items) => IterRepr::Items(items.iter()),
+            Repr::Pieces(pieces) => IterRepr::Pieces(PiecesAt {
+                rest: pieces,
+                pos: 0,
+                counted: (0, 0),
+                index: 0,
+            }),
+        };
+        SequenceOfIter { inner }
     }
 
     /// Decodes every element (and whatever lists they hold), returning the first error, with
@@ -334,6 +355,9 @@ impl<'a, T: Decode<'a> + Clone> SequenceOf<'a, T> {
             }
             Repr::Items(items) => Ok(first + items.len()),
             Repr::Pieces(pieces) => pieces.iter().try_fold(first, |index, p| match p {
+                Piece::List(SequenceOf {
+                    repr: Repr::Pieces(_),
+                }) => Err(nested_pieces()),
                 Piece::List(l) => l.validate_from(index),
                 Piece::Item(_) => Ok(index + 1),
             }),
@@ -357,12 +381,32 @@ enum IterRepr<'a, 's, T> {
         _t: PhantomData<T>,
     },
     Items(std::slice::Iter<'s, T>),
-    Pieces {
-        pieces: std::slice::Iter<'a, Piece<'a, T>>,
-        /// The elements of the list piece being read.
-        current: Option<Box<SequenceOfIter<'a, 'a, T>>>,
-    },
+    Pieces(PiecesAt<'a, 's, T>),
 }
+
+/// Where the iteration of a list built from pieces is. `Copy`, and handed to its function by
+/// value: taking its address would keep the whole iterator in memory, and the decoders' loops
+/// over decoded lists pay for that (about 20 instructions an element, measured).
+struct PiecesAt<'a, 's, T> {
+    /// The piece being read, and those after it.
+    rest: &'s [Piece<'a, T>],
+    /// In the first of them: the octets (a decoded list) or the elements (a slice, an item)
+    /// read.
+    pos: usize,
+    /// An element boundary in it (octets read) and the index of the element there, for an
+    /// error's index.
+    counted: (usize, usize),
+    /// Elements given so far.
+    index: usize,
+}
+
+impl<T> Clone for PiecesAt<'_, '_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for PiecesAt<'_, '_, T> {}
 
 impl<'a, T: Decode<'a> + Clone> Iterator for SequenceOfIter<'a, '_, T> {
     type Item = Result<T, DecodeError>;
@@ -378,24 +422,13 @@ impl<'a, T: Decode<'a> + Clone> Iterator for SequenceOfIter<'a, '_, T> {
                 counted,
                 label,
                 ..
-            } => {
-                let start = reader.remaining();
-                if start.is_empty() {
-                    return None;
-                }
-                match T::decode(reader) {
-                    Ok(v) => Some(Ok(v)),
-                    Err(e) => {
-                        let (e, rest, next) =
-                            skip_after_error(reader.frame(), *counted, start, e, label);
-                        *reader = reader.rewound(rest);
-                        *counted = (rest, next);
-                        Some(Err(e))
-                    }
-                }
-            }
+            } => next_decoded(reader, counted, label),
             IterRepr::Items(it) => it.next().cloned().map(Ok),
-            IterRepr::Pieces { pieces, current } => next_of_pieces(pieces, current),
+            IterRepr::Pieces(at) => {
+                let (item, next) = next_of_pieces(*at);
+                *at = next;
+                item
+            }
         }
     }
 
@@ -407,30 +440,89 @@ impl<'a, T: Decode<'a> + Clone> Iterator for SequenceOfIter<'a, '_, T> {
                 (usize::from(octets > 0), Some(octets.div_ceil(2)))
             }
             IterRepr::Items(it) => it.size_hint(),
-            IterRepr::Pieces { .. } => (0, None),
+            IterRepr::Pieces(_) => (0, None),
         }
     }
 }
 
-/// The next element of a list built from pieces: the current list piece's, else the next
-/// piece's first.
+/// The next element of a list built from pieces (the current piece's, else the next piece's
+/// first), and where the iteration is then. A list built from pieces is not a piece: one
+/// error for it.
 #[inline(never)]
-fn next_of_pieces<'a, T: Decode<'a> + Clone>(
-    pieces: &mut std::slice::Iter<'a, Piece<'a, T>>,
-    current: &mut Option<Box<SequenceOfIter<'a, 'a, T>>>,
-) -> Option<Result<T, DecodeError>> {
+fn next_of_pieces<'a, 's, T: Decode<'a> + Clone>(
+    mut at: PiecesAt<'a, 's, T>,
+) -> (Option<Result<T, DecodeError>>, PiecesAt<'a, 's, T>) {
     loop {
-        if let Some(it) = current {
-            if let Some(item) = it.next() {
-                return Some(item);
-            }
-            *current = None;
+        let Some(piece) = at.rest.first() else {
+            return (None, at);
+        };
+        let item = match piece {
+            Piece::Item(item) => (at.pos == 0).then(|| {
+                at.pos = 1;
+                Ok(item.clone())
+            }),
+            Piece::List(list) => match &list.repr {
+                Repr::Decoded { reader, label } => {
+                    let octets = reader.remaining();
+                    if at.pos < octets.len() {
+                        let mut r = reader.rewound(&octets[at.pos..]);
+                        let mut mark = (&octets[at.counted.0..], at.counted.1);
+                        let item = next_decoded(&mut r, &mut mark, label);
+                        at.pos = octets.len() - r.remaining().len();
+                        at.counted = (octets.len() - mark.0.len(), mark.1);
+                        item
+                    } else {
+                        None
+                    }
+                }
+                Repr::Items(items) => items.get(at.pos).map(|item| {
+                    at.pos += 1;
+                    Ok(item.clone())
+                }),
+                Repr::Pieces(_) => (at.pos == 0).then(|| {
+                    at.pos = 1;
+                    Err(nested_pieces())
+                }),
+            },
+        };
+        if let Some(item) = item {
+            at.index += 1;
+            return (Some(item), at);
         }
-        match pieces.next()? {
-            Piece::Item(item) => return Some(Ok(item.clone())),
-            Piece::List(list) => *current = Some(Box::new(list.iter())),
+        // The next piece, its elements counted from those given so far.
+        at.rest = &at.rest[1..];
+        at.pos = 0;
+        at.counted = (0, at.index);
+    }
+}
+
+/// The next element of a decoded list: decoded, or the error its octets give (the iteration
+/// then goes on after the element, or ends when its framing is broken).
+#[inline(always)]
+fn next_decoded<'a, T: Decode<'a>>(
+    reader: &mut Reader<'a>,
+    counted: &mut (&'a [u8], usize),
+    label: Label,
+) -> Option<Result<T, DecodeError>> {
+    let start = reader.remaining();
+    if start.is_empty() {
+        return None;
+    }
+    match T::decode(reader) {
+        Ok(v) => Some(Ok(v)),
+        Err(e) => {
+            let (e, rest, next) = skip_after_error(reader.frame(), *counted, start, e, label);
+            *reader = reader.rewound(rest);
+            *counted = (rest, next);
+            Some(Err(e))
         }
     }
+}
+
+/// The error of a list built from pieces used as a piece of another.
+#[cold]
+fn nested_pieces() -> DecodeError {
+    DecodeError::new(0, DecodeErrorKind::NestedPieces)
 }
 
 /// The error of the element at `start`, with its index, and the octets after the element (none
@@ -478,21 +570,29 @@ impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
                 w.put_slice(reader.remaining())
             }
             Repr::Items(items) => w.put_each(items),
-            Repr::Pieces(pieces) => {
-                self.validate().map_err(EncodeError::InvalidDecoded)?;
-                // The writer fills its buffer from the end: the last piece first.
-                for p in pieces.iter().rev() {
-                    match p {
-                        Piece::List(l) => match l.encoded() {
-                            Some(octets) => w.put_slice(octets)?,
-                            None => l.encode_contents(w)?,
-                        },
-                        Piece::Item(item) => item.encode(w)?,
-                    }
-                }
-                Ok(())
+            Repr::Pieces(pieces) => self.encode_pieces(pieces, w),
+        }
+    }
+
+    /// [`SequenceOf::encode_contents`] of a list built from pieces: checked, then written.
+    #[inline(never)]
+    fn encode_pieces(
+        &self,
+        pieces: &[Piece<'a, T>],
+        w: &mut Writer<'_>,
+    ) -> Result<(), EncodeError> {
+        self.validate().map_err(EncodeError::InvalidDecoded)?;
+        // The writer fills its buffer from the end: the last piece first.
+        for p in pieces.iter().rev() {
+            match p {
+                Piece::List(l) => match l.encoded() {
+                    Some(octets) => w.put_slice(octets)?,
+                    None => l.encode_contents(w)?,
+                },
+                Piece::Item(item) => item.encode(w)?,
             }
         }
+        Ok(())
     }
 }
 
@@ -504,13 +604,7 @@ impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
         match &self.repr {
             Repr::Decoded { reader, .. } => reader.remaining().len(),
             Repr::Items(items) => items.iter().map(Encode::encoded_len).sum(),
-            Repr::Pieces(pieces) => pieces
-                .iter()
-                .map(|p| match p {
-                    Piece::List(l) => l.contents_len(),
-                    Piece::Item(item) => item.encoded_len(),
-                })
-                .sum(),
+            Repr::Pieces(pieces) => pieces_contents_len(pieces),
         }
     }
 
@@ -539,6 +633,18 @@ impl<'a, T: Decode<'a> + Encode + Clone> SequenceOf<'a, T> {
         }
         Ok(())
     }
+}
+
+/// [`SequenceOf::contents_len`] of a list built from pieces.
+#[inline(never)]
+fn pieces_contents_len<'a, T: Decode<'a> + Encode + Clone>(pieces: &[Piece<'a, T>]) -> usize {
+    pieces
+        .iter()
+        .map(|p| match p {
+            Piece::List(l) => l.contents_len(),
+            Piece::Item(item) => item.encoded_len(),
+        })
+        .sum()
 }
 
 impl<'a, T: Decode<'a> + Clone + PartialEq> PartialEq for SequenceOf<'a, T> {
@@ -640,7 +746,29 @@ mod tests {
         assert!(encoded(&edited).is_err());
         let items: Vec<_> = edited.iter().collect();
         assert_eq!(items.len(), 3);
-        assert!(items[2].is_err());
+        let e = items[2].as_ref().unwrap_err().to_string();
+        assert!(e.contains("Numbers[2]"), "{e}");
+    }
+
+    #[test]
+    fn a_list_built_from_pieces_is_not_a_piece() {
+        let octets = contents(&[1]);
+        let list = decoded(&octets, Rules::Der);
+        let inner = [Piece::List(list)];
+        let outer = [
+            Piece::List(SequenceOf::from_pieces(&inner)),
+            Piece::List(list),
+        ];
+        let nested = SequenceOf::from_pieces(&outer);
+        let items: Vec<_> = nested.iter().collect();
+        assert_eq!(items.len(), 2);
+        assert_eq!(
+            items[0].as_ref().unwrap_err().kind(),
+            &DecodeErrorKind::NestedPieces
+        );
+        assert_eq!(items[1].as_ref().unwrap().contents(), [1]);
+        assert!(nested.validate().is_err());
+        assert!(encoded(&nested).is_err());
     }
 
     #[test]
