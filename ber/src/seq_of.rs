@@ -201,6 +201,9 @@ impl<'a, T> SequenceOf<'a, T> {
 #[inline(never)]
 fn pieces_validated<T>(pieces: &[Piece<'_, T>]) -> bool {
     pieces.iter().all(|p| match p {
+        Piece::List(SequenceOf {
+            repr: Repr::Pieces(_),
+        }) => false,
         Piece::List(l) => l.is_validated(),
         Piece::Item(_) => true,
     })
@@ -227,6 +230,10 @@ fn piece_len<T>(piece: &Piece<'_, T>) -> usize {
 #[inline(never)]
 fn pieces_empty<T>(pieces: &[Piece<'_, T>]) -> bool {
     pieces.iter().all(|p| match p {
+        // A list built from pieces as a piece gives its one error.
+        Piece::List(SequenceOf {
+            repr: Repr::Pieces(_),
+        }) => false,
         Piece::List(l) => l.is_empty(),
         Piece::Item(_) => false,
     })
@@ -768,6 +775,11 @@ mod tests {
         );
         assert_eq!(items[1].as_ref().unwrap().contents(), [1]);
         assert!(nested.validate().is_err());
+        assert!(!nested.is_validated() && nested.len() == 2);
+        let empty: [Piece<'_, Any<'_>>; 0] = [];
+        let only_nested = [Piece::List(SequenceOf::from_pieces(&empty))];
+        let only = SequenceOf::from_pieces(&only_nested);
+        assert!(!only.is_empty() && only.len() == 1 && only.iter().count() == 1);
         assert!(encoded(&nested).is_err());
     }
 
