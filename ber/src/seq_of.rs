@@ -201,12 +201,23 @@ impl<'a, T> SequenceOf<'a, T> {
 #[inline(never)]
 fn pieces_validated<T>(pieces: &[Piece<'_, T>]) -> bool {
     pieces.iter().all(|p| match p {
-        Piece::List(SequenceOf {
-            repr: Repr::Pieces(_),
-        }) => false,
+        _ if p.is_nested() => false,
         Piece::List(l) => l.is_validated(),
         Piece::Item(_) => true,
     })
+}
+
+impl<T> Piece<'_, T> {
+    /// A list built from pieces given as a piece: refused (one error when iterated, an
+    /// encode that fails), so that iterating pieces needs no stack.
+    fn is_nested(&self) -> bool {
+        matches!(
+            self,
+            Piece::List(SequenceOf {
+                repr: Repr::Pieces(_)
+            })
+        )
+    }
 }
 
 /// [`SequenceOf::len`] of a list built from pieces.
@@ -218,9 +229,7 @@ fn pieces_len<T>(pieces: &[Piece<'_, T>]) -> usize {
 /// The elements a piece gives (a list built from pieces given as a piece: its one error).
 fn piece_len<T>(piece: &Piece<'_, T>) -> usize {
     match piece {
-        Piece::List(SequenceOf {
-            repr: Repr::Pieces(_),
-        }) => 1,
+        _ if piece.is_nested() => 1,
         Piece::List(l) => l.len(),
         Piece::Item(_) => 1,
     }
@@ -230,10 +239,7 @@ fn piece_len<T>(piece: &Piece<'_, T>) -> usize {
 #[inline(never)]
 fn pieces_empty<T>(pieces: &[Piece<'_, T>]) -> bool {
     pieces.iter().all(|p| match p {
-        // A list built from pieces as a piece gives its one error.
-        Piece::List(SequenceOf {
-            repr: Repr::Pieces(_),
-        }) => false,
+        _ if p.is_nested() => false,
         Piece::List(l) => l.is_empty(),
         Piece::Item(_) => false,
     })
@@ -362,9 +368,7 @@ impl<'a, T: Decode<'a> + Clone> SequenceOf<'a, T> {
             }
             Repr::Items(items) => Ok(first + items.len()),
             Repr::Pieces(pieces) => pieces.iter().try_fold(first, |index, p| match p {
-                Piece::List(SequenceOf {
-                    repr: Repr::Pieces(_),
-                }) => Err(nested_pieces()),
+                _ if p.is_nested() => Err(nested_pieces()),
                 Piece::List(l) => l.validate_from(index),
                 Piece::Item(_) => Ok(index + 1),
             }),
