@@ -1,7 +1,8 @@
 //! `snmpc translate`'s reports, as snmptranslate prints them, line for line (scripts read
 //! them): `-Td`, an object's definition (its macro, the modules that define it, its SYNTAX
 //! through its TEXTUAL-CONVENTION, DISPLAY-HINT, UNITS, MAX-ACCESS, STATUS, INDEX, OBJECTS,
-//! DESCRIPTION, DEFVAL, and where it is in the tree); `-To`, `-Ts`, `-Tl`, every node.
+//! DESCRIPTION, DEFVAL, and where it is in the tree); `-To`, `-Ts`, `-Tl`, `-Tz`, `-Tt`, every
+//! node.
 
 use std::fmt::Write as _;
 
@@ -84,6 +85,9 @@ pub fn describe(mibs: &Mibs, oid: &[u32]) -> Option<String> {
 /// names it), else its number (net-snmp's `anonymous#N`).
 pub fn oid_report(mibs: &Mibs, reports: &str) -> Vec<String> {
     let [labeled, numeric, symbolic, quoted] = ['l', 'o', 's', 'z'].map(|c| reports.contains(c));
+    let conventions = reports
+        .contains('t')
+        .then(|| crate::netsnmp_dump::Conventions::new(mibs));
     let mut all: std::collections::BTreeSet<&[u32]> = std::collections::BTreeSet::new();
     for oid in mibs.oids() {
         all.extend((2..=oid.len()).map(|k| &oid[..k]));
@@ -125,6 +129,11 @@ pub fn oid_report(mibs: &Mibs, reports: &str) -> Vec<String> {
                 let last = labels.last().map_or("", String::as_str);
                 let dotted = snmp_smi::mib::dotted(oid);
                 lines.push(format!("\"{last}\"\t\t\t\"{dotted}\""));
+            }
+            if let Some(conventions) = &conventions {
+                let last = labels.last().map_or("", String::as_str);
+                let line = crate::netsnmp_dump::suffix_line(mibs, conventions, oid, last);
+                lines.push(format!("{}{line}", "  ".repeat(oid.len() - 1)));
             }
         }
     }

@@ -29,6 +29,7 @@ pub mod listen;
 pub mod mib_command;
 pub mod miblist;
 pub mod mibtree;
+pub mod netsnmp_dump;
 pub mod print;
 pub mod send;
 pub mod setvalue;

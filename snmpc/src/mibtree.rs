@@ -172,7 +172,7 @@ impl Drawer<'_> {
 
 /// An arc no module names: `x25#` for an SMIv1 enterprise's `.0` (whose TRAP-TYPEs are
 /// below), else its number (net-snmp numbers these `anonymous#N` in its own order).
-fn unnamed(mibs: &Mibs, oid: &[u32]) -> String {
+pub(crate) fn unnamed(mibs: &Mibs, oid: &[u32]) -> String {
     let traps_below = mibs
         .children(oid)
         .any(|(_, n)| mibs.written(n).kind == NodeKind::TrapType);

@@ -1,5 +1,5 @@
 //! `snmpc translate`, as snmptranslate: names to OIDs and OIDs to names, `-Td` definitions,
-//! `-Tp` trees.
+//! `-Tp` trees, `-To`/`-Ts`/`-Tl`/`-Tz`/`-Tt`/`-Ta` dumps of every node.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -26,7 +26,8 @@ pub struct TranslateOpts {
     #[arg(short = 'I', value_name = "FLAGS", action = clap::ArgAction::Append)]
     pub input: Vec<String>,
     /// Reports, as snmptranslate's `-T`: `d` each input's definition after its name, `p` the
-    /// tree below each input (or the whole tree), `o`, `s`, `l`, `z` every node.
+    /// tree below each input (or the whole tree), `o`, `s`, `l`, `z`, `t` every node, `a` the
+    /// tree as OBJECT IDENTIFIER assignments.
     #[arg(short = 'T', value_name = "FLAGS", action = clap::ArgAction::Append)]
     pub report: Vec<String>,
     /// One JSON object a line for each input: `input`, `oid` (numeric), `name` (as `-O`
@@ -71,9 +72,9 @@ pub fn run(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
     };
 
     let reports = opts.report.concat();
-    if let Some(c) = reports.chars().find(|c| !"dolspzB".contains(*c)) {
+    if let Some(c) = reports.chars().find(|c| !"dolspztaB".contains(*c)) {
         return agent::bad_arguments(format!(
-            "-T{c}: not supported (-Td: each input's definition; -Tp: the tree below it; -To, -Ts, -Tl, -Tz: every node; -TB REGEX: the nodes it matches)"
+            "-T{c}: not supported (-Td: each input's definition; -Tp: the tree below it; -To, -Ts, -Tl, -Tz, -Tt: every node; -Ta: the tree as assignments; -TB REGEX: the nodes it matches)"
         ));
     }
     if reports.contains('B') {
@@ -96,16 +97,22 @@ pub fn run(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let (random_access, best_match) = (input.random_access, input.best_match);
-    if reports.contains('p') {
-        return tree_report(&m, &inputs, random_access);
-    }
-    // snmptranslate's reports of every node, without inputs.
-    if inputs.is_empty() && reports.chars().any(|c| "olsz".contains(c)) {
-        let mut out = std::io::stdout().lock();
-        for line in crate::describe::oid_report(&m, &reports) {
-            let _ = writeln!(out, "{line}");
+    // As snmptranslate: of -Tp, -Ta and the reports of every node, the last given decides;
+    // with inputs, -Tp draws the tree below each and the others translate them.
+    match reports.chars().rev().find(|c| "paolstz".contains(*c)) {
+        Some('p') => return tree_report(&m, &inputs, random_access),
+        Some('a') if inputs.is_empty() => {
+            print!("{}", crate::netsnmp_dump::ascii_dump(&m));
+            return ExitCode::SUCCESS;
         }
-        return ExitCode::SUCCESS;
+        Some(c) if c != 'a' && inputs.is_empty() => {
+            let mut out = std::io::stdout().lock();
+            for line in crate::describe::oid_report(&m, &reports) {
+                let _ = writeln!(out, "{line}");
+            }
+            return ExitCode::SUCCESS;
+        }
+        _ => {}
     }
     let described = reports.contains('d');
     // As snmptranslate: a blank line between outputs; the first input that does not

@@ -727,6 +727,72 @@ fn every_oid_as_snmptranslate_lists_them() {
     );
 }
 
+/// `snmpc translate -Tt` and `-Ta`, net-snmp's dumps of its own tree, against snmptranslate's
+/// over every IETF module: `-Tt` gives each node net-snmp's type number and the place of its
+/// TEXTUAL-CONVENTION in the table net-snmp fills as it parses (so the order it reads modules
+/// in, MODULE-COMPLIANCE's `MODULE` clauses included, must be its own), `-Ta` each node's
+/// children in the order net-snmp links them. The lines that differ are counted: net-snmp's
+/// `anonymous#N` names for arcs no module names (its own count; these print the number), two
+/// descriptors at one OID, and a few nodes net-snmp links late as orphans.
+#[test]
+fn net_snmp_dumps_as_snmptranslate_prints_them() {
+    let Some((corpus, tool)) = corpus_and_snmptranslate() else {
+        return;
+    };
+    let ietf = corpus.join("ietf");
+    // A few modules: output, errors and exit code the same; of -Tp, -Ta and the reports of
+    // every node, the last given decides, and with an input -Ta and -Tt translate it.
+    for args in [
+        &["-m", "IF-MIB:SNMPv2-MIB:HOST-RESOURCES-MIB", "-Tt"][..],
+        &["-m", "IF-MIB:SNMPv2-MIB:HOST-RESOURCES-MIB", "-Ta"],
+        &["-m", "IF-MIB", "-Tat"],
+        &["-m", "IF-MIB", "-Tta"],
+        &["-m", "IF-MIB", "-Tpa"],
+        &["-m", "IF-MIB", "-Tap"],
+        &["-m", "IF-MIB", "-Ta", "ifDescr"],
+        &["-m", "IF-MIB", "-Tt", "IF-MIB::ifDescr.3"],
+    ] {
+        let run = |cmd: &mut Command| {
+            let out = cmd
+                .arg("-M")
+                .arg(&ietf)
+                .args(args)
+                .env("MIBS", "")
+                .env("MIBDIRS", "")
+                .output()
+                .expect("runs");
+            (out.stdout, out.stderr, out.status.code())
+        };
+        let theirs = run(&mut Command::new(&tool));
+        let mine = run(Command::new(env!("CARGO_BIN_EXE_snmpc")).arg("translate"));
+        assert_eq!(mine, theirs, "{args:?}");
+    }
+    for (flag, most_differing) in [("-Tt", 30), ("-Ta", 150)] {
+        let (theirs, _, _) = over_ietf(&mut Command::new(&tool), &ietf, &[flag]);
+        let mut ours = Command::new(env!("CARGO_BIN_EXE_snmpc"));
+        let (mine, err, code) = over_ietf(ours.arg("translate"), &ietf, &[flag]);
+        assert_eq!(code, Some(0), "{flag}: {err}");
+        let diff = similar::TextDiff::from_lines(&theirs, &mine);
+        let equal: usize = diff
+            .ops()
+            .iter()
+            .filter(|op| op.tag() == similar::DiffTag::Equal)
+            .map(|op| op.old_range().len())
+            .sum();
+        let total = theirs.lines().count();
+        println!(
+            "{flag}: {equal} of snmptranslate's {total} lines the same ({} ours)",
+            mine.lines().count()
+        );
+        assert!(total > 14_000, "{flag}: {total} lines");
+        assert!(
+            total - equal <= most_differing,
+            "{flag}: {} of {total} lines differ",
+            total - equal
+        );
+    }
+}
+
 /// `snmpc translate -Tp` (the tree drawn) against `snmptranslate -Tp`: subtrees named by module
 /// and by OID drawn line for line the same, the errors the same; and the whole tree of every
 /// IETF module, where the lines that differ are counted: the kinds README lists (net-snmp's

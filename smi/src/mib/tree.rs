@@ -480,6 +480,11 @@ pub struct SmiModule {
     pub findings: Vec<Finding>,
     /// The descriptors its nodes and clauses name.
     pub names: Names,
+    /// The other modules its MODULE-COMPLIANCE `MODULE` and AGENT-CAPABILITIES `SUPPORTS`
+    /// clauses name, with where each is named: net-snmp reads them when its parser reaches
+    /// the clause, which decides the order it reads modules in
+    /// ([`crate::names::precedence`]).
+    pub reads_also: Vec<(String, usize)>,
 }
 
 impl SmiModule {

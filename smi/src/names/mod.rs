@@ -52,6 +52,8 @@ pub struct Mibs {
     /// Each module's place in the order net-snmp's tools would read it ([`precedence`]): of
     /// the modules that define an OID, the first read names it.
     read_order: Vec<usize>,
+    /// The MIB list that order is for (`None`: net-snmp's default list).
+    list: Option<String>,
     lookup: std::sync::OnceLock<Lookup>,
     /// The MIB path as configured, for messages (`None`: the directories read).
     search_path: Option<String>,
@@ -260,6 +262,7 @@ impl Mibs {
             set,
             resolved,
             read_order,
+            list: None,
             lookup: std::sync::OnceLock::new(),
             search_path: None,
         }
@@ -269,7 +272,22 @@ impl Mibs {
     /// (`-m` or `MIBS` as written; `None`: net-snmp's default list).
     pub fn prefer(&mut self, list: Option<&str>) {
         self.read_order = precedence::read_order(&self.set, precedence::listed(list).as_deref());
+        self.list = list.map(str::to_string);
         self.lookup = std::sync::OnceLock::new();
+    }
+
+    /// What net-snmp's parser does as it reads these modules with the MIB list of
+    /// [`Mibs::prefer`], step by step ([`precedence::reading`]).
+    pub fn reading(&self, step: impl FnMut(precedence::Step)) {
+        let listed = precedence::listed(self.list.as_deref());
+        precedence::reading(&self.set, listed.as_deref(), step);
+    }
+
+    /// Module `module`'s place (0 first) in the order net-snmp's tools read the modules
+    /// ([`precedence::read_order`]): the order in which they parse TEXTUAL-CONVENTIONs and link
+    /// nodes into their tree.
+    pub fn read_rank(&self, module: usize) -> usize {
+        self.read_order[module]
     }
 
     fn lookup(&self) -> &Lookup {

@@ -7,7 +7,9 @@
 //! with), in order, each after the modules it imports. Under `ALL` they read every module of
 //! the path from one list that each module found joins at its head, directory after
 //! directory of the path and file after file by name: so the last directory's modules first,
-//! each directory's last file first, each module again after its imports.
+//! each directory's last file first, each module again after its imports. A module that a
+//! MODULE-COMPLIANCE's `MODULE` or an AGENT-CAPABILITIES' `SUPPORTS` names is read when the
+//! parser reaches that clause.
 
 use crate::mib::MibSet;
 
@@ -73,15 +75,39 @@ pub fn listed(list: Option<&str>) -> Option<Vec<String>> {
     Some(names)
 }
 
+/// What net-snmp's parser has done, step by step, as it reads modules ([`reading`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Type assignment `.1` (an index in its `types`) of module `.0` parsed.
+    Type(usize, usize),
+    /// Module `.0` read to its END: its nodes go into net-snmp's tree now.
+    Done(usize),
+}
+
 /// Each module's place in the order net-snmp reads them in (lower first): the `listed`
 /// modules first (all of them by `ALL`'s order when `None`), then every other module by
-/// `ALL`'s order.
+/// `ALL`'s order; a module's place is where net-snmp finishes reading it.
 pub fn read_order(set: &MibSet, listed: Option<&[String]>) -> Vec<usize> {
-    let mut order = Vec::with_capacity(set.modules.len());
+    let mut rank = vec![0; set.modules.len()];
+    let mut place = 0;
+    reading(set, listed, |step| {
+        if let Step::Done(m) = step {
+            rank[m] = place;
+            place += 1;
+        }
+    });
+    rank
+}
+
+/// Reads every module as net-snmp would (see [`read_order`]), telling `step` what it does:
+/// each module after the modules it imports, and each module a MODULE-COMPLIANCE or
+/// AGENT-CAPABILITIES clause names read where the clause is, among the module's type
+/// assignments.
+pub fn reading(set: &MibSet, listed: Option<&[String]>, mut step: impl FnMut(Step)) {
     let mut seen = vec![false; set.modules.len()];
     for name in listed.unwrap_or_default() {
         if let Some(&m) = set.by_name.get(name.as_str()) {
-            visit(set, m, &mut seen, &mut order);
+            read(set, m, &mut seen, &mut step);
         }
     }
     // The last directory's first, each directory's last file first; modules not read from
@@ -99,35 +125,63 @@ pub fn read_order(set: &MibSet, listed: Option<&[String]>) -> Vec<usize> {
             .cmp(&(dir_of(a).map_or(-1, |d| d as i64), file_name(a)))
     });
     for m in all {
-        visit(set, m, &mut seen, &mut order);
+        read(set, m, &mut seen, &mut step);
     }
-    let mut rank = vec![0; set.modules.len()];
-    for (place, m) in order.into_iter().enumerate() {
-        rank[m] = place;
-    }
-    rank
 }
 
-/// Module `m` after the modules it imports, depth first (an explicit stack: import chains in
-/// a corpus can be long, and cycles are left where they close).
-fn visit(set: &MibSet, m: usize, seen: &mut [bool], order: &mut Vec<usize>) {
+/// Where net-snmp is in reading a module: its next import, type assignment and module named
+/// by a clause.
+struct Reading {
+    module: usize,
+    import: usize,
+    ty: usize,
+    named: usize,
+}
+
+/// Reads module `m` unless it was read (an explicit stack: import chains in a corpus can be
+/// long, and cycles are left where they close).
+fn read(set: &MibSet, m: usize, seen: &mut [bool], step: &mut impl FnMut(Step)) {
     if std::mem::replace(&mut seen[m], true) {
         return;
     }
-    // (module, index of its next import to look at)
-    let mut stack = vec![(m, 0)];
-    while let Some((top, next)) = stack.pop() {
-        let imports = &set.modules[top].smi.imports;
-        match imports.get(next) {
+    let at = |module| Reading {
+        module,
+        import: 0,
+        ty: 0,
+        named: 0,
+    };
+    let mut stack = vec![at(m)];
+    while let Some(r) = stack.last_mut() {
+        let smi = &set.modules[r.module].smi;
+        let next = match smi.imports.get(r.import) {
             Some(import) => {
-                stack.push((top, next + 1));
-                if let Some(&i) = set.by_name.get(import.module.as_str()) {
-                    if !std::mem::replace(&mut seen[i], true) {
-                        stack.push((i, 0));
+                r.import += 1;
+                Some(import.module.as_str())
+            }
+            None => {
+                let ty = smi.types.get(r.ty).map(|t| t.offset);
+                match (ty, smi.reads_also.get(r.named)) {
+                    (Some(t), named) if named.is_none_or(|(_, at)| t < *at) => {
+                        step(Step::Type(r.module, r.ty));
+                        r.ty += 1;
+                        None
+                    }
+                    (_, Some((name, _))) => {
+                        r.named += 1;
+                        Some(name.as_str())
+                    }
+                    _ => {
+                        step(Step::Done(r.module));
+                        stack.pop();
+                        None
                     }
                 }
             }
-            None => order.push(top),
+        };
+        if let Some(&i) = next.and_then(|name| set.by_name.get(name)) {
+            if !std::mem::replace(&mut seen[i], true) {
+                stack.push(at(i));
+            }
         }
     }
 }

@@ -171,7 +171,18 @@ impl<'s> Parser<'s> {
                 n.extra_mut().members = self.name_list(a, b).into_iter().map(|x| x.0).collect()
             }
             "LAST-UPDATED" | "REVISION" => self.timestamp(c, a),
+            "MODULE" if n.kind == NodeKind::ModuleCompliance => self.reads_also(a, b),
+            "SUPPORTS" if n.kind == NodeKind::AgentCapabilities => self.reads_also(a, b),
             _ => {}
+        }
+    }
+
+    /// A `MODULE` or `SUPPORTS` clause (tokens `a` to `b`): the module it names, unless none
+    /// (`MODULE` alone is the module's own).
+    fn reads_also(&mut self, a: usize, b: usize) {
+        if a < b && self.kind(a) == Some(Tok::Word) {
+            self.reads_also
+                .push((self.text(a).to_string(), self.offset(a)));
         }
     }
 

@@ -89,6 +89,9 @@ struct Parser<'s> {
     /// iso8802(8802) }`), each with where it is written and the OID it names: nodes of the
     /// module unless it defines the name itself.
     implicit: Vec<(Name, usize, OidValue)>,
+    /// The modules the module's MODULE-COMPLIANCE `MODULE` and AGENT-CAPABILITIES `SUPPORTS`
+    /// clauses name, with where ([`SmiModule::reads_also`]).
+    reads_also: Vec<(String, usize)>,
     /// The file's SYNTAX clauses parsed so far, by their tokens (joined by spaces): objects
     /// repeat the same few, and share one tree each.
     syntaxes: std::collections::HashMap<
@@ -118,6 +121,7 @@ impl<'s> Parser<'s> {
             clause_buf: Vec::new(),
             arcs_buf: Vec::new(),
             implicit: Vec::new(),
+            reads_also: Vec::new(),
             syntaxes: Default::default(),
             key_buf: String::new(),
             table: Names::default(),

@@ -40,6 +40,7 @@ impl<'s> Parser<'s> {
             }
         }
         m.names = std::mem::take(&mut self.table);
+        m.reads_also = std::mem::take(&mut self.reads_also);
     }
 
     /// The next module of the file, from its header to END.
@@ -87,6 +88,7 @@ impl<'s> Parser<'s> {
         self.table = Names::default();
         self.name_ids.clear();
         self.implicit.clear();
+        self.reads_also.clear();
         let mut m = SmiModule {
             name,
             offset: self.offset(name_at),
@@ -97,6 +99,7 @@ impl<'s> Parser<'s> {
             macros: Vec::new(),
             findings: Vec::new(),
             names: Names::default(),
+            reads_also: Vec::new(),
         };
         if self.is(k, "EXPORTS") {
             while k < self.toks.len() && !self.is(k, ";") {
