@@ -24,27 +24,40 @@ pub(super) struct OidTable {
 impl OidTable {
     /// The table of `nodes` (in the order that decides who names an OID several nodes are
     /// at: the first), `oid_into` writing a node's arcs after what a buffer holds.
-    pub(super) fn build(
-        nodes: impl IntoIterator<Item = usize>,
-        mut oid_into: impl FnMut(usize, &mut Vec<u32>),
-    ) -> OidTable {
-        let mut table = OidTable::default();
-        for node in nodes {
+    pub(super) fn build(nodes: &[u32], mut oid_into: impl FnMut(usize, &mut Vec<u32>)) -> OidTable {
+        // Sized exactly (a corpus's OIDs are a megabyte that doubling would leave a third
+        // unused, with the old copy alongside while it grows).
+        let mut scratch = Vec::new();
+        let total: usize = nodes
+            .iter()
+            .map(|&n| {
+                scratch.clear();
+                oid_into(n as usize, &mut scratch);
+                scratch.len()
+            })
+            .sum();
+        let mut table = OidTable {
+            arcs: Vec::with_capacity(total),
+            entries: Vec::with_capacity(nodes.len()),
+        };
+        for &node in nodes {
             let start = table.arcs.len();
-            oid_into(node, &mut table.arcs);
+            oid_into(node as usize, &mut table.arcs);
             table.entries.push(Entry {
                 start: start as u32,
                 len: (table.arcs.len() - start) as u32,
-                node: node as u32,
+                node,
             });
         }
-        // A stable sort keeps the first of equal OIDs first; the others go.
+        // Of equal OIDs the first given (its arcs first written) stays first, and the others
+        // go. (An unstable sort needs no room of its own.)
         let arcs = &table.arcs;
         let slice = |e: &Entry| &arcs[e.start as usize..(e.start + e.len) as usize];
-        table.entries.sort_by(|a, b| slice(a).cmp(slice(b)));
+        table
+            .entries
+            .sort_unstable_by(|a, b| slice(a).cmp(slice(b)).then(a.start.cmp(&b.start)));
+        // (The few duplicates dropped leave their room: shrinking would copy the list.)
         table.entries.dedup_by(|b, a| slice(a) == slice(b));
-        table.entries.shrink_to_fit();
-        table.arcs.shrink_to_fit();
         table
     }
 
@@ -94,8 +107,8 @@ pub(super) struct NameTable {
 impl NameTable {
     /// The table of `nodes` (in the order a name's nodes are to be listed), `name` giving a
     /// node's descriptor.
-    pub(super) fn build<'n>(nodes: Vec<usize>, name: impl Fn(usize) -> &'n str) -> NameTable {
-        let mut nodes: Vec<u32> = nodes.into_iter().map(|n| n as u32).collect();
+    pub(super) fn build<'n>(nodes: &[u32], name: impl Fn(usize) -> &'n str) -> NameTable {
+        let mut nodes = nodes.to_vec();
         nodes.sort_by(|&a, &b| name(a as usize).cmp(name(b as usize)));
         NameTable { nodes }
     }
@@ -147,7 +160,9 @@ mod tests {
     #[test]
     fn oids_in_order_the_first_of_equals_kept() {
         let oids: [&[u32]; 5] = [&[1, 3, 6], &[1, 3], &[1, 3, 6, 1], &[1, 3, 6], &[2]];
-        let t = OidTable::build(0..oids.len(), |n, out| out.extend_from_slice(oids[n]));
+        let t = OidTable::build(&(0..oids.len() as u32).collect::<Vec<_>>(), |n, out| {
+            out.extend_from_slice(oids[n])
+        });
         let all: Vec<(&[u32], usize)> = t.iter().collect();
         let expected: Vec<(&[u32], usize)> =
             vec![(&[1, 3], 1), (&[1, 3, 6], 0), (&[1, 3, 6, 1], 2), (&[2], 4)];
@@ -174,7 +189,7 @@ mod tests {
     #[test]
     fn names_in_the_order_given() {
         let names = ["b", "a", "b", "c", "a"];
-        let t = NameTable::build(vec![4, 3, 2, 1, 0], |n| names[n]);
+        let t = NameTable::build(&[4, 3, 2, 1, 0], |n| names[n]);
         assert_eq!(t.get("a", |n| names[n]), [4, 1]);
         assert_eq!(t.get("b", |n| names[n]), [2, 0]);
         assert!(t.get("d", |n| names[n]).is_empty());

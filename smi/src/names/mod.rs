@@ -292,18 +292,19 @@ impl Mibs {
 
     fn lookup(&self) -> &Lookup {
         self.lookup.get_or_init(|| {
-            // Nodes in the order net-snmp reads their modules.
-            let mut nodes: Vec<usize> = (0..self.resolved.nodes.len()).collect();
-            nodes.sort_by_key(|&i| self.read_order[self.resolved.nodes[i].module()]);
+            // Nodes in the order net-snmp reads their modules. (One list, sorted again for the
+            // second table: building these is when a session's memory peaks.)
+            let mut nodes: Vec<u32> = (0..self.resolved.nodes.len() as u32).collect();
+            let node = |i: &u32| &self.resolved.nodes[*i as usize];
+            nodes.sort_by_key(|i| self.read_order[node(i).module()]);
+            let by_name = NameTable::build(&nodes, |i| self.label(i));
             // An OID is named by a node an assignment defines before a label inside an OID
             // value that names it too (net-snmp names it so).
-            let label = |i: &usize| self.resolved.nodes[*i].kind() == NodeKind::Label;
-            let (labels, defined): (Vec<usize>, Vec<usize>) =
-                nodes.iter().copied().partition(label);
-            let by_oid = OidTable::build(defined.into_iter().chain(labels), |i, out| {
+            nodes.sort_by_key(|i| node(i).kind() == NodeKind::Label);
+            let by_oid = OidTable::build(&nodes, |i, out| {
                 self.resolved.oid_into(&self.resolved.nodes[i], out)
             });
-            let by_name = NameTable::build(nodes, |i| self.label(i));
+            drop(nodes);
             let n = self.resolved.nodes.len();
             Lookup {
                 by_name,
