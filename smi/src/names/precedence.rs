@@ -7,7 +7,9 @@
 //! with), in order, each after the modules it imports. Under `ALL` they read every module of
 //! the path from one list that each module found joins at its head, directory after
 //! directory of the path and file after file by name: so the last directory's modules first,
-//! each directory's last file first, each module again after its imports. A module that a
+//! each directory's last file first, each module again after its imports (those it imports
+//! anything but net-snmp's own words from: `OBJECT-TYPE, Integer32 FROM SNMPv2-SMI` reads
+//! nothing). A module that a
 //! MODULE-COMPLIANCE's `MODULE` or an AGENT-CAPABILITIES' `SUPPORTS` names is read when the
 //! parser reaches that clause.
 
@@ -49,6 +51,103 @@ pub const NET_SNMP_DEFAULT_MIBS: &[&str] = &[
     "SNMP-NOTIFICATION-MIB",
     "SNMPv2-TM",
     "NET-SNMP-VACM-MIB",
+];
+
+/// The words net-snmp's MIB parser reads as its own (keywords, the SMI's macro and type names,
+/// clause words): an IMPORTS group of nothing but these is not read (`OBJECT-TYPE, Integer32
+/// FROM SNMPv2-SMI` does not make net-snmp read SNMPv2-SMI).
+const NET_SNMP_WORDS: &[&str] = &[
+    "obsolete",
+    "Opaque",
+    "optional",
+    "LAST-UPDATED",
+    "ORGANIZATION",
+    "CONTACT-INFO",
+    "MODULE-IDENTITY",
+    "MODULE-COMPLIANCE",
+    "DEFINITIONS",
+    "END",
+    "AUGMENTS",
+    "not-accessible",
+    "write-only",
+    "NsapAddress",
+    "UNITS",
+    "REFERENCE",
+    "NUM-ENTRIES",
+    "BITSTRING",
+    "BIT",
+    "BITS",
+    "Counter64",
+    "TimeTicks",
+    "NOTIFICATION-TYPE",
+    "OBJECT-GROUP",
+    "OBJECT-IDENTITY",
+    "IDENTIFIER",
+    "OBJECT",
+    "NetworkAddress",
+    "Gauge",
+    "Gauge32",
+    "Unsigned32",
+    "read-write",
+    "read-create",
+    "OCTETSTRING",
+    "OCTET",
+    "OF",
+    "SEQUENCE",
+    "NULL",
+    "IpAddress",
+    "UInteger32",
+    "INTEGER",
+    "Integer32",
+    "Counter",
+    "Counter32",
+    "read-only",
+    "DESCRIPTION",
+    "INDEX",
+    "DEFVAL",
+    "deprecated",
+    "SIZE",
+    "MAX-ACCESS",
+    "ACCESS",
+    "mandatory",
+    "current",
+    "STATUS",
+    "SYNTAX",
+    "OBJECT-TYPE",
+    "TRAP-TYPE",
+    "ENTERPRISE",
+    "BEGIN",
+    "IMPORTS",
+    "EXPORTS",
+    "TEXTUAL-CONVENTION",
+    "NOTIFICATION-GROUP",
+    "DISPLAY-HINT",
+    "FROM",
+    "AGENT-CAPABILITIES",
+    "MACRO",
+    "IMPLIED",
+    "SUPPORTS",
+    "INCLUDES",
+    "VARIATION",
+    "REVISION",
+    "not-implemented",
+    "OBJECTS",
+    "NOTIFICATIONS",
+    "MODULE",
+    "MIN-ACCESS",
+    "PRODUCT-RELEASE",
+    "WRITE-SYNTAX",
+    "CREATION-REQUIRES",
+    "MANDATORY-GROUPS",
+    "GROUP",
+    "CHOICE",
+    "IMPLICIT",
+    "ObjectSyntax",
+    "SimpleSyntax",
+    "ApplicationSyntax",
+    "ObjectName",
+    "NotificationName",
+    "VARIABLES",
 ];
 
 /// The modules a MIB list names (`A:B:C`, with net-snmp's `+`/`-` already worked out by
@@ -156,7 +255,11 @@ fn read(set: &MibSet, m: usize, seen: &mut [bool], step: &mut impl FnMut(Step)) 
         let next = match smi.imports.get(r.import) {
             Some(import) => {
                 r.import += 1;
-                Some(import.module.as_str())
+                let read = import
+                    .symbols
+                    .iter()
+                    .any(|s| !NET_SNMP_WORDS.contains(&&**s));
+                read.then_some(import.module.as_str())
             }
             None => {
                 let ty = smi.types.get(r.ty).map(|t| t.offset);
@@ -191,6 +294,51 @@ mod tests {
     use super::*;
 
     /// A list in order; what comes before `ALL` first.
+    /// As net-snmp reads: an IMPORTS group of nothing but its own words reads nothing, and a
+    /// module a MODULE-COMPLIANCE names is read where the clause is, after the conventions
+    /// written before it.
+    #[test]
+    fn imports_of_keywords_and_compliance_modules() {
+        let mut set = MibSet::default();
+        let a = "A-MIB DEFINITIONS ::= BEGIN
+IMPORTS OBJECT-TYPE, Integer32, TEXTUAL-CONVENTION FROM B-MIB
+        MODULE-COMPLIANCE FROM SNMPv2-CONF;
+ATc ::= TEXTUAL-CONVENTION STATUS current DESCRIPTION \"t\" SYNTAX INTEGER
+a OBJECT IDENTIFIER ::= { iso 9 }
+aCompliance MODULE-COMPLIANCE STATUS current DESCRIPTION \"c\"
+    MODULE C-MIB
+    ::= { a 1 }
+ALater ::= TEXTUAL-CONVENTION STATUS current DESCRIPTION \"t\" SYNTAX INTEGER
+END";
+        let b = "B-MIB DEFINITIONS ::= BEGIN
+BTc ::= TEXTUAL-CONVENTION STATUS current DESCRIPTION \"t\" SYNTAX INTEGER
+END";
+        let c = "C-MIB DEFINITIONS ::= BEGIN
+CTc ::= TEXTUAL-CONVENTION STATUS current DESCRIPTION \"t\" SYNTAX INTEGER
+END";
+        for (file, text) in [("a.mib", a), ("b.mib", b), ("c.mib", c)] {
+            set.add_text(file.into(), text.into());
+        }
+        let m = |name: &str| set.by_name[name];
+        let mut steps = Vec::new();
+        reading(&set, Some(&["A-MIB".to_string()]), |s| steps.push(s));
+        let (a, b, c) = (m("A-MIB"), m("B-MIB"), m("C-MIB"));
+        assert_eq!(
+            steps,
+            [
+                Step::Type(a, 0),
+                Step::Type(c, 0),
+                Step::Done(c),
+                Step::Type(a, 1),
+                Step::Done(a),
+                Step::Type(b, 0),
+                Step::Done(b),
+            ]
+        );
+        let rank = read_order(&set, Some(&["A-MIB".to_string()]));
+        assert!(rank[c] < rank[a] && rank[a] < rank[b], "{rank:?}");
+    }
+
     #[test]
     fn a_list_and_all() {
         let defaults: Vec<String> = NET_SNMP_DEFAULT_MIBS
