@@ -593,8 +593,9 @@ fn corpus_and_snmptranslate() -> Option<(PathBuf, PathBuf)> {
 /// `snmpc translate -Td` against `snmptranslate -Td` (scripts read that output) on every node
 /// of the IETF modules, in one run of each: each definition (a block that ends with its
 /// `::= { ... }` line) compared. The ones that differ are counted and named; they are the
-/// kinds README lists (an object that narrows its convention's enumeration, two descriptors
-/// at one OID, SMIv1 TRAP-TYPEs net-snmp reads as OBJECT-TYPEs, net-snmp's own slips).
+/// kinds README lists (two descriptors at one OID, SMIv1 TRAP-TYPEs net-snmp reads as
+/// OBJECT-TYPEs, net-snmp's own slips: bounds past 2^31 wrapped, an enumeration label that is
+/// one of its keywords dropped).
 #[test]
 fn definitions_as_snmptranslate_prints_them() {
     let Some((corpus, tool)) = corpus_and_snmptranslate() else {
@@ -662,7 +663,7 @@ fn definitions_as_snmptranslate_prints_them() {
         differ.len()
     );
     assert!(names.len() > 15_000, "{} definitions", names.len());
-    assert!(differ.len() <= 53, "{} differ: {differ:?}", differ.len());
+    assert!(differ.len() <= 35, "{} differ: {differ:?}", differ.len());
 }
 
 /// `snmpc translate -To` (every node's OID, depth first) against `snmptranslate -To` with
@@ -810,8 +811,8 @@ fn net_snmp_dumps_as_snmptranslate_prints_them() {
 /// `snmpc translate -Tp` (the tree drawn) against `snmptranslate -Tp`: subtrees named by module
 /// and by OID drawn line for line the same, the errors the same; and the whole tree of every
 /// IETF module, where the lines that differ are counted: the kinds README lists (net-snmp's
-/// own `anonymous#N` numbering of unnamed arcs, two descriptors at one OID, objects that narrow
-/// their convention's enumeration, bounds written in hex).
+/// own `anonymous#N` numbering of unnamed arcs, two descriptors at one OID, bounds past 2^31
+/// it wraps).
 #[test]
 fn the_tree_as_snmptranslate_draws_it() {
     let Some((corpus, tool)) = corpus_and_snmptranslate() else {
@@ -857,7 +858,7 @@ fn the_tree_as_snmptranslate_draws_it() {
     );
     assert!(total > 29_000, "{total} lines");
     assert!(
-        total - equal <= 90,
+        total - equal <= 65,
         "{} of {total} lines differ",
         total - equal
     );

@@ -201,6 +201,10 @@ pub enum Constraint {
     Value(Vec<RangeItem>, Span),
     /// Sizes: `(SIZE (a..b | c))`.
     Size(Vec<RangeItem>, Span),
+    /// The named numbers (or bits) a type reference keeps of those its type names: SMIv2
+    /// sub-types an enumerated TEXTUAL-CONVENTION by listing some of them,
+    /// `SYNTAX InetAddressType { ipv4(1), ipv6(2) }` (RFC 2578 section 9).
+    Named(Vec<NamedNumber>, Span),
 }
 
 /// One element of a value set: a single value or a range.

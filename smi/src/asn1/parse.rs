@@ -352,8 +352,9 @@ fn cstring(i: Input<'_>) -> PResult<'_, String> {
     fail(at, "a closing `\"`")
 }
 
-/// `bstring` / `hstring`: `'0101'B` or `'0A'H` (12.10, 12.12).
-fn bhstring(i: Input<'_>) -> PResult<'_, Vec<u8>> {
+/// `bstring` / `hstring`: `'0101'B` or `'0A'H` (12.10, 12.12): its digits (blanks left out)
+/// and their radix.
+fn bhdigits(i: Input<'_>) -> PResult<'_, (String, u32)> {
     let at = skip_trivia(i);
     let s = *at.fragment();
     if !s.starts_with('\'') {
@@ -366,19 +367,26 @@ fn bhstring(i: Input<'_>) -> PResult<'_, Vec<u8>> {
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect();
-    let radix = s[2 + close..].chars().next();
-    let (bits_per_digit, base) = match radix {
-        Some('H') | Some('h') => (4, 16),
-        Some('B') | Some('b') => (1, 2),
+    let radix = match s[2 + close..].chars().next() {
+        Some('H') | Some('h') => 16,
+        Some('B') | Some('b') => 2,
         _ => return fail(at.slice(2 + close..), "`H` or `B` after the string"),
     };
+    if !body.chars().all(|c| c.is_digit(radix)) {
+        return fail(at, "hexadecimal or binary digits");
+    }
+    Ok((at.slice(3 + close..), (body, radix)))
+}
+
+/// A `bstring` or `hstring` as octets, the last one filled from the left (`'0A1'H` is
+/// 0x0A 0x10).
+fn bhstring(i: Input<'_>) -> PResult<'_, Vec<u8>> {
+    let (rest, (digits, radix)) = bhdigits(i)?;
+    let bits_per_digit = if radix == 16 { 4 } else { 1 };
     let mut bytes = Vec::new();
     let mut acc: u32 = 0;
     let mut nbits = 0;
-    for c in body.chars() {
-        let Some(d) = c.to_digit(base) else {
-            return fail(at, "hexadecimal or binary digits");
-        };
+    for d in digits.chars().filter_map(|c| c.to_digit(radix)) {
         acc = (acc << bits_per_digit) | d;
         nbits += bits_per_digit;
         if nbits == 8 {
@@ -390,7 +398,24 @@ fn bhstring(i: Input<'_>) -> PResult<'_, Vec<u8>> {
     if nbits > 0 {
         bytes.push((acc << (8 - nbits)) as u8);
     }
-    Ok((at.slice(3 + close..), bytes))
+    Ok((rest, bytes))
+}
+
+/// A `bstring` or `hstring` as the unsigned number its digits write (`'07fffffff'h` is
+/// 2147483647, as a MIB's range bound means it); one past 2^127 is an error.
+fn bhnumber(i: Input<'_>) -> PResult<'_, i128> {
+    let (rest, (digits, radix)) = bhdigits(i)?;
+    let mut n: i128 = 0;
+    for d in digits.chars().filter_map(|c| c.to_digit(radix)) {
+        match n
+            .checked_mul(radix.into())
+            .and_then(|n| n.checked_add(d.into()))
+        {
+            Some(next) => n = next,
+            None => return fail(skip_trivia(i), "a number below 2^127"),
+        }
+    }
+    Ok((rest, n))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -635,6 +660,14 @@ pub fn type_(i: Input<'_>) -> PResult<'_, Type> {
     // `many0` would reserve room for four constraints on every type; most have none, and a
     // MIB corpus holds hundreds of thousands of types.
     let mut constraints = Vec::new();
+    if matches!(kind, TypeKind::Reference { .. }) {
+        let at = skip_trivia(i);
+        let (rest, named) = opt(delimited(sym("{"), named_number_list, sym("}")))(i)?;
+        if let Some(named) = named {
+            constraints.push(Constraint::Named(named, span_of(&at, &rest)));
+            i = rest;
+        }
+    }
     loop {
         match constraint(i) {
             Ok((rest, c)) if rest.fragment().len() < i.fragment().len() => {
@@ -928,17 +961,9 @@ fn component(i: Input<'_>) -> PResult<'_, Component> {
     ))
 }
 
-/// `ReferencedType ::= typereference | modulereference "." typereference`
+/// `ReferencedType ::= typereference | modulereference "." typereference` (the named numbers
+/// an SMIv2 reference may list after it are read by [`type_`], as a constraint).
 fn referenced_type(i: Input<'_>) -> PResult<'_, TypeKind> {
-    let (i, kind) = referenced_type_name(i)?;
-    // SMIv2 sub-types an enumerated TEXTUAL-CONVENTION by listing some of its named numbers:
-    // `SYNTAX InetAddressType { ipv4(1), ipv6(2) }` (RFC 2578 9). The list restricts values the
-    // named type already names; it is read and not kept.
-    let (i, _) = opt(delimited(sym("{"), named_number_list, sym("}")))(i)?;
-    Ok((i, kind))
-}
-
-fn referenced_type_name(i: Input<'_>) -> PResult<'_, TypeKind> {
     let (i, (first, _)) = typereference(i)?;
     if let Ok((rest, _)) = sym(".")(i) {
         if let Ok((rest, (name, _))) = typereference(rest) {
@@ -985,6 +1010,7 @@ fn constraint(i: Input<'_>) -> PResult<'_, Constraint> {
         match c {
             Constraint::Value(items, _) => Constraint::Value(items, span),
             Constraint::Size(items, _) => Constraint::Size(items, span),
+            Constraint::Named(named, _) => Constraint::Named(named, span),
         },
     ))
 }
@@ -1020,15 +1046,8 @@ fn bound(i: Input<'_>) -> PResult<'_, Bound> {
         map(kw("MIN"), |_| Bound::Min),
         map(kw("MAX"), |_| Bound::Max),
         map(number, Bound::Number),
-        // `'7fffffff'H`, common in MIB ranges: the octets as an unsigned number.
-        map(bhstring, |bytes| {
-            Bound::Number(
-                bytes
-                    .iter()
-                    .take(16)
-                    .fold(0i128, |a, b| (a << 8) | *b as i128),
-            )
-        }),
+        // `'7fffffff'H`, common in MIB ranges: the number its digits write.
+        map(bhnumber, Bound::Number),
         map(identifier, |(n, s)| Bound::Ref(n, s)),
     ))(i)
 }
@@ -1167,6 +1186,36 @@ mod tests {
                 assert!(list.components[1].optional);
                 assert_eq!(list.components[2].default, Some(Value::Boolean(true)));
             }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A range bound written in hexadecimal is the number its digits write, an odd count of
+    /// digits included (`'07fffffff'h` is 2^31 - 1, not its octets read left-aligned); a value
+    /// written so stays octets.
+    #[test]
+    fn hexadecimal_bounds_are_numbers() {
+        let m = one("M DEFINITIONS ::= BEGIN
+               T ::= INTEGER (0..'07fffffff'h | 'FF'H | '101'B)
+               v OCTET STRING ::= '0A1'H
+             END");
+        let AssignmentKind::Type(t) = &m.assignments[0].kind else {
+            panic!("{:?}", m.assignments[0]);
+        };
+        let Some(Constraint::Value(items, _)) = t.constraints.first() else {
+            panic!("{t:?}");
+        };
+        let numbers: Vec<_> = items.iter().map(|r| (&r.lo, &r.hi)).collect();
+        assert_eq!(
+            numbers,
+            [
+                (&Bound::Number(0), &Bound::Number(2_147_483_647)),
+                (&Bound::Number(255), &Bound::Number(255)),
+                (&Bound::Number(5), &Bound::Number(5)),
+            ]
+        );
+        match &m.assignments[1].kind {
+            AssignmentKind::Value(_, value) => assert_eq!(value, &Value::Bytes(vec![0x0A, 0x10])),
             other => panic!("{other:?}"),
         }
     }

@@ -107,13 +107,39 @@ fn follow(
     if depth > MAX_CONVENTION_DEPTH {
         return;
     }
+    // Named numbers this reference keeps of its convention's: applied once the convention's
+    // own are known, over them (the outermost list wins).
+    let mut kept = None;
     for c in &ty.constraints {
         match c {
             Constraint::Value(items, _) if s.ranges.is_none() => s.ranges = ranges(items),
             Constraint::Size(items, _) if s.sizes.is_none() => s.sizes = ranges(items),
+            Constraint::Named(named, _) => kept = Some(named),
             _ => {}
         }
     }
+    if let Some(named) = kept {
+        follow_kind(set, m, ty, inside, s, depth);
+        let numbers = numbers(named);
+        match s.base {
+            Base::Bits => s.bits = numbers,
+            _ => s.enums = numbers,
+        }
+        s.values_from = inside.cloned();
+        return;
+    }
+    follow_kind(set, m, ty, inside, s, depth);
+}
+
+/// The part of [`follow`] that reads `ty`'s kind.
+fn follow_kind(
+    set: &MibSet,
+    m: usize,
+    ty: &Type,
+    inside: Option<&ConventionRef>,
+    s: &mut Syntax,
+    depth: usize,
+) {
     match &ty.kind {
         TypeKind::Integer(named) | TypeKind::Enumerated { items: named, .. } => {
             s.base = Base::Integer;

@@ -159,12 +159,12 @@ impl<'s> Parser<'s> {
                 n.extra_mut().augments = self.name_list(a, b).into_iter().next().map(|x| x.0)
             }
             "DEFVAL" => {
-                n.extra_mut().defval = Some(
-                    self.span_text(a, b)
-                        .trim_matches(|c| c == '{' || c == '}')
-                        .trim()
-                        .into(),
-                )
+                // Inside the clause's one pair of braces: a BITS value keeps its own
+                // (`DEFVAL {{ telnet, ssh }}` is `{ telnet, ssh }`).
+                let text = self.span_text(a, b);
+                let inside = text.strip_prefix('{').unwrap_or(text);
+                let inside = inside.strip_suffix('}').unwrap_or(inside);
+                n.extra_mut().defval = Some(inside.trim().into())
             }
             "ENTERPRISE" => n.extra_mut().enterprise = Some(self.name_id(self.text(a))),
             "OBJECTS" | "VARIABLES" | "NOTIFICATIONS" => {
