@@ -14,6 +14,9 @@ use snmp_smi::names::Mibs;
 /// The definition of the deepest node on `oid`'s path, as `snmptranslate -Td` prints it after
 /// the name; `None` when no module names even its first arc.
 pub fn describe(mibs: &Mibs, oid: &[u32]) -> Option<String> {
+    if let Some(s) = trap_arc_definition(mibs, oid) {
+        return Some(s);
+    }
     let Some((k, node)) = mibs.deepest(oid) else {
         // Below a root no module names (ccitt; iso when no module is read): net-snmp's own
         // node, the other arcs as numbers.
@@ -47,11 +50,9 @@ pub fn describe(mibs: &Mibs, oid: &[u32]) -> Option<String> {
         NodeKind::NotificationType | NodeKind::TrapType
     ) && !written.members().is_empty()
     {
-        let clause = match written.kind {
-            NodeKind::TrapType => "VARIABLES",
-            _ => "OBJECTS",
-        };
-        let _ = writeln!(s, "  {clause}\t{{ {} }}", mibs.members(node).join(", "));
+        // (net-snmp gives a TRAP-TYPE's type to the `enterprise#` arc above it, and prints the
+        // trap itself as an OBJECT-TYPE with OBJECTS.)
+        let _ = writeln!(s, "  OBJECTS\t{{ {} }}", mibs.members(node).join(", "));
     }
     if let Some(text) = mibs.description(node) {
         let _ = writeln!(s, "  DESCRIPTION\t\"{text}\"");
@@ -62,18 +63,38 @@ pub fn describe(mibs: &Mibs, oid: &[u32]) -> Option<String> {
     {
         let _ = writeln!(s, "  DEFVAL\t{{ {} }}", defval_tokens(defval));
     }
+    path(&mut s, mibs, oid);
+    Some(s)
+}
+
+/// `::= { iso(1) org(3) ... 5 }`: `oid`'s arcs, each labelled where the tree names it but the
+/// last.
+fn path(s: &mut String, mibs: &Mibs, oid: &[u32]) {
     s.push_str("::= {");
     for j in 1..oid.len() {
-        match mibs.label_at(&oid[..j]) {
-            Some(label) => {
-                let _ = write!(s, " {label}({})", oid[j - 1]);
-            }
-            None => {
-                let _ = write!(s, " {}", oid[j - 1]);
-            }
-        }
+        let label = mibs
+            .label_at(&oid[..j])
+            .map(str::to_string)
+            .or_else(|| mibs.trap_arc(&oid[..j]).map(|(l, _)| l));
+        let _ = match label {
+            Some(label) => write!(s, " {label}({})", oid[j - 1]),
+            None => write!(s, " {}", oid[j - 1]),
+        };
     }
     let _ = write!(s, " {} }}", oid[oid.len() - 1]);
+}
+
+/// net-snmp's definition of its `enterprise#` node (the `.0` above an SMIv1 enterprise's
+/// TRAP-TYPEs) when it is the deepest node on `oid`'s path: a TRAP-TYPE of the traps' module.
+fn trap_arc_definition(mibs: &Mibs, oid: &[u32]) -> Option<String> {
+    let (k, node) = mibs.deepest(oid)?;
+    if mibs.written(node).kind == NodeKind::ObjectType {
+        return None;
+    }
+    let (label, trap) = mibs.trap_arc(oid.get(..k + 1)?)?;
+    let module = mibs.module_of(trap);
+    let mut s = format!("{label} TRAP-TYPE\n  -- FROM\t{module}\n");
+    path(&mut s, mibs, oid);
     Some(s)
 }
 
@@ -92,19 +113,13 @@ pub fn oid_report(mibs: &Mibs, reports: &str) -> Vec<String> {
     for oid in mibs.oids() {
         all.extend((2..=oid.len()).map(|k| &oid[..k]));
     }
-    // An SMIv1 TRAP-TYPE right below: `p` is its enterprise's `.0`.
-    let traps_below = |p: &[u32]| {
-        mibs.children(p)
-            .any(|(_, n)| mibs.written(n).kind == NodeKind::TrapType)
-    };
     let label = |p: &[u32]| -> String {
-        match (mibs.label_at(p), p.split_last()) {
-            (Some(l), _) => l.to_string(),
-            (None, Some((0, parent))) if traps_below(p) => {
-                format!("{}#", mibs.label_at(parent).unwrap_or_default())
-            }
-            (None, Some((arc, _))) => arc.to_string(),
-            (None, None) => String::new(),
+        match (mibs.label_at(p), mibs.trap_arc(p), p.split_last()) {
+            (Some(l), _, _) => l.to_string(),
+            // An SMIv1 enterprise's `.0`, its TRAP-TYPEs below.
+            (None, Some((l, _)), _) => l,
+            (None, None, Some((arc, _))) => arc.to_string(),
+            (None, None, None) => String::new(),
         }
     };
     let mut lines = Vec::new();
@@ -184,7 +199,6 @@ fn object_clauses(s: &mut String, mibs: &Mibs, node: usize) {
 /// The macro net-snmp names a node by (`type_23`: its own name for NOTIFICATION-GROUP).
 fn macro_name(kind: NodeKind) -> &'static str {
     match kind {
-        NodeKind::TrapType => "TRAP-TYPE",
         NodeKind::NotificationType => "NOTIFICATION-TYPE",
         NodeKind::ObjectGroup => "OBJECT-GROUP",
         NodeKind::NotificationGroup => "type_23",

@@ -173,13 +173,10 @@ impl Drawer<'_> {
 /// An arc no module names: `x25#` for an SMIv1 enterprise's `.0` (whose TRAP-TYPEs are
 /// below), else its number (net-snmp numbers these `anonymous#N` in its own order).
 pub(crate) fn unnamed(mibs: &Mibs, oid: &[u32]) -> String {
-    let traps_below = mibs
-        .children(oid)
-        .any(|(_, n)| mibs.written(n).kind == NodeKind::TrapType);
+    if let Some((label, _)) = mibs.trap_arc(oid) {
+        return label;
+    }
     match oid.split_last() {
-        Some((0, parent)) if traps_below => {
-            format!("{}#", mibs.label_at(parent).unwrap_or_default())
-        }
         // A root (X.660) has its name whether or not a module read names it.
         Some((&arc, [])) => mibs.root_name(arc).map_or(arc.to_string(), str::to_string),
         Some((arc, _)) => arc.to_string(),

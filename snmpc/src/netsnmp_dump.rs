@@ -167,10 +167,7 @@ fn syntax_number(set: &MibSet, conventions: &Conventions, m: usize, ty: &Type) -
 pub fn suffix_line(mibs: &Mibs, conventions: &Conventions, oid: &[u32], label: &str) -> String {
     let arc = oid.last().copied().unwrap_or_default();
     let Some((_, node)) = mibs.deepest(oid).filter(|(k, _)| *k == oid.len()) else {
-        let traps_below = mibs
-            .children(oid)
-            .any(|(_, n)| mibs.written(n).kind == NodeKind::TrapType);
-        let number = if traps_below { 20 } else { 0 };
+        let number = if mibs.trap_arc(oid).is_some() { 20 } else { 0 };
         return format!("{label}({arc}) type={number}");
     };
     let number = type_number(mibs, conventions, node);

@@ -315,6 +315,11 @@ impl Mibs {
         })
     }
 
+    /// The name of the module that defines `node`.
+    pub fn module_of(&self, node: usize) -> &str {
+        self.module_name(node)
+    }
+
     fn module_name(&self, node: usize) -> &str {
         &self.set.modules[self.resolved.nodes[node].module()]
             .smi

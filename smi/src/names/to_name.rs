@@ -35,10 +35,20 @@ impl Mibs {
         let _ = write!(s, ".{root}");
         let mut k = 1;
         let mut deepest = None;
-        while let Some(node) = oid.get(..k + 1).and_then(|p| self.lookup().by_oid.get(p)) {
+        while let Some(prefix) = oid.get(..k + 1) {
+            if let Some(node) = self.lookup().by_oid.get(prefix) {
+                let _ = write!(s, ".{}", self.set.name(&self.resolved.nodes[node]));
+                deepest = Some(node);
+            } else if let Some((label, _)) = deepest
+                .filter(|&n| self.resolved.nodes[n].kind() != NodeKind::ObjectType)
+                .and_then(|_| self.trap_arc(prefix))
+            {
+                // net-snmp's `enterprise#` above SMIv1 traps.
+                let _ = write!(s, ".{label}");
+            } else {
+                break;
+            }
             k += 1;
-            let _ = write!(s, ".{}", self.set.name(&self.resolved.nodes[node]));
-            deepest = Some(node);
         }
         match deepest {
             Some(node) => self.write_instance(&mut s, node, oid, k, style),
@@ -126,6 +136,19 @@ impl Mibs {
             let node = self.lookup().by_oid.get(&oid[..k])?;
             if self.is_root_label(node, k) {
                 return None;
+            }
+            // (An object's `.0` is its instance, never an enterprise's.)
+            let object = self.resolved.nodes[node].kind() == NodeKind::ObjectType;
+            if let Some((label, trap)) = oid
+                .get(..k + 1)
+                .filter(|_| !object)
+                .and_then(|p| self.trap_arc(p))
+            {
+                let mut s = format!("{}::{label}", self.module_name(trap));
+                for a in &oid[k + 1..] {
+                    let _ = write!(s, ".{a}");
+                }
+                return Some(s);
             }
             let mut s = format!(
                 "{}::{}",

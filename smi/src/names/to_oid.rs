@@ -26,6 +26,11 @@ impl Mibs {
             None => NameError::Unknown(Some(format!("Sub-id not found: (top) -> {name}"))),
         };
         let candidates: Vec<usize> = self.named(name).collect();
+        if let (None, Some(enterprise)) = (candidates.first(), name.strip_suffix('#')) {
+            return self
+                .below_trap_arc(module, enterprise, suffix)
+                .ok_or_else(unknown)?;
+        }
         let Some(&first) = candidates.first() else {
             // The roots no module defines (X.660): ccitt(0), iso(1), joint-iso-ccitt(2).
             let arc = root_arc(name)
@@ -45,6 +50,47 @@ impl Mibs {
             Some(suffix) => self.below_node(node, oid, suffix),
             None => Ok(oid),
         }
+    }
+
+    /// `enterprise#` (net-snmp's name for the `.0` above an SMIv1 enterprise's TRAP-TYPEs, in
+    /// the traps' `module`) and `suffix` below it: a trap by name or number, then plain arcs.
+    /// `None` when no such arc is known; an error when the arcs after it are no numbers.
+    fn below_trap_arc(
+        &self,
+        module: Option<&str>,
+        enterprise: &str,
+        suffix: Option<&str>,
+    ) -> Option<Result<Vec<u32>, NameError>> {
+        let (mut oid, trap) = self.named(enterprise).find_map(|e| {
+            let mut oid = self.resolved.oid(&self.resolved.nodes[e]);
+            oid.push(0);
+            let (_, trap) = self.trap_arc(&oid)?;
+            Some((oid, trap))
+        })?;
+        if module.is_some_and(|m| m != self.module_name(trap)) {
+            return None;
+        }
+        let Some(suffix) = suffix else {
+            return Some(Ok(oid));
+        };
+        let (token, rest) = suffix
+            .split_once('.')
+            .map_or((suffix, None), |(t, r)| (t, Some(r)));
+        let child = self
+            .children(&oid)
+            .find(|&(arc, c)| self.label(c) == token || token.parse() == Ok(arc));
+        Some(match child {
+            Some((arc, node)) => {
+                oid.push(arc);
+                match rest {
+                    Some(rest) => self.below_node(node, oid, rest),
+                    None => Ok(oid),
+                }
+            }
+            None => index::read_instance(suffix, &[], Some(enterprise))
+                .map(|arcs| [oid, arcs].concat())
+                .map_err(|e| NameError::Unknown(Some(e))),
+        })
     }
 
     /// The OID of `suffix` below a root no module names (`iso.org.dod...`, `iso.3.6.1`):

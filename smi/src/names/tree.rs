@@ -13,6 +13,22 @@ impl Mibs {
             .map(|(o, n)| (o[oid.len()], n))
     }
 
+    /// net-snmp's `enterprise#` at `oid`, an enterprise's `.0` with SMIv1 TRAP-TYPEs below it
+    /// that no module names: net-snmp links a node of that name there, in the traps' module,
+    /// and names OIDs through it (`PowerNet-MIB::apc#.5`). Its name and the first trap below.
+    pub fn trap_arc(&self, oid: &[u32]) -> Option<(String, usize)> {
+        let (0, parent) = oid.split_last()? else {
+            return None;
+        };
+        if parent.is_empty() || self.lookup().by_oid.get(oid).is_some() {
+            return None;
+        }
+        let (_, trap) = self
+            .children(oid)
+            .find(|(_, n)| self.written(*n).kind == NodeKind::TrapType)?;
+        Some((format!("{}#", self.label_at(parent)?), trap))
+    }
+
     /// Whether some node is below `oid`.
     pub(super) fn has_children(&self, oid: &[u32]) -> bool {
         self.lookup()
