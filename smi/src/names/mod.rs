@@ -298,9 +298,16 @@ impl Mibs {
             let node = |i: &u32| &self.resolved.nodes[*i as usize];
             nodes.sort_by_key(|i| self.read_order[node(i).module()]);
             let by_name = NameTable::build(&nodes, |i| self.label(i));
-            // An OID is named by a node an assignment defines before a label inside an OID
-            // value that names it too (net-snmp names it so).
-            nodes.sort_by_key(|i| node(i).kind() == NodeKind::Label);
+            // An OID several nodes are at is named by the one net-snmp links first: of the
+            // module it reads first, the last written (it files a module's nodes by pushing
+            // each on a list), a label inside an OID value as much as an assignment.
+            nodes.sort_by_key(|i| {
+                let n = node(i);
+                (
+                    self.read_order[n.module()],
+                    std::cmp::Reverse(self.set.node(n).offset),
+                )
+            });
             let by_oid = OidTable::build(&nodes, |i, out| {
                 self.resolved.oid_into(&self.resolved.nodes[i], out)
             });

@@ -150,6 +150,12 @@ impl Mibs {
                 }
                 return Some(s);
             }
+            if let Some(s) = (!object)
+                .then(|| self.name_through_unnamed_arcs(node, oid, k))
+                .flatten()
+            {
+                return Some(s);
+            }
             let mut s = format!(
                 "{}::{}",
                 self.module_name(node),
@@ -158,5 +164,30 @@ impl Mibs {
             self.write_instance(&mut s, node, oid, k, style);
             Some(s)
         })
+    }
+
+    /// `oid` named as net-snmp names it when arcs below `node` (the deepest named node on its
+    /// path, `k` arcs long) are arcs some module's OID value passes through without naming
+    /// (`{ enterprises 4300 1 }`): net-snmp links a node `anonymous#N` there, of that module,
+    /// and prints its number: `SFLOW-MIB::enterprises.4300` for the arc itself,
+    /// `SFLOW-MIB::4300.7` below it. `None` when no such arc is on the path.
+    fn name_through_unnamed_arcs(&self, node: usize, oid: &[u32], k: usize) -> Option<String> {
+        let j = (k + 1..=oid.len())
+            .rev()
+            .find(|&j| self.has_children(&oid[..j]))?;
+        let (_, below) = self.lookup().by_oid.from(&oid[..j], false).next()?;
+        let mut s = format!("{}::", self.module_name(below));
+        let (first, rest) = match j == oid.len() {
+            true => (
+                self.set.name(&self.resolved.nodes[node]).to_string(),
+                &oid[k..],
+            ),
+            false => (oid[j - 1].to_string(), &oid[j..]),
+        };
+        s.push_str(&first);
+        for a in rest {
+            let _ = write!(s, ".{a}");
+        }
+        Some(s)
     }
 }
