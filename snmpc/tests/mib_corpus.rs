@@ -578,6 +578,18 @@ fn over_ietf(translate: &mut Command, ietf: &Path, args: &[&str]) -> (String, St
     )
 }
 
+/// Of `theirs`' lines, how many `mine` has the same in a line diff, and how many there are.
+fn lines_the_same(theirs: &str, mine: &str) -> (usize, usize) {
+    let diff = similar::TextDiff::from_lines(theirs, mine);
+    let equal = diff
+        .ops()
+        .iter()
+        .filter(|op| op.tag() == similar::DiffTag::Equal)
+        .map(|op| op.old_range().len())
+        .sum();
+    (equal, theirs.lines().count())
+}
+
 /// The real-world corpus and net-snmp's snmptranslate, or `None` after skipping the test.
 fn corpus_and_snmptranslate() -> Option<(PathBuf, PathBuf)> {
     let corpus = snmp_test_support::mib_corpus_or_skip()?;
@@ -710,14 +722,7 @@ fn every_oid_as_snmptranslate_lists_them() {
     };
     let theirs = quoted(&mut Command::new(&tool));
     let mine = quoted(Command::new(env!("CARGO_BIN_EXE_snmpc")).arg("translate"));
-    let diff = similar::TextDiff::from_lines(&theirs, &mine);
-    let equal: usize = diff
-        .ops()
-        .iter()
-        .filter(|op| op.tag() == similar::DiffTag::Equal)
-        .map(|op| op.old_range().len())
-        .sum();
-    let total = theirs.lines().count();
+    let (equal, total) = lines_the_same(&theirs, &mine);
     println!("-Tz: {equal} of snmptranslate's {total} lines the same");
     assert!(mine.lines().count() > 14_000);
     assert!(
@@ -786,14 +791,7 @@ fn net_snmp_dumps_as_snmptranslate_prints_them() {
         let mut ours = Command::new(env!("CARGO_BIN_EXE_snmpc"));
         let (mine, err, code) = over_ietf(ours.arg("translate"), dirs, &[flag]);
         assert_eq!(code, Some(0), "{flag}: {err}");
-        let diff = similar::TextDiff::from_lines(&theirs, &mine);
-        let equal: usize = diff
-            .ops()
-            .iter()
-            .filter(|op| op.tag() == similar::DiffTag::Equal)
-            .map(|op| op.old_range().len())
-            .sum();
-        let total = theirs.lines().count();
+        let (equal, total) = lines_the_same(&theirs, &mine);
         println!(
             "{named} {flag}: {equal} of snmptranslate's {total} lines the same ({} ours)",
             mine.lines().count()
@@ -972,14 +970,7 @@ fn the_tree_as_snmptranslate_draws_it() {
     let (theirs, _, _) = run(&mut Command::new(&tool), &[]);
     let (mine, _, code) = run(&mut ours(), &[]);
     assert_eq!(code, Some(0));
-    let diff = similar::TextDiff::from_lines(&theirs, &mine);
-    let equal: usize = diff
-        .ops()
-        .iter()
-        .filter(|op| op.tag() == similar::DiffTag::Equal)
-        .map(|op| op.old_range().len())
-        .sum();
-    let total = theirs.lines().count();
+    let (equal, total) = lines_the_same(&theirs, &mine);
     println!(
         "-Tp of every IETF module: {equal} of snmptranslate's {total} lines the same ({} ours)",
         mine.lines().count()

@@ -118,17 +118,15 @@ fn follow(
             _ => {}
         }
     }
+    follow_kind(set, m, ty, inside, s, depth);
     if let Some(named) = kept {
-        follow_kind(set, m, ty, inside, s, depth);
         let numbers = numbers(named);
         match s.base {
             Base::Bits => s.bits = numbers,
             _ => s.enums = numbers,
         }
         s.values_from = inside.cloned();
-        return;
     }
-    follow_kind(set, m, ty, inside, s, depth);
 }
 
 /// The part of [`follow`] that reads `ty`'s kind.
