@@ -167,7 +167,14 @@ fn object_clauses(s: &mut String, mibs: &Mibs, node: usize) {
         if let Some(base) = base_name(y.base) {
             let _ = writeln!(s, "  SYNTAX\t{base}{}", restriction(y));
         }
-        if let Some(hint) = &y.hint {
+        // net-snmp's: the named convention's own DISPLAY-HINT (one defined on another
+        // convention does not take that one's).
+        let own_hint = y.convention.as_ref().and_then(|tc| {
+            let m = *mibs.set.by_name.get(tc.module.as_str())?;
+            let i = mibs.set.type_at(m, &tc.name)?;
+            mibs.set.modules[m].smi.types[i].display_hint.as_deref()
+        });
+        if let Some(hint) = own_hint {
             let _ = writeln!(s, "  DISPLAY-HINT\t\"{hint}\"");
         }
     }

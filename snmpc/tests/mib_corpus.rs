@@ -843,6 +843,31 @@ fn every_oid_named_as_snmptranslate_names_it() {
     assert_eq!(differ, [], "of {} OIDs", oids.len());
 }
 
+/// `-Td` of an object whose TEXTUAL-CONVENTION is defined on another convention (Nokia's
+/// `TItemDescription`, on DisplayString): net-snmp prints the named convention's own
+/// DISPLAY-HINT, none here, not the one below it.
+#[test]
+fn a_convention_on_a_convention_shows_its_own_hint() {
+    let Some((corpus, tool)) = corpus_and_snmptranslate() else {
+        return;
+    };
+    let dirs = format!(
+        "{}:{}",
+        corpus.join("ietf").display(),
+        corpus.join("vendor/aos").display()
+    );
+    let args = ["-Td", "TIMETRA-LOG-MIB::tmnxLogFileIdDescription"];
+    let (theirs, _, _) = over_ietf(&mut Command::new(&tool), Path::new(&dirs), &args);
+    let mut ours = Command::new(env!("CARGO_BIN_EXE_snmpc"));
+    let (mine, _, code) = over_ietf(ours.arg("translate"), Path::new(&dirs), &args);
+    assert_eq!(code, Some(0));
+    assert!(
+        theirs.contains("TEXTUAL CONVENTION TItemDescription"),
+        "{theirs}"
+    );
+    assert_eq!(mine, theirs);
+}
+
 /// SMIv1 TRAP-TYPEs as net-snmp names them, with APC's modules (hundreds of traps): net-snmp
 /// links a node `enterprise#` at the enterprise's `.0` and names OIDs through it
 /// (`PowerNet-MIB::apc#.77`), reads that name back, defines it as a TRAP-TYPE and prints each
