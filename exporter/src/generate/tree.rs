@@ -250,7 +250,11 @@ impl MibTree {
             .collect();
         let arcs_of = |r: &Rec| &flat[r.start as usize..(r.start + r.len) as usize];
         let module_of = |r: &Rec| resolved.nodes[r.node as usize].module();
-        let mut in_order = InOrder::default();
+        let mut in_order = InOrder {
+            // One node a record at most, and the few anonymous ones: no copies as it grows.
+            nodes: Vec::with_capacity(recs.len() + recs.len() / 64),
+            ..InOrder::default()
+        };
         let mut k = 0;
         while k < recs.len() {
             let arcs = arcs_of(&recs[k]);

@@ -222,12 +222,17 @@ fn is_table(n: &Node) -> bool {
         .is_some_and(|t| matches!(t.kind, TypeKind::SequenceOf(..)))
 }
 
-/// What every module's lowering shares: the set, each node's OID, each row's descriptor.
+/// What every module's lowering shares: the set, where each node of the modules reached is
+/// in the resolution (its OID worked out when asked: a tool reading a few objects of large
+/// modules needs a few OIDs of the many nodes their imports reach), each row's descriptor.
 struct Lowering<'s> {
     set: &'s MibSet,
-    oids: HashMap<(usize, usize), Vec<u32>>,
-    /// The conceptual rows of every module: entry OID → descriptor.
-    rows: HashMap<Vec<u32>, String>,
+    resolved: &'s Resolved,
+    /// (module, index in its nodes) → index in the resolution's nodes.
+    at: HashMap<(usize, usize), usize>,
+    /// The conceptual rows of every module reached, entry OID → descriptor: made when a
+    /// notification's members first need them.
+    rows: std::sync::OnceLock<HashMap<Vec<u32>, String>>,
 }
 
 /// Lowers `modules` (indexes into `set.modules`) of a resolution; `file_name` shows a
@@ -363,22 +368,43 @@ impl<'s> Lowering<'s> {
     /// What lowering `modules` needs: the OIDs of their nodes and of the modules they import,
     /// directly or not (a notification's OBJECTS are found through the imports), not the
     /// whole resolution's; the rows among them.
-    fn new(set: &'s MibSet, resolved: &Resolved, modules: &[usize]) -> Lowering<'s> {
+    fn new(set: &'s MibSet, resolved: &'s Resolved, modules: &[usize]) -> Lowering<'s> {
         let reach = with_imports(set, modules);
-        let oids: HashMap<(usize, usize), Vec<u32>> = resolved
+        let at = resolved
             .nodes
             .iter()
-            .filter(|n| reach[n.module()])
-            .map(|n| ((n.module(), n.index()), resolved.oid(n)))
+            .enumerate()
+            .filter(|(_, n)| reach[n.module()])
+            .map(|(k, n)| ((n.module(), n.index()), k))
             .collect();
-        let rows = oids
-            .iter()
-            .filter_map(|(&(m, i), oid)| {
-                let smi = &set.modules[m].smi;
-                is_entry(&smi.nodes[i]).then(|| (oid.clone(), smi.node_name(i).to_string()))
-            })
-            .collect();
-        Lowering { set, oids, rows }
+        Lowering {
+            set,
+            resolved,
+            at,
+            rows: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The OID of node `i` of module `m`, when it has one.
+    fn oid(&self, m: usize, i: usize) -> Option<Vec<u32>> {
+        let &k = self.at.get(&(m, i))?;
+        Some(self.resolved.oid(&self.resolved.nodes[k]))
+    }
+
+    /// The conceptual rows of every module reached: entry OID → descriptor.
+    fn rows(&self) -> &HashMap<Vec<u32>, String> {
+        self.rows.get_or_init(|| {
+            self.at
+                .iter()
+                .filter_map(|(&(m, i), &k)| {
+                    let smi = &self.set.modules[m].smi;
+                    is_entry(&smi.nodes[i]).then(|| {
+                        let oid = self.resolved.oid(&self.resolved.nodes[k]);
+                        (oid, smi.node_name(i).to_string())
+                    })
+                })
+                .collect()
+        })
     }
 
     /// Module `m`, of its nodes those `keep` keeps (by index in the module's nodes).
@@ -423,22 +449,22 @@ impl<'s> Lowering<'s> {
             })
             .collect();
         // Nodes with OIDs, in definition order, and where each row is among them.
-        let nodes: Vec<(usize, &Node, &[u32])> = smi
+        let nodes: Vec<(usize, &Node, Vec<u32>)> = smi
             .nodes
             .iter()
             .enumerate()
             .filter(|&(i, _)| keep(i))
-            .filter_map(|(i, n)| self.oids.get(&(m, i)).map(|o| (i, n, &o[..])))
+            .filter_map(|(i, n)| self.oid(m, i).map(|o| (i, n, o)))
             .collect();
         let entries: HashMap<&[u32], usize> = nodes
             .iter()
             .enumerate()
             .filter(|(_, (_, n, _))| is_entry(n))
-            .map(|(k, (_, _, o))| (*o, k))
+            .map(|(k, (_, _, o))| (&o[..], k))
             .collect();
         let objects = nodes
             .iter()
-            .map(|&(_, node, oid)| self.object(m, &src, node, oid, &entries))
+            .map(|(_, node, oid)| self.object(m, &src, node, oid, &entries))
             .collect();
         Ok(Module {
             name: smi.name.clone(),
@@ -511,8 +537,7 @@ impl<'s> Lowering<'s> {
                     .ok_or_else(|| format!("`{name}` is not found"))?;
                 let target = &set.modules[t].smi.nodes[object];
                 let oid = self
-                    .oids
-                    .get(&(t, object))
+                    .oid(t, object)
                     .ok_or_else(|| format!("`{name}` has no OID"))?;
                 let ty = target
                     .syntax
@@ -520,14 +545,15 @@ impl<'s> Lowering<'s> {
                     .filter(|_| target.kind == NodeKind::ObjectType)
                     .ok_or_else(|| format!("`{name}` is not an OBJECT-TYPE"))?;
                 let parent = &oid[..oid.len().saturating_sub(1)];
+                let row = self
+                    .rows()
+                    .get(parent)
+                    .map(|entry| (parent.to_vec(), entry.clone()));
                 Ok(Member {
                     module: set.modules[t].smi.name.clone(),
-                    oid: oid.clone(),
+                    oid,
                     syntax: syntax(set, t, ty),
-                    row: self
-                        .rows
-                        .get(parent)
-                        .map(|entry| (parent.to_vec(), entry.clone())),
+                    row,
                     name,
                 })
             })
