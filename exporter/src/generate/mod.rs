@@ -375,7 +375,7 @@ fn module(
                 n
             }
         };
-        if !tops.iter().any(|t| t.arcs == node.arcs) {
+        if !tops.iter().any(|t| *t.arcs == *node.arcs) {
             tops.push(node);
         }
     }

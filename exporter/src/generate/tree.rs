@@ -16,7 +16,7 @@ use snmp_smi::mib::{lower, resolve, Access, MibSet};
 /// `node.ty`).
 #[derive(Debug, Clone, Default)]
 pub struct GNode {
-    pub arcs: Vec<u32>,
+    pub arcs: Arcs,
     pub label: String,
     /// The module defining it (shared by its nodes).
     pub module: Arc<str>,
@@ -63,6 +63,49 @@ static UNREAD: Detail = Detail {
     implied: false,
     description: String::new(),
 };
+
+/// A node's arcs: a range of a buffer the outline's nodes share (100,000 nodes, one
+/// allocation), or a buffer of its own.
+#[derive(Debug, Clone, Default)]
+pub struct Arcs {
+    buffer: Arc<Vec<u32>>,
+    start: u32,
+    len: u32,
+}
+
+impl Arcs {
+    /// `len` arcs of `buffer` from `start`.
+    fn shared(buffer: &Arc<Vec<u32>>, start: u32, len: u32) -> Arcs {
+        Arcs {
+            buffer: buffer.clone(),
+            start,
+            len,
+        }
+    }
+
+    /// Its first `len` arcs (all when it has fewer).
+    fn prefix(&self, len: usize) -> Arcs {
+        Arcs {
+            len: self.len.min(len as u32),
+            ..self.clone()
+        }
+    }
+}
+
+impl From<Vec<u32>> for Arcs {
+    fn from(arcs: Vec<u32>) -> Arcs {
+        let len = arcs.len() as u32;
+        Arcs::shared(&Arc::new(arcs), 0, len)
+    }
+}
+
+impl std::ops::Deref for Arcs {
+    type Target = [u32];
+
+    fn deref(&self) -> &[u32] {
+        &self.buffer[self.start as usize..][..self.len as usize]
+    }
+}
 
 impl GNode {
     /// Its OID, dotted (made when asked: the outline keeps the arcs only).
@@ -179,9 +222,7 @@ impl MibTree {
 
     /// The position in [`MibTree::nodes`] of the node with exactly these arcs.
     fn position(&self, arcs: &[u32]) -> Option<usize> {
-        self.nodes
-            .binary_search_by(|n| n.arcs.as_slice().cmp(arcs))
-            .ok()
+        self.nodes.binary_search_by(|n| (*n.arcs).cmp(arcs)).ok()
     }
 
     /// The node with the longest OID that `oid` is under (upstream's `searchNodeTree`).
@@ -194,7 +235,7 @@ impl MibTree {
 
     /// `node` and every node under it, in OID order.
     pub fn subtree<'a>(&'a self, node: &'a GNode) -> impl Iterator<Item = &'a GNode> + 'a {
-        let start = self.nodes.partition_point(|n| n.arcs < node.arcs);
+        let start = self.nodes.partition_point(|n| *n.arcs < *node.arcs);
         self.nodes[start..]
             .iter()
             .take_while(move |n| n.arcs.starts_with(&node.arcs))
@@ -243,6 +284,8 @@ impl MibTree {
         // the nodes themselves are made once, for the definitions kept. Each half of the
         // nodes on a thread of its own (the records made, then sorted), the halves merged.
         let (flat, recs) = sorted_records(&resolved, &tree.broken, &rank);
+        // The nodes' arcs are ranges of it.
+        let flat = Arc::new(flat);
         let module_names: Vec<Arc<str>> = set
             .modules
             .iter()
@@ -274,7 +317,7 @@ impl MibTree {
                 })
                 .collect();
             in_order.push(GNode {
-                arcs: arcs.to_vec(),
+                arcs: Arcs::shared(&flat, recs[k].start, recs[k].len),
                 label: label.to_string(),
                 module: module_names[module_of(&recs[k])].clone(),
                 set_module: module_of(&recs[k]),
@@ -510,7 +553,7 @@ impl InOrder {
         if let Some(&ancestor) = self.path.last() {
             // The arcs between its deepest ancestor and `n` are anonymous.
             for d in self.nodes[ancestor].arcs.len() + 1..n.arcs.len() {
-                let arcs = n.arcs[..d].to_vec();
+                let arcs = n.arcs.prefix(d);
                 self.path.push(self.nodes.len());
                 self.nodes.push(GNode {
                     label: format!("anonymous#{}", self.anonymous),
@@ -716,7 +759,7 @@ fn node(o: &Object, module: &str, entry: Option<&Object>) -> GNode {
         .filter_map(|(name, v)| Some((i64::try_from(*v).ok()?, name.clone())))
         .collect();
     GNode {
-        arcs: o.oid.clone(),
+        arcs: o.oid.clone().into(),
         label: o.name.clone(),
         module: Arc::from(module),
         also: Vec::new(),

@@ -146,23 +146,25 @@ impl Resolved {
 
     /// Appends the OID of `node` (a node of this result) to `out`.
     pub fn oid_into(&self, node: &MibNode, out: &mut Vec<u32>) {
-        // The arcs of the node and its ancestors, from the node up; the chain is at most
-        // MAX_OID_DEPTH long (the resolver refuses longer ones).
-        let mut chain = [(0u32, 0u8); MAX_OID_DEPTH];
-        let mut depth = 0;
-        let mut at = Some(node);
-        while let (Some(n), true) = (at, depth < MAX_OID_DEPTH) {
-            chain[depth] = (n.arcs, n.arcs_len);
-            depth += 1;
-            at = self.at(n.parent);
-        }
-        for &(start, len) in chain[..depth].iter().rev() {
-            let start = start as usize;
-            out.extend_from_slice(
-                self.arcs
-                    .get(start..start + usize::from(len))
-                    .unwrap_or(&[]),
-            );
+        // Up the chain of ancestors twice (at most MAX_OID_DEPTH long: the resolver refuses
+        // longer ones), no room of its own: the OID's length first, then each node's arcs
+        // written in place from the end.
+        let chain = || {
+            std::iter::successors(Some(node), |n| self.at(n.parent))
+                .take(MAX_OID_DEPTH)
+                .map(|n| {
+                    let start = n.arcs as usize;
+                    self.arcs
+                        .get(start..start + usize::from(n.arcs_len))
+                        .unwrap_or(&[])
+                })
+        };
+        let base = out.len();
+        let mut end = base + chain().map(<[u32]>::len).sum::<usize>();
+        out.resize(end, 0);
+        for arcs in chain() {
+            out[end - arcs.len()..end].copy_from_slice(arcs);
+            end -= arcs.len();
         }
     }
 
