@@ -18,6 +18,7 @@ use snmp_client::{ClientError, Session, Subtree, VarBind, WalkEnd, WalkWith};
 use crate::ask::{self, AgentOpts, AppOpts, WalkLimits};
 use crate::print::{text, Output, Printer};
 use crate::setvalue;
+use snmp_smi::mib::Syntaxes;
 use snmp_smi::names::Mibs;
 
 /// An open session with what it needs to read names and print bindings.
@@ -133,7 +134,10 @@ impl Agent {
         output.no_hints = input.no_hints;
         let choice = opts.mibs.choice();
         let named = crate::miblist::modules_named(args);
-        let loaded = Mibs::load_chosen(&choice, &named, &Default::default());
+        // Values are shown for the objects a request reaches: their SYNTAX is read whole
+        // when first shown.
+        let loaded =
+            Mibs::load_chosen_keeping(&choice, &named, &Default::default(), Syntaxes::Heads);
         let loaded = loaded.map_err(bad_arguments)?;
         if let Some(said) = loaded.missing(&choice.modules()) {
             eprintln!("{said}");

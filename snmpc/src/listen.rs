@@ -16,6 +16,7 @@ use crate::print::{text, Output, Printer};
 use crate::trapd_conf::TrapdConf;
 use crate::trapfmt::{Fields, TrapFormat};
 use crate::traphandle::Handlers;
+use snmp_smi::mib::Syntaxes;
 use snmp_smi::names::Mibs;
 
 /// `snmpc listen`'s options.
@@ -439,7 +440,7 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         Err(e) => return bad(e),
     };
     let choice = opts.mibs.choice();
-    let mibs = match Mibs::load_chosen(&choice, &[], &Default::default()) {
+    let mibs = match Mibs::load_chosen_keeping(&choice, &[], &Default::default(), Syntaxes::Heads) {
         Ok(m) => m,
         Err(e) => return bad(e.to_string()),
     };

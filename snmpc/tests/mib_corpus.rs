@@ -1072,3 +1072,60 @@ fn a_closed_pipe_ends_the_output_quietly() {
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "141");
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
+
+/// Tools that show values (`snmpc walk`, `get`, `listen`) keep only the head of each SYNTAX
+/// (`Syntaxes::Heads`) and read an object's whole SYNTAX again from its file when they show
+/// it: every object of ietf/, and with APC's and Cisco's folders, is shown as with every
+/// SYNTAX kept whole (its presentation: base, enumeration and bit labels, hint, units,
+/// ranges, sizes), and so is an instance below each (its index decoded by the INDEX
+/// objects' syntax).
+#[test]
+fn values_show_the_same_from_syntax_heads() {
+    use snmp_smi::asn1::ast::TypeKind;
+    use snmp_smi::mib::Syntaxes;
+    use snmp_smi::names::MibChoice;
+    let Some(root) = corpus_or_skip() else {
+        return;
+    };
+    for vendor in [None, Some("apc"), Some("cisco")] {
+        let mut dirs = vec![root.join("ietf")];
+        dirs.extend(vendor.map(|v| root.join("vendor").join(v)));
+        let choice = MibChoice::new(&dirs, Some("ALL"));
+        let load = |keep| Mibs::load_chosen_keeping(&choice, &[], &HashSet::new(), keep).unwrap();
+        let (whole, heads) = (load(Syntaxes::Whole), load(Syntaxes::Heads));
+        // The heads are what is kept: ifOperStatus's labels (IF-MIB's seven, or RFC1213-MIB's
+        // three when a vendor's module that imports it is read first) are read again.
+        let if_oper_status = whole.name_to_oid("IF-MIB::ifOperStatus").unwrap();
+        let labels = |m: &Mibs| {
+            let (_, node) = m.deepest(&if_oper_status).unwrap();
+            match m.written(node).syntax.as_ref().map(|t| &t.kind) {
+                Some(TypeKind::Integer(labels)) => labels.len(),
+                other => panic!("ifOperStatus: {other:?}"),
+            }
+        };
+        assert!(labels(&whole) >= 3 && labels(&heads) == 0);
+        let oids: Vec<Vec<u32>> = whole.oids().map(<[u32]>::to_vec).collect();
+        assert_eq!(oids.len(), heads.oids().count());
+        let mut shown = 0;
+        for oid in &oids {
+            let presentation = whole.presentation(oid);
+            assert_eq!(
+                presentation,
+                heads.presentation(oid),
+                "{oid:?} in {vendor:?}"
+            );
+            shown += usize::from(presentation.is_some());
+            let mut instance = oid.clone();
+            instance.extend([4, 10, 0, 0, 1, 2]);
+            for style in [IndexStyle::Components, IndexStyle::Extended] {
+                assert_eq!(
+                    whole.full_name(&instance, style),
+                    heads.full_name(&instance, style),
+                    "{instance:?} in {vendor:?}"
+                );
+            }
+        }
+        println!("{vendor:?}: {shown} objects of {} OIDs shown the same", oids.len());
+        assert!(shown > 9_000, "{shown} objects with a presentation");
+    }
+}

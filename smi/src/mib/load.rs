@@ -4,6 +4,9 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use crate::asn1::ast::Type;
 
 use super::names::NameTable;
 use super::*;
@@ -140,7 +143,23 @@ pub struct MibSet {
     pub(crate) node_index: Vec<NameTable>,
     /// Per module: type name to index in its `types`.
     pub(crate) type_index: Vec<NameTable>,
+    /// How much of each SYNTAX the modules keep.
+    pub syntaxes: Syntaxes,
+    /// Under [`Syntaxes::Heads`], the whole SYNTAX trees of the modules asked about, read
+    /// again from their files.
+    pub(crate) whole: WholeSyntaxes,
 }
+
+/// The whole SYNTAX trees of one module, read again from its file ([`MibSet::node_syntax`]).
+#[derive(Debug)]
+pub(crate) struct Whole {
+    nodes: Vec<Option<Arc<Type>>>,
+    types: Vec<Type>,
+}
+
+/// Per module, its [`Whole`] trees once read (`None`: its file no longer reads the same).
+#[derive(Debug, Default)]
+pub(crate) struct WholeSyntaxes(OnceLock<Box<[OnceLock<Option<Whole>>]>>);
 
 impl MibSet {
     /// Reads every regular file of every directory (not recursively), in name order, and parses
@@ -163,14 +182,28 @@ impl MibSet {
         Self::load_with_progress(dirs, &mut |_, _| {})
     }
 
+    /// [`MibSet::load`], keeping of each SYNTAX what `syntaxes` says.
+    pub fn load_keeping(dirs: &[PathBuf], syntaxes: Syntaxes) -> std::io::Result<MibSet> {
+        Self::load_with(dirs, syntaxes, &mut |_, _| {})
+    }
+
     /// [`MibSet::load`], calling `progress(files done, files in all)` after each file (for a
     /// progress bar).
     pub fn load_with_progress(
         dirs: &[PathBuf],
         progress: &mut dyn FnMut(usize, usize),
     ) -> std::io::Result<MibSet> {
+        Self::load_with(dirs, Syntaxes::Whole, progress)
+    }
+
+    fn load_with(
+        dirs: &[PathBuf],
+        syntaxes: Syntaxes,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> std::io::Result<MibSet> {
         let mut set = MibSet {
             dirs: dirs.to_vec(),
+            syntaxes,
             ..Default::default()
         };
         let (all, sizes): (Vec<PathBuf>, Vec<u64>) = list_files(dirs)?.into_iter().unzip();
@@ -196,7 +229,7 @@ impl MibSet {
                     let Some(&k) = queue.get(q) else { break };
                     let path = &all[k];
                     let parsed = read_text(path).map(|text| {
-                        let (modules, rest) = super::parse_file(&text);
+                        let (modules, rest) = super::parse_file_with(&text, syntaxes);
                         ParsedFile {
                             name: path.display().to_string(),
                             path: path.clone(),
@@ -287,7 +320,7 @@ impl MibSet {
 
     /// Adds a file's text (for tests and tools); the text is kept for diagnostics.
     pub fn add_text(&mut self, name: String, text: String) {
-        let (modules, rest) = super::parse_file(&text);
+        let (modules, rest) = super::parse_file_with(&text, self.syntaxes);
         self.register(ParsedFile {
             path: PathBuf::from(&name),
             name,
@@ -307,6 +340,8 @@ impl MibSet {
         } = parsed;
         let file = self.files.len();
         self.files.push(MibFile { name, path, kept });
+        // Sized for the modules there were.
+        self.whole = WholeSyntaxes::default();
         for f in rest {
             self.file_findings.push((file, f));
         }
@@ -380,6 +415,51 @@ impl MibSet {
             }
         }
         None
+    }
+
+    /// The SYNTAX of node `i` of module `m` as written, whole: under [`Syntaxes::Heads`] read
+    /// again from the module's file the first time one of its nodes or types is asked about
+    /// (the head, when the file no longer reads the same).
+    pub fn node_syntax(&self, m: usize, i: usize) -> Option<&Type> {
+        let head = self.modules[m].smi.nodes[i].syntax.as_deref()?;
+        match self.whole(m) {
+            Some(w) => w.nodes.get(i)?.as_deref().or(Some(head)),
+            None => Some(head),
+        }
+    }
+
+    /// The SYNTAX of type assignment `i` of module `m`, whole ([`MibSet::node_syntax`]).
+    pub fn type_syntax(&self, m: usize, i: usize) -> &Type {
+        let head = &self.modules[m].smi.types[i].syntax;
+        self.whole(m).and_then(|w| w.types.get(i)).unwrap_or(head)
+    }
+
+    /// Module `m`'s whole trees under [`Syntaxes::Heads`], read once.
+    fn whole(&self, m: usize) -> Option<&Whole> {
+        if self.syntaxes == Syntaxes::Whole {
+            return None;
+        }
+        let modules = self.whole.0.get_or_init(|| {
+            std::iter::repeat_with(OnceLock::new)
+                .take(self.modules.len())
+                .collect()
+        });
+        modules.get(m)?.get_or_init(|| self.read_whole(m)).as_ref()
+    }
+
+    /// Module `m` parsed again from its file, whole: its nodes' and types' SYNTAX trees, when
+    /// it still defines as many of each.
+    fn read_whole(&self, m: usize) -> Option<Whole> {
+        let loaded = &self.modules[m];
+        let text = self.files[loaded.file].text().ok()?;
+        let (modules, _) = super::parse_file_with(&text, Syntaxes::Whole);
+        let again = modules.into_iter().find(|x| x.name == loaded.smi.name)?;
+        let same = again.nodes.len() == loaded.smi.nodes.len()
+            && again.types.len() == loaded.smi.types.len();
+        same.then(|| Whole {
+            nodes: again.nodes.into_iter().map(|n| n.syntax).collect(),
+            types: again.types.into_iter().map(|t| t.syntax).collect(),
+        })
     }
 
     /// The parsed node a resolved node is (its descriptor, SYNTAX, clauses). `node` comes from

@@ -34,9 +34,10 @@ pub struct Presentation {
     pub sizes: Vec<(i128, i128)>,
 }
 
-/// The [`Presentation`] of `node` (of module `module` in `set`), when it has a SYNTAX.
-pub fn presentation(set: &MibSet, module: usize, node: &Node) -> Option<Presentation> {
-    let ty = node.syntax.as_ref()?;
+/// The [`Presentation`] of node `index` of module `module` in `set`, when it has a SYNTAX.
+pub fn presentation(set: &MibSet, module: usize, index: usize) -> Option<Presentation> {
+    let node = &set.modules[module].smi.nodes[index];
+    let ty = set.node_syntax(module, index)?;
     let s = syntax(set, module, ty);
     Some(Presentation {
         base: s.base.as_str().to_string(),
@@ -74,13 +75,11 @@ pub fn row_index(set: &MibSet, m: usize, entry: &Node) -> Result<Vec<IndexPart>,
             let (om, o) = set
                 .find(im, name, false)
                 .ok_or_else(|| format!("INDEX object `{name}` is not defined"))?;
-            let obj = &set.modules[om].smi.nodes[o];
             Ok(IndexPart {
                 name: name.to_string(),
                 implied: item.implied,
-                syntax: obj
-                    .syntax
-                    .as_ref()
+                syntax: set
+                    .node_syntax(om, o)
                     .map(|t| syntax(set, om, t))
                     .unwrap_or_default(),
             })
@@ -177,7 +176,7 @@ fn follow_kind(
             if s.hint.is_none() {
                 s.hint = def.display_hint.clone();
             }
-            follow(set, t, &def.syntax, Some(&here), s, depth + 1);
+            follow(set, t, set.type_syntax(t, i), Some(&here), s, depth + 1);
         }
         _ => s.base = Base::None,
     }
@@ -427,8 +426,9 @@ impl<'s> Lowering<'s> {
         let conventions = smi
             .types
             .iter()
-            .filter(|d| !BASE_TYPES.contains(&d.name.as_str()))
-            .filter_map(|d| {
+            .enumerate()
+            .filter(|(_, d)| !BASE_TYPES.contains(&d.name.as_str()))
+            .filter_map(|(k, d)| {
                 let here = ConventionRef {
                     module: smi.name.clone(),
                     name: d.name.clone(),
@@ -438,7 +438,7 @@ impl<'s> Lowering<'s> {
                     hint: d.display_hint.clone(),
                     ..Syntax::default()
                 };
-                follow(set, m, &d.syntax, Some(&here), &mut syntax, 0);
+                follow(set, m, set.type_syntax(m, k), Some(&here), &mut syntax, 0);
                 (syntax.base != Base::None && syntax.base != Base::Null).then(|| Convention {
                     name: d.name.clone(),
                     textual_convention: d.textual_convention,
@@ -464,7 +464,7 @@ impl<'s> Lowering<'s> {
             .collect();
         let objects = nodes
             .iter()
-            .map(|(_, node, oid)| self.object(m, &src, node, oid, &entries))
+            .map(|(i, node, oid)| self.object(m, &src, (*i, node), oid, &entries))
             .collect();
         Ok(Module {
             name: smi.name.clone(),
@@ -479,7 +479,7 @@ impl<'s> Lowering<'s> {
         &self,
         m: usize,
         src: &Source<'_>,
-        node: &Node,
+        (i, node): (usize, &Node),
         oid: &[u32],
         entries: &HashMap<&[u32], usize>,
     ) -> Object {
@@ -497,7 +497,7 @@ impl<'s> Lowering<'s> {
             NodeKind::NotificationType | NodeKind::TrapType => Role::Notification,
             _ => Role::Node,
         };
-        let syntax = match (&node.syntax, role) {
+        let syntax = match (self.set.node_syntax(m, i), role) {
             (Some(t), Role::Scalar | Role::Column { .. }) => Some(syntax(self.set, m, t)),
             _ => None,
         };
@@ -539,9 +539,8 @@ impl<'s> Lowering<'s> {
                 let oid = self
                     .oid(t, object)
                     .ok_or_else(|| format!("`{name}` has no OID"))?;
-                let ty = target
-                    .syntax
-                    .as_ref()
+                let ty = set
+                    .node_syntax(t, object)
                     .filter(|_| target.kind == NodeKind::ObjectType)
                     .ok_or_else(|| format!("`{name}` is not an OBJECT-TYPE"))?;
                 let parent = &oid[..oid.len().saturating_sub(1)];

@@ -33,7 +33,7 @@ pub use lex::lex;
 pub use load::{MibFile, MibSet, UnreadFile, SUCCESSORS};
 pub use lower::{presentation, row_index, Presentation};
 pub use names::NameHasher;
-pub use parse::parse_file;
+pub use parse::{parse_file, parse_file_with, Syntaxes};
 pub use relax::{Finding, Relaxation};
 pub use resolve::{resolve, MibNode, ModuleReport, Resolved, MAX_ARCS, MAX_OID_DEPTH};
 pub(crate) use tables::{Via, BASE_MODULES, BUILTIN_MACROS, ROOTS};

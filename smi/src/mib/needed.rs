@@ -11,7 +11,7 @@ use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 
 use super::load::{indexed, list_files, read_text, ParsedFile};
-use super::{MibSet, SUCCESSORS};
+use super::{MibSet, Syntaxes, SUCCESSORS};
 
 /// Whether `path`'s file name, before its first dot, is `module` in any case.
 fn named_after(path: &Path, module: &str) -> bool {
@@ -43,9 +43,19 @@ impl MibSet {
     /// The modules `wanted` and what they import, read from `dirs` (see the module's doc);
     /// each file is read and parsed once at most.
     pub fn load_needed(dirs: &[PathBuf], wanted: &[String]) -> std::io::Result<MibSet> {
+        Self::load_needed_keeping(dirs, wanted, Syntaxes::Whole)
+    }
+
+    /// [`MibSet::load_needed`], keeping of each SYNTAX what `syntaxes` says.
+    pub fn load_needed_keeping(
+        dirs: &[PathBuf],
+        wanted: &[String],
+        syntaxes: Syntaxes,
+    ) -> std::io::Result<MibSet> {
         let files: Vec<PathBuf> = list_files(dirs)?.into_iter().map(|(p, _)| p).collect();
         let mut set = MibSet {
             dirs: dirs.to_vec(),
+            syntaxes,
             ..Default::default()
         };
         let mut parsed: HashSet<usize> = HashSet::new();
@@ -97,7 +107,7 @@ impl MibSet {
     /// Parses and registers the file at `path`, queueing the modules its modules import.
     fn parse_needed(&mut self, path: &Path, queue: &mut VecDeque<String>) -> std::io::Result<()> {
         let text = read_text(path)?;
-        let (modules, rest) = super::parse_file(&text);
+        let (modules, rest) = super::parse_file_with(&text, self.syntaxes);
         for m in &modules {
             queue.extend(m.imports.iter().map(|i| i.module.clone()));
         }

@@ -26,7 +26,7 @@ use std::path::PathBuf;
 
 use crate::mib::ir::IndexPart;
 use crate::mib::Presentation;
-use crate::mib::{self, MibSet, Resolved};
+use crate::mib::{self, MibSet, Resolved, Syntaxes};
 use crate::mib::{Access, NodeKind, Relaxation};
 
 mod choice;
@@ -186,7 +186,15 @@ impl Mibs {
         dirs: &[PathBuf],
         strict: &HashSet<Relaxation>,
     ) -> Result<Mibs, LoadError> {
-        let set = MibSet::load(dirs)
+        Self::load_everything_keeping(dirs, strict, Syntaxes::Whole)
+    }
+
+    fn load_everything_keeping(
+        dirs: &[PathBuf],
+        strict: &HashSet<Relaxation>,
+        syntaxes: Syntaxes,
+    ) -> Result<Mibs, LoadError> {
+        let set = MibSet::load_keeping(dirs, syntaxes)
             .map_err(|e| LoadError(format!("reading the MIB directories: {e}")))?;
         Ok(Self::with_builtin(set, strict))
     }
@@ -207,13 +215,25 @@ impl Mibs {
         named: &[String],
         strict: &HashSet<Relaxation>,
     ) -> Result<Mibs, LoadError> {
+        Self::load_chosen_keeping(choice, named, strict, Syntaxes::Whole)
+    }
+
+    /// [`Mibs::load_chosen`], keeping of each SYNTAX what `syntaxes` says: a tool that shows
+    /// values (a walk, a trap) keeps [`Syntaxes::Heads`] and reads the whole SYNTAX of the
+    /// objects it shows again, in a fraction of the memory a whole corpus's trees take.
+    pub fn load_chosen_keeping(
+        choice: &MibChoice,
+        named: &[String],
+        strict: &HashSet<Relaxation>,
+        syntaxes: Syntaxes,
+    ) -> Result<Mibs, LoadError> {
         let dirs = choice.dirs();
         let mut m = match choice.all() {
-            true => Self::load_everything(&dirs, strict)?,
+            true => Self::load_everything_keeping(&dirs, strict, syntaxes)?,
             false => {
                 let mut wanted = choice.modules();
                 wanted.extend(named.iter().cloned());
-                let mut set = MibSet::load_needed(&dirs, &wanted)
+                let mut set = MibSet::load_needed_keeping(&dirs, &wanted, syntaxes)
                     .map_err(|e| LoadError(format!("reading the MIB directories: {e}")))?;
                 set.add_standard_modules_needed(&wanted);
                 let resolved = mib::resolve(&set, &[], strict);
@@ -412,9 +432,9 @@ impl Mibs {
 
     /// A node's SYNTAX followed through its TEXTUAL-CONVENTIONs.
     pub fn syntax(&self, node: usize) -> Option<crate::mib::ir::Syntax> {
-        let m = self.resolved.nodes[node].module();
-        let ty = self.written(node).syntax.as_ref()?;
-        Some(crate::mib::lower::syntax(&self.set, m, ty))
+        let n = &self.resolved.nodes[node];
+        let ty = self.set.node_syntax(n.module(), n.index())?;
+        Some(crate::mib::lower::syntax(&self.set, n.module(), ty))
     }
 
     /// What net-snmp's tools say of the `modules` of their MIB list that were not read (they
@@ -460,7 +480,7 @@ impl Mibs {
             .presentations
             .get_or_init(node, || {
                 let n = &self.resolved.nodes[node];
-                crate::mib::presentation(&self.set, n.module(), self.set.node(n)).map(Box::new)
+                crate::mib::presentation(&self.set, n.module(), n.index()).map(Box::new)
             })
             .as_deref()
     }

@@ -103,6 +103,8 @@ struct Parser<'s> {
     key_buf: String,
     /// The module being parsed's descriptors, and their ids.
     table: Names,
+    /// Keep only each SYNTAX's head ([`Syntaxes::Heads`]).
+    heads: bool,
     name_ids: std::collections::HashMap<
         &'s str,
         Name,
@@ -126,6 +128,7 @@ impl<'s> Parser<'s> {
             key_buf: String::new(),
             table: Names::default(),
             name_ids: Default::default(),
+            heads: false,
         }
     }
 
@@ -274,9 +277,62 @@ fn shift(ty: &mut Type, by: usize) {
     ty.span.end += by;
 }
 
+/// How much of each SYNTAX (of objects and of type assignments) a parse keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Syntaxes {
+    /// Each as written: named numbers, constraints, what a SEQUENCE OF holds.
+    #[default]
+    Whole,
+    /// The head of each: the type it is, or the type it names, without named numbers or
+    /// constraints (what resolving a module reads of it). For tools that show a few
+    /// objects' values of a large tree (`snmpc walk` under `-m ALL`): the whole SYNTAX of an
+    /// object shown is read again from its file ([`super::MibSet::node_syntax`]).
+    Heads,
+}
+
+/// `ty`'s head ([`Syntaxes::Heads`]): its kind without named numbers, components or
+/// constraints, a type reference as written.
+fn head(ty: &Type) -> Type {
+    let kind = match &ty.kind {
+        TypeKind::Integer(_) => TypeKind::Integer(Vec::new()),
+        TypeKind::Enumerated { extensible, .. } => TypeKind::Enumerated {
+            items: Vec::new(),
+            extensible: *extensible,
+        },
+        TypeKind::BitString(_) => TypeKind::BitString(Vec::new()),
+        TypeKind::Sequence(_) => TypeKind::Sequence(Default::default()),
+        TypeKind::Set(_) => TypeKind::Set(Default::default()),
+        TypeKind::Choice(_) => TypeKind::Choice(Default::default()),
+        TypeKind::SequenceOf(inner, _) => TypeKind::SequenceOf(Box::new(head(inner)), None),
+        TypeKind::SetOf(inner, _) => TypeKind::SetOf(Box::new(head(inner)), None),
+        TypeKind::Tagged {
+            class,
+            number,
+            mode,
+            inner,
+        } => TypeKind::Tagged {
+            class: *class,
+            number: *number,
+            mode: *mode,
+            inner: Box::new(head(inner)),
+        },
+        other => other.clone(),
+    };
+    Type {
+        span: ty.span,
+        kind,
+        constraints: Vec::new(),
+    }
+}
+
 /// Parses every module in a file. Problems come back as findings (errors and relaxations),
 /// never as a failure to return the modules that could be read.
 pub fn parse_file(src: &str) -> (Vec<SmiModule>, Vec<Finding>) {
+    parse_file_with(src, Syntaxes::Whole)
+}
+
+/// [`parse_file`], keeping of each SYNTAX what `syntaxes` says.
+pub fn parse_file_with(src: &str, syntaxes: Syntaxes) -> (Vec<SmiModule>, Vec<Finding>) {
     if u32::try_from(src.len()).is_err() {
         let message = format!(
             "the file is {} bytes: MIB files over 4 GiB are not read",
@@ -296,12 +352,16 @@ pub fn parse_file(src: &str) -> (Vec<SmiModule>, Vec<Finding>) {
         static TOKENS: std::cell::RefCell<Vec<Token>> = const { std::cell::RefCell::new(Vec::new()) };
     }
     let mut toks = TOKENS.with(|t| std::mem::take(&mut *t.borrow_mut()));
-    let parsed = parse_tokens(src, &mut toks);
+    let parsed = parse_tokens(src, &mut toks, syntaxes);
     TOKENS.with(|t| *t.borrow_mut() = toks);
     parsed
 }
 
-fn parse_tokens(src: &str, buffer: &mut Vec<Token>) -> (Vec<SmiModule>, Vec<Finding>) {
+fn parse_tokens(
+    src: &str,
+    buffer: &mut Vec<Token>,
+    syntaxes: Syntaxes,
+) -> (Vec<SmiModule>, Vec<Finding>) {
     let dash_lines = match lex_into(src, buffer) {
         Ok(d) => d,
         Err((offset, message)) => {
@@ -315,7 +375,7 @@ fn parse_tokens(src: &str, buffer: &mut Vec<Token>) -> (Vec<SmiModule>, Vec<Find
             )
         }
     };
-    let (mut modules, mut rest) = parse_modules(src, buffer);
+    let (mut modules, mut rest) = parse_modules(src, buffer, syntaxes);
     for offset in dash_lines {
         let f = Finding {
             offset,
@@ -333,9 +393,14 @@ fn parse_tokens(src: &str, buffer: &mut Vec<Token>) -> (Vec<SmiModule>, Vec<Find
 }
 
 /// The modules of a lexed file, and the findings of text that is no module.
-fn parse_modules(src: &str, buffer: &mut Vec<Token>) -> (Vec<SmiModule>, Vec<Finding>) {
+fn parse_modules(
+    src: &str,
+    buffer: &mut Vec<Token>,
+    syntaxes: Syntaxes,
+) -> (Vec<SmiModule>, Vec<Finding>) {
     let toks = std::mem::take(buffer);
     let mut p = Parser::new(src, toks);
+    p.heads = syntaxes == Syntaxes::Heads;
     let mut modules: Vec<SmiModule> = Vec::new();
     // Each module's index in `modules` by name: a file may hold many thousands.
     let mut by_name: std::collections::HashMap<String, usize> = Default::default();

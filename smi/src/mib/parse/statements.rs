@@ -252,6 +252,14 @@ impl<'s> Parser<'s> {
 
     /// A TEXTUAL-CONVENTION, or a plain type assignment.
     ///
+    /// What the parse keeps of a type assignment's `syntax` ([`Syntaxes`]).
+    fn kept(&self, syntax: Type) -> Type {
+        match self.heads {
+            true => head(&syntax),
+            false => syntax,
+        }
+    }
+
     /// ```text
     /// TypeAssignment ::= typereference "::=" (TEXTUAL-CONVENTION TcClauses | Type)
     /// ```
@@ -261,6 +269,7 @@ impl<'s> Parser<'s> {
             self.textual_convention(k, end, m);
         } else if let Some(ty) = self.type_assignment(k + 2, end) {
             let (syntax, columns) = self.entry_columns(ty);
+            let syntax = self.kept(syntax);
             m.types.push(TypeDef {
                 name: self.text(k).to_string(),
                 offset: self.offset(k),
@@ -303,6 +312,7 @@ impl<'s> Parser<'s> {
             return;
         };
         let (syntax, columns) = self.entry_columns(ty);
+        let syntax = self.kept(syntax);
         m.types.push(TypeDef {
             name: name.to_string(),
             offset: at,

@@ -228,7 +228,11 @@ impl<'s> Parser<'s> {
             return Some(ty);
         }
         let before = self.findings.len();
-        let ty = self.parse_type_only(a, b).map(Arc::new);
+        let ty = self.parse_type_only(a, b);
+        let ty = match self.heads {
+            true => ty.map(|t| self.shared_head(&t)),
+            false => ty.map(Arc::new),
+        };
         if let Some(ty) = &ty {
             if self.findings.len() == before {
                 self.syntaxes.insert(key.as_str().into(), ty.clone());
@@ -236,6 +240,19 @@ impl<'s> Parser<'s> {
         }
         self.key_buf = key;
         ty
+    }
+
+    /// `ty`'s head ([`Syntaxes::Heads`]), shared with the file's earlier SYNTAX clauses of the
+    /// same head (`INTEGER { up(1), down(2) }` and `Integer32 (1..10)` differ in what a
+    /// head leaves out).
+    fn shared_head(&mut self, ty: &Type) -> Arc<Type> {
+        let head = head(ty);
+        // Keyed apart from the clauses' texts, which never start with a NUL.
+        let key = format!("\0{:?}", head.kind);
+        self.syntaxes
+            .entry(key.into_boxed_str())
+            .or_insert_with(|| Arc::new(head))
+            .clone()
     }
 
     pub(super) fn parse_type_only(&mut self, a: usize, b: usize) -> Option<Type> {
