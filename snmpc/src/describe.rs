@@ -109,9 +109,9 @@ pub fn oid_report(mibs: &Mibs, reports: &str) -> Vec<String> {
     let conventions = reports
         .contains('t')
         .then(|| crate::netsnmp_dump::Conventions::new(mibs));
-    let mut all: std::collections::BTreeSet<&[u32]> = std::collections::BTreeSet::new();
+    let mut all: std::collections::BTreeSet<Vec<u32>> = std::collections::BTreeSet::new();
     for oid in mibs.oids() {
-        all.extend((2..=oid.len()).map(|k| &oid[..k]));
+        all.extend((2..=oid.len()).map(|k| oid[..k].to_vec()));
     }
     let label = |p: &[u32]| -> String {
         match (mibs.label_at(p), mibs.trap_arc(p), p.split_last()) {

@@ -16,9 +16,9 @@ use snmp_smi::names::Mibs;
 
 /// The tree below (and including) `root`; the whole tree from `iso(1)` when `root` is empty.
 pub fn tree(mibs: &Mibs, root: &[u32]) -> String {
-    let mut paths: BTreeSet<&[u32]> = BTreeSet::new();
+    let mut paths: BTreeSet<Vec<u32>> = BTreeSet::new();
     for oid in mibs.oids().filter(|o| o.starts_with(root)) {
-        paths.extend((root.len().max(1)..=oid.len()).map(|k| &oid[..k]));
+        paths.extend((root.len().max(1)..=oid.len()).map(|k| oid[..k].to_vec()));
     }
     let mut drawer = Drawer {
         mibs,
@@ -45,7 +45,7 @@ enum Kind {
 struct Drawer<'m> {
     mibs: &'m Mibs,
     /// Every node of the subtree drawn, named or not.
-    paths: &'m BTreeSet<&'m [u32]>,
+    paths: &'m BTreeSet<Vec<u32>>,
     out: String,
     /// Whether the node drawn last had a type and no children drawn since: then a typed
     /// sibling follows it without a `|` line between.

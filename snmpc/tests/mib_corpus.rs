@@ -1104,7 +1104,7 @@ fn values_show_the_same_from_syntax_heads() {
             }
         };
         assert!(labels(&whole) >= 3 && labels(&heads) == 0);
-        let oids: Vec<Vec<u32>> = whole.oids().map(<[u32]>::to_vec).collect();
+        let oids: Vec<Vec<u32>> = whole.oids().collect();
         assert_eq!(oids.len(), heads.oids().count());
         let mut shown = 0;
         for oid in &oids {
@@ -1125,7 +1125,10 @@ fn values_show_the_same_from_syntax_heads() {
                 );
             }
         }
-        println!("{vendor:?}: {shown} objects of {} OIDs shown the same", oids.len());
+        println!(
+            "{vendor:?}: {shown} objects of {} OIDs shown the same",
+            oids.len()
+        );
         assert!(shown > 9_000, "{shown} objects with a presentation");
     }
 }

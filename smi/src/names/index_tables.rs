@@ -1,100 +1,254 @@
-//! The lookups of a loaded tree, kept small: every named OID once, in OID order, the arcs of
-//! all of them in one buffer (no allocation per OID), and every node by descriptor as one
-//! sorted list of node numbers. Under `-m ALL` over a few hundred modules these are most of
-//! what a session holds besides the modules themselves.
+//! The lookups of a loaded tree, kept small: the OID tree as its places (each the place above
+//! it and one arc, no OID written out), found through a hash table, and every node by
+//! descriptor as one sorted list of node numbers. Under `-m ALL` over a few hundred modules
+//! these are what a session holds besides the modules themselves.
 
 use std::cmp::Ordering;
 use std::sync::OnceLock;
 
-/// An OID's place in [`OidTable::arcs`] and the node that names it.
+/// A place in the OID tree: the place above it, its last arc, and the node that names it
+/// ([`NONE`] for an arc an OID passes through unnamed).
 #[derive(Debug, Clone, Copy)]
-struct Entry {
-    start: u32,
-    len: u32,
+struct Place {
+    parent: u32,
+    arc: u32,
     node: u32,
 }
 
-/// OID to node, in OID order; lookups by binary search.
+/// No node, or no place (the root above the first arcs).
+const NONE: u32 = u32::MAX;
+
+/// OID to node: the tree of every place a named OID passes through, each place once, found by
+/// (place above, arc) in a hash table of place numbers. About 12 bytes a place and 8 a
+/// slot, where every OID written out took 60 (a corpus's OIDs are a megabyte written out);
+/// the places in OID order are sorted out when first asked for.
 #[derive(Debug, Default)]
 pub(super) struct OidTable {
-    arcs: Vec<u32>,
-    entries: Vec<Entry>,
+    places: Vec<Place>,
+    /// Open addressing, linear probing: place numbers, [`NONE`] for free slots; a power of
+    /// two long, at most half full.
+    slots: Vec<u32>,
+    /// The places' numbers sorted by (place above, arc): each place's children together,
+    /// in arc order.
+    sorted: OnceLock<Vec<u32>>,
 }
 
 impl OidTable {
     /// The table of `nodes` (in the order that decides who names an OID several nodes are
     /// at: the first), `oid_into` writing a node's arcs after what a buffer holds.
     pub(super) fn build(nodes: &[u32], mut oid_into: impl FnMut(usize, &mut Vec<u32>)) -> OidTable {
-        // Sized exactly (a corpus's OIDs are a megabyte that doubling would leave a third
-        // unused, with the old copy alongside while it grows).
-        let mut scratch = Vec::new();
-        let total: usize = nodes
-            .iter()
-            .map(|&n| {
-                scratch.clear();
-                oid_into(n as usize, &mut scratch);
-                scratch.len()
-            })
-            .sum();
         let mut table = OidTable {
-            arcs: Vec::with_capacity(total),
-            entries: Vec::with_capacity(nodes.len()),
+            // About one place a node: room made once.
+            places: Vec::with_capacity(nodes.len() + nodes.len() / 16),
+            slots: vec![NONE; (2 * nodes.len()).next_power_of_two().max(16)],
+            sorted: OnceLock::new(),
         };
+        // Consecutive nodes mostly share all but their last arcs: the places of the last
+        // node's OID are kept, and only the arcs after the shared ones are looked up.
+        let (mut oid, mut last) = (Vec::new(), Vec::new());
+        let mut path: Vec<u32> = Vec::new();
         for &node in nodes {
-            let start = table.arcs.len();
-            oid_into(node as usize, &mut table.arcs);
-            table.entries.push(Entry {
-                start: start as u32,
-                len: (table.arcs.len() - start) as u32,
-                node,
-            });
+            oid.clear();
+            oid_into(node as usize, &mut oid);
+            let shared = oid.iter().zip(&last).take_while(|(a, b)| a == b).count();
+            path.truncate(shared);
+            for &arc in &oid[shared..] {
+                let parent = path.last().copied().unwrap_or(NONE);
+                path.push(table.child_or_new(parent, arc));
+            }
+            if let Some(&place) = path.last() {
+                let named = &mut table.places[place as usize].node;
+                if *named == NONE {
+                    *named = node;
+                }
+            }
+            std::mem::swap(&mut oid, &mut last);
         }
-        // Of equal OIDs the first given (its arcs first written) stays first, and the others
-        // go. (An unstable sort needs no room of its own.)
-        let arcs = &table.arcs;
-        let slice = |e: &Entry| &arcs[e.start as usize..(e.start + e.len) as usize];
-        table
-            .entries
-            .sort_unstable_by(|a, b| slice(a).cmp(slice(b)).then(a.start.cmp(&b.start)));
-        // (The few duplicates dropped leave their room: shrinking would copy the list.)
-        table.entries.dedup_by(|b, a| slice(a) == slice(b));
         table
     }
 
-    fn oid(&self, e: &Entry) -> &[u32] {
-        &self.arcs[e.start as usize..(e.start + e.len) as usize]
+    fn slot_of(&self, parent: u32, arc: u32) -> usize {
+        let h = (u64::from(parent) << 32 | u64::from(arc)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> 32) as usize & (self.slots.len() - 1)
     }
 
-    /// Where `oid` is, or would be.
-    fn position(&self, oid: &[u32]) -> Result<usize, usize> {
-        self.entries.binary_search_by(|e| self.oid(e).cmp(oid))
+    /// The place below `parent` (a place number, or [`NONE`] for the root) at `arc`.
+    fn child(&self, parent: u32, arc: u32) -> Option<u32> {
+        let mut k = self.slot_of(parent, arc);
+        loop {
+            let place = *self.slots.get(k)?;
+            if place == NONE {
+                return None;
+            }
+            let p = self.places[place as usize];
+            if p.parent == parent && p.arc == arc {
+                return Some(place);
+            }
+            k = (k + 1) & (self.slots.len() - 1);
+        }
+    }
+
+    /// [`OidTable::child`], made when missing.
+    fn child_or_new(&mut self, parent: u32, arc: u32) -> u32 {
+        if let Some(place) = self.child(parent, arc) {
+            return place;
+        }
+        if 2 * (self.places.len() + 1) > self.slots.len() {
+            self.grow();
+        }
+        let place = self.places.len() as u32;
+        self.places.push(Place {
+            parent,
+            arc,
+            node: NONE,
+        });
+        let mut k = self.slot_of(parent, arc);
+        while self.slots[k] != NONE {
+            k = (k + 1) & (self.slots.len() - 1);
+        }
+        self.slots[k] = place;
+        place
+    }
+
+    /// Twice the slots, every place put in again.
+    fn grow(&mut self) {
+        self.slots = vec![NONE; self.slots.len() * 2];
+        for place in 0..self.places.len() {
+            let p = self.places[place];
+            let mut k = self.slot_of(p.parent, p.arc);
+            while self.slots[k] != NONE {
+                k = (k + 1) & (self.slots.len() - 1);
+            }
+            self.slots[k] = place as u32;
+        }
+    }
+
+    /// The place at exactly `oid`.
+    fn place(&self, oid: &[u32]) -> Option<u32> {
+        oid.iter()
+            .try_fold(NONE, |parent, &arc| self.child(parent, arc))
+            .filter(|_| !oid.is_empty())
     }
 
     /// The node at exactly `oid`.
     pub(super) fn get(&self, oid: &[u32]) -> Option<usize> {
-        let at = self.position(oid).ok()?;
-        Some(self.entries[at].node as usize)
+        let node = self.places[self.place(oid)? as usize].node;
+        (node != NONE).then_some(node as usize)
+    }
+
+    fn sorted(&self) -> &[u32] {
+        self.sorted.get_or_init(|| {
+            let mut sorted: Vec<u32> = (0..self.places.len() as u32).collect();
+            let key = |&k: &u32| {
+                let p = self.places[k as usize];
+                // The root's children first.
+                (p.parent.wrapping_add(1), p.arc)
+            };
+            sorted.sort_unstable_by_key(key);
+            sorted
+        })
+    }
+
+    /// The children of `parent` (a place, or [`NONE`] for the root), in arc order: a range of
+    /// [`OidTable::sorted`].
+    fn children(&self, parent: u32) -> std::ops::Range<usize> {
+        let sorted = self.sorted();
+        let up = |k: &u32| self.places[*k as usize].parent.wrapping_add(1);
+        let wanted = parent.wrapping_add(1);
+        let first = sorted.partition_point(|k| up(k) < wanted);
+        let end = first + sorted[first..].partition_point(|k| up(k) == wanted);
+        first..end
     }
 
     /// Every (OID, node) from `oid` on (`oid` itself included when `inclusive`), in OID order.
-    pub(super) fn from<'s>(
-        &'s self,
-        oid: &[u32],
-        inclusive: bool,
-    ) -> impl Iterator<Item = (&'s [u32], usize)> + 's {
-        let first = match self.position(oid) {
-            Ok(at) if inclusive => at,
-            Ok(at) => at + 1,
-            Err(at) => at,
+    pub(super) fn from(&self, oid: &[u32], inclusive: bool) -> InOrder<'_> {
+        let mut walk = InOrder {
+            table: self,
+            stack: Vec::new(),
+            oid: Vec::new(),
+            pending: None,
         };
-        self.entries[first..]
-            .iter()
-            .map(|e| (self.oid(e), e.node as usize))
+        // Down `oid`'s path as far as it goes, at each level from the first child at or
+        // after its arc.
+        let sorted = self.sorted();
+        let mut parent = NONE;
+        for &arc in oid {
+            let range = self.children(parent);
+            let at = range.start
+                + sorted[range.clone()].partition_point(|k| self.places[*k as usize].arc < arc);
+            let on_path = sorted[at..range.end]
+                .first()
+                .copied()
+                .filter(|&k| self.places[k as usize].arc == arc);
+            let Some(k) = on_path else {
+                walk.stack.push((at, range.end));
+                return walk;
+            };
+            // The rest of this level comes after the subtree of the place on the path.
+            walk.stack.push((at + 1, range.end));
+            walk.oid.push(arc);
+            parent = k;
+        }
+        // At `oid` itself (the root when empty): its subtree next, and itself first when
+        // inclusive.
+        let below = self.children(parent);
+        walk.stack.push((below.start, below.end));
+        if inclusive && parent != NONE {
+            walk.pending = Some(parent);
+        }
+        walk
     }
 
     /// Every (OID, node), in OID order.
-    pub(super) fn iter(&self) -> impl Iterator<Item = (&[u32], usize)> {
+    pub(super) fn iter(&self) -> InOrder<'_> {
         self.from(&[], true)
+    }
+}
+
+/// [`OidTable::from`]'s walk: depth first, children in arc order.
+pub(super) struct InOrder<'t> {
+    table: &'t OidTable,
+    /// Per level of `oid`, the range of [`OidTable::sorted`] still to visit.
+    stack: Vec<(usize, usize)>,
+    /// The arcs down to the place last visited.
+    oid: Vec<u32>,
+    /// A place to give before going on (the start of an inclusive walk).
+    pending: Option<u32>,
+}
+
+impl Iterator for InOrder<'_> {
+    type Item = (Vec<u32>, usize);
+
+    fn next(&mut self) -> Option<(Vec<u32>, usize)> {
+        let places = &self.table.places;
+        if let Some(k) = self.pending.take() {
+            let node = places[k as usize].node;
+            if node != NONE {
+                return Some((self.oid.clone(), node as usize));
+            }
+        }
+        let sorted = self.table.sorted();
+        loop {
+            let level = self.stack.len();
+            let top = self.stack.last_mut()?;
+            if top.0 >= top.1 {
+                // This level is done: on with the one above, at the place after.
+                self.stack.pop();
+                self.oid.truncate(level.saturating_sub(2));
+                continue;
+            }
+            let k = sorted[top.0];
+            top.0 += 1;
+            let p = places[k as usize];
+            self.oid.truncate(level - 1);
+            self.oid.push(p.arc);
+            // Its children next (depth first), then its siblings.
+            let below = self.table.children(k);
+            self.stack.push((below.start, below.end));
+            if p.node != NONE {
+                return Some((self.oid.clone(), p.node as usize));
+            }
+        }
     }
 }
 
@@ -163,16 +317,78 @@ mod tests {
         let t = OidTable::build(&(0..oids.len() as u32).collect::<Vec<_>>(), |n, out| {
             out.extend_from_slice(oids[n])
         });
-        let all: Vec<(&[u32], usize)> = t.iter().collect();
-        let expected: Vec<(&[u32], usize)> =
-            vec![(&[1, 3], 1), (&[1, 3, 6], 0), (&[1, 3, 6, 1], 2), (&[2], 4)];
+        let all: Vec<(Vec<u32>, usize)> = t.iter().collect();
+        let expected = vec![
+            (vec![1, 3], 1),
+            (vec![1, 3, 6], 0),
+            (vec![1, 3, 6, 1], 2),
+            (vec![2], 4),
+        ];
         assert_eq!(all, expected);
         assert_eq!(t.get(&[1, 3, 6]), Some(0));
         assert_eq!(t.get(&[1, 3, 7]), None);
-        let after: Vec<usize> = t.from(&[1, 3, 6], false).map(|(_, n)| n).collect();
-        assert_eq!(after, [2, 4]);
-        let from: Vec<usize> = t.from(&[1, 3, 5], true).map(|(_, n)| n).collect();
-        assert_eq!(from, [0, 2, 4]);
+        // An arc an OID passes through unnamed is no node.
+        assert_eq!(t.get(&[1]), None);
+        assert_eq!(t.get(&[]), None);
+        let from = |oid: &[u32], inclusive| -> Vec<usize> {
+            t.from(oid, inclusive).map(|(_, n)| n).collect()
+        };
+        assert_eq!(from(&[1, 3, 6], false), [2, 4]);
+        assert_eq!(from(&[1, 3, 6], true), [0, 2, 4]);
+        assert_eq!(from(&[1, 3, 5], true), [0, 2, 4]);
+        assert_eq!(from(&[1, 3, 6, 0], true), [2, 4]);
+        assert_eq!(from(&[1, 3, 6, 1, 9], false), [4]);
+        assert_eq!(from(&[1], true), [1, 0, 2, 4]);
+        assert_eq!(from(&[1], false), [1, 0, 2, 4]);
+        assert_eq!(from(&[2], false), Vec::<usize>::new());
+        assert_eq!(from(&[3], true), Vec::<usize>::new());
+        assert_eq!(from(&[0, 7], true), [1, 0, 2, 4]);
+    }
+
+    /// The walk in OID order is the sorted list of OIDs, from wherever it starts, for trees
+    /// of many shapes (shared prefixes, arcs passed unnamed, OIDs given twice).
+    #[test]
+    fn walks_are_oid_order_from_anywhere() {
+        let mut oids: Vec<Vec<u32>> = Vec::new();
+        let mut x: u32 = 7;
+        for _ in 0..400 {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let len = 1 + (x >> 8) as usize % 6;
+            let oid: Vec<u32> = (0..len).map(|k| (x >> (k * 3)) % 4).collect();
+            oids.push(oid);
+        }
+        let nodes: Vec<u32> = (0..oids.len() as u32).collect();
+        let t = OidTable::build(&nodes, |n, out| out.extend_from_slice(&oids[n]));
+        // The first given of equal OIDs, in OID order.
+        let mut expected: Vec<(Vec<u32>, usize)> = Vec::new();
+        let mut order: Vec<usize> = (0..oids.len()).collect();
+        order.sort_by(|&a, &b| oids[a].cmp(&oids[b]).then(a.cmp(&b)));
+        for k in order {
+            if expected.last().is_none_or(|(o, _)| *o != oids[k]) {
+                expected.push((oids[k].clone(), k));
+            }
+        }
+        assert_eq!(t.iter().collect::<Vec<_>>(), expected);
+        for (oid, node) in &expected {
+            assert_eq!(t.get(oid), Some(*node));
+        }
+        let probes = expected.iter().map(|(o, _)| o.clone()).chain([
+            vec![],
+            vec![0],
+            vec![3, 3, 3, 3, 3, 3, 3],
+            vec![1, 2, 9],
+        ]);
+        for probe in probes {
+            for inclusive in [true, false] {
+                let want: Vec<(Vec<u32>, usize)> = expected
+                    .iter()
+                    .filter(|(o, _)| *o > probe || (inclusive && *o == probe))
+                    .cloned()
+                    .collect();
+                let got: Vec<(Vec<u32>, usize)> = t.from(&probe, inclusive).collect();
+                assert_eq!(got, want, "from {probe:?}, inclusive {inclusive}");
+            }
+        }
     }
 
     #[test]

@@ -259,19 +259,19 @@ impl Mibs {
     /// the first in its tree's own order, which is not OID order: where several names match
     /// equally early, it may pick another of them.)
     pub fn best_match(&self, find: impl Fn(&str) -> Option<usize>) -> Option<Vec<u32>> {
-        let mut best: Option<(usize, &[u32])> = None;
+        let mut best: Option<(usize, Vec<u32>)> = None;
         for (oid, node) in self.lookup().by_oid.iter() {
             let Some(at) = find(self.set.name(&self.resolved.nodes[node])) else {
                 continue;
             };
-            if best.is_none_or(|(b, _)| at < b) {
+            if best.as_ref().is_none_or(|(b, _)| at < *b) {
                 best = Some((at, oid));
                 if at == 0 {
                     break;
                 }
             }
         }
-        best.map(|(_, oid)| oid.to_vec())
+        best.map(|(_, oid)| oid)
     }
 
     /// snmptranslate's `-TB`: the OIDs of the nodes `find` (where a pattern matches in a
@@ -304,7 +304,7 @@ impl Mibs {
             let mut i = next;
             while let Some((_, at)) = order.get(i) {
                 if let Some(at) = *at {
-                    if best.is_none_or(|(b, _)| at < b) {
+                    if best.as_ref().is_none_or(|(b, _)| at < *b) {
                         best = Some((at, i));
                     }
                     if at == 0 {

@@ -39,7 +39,7 @@ impl Mibs {
     }
 
     /// Every node's OID, in OID order.
-    pub fn oids(&self) -> impl Iterator<Item = &[u32]> {
+    pub fn oids(&self) -> impl Iterator<Item = Vec<u32>> + '_ {
         self.lookup().by_oid.iter().map(|(o, _)| o)
     }
 
