@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
 
 use crate::asn1::ast::Type;
@@ -219,54 +220,68 @@ impl MibSet {
             .clamp(1, 8)
             .min(all.len().max(1));
         let next = std::sync::atomic::AtomicUsize::new(0);
+        let next_file = || queue.get(next.fetch_add(1, Ordering::Relaxed)).copied();
+        let parse_one = |k: usize| {
+            let path = &all[k];
+            read_text(path).map(|text| {
+                let (modules, rest) = super::parse_file_with(&text, syntaxes);
+                ParsedFile {
+                    name: path.display().to_string(),
+                    path: path.clone(),
+                    kept: None,
+                    modules: indexed(modules),
+                    rest,
+                }
+            })
+        };
+        let mut pending: Vec<Option<ParsedFile>> = (0..all.len()).map(|_| None).collect();
+        let mut registered = 0;
+        let mut failure = None;
+        // A file parsed (by any thread) is kept until those before it are registered.
+        let mut take = |k: usize, parsed: std::io::Result<ParsedFile>| {
+            match parsed {
+                Ok(p) => pending[k] = Some(p),
+                Err(e) => {
+                    // Stop the threads at their next file; report the first failure.
+                    next.store(all.len(), Ordering::Relaxed);
+                    failure.get_or_insert(e);
+                }
+            }
+            while let Some(p) = pending.get_mut(registered).and_then(Option::take) {
+                set.register(p);
+                registered += 1;
+                progress(registered, all.len());
+            }
+        };
         let (tx, rx) = std::sync::mpsc::channel::<(usize, std::io::Result<ParsedFile>)>();
-        std::thread::scope(|scope| -> std::io::Result<()> {
-            for _ in 0..threads {
+        std::thread::scope(|scope| {
+            // This thread parses too (one thread fewer to start, and what it parses stays
+            // with what it builds next), taking in the others' files between its own.
+            for _ in 1..threads {
                 let tx = tx.clone();
-                let (all, next, queue) = (&all, &next, &queue);
-                scope.spawn(move || loop {
-                    let q = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(&k) = queue.get(q) else { break };
-                    let path = &all[k];
-                    let parsed = read_text(path).map(|text| {
-                        let (modules, rest) = super::parse_file_with(&text, syntaxes);
-                        ParsedFile {
-                            name: path.display().to_string(),
-                            path: path.clone(),
-                            kept: None,
-                            modules: indexed(modules),
-                            rest,
+                let (next_file, parse_one) = (&next_file, &parse_one);
+                scope.spawn(move || {
+                    while let Some(k) = next_file() {
+                        if tx.send((k, parse_one(k))).is_err() {
+                            break;
                         }
-                    });
-                    if tx.send((k, parsed)).is_err() {
-                        break;
                     }
                 });
             }
             drop(tx);
-            let mut pending: Vec<Option<ParsedFile>> = (0..all.len()).map(|_| None).collect();
-            let mut registered = 0;
-            let mut failure = None;
+            while let Some(k) = next_file() {
+                take(k, parse_one(k));
+                while let Ok((k, parsed)) = rx.try_recv() {
+                    take(k, parsed);
+                }
+            }
             for (k, parsed) in rx {
-                match parsed {
-                    Ok(p) => pending[k] = Some(p),
-                    Err(e) => {
-                        // Stop the workers at their next file; report the first failure.
-                        next.store(all.len(), std::sync::atomic::Ordering::Relaxed);
-                        failure.get_or_insert(e);
-                    }
-                }
-                while let Some(p) = pending.get_mut(registered).and_then(Option::take) {
-                    set.register(p);
-                    registered += 1;
-                    progress(registered, all.len());
-                }
+                take(k, parsed);
             }
-            match failure {
-                Some(e) => Err(e),
-                None => Ok(()),
-            }
-        })?;
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
         set.add_successors();
         Ok(set)
     }
