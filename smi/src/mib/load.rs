@@ -221,10 +221,11 @@ impl MibSet {
             .min(all.len().max(1));
         let next = std::sync::atomic::AtomicUsize::new(0);
         let next_file = || queue.get(next.fetch_add(1, Ordering::Relaxed)).copied();
-        let parse_one = |k: usize| {
+        // Each thread lexes into a token buffer of its own, kept from file to file.
+        let parse_one = |k: usize, tokens: &mut Vec<super::lex::Token>| {
             let path = &all[k];
             read_text(path).map(|text| {
-                let (modules, rest) = super::parse_file_with(&text, syntaxes);
+                let (modules, rest) = super::parse::parse_file_in(&text, syntaxes, tokens);
                 ParsedFile {
                     name: path.display().to_string(),
                     path: path.clone(),
@@ -261,16 +262,18 @@ impl MibSet {
                 let tx = tx.clone();
                 let (next_file, parse_one) = (&next_file, &parse_one);
                 scope.spawn(move || {
+                    let mut tokens = Vec::new();
                     while let Some(k) = next_file() {
-                        if tx.send((k, parse_one(k))).is_err() {
+                        if tx.send((k, parse_one(k, &mut tokens))).is_err() {
                             break;
                         }
                     }
                 });
             }
             drop(tx);
+            let mut tokens = Vec::new();
             while let Some(k) = next_file() {
-                take(k, parse_one(k));
+                take(k, parse_one(k, &mut tokens));
                 while let Ok((k, parsed)) = rx.try_recv() {
                     take(k, parsed);
                 }

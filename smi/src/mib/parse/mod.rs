@@ -333,6 +333,15 @@ pub fn parse_file(src: &str) -> (Vec<SmiModule>, Vec<Finding>) {
 
 /// [`parse_file`], keeping of each SYNTAX what `syntaxes` says.
 pub fn parse_file_with(src: &str, syntaxes: Syntaxes) -> (Vec<SmiModule>, Vec<Finding>) {
+    parse_file_in(src, syntaxes, &mut Vec::new())
+}
+
+/// [`parse_file_with`], lexing into `tokens` (a buffer its caller keeps from file to file).
+pub(crate) fn parse_file_in(
+    src: &str,
+    syntaxes: Syntaxes,
+    tokens: &mut Vec<Token>,
+) -> (Vec<SmiModule>, Vec<Finding>) {
     if u32::try_from(src.len()).is_err() {
         let message = format!(
             "the file is {} bytes: MIB files over 4 GiB are not read",
@@ -347,14 +356,7 @@ pub fn parse_file_with(src: &str, syntaxes: Syntaxes) -> (Vec<SmiModule>, Vec<Fi
             }],
         );
     }
-    thread_local! {
-        /// The token buffer, kept from file to file on each thread.
-        static TOKENS: std::cell::RefCell<Vec<Token>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    let mut toks = TOKENS.with(|t| std::mem::take(&mut *t.borrow_mut()));
-    let parsed = parse_tokens(src, &mut toks, syntaxes);
-    TOKENS.with(|t| *t.borrow_mut() = toks);
-    parsed
+    parse_tokens(src, tokens, syntaxes)
 }
 
 fn parse_tokens(
