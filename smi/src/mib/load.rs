@@ -155,7 +155,7 @@ pub struct MibSet {
 #[derive(Debug)]
 pub(crate) struct Whole {
     nodes: Vec<Option<Arc<Type>>>,
-    types: Vec<Type>,
+    types: Vec<Arc<Type>>,
 }
 
 /// Per module, its [`Whole`] trees once read (`None`: its file no longer reads the same).
@@ -418,11 +418,10 @@ impl MibSet {
             if let Some(i) = at(cur) {
                 return Some((cur, i, Via::Found));
             }
-            let imp = self.modules[cur]
-                .smi
-                .imports
-                .iter()
-                .find(|i| i.symbols.iter().any(|s| &**s == name));
+            let imp = self.modules[cur].smi.imports.iter().find(|i| {
+                let smi = &self.modules[cur].smi;
+                i.symbols.iter().any(|&s| smi.name(s) == name)
+            });
             match imp {
                 Some(imp) => match self.by_name.get(&imp.module) {
                     Some(&t) => cur = t,

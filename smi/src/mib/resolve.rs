@@ -819,9 +819,10 @@ impl Resolver<'_> {
                     );
                     // Accepted only when the SMI's base modules, or the importing module itself,
                     // define every symbol asked for.
-                    let all_known = imp.symbols.iter().all(|s| {
-                        BUILTIN_MACROS.contains(&&**s)
-                            || BASE_TYPES.contains(&&**s)
+                    let all_known = imp.symbols.iter().all(|&s| {
+                        let s = loaded.smi.name(s);
+                        BUILTIN_MACROS.contains(&s)
+                            || BASE_TYPES.contains(&s)
                             || self.base_module_of(s).is_some()
                             || self.set.node_at(m, s).is_some()
                             || self.set.type_at(m, s).is_some()
@@ -855,13 +856,17 @@ impl Resolver<'_> {
                             ),
                         );
                     }
-                    for sym in &imp.symbols {
+                    for &sym in &imp.symbols {
+                        let sym = loaded.smi.name(sym);
                         let known = self.set.node_at(t, sym).is_some()
                             || self.set.type_at(t, sym).is_some()
-                            || target.macros.iter().any(|x| **x == **sym)
-                            || target.imports.iter().any(|i| i.symbols.contains(sym))
-                            || BASE_TYPES.contains(&&**sym)
-                            || BUILTIN_MACROS.contains(&&**sym);
+                            || target.macros.iter().any(|x| x == sym)
+                            || target
+                                .imports
+                                .iter()
+                                .any(|i| i.symbols.iter().any(|&s| target.name(s) == sym))
+                            || BASE_TYPES.contains(&sym)
+                            || BUILTIN_MACROS.contains(&sym);
                         if !known {
                             self.report(
                                 m,

@@ -434,7 +434,7 @@ pub struct TypeDef {
     /// The type. A table entry's `SEQUENCE { column Type, ... }` is kept without its
     /// components (an empty list): their names are in `columns`, and their types are the
     /// columns' own SYNTAX clauses.
-    pub syntax: Type,
+    pub syntax: Arc<Type>,
     /// The byte range of the type as written (see [`TypeDef::syntax_text`]).
     pub syntax_span: TextRange,
     /// The column names of a `SEQUENCE { ... }`, in order.
@@ -455,8 +455,8 @@ pub struct Import {
     pub module: String,
     /// Where its name is.
     pub offset: usize,
-    /// The symbols (strings shared with the file's syntax trees).
-    pub symbols: Vec<Arc<str>>,
+    /// The symbols, in the module's [`Names`] ([`SmiModule::name`]).
+    pub symbols: Box<[Name]>,
 }
 
 /// A parsed MIB module.

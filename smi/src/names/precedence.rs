@@ -258,7 +258,7 @@ fn read(set: &MibSet, m: usize, seen: &mut [bool], step: &mut impl FnMut(Step)) 
                 let read = import
                     .symbols
                     .iter()
-                    .any(|s| !NET_SNMP_WORDS.contains(&&**s));
+                    .any(|&s| !NET_SNMP_WORDS.contains(&smi.name(s)));
                 read.then_some(import.module.as_str())
             }
             None => {

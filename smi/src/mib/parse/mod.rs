@@ -565,7 +565,7 @@ END
         assert_eq!(m.name, "EXAMPLE-MIB");
         assert!(m.smi_v2);
         assert_eq!(m.imports.len(), 2);
-        let symbols: Vec<&str> = m.imports[1].symbols.iter().map(|s| &**s).collect();
+        let symbols: Vec<&str> = m.imports[1].symbols.iter().map(|&s| m.name(s)).collect();
         assert_eq!(symbols, ["TEXTUAL-CONVENTION", "DisplayString"]);
         let names: Vec<&str> = m.nodes.iter().map(|n| m.name(n.name)).collect();
         assert_eq!(

@@ -151,7 +151,11 @@ impl<'s> Parser<'s> {
                         self.offset(k),
                         format!(
                             "symbols {} are not followed by FROM and a module",
-                            symbols.join(", ")
+                            symbols
+                                .iter()
+                                .map(|&s| self.table.get(s))
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ),
                     );
                 }
@@ -163,7 +167,7 @@ impl<'s> Parser<'s> {
                 m.imports.push(Import {
                     module,
                     offset: self.offset(at),
-                    symbols: std::mem::take(&mut symbols),
+                    symbols: std::mem::take(&mut symbols).into_boxed_slice(),
                 });
                 k = at + 1;
                 // A module OID after the name (`FROM X { iso ... }`) is allowed by X.680.
@@ -198,7 +202,7 @@ impl<'s> Parser<'s> {
                     );
                     return k;
                 }
-                symbols.push(self.shared_name(t));
+                symbols.push(self.name_id(t));
                 k += 1;
                 continue;
             }
@@ -253,10 +257,10 @@ impl<'s> Parser<'s> {
     /// A TEXTUAL-CONVENTION, or a plain type assignment.
     ///
     /// What the parse keeps of a type assignment's `syntax` ([`Syntaxes`]).
-    fn kept(&self, syntax: Type) -> Type {
+    fn kept(&mut self, syntax: Type) -> Arc<Type> {
         match self.heads {
-            true => head(&syntax),
-            false => syntax,
+            true => self.shared_head(&syntax),
+            false => Arc::new(syntax),
         }
     }
 

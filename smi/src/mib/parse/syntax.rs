@@ -245,7 +245,7 @@ impl<'s> Parser<'s> {
     /// `ty`'s head ([`Syntaxes::Heads`]), shared with the file's earlier SYNTAX clauses of the
     /// same head (`INTEGER { up(1), down(2) }` and `Integer32 (1..10)` differ in what a
     /// head leaves out).
-    fn shared_head(&mut self, ty: &Type) -> Arc<Type> {
+    pub(super) fn shared_head(&mut self, ty: &Type) -> Arc<Type> {
         let head = head(ty);
         // Keyed apart from the clauses' texts, which never start with a NUL.
         let key = format!("\0{:?}", head.kind);
