@@ -26,7 +26,7 @@ use std::path::PathBuf;
 
 use crate::mib::ir::IndexPart;
 use crate::mib::Presentation;
-use crate::mib::{self, MibSet, Resolved, Syntaxes};
+use crate::mib::{self, MibSet, Resolved};
 use crate::mib::{Access, NodeKind, Relaxation};
 
 mod choice;
@@ -41,6 +41,9 @@ mod tree;
 pub use choice::{modules_named, net_snmp_default_dirs, MibChoice};
 pub use index::{read_instance, write_instance, IndexStyle};
 use index_tables::{Lazy, NameTable, OidTable};
+
+/// How much of each SYNTAX a load keeps ([`Mibs::load_chosen_keeping`]).
+pub use crate::mib::Syntaxes;
 
 /// Loaded and resolved modules, with a name and OID registry built on first use (check and
 /// dump never look anything up, so they never pay for it).
