@@ -222,10 +222,10 @@ impl MibSet {
         let next = std::sync::atomic::AtomicUsize::new(0);
         let next_file = || queue.get(next.fetch_add(1, Ordering::Relaxed)).copied();
         // Each thread lexes into a token buffer of its own, kept from file to file.
-        let parse_one = |k: usize, tokens: &mut Vec<super::lex::Token>| {
+        let parse_one = |k: usize, scratch: &mut super::parse::Scratch| {
             let path = &all[k];
             read_text(path).map(|text| {
-                let (modules, rest) = super::parse::parse_file_in(&text, syntaxes, tokens);
+                let (modules, rest) = super::parse::parse_file_in(&text, syntaxes, scratch);
                 ParsedFile {
                     name: path.display().to_string(),
                     path: path.clone(),
@@ -262,18 +262,18 @@ impl MibSet {
                 let tx = tx.clone();
                 let (next_file, parse_one) = (&next_file, &parse_one);
                 scope.spawn(move || {
-                    let mut tokens = Vec::new();
+                    let mut scratch = super::parse::Scratch::default();
                     while let Some(k) = next_file() {
-                        if tx.send((k, parse_one(k, &mut tokens))).is_err() {
+                        if tx.send((k, parse_one(k, &mut scratch))).is_err() {
                             break;
                         }
                     }
                 });
             }
             drop(tx);
-            let mut tokens = Vec::new();
+            let mut scratch = super::parse::Scratch::default();
             while let Some(k) = next_file() {
-                take(k, parse_one(k, &mut tokens));
+                take(k, parse_one(k, &mut scratch));
                 while let Ok((k, parsed)) = rx.try_recv() {
                     take(k, parsed);
                 }

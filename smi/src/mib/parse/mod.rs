@@ -105,6 +105,8 @@ struct Parser<'s> {
     table: Names,
     /// Keep only each SYNTAX's head ([`Syntaxes::Heads`]).
     heads: bool,
+    /// The heads made so far by this thread ([`Scratch::heads`]).
+    pool: HeadPool,
     name_ids: std::collections::HashMap<
         &'s str,
         Name,
@@ -129,6 +131,7 @@ impl<'s> Parser<'s> {
             table: Names::default(),
             name_ids: Default::default(),
             heads: false,
+            pool: HeadPool::default(),
         }
     }
 
@@ -290,8 +293,24 @@ pub enum Syntaxes {
     Heads,
 }
 
+/// Heads by what they read as (their kind, spans left out).
+type HeadPool = std::collections::HashMap<
+    Box<str>,
+    Arc<Type>,
+    std::hash::BuildHasherDefault<crate::mib::NameHasher>,
+>;
+
+/// What a thread that parses many files keeps from one to the next: its token buffer, and
+/// under [`Syntaxes::Heads`] the heads it made (a file's heads are mostly its predecessors':
+/// `DisplayString`, `INTEGER`, ...).
+#[derive(Default)]
+pub(crate) struct Scratch {
+    tokens: Vec<Token>,
+    heads: HeadPool,
+}
+
 /// `ty`'s head ([`Syntaxes::Heads`]): its kind without named numbers, components or
-/// constraints, a type reference as written.
+/// constraints, a type reference as written; no span (a head is read for its kind and name).
 fn head(ty: &Type) -> Type {
     let kind = match &ty.kind {
         TypeKind::Integer(_) => TypeKind::Integer(Vec::new()),
@@ -319,7 +338,7 @@ fn head(ty: &Type) -> Type {
         other => other.clone(),
     };
     Type {
-        span: ty.span,
+        span: Span::default(),
         kind,
         constraints: Vec::new(),
     }
@@ -333,14 +352,14 @@ pub fn parse_file(src: &str) -> (Vec<SmiModule>, Vec<Finding>) {
 
 /// [`parse_file`], keeping of each SYNTAX what `syntaxes` says.
 pub fn parse_file_with(src: &str, syntaxes: Syntaxes) -> (Vec<SmiModule>, Vec<Finding>) {
-    parse_file_in(src, syntaxes, &mut Vec::new())
+    parse_file_in(src, syntaxes, &mut Scratch::default())
 }
 
-/// [`parse_file_with`], lexing into `tokens` (a buffer its caller keeps from file to file).
+/// [`parse_file_with`], with what its caller keeps from file to file.
 pub(crate) fn parse_file_in(
     src: &str,
     syntaxes: Syntaxes,
-    tokens: &mut Vec<Token>,
+    scratch: &mut Scratch,
 ) -> (Vec<SmiModule>, Vec<Finding>) {
     if u32::try_from(src.len()).is_err() {
         let message = format!(
@@ -356,15 +375,15 @@ pub(crate) fn parse_file_in(
             }],
         );
     }
-    parse_tokens(src, tokens, syntaxes)
+    parse_tokens(src, scratch, syntaxes)
 }
 
 fn parse_tokens(
     src: &str,
-    buffer: &mut Vec<Token>,
+    scratch: &mut Scratch,
     syntaxes: Syntaxes,
 ) -> (Vec<SmiModule>, Vec<Finding>) {
-    let dash_lines = match lex_into(src, buffer) {
+    let dash_lines = match lex_into(src, &mut scratch.tokens) {
         Ok(d) => d,
         Err((offset, message)) => {
             return (
@@ -377,7 +396,7 @@ fn parse_tokens(
             )
         }
     };
-    let (mut modules, mut rest) = parse_modules(src, buffer, syntaxes);
+    let (mut modules, mut rest) = parse_modules(src, scratch, syntaxes);
     for offset in dash_lines {
         let f = Finding {
             offset,
@@ -397,12 +416,13 @@ fn parse_tokens(
 /// The modules of a lexed file, and the findings of text that is no module.
 fn parse_modules(
     src: &str,
-    buffer: &mut Vec<Token>,
+    scratch: &mut Scratch,
     syntaxes: Syntaxes,
 ) -> (Vec<SmiModule>, Vec<Finding>) {
-    let toks = std::mem::take(buffer);
+    let toks = std::mem::take(&mut scratch.tokens);
     let mut p = Parser::new(src, toks);
     p.heads = syntaxes == Syntaxes::Heads;
+    p.pool = std::mem::take(&mut scratch.heads);
     let mut modules: Vec<SmiModule> = Vec::new();
     // Each module's index in `modules` by name: a file may hold many thousands.
     let mut by_name: std::collections::HashMap<String, usize> = Default::default();
@@ -441,7 +461,8 @@ fn parse_modules(
             }
         }
     }
-    *buffer = p.toks;
+    scratch.tokens = p.toks;
+    scratch.heads = p.pool;
     (modules, p.findings)
 }
 

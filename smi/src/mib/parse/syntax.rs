@@ -247,9 +247,12 @@ impl<'s> Parser<'s> {
     /// head leaves out).
     pub(super) fn shared_head(&mut self, ty: &Type) -> Arc<Type> {
         let head = head(ty);
-        // Keyed apart from the clauses' texts, which never start with a NUL.
-        let key = format!("\0{:?}", head.kind);
-        self.syntaxes
+        let key = match &head.kind {
+            // (A descriptor has no `:`: no kind's Debug text reads as one.)
+            TypeKind::Reference { module: None, name } => format!("R:{name}"),
+            other => format!("{other:?}"),
+        };
+        self.pool
             .entry(key.into_boxed_str())
             .or_insert_with(|| Arc::new(head))
             .clone()
