@@ -221,7 +221,7 @@ impl MibSet {
             .min(all.len().max(1));
         let next = std::sync::atomic::AtomicUsize::new(0);
         let next_file = || queue.get(next.fetch_add(1, Ordering::Relaxed)).copied();
-        // Each thread lexes into a token buffer of its own, kept from file to file.
+        // Each thread keeps its own scratch (token buffer, SYNTAX heads) from file to file.
         let parse_one = |k: usize, scratch: &mut super::parse::Scratch| {
             let path = &all[k];
             read_text(path).map(|text| {

@@ -102,12 +102,18 @@ impl OidTable {
             arc,
             node: NONE,
         });
+        let k = self.free_slot(parent, arc);
+        self.slots[k] = place;
+        place
+    }
+
+    /// The first free slot from where (`parent`, `arc`) hashes to.
+    fn free_slot(&self, parent: u32, arc: u32) -> usize {
         let mut k = self.slot_of(parent, arc);
         while self.slots[k] != NONE {
             k = (k + 1) & (self.slots.len() - 1);
         }
-        self.slots[k] = place;
-        place
+        k
     }
 
     /// Twice the slots, every place put in again.
@@ -115,10 +121,7 @@ impl OidTable {
         self.slots = vec![NONE; self.slots.len() * 2];
         for place in 0..self.places.len() {
             let p = self.places[place];
-            let mut k = self.slot_of(p.parent, p.arc);
-            while self.slots[k] != NONE {
-                k = (k + 1) & (self.slots.len() - 1);
-            }
+            let k = self.free_slot(p.parent, p.arc);
             self.slots[k] = place as u32;
         }
     }
@@ -343,6 +346,21 @@ mod tests {
         assert_eq!(from(&[2], false), Vec::<usize>::new());
         assert_eq!(from(&[3], true), Vec::<usize>::new());
         assert_eq!(from(&[0, 7], true), [1, 0, 2, 4]);
+    }
+
+    /// A node or two with long OIDs make many more places than nodes: the table grows.
+    #[test]
+    fn long_oids_grow_the_table() {
+        let long: Vec<u32> = (0..128).collect();
+        let oids = [long.clone(), long[..64].to_vec()];
+        let t = OidTable::build(&[0, 1], |n, out| out.extend_from_slice(&oids[n]));
+        assert_eq!(t.places.len(), 128);
+        assert!(t.slots.len() >= 256);
+        assert_eq!(t.get(&long), Some(0));
+        assert_eq!(t.get(&long[..64]), Some(1));
+        assert_eq!(t.get(&long[..65]), None);
+        let all: Vec<usize> = t.iter().map(|(_, n)| n).collect();
+        assert_eq!(all, [1, 0]);
     }
 
     /// The walk in OID order is the sorted list of OIDs, from wherever it starts, for trees
