@@ -118,6 +118,16 @@ impl From<&str> for ArgError {
     }
 }
 
+impl Drop for Agent {
+    /// Says, as the command ends, which modules' SYNTAX could not be read again to show their
+    /// objects' values ([`snmp_smi::mib::MibSet::syntaxes_unread`]).
+    fn drop(&mut self) {
+        for why in self.mibs.iter().flat_map(|m| m.set.syntaxes_unread()) {
+            eprintln!("snmpc: {why}");
+        }
+    }
+}
+
 impl Agent {
     /// Loads the MIB modules net-snmp's tools would (their MIB list and path, and the module
     /// of each `MODULE::name` among `args`: see [`crate::miblist`]), for names in and out and

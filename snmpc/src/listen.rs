@@ -528,5 +528,8 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         let _ = stdout.flush();
     }
     eprintln!("{}", summary(rx.listener()));
+    for why in mibs.set.syntaxes_unread() {
+        eprintln!("snmpc: {why}");
+    }
     code
 }

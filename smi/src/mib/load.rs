@@ -158,9 +158,12 @@ pub(crate) struct Whole {
     types: Vec<Arc<Type>>,
 }
 
-/// Per module, its [`Whole`] trees once read (`None`: its file no longer reads the same).
+/// A module's [`Whole`] trees once read, or why they could not be.
+type ReadAgain = OnceLock<Result<Whole, String>>;
+
+/// Per module, its [`ReadAgain`].
 #[derive(Debug, Default)]
-pub(crate) struct WholeSyntaxes(OnceLock<Box<[OnceLock<Option<Whole>>]>>);
+pub(crate) struct WholeSyntaxes(OnceLock<Box<[ReadAgain]>>);
 
 impl MibSet {
     /// Reads every regular file of every directory (not recursively), in name order, and parses
@@ -461,22 +464,54 @@ impl MibSet {
                 .take(self.modules.len())
                 .collect()
         });
-        modules.get(m)?.get_or_init(|| self.read_whole(m)).as_ref()
+        modules
+            .get(m)?
+            .get_or_init(|| self.read_whole(m))
+            .as_ref()
+            .ok()
     }
 
     /// Module `m` parsed again from its file, whole: its nodes' and types' SYNTAX trees, when
     /// it still defines as many of each.
-    fn read_whole(&self, m: usize) -> Option<Whole> {
+    fn read_whole(&self, m: usize) -> Result<Whole, String> {
         let loaded = &self.modules[m];
-        let text = self.files[loaded.file].text().ok()?;
+        let file = &self.files[loaded.file];
+        let text = file
+            .text()
+            .map_err(|e| format!("{} cannot be read again: {e}", file.name))?;
         let (modules, _) = super::parse_file_with(&text, Syntaxes::Whole);
-        let again = modules.into_iter().find(|x| x.name == loaded.smi.name)?;
-        let same = again.nodes.len() == loaded.smi.nodes.len()
-            && again.types.len() == loaded.smi.types.len();
-        same.then(|| Whole {
+        let again = modules
+            .into_iter()
+            .find(|x| x.name == loaded.smi.name)
+            .filter(|again| {
+                again.nodes.len() == loaded.smi.nodes.len()
+                    && again.types.len() == loaded.smi.types.len()
+            })
+            .ok_or_else(|| format!("{} changed since it was loaded", file.name))?;
+        Ok(Whole {
             nodes: again.nodes.into_iter().map(|n| n.syntax).collect(),
             types: again.types.into_iter().map(|t| t.syntax).collect(),
         })
+    }
+
+    /// Under [`Syntaxes::Heads`], the modules whose whole SYNTAX could not be read again when
+    /// asked for, and why: their objects' values were shown from the SYNTAX's head alone
+    /// (without labels, hints or ranges).
+    pub fn syntaxes_unread(&self) -> Vec<String> {
+        let Some(modules) = self.whole.0.get() else {
+            return Vec::new();
+        };
+        modules
+            .iter()
+            .zip(&self.modules)
+            .filter_map(|(w, m)| match w.get() {
+                Some(Err(why)) => Some(format!(
+                    "module {}: {why}; its objects' values are shown without their labels, hints and ranges",
+                    m.smi.name
+                )),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The parsed node a resolved node is (its descriptor, SYNTAX, clauses). `node` comes from

@@ -304,7 +304,7 @@ impl Mibs {
             let mut i = next;
             while let Some((_, at)) = order.get(i) {
                 if let Some(at) = *at {
-                    if best.as_ref().is_none_or(|(b, _)| at < *b) {
+                    if best.is_none_or(|(b, _)| at < b) {
                         best = Some((at, i));
                     }
                     if at == 0 {
