@@ -559,6 +559,15 @@ fn project_mibs_match_the_corpus_copies() {
     assert!(compared >= 86);
 }
 
+/// A MIB path (`-M`) of the corpus's IETF folder and vendor folder `vendor`.
+fn ietf_and(corpus: &Path, vendor: &str) -> String {
+    format!(
+        "{}:{}",
+        corpus.join("ietf").display(),
+        corpus.join("vendor").join(vendor).display()
+    )
+}
+
 /// `translate` (snmptranslate, or `snmpc translate`) with every module of `ietf` (`-M DIR -m
 /// ALL`, MIBS and MIBDIRS cleared) and `args`: its stdout, stderr and exit code.
 fn over_ietf(translate: &mut Command, ietf: &Path, args: &[&str]) -> (String, String, Option<i32>) {
@@ -775,11 +784,7 @@ fn net_snmp_dumps_as_snmptranslate_prints_them() {
     // The IETF modules, then with Juniper's, whose IMPORTS name SNMPv2-SMI for nothing but
     // net-snmp's own words (`Integer32, OBJECT-TYPE FROM SNMPv2-SMI`), which net-snmp then
     // does not read there: the order of its table of conventions follows.
-    let juniper = format!(
-        "{}:{}",
-        ietf.display(),
-        corpus.join("vendor/juniper").display()
-    );
+    let juniper = ietf_and(&corpus, "juniper");
     let juniper = Path::new(&juniper);
     for (dirs, named, flag, most_differing) in [
         (ietf.as_path(), "ietf", "-Tt", 30),
@@ -851,11 +856,7 @@ fn a_convention_on_a_convention_shows_its_own_hint() {
     let Some((corpus, tool)) = corpus_and_snmptranslate() else {
         return;
     };
-    let dirs = format!(
-        "{}:{}",
-        corpus.join("ietf").display(),
-        corpus.join("vendor/aos").display()
-    );
+    let dirs = ietf_and(&corpus, "aos");
     let args = ["-Td", "TIMETRA-LOG-MIB::tmnxLogFileIdDescription"];
     let (theirs, _, _) = over_ietf(&mut Command::new(&tool), Path::new(&dirs), &args);
     let mut ours = Command::new(env!("CARGO_BIN_EXE_snmpc"));
@@ -878,11 +879,7 @@ fn smiv1_traps_as_snmptranslate_names_them() {
     let Some((corpus, tool)) = corpus_and_snmptranslate() else {
         return;
     };
-    let dirs = format!(
-        "{}:{}",
-        corpus.join("ietf").display(),
-        corpus.join("vendor/apc").display()
-    );
+    let dirs = ietf_and(&corpus, "apc");
     let run = |cmd: &mut Command, args: &[&str]| {
         let out = cmd
             .args(["-M", &dirs, "-m", "ALL"])
