@@ -24,9 +24,12 @@ impl ReadTimeout {
 /// `left` rounded up to a sixteenth of `step` (1 ms at least): never shorter than `left`, so
 /// a wait that times out has reached its deadline; at most a sixteenth of `step` longer.
 pub(crate) fn rounded_up(left: Duration, step: Duration) -> Duration {
-    let quantum = (step / 16).max(Duration::from_millis(1)).as_nanos();
-    let steps = left.as_nanos().div_ceil(quantum);
-    Duration::from_nanos(u64::try_from(steps * quantum).unwrap_or(u64::MAX))
+    // In 64 bits (585 years of nanoseconds; longer saturates): a 128-bit division would be
+    // most of a request's clock work.
+    let nanos = |d: Duration| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
+    let quantum = nanos((step / 16).max(Duration::from_millis(1)));
+    let steps = nanos(left).div_ceil(quantum).min(u64::MAX / quantum);
+    Duration::from_nanos(steps * quantum)
 }
 
 #[cfg(test)]
@@ -39,6 +42,13 @@ mod tests {
         assert_eq!(rounded_up(Duration::from_micros(999_990), second), second);
         assert_eq!(rounded_up(Duration::from_millis(1), second), second / 16);
         assert_eq!(rounded_up(Duration::ZERO, second), Duration::ZERO);
+        // Past 64 bits of nanoseconds the wait saturates, whole steps still.
+        let longest = rounded_up(Duration::MAX, second);
+        assert!(
+            longest >= Duration::from_secs(500 * 365 * 86_400),
+            "{longest:?}"
+        );
+        assert_eq!(longest.as_nanos() % (second / 16).as_nanos(), 0);
         assert_eq!(
             rounded_up(Duration::from_micros(1500), Duration::from_millis(2)),
             Duration::from_millis(2)

@@ -96,9 +96,14 @@ impl Request {
     }
 
     fn of(kind: Kind, oids: &[OidBuf]) -> Request {
+        // Pushed one by one: cheaper than a collect for the one OID of a walk's request.
+        let mut list = SmallVec::new();
+        for o in oids {
+            list.push(o.clone());
+        }
         Request {
             kind,
-            oids: oids.iter().cloned().collect(),
+            oids: list,
             values: Vec::new(),
         }
     }
@@ -197,22 +202,21 @@ pub(crate) struct Buffers {
 /// A request's wire bindings: on the stack for up to eight.
 type WireBindings<'a> = SmallVec<[WireVarBind<'a>; 8]>;
 
-/// The request's SNMPv2 bindings.
-fn wire_bindings(request: &Request) -> Result<WireBindings<'_>, ClientError> {
-    request
-        .oids
-        .iter()
-        .enumerate()
-        .map(|(k, o)| {
-            Ok(WireVarBind {
-                name: ObjectName(o.as_oid()),
-                value: match request.values.get(k) {
-                    Some(v) => v.to_wire()?,
-                    None => VarBindValue::UnSpecified,
-                },
-            })
-        })
-        .collect()
+/// The request's SNMPv2 bindings, into `vbs` (empty).
+fn wire_bindings<'a>(request: &'a Request, vbs: &mut WireBindings<'a>) -> Result<(), ClientError> {
+    // Pushed into a list the caller made, not collected through `Result` and returned: the
+    // list (hundreds of octets) is built where it stays, never moved.
+    for (k, o) in request.oids.iter().enumerate() {
+        let value = match request.values.get(k) {
+            Some(v) => v.to_wire()?,
+            None => VarBindValue::UnSpecified,
+        };
+        vbs.push(WireVarBind {
+            name: ObjectName(o.as_oid()),
+            value,
+        });
+    }
+    Ok(())
 }
 
 /// An SNMPv1 message (RFC 1157) for `request`, into `out`.
@@ -266,7 +270,8 @@ pub(crate) fn v2c(
     id: i32,
     out: &mut Vec<u8>,
 ) -> Result<(), ClientError> {
-    let vbs = wire_bindings(request)?;
+    let mut vbs = WireBindings::new();
+    wire_bindings(request, &mut vbs)?;
     Message {
         version: MessageVersion::VERSION,
         community,
@@ -319,7 +324,8 @@ pub(crate) fn usm(
     now: Instant,
     bufs: &mut Buffers,
 ) -> Result<(), ClientError> {
-    let vbs = wire_bindings(request)?;
+    let mut vbs = WireBindings::new();
+    wire_bindings(request, &mut vbs)?;
     ScopedPdu {
         context_engine_id: user.context_engine_for(&peer.engine.id),
         context_name: &user.context,

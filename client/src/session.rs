@@ -573,10 +573,14 @@ impl Session {
     fn run(&mut self, request: Request) -> Result<Vec<VarBind>, ClientError> {
         let span = self.exchange.span(&request);
         let _entered = span.enter();
-        self.exchange.start(request, Instant::now());
+        // The clock is read when the request starts and after each wait, not at every step:
+        // encoding and sending take microseconds, and a deadline a few of them early is
+        // still the timeout.
+        let mut now = Instant::now();
+        self.exchange.start(request, now);
         let target = self.exchange.target();
         loop {
-            match self.exchange.next_step(Instant::now()) {
+            match self.exchange.next_step(now) {
                 Step::Done(result) => return result,
                 Step::Send(datagram) => {
                     tapped(
@@ -588,20 +592,23 @@ impl Session {
                     );
                     self.sock.send_to(datagram, target)?;
                 }
-                Step::Wait(deadline) => self.receive_until(deadline)?,
+                Step::Wait(deadline) => now = self.receive_until(deadline, now)?,
             }
         }
     }
 
-    /// Waits for a datagram until `deadline` and hands it (or the deadline) to the core.
-    fn receive_until(&mut self, deadline: Instant) -> Result<(), ClientError> {
-        let left = deadline.saturating_duration_since(Instant::now());
+    /// Waits for a datagram until `deadline` (it is `now`) and hands it (or the deadline) to
+    /// the core: the time after the wait.
+    fn receive_until(&mut self, deadline: Instant, now: Instant) -> Result<Instant, ClientError> {
+        let left = deadline.saturating_duration_since(now);
         if left.is_zero() {
             // Past already: the core's next step handles it.
-            return Ok(());
+            return Ok(now);
         }
         let wait = read_timeout::rounded_up(left, self.exchange.options().timeout);
-        match self.sock.recv(&mut self.buf, wait) {
+        let received = self.sock.recv(&mut self.buf, wait);
+        let now = Instant::now();
+        match received {
             Ok((n, from)) => {
                 let local = || self.sock.local_addr().ok();
                 tapped(
@@ -611,8 +618,7 @@ impl Session {
                     local,
                     &self.buf[..n],
                 );
-                self.exchange
-                    .handle_datagram(from, &self.buf[..n], Instant::now())
+                self.exchange.handle_datagram(from, &self.buf[..n], now);
             }
             Err(e)
                 if matches!(
@@ -620,11 +626,11 @@ impl Session {
                     std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
                 ) =>
             {
-                self.exchange.handle_timeout(Instant::now())
+                self.exchange.handle_timeout(now)
             }
             Err(e) => return Err(e.into()),
         }
-        Ok(())
+        Ok(now)
     }
 }
 
@@ -715,17 +721,19 @@ impl AsyncSession {
         use tracing::Instrument;
         let span = self.exchange.span(&request);
         async {
-            self.exchange.start(request, Instant::now());
+            // The clock read as in [`Session`]'s: at the start and after each wait.
+            let mut now = Instant::now();
+            self.exchange.start(request, now);
             let target = self.exchange.target();
             loop {
-                match self.exchange.next_step(Instant::now()) {
+                match self.exchange.next_step(now) {
                     Step::Done(result) => return result,
                     Step::Send(datagram) => {
                         let local = || self.sock.local_addr().ok();
                         tapped(&mut self.tap, Direction::Sent, target, local, datagram);
                         self.sock.send_to(datagram, target).await?;
                     }
-                    Step::Wait(deadline) => self.receive_until(deadline).await?,
+                    Step::Wait(deadline) => now = self.receive_until(deadline).await?,
                 }
             }
         }
@@ -733,16 +741,17 @@ impl AsyncSession {
         .await
     }
 
-    /// Waits for a datagram until `deadline` and hands it (or the deadline) to the core.
-    async fn receive_until(&mut self, deadline: Instant) -> Result<(), ClientError> {
+    /// Waits for a datagram until `deadline` and hands it (or the deadline) to the core: the
+    /// time after the wait.
+    async fn receive_until(&mut self, deadline: Instant) -> Result<Instant, ClientError> {
         let received = tokio::time::timeout_at(
             tokio::time::Instant::from_std(deadline),
             self.sock.recv_from(&mut self.buf),
         )
         .await;
+        let now = Instant::now();
         match received {
-            Ok(received) => {
-                let (n, from) = received?;
+            Ok(Ok((n, from))) => {
                 let local = || self.sock.local_addr().ok();
                 tapped(
                     &mut self.tap,
@@ -751,11 +760,11 @@ impl AsyncSession {
                     local,
                     &self.buf[..n],
                 );
-                self.exchange
-                    .handle_datagram(from, &self.buf[..n], Instant::now());
+                self.exchange.handle_datagram(from, &self.buf[..n], now);
             }
-            Err(_elapsed) => self.exchange.handle_timeout(Instant::now()),
+            Ok(Err(e)) => return Err(e.into()),
+            Err(_elapsed) => self.exchange.handle_timeout(now),
         }
-        Ok(())
+        Ok(now)
     }
 }

@@ -150,10 +150,14 @@ impl Walk {
         if self.done {
             return Ok(None);
         }
-        let elapsed = now.saturating_duration_since(self.started);
+        // The time is compared with the walk's end (no duration worked out on each request).
+        let out_of_time = self
+            .started
+            .checked_add(self.max_time)
+            .is_some_and(|end| now >= end);
         let limit = if self.requests >= self.max_requests {
             Some("max_walk_requests")
-        } else if elapsed >= self.max_time {
+        } else if out_of_time {
             Some("max_walk_time")
         } else {
             None
@@ -162,7 +166,7 @@ impl Walk {
             self.done = true;
             return Err(ClientError::WalkTooLong {
                 requests: self.requests,
-                elapsed,
+                elapsed: now.saturating_duration_since(self.started),
                 limit,
             });
         }
