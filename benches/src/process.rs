@@ -117,6 +117,23 @@ pub fn pin(pid: u32, cpu: usize) -> Result<(), String> {
     }
 }
 
+/// The agents `agents` (process IDs) and this thread (and what it starts later) all on one
+/// CPU, the last: a request and its answer are then two context switches on that CPU, where
+/// across two CPUs each is a wake-up of the other (on a VM an inter-processor interrupt, tens
+/// of microseconds and the largest and least steady part of a round trip: docs/benchmarks.md,
+/// "Where a client's turn goes"). A note saying so, or why not.
+pub fn pin_together(agents: &[u32]) -> String {
+    let cpu = std::thread::available_parallelism().map_or(1, |n| n.get()) - 1;
+    let pinned = agents
+        .iter()
+        .try_for_each(|&pid| pin(pid, cpu))
+        .and_then(|()| pin(0, cpu));
+    match pinned {
+        Ok(()) => format!("the agents and the clients pinned to CPU {cpu}"),
+        Err(e) => format!("not pinned ({e})"),
+    }
+}
+
 /// The agents `agents` (process IDs) on the first CPU, this thread (and the threads and
 /// processes it starts later) on the second: a note saying so, or why not.
 pub fn pin_apart(agents: &[u32]) -> String {

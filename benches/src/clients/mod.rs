@@ -175,7 +175,8 @@ pub fn run(
     }
     let cells = match agents(exe, &dir, sizes) {
         Ok(agents) => {
-            let pinned = crate::process::pin_apart(&[agents.snmpd.pid(), agents.simulator.pid()]);
+            let pinned =
+                crate::process::pin_together(&[agents.snmpd.pid(), agents.simulator.pid()]);
             notes.push(format!("clients: {pinned}"));
             let mut clients = drivers(&dir, python_too, notes);
             if !only.is_empty() {
