@@ -368,9 +368,12 @@ macro_rules! walks {
             mut each: impl FnMut(&VarBind),
         ) -> Result<usize, ClientError> {
             let v1 = matches!(self.exchange.version(), "1");
-            let mut walk = Walk::new(root, v1, self.exchange.options(), Instant::now());
-            while let Some(request) = walk.next_request(Instant::now())? {
-                let answer = self.run(request)$(.$await)?;
+            // The time an answer came is the time of the next request.
+            let mut now = Instant::now();
+            let mut walk = Walk::new(root, v1, self.exchange.options(), now);
+            while let Some(request) = walk.next_request(now)? {
+                let answer;
+                (answer, now) = self.run_at(request)$(.$await)?;
                 walk.absorb_each(answer, &mut each)?;
             }
             Ok(walk.requests())
@@ -445,10 +448,12 @@ macro_rules! walks {
                 })
             })?;
             let v1 = matches!(self.exchange.version(), "1");
-            let mut walk = Walk::new(&root, v1, self.exchange.options(), Instant::now());
+            let mut now = Instant::now();
+            let mut walk = Walk::new(&root, v1, self.exchange.options(), now);
             let mut failed = None;
-            while let Some(request) = walk.next_request(Instant::now())? {
-                let answer = self.run(request)$(.$await)?;
+            while let Some(request) = walk.next_request(now)? {
+                let answer;
+                (answer, now) = self.run_at(request)$(.$await)?;
                 walk.absorb(answer, &mut |vb| {
                     if failed.is_none() {
                         failed = push(&vb).err();
@@ -571,16 +576,27 @@ impl Session {
     /// Runs `request` to its result: the core's datagrams sent, every datagram received
     /// handed to it, its deadlines kept.
     fn run(&mut self, request: Request) -> Result<Vec<VarBind>, ClientError> {
+        self.run_at(request).0
+    }
+
+    /// [`Self::run`], and the time its result came (the clock's last reading).
+    fn run_at(&mut self, request: Request) -> (Result<Vec<VarBind>, ClientError>, Instant) {
         let span = self.exchange.span(&request);
         let _entered = span.enter();
         // The clock is read when the request starts and after each wait, not at every step:
         // encoding and sending take microseconds, and a deadline a few of them early is
         // still the timeout.
         let mut now = Instant::now();
-        self.exchange.start(request, now);
+        let result = self.drive(request, &mut now);
+        (result, now)
+    }
+
+    /// Runs `request` from `now`, which is kept the time of the clock's last reading.
+    fn drive(&mut self, request: Request, now: &mut Instant) -> Result<Vec<VarBind>, ClientError> {
+        self.exchange.start(request, *now);
         let target = self.exchange.target();
         loop {
-            match self.exchange.next_step(now) {
+            match self.exchange.next_step(*now) {
                 Step::Done(result) => return result,
                 Step::Send(datagram) => {
                     tapped(
@@ -592,7 +608,7 @@ impl Session {
                     );
                     self.sock.send_to(datagram, target)?;
                 }
-                Step::Wait(deadline) => now = self.receive_until(deadline, now)?,
+                Step::Wait(deadline) => *now = self.receive_until(deadline, *now)?,
             }
         }
     }
@@ -718,27 +734,38 @@ impl AsyncSession {
 
     /// Runs `request` to its result (see [`Session`]'s).
     async fn run(&mut self, request: Request) -> Result<Vec<VarBind>, ClientError> {
+        self.run_at(request).await.0
+    }
+
+    /// [`Self::run`], and the time its result came (see [`Session`]'s).
+    async fn run_at(&mut self, request: Request) -> (Result<Vec<VarBind>, ClientError>, Instant) {
         use tracing::Instrument;
         let span = self.exchange.span(&request);
-        async {
-            // The clock read as in [`Session`]'s: at the start and after each wait.
-            let mut now = Instant::now();
-            self.exchange.start(request, now);
-            let target = self.exchange.target();
-            loop {
-                match self.exchange.next_step(now) {
-                    Step::Done(result) => return result,
-                    Step::Send(datagram) => {
-                        let local = || self.sock.local_addr().ok();
-                        tapped(&mut self.tap, Direction::Sent, target, local, datagram);
-                        self.sock.send_to(datagram, target).await?;
-                    }
-                    Step::Wait(deadline) => now = self.receive_until(deadline).await?,
+        let mut now = Instant::now();
+        let result = self.drive(request, &mut now).instrument(span).await;
+        (result, now)
+    }
+
+    /// Runs `request` from `now`, kept the time of the clock's last reading (see
+    /// [`Session`]'s).
+    async fn drive(
+        &mut self,
+        request: Request,
+        now: &mut Instant,
+    ) -> Result<Vec<VarBind>, ClientError> {
+        self.exchange.start(request, *now);
+        let target = self.exchange.target();
+        loop {
+            match self.exchange.next_step(*now) {
+                Step::Done(result) => return result,
+                Step::Send(datagram) => {
+                    let local = || self.sock.local_addr().ok();
+                    tapped(&mut self.tap, Direction::Sent, target, local, datagram);
+                    self.sock.send_to(datagram, target).await?;
                 }
+                Step::Wait(deadline) => *now = self.receive_until(deadline).await?,
             }
         }
-        .instrument(span)
-        .await
     }
 
     /// Waits for a datagram until `deadline` and hands it (or the deadline) to the core: the
