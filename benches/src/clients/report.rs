@@ -89,6 +89,16 @@ fn figures(cell: &Cell, block: &[&Cell]) -> Figures {
     }
 }
 
+/// Milliseconds and their sd: three decimals under a millisecond (a SNMPv2c setup is about
+/// 0.02 ms, which two would round to one digit), else two.
+fn ms_text((ms, sd): (f64, f64)) -> String {
+    if ms < 1.0 {
+        format!("{ms:.3} ± {sd:.3}")
+    } else {
+        format!("{ms:.2} ± {sd:.2}")
+    }
+}
+
 /// The table printed.
 pub fn table(cells: &[Cell]) -> String {
     let mut out = String::new();
@@ -123,7 +133,7 @@ pub fn table(cells: &[Cell]) -> String {
                 let ms = if c.broken {
                     "failed".into()
                 } else {
-                    format!("{:.2} ± {:.2}", f.ms.0, f.ms.1)
+                    ms_text(f.ms)
                 };
                 out.push_str(&format!(
                     "{:<18} {:>20} {:>22} {:>15} {:>11} {:>11} {:>6}\n",
@@ -271,7 +281,7 @@ pub fn markdown(cells: &[Cell], graph: impl Fn(&str) -> Option<String>) -> Strin
                     if c.broken {
                         "failed".into()
                     } else {
-                        format!("{:.2} ± {:.2}", f.ms.0, f.ms.1)
+                        ms_text(f.ms)
                     },
                     f.rps
                         .map_or("-".into(), |(r, sd)| format!("{r:.1} ± {sd:.1}")),
