@@ -537,6 +537,10 @@ fn a_silent_agent_times_out_after_the_retries() {
     .unwrap();
     let started = Instant::now();
     let err = s.get(&["1.3.6.1.2.1.1.1.0".parse().unwrap()]).unwrap_err();
+    // Each of the three attempts waited its whole timeout (the clock is read once a wait,
+    // not at every step: a deadline never comes early).
+    let waited = started.elapsed();
+    assert!(waited >= Duration::from_millis(300), "{waited:?}");
     assert!(
         matches!(err, ClientError::Timeout { attempts: 3, .. }),
         "{err}"
@@ -552,6 +556,45 @@ fn a_silent_agent_times_out_after_the_retries() {
     }
     assert_eq!(received, 3);
     assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn a_silent_agent_times_out_after_the_retries_async_too() {
+    let silent = UdpSocket::bind("127.0.0.1:0").unwrap();
+    let target = silent.local_addr().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let started = Instant::now();
+    let err = runtime.block_on(async move {
+        let options = Options {
+            timeout: Duration::from_millis(100),
+            retries: 2,
+            ..Options::default()
+        };
+        let public = Credentials::V2c(b"public".to_vec());
+        let mut s = AsyncSession::new(target, public, options).await.unwrap();
+        s.get(&["1.3.6.1.2.1.1.1.0".parse().unwrap()])
+            .await
+            .unwrap_err()
+    });
+    let waited = started.elapsed();
+    assert!(
+        matches!(err, ClientError::Timeout { attempts: 3, .. }),
+        "{err}"
+    );
+    assert!(waited >= Duration::from_millis(300), "{waited:?}");
+    assert!(waited < Duration::from_secs(5), "{waited:?}");
+    let mut buf = [0u8; 2048];
+    silent
+        .set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    let mut received = 0;
+    while silent.recv_from(&mut buf).is_ok() {
+        received += 1;
+    }
+    assert_eq!(received, 3);
 }
 
 #[test]
