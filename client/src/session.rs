@@ -354,6 +354,38 @@ macro_rules! notifications {
 }
 
 /// The walks both drivers offer, each one [`Walk`] driven request by request.
+/// The driver's loop, the same for [`Session`] and [`AsyncSession`] (the core does the rest):
+/// `drive` runs `request` from `now`, which is kept the time of the clock's last reading.
+macro_rules! drive {
+    ($($async:ident $await:tt)?) => {
+        /// Runs `request` from `now`, which is kept the time of the clock's last reading: the
+        /// core's datagrams sent, every datagram received handed to it.
+        $($async)? fn drive(
+            &mut self,
+            request: Request,
+            now: &mut Instant,
+        ) -> Result<Vec<VarBind>, ClientError> {
+            self.exchange.start(request, *now);
+            let target = self.exchange.target();
+            loop {
+                match self.exchange.next_step(*now) {
+                    Step::Done(result) => return result,
+                    Step::Send(datagram) => {
+                        let local = || self.sock.local_addr().ok();
+                        tapped(&mut self.tap, Direction::Sent, target, local, datagram);
+                        let sent = self.sock.send_to(datagram, target)$(.$await)?;
+                        sent?;
+                    }
+                    Step::Wait(deadline) => {
+                        let after = self.receive_until(deadline, *now)$(.$await)?;
+                        *now = after?;
+                    }
+                }
+            }
+        }
+    };
+}
+
 macro_rules! walks {
     ($($async:ident $await:tt)?) => {
         /// Walks the subtree under `root` by GETBULK (GETNEXT under SNMPv1), calling `each`
@@ -572,6 +604,7 @@ impl Session {
     requests!();
     notifications!();
     walks!();
+    drive!();
 
     /// Runs `request` to its result: the core's datagrams sent, every datagram received
     /// handed to it, its deadlines kept.
@@ -589,28 +622,6 @@ impl Session {
         let mut now = Instant::now();
         let result = self.drive(request, &mut now);
         (result, now)
-    }
-
-    /// Runs `request` from `now`, which is kept the time of the clock's last reading.
-    fn drive(&mut self, request: Request, now: &mut Instant) -> Result<Vec<VarBind>, ClientError> {
-        self.exchange.start(request, *now);
-        let target = self.exchange.target();
-        loop {
-            match self.exchange.next_step(*now) {
-                Step::Done(result) => return result,
-                Step::Send(datagram) => {
-                    tapped(
-                        &mut self.tap,
-                        Direction::Sent,
-                        target,
-                        || self.sock.local_addr().ok(),
-                        datagram,
-                    );
-                    self.sock.send_to(datagram, target)?;
-                }
-                Step::Wait(deadline) => *now = self.receive_until(deadline, *now)?,
-            }
-        }
     }
 
     /// Waits for a datagram until `deadline` (it is `now`) and hands it (or the deadline) to
@@ -731,6 +742,7 @@ impl AsyncSession {
     requests!(async await);
     notifications!(async await);
     walks!(async await);
+    drive!(async await);
 
     /// Runs `request` to its result (see [`Session`]'s).
     async fn run(&mut self, request: Request) -> Result<Vec<VarBind>, ClientError> {
@@ -746,31 +758,17 @@ impl AsyncSession {
         (result, now)
     }
 
-    /// Runs `request` from `now`, kept the time of the clock's last reading (see
-    /// [`Session`]'s).
-    async fn drive(
+    /// Waits for a datagram until `deadline` (it is `now`) and hands it (or the deadline) to
+    /// the core: the time after the wait.
+    async fn receive_until(
         &mut self,
-        request: Request,
-        now: &mut Instant,
-    ) -> Result<Vec<VarBind>, ClientError> {
-        self.exchange.start(request, *now);
-        let target = self.exchange.target();
-        loop {
-            match self.exchange.next_step(*now) {
-                Step::Done(result) => return result,
-                Step::Send(datagram) => {
-                    let local = || self.sock.local_addr().ok();
-                    tapped(&mut self.tap, Direction::Sent, target, local, datagram);
-                    self.sock.send_to(datagram, target).await?;
-                }
-                Step::Wait(deadline) => *now = self.receive_until(deadline).await?,
-            }
+        deadline: Instant,
+        now: Instant,
+    ) -> Result<Instant, ClientError> {
+        if deadline <= now {
+            // Past already: the core's next step handles it.
+            return Ok(now);
         }
-    }
-
-    /// Waits for a datagram until `deadline` and hands it (or the deadline) to the core: the
-    /// time after the wait.
-    async fn receive_until(&mut self, deadline: Instant) -> Result<Instant, ClientError> {
         let received = tokio::time::timeout_at(
             tokio::time::Instant::from_std(deadline),
             self.sock.recv_from(&mut self.buf),
