@@ -682,6 +682,8 @@ pub struct AsyncSession {
     sock: tokio::net::UdpSocket,
     buf: Vec<u8>,
     tap: Option<WireTap>,
+    /// The wait's timer, set again for each wait rather than made anew.
+    timer: std::pin::Pin<Box<tokio::time::Sleep>>,
 }
 
 #[cfg(feature = "tokio")]
@@ -735,6 +737,8 @@ impl AsyncSession {
             sock,
             buf: receive_buffer(&options),
             tap: None,
+            // Far off until the first wait sets it.
+            timer: Box::pin(tokio::time::sleep(std::time::Duration::from_secs(86_400))),
         })
     }
 
@@ -769,11 +773,14 @@ impl AsyncSession {
             // Past already: the core's next step handles it.
             return Ok(now);
         }
-        let received = tokio::time::timeout_at(
-            tokio::time::Instant::from_std(deadline),
-            self.sock.recv_from(&mut self.buf),
-        )
-        .await;
+        self.timer
+            .as_mut()
+            .reset(tokio::time::Instant::from_std(deadline));
+        let received = tokio::select! {
+            biased;
+            r = self.sock.recv_from(&mut self.buf) => Ok(r),
+            () = self.timer.as_mut() => Err(()),
+        };
         let now = Instant::now();
         match received {
             Ok(Ok((n, from))) => {
