@@ -353,7 +353,6 @@ macro_rules! notifications {
     };
 }
 
-/// The walks both drivers offer, each one [`Walk`] driven request by request.
 /// The driver's loop, the same for [`Session`] and [`AsyncSession`] (the core does the rest):
 /// `drive` runs `request` from `now`, which is kept the time of the clock's last reading.
 macro_rules! drive {
@@ -386,6 +385,7 @@ macro_rules! drive {
     };
 }
 
+/// The walks both drivers offer, each one [`Walk`] driven request by request.
 macro_rules! walks {
     ($($async:ident $await:tt)?) => {
         /// Walks the subtree under `root` by GETBULK (GETNEXT under SNMPv1), calling `each`
@@ -795,7 +795,8 @@ impl AsyncSession {
                 self.exchange.handle_datagram(from, &self.buf[..n], now);
             }
             Ok(Err(e)) => return Err(e.into()),
-            Err(_elapsed) => self.exchange.handle_timeout(now),
+            // The timer: the deadline came first.
+            Err(()) => self.exchange.handle_timeout(now),
         }
         Ok(now)
     }
