@@ -95,6 +95,28 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
     };
     let dirs = dirs(&root);
     let mut mibs = Mibs::load(&dirs, &[], &HashSet::new()).unwrap();
+    let compiled = every_ietf_module_compiles(&mibs, &root);
+    let Some(tool) = snmptranslate() else {
+        snmp_test_support::skip(
+            "the net-snmp comparison: snmptranslate not found (apt-get install -y snmp)",
+        );
+        return;
+    };
+    let path: String = dirs
+        .iter()
+        .map(|d| d.display().to_string())
+        .collect::<Vec<_>>()
+        .join(":");
+    let theirs = tz(&tool, &path, "ALL");
+    let nodes = names_agree_with_net_snmp(&mibs, &compiled, (&tool, &path), &theirs);
+    let names = sample_names(&mibs, &nodes, &theirs);
+    translate_agrees_both_ways(&mut mibs, &names, (&tool, &path));
+}
+
+/// The corpus's modules counted, IETF and vendor apart (a file that yielded no module counts
+/// as one that failed): every IETF module and 98% of the vendors' must compile. The modules
+/// that did.
+fn every_ietf_module_compiles(mibs: &Mibs, root: &Path) -> HashSet<usize> {
     let ietf_dir = root.join("ietf").display().to_string();
     let (mut ietf, mut ietf_ok, mut vendor, mut vendor_ok) = (0, 0, 0, 0);
     let mut failures = Vec::new();
@@ -148,19 +170,18 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
         ietf >= 229 && vendor >= 520,
         "{ietf} IETF and {vendor} vendor modules found"
     );
+    compiled
+}
 
-    let Some(tool) = snmptranslate() else {
-        snmp_test_support::skip(
-            "the net-snmp comparison: snmptranslate not found (apt-get install -y snmp)",
-        );
-        return;
-    };
-    let path: String = dirs
-        .iter()
-        .map(|d| d.display().to_string())
-        .collect::<Vec<_>>()
-        .join(":");
-    let theirs = tz(&tool, &path, "ALL");
+/// Every compiled node's name -> OID against snmptranslate's tables (`theirs`, under `-m
+/// ALL`; a name it does not confirm, against its module's own): none may disagree and 98%
+/// must be confirmed. The nodes compared.
+fn names_agree_with_net_snmp<'m>(
+    mibs: &'m Mibs,
+    compiled: &HashSet<usize>,
+    (tool, path): (&Path, &str),
+    theirs: &HashMap<String, HashSet<String>>,
+) -> Vec<&'m snmp_smi::mib::MibNode> {
     // Names whose OID the all-modules table does not confirm (a descriptor several modules
     // define keeps one OID there) are checked against the module's own table.
     let mut agree = 0;
@@ -186,7 +207,7 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
     let mut unknown_to_net_snmp: HashMap<String, usize> = HashMap::new();
     for (module, list) in &pending {
         let name = &mibs.set.modules[*module].smi.name;
-        let own = tz(&tool, &path, name);
+        let own = tz(tool, path, name);
         for n in list {
             let oid = snmp_smi::mib::dotted(&mibs.resolved.oid(n));
             match own.get(mibs.set.name(n)) {
@@ -221,9 +242,16 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
         "only {agree} of {} nodes confirmed by net-snmp",
         nodes.len()
     );
+    nodes
+}
 
-    // snmpc translate on 1,000 names spread over the table, with instance suffixes, both ways.
-    // The sample takes descriptors net-snmp knows, at one OID only.
+/// 1,000 names spread over `nodes`, half with an instance suffix: descriptors net-snmp
+/// (`theirs`) knows at one OID only, as `MODULE::name[.N]`.
+fn sample_names(
+    mibs: &Mibs,
+    nodes: &[&snmp_smi::mib::MibNode],
+    theirs: &HashMap<String, HashSet<String>>,
+) -> Vec<String> {
     let known: Vec<_> = nodes
         .iter()
         .filter(|n| {
@@ -234,7 +262,7 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
         .collect();
     let step = (known.len() / 1000).max(1);
     let sample: Vec<_> = known.iter().step_by(step).take(1000).collect();
-    let names: Vec<String> = sample
+    sample
         .iter()
         .enumerate()
         .map(|(k, n)| {
@@ -249,8 +277,12 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
                 mibs.set.name(n)
             )
         })
-        .collect();
-    let oids = translate_batch(&tool, &path, &names, true);
+        .collect()
+}
+
+/// snmpc translate on `names`, both ways, against snmptranslate.
+fn translate_agrees_both_ways(mibs: &mut Mibs, names: &[String], (tool, path): (&Path, &str)) {
+    let oids = translate_batch(tool, path, names, true);
     let mut forward = 0;
     for (name, t) in names.iter().zip(&oids) {
         let Some(t) = t else { continue };
@@ -262,7 +294,7 @@ fn the_mib_corpus_compiles_and_agrees_with_net_snmp() {
         forward += 1;
     }
     let answered: Vec<String> = oids.iter().flatten().cloned().collect();
-    let back = translate_batch(&tool, &path, &answered, false);
+    let back = translate_batch(tool, path, &answered, false);
     let mut reverse = 0;
     let mut differ = Vec::new();
     mibs.prefer(Some("ALL"));
