@@ -25,6 +25,12 @@ impl Clone for OctetBuf {
     fn clone(&self) -> Self {
         OctetBuf::from_slice(&self.0)
     }
+
+    /// Written over in the storage `self` has (no allocation when it fits).
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.assign(&source.0);
+    }
 }
 
 impl OctetBuf {

@@ -358,9 +358,24 @@ impl fmt::Debug for Oid<'_> {
 /// An owned OBJECT IDENTIFIER, for building requests and tables at run time: its BER contents
 /// octets, inline up to [`INLINE_OCTETS`] (a table column's instance with an IP-address or a
 /// short string index), on the heap beyond.
-#[derive(Clone, PartialEq, Eq, Hash, Default)]
+#[derive(PartialEq, Eq, Hash, Default)]
 pub struct OidBuf {
     ber: OctetBuf,
+}
+
+impl Clone for OidBuf {
+    #[inline]
+    fn clone(&self) -> Self {
+        OidBuf {
+            ber: self.ber.clone(),
+        }
+    }
+
+    /// Written over in the storage `self` has (a walk's last name, moved on each answer).
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.ber.clone_from(&source.ber);
+    }
 }
 
 /// Why a dotted OBJECT IDENTIFIER or an arc list is not valid.

@@ -108,6 +108,18 @@ impl Request {
         }
     }
 
+    /// Made over into a `kind` request of `oid` alone, its storage kept.
+    pub(crate) fn set_one(&mut self, kind: Kind, oid: &OidBuf) {
+        self.kind = kind;
+        self.values.clear();
+        if let [only] = self.oids.as_mut_slice() {
+            only.clone_from(oid);
+        } else {
+            self.oids.clear();
+            self.oids.push(oid.clone());
+        }
+    }
+
     /// The PDU type's name, as spans show it.
     pub(crate) fn name(&self) -> &'static str {
         match self.kind {

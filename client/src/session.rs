@@ -357,14 +357,21 @@ macro_rules! notifications {
 /// `drive` runs `request` from `now`, which is kept the time of the clock's last reading.
 macro_rules! drive {
     ($($async:ident $await:tt)?) => {
-        /// Runs `request` from `now`, which is kept the time of the clock's last reading: the
-        /// core's datagrams sent, every datagram received handed to it.
-        $($async)? fn drive(
-            &mut self,
-            request: Request,
-            now: &mut Instant,
-        ) -> Result<Vec<VarBind>, ClientError> {
-            self.exchange.start(request, *now);
+        /// Runs `request` to its result: the core's datagrams sent, every datagram received
+        /// handed to it, its deadlines kept. The clock is read when the request starts and
+        /// after each wait, not at every step: encoding and sending take microseconds, and a
+        /// deadline a few of them early is still the timeout.
+        $($async)? fn run(&mut self, request: Request) -> Result<Vec<VarBind>, ClientError> {
+            let now = Instant::now();
+            self.exchange.start(request, now);
+            self.run_started(now)$(.$await)?
+        }
+
+        /// Runs the request started at `now` to its result, `now` kept the time of the
+        /// clock's last reading: the core's datagrams sent, every datagram received handed to
+        /// it.
+        $($async)? fn drive(&mut self, mut now: Instant) -> Result<Vec<VarBind>, ClientError> {
+            let now = &mut now;
             let target = self.exchange.target();
             loop {
                 match self.exchange.next_step(*now) {
@@ -400,15 +407,21 @@ macro_rules! walks {
             mut each: impl FnMut(&VarBind),
         ) -> Result<usize, ClientError> {
             let v1 = matches!(self.exchange.version(), "1");
-            // The time an answer came is the time of the next request.
-            let mut now = Instant::now();
-            let mut walk = Walk::new(root, v1, self.exchange.options(), now);
-            while let Some(request) = walk.next_request(now)? {
-                let answer;
-                (answer, now) = self.run_at(request)$(.$await)?;
+            let mut walk = Walk::new(root, v1, self.exchange.options(), Instant::now());
+            // Each request written over the one before (no new one made a step).
+            while let Some(now) = self.start_next(&mut walk)? {
+                let answer = self.run_started(now)$(.$await)?;
                 walk.absorb_each(answer, &mut each)?;
             }
             Ok(walk.requests())
+        }
+
+        /// Starts `walk`'s next request over the exchange's last one, now: the time it
+        /// started, `None` when the walk is over.
+        fn start_next(&mut self, walk: &mut Walk) -> Result<Option<Instant>, ClientError> {
+            let now = Instant::now();
+            let started = self.exchange.start_changed(now, |r| walk.next_into(r, now))?;
+            Ok(started.then_some(now))
         }
 
         /// [`Self::walk`] a binding at a time: an iterator (an async `next` on
@@ -480,12 +493,10 @@ macro_rules! walks {
                 })
             })?;
             let v1 = matches!(self.exchange.version(), "1");
-            let mut now = Instant::now();
-            let mut walk = Walk::new(&root, v1, self.exchange.options(), now);
+            let mut walk = Walk::new(&root, v1, self.exchange.options(), Instant::now());
             let mut failed = None;
-            while let Some(request) = walk.next_request(now)? {
-                let answer;
-                (answer, now) = self.run_at(request)$(.$await)?;
+            while let Some(now) = self.start_next(&mut walk)? {
+                let answer = self.run_started(now)$(.$await)?;
                 walk.absorb(answer, &mut |vb| {
                     if failed.is_none() {
                         failed = push(&vb).err();
@@ -606,22 +617,11 @@ impl Session {
     walks!();
     drive!();
 
-    /// Runs `request` to its result: the core's datagrams sent, every datagram received
-    /// handed to it, its deadlines kept.
-    fn run(&mut self, request: Request) -> Result<Vec<VarBind>, ClientError> {
-        self.run_at(request).0
-    }
-
-    /// [`Self::run`], and the time its result came (the clock's last reading).
-    fn run_at(&mut self, request: Request) -> (Result<Vec<VarBind>, ClientError>, Instant) {
-        let span = self.exchange.span(&request);
+    /// Runs the request the exchange started at `now` to its result.
+    fn run_started(&mut self, now: Instant) -> Result<Vec<VarBind>, ClientError> {
+        let span = self.exchange.span();
         let _entered = span.enter();
-        // The clock is read when the request starts and after each wait, not at every step:
-        // encoding and sending take microseconds, and a deadline a few of them early is
-        // still the timeout.
-        let mut now = Instant::now();
-        let result = self.drive(request, &mut now);
-        (result, now)
+        self.drive(now)
     }
 
     /// Waits for a datagram until `deadline` (it is `now`) and hands it (or the deadline) to
@@ -748,18 +748,11 @@ impl AsyncSession {
     walks!(async await);
     drive!(async await);
 
-    /// Runs `request` to its result (see [`Session`]'s).
-    async fn run(&mut self, request: Request) -> Result<Vec<VarBind>, ClientError> {
-        self.run_at(request).await.0
-    }
-
-    /// [`Self::run`], and the time its result came (see [`Session`]'s).
-    async fn run_at(&mut self, request: Request) -> (Result<Vec<VarBind>, ClientError>, Instant) {
+    /// Runs the request the exchange started at `now` to its result (see [`Session`]'s).
+    async fn run_started(&mut self, now: Instant) -> Result<Vec<VarBind>, ClientError> {
         use tracing::Instrument;
-        let span = self.exchange.span(&request);
-        let mut now = Instant::now();
-        let result = self.drive(request, &mut now).instrument(span).await;
-        (result, now)
+        let span = self.exchange.span();
+        self.drive(now).instrument(span).await
     }
 
     /// Waits for a datagram until `deadline` (it is `now`) and hands it (or the deadline) to

@@ -10,7 +10,7 @@ use snmp_ber::{Oid, OidBuf};
 
 use crate::config::{Options, WalkWith};
 use crate::error::ClientError;
-use crate::request::Request;
+use crate::request::{Kind, Request};
 use crate::value::{Value, VarBind};
 
 /// What a walk covers: the OIDs under a root OID, or every OID whose first arc is a given one
@@ -147,8 +147,16 @@ impl Walk {
     /// The next request, or `None` once the walk is over; an error when a limit is reached
     /// with the walk still inside its subtree.
     pub fn next_request(&mut self, now: Instant) -> Result<Option<Request>, ClientError> {
+        let mut request = Request::get_next(&[]);
+        Ok(self.next_into(&mut request, now)?.then_some(request))
+    }
+
+    /// [`Self::next_request`] written over `request`, its storage reused (the last request
+    /// of an exchange, by [`crate::Exchange::start_changed`]): whether there is one; `request`
+    /// is left as it was when there is not.
+    pub fn next_into(&mut self, request: &mut Request, now: Instant) -> Result<bool, ClientError> {
         if self.done {
-            return Ok(None);
+            return Ok(false);
         }
         // The time is compared with the walk's end (no duration worked out on each request).
         let out_of_time = self
@@ -171,12 +179,16 @@ impl Walk {
             });
         }
         self.requests += 1;
-        let from = std::slice::from_ref(&self.last);
-        Ok(Some(if self.getnext {
-            Request::get_next(from)
+        let kind = if self.getnext {
+            Kind::GetNext
         } else {
-            Request::get_bulk(0, self.max_repetitions, from)
-        }))
+            Kind::GetBulk {
+                non_repeaters: 0,
+                max_repetitions: self.max_repetitions,
+            }
+        };
+        request.set_one(kind, &self.last);
+        Ok(true)
     }
 
     /// Takes the answer to the last request: its bindings inside the subtree are handed to
@@ -243,7 +255,7 @@ impl Walk {
         }
         let (inside, end) = self.inside(&answer);
         if let Some(vb) = inside.checked_sub(1).map(|k| &answer[k]) {
-            self.last = vb.oid.clone();
+            self.last.clone_from(&vb.oid);
         }
         self.bindings += inside;
         self.done = !matches!(end, Ok(false));
@@ -399,6 +411,31 @@ mod tests {
         let getnext = Some(Request::get_next(std::slice::from_ref(&root)));
         assert_eq!(first(false, &next), getnext);
         assert_eq!(first(true, &bulk), getnext);
+    }
+
+    #[test]
+    fn the_next_request_is_written_over_any_request() {
+        let (mut w, t0) = walk(false, &Options::default());
+        let set: Vec<(OidBuf, Value)> = ["1.3.6.1.2.1.1.4.0", "1.3.6.1.2.1.1.5.0"]
+            .iter()
+            .map(|o| (o.parse().unwrap(), Value::Integer(1)))
+            .collect();
+        // A SET of two: its kind, names and values all replaced.
+        let mut r = Request::set(&set);
+        assert!(w.next_into(&mut r, t0).unwrap());
+        let root: OidBuf = "1.3.6.1.2.1.1".parse().unwrap();
+        assert_eq!(r, Request::get_bulk(0, 25, std::slice::from_ref(&root)));
+        let answer = vec![vb("1.3.6.1.2.1.1.1.0", Value::Integer(1))];
+        w.absorb(Ok(answer), &mut |_| {}).unwrap();
+        // Its one name written over in place.
+        assert!(w.next_into(&mut r, t0).unwrap());
+        let next: OidBuf = "1.3.6.1.2.1.1.1.0".parse().unwrap();
+        assert_eq!(r, Request::get_bulk(0, 25, std::slice::from_ref(&next)));
+        // Over: the request left as it was.
+        let answer = vec![vb("1.3.6.1.2.1.2.1.0", Value::Integer(1))];
+        w.absorb(Ok(answer), &mut |_| {}).unwrap();
+        assert!(!w.next_into(&mut r, t0).unwrap());
+        assert_eq!(r, Request::get_bulk(0, 25, std::slice::from_ref(&next)));
     }
 
     #[test]

@@ -33,7 +33,7 @@ impl Exchange {
         now: Instant,
         rules: Rules,
     ) -> Verdict {
-        let Some(p) = self.pending.as_ref() else {
+        let Some(p) = self.pending.live() else {
             return Verdict::Discard(Discard::NothingPending);
         };
         if from != self.target {

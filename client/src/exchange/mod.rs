@@ -42,10 +42,13 @@ use crate::value::{Value, VarBind};
 mod accept;
 mod traps;
 
-/// The request in flight.
+/// The request last started, and whether it is still in flight: kept when it ends, so that
+/// the next can be written over it ([`Exchange::start_changed`]).
 #[derive(Debug)]
 struct Pending {
     request: Request,
+    /// Whether it waits for its result.
+    live: bool,
     /// Whether the datagram in flight is the discovery request that comes first.
     discovering: bool,
     /// Whether the request was sent again after a notInTimeWindow Report.
@@ -60,6 +63,18 @@ struct Pending {
     deadline: Option<Instant>,
     /// Discards counted when the request started, so that a timeout says what came.
     discarded_before: Discards,
+}
+
+impl Pending {
+    /// The request, if it is in flight.
+    fn live(&self) -> Option<&Pending> {
+        Some(self).filter(|p| p.live)
+    }
+
+    /// [`Self::live`], to change.
+    fn live_mut(&mut self) -> Option<&mut Pending> {
+        Some(self).filter(|p| p.live)
+    }
 }
 
 /// A session's state and decisions, whatever carries its datagrams: one request at a time.
@@ -77,7 +92,7 @@ pub struct Exchange {
     /// The datagram in flight and, under SNMPv3, its scoped PDU and encryption: reused
     /// from one request to the next.
     bufs: Buffers,
-    pending: Option<Pending>,
+    pending: Pending,
     result: Option<Result<Vec<VarBind>, ClientError>>,
 }
 
@@ -88,7 +103,7 @@ impl std::fmt::Debug for Exchange {
             .field("target", &self.target)
             .field("credentials", &self.credentials)
             .field("engine", &self.peer.as_ref().map(|p| &p.engine))
-            .field("pending", &self.pending.as_ref().map(|p| p.request.name()))
+            .field("pending", &self.pending.live().map(|p| p.request.name()))
             .field("stats", &self.stats)
             .finish_non_exhaustive()
     }
@@ -112,7 +127,17 @@ impl Exchange {
             peer: None,
             stats: Stats::default(),
             bufs: Buffers::default(),
-            pending: None,
+            pending: Pending {
+                request: Request::get(&[]),
+                live: false,
+                discovering: false,
+                resynced: false,
+                id: 0,
+                unsent: false,
+                attempts: 0,
+                deadline: None,
+                discarded_before: Discards::default(),
+            },
             result: None,
         }
     }
@@ -164,25 +189,68 @@ impl Exchange {
     /// [`poll_transmit`](Self::poll_transmit) has its first datagram (discovery's first,
     /// under SNMPv3 before the engine is known).
     pub fn start(&mut self, request: Request, now: Instant) {
+        self.pending.request = request;
+        self.restart(now);
+    }
+
+    /// Starts the request started last again at `now`, changed in place by `change` first
+    /// (which says whether to start it at all), giving up any request still in flight: a
+    /// walk's next request is its last one with the name moved on, written over it with no
+    /// new [`Request`] made ([`crate::Walk::next_into`]).
+    ///
+    /// ```
+    /// use std::time::Instant;
+    /// use snmp_client::{Credentials, Exchange, Options, Request};
+    ///
+    /// let agent = "127.0.0.1:161".parse().unwrap();
+    /// let mut x = Exchange::new(agent, Credentials::V2c(b"public".to_vec()), Options::default());
+    /// let t0 = Instant::now();
+    /// x.start(Request::get_next(&["1.3.6.1.2.1.1".parse().unwrap()]), t0);
+    /// let started = x.start_changed(t0, |r| {
+    ///     *r = Request::get_next(&["1.3.6.1.2.1.1.1.0".parse().unwrap()]);
+    ///     Ok::<_, ()>(true)
+    /// });
+    /// assert_eq!(started, Ok(true));
+    /// assert!(x.poll_transmit(t0).is_some());
+    /// ```
+    pub fn start_changed<E>(
+        &mut self,
+        now: Instant,
+        change: impl FnOnce(&mut Request) -> Result<bool, E>,
+    ) -> Result<bool, E> {
+        self.pending.live = false;
+        let start = change(&mut self.pending.request)?;
+        if start {
+            self.restart(now);
+        }
+        Ok(start)
+    }
+
+    /// The request started last (in flight or not).
+    pub fn request(&self) -> &Request {
+        &self.pending.request
+    }
+
+    /// Starts the pending request from its first datagram.
+    fn restart(&mut self, now: Instant) {
         self.result = None;
         let discovering = matches!(self.credentials, Credentials::Usm(_)) && self.peer.is_none();
-        self.pending = Some(Pending {
-            request,
-            discovering,
-            resynced: false,
-            id: 0,
-            unsent: false,
-            attempts: 0,
-            deadline: None,
-            discarded_before: self.stats.discarded,
-        });
+        let p = &mut self.pending;
+        p.live = true;
+        p.discovering = discovering;
+        p.resynced = false;
+        p.id = 0;
+        p.unsent = false;
+        p.attempts = 0;
+        p.deadline = None;
+        p.discarded_before = self.stats.discarded;
         self.prepare(now);
     }
 
     /// The datagram to send to [`target`](Self::target) now, if one waits; once handed out
     /// it counts as sent at `now`, and the wait for its answer starts.
     pub fn poll_transmit(&mut self, now: Instant) -> Option<&[u8]> {
-        let p = self.pending.as_mut().filter(|p| p.unsent)?;
+        let p = self.pending.live_mut().filter(|p| p.unsent)?;
         p.unsent = false;
         p.attempts += 1;
         p.deadline = Some(now + self.options.timeout);
@@ -196,18 +264,18 @@ impl Exchange {
 
     /// Whether [`poll_transmit`](Self::poll_transmit) has a datagram now.
     pub fn has_transmit(&self) -> bool {
-        self.pending.as_ref().is_some_and(|p| p.unsent)
+        self.pending.live().is_some_and(|p| p.unsent)
     }
 
     /// When [`handle_timeout`](Self::handle_timeout) is due, while a request waits.
     pub fn poll_deadline(&self) -> Option<Instant> {
-        self.pending.as_ref().and_then(|p| p.deadline)
+        self.pending.live().and_then(|p| p.deadline)
     }
 
     /// The time is `now`: past the deadline, the datagram is due again, or, after
     /// [`Options::retries`] retransmissions, the request ends with a timeout.
     pub fn handle_timeout(&mut self, now: Instant) {
-        let Some(p) = self.pending.as_mut() else {
+        let Some(p) = self.pending.live_mut() else {
             return;
         };
         if p.deadline.is_none_or(|d| now < d) {
@@ -241,7 +309,7 @@ impl Exchange {
                 self.stats.accepted += 1;
                 tracing::debug!(engine_boots = engine.boots, "engine discovered");
                 self.set_engine(engine);
-                if let Some(p) = self.pending.as_mut() {
+                if let Some(p) = self.pending.live_mut() {
                     p.discovering = false;
                 }
                 self.prepare(now);
@@ -252,7 +320,7 @@ impl Exchange {
                 if let Some(peer) = self.peer.as_mut() {
                     peer.engine = engine;
                 }
-                if let Some(p) = self.pending.as_mut() {
+                if let Some(p) = self.pending.live_mut() {
                     p.resynced = true;
                 }
                 self.prepare(now);
@@ -261,12 +329,12 @@ impl Exchange {
                 self.stats.accepted += 1;
                 // error-index names a binding of the request: say which.
                 if let (Err(ClientError::ErrorStatus { index, oid, .. }), Some(p)) =
-                    (&mut result, self.pending.as_ref())
+                    (&mut result, self.pending.live())
                 {
                     let k = usize::try_from(*index).ok().and_then(|k| k.checked_sub(1));
                     *oid = k.and_then(|k| p.request.oids.get(k)).cloned();
                 }
-                if let (Ok(b), Some(p)) = (&result, self.pending.as_ref()) {
+                if let (Ok(b), Some(p)) = (&result, self.pending.live()) {
                     let asked = p.request.oids.len();
                     let one_each = matches!(p.request.kind, Kind::Get | Kind::GetNext | Kind::Set);
                     if one_each && b.len() != asked {
@@ -321,8 +389,10 @@ impl Exchange {
         )
     }
 
-    /// A span for `request`: one per request, nothing per binding or datagram.
-    pub(crate) fn span(&self, request: &Request) -> tracing::Span {
+    /// A span for the request started last: one per request, nothing per binding or
+    /// datagram.
+    pub(crate) fn span(&self) -> tracing::Span {
+        let request = &self.pending.request;
         tracing::debug_span!(
             "snmp_request",
             target = %self.target,
@@ -337,12 +407,12 @@ impl Exchange {
     /// with a new id) to be sent.
     fn prepare(&mut self, now: Instant) {
         let id = self.take_id();
-        if self.pending.is_none() {
+        if !self.pending.live {
             return;
         }
         // A new salt for every message, whatever its id (ids wrap; salts must not repeat).
         self.salt = self.salt.wrapping_add(1);
-        match (self.encode(id, now), self.pending.as_mut()) {
+        match (self.encode(id, now), self.pending.live_mut()) {
             (Ok(()), Some(p)) => {
                 p.id = id;
                 p.unsent = true;
@@ -365,7 +435,7 @@ impl Exchange {
             pending,
             ..
         } = self;
-        let Some(p) = pending.as_ref() else {
+        let Some(p) = pending.live() else {
             return Ok(());
         };
         if p.discovering {
@@ -397,7 +467,7 @@ impl Exchange {
     }
 
     fn finish(&mut self, result: Result<Vec<VarBind>, ClientError>) {
-        self.pending = None;
+        self.pending.live = false;
         self.result = Some(result);
     }
 
@@ -423,6 +493,37 @@ pub enum Step<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_changed_request_gives_up_the_one_in_flight_and_starts_only_when_told() {
+        let agent = ([127, 0, 0, 1], 161).into();
+        let mut x = Exchange::new(
+            agent,
+            Credentials::V2c(b"public".to_vec()),
+            Options::default(),
+        );
+        let t0 = Instant::now();
+        let oid = |s: &str| -> OidBuf { s.parse().unwrap() };
+        x.start(Request::get(&[oid("1.3.6.1.2.1.1.5.0")]), t0);
+        let first = x.poll_transmit(t0).unwrap().to_vec();
+        assert!(x.poll_deadline().is_some());
+        // Not started: nothing in flight any more, nothing to send, no result.
+        assert_eq!(x.start_changed(t0, |_| Ok::<_, ()>(false)), Ok(false));
+        assert!(x.poll_deadline().is_none() && !x.has_transmit() && x.poll_result().is_none());
+        // The change's error is the call's, and nothing starts either.
+        assert_eq!(x.start_changed(t0, |_| Err::<bool, _>("no")), Err("no"));
+        assert!(!x.has_transmit());
+        // Changed and started: a new datagram (a new id) for the changed request.
+        let started = x.start_changed(t0, |r| {
+            r.oids[0] = oid("1.3.6.1.2.1.1.6.0");
+            Ok::<_, ()>(true)
+        });
+        assert_eq!(started, Ok(true));
+        assert_eq!(x.request(), &Request::get(&[oid("1.3.6.1.2.1.1.6.0")]));
+        let second = x.poll_transmit(t0).unwrap().to_vec();
+        assert_ne!(first, second);
+        assert_eq!(x.stats().sent, 2);
+    }
 
     #[test]
     fn request_ids_stay_positive_and_wrap() {

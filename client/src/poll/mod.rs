@@ -286,23 +286,24 @@ impl Poller {
         else {
             return;
         };
-        let request = match (walk.as_deref_mut(), &self.jobs[*job]) {
-            (Some((w, _)), _) => match w.next_request(now) {
-                Ok(Some(r)) => Ok(r),
-                Ok(None) => Err(None),
-                Err(e) => Err(Some(e)),
-            },
-            (None, Job::Get(oids)) if *requests == 0 => Ok(Request::get(oids)),
-            _ => Err(None),
+        let x = &mut self.exchanges[k];
+        let started = match (walk.as_deref_mut(), &self.jobs[*job]) {
+            // A walk's next request written over its last.
+            (Some((w, _)), _) => x.start_changed(now, |r| w.next_into(r, now)),
+            (None, Job::Get(oids)) if *requests == 0 => {
+                x.start(Request::get(oids), now);
+                Ok(true)
+            }
+            _ => Ok(false),
         };
-        match request {
-            Ok(r) => {
+        match started {
+            Ok(true) => {
                 *requests += 1;
-                self.exchanges[k].start(r, now);
                 // A request that cannot even be encoded has its result at once.
                 self.after_event(k, now);
             }
-            Err(e) => self.finish(k, e.map_or_else(|| Ok(Vec::new()), Err), now),
+            Ok(false) => self.finish(k, Ok(Vec::new()), now),
+            Err(e) => self.finish(k, Err(e), now),
         }
     }
 
