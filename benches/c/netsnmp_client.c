@@ -5,7 +5,7 @@
  *
  * VERSION is 2c (community "public") or 3 (authPriv SHA-1/AES-128 as USER). KIND is
  *   setup  a new session (snmp_sess_open: over SNMPv3 the engine's discovery and the keys
- *          made from the passwords) up to the answer of a GET of the OIDs; RUNS of one each;
+ *          made from the passwords) up to the answer of a GET of the OIDs, then closed;
  *   get    a GET of the OIDs;
  *   bulk   a GETBULK (non-repeaters 0, max-repetitions REPETITIONS) of the OIDs;
  *   walk   a walk of the subtree under the one OID by GETBULKs of REPETITIONS.
@@ -152,6 +152,19 @@ static long call(void *sess, const struct spec *s) {
     return bindings == s->expected ? bindings : -1;
 }
 
+/* One call on `sess`, or, for setup (`sess` NULL), on a session of its own opened and closed
+ * around it. */
+static long call_on(void *sess, const struct spec *s) {
+    if (sess)
+        return call(sess, s);
+    void *own = open_session(s);
+    if (!own)
+        return -1;
+    long got = call(own, s);
+    snmp_sess_close(own);
+    return got;
+}
+
 /* A dotted OID (a leading dot or not) into `out`: its length, or 0 when it is not one. Numeric
  * only, so that no MIB is read. */
 static size_t parse_oid(const char *text, oid *out, size_t *len) {
@@ -203,24 +216,10 @@ int main(int argc, char **argv) {
     }
     init_snmp("snmp-bench");
 
-    if (!strcmp(s.kind, "setup")) {
-        /* One session more than the runs, the first not counted (warm-up: the library's
-         * first use in the process), as every client of the table. */
-        for (int r = -1; r < runs; r++) {
-            double t0 = now(), c0 = cpu();
-            long before = requests;
-            void *sess = open_session(&s);
-            long got = sess ? call(sess, &s) : -1;
-            double wall = now() - t0, c = cpu() - c0;
-            if (sess)
-                snmp_sess_close(sess);
-            if (r >= 0)
-                printf("run 1 %.6f %.6f %ld %ld %d\n", wall * 1e3, c, requests - before, got < 0 ? 0 : got, got < 0);
-        }
-        return 0;
-    }
-    void *sess = open_session(&s);
-    if (!sess) {
+    /* Setup: each call makes its own session; else one session serves every call. */
+    int setup = !strcmp(s.kind, "setup");
+    void *sess = setup ? NULL : open_session(&s);
+    if (!setup && !sess) {
         fprintf(stderr, "snmp_sess_open failed\n");
         return 1;
     }
@@ -228,7 +227,7 @@ int main(int argc, char **argv) {
     double first = 0;
     for (int k = 0; k < 2; k++) {
         double t0 = now();
-        if (call(sess, &s) < 0) {
+        if (call_on(sess, &s) < 0) {
             fprintf(stderr, "a call before the runs failed\n");
             return 1;
         }
@@ -241,7 +240,7 @@ int main(int argc, char **argv) {
         int failed = 0;
         double start = now(), c0 = cpu();
         for (int k = 0; k < calls; k++) {
-            long got = call(sess, &s);
+            long got = call_on(sess, &s);
             if (got < 0)
                 failed++;
             else
@@ -250,6 +249,7 @@ int main(int argc, char **argv) {
         double wall = now() - start, c = cpu() - c0;
         printf("run %d %.6f %.6f %ld %ld %d\n", calls, wall * 1e3, c, requests - before, bindings, failed);
     }
-    snmp_sess_close(sess);
+    if (sess)
+        snmp_sess_close(sess);
     return 0;
 }

@@ -215,28 +215,31 @@ def as_async(opener, caller):
 
 async def run(opener, caller):
     if KIND == "setup":
-        # One session more than the runs, the first not counted (warm-up), as every client.
-        for r in range(RUNS + 1):
-            w0, c0 = time.perf_counter(), time.process_time()
+        # A call is a new session up to its first answer.
+        async def setup(_):
             async with opener() as s:
-                got = counted(await caller(s))
-            if r > 0:
-                report(1, time.perf_counter() - w0, time.process_time() - c0, max(got, 0), int(got < 0))
+                return await caller(s)
+
+        await runs_of(None, setup)
         return
     async with opener() as s:
-        # A first call not counted (warm-up), a second that says how long one takes.
-        for _ in range(2):
-            w0 = time.perf_counter()
-            if counted(await caller(s)) < 0:
-                sys.exit("a call before the runs failed")
-        calls = calls_for(time.perf_counter() - w0)
-        for _ in range(RUNS):
-            bindings = failed = 0
-            w0, c0 = time.perf_counter(), time.process_time()
-            for _ in range(calls):
-                got = counted(await caller(s))
-                bindings, failed = bindings + max(got, 0), failed + int(got < 0)
-            report(calls, time.perf_counter() - w0, time.process_time() - c0, bindings, failed)
+        await runs_of(s, caller)
+
+
+async def runs_of(s, caller):
+    # A first call not counted (warm-up), a second that says how long one takes.
+    for _ in range(2):
+        w0 = time.perf_counter()
+        if counted(await caller(s)) < 0:
+            sys.exit("a call before the runs failed")
+    calls = calls_for(time.perf_counter() - w0)
+    for _ in range(RUNS):
+        bindings = failed = 0
+        w0, c0 = time.perf_counter(), time.process_time()
+        for _ in range(calls):
+            got = counted(await caller(s))
+            bindings, failed = bindings + max(got, 0), failed + int(got < 0)
+        report(calls, time.perf_counter() - w0, time.process_time() - c0, bindings, failed)
 
 
 def main():

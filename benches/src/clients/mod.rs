@@ -45,7 +45,7 @@ pub struct Plan {
     pub rounds: u32,
 }
 
-/// One run: `calls` calls of a case, or (setup) one new session.
+/// One run: `calls` calls of a case (for setup, each a new session up to its first answer).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Run {
     pub calls: u32,

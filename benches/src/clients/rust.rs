@@ -31,49 +31,42 @@ impl Done {
     }
 }
 
-/// Times `case`: for setup, `plan.runs` new sessions (`open`) each up to its first `call`;
-/// else one session, a call not counted (warm-up), one that says how long a call takes, then
-/// `plan.runs` runs of as many calls as fit `plan.budget` (1 to 100). A call that fails or
-/// brings back other than `case.expected` bindings is counted as failed.
+/// Times `case`: a call not counted (warm-up: the first use of the client's code and
+/// allocations in the process), one that says how long a call takes, then `plan.runs` runs of
+/// as many calls as fit `plan.budget` (1 to 100). A call is `call` on one session (`open`ed
+/// once); for setup, a new session up to its first answer. A call that fails or brings back
+/// other than `case.expected` bindings is counted as failed.
 async fn measure<S>(
     case: &Case,
     plan: &Plan,
     mut open: impl AsyncFnMut() -> Result<S, String>,
     mut call: impl AsyncFnMut(&mut S) -> Result<Done, String>,
 ) -> Outcome {
-    let mut runs = Vec::new();
-    let good = |d: &Result<Done, String>| d.as_ref().is_ok_and(|d| d.bindings == case.expected);
     if case.kind == Kind::Setup {
-        // One session more than the runs, the first not counted (warm-up: the first use of
-        // the client's code and allocations in the process), as every client of the table.
-        for r in 0..=plan.runs {
-            let (t0, cpu0) = (Instant::now(), own_cpu());
-            let done = match open().await {
-                Ok(mut s) => call(&mut s).await,
-                Err(e) => Err(e),
-            };
-            let run = Run {
-                calls: 1,
-                wall_ms: t0.elapsed().as_secs_f64() * 1e3,
-                cpu_s: own_cpu() - cpu0,
-                requests: done.as_ref().ok().and_then(|d| d.requests),
-                bindings: done.as_ref().map_or(0, |d| d.bindings),
-                failed: u32::from(!good(&done)),
-            };
-            if r > 0 {
-                runs.push(run);
-            }
-        }
-        return Outcome::Ran(runs);
+        let setup = async |_: &mut ()| match open().await {
+            Ok(mut s) => call(&mut s).await,
+            Err(e) => Err(e),
+        };
+        return runs_of(case, plan, &mut (), setup).await;
     }
-    let mut session = match open().await {
-        Ok(s) => s,
-        Err(e) => return Outcome::Failed(e),
-    };
+    match open().await {
+        Ok(mut session) => runs_of(case, plan, &mut session, call).await,
+        Err(e) => Outcome::Failed(e),
+    }
+}
+
+/// [`measure`]'s warm-up and runs of `call` on `session`.
+async fn runs_of<S>(
+    case: &Case,
+    plan: &Plan,
+    session: &mut S,
+    mut call: impl AsyncFnMut(&mut S) -> Result<Done, String>,
+) -> Outcome {
+    let good = |d: &Result<Done, String>| d.as_ref().is_ok_and(|d| d.bindings == case.expected);
     let mut one = Duration::ZERO;
     for _ in 0..2 {
         let t0 = Instant::now();
-        let done = call(&mut session).await;
+        let done = call(session).await;
         if !good(&done) {
             return Outcome::Failed(match done {
                 Err(e) => e,
@@ -83,6 +76,7 @@ async fn measure<S>(
         one = t0.elapsed();
     }
     let calls = calls_for(plan.budget, one);
+    let mut runs = Vec::new();
     for _ in 0..plan.runs {
         let mut run = Run {
             calls,
@@ -94,7 +88,7 @@ async fn measure<S>(
         };
         let (t0, cpu0) = (Instant::now(), own_cpu());
         for _ in 0..calls {
-            let done = call(&mut session).await;
+            let done = call(session).await;
             run.failed += u32::from(!good(&done));
             if let Ok(d) = done {
                 run.bindings += d.bindings;

@@ -77,14 +77,14 @@ impl Cell {
         self.runs.iter().map(|r| r.failed).sum::<u32>() + u32::from(self.broken)
     }
 
-    /// ms a run: for setup the session's, else the time of 100 calls (scaled from the run's
-    /// calls when the budget allowed fewer); mean and sd.
+    /// ms a run: for setup a session's (the mean of the run's), else the time of 100 calls
+    /// (scaled from the run's calls when the budget allowed fewer); mean and sd.
     pub fn ms(&self) -> (f64, f64) {
         let per: Vec<f64> = self
             .runs
             .iter()
             .map(|r| match self.kind {
-                Kind::Setup => r.wall_ms,
+                Kind::Setup => r.wall_ms / f64::from(r.calls.max(1)),
                 _ => r.wall_ms * 100.0 / f64::from(r.calls.max(1)),
             })
             .collect();
