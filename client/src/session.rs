@@ -354,7 +354,7 @@ macro_rules! notifications {
 }
 
 /// The driver's loop, the same for [`Session`] and [`AsyncSession`] (the core does the rest):
-/// `drive` runs `request` from `now`, which is kept the time of the clock's last reading.
+/// `run` starts a request and runs it, `drive` runs the one the exchange started.
 macro_rules! drive {
     ($($async:ident $await:tt)?) => {
         /// Runs `request` to its result: the core's datagrams sent, every datagram received
@@ -370,8 +370,9 @@ macro_rules! drive {
         /// Runs the request started at `now` to its result, `now` kept the time of the
         /// clock's last reading: the core's datagrams sent, every datagram received handed to
         /// it.
-        $($async)? fn drive(&mut self, mut now: Instant) -> Result<Vec<VarBind>, ClientError> {
-            let now = &mut now;
+        $($async)? fn drive(&mut self, started: Instant) -> Result<Vec<VarBind>, ClientError> {
+            let mut clock = started;
+            let now = &mut clock;
             let target = self.exchange.target();
             loop {
                 match self.exchange.next_step(*now) {
