@@ -613,10 +613,12 @@ pub fn to_yaml(file: &File) -> Result<String, String> {
     }
     // Upstream's first line and its YAML library's layout: a diff against upstream's
     // snmp.yml shows only what differs.
-    Ok(format!(
-        "# WARNING: This file was auto-generated using snmp_exporter generator, manual changes will be lost.\n{}",
-        yaml::to_string(&doc)
-    ))
+    let head = "# WARNING: This file was auto-generated using snmp_exporter generator, manual changes will be lost.\n";
+    // Room for the whole file (the 7 modules of exporter/generator.yml are 120 kB): one
+    // buffer, not one doubled a dozen times.
+    let mut out = String::with_capacity(256 * 1024);
+    out.push_str(head);
+    Ok(yaml::to_string_after(out, &doc))
 }
 
 /// The OID of the column before `oid`'s (its last arc less one), where there is one: the

@@ -21,7 +21,15 @@ const WIDTH: usize = 80;
 /// `value` as go-yaml v2 marshals it, for documents such as snmp.yml: mapping keys are
 /// scalars (a collection as a key is written `{}` or `[]`) and tags are not written.
 pub fn to_string(value: &Value) -> String {
-    let mut e = Emitter::default();
+    to_string_after(String::new(), value)
+}
+
+/// [`to_string`] written after `head` (a comment line, say), in its buffer.
+pub fn to_string_after(head: String, value: &Value) -> String {
+    let mut e = Emitter {
+        column: head.len() - head.rfind('\n').map_or(0, |k| k + 1),
+        out: head,
+    };
     match value {
         Value::Mapping(m) if !m.is_empty() => e.mapping(m, 0, true),
         Value::Sequence(s) if !s.is_empty() => e.sequence(s, 0, true),
@@ -195,17 +203,19 @@ impl Emitter {
     }
 
     fn double_quoted(&mut self, s: &str, indent: usize, breaks: bool) {
-        let chars: Vec<char> = s.chars().collect();
         self.push('"');
         let mut spaces = false;
-        for (i, &c) in chars.iter().enumerate() {
+        let mut chars = s.chars().peekable();
+        let mut first = true;
+        while let Some(c) = chars.next() {
             if !printable(c) || c == '\u{FEFF}' || is_break(c) || c == '"' || c == '\\' {
                 self.push_str(&escape(c));
                 spaces = false;
             } else if c == ' ' {
-                if breaks && !spaces && self.column > WIDTH && i > 0 && i < chars.len() - 1 {
+                let inner = !first && chars.peek().is_some();
+                if breaks && !spaces && self.column > WIDTH && inner {
                     self.line(indent);
-                    if chars.get(i + 1) == Some(&' ') {
+                    if chars.peek() == Some(&' ') {
                         self.push('\\');
                     }
                 } else {
@@ -216,6 +226,7 @@ impl Emitter {
                 self.push(c);
                 spaces = false;
             }
+            first = false;
         }
         self.push('"');
     }
@@ -254,6 +265,7 @@ enum Style {
 }
 
 /// What a string's text allows (go-yaml's `yaml_emitter_analyze_scalar`, block context).
+#[derive(Debug, PartialEq)]
 struct Analysis {
     multiline: bool,
     block_plain: bool,
@@ -263,6 +275,22 @@ struct Analysis {
 
 impl Analysis {
     fn of(s: &str) -> Analysis {
+        let word = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.');
+        if !s.is_empty() && s.bytes().all(word) {
+            // Most of snmp.yml (names, OIDs, types): no space, break or indicator but a
+            // leading `...` (the resolver's reading, `1.5` or `yes`, is `string`'s to check).
+            return Analysis {
+                multiline: false,
+                block_plain: !s.starts_with("..."),
+                single_quoted: true,
+                block: true,
+            };
+        }
+        Analysis::general(s)
+    }
+
+    /// [`Analysis::of`] for any text, a character at a time.
+    fn general(s: &str) -> Analysis {
         if s.is_empty() {
             return Analysis {
                 multiline: false,
@@ -271,16 +299,19 @@ impl Analysis {
                 block: false,
             };
         }
-        let chars: Vec<char> = s.chars().collect();
         let mut indicators = s.starts_with("---") || s.starts_with("...");
         let (mut special, mut line_breaks) = (false, false);
         let (mut leading, mut trailing) = (false, false);
         let (mut break_space, mut space_break) = (false, false);
         let (mut previous_space, mut previous_break) = (false, false);
         let mut preceded_by_blank = true;
-        for (i, &c) in chars.iter().enumerate() {
-            let followed_by_blank = chars.get(i + 1).is_none_or(|&n| n == ' ' || n == '\t');
-            indicators |= if i == 0 {
+        // A character at a time, the next one looked at (no copy of the text).
+        let mut chars = s.chars().peekable();
+        let mut first = true;
+        while let Some(c) = chars.next() {
+            let next = chars.peek().copied();
+            let followed_by_blank = next.is_none_or(|n| n == ' ' || n == '\t');
+            indicators |= if first {
                 match c {
                     '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\''
                     | '"' | '%' | '@' | '`' => true,
@@ -291,15 +322,15 @@ impl Analysis {
                 (c == ':' && followed_by_blank) || (c == '#' && preceded_by_blank)
             };
             special |= !printable(c) || c == '\u{FEFF}';
-            let last = i + 1 == chars.len();
+            let last = next.is_none();
             if c == ' ' {
-                leading |= i == 0;
+                leading |= first;
                 trailing |= last;
                 break_space |= previous_break;
                 (previous_space, previous_break) = (true, false);
             } else if is_break(c) {
                 line_breaks = true;
-                leading |= i == 0;
+                leading |= first;
                 trailing |= last;
                 space_break |= previous_space;
                 (previous_space, previous_break) = (false, true);
@@ -307,12 +338,13 @@ impl Analysis {
                 (previous_space, previous_break) = (false, false);
             }
             preceded_by_blank = matches!(c, ' ' | '\t') || is_break(c);
+            first = false;
         }
         let mut a = Analysis {
             multiline: line_breaks,
             block_plain: !(leading || trailing || break_space || line_breaks || indicators),
             single_quoted: !break_space,
-            block: chars.last() != Some(&' '),
+            block: !s.ends_with(' '),
         };
         if space_break || special {
             a.block_plain = false;
@@ -571,6 +603,20 @@ fn go_float(f: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_and_oids_are_analysed_as_any_text_is() {
+        for s in [
+            "ifIndex", "1.3.6.1.2.1.2.2.1.1", "...", "...x", "..", ".5", "a.b", "_x", "0", "y",
+            "off", "DisplayString", "ifHCInOctets", "1e5", "0x1F", "x..",
+        ] {
+            assert_eq!(Analysis::of(s), Analysis::general(s), "{s:?}");
+        }
+        // Not a word: the general reading.
+        for s in ["", " a", "a b", "a:", "-a", "a\nb"] {
+            assert_eq!(Analysis::of(s), Analysis::general(s), "{s:?}");
+        }
+    }
 
     fn text(yaml: &str) -> String {
         to_string(&serde_yaml::from_str(yaml).unwrap())
