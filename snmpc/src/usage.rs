@@ -42,7 +42,11 @@ pub fn said_as_net_snmp(tool: &str, e: &clap::Error) -> Option<String> {
         _ => "",
     };
     match (e.kind(), e.get(ContextKind::InvalidArg)?) {
-        (ErrorKind::MissingRequiredArgument, ContextValue::Strings(names)) => {
+        // An option another one requires (`-a` without `-A`) is not an argument net-snmp's
+        // tool misses: the parser's own message names it.
+        (ErrorKind::MissingRequiredArgument, ContextValue::Strings(names))
+            if names.iter().any(|n| n.starts_with('<')) =>
+        {
             missing_arguments(tool, names)
         }
         (ErrorKind::InvalidValue | ErrorKind::ValueValidation, ContextValue::String(arg)) => {

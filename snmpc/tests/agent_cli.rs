@@ -408,6 +408,21 @@ fn missing_arguments_said_as_net_snmps_tools_say_them() {
     }
 }
 
+/// An option another one needs is not an argument net-snmp's tools miss: `-a` without its
+/// password (`-A`), `-x` without `-X`, are named, not said as a missing object name.
+#[test]
+fn a_protocol_without_its_password_is_named() {
+    for (flag, needed) in [("-a", "--auth-password"), ("-x", "--priv-password")] {
+        let proto = if flag == "-a" { "SHA" } else { "AES" };
+        let args = ["get", "-v3", "-u", "u", flag, proto, "127.0.0.1:1", "sysName.0"];
+        let (out, err, code) = snmpc(&args);
+        assert_ne!(code, 0, "{args:?}");
+        assert!(err.contains(needed), "{args:?}: {err}");
+        assert!(!err.contains("Missing object name"), "{args:?}: {err}");
+        assert_eq!(out, "", "{args:?}");
+    }
+}
+
 /// `snmpc` with `args` (the command first) and net-snmp's tool of that command with the rest:
 /// both print nothing on stdout and exit 1, and the first two lines of stderr (what is wrong,
 /// and the USAGE line where the tool prints one) are the same. False, after skipping the test
