@@ -414,7 +414,16 @@ fn missing_arguments_said_as_net_snmps_tools_say_them() {
 fn a_protocol_without_its_password_is_named() {
     for (flag, needed) in [("-a", "--auth-password"), ("-x", "--priv-password")] {
         let proto = if flag == "-a" { "SHA" } else { "AES" };
-        let args = ["get", "-v3", "-u", "u", flag, proto, "127.0.0.1:1", "sysName.0"];
+        let args = [
+            "get",
+            "-v3",
+            "-u",
+            "u",
+            flag,
+            proto,
+            "127.0.0.1:1",
+            "sysName.0",
+        ];
         let (out, err, code) = snmpc(&args);
         assert_ne!(code, 0, "{args:?}");
         assert!(err.contains(needed), "{args:?}: {err}");

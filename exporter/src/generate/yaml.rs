@@ -607,8 +607,22 @@ mod tests {
     #[test]
     fn names_and_oids_are_analysed_as_any_text_is() {
         for s in [
-            "ifIndex", "1.3.6.1.2.1.2.2.1.1", "...", "...x", "..", ".5", "a.b", "_x", "0", "y",
-            "off", "DisplayString", "ifHCInOctets", "1e5", "0x1F", "x..",
+            "ifIndex",
+            "1.3.6.1.2.1.2.2.1.1",
+            "...",
+            "...x",
+            "..",
+            ".5",
+            "a.b",
+            "_x",
+            "0",
+            "y",
+            "off",
+            "DisplayString",
+            "ifHCInOctets",
+            "1e5",
+            "0x1F",
+            "x..",
         ] {
             assert_eq!(Analysis::of(s), Analysis::general(s), "{s:?}");
         }
