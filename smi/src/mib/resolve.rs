@@ -340,7 +340,7 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
             buckets.into_iter().map(|(_, ms)| ms).zip(owned).collect();
         let done: &[Vec<OidState>] = &oids;
         let reported = &reported;
-        let parts: Vec<Part> = if work.len() == 1 {
+        let parts: Vec<Part> = if work.len() <= 1 {
             work.into_iter()
                 .map(|(ms, own)| resolve_part(set, strict, done, reported, &ms, own))
                 .collect()
@@ -348,7 +348,7 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
             // The first bucket on this thread, which would otherwise wait: one thread fewer
             // started a layer (a start and a join are tens of microseconds on a VM).
             let mut work = work.into_iter();
-            let (first, first_own) = work.next().expect("two buckets or more");
+            let (first, first_own) = work.next().expect("two buckets or more here");
             std::thread::scope(|scope| {
                 let handles: Vec<_> = work
                     .map(|(ms, own)| {
