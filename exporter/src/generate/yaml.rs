@@ -25,7 +25,7 @@ pub fn to_string(value: &Value) -> String {
 }
 
 /// [`to_string`] written after `head` (a comment line, say), in its buffer.
-pub fn to_string_after(head: String, value: &Value) -> String {
+pub(crate) fn to_string_after(head: String, value: &Value) -> String {
     let mut e = Emitter {
         column: head.len() - head.rfind('\n').map_or(0, |k| k + 1),
         out: head,
