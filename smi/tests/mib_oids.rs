@@ -206,3 +206,45 @@ END
     }
     assert_eq!(up, ["widget", "acme", "enterprises", "org"]);
 }
+
+#[test]
+fn oids_written_in_bulk_are_each_nodes_own() {
+    // Children written before their parents, a parent left out, ranges cut anywhere: each
+    // OID `oids_into` writes is the one `oid` gives.
+    let mut set = MibSet::default();
+    set.add_standard_modules();
+    set.add_text(
+        "t.mib".into(),
+        "T-MIB DEFINITIONS ::= BEGIN
+IMPORTS enterprises FROM SNMPv2-SMI;
+leaf OBJECT IDENTIFIER ::= { branch 7 }
+branch OBJECT IDENTIFIER ::= { acme 1 2 }
+acme OBJECT IDENTIFIER ::= { enterprises 4242 }
+twig OBJECT IDENTIFIER ::= { leaf 300000 }
+END
+"
+        .into(),
+    );
+    let r = resolve(&set, &[], &HashSet::new());
+    let all = r.nodes.len();
+    assert!(all > 500, "the standard modules and T-MIB: {all} nodes");
+    let cuts = [0, 1, all / 3, all / 2, all - 3, all];
+    for (from, to) in cuts.iter().zip(&cuts[1..]) {
+        for skip in [None, Some("acme"), Some("branch")] {
+            let mut out = vec![9, 9];
+            let placed = r.oids_into(*from..*to, |n| Some(set.name(n)) != skip, &mut out);
+            let kept: Vec<usize> = (*from..*to)
+                .filter(|&k| Some(set.name(&r.nodes[k])) != skip)
+                .collect();
+            assert_eq!(placed.iter().map(|p| p.0).collect::<Vec<_>>(), kept);
+            for &(k, start, len) in &placed {
+                let written = &out[start as usize..(start + len) as usize];
+                assert_eq!(written, r.oid(&r.nodes[k]), "{}", set.name(&r.nodes[k]));
+            }
+        }
+    }
+    assert_eq!(
+        oid_of(&set, &r, "twig").unwrap(),
+        [1, 3, 6, 1, 4, 1, 4242, 1, 2, 7, 300000]
+    );
+}

@@ -283,7 +283,10 @@ impl MibTree {
         // Every node's arcs in one buffer, sorted by (OID, read order) through small records:
         // the nodes themselves are made once, for the definitions kept. Each half of the
         // nodes on a thread of its own (the records made, then sorted), the halves merged.
-        let (flat, recs) = sorted_records(&resolved, &tree.broken, &rank);
+        let broken: Vec<bool> = (0..set.modules.len())
+            .map(|m| tree.broken.contains(&m))
+            .collect();
+        let (flat, recs) = sorted_records(&resolved, &broken, &rank);
         // The nodes' arcs are ranges of it.
         let flat = Arc::new(flat);
         let module_names: Vec<Arc<str>> = set
@@ -588,37 +591,32 @@ struct Rec {
     rank: u32,
 }
 
-/// Every node of `resolved` but those of `broken` modules: the arcs of all in one buffer, and
-/// their records sorted by OID, then by their modules' `rank`.
+/// Every node of `resolved` but those of `broken` modules (by module index): the arcs of all
+/// in one buffer, and their records sorted by OID, then by their modules' `rank`.
 fn sorted_records(
     resolved: &snmp_smi::mib::Resolved,
-    broken: &HashSet<usize>,
+    broken: &[bool],
     rank: &[usize],
 ) -> (Vec<u32>, Vec<Rec>) {
     let records = |range: std::ops::Range<usize>| {
         let mut flat: Vec<u32> = Vec::with_capacity(range.len() * 12);
-        let mut recs: Vec<Rec> = Vec::with_capacity(range.len());
-        for k in range {
-            let n = &resolved.nodes[k];
-            if broken.contains(&n.module()) {
-                continue;
-            }
-            let start = flat.len() as u32;
-            resolved.oid_into(n, &mut flat);
-            recs.push(Rec {
+        let placed = resolved.oids_into(range, |n| !broken[n.module()], &mut flat);
+        let mut recs: Vec<Rec> = placed
+            .into_iter()
+            .map(|(k, start, len)| Rec {
                 start,
-                len: flat.len() as u32 - start,
+                len,
                 node: k as u32,
-                rank: rank[n.module()] as u32,
-            });
-        }
+                rank: rank[resolved.nodes[k].module()] as u32,
+            })
+            .collect();
         let arcs_of = |r: &Rec| &flat[r.start as usize..(r.start + r.len) as usize];
         recs.sort_unstable_by(|a, b| arcs_of(a).cmp(arcs_of(b)).then(a.rank.cmp(&b.rank)));
         (flat, recs)
     };
     let mid = resolved.nodes.len() / 2;
     let ((mut flat, first), (flat2, second)) = std::thread::scope(|scope| {
-        let other = scope.spawn(|| records(mid..resolved.nodes.len()));
+        let other = snmp_smi::mib::spread::spawn(scope, 1, || records(mid..resolved.nodes.len()));
         let mine = records(0..mid);
         let other = other
             .join()

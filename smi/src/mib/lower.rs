@@ -284,7 +284,7 @@ pub fn lower_nodes(
         .map_or(wanted.len(), |k| k + 1);
     let (first, second) = wanted.split_at(split);
     let (mut out, rest) = std::thread::scope(|scope| {
-        let other = scope.spawn(|| lower_some(second));
+        let other = super::spread::spawn(scope, 1, || lower_some(second));
         let mine = lower_some(first);
         let other = other
             .join()

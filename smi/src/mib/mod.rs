@@ -26,6 +26,7 @@ mod needed;
 pub mod parse;
 pub mod relax;
 pub mod resolve;
+pub mod spread;
 pub mod tables;
 pub mod tree;
 

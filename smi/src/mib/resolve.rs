@@ -168,6 +168,78 @@ impl Resolved {
         }
     }
 
+    /// Appends to `out`, one after another, the OIDs of the nodes of `range` (positions in
+    /// [`Resolved::nodes`]) that `keep` keeps, and returns each one's position, where its
+    /// OID starts in `out` and its length: as [`Resolved::oid_into`] would write them, but
+    /// a node's OID is its parent's, copied from where it was written already, and its own
+    /// arcs (the parents of most nodes are nodes of the same range, before them).
+    ///
+    /// ```
+    /// use snmp_smi::mib::{resolve, MibSet};
+    ///
+    /// let mut set = MibSet::default();
+    /// set.add_standard_modules();
+    /// let resolved = resolve(&set, &["IF-MIB".into()], &Default::default());
+    /// let mut out = Vec::new();
+    /// let placed = resolved.oids_into(0..resolved.nodes.len(), |_| true, &mut out);
+    /// for &(k, start, len) in &placed {
+    ///     let oid = &out[start as usize..(start + len) as usize];
+    ///     assert_eq!(oid, resolved.oid(&resolved.nodes[k]));
+    /// }
+    /// ```
+    pub fn oids_into(
+        &self,
+        range: std::ops::Range<usize>,
+        mut keep: impl FnMut(&MibNode) -> bool,
+        out: &mut Vec<u32>,
+    ) -> Vec<(usize, u32, u32)> {
+        let first = range.start;
+        // Per position of the range: where its OID was written, once it was.
+        let mut written: Vec<Option<(u32, u32)>> = vec![None; range.len()];
+        let mut placed = Vec::with_capacity(range.len());
+        let mut chain: Vec<&MibNode> = Vec::new();
+        for k in range {
+            let node = &self.nodes[k];
+            if !keep(node) {
+                continue;
+            }
+            // Up from the node to the first ancestor written already, or to the top.
+            chain.clear();
+            chain.push(node);
+            let mut prefix = None;
+            let mut up = node.parent;
+            while chain.len() < MAX_OID_DEPTH {
+                let done = (up as usize)
+                    .checked_sub(first)
+                    .and_then(|p| written.get(p).copied().flatten());
+                if let Some(at) = done {
+                    prefix = Some(at);
+                    break;
+                }
+                let Some(n) = self.at(up) else { break };
+                chain.push(n);
+                up = n.parent;
+            }
+            let start = out.len();
+            if let Some((s, l)) = prefix {
+                out.extend_from_within(s as usize..(s + l) as usize);
+            }
+            for n in chain.iter().rev() {
+                let at = n.arcs as usize;
+                out.extend_from_slice(
+                    self.arcs
+                        .get(at..at + usize::from(n.arcs_len))
+                        .unwrap_or(&[]),
+                );
+            }
+            // Offsets fit: an outline's arcs are far below 4 G.
+            let at = (start as u32, (out.len() - start) as u32);
+            written[k - first] = Some(at);
+            placed.push((k, at.0, at.1));
+        }
+        placed
+    }
+
     /// The OID of `node` (a node of this result).
     pub fn oid(&self, node: &MibNode) -> Vec<u32> {
         let mut out = Vec::new();
@@ -243,8 +315,9 @@ struct Resolver<'m> {
     /// The OIDs of modules resolved in earlier layers, by module and node index (the modules
     /// this resolver owns are taken out of it while it runs).
     done: &'m [Vec<OidState>],
-    /// The OIDs of the modules this resolver owns, by module: computed, memoised, here.
-    own: HashMap<usize, Vec<OidState>>,
+    /// The OIDs of the modules this resolver owns, by module: computed, memoised, here (read
+    /// two or three times a node: hashed with [`NameHasher`], not SipHash).
+    own: HashMap<usize, Vec<OidState>, std::hash::BuildHasherDefault<NameHasher>>,
     /// Problems found, as (module, offset, message): made into diagnostics at the end, each
     /// file read once.
     found: Vec<(usize, usize, String)>,
@@ -351,8 +424,11 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
             let (first, first_own) = work.next().expect("two buckets or more here");
             std::thread::scope(|scope| {
                 let handles: Vec<_> = work
-                    .map(|(ms, own)| {
-                        scope.spawn(move || resolve_part(set, strict, done, reported, &ms, own))
+                    .enumerate()
+                    .map(|(k, (ms, own))| {
+                        super::spread::spawn(scope, k + 1, move || {
+                            resolve_part(set, strict, done, reported, &ms, own)
+                        })
                     })
                     .collect();
                 let mine = resolve_part(set, strict, done, reported, &first, first_own);
@@ -629,7 +705,7 @@ fn resolve_part(
         done,
         // Keyed by module, not a table of every module: a corpus of a long import chain has
         // as many layers as modules, and a table each would make resolving quadratic.
-        own: HashMap::with_capacity(own.len()),
+        own: HashMap::with_capacity_and_hasher(own.len(), Default::default()),
         found: Vec::new(),
         found_error: Vec::new(),
         warned: HashSet::new(),
