@@ -76,6 +76,24 @@ const CLASS: [u8; 256] = {
     t
 };
 
+/// The end of the run of bytes of `class` at `i`.
+#[inline]
+fn run_end(b: &[u8], mut i: usize, class: u8) -> usize {
+    // Four bytes a bounds check.
+    while let Some(four) = b.get(i..i + 4) {
+        for (k, &c) in four.iter().enumerate() {
+            if CLASS[c as usize] != class {
+                return i + k;
+            }
+        }
+        i += 4;
+    }
+    while i < b.len() && CLASS[b[i] as usize] == class {
+        i += 1;
+    }
+    i
+}
+
 /// The index after the white space and comments at `i` (the rules of
 /// [`crate::asn1::parse::trivia_len`]: a `--` comment ends at the next `--` or at the end of the line).
 #[inline]
@@ -88,9 +106,7 @@ fn skip_trivia(b: &[u8], mut i: usize) -> usize {
             }
             i += 8;
         }
-        while i < b.len() && CLASS[b[i] as usize] == SPACE {
-            i += 1;
-        }
+        i = run_end(b, i, SPACE);
         if i + 1 < b.len() && b[i] == b'-' && b[i + 1] == b'-' {
             i += 2;
             loop {
@@ -140,9 +156,7 @@ pub fn lex_into(src: &str, out: &mut Vec<Token>) -> Result<Vec<usize>, (usize, S
         let kind = if c.is_ascii_alphabetic() || c == b'_' {
             i += 1;
             loop {
-                while i < b.len() && CLASS[b[i] as usize] == WORD {
-                    i += 1;
-                }
+                i = run_end(b, i, WORD);
                 // An inner hyphen, not a comment's `--`.
                 if i + 1 < b.len() && b[i] == b'-' && CLASS[b[i + 1] as usize] == WORD {
                     i += 1;

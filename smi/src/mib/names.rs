@@ -9,16 +9,31 @@ pub struct NameHasher(u64);
 
 impl std::hash::Hasher for NameHasher {
     fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
-                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        // Eight bytes a step, the last step's short word zero-extended (read a byte at a
+        // time: a copy of a length known only at run time is a call to memcpy).
+        let mut words = bytes.chunks_exact(8);
+        for chunk in &mut words {
+            let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+            self.mix(word);
+        }
+        let tail = words.remainder();
+        if !tail.is_empty() {
+            let word = tail
+                .iter()
+                .rev()
+                .fold(0u64, |w, &b| (w << 8) | u64::from(b));
+            self.mix(word);
         }
     }
 
     fn finish(&self) -> u64 {
         self.0
+    }
+}
+
+impl NameHasher {
+    fn mix(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
 }
 
@@ -54,5 +69,35 @@ impl NameTable {
         self.0
             .find(name_hash(name), |&k| names(k as usize) == name)
             .map(|&k| k as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::hash::Hasher;
+
+    /// The hash as first written: each chunk of up to eight bytes zero-padded into a word.
+    fn padded(bytes: &[u8]) -> u64 {
+        let mut h = 0u64;
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            h = (h.rotate_left(5) ^ u64::from_le_bytes(word))
+                .wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        }
+        h
+    }
+
+    #[test]
+    fn the_word_at_a_time_hash_is_the_padded_chunk_hash() {
+        let text = b"ifHCInMulticastPkts-and-some-more-bytes\xff\x00\x80";
+        for start in 0..8 {
+            for end in start..text.len() {
+                let mut h = NameHasher::default();
+                h.write(&text[start..end]);
+                assert_eq!(h.finish(), padded(&text[start..end]), "{start}..{end}");
+            }
+        }
     }
 }
