@@ -1,6 +1,6 @@
 //! Worker threads that start on a CPU of their own.
 //!
-//! Linux starts a new thread on its parent's CPU. On this project's 2-vCPU machines the idle
+//! Linux starts a new thread on its parent's CPU. On the 2-vCPU VMs the benchmarks run on, the idle
 //! CPU takes it over only after the two have shared one CPU for several 4 ms time slices:
 //! `perf sched timehist` of a parse of the corpus's `ietf/` folder showed the parsing thread
 //! and its worker taking turns on CPU 0 for 16 ms while CPU 1 idled, and the parse's wall
@@ -44,41 +44,72 @@ where
 /// The CPU the calling thread runs on.
 fn current_cpu() -> Option<usize> {
     #[cfg(target_os = "linux")]
-    {
-        // SAFETY: sched_getcpu has no preconditions.
-        let cpu = unsafe { libc::sched_getcpu() };
-        usize::try_from(cpu).ok()
-    }
+    return nix::sched::sched_getcpu().ok();
     #[cfg(not(target_os = "linux"))]
     None
 }
 
 /// Moves the calling thread to the `k`-th CPU other than `spawner` that it may use, then
-/// gives its affinity back.
+/// gives its affinity back: the CPU it was moved to, or `None` where it was not moved.
 #[cfg(target_os = "linux")]
-fn leave_cpu(spawner: usize, k: usize) {
-    // SAFETY: cpu_set_t is plain data; the calls read and set the calling thread's own
-    // affinity (pid 0) through sets of the size they are given.
-    unsafe {
-        let size = std::mem::size_of::<libc::cpu_set_t>();
-        let mut allowed: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, size, &mut allowed) != 0 {
-            return;
-        }
-        let others: Vec<usize> = (0..libc::CPU_SETSIZE as usize)
-            .filter(|&c| c != spawner && libc::CPU_ISSET(c, &allowed))
-            .collect();
-        if others.is_empty() {
-            return;
-        }
-        let mut one: libc::cpu_set_t = std::mem::zeroed();
-        libc::CPU_SET(others[k.saturating_sub(1) % others.len()], &mut one);
-        if libc::sched_setaffinity(0, size, &one) == 0 {
-            // Moved (the call returns on the new CPU); free to move again.
-            libc::sched_setaffinity(0, size, &allowed);
-        }
-    }
+fn leave_cpu(spawner: usize, k: usize) -> Option<usize> {
+    use nix::sched::{sched_getaffinity, sched_getcpu, sched_setaffinity, CpuSet};
+    use nix::unistd::Pid;
+    // Pid 0: the calling thread.
+    let me = Pid::from_raw(0);
+    let allowed = sched_getaffinity(me).ok()?;
+    let others: Vec<usize> = (0..CpuSet::count())
+        .filter(|&c| c != spawner && allowed.is_set(c).unwrap_or(false))
+        .collect();
+    let target = *others.get(k.saturating_sub(1) % others.len().max(1))?;
+    let mut one = CpuSet::new();
+    one.set(target).ok()?;
+    sched_setaffinity(me, &one).ok()?;
+    // The call returns on the new CPU; then the thread is free to move again.
+    let moved = sched_getcpu().ok();
+    let _ = sched_setaffinity(me, &allowed);
+    moved
 }
 
 #[cfg(not(target_os = "linux"))]
-fn leave_cpu(_spawner: usize, _k: usize) {}
+fn leave_cpu(_spawner: usize, _k: usize) -> Option<usize> {
+    None
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use nix::sched::{sched_getaffinity, CpuSet};
+    use nix::unistd::Pid;
+
+    #[test]
+    fn a_worker_leaves_its_spawners_cpu_and_keeps_its_affinity() {
+        let allowed = sched_getaffinity(Pid::from_raw(0)).expect("the test's affinity");
+        let cpus: Vec<usize> = (0..CpuSet::count())
+            .filter(|&c| allowed.is_set(c).unwrap_or(false))
+            .collect();
+        if cpus.len() < 2 {
+            eprintln!("skipped: this process may use one CPU only");
+            return;
+        }
+        let spawner = cpus[0];
+        for k in 1..=cpus.len() {
+            let (moved, after) = std::thread::scope(|scope| {
+                scope
+                    .spawn(|| {
+                        let moved = leave_cpu(spawner, k);
+                        (moved, sched_getaffinity(Pid::from_raw(0)).ok())
+                    })
+                    .join()
+                    .expect("the worker")
+            });
+            // The k-th of the others, counted round.
+            assert_eq!(
+                moved,
+                Some(cpus[1 + (k - 1) % (cpus.len() - 1)]),
+                "worker {k}"
+            );
+            assert_eq!(after, Some(allowed), "worker {k}: affinity given back");
+        }
+    }
+}
