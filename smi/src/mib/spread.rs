@@ -1,12 +1,12 @@
 //! Worker threads that start on a CPU of their own.
 //!
-//! Linux starts a new thread on its parent's CPU. On the 2-vCPU VMs the benchmarks run on, the idle
-//! CPU takes it over only after the two have shared one CPU for several 4 ms time slices:
-//! `perf sched timehist` of a parse of the corpus's `ietf/` folder showed the parsing thread
-//! and its worker taking turns on CPU 0 for 16 ms while CPU 1 idled, and the parse's wall
-//! time going from 13 to 26 ms from run to run. A thread started with [`spawn`] first moves
-//! itself to another CPU the process may use, once: it then gives its affinity back, so the
-//! scheduler stays free to move it as it would any other thread.
+//! Linux starts a new thread on its parent's CPU. On the 2-vCPU VMs the benchmarks run on,
+//! the idle CPU takes it over only after the two have shared one CPU for several 4 ms time
+//! slices: `perf sched timehist` of a parse of the corpus's `ietf/` folder showed the parsing
+//! thread and its worker taking turns on CPU 0 for 16 ms while CPU 1 idled, and the parse's
+//! wall time going from 13 to 26 ms from run to run. A thread started with [`spawn`] first
+//! moves itself to another CPU the process may use, once: it then gives its affinity back, so
+//! the scheduler stays free to move it as it would any other thread.
 
 use std::thread::{Scope, ScopedJoinHandle};
 
