@@ -103,7 +103,15 @@ fn word_len(s: &str) -> usize {
     n
 }
 
-/// Words that are never type or value references.
+/// Whether `w` is one of the words that are never type or value references: a binary search
+/// of [`RESERVED`] (in byte order, each upper-case first), where most words checked, names of
+/// values and components, are lower-case first and not looked up at all.
+pub(crate) fn is_reserved(w: &str) -> bool {
+    w.starts_with(|c: char| c.is_ascii_uppercase()) && RESERVED.binary_search(&w).is_ok()
+}
+
+/// Words that are never type or value references, in byte order ([`is_reserved`] searches
+/// them).
 pub(crate) const RESERVED: &[&str] = &[
     "ABSENT",
     "ALL",
@@ -282,13 +290,12 @@ fn typereference(i: Input<'_>) -> PResult<'_, (String, Span)> {
     let at = skip_trivia(i);
     let n = word_len(at.fragment());
     let w = &at.fragment()[..n];
-    if n == 0 || !w.starts_with(|c: char| c.is_ascii_uppercase()) || RESERVED.contains(&w) {
+    if n == 0 || !w.starts_with(|c: char| c.is_ascii_uppercase()) || is_reserved(w) {
         return fail(at, "a type reference");
     }
     match word(at) {
         Ok((rest, (w, sp)))
-            if w.starts_with(|c: char| c.is_ascii_uppercase())
-                && !RESERVED.contains(&w.as_str()) =>
+            if w.starts_with(|c: char| c.is_ascii_uppercase()) && !is_reserved(&w) =>
         {
             Ok((rest, (w, sp)))
         }
@@ -1155,6 +1162,31 @@ mod tests {
         let mut m = parse_modules(src).unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!(m.len(), 1);
         m.remove(0)
+    }
+
+    #[test]
+    fn reserved_words_are_found_by_their_search_and_only_they() {
+        // The search needs the table in byte order, every word upper-case first.
+        assert!(
+            RESERVED.windows(2).all(|w| w[0] < w[1]),
+            "RESERVED out of order"
+        );
+        for w in RESERVED {
+            assert!(w.starts_with(|c: char| c.is_ascii_uppercase()), "{w}");
+            assert!(is_reserved(w), "{w}");
+        }
+        for w in [
+            "Integer32",
+            "INTEGERS",
+            "Boolean",
+            "integer",
+            "ifIndex",
+            "",
+            "A",
+            "ZZZ",
+        ] {
+            assert!(!is_reserved(w), "{w}");
+        }
     }
 
     #[test]

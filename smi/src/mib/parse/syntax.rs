@@ -76,7 +76,7 @@ impl<'s> Parser<'s> {
             && !w.ends_with('-')
             && !w.contains("--")
             && w.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-')
-            && !crate::asn1::parse::RESERVED.contains(&w)
+            && !crate::asn1::parse::is_reserved(w)
             && !matches!(
                 w,
                 "BOOLEAN"
@@ -182,7 +182,7 @@ impl<'s> Parser<'s> {
             let name = self.text(k);
             let named = self.kind(k) == Some(Tok::Word)
                 && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'-')
-                && !crate::asn1::parse::RESERVED.contains(&name);
+                && !crate::asn1::parse::is_reserved(name);
             if !named {
                 return None;
             }
