@@ -227,8 +227,9 @@ fn is_table(n: &Node) -> bool {
 struct Lowering<'s> {
     set: &'s MibSet,
     resolved: &'s Resolved,
-    /// (module, index in its nodes) → index in the resolution's nodes.
-    at: HashMap<(usize, usize), usize>,
+    /// (module, index in its nodes) → index in the resolution's nodes (an entry for every
+    /// node of the modules reached: hashed with [`super::NameHasher`], not SipHash).
+    at: HashMap<(usize, usize), usize, std::hash::BuildHasherDefault<super::NameHasher>>,
     /// The conceptual rows of every module reached, entry OID → descriptor: made when a
     /// notification's members first need them.
     rows: std::sync::OnceLock<HashMap<Vec<u32>, String>>,
