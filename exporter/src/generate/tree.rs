@@ -585,10 +585,36 @@ impl InOrder {
 /// module's read order.
 #[derive(Debug, Clone, Copy, Default)]
 struct Rec {
+    /// [`sort_key`] of its arcs.
+    key: u128,
     start: u32,
     len: u32,
     node: u32,
     rank: u32,
+}
+
+/// A key in the order of `arcs` (where two keys differ, the arcs differ the same way; equal
+/// keys say nothing): a byte an arc for the first 16, each arc plus one (no arc is 0, so a
+/// prefix comes first), up to the first arc past 253, which is 255 with nothing after it.
+fn sort_key(arcs: &[u32]) -> u128 {
+    let mut key = 0u128;
+    for (k, &arc) in arcs.iter().take(16).enumerate() {
+        let byte = arc.saturating_add(1).min(255);
+        key |= u128::from(byte) << (8 * (15 - k));
+        if byte == 255 {
+            break;
+        }
+    }
+    key
+}
+
+/// The order of records: by OID (their keys first, then their arcs), then by `rank`.
+fn rec_order(flat: &[u32], a: &Rec, b: &Rec) -> std::cmp::Ordering {
+    let arcs_of = |r: &Rec| &flat[r.start as usize..(r.start + r.len) as usize];
+    a.key
+        .cmp(&b.key)
+        .then_with(|| arcs_of(a).cmp(arcs_of(b)))
+        .then(a.rank.cmp(&b.rank))
 }
 
 /// Every node of `resolved` but those of `broken` modules (by module index): the arcs of all
@@ -604,14 +630,14 @@ fn sorted_records(
         let mut recs: Vec<Rec> = placed
             .into_iter()
             .map(|(k, start, len)| Rec {
+                key: sort_key(&flat[start as usize..(start + len) as usize]),
                 start,
                 len,
                 node: k as u32,
                 rank: rank[resolved.nodes[k].module()] as u32,
             })
             .collect();
-        let arcs_of = |r: &Rec| &flat[r.start as usize..(r.start + r.len) as usize];
-        recs.sort_unstable_by(|a, b| arcs_of(a).cmp(arcs_of(b)).then(a.rank.cmp(&b.rank)));
+        recs.sort_unstable_by(|a, b| rec_order(&flat, a, b));
         (flat, recs)
     };
     let mid = resolved.nodes.len() / 2;
@@ -625,7 +651,6 @@ fn sorted_records(
     });
     let offset = flat.len() as u32;
     flat.extend_from_slice(&flat2);
-    let arcs_of = |r: &Rec| &flat[r.start as usize..(r.start + r.len) as usize];
     let mut merged = Vec::with_capacity(first.len() + second.len());
     let mut second = second
         .into_iter()
@@ -635,9 +660,7 @@ fn sorted_records(
         })
         .peekable();
     for r in first {
-        while let Some(s) = second.next_if(|s| {
-            arcs_of(s).cmp(arcs_of(&r)).then(s.rank.cmp(&r.rank)) == std::cmp::Ordering::Less
-        }) {
+        while let Some(s) = second.next_if(|s| rec_order(&flat, s, &r).is_lt()) {
             merged.push(s);
         }
         merged.push(r);
@@ -840,5 +863,39 @@ fn tweak(n: &mut GNode) {
             n.ty = n.tc.clone()
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Arcs as OIDs have them: small mostly, some past a byte, some shared prefixes.
+    fn arcs() -> impl Strategy<Value = Vec<u32>> {
+        proptest::collection::vec(
+            prop_oneof![0u32..4, 250u32..260, Just(8072u32), Just(u32::MAX)],
+            0..20,
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn keys_that_differ_order_arcs_as_the_arcs_do(a in arcs(), b in arcs(), cut in 0usize..20) {
+            // Pairs with a common prefix too: b as a's first `cut` arcs and its own rest.
+            let b2: Vec<u32> = a.iter().take(cut).chain(&b).copied().collect();
+            for b in [b, b2] {
+                let (ka, kb) = (sort_key(&a), sort_key(&b));
+                if ka != kb {
+                    prop_assert_eq!(ka.cmp(&kb), a.cmp(&b), "{:?} {:?}", a, b);
+                }
+                let recs = |arcs: &[u32]| (sort_key(arcs), arcs.len() as u32);
+                let flat: Vec<u32> = a.iter().chain(&b).copied().collect();
+                let (ra, rb) = (recs(&a), recs(&b));
+                let ra = Rec { key: ra.0, start: 0, len: ra.1, node: 0, rank: 1 };
+                let rb = Rec { key: rb.0, start: ra.len, len: rb.1, node: 1, rank: 0 };
+                prop_assert_eq!(rec_order(&flat, &ra, &rb), a.cmp(&b).then(1.cmp(&0)));
+            }
+        }
     }
 }
