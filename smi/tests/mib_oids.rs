@@ -243,6 +243,11 @@ END
             }
         }
     }
+    // Past the nodes: nothing, not a panic.
+    let mut out = Vec::new();
+    assert!(r.oids_into(all..all + 5, |_| true, &mut out).is_empty() && out.is_empty());
+    let tail = r.oids_into(all - 1..all + 5, |_| true, &mut out);
+    assert_eq!(tail.len(), 1);
     assert_eq!(
         oid_of(&set, &r, "twig").unwrap(),
         [1, 3, 6, 1, 4, 1, 4242, 1, 2, 7, 300000]

@@ -172,7 +172,8 @@ impl Resolved {
     /// [`Resolved::nodes`]) that `keep` keeps, and returns each one's position, where its
     /// OID starts in `out` and its length: as [`Resolved::oid_into`] would write them, but
     /// a node's OID is its parent's, copied from where it was written already, and its own
-    /// arcs (the parents of most nodes are nodes of the same range, before them).
+    /// arcs (the parents of most nodes are nodes of the same range, before them). Positions
+    /// past the nodes are not nodes: none is written for them.
     ///
     /// ```
     /// use snmp_smi::mib::{resolve, MibSet};
@@ -193,6 +194,8 @@ impl Resolved {
         mut keep: impl FnMut(&MibNode) -> bool,
         out: &mut Vec<u32>,
     ) -> Vec<(usize, u32, u32)> {
+        // Positions past the nodes name none.
+        let range = range.start.min(self.nodes.len())..range.end.min(self.nodes.len());
         let first = range.start;
         // Per position of the range: where its OID was written, once it was.
         let mut written: Vec<Option<(u32, u32)>> = vec![None; range.len()];
