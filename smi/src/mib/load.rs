@@ -261,10 +261,10 @@ impl MibSet {
         std::thread::scope(|scope| {
             // This thread parses too (one thread fewer to start, and what it parses stays
             // with what it builds next), taking in the others' files between its own.
-            for k in 1..threads {
+            for worker in 1..threads {
                 let tx = tx.clone();
                 let (next_file, parse_one) = (&next_file, &parse_one);
-                super::spread::spawn(scope, k, move || {
+                super::spread::spawn(scope, worker, move || {
                     let mut scratch = super::parse::Scratch::default();
                     while let Some(k) = next_file() {
                         if tx.send((k, parse_one(k, &mut scratch))).is_err() {

@@ -144,6 +144,14 @@ impl Resolved {
         self.at(node.parent)
     }
 
+    /// The arcs `node` adds to its parent's OID (all of it when it hangs at the top).
+    fn own_arcs_of(&self, node: &MibNode) -> &[u32] {
+        let start = node.arcs as usize;
+        self.arcs
+            .get(start..start + usize::from(node.arcs_len))
+            .unwrap_or(&[])
+    }
+
     /// Appends the OID of `node` (a node of this result) to `out`.
     pub fn oid_into(&self, node: &MibNode, out: &mut Vec<u32>) {
         // Up the chain of ancestors twice (at most MAX_OID_DEPTH long: the resolver refuses
@@ -152,12 +160,7 @@ impl Resolved {
         let chain = || {
             std::iter::successors(Some(node), |n| self.at(n.parent))
                 .take(MAX_OID_DEPTH)
-                .map(|n| {
-                    let start = n.arcs as usize;
-                    self.arcs
-                        .get(start..start + usize::from(n.arcs_len))
-                        .unwrap_or(&[])
-                })
+                .map(|n| self.own_arcs_of(n))
         };
         let base = out.len();
         let mut end = base + chain().map(<[u32]>::len).sum::<usize>();
@@ -228,12 +231,7 @@ impl Resolved {
                 out.extend_from_within(s as usize..(s + l) as usize);
             }
             for n in chain.iter().rev() {
-                let at = n.arcs as usize;
-                out.extend_from_slice(
-                    self.arcs
-                        .get(at..at + usize::from(n.arcs_len))
-                        .unwrap_or(&[]),
-                );
+                out.extend_from_slice(self.own_arcs_of(n));
             }
             // Offsets fit: an outline's arcs are far below 4 G.
             let at = (start as u32, (out.len() - start) as u32);

@@ -116,9 +116,9 @@ struct Parser<'s> {
 
 impl<'s> Parser<'s> {
     fn new(src: &'s str, toks: Vec<Token>) -> Parser<'s> {
-        // Sized for the file at the start (about a descriptor in 20 tokens over ietf/, a
-        // shared name in 40): grown a doubling at a time, each table was hashed again about
-        // ten times a file.
+        // Sized for the file at the start, for a descriptor in 16 tokens and a shared name in
+        // 32 (over ietf/ they are one in 20 and one in 40): grown a doubling at a time, each
+        // table was hashed again about ten times a file.
         let descriptors = toks.len() / 16;
         Parser {
             src,
