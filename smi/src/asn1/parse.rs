@@ -104,10 +104,11 @@ fn word_len(s: &str) -> usize {
 }
 
 /// Whether `w` is one of the words that are never type or value references: a binary search
-/// of [`RESERVED`] (in byte order, each upper-case first), where most words checked, names of
-/// values and components, are lower-case first and not looked up at all.
+/// of [`RESERVED`] (in byte order, each of upper-case letters only), where most words
+/// checked, names of values and components, are lower-case first and type names mixed-case
+/// (`DisplayString`), and are not looked up at all.
 pub(crate) fn is_reserved(w: &str) -> bool {
-    w.starts_with(|c: char| c.is_ascii_uppercase()) && RESERVED.binary_search(&w).is_ok()
+    w.bytes().all(|b| b.is_ascii_uppercase()) && RESERVED.binary_search(&w).is_ok()
 }
 
 /// Words that are never type or value references, in byte order ([`is_reserved`] searches
@@ -1166,18 +1167,20 @@ mod tests {
 
     #[test]
     fn reserved_words_are_found_by_their_search_and_only_they() {
-        // The search needs the table in byte order, every word upper-case first.
+        // The search needs the table in byte order, every word of upper-case letters only.
         assert!(
             RESERVED.windows(2).all(|w| w[0] < w[1]),
             "RESERVED out of order"
         );
         for w in RESERVED {
-            assert!(w.starts_with(|c: char| c.is_ascii_uppercase()), "{w}");
+            assert!(w.bytes().all(|b| b.is_ascii_uppercase()), "{w}");
             assert!(is_reserved(w), "{w}");
         }
         for w in [
             "Integer32",
             "INTEGERS",
+            "INTEGER32",
+            "OBJECT-TYPE",
             "Boolean",
             "integer",
             "ifIndex",
