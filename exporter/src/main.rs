@@ -125,7 +125,7 @@ fn inspect(args: &MibArgs, dump: bool) -> ExitCode {
                 "{} {} {} type={} tc={} hint={:?} access={} indexes={}{}",
                 n.oid(),
                 n.label,
-                n.module,
+                mibs.module_of(n),
                 n.ty,
                 n.tc,
                 n.hint,

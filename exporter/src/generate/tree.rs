@@ -9,24 +9,24 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use snmp_smi::mib::ir::{Base, MibIr, Object, Role, Syntax};
-use snmp_smi::mib::{lower, resolve, Access, MibSet};
+use snmp_smi::mib::{lower, resolve, Access, MibSet, Resolved};
 
 /// One node: where it is and its names, and, once read ([`MibTree::detail_nodes`]), what
 /// the generator reads of its definition ([`Detail`], its fields reached through the node:
 /// `node.ty`).
+///
+/// An outline holds one a node of every module on the path (100,000 for a large folder of
+/// vendor MIBs): what few nodes have is kept beside the nodes ([`MibTree::also`]), its module
+/// is an index ([`MibTree::module_of`]), and its arcs and label are ranges of buffers the
+/// outline's nodes share.
 #[derive(Debug, Clone, Default)]
 pub struct GNode {
     pub arcs: Arcs,
-    pub label: String,
-    /// The module defining it (shared by its nodes).
-    pub module: Arc<str>,
-    /// The other modules' definitions of this OID (module, label): net-snmp keeps the first
-    /// it reads, and `MODULE::label` names it by any of them.
-    pub also: Vec<(String, String)>,
+    pub label: Label,
     /// The module defining it, as an index into the modules loaded.
-    pub set_module: usize,
+    pub set_module: u32,
     /// Which of that module's nodes it is.
-    pub set_node: usize,
+    pub set_node: u32,
     /// Whether its definition is read; until then the node is its OID, label and module.
     pub detailed: bool,
     /// Its definition as read: none in an outline (kept apart, the outline of 100,000 nodes
@@ -89,6 +89,55 @@ impl Arcs {
             len: self.len.min(len as u32),
             ..self.clone()
         }
+    }
+}
+
+/// A node's label: a range of a buffer the outline's nodes share, or a buffer of its own.
+#[derive(Debug, Clone, Default)]
+pub struct Label {
+    buffer: Arc<str>,
+    start: u32,
+    len: u32,
+}
+
+impl std::ops::Deref for Label {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        // The ranges are those of whole labels written into the buffer.
+        let end = self.start as usize + self.len as usize;
+        self.buffer
+            .get(self.start as usize..end)
+            .unwrap_or_default()
+    }
+}
+
+impl From<String> for Label {
+    fn from(label: String) -> Label {
+        let len = label.len() as u32;
+        Label {
+            buffer: Arc::from(label),
+            start: 0,
+            len,
+        }
+    }
+}
+
+impl PartialEq<str> for Label {
+    fn eq(&self, other: &str) -> bool {
+        **self == *other
+    }
+}
+
+impl PartialEq<&str> for Label {
+    fn eq(&self, other: &&str) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Display for Label {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self)
     }
 }
 
@@ -162,6 +211,10 @@ pub struct MibTree {
     pub unread: Vec<String>,
     /// The labels several modules give different nodes (`MODULE::name` picks one).
     pub collisions: HashMap<String, Vec<(String, String)>>,
+    /// The other modules' definitions of a node's OID (module, label), by the node's index in
+    /// [`MibTree::nodes`]: net-snmp keeps the first it reads, and `MODULE::label` names the
+    /// node by any of them.
+    also: HashMap<u32, Vec<(String, String)>>,
     /// The modules read, and their resolution: what [`MibTree::detail`] and
     /// [`MibTree::detail_nodes`] lower.
     set: MibSet,
@@ -183,8 +236,8 @@ impl MibTree {
                 .map(|(k, _)| k)
                 .filter(|&k| {
                     let n = &self.nodes[k as usize];
-                    (&*n.module == module && n.label == label)
-                        || n.also.iter().any(|(m, l)| m == module && l == label)
+                    (self.module_of(n) == module && n.label == label)
+                        || self.also(k).iter().any(|(m, l)| m == module && l == label)
                 })
                 .min()
                 .map(|k| &self.nodes[k as usize]);
@@ -200,13 +253,27 @@ impl MibTree {
                 // The last node in OID order of a label, as upstream's map keeps it.
                 NameKind::Label if n.label == name => label = label.max(Some(k)),
                 // A shadowed definition's label, where no node has it as its own: the first.
-                NameKind::Shadowed if n.also.iter().any(|(_, l)| l == name) => {
+                NameKind::Shadowed if self.also(k).iter().any(|(_, l)| l == name) => {
                     shadowed = Some(shadowed.map_or(k, |s: u32| s.min(k)));
                 }
                 _ => {}
             }
         }
         label.or(shadowed).map(|k| &self.nodes[k as usize])
+    }
+
+    /// The name of the module defining `node`.
+    pub fn module_of(&self, node: &GNode) -> &str {
+        self.set
+            .modules
+            .get(node.set_module as usize)
+            .map_or("", |m| m.smi.name.as_str())
+    }
+
+    /// The other modules' definitions of node `k`'s OID (module, label), net-snmp's first
+    /// kept as the node.
+    pub fn also(&self, k: u32) -> &[(String, String)] {
+        self.also.get(&k).map_or(&[], Vec::as_slice)
     }
 
     /// The nodes whose label or shadowed label hashes as `label` does (indexes, and how the
@@ -288,52 +355,45 @@ impl MibTree {
             .collect();
         let (flat, recs) = sorted_records(&resolved, &broken, &rank);
         // The nodes' arcs are ranges of it.
-        let flat = Arc::new(flat);
-        let module_names: Vec<Arc<str>> = set
-            .modules
-            .iter()
-            .map(|m| Arc::from(m.smi.name.as_str()))
-            .collect();
-        let arcs_of = |r: &Rec| &flat[r.start as usize..(r.start + r.len) as usize];
-        let module_of = |r: &Rec| resolved.nodes[r.node as usize].module();
+        let (groups, labels) = groups(&recs, &flat, &set, &resolved);
+        let (flat, labels) = (Arc::new(flat), Arc::<str>::from(labels));
         let mut in_order = InOrder {
             // One node a record at most, and the few anonymous ones: no copies as it grows.
-            nodes: Vec::with_capacity(recs.len() + recs.len() / 64),
+            nodes: Vec::with_capacity(groups.len() + groups.len() / 64),
             ..InOrder::default()
         };
-        let mut k = 0;
-        while k < recs.len() {
-            let arcs = arcs_of(&recs[k]);
-            let same = recs[k..].iter().take_while(|r| arcs_of(r) == arcs).count();
-            let node_of = |r: &Rec| {
-                let n = &resolved.nodes[r.node as usize];
-                let smi = &set.modules[n.module()].smi;
-                (smi, smi.node_name(n.index()))
-            };
-            let (_, label) = node_of(&recs[k]);
-            // The definitions dropped stay names of the node kept (net-snmp's module list).
-            let also = recs[k + 1..k + same]
-                .iter()
-                .map(|r| {
-                    let (smi, label) = node_of(r);
-                    (smi.name.clone(), label.to_string())
-                })
-                .collect();
-            in_order.push(GNode {
-                arcs: Arcs::shared(&flat, recs[k].start, recs[k].len),
-                label: label.to_string(),
-                module: module_names[module_of(&recs[k])].clone(),
-                set_module: module_of(&recs[k]),
-                set_node: resolved.nodes[recs[k].node as usize].index(),
-                also,
+        let mut label_at = 0;
+        for g in groups {
+            let r = &recs[g.recs.start as usize];
+            let at = in_order.push(GNode {
+                arcs: Arcs::shared(&flat, r.start, r.len),
+                label: Label {
+                    buffer: labels.clone(),
+                    start: label_at,
+                    len: g.label_len,
+                },
+                set_module: g.module,
+                set_node: g.node,
                 ..GNode::default()
             });
-            k += same;
+            label_at += g.label_len;
+            // The definitions dropped stay names of the node kept (net-snmp's module list).
+            if g.recs.len() > 1 {
+                let also = recs[g.recs.start as usize + 1..g.recs.end as usize]
+                    .iter()
+                    .map(|r| {
+                        let n = &resolved.nodes[r.node as usize];
+                        let smi = &set.modules[n.module()].smi;
+                        (smi.name.clone(), smi.node_name(n.index()).to_string())
+                    })
+                    .collect();
+                tree.also.insert(at as u32, also);
+            }
         }
         tree.nodes = in_order.nodes;
-        tree.index_names();
         tree.set = set;
         tree.resolved = resolved;
+        tree.index_names();
         Ok(tree)
     }
 
@@ -343,7 +403,7 @@ impl MibTree {
         for (k, n) in self.nodes.iter().enumerate() {
             let k = k as u32;
             names.push((name_hash(&n.label), k, NameKind::Label));
-            for (_, label) in &n.also {
+            for (_, label) in self.also(k) {
                 names.push((name_hash(label), k, NameKind::Shadowed));
             }
         }
@@ -366,7 +426,10 @@ impl MibTree {
                 for (label, ks) in by_label.into_iter().filter(|(_, ks)| ks.len() > 1) {
                     let found = ks
                         .iter()
-                        .map(|&k| (self.nodes[k].module.to_string(), self.nodes[k].oid()))
+                        .map(|&k| {
+                            let n = &self.nodes[k];
+                            (self.module_of(n).to_string(), n.oid())
+                        })
                         .collect();
                     self.collisions.insert(label.to_string(), found);
                 }
@@ -415,12 +478,12 @@ impl MibTree {
             let Some(n) = self.nodes.get(k).filter(|n| !n.detailed) else {
                 continue;
             };
-            let wanted = by_module.entry(n.set_module).or_default();
-            wanted.push(n.set_node);
+            let wanted = by_module.entry(n.set_module as usize).or_default();
+            wanted.push(n.set_node as usize);
             let parent = &n.arcs[..n.arcs.len().saturating_sub(1)];
             if let Some(p) = self.position(parent) {
                 if self.nodes[p].set_module == n.set_module {
-                    wanted.push(self.nodes[p].set_node);
+                    wanted.push(self.nodes[p].set_node as usize);
                 }
             }
         }
@@ -464,12 +527,8 @@ impl MibTree {
             };
             let kept = &mut self.nodes[k];
             if kept.set_module == full.set_module && !kept.detailed {
-                let (also, set_node) = (std::mem::take(&mut kept.also), kept.set_node);
-                *kept = GNode {
-                    also,
-                    set_node,
-                    ..full
-                };
+                let set_node = kept.set_node;
+                *kept = GNode { set_node, ..full };
             }
         }
     }
@@ -544,8 +603,9 @@ struct InOrder {
 }
 
 impl InOrder {
-    /// Adds `n`, after every node before it in OID order, and the anonymous nodes above it.
-    fn push(&mut self, n: GNode) {
+    /// Adds `n`, after every node before it in OID order, and the anonymous nodes above it:
+    /// its index in the nodes.
+    fn push(&mut self, n: GNode) -> usize {
         while let Some(&top) = self.path.last() {
             let t = &self.nodes[top].arcs;
             if t.len() < n.arcs.len() && n.arcs.starts_with(t) {
@@ -559,10 +619,9 @@ impl InOrder {
                 let arcs = n.arcs.prefix(d);
                 self.path.push(self.nodes.len());
                 self.nodes.push(GNode {
-                    label: format!("anonymous#{}", self.anonymous),
-                    module: n.module.clone(),
+                    label: format!("anonymous#{}", self.anonymous).into(),
                     set_module: n.set_module,
-                    set_node: usize::MAX,
+                    set_node: u32::MAX,
                     // Nothing more to read of a node no module defines.
                     detailed: true,
                     detail: Some(Box::new(Detail {
@@ -571,14 +630,49 @@ impl InOrder {
                         ..Detail::default()
                     })),
                     arcs,
-                    ..GNode::default()
                 });
                 self.anonymous += 1;
             }
         }
-        self.path.push(self.nodes.len());
+        let at = self.nodes.len();
+        self.path.push(at);
         self.nodes.push(n);
+        at
     }
+}
+
+/// The records of one OID (the first is the definition kept, the others its modules' other
+/// names), and the kept node's module, its index among the module's nodes and its label's
+/// length.
+struct Group {
+    recs: std::ops::Range<u32>,
+    module: u32,
+    node: u32,
+    label_len: u32,
+}
+
+/// The groups of records of one OID, in order, and the labels of their kept nodes in one
+/// buffer, in that order.
+fn groups(recs: &[Rec], flat: &[u32], set: &MibSet, resolved: &Resolved) -> (Vec<Group>, String) {
+    let arcs_of = |r: &Rec| &flat[r.start as usize..(r.start + r.len) as usize];
+    let mut groups = Vec::with_capacity(recs.len());
+    let mut labels = String::with_capacity(recs.len() * 16);
+    let mut k = 0;
+    while k < recs.len() {
+        let arcs = arcs_of(&recs[k]);
+        let same = recs[k..].iter().take_while(|r| arcs_of(r) == arcs).count();
+        let n = &resolved.nodes[recs[k].node as usize];
+        let label = set.modules[n.module()].smi.node_name(n.index());
+        labels.push_str(label);
+        groups.push(Group {
+            recs: k as u32..(k + same) as u32,
+            module: n.module() as u32,
+            node: n.index() as u32,
+            label_len: label.len() as u32,
+        });
+        k += same;
+    }
+    (groups, labels)
 }
 
 /// A node's place in the outline's arcs buffer, which node of the resolution it is, and its
@@ -736,7 +830,7 @@ fn nodes_of(ir: &MibIr, modules: &[usize]) -> Vec<GNode> {
                 Role::Entry => Some(o),
                 _ => None,
             };
-            let mut n = node(o, &module.name, entry);
+            let mut n = node(o, entry);
             if let Some(c) = o.syntax.as_ref().and_then(|s| s.convention.as_ref()) {
                 // The size of the convention itself (upstream reads the TC's own range).
                 n.fixed_size = if c.module == module.name {
@@ -746,7 +840,7 @@ fn nodes_of(ir: &MibIr, modules: &[usize]) -> Vec<GNode> {
                 };
             }
             tweak(&mut n);
-            n.set_module = m;
+            n.set_module = m as u32;
             n.detailed = true;
             out.push(n);
         }
@@ -764,7 +858,7 @@ fn convention_size(o: &Object) -> usize {
     }
 }
 
-fn node(o: &Object, module: &str, entry: Option<&Object>) -> GNode {
+fn node(o: &Object, entry: Option<&Object>) -> GNode {
     let syntax = o.syntax.clone().unwrap_or_default();
     let (indexes, implied) = match entry.map(|e| &e.index) {
         Some(Ok(parts)) => (
@@ -781,9 +875,7 @@ fn node(o: &Object, module: &str, entry: Option<&Object>) -> GNode {
         .collect();
     GNode {
         arcs: o.oid.clone().into(),
-        label: o.name.clone(),
-        module: Arc::from(module),
-        also: Vec::new(),
+        label: o.name.clone().into(),
         set_module: 0,
         set_node: 0,
         detailed: true,
@@ -877,6 +969,29 @@ mod tests {
             prop_oneof![0u32..4, 250u32..260, Just(8072u32), Just(u32::MAX)],
             0..20,
         )
+    }
+
+    #[test]
+    fn labels_are_their_ranges_of_a_shared_buffer() {
+        let buffer: Arc<str> = Arc::from("sysDescrifIndex");
+        let label = |start, len| Label {
+            buffer: buffer.clone(),
+            start,
+            len,
+        };
+        assert_eq!(&*label(0, 8), "sysDescr");
+        assert_eq!(label(8, 7), "ifIndex");
+        assert_eq!(label(8, 7).to_string(), "ifIndex");
+        // A range past the buffer is no label, not a panic.
+        assert_eq!(&*label(8, 70), "");
+        assert_eq!(Label::from("own".to_string()), "own");
+        // An outline of 100,000 nodes: each node's arcs and label are ranges, its module
+        // an index, what few nodes have kept beside them.
+        assert!(
+            std::mem::size_of::<GNode>() <= 64,
+            "{}",
+            std::mem::size_of::<GNode>()
+        );
     }
 
     proptest! {
