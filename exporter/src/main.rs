@@ -6,9 +6,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Parser;
+use generator_cli::{GenerateArgs, GeneratorFlags, Level};
 use snmp_exporter::config::{duration, LoadOptions};
 use snmp_exporter::exporter::{Exporter, Settings};
 use snmp_exporter::render::RenderOptions;
+
+mod generator_cli;
 
 /// A Prometheus exporter for SNMP: a drop-in for snmp_exporter (its snmp.yml, its endpoints,
 /// its samples).
@@ -74,11 +77,13 @@ struct Cli {
     /// Listen on systemd's socket (not supported: refused at start).
     #[arg(long = "web.systemd-socket")]
     systemd_socket: bool,
-    /// Only log messages with the given severity or above: debug, info, warn, error.
-    #[arg(long = "log.level", default_value = "info")]
+    /// Only log messages with the given severity or above: debug, info, warn, error (the
+    /// generator's messages too).
+    #[arg(long = "log.level", default_value = "info", global = true)]
     log_level: String,
-    /// Output format of log messages: logfmt or json.
-    #[arg(long = "log.format", default_value = "logfmt")]
+    /// Output format of log messages: logfmt or json (the server's; the generator's messages
+    /// are lines of text).
+    #[arg(long = "log.format", default_value = "logfmt", global = true)]
     log_format: String,
     /// Only verify that the configuration is valid, and exit.
     #[arg(long = "dry-run")]
@@ -86,6 +91,8 @@ struct Cli {
     /// Write the man page, snmp-exporter.1, into DIR, and exit.
     #[arg(long = "generate-man", value_name = "DIR", hide = true)]
     generate_man: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    generator: GeneratorFlags,
 }
 
 /// What the exporter does besides serving.
@@ -97,156 +104,34 @@ enum Command {
     /// Print the MIB modules that could not be used and the files that yielded none, each
     /// with why (exit 0 either way).
     #[command(name = "parse_errors")]
-    ParseErrors(MibArgs),
+    ParseErrors,
     /// Print every node of the MIB tree as the generator reads it: OID, label, module, type,
     /// TEXTUAL-CONVENTION, DISPLAY-HINT, access, INDEX.
-    Dump(MibArgs),
-}
-
-#[derive(clap::Args, Debug)]
-struct MibArgs {
-    /// A folder of MIB files (repeatable); the standard modules are built in.
-    #[arg(short = 'm', long = "mibs-dir", default_value = "./mibs")]
-    mibs: Vec<std::path::PathBuf>,
-}
-
-/// `snmp-exporter parse_errors` and `snmp-exporter dump`.
-fn inspect(args: &MibArgs, dump: bool) -> ExitCode {
-    let mibs = match snmp_exporter::generate::tree::MibTree::load(&args.mibs) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("snmp-exporter: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    if dump {
-        for n in &mibs.nodes {
-            println!(
-                "{} {} {} type={} tc={} hint={:?} access={} indexes={}{}",
-                n.oid(),
-                n.label,
-                mibs.module_of(n),
-                n.ty,
-                n.tc,
-                n.hint,
-                n.access,
-                n.indexes.join(","),
-                if n.implied { " (implied)" } else { "" }
-            );
-        }
-        return ExitCode::SUCCESS;
-    }
-    for f in &mibs.failed {
-        println!("{} ({} objects lost): {}", f.name, f.objects.len(), f.error);
-    }
-    for u in &mibs.unread {
-        println!("{u}");
-    }
-    println!(
-        "{} module(s) could not be used, {} file(s) yielded no module",
-        mibs.failed.len(),
-        mibs.unread.len()
-    );
-    ExitCode::SUCCESS
-}
-
-#[derive(clap::Args, Debug)]
-struct GenerateArgs {
-    /// The generator's configuration.
-    #[arg(short = 'g', long = "generator-path", default_value = "generator.yml")]
-    generator: std::path::PathBuf,
-    /// Where to write snmp.yml.
-    #[arg(short = 'o', long = "output-path", default_value = "snmp.yml")]
-    output: std::path::PathBuf,
-    /// A folder of MIB files (repeatable); the standard modules are built in.
-    #[arg(short = 'm', long = "mibs-dir", default_value = "./mibs")]
-    mibs: Vec<std::path::PathBuf>,
-    /// Fail when a MIB module cannot be read or resolved (each is reported either way).
-    #[arg(long = "fail-on-parse-errors", default_value_t = true, action = clap::ArgAction::Set, num_args = 0..=1, default_missing_value = "true")]
-    fail_on_parse_errors: bool,
-}
-
-/// `snmp-exporter generate`.
-fn generate(args: &GenerateArgs) -> ExitCode {
-    use snmp_exporter::generate::{self, config::GeneratorFile};
-    let text = match std::fs::read_to_string(&args.generator) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("snmp-exporter generate: {}: {e}", args.generator.display());
-            return ExitCode::FAILURE;
-        }
-    };
-    let generator: GeneratorFile = match serde_yaml::from_str(&text) {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("snmp-exporter generate: {}: {e}", args.generator.display());
-            return ExitCode::FAILURE;
-        }
-    };
-    let mibs = match generate::load_tree(&args.mibs, &generator) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("snmp-exporter generate: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    for f in &mibs.failed {
-        eprintln!(
-            "snmp-exporter generate: MIB module {} not used ({} objects lost): {}",
-            f.name,
-            f.objects.len(),
-            f.error
-        );
-    }
-    for u in &mibs.unread {
-        eprintln!("snmp-exporter generate: a file yielded no MIB module: {u}");
-    }
-    if args.fail_on_parse_errors && !mibs.failed.is_empty() {
-        eprintln!(
-            "snmp-exporter generate: {} MIB module(s) failed (--fail-on-parse-errors=false to go on without them)",
-            mibs.failed.len()
-        );
-        return ExitCode::FAILURE;
-    }
-    let mut warnings = Vec::new();
-    let file = generate::generate(&generator, &mibs, &mut warnings);
-    for w in &warnings {
-        eprintln!("snmp-exporter generate: warning: {w}");
-    }
-    let written = file
-        .map_err(|e| e.to_string())
-        .and_then(|f| {
-            for (name, m) in &f.modules {
-                eprintln!(
-                    "snmp-exporter generate: module {name}: {} metrics",
-                    m.metrics.len()
-                );
-            }
-            generate::to_yaml(&f)
-        })
-        .and_then(|yaml| {
-            std::fs::write(&args.output, yaml)
-                .map_err(|e| format!("{}: {e}", args.output.display()))
-        });
-    // The process ends here: the tree's 100,000 nodes are left to the OS, not freed one by
-    // one (a tenth of a whole-corpus run).
-    std::mem::forget(mibs);
-    match written {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("snmp-exporter generate: {e}");
-            ExitCode::FAILURE
-        }
-    }
+    Dump,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match &cli.command {
-        Some(Command::Generate(args)) => return generate(args),
-        Some(Command::ParseErrors(args)) => return inspect(args, false),
-        Some(Command::Dump(args)) => return inspect(args, true),
-        None => {}
+    if let Some(command) = &cli.command {
+        let level = match Level::parse(&cli.log_level) {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("snmp-exporter: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        return match command {
+            Command::Generate(args) => generator_cli::generate(args, &cli.generator, level),
+            Command::ParseErrors => generator_cli::inspect(&cli.generator, false),
+            Command::Dump => generator_cli::inspect(&cli.generator, true),
+        };
+    }
+    if cli.generator.given() {
+        eprintln!(
+            "snmp-exporter: -m/--mibs-dir, --fail-on-parse-errors and --snmp.mibopts are the generator's: \
+             snmp-exporter generate (or parse_errors, dump)"
+        );
+        return ExitCode::from(2);
     }
     if let Some(dir) = &cli.generate_man {
         use clap::CommandFactory;

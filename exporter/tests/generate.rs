@@ -397,12 +397,97 @@ fn a_module_with_a_missing_import_is_named_with_what_it_cost() {
         stdout.contains("1 module(s) could not be used, 0 file(s) yielded no module"),
         "{stdout}"
     );
-    let (ok, stderr) = run(&["--fail-on-parse-errors=false"]);
-    assert!(!ok);
+    // Both of upstream's spellings go on without it.
+    for go_on in ["--fail-on-parse-errors=false", "--no-fail-on-parse-errors"] {
+        let (ok, stderr) = run(&[go_on]);
+        assert!(!ok);
+        assert!(
+            stderr.contains("cannot find oid 'testName' to walk: module TEST-VENDOR-MIB defines it but could not be used"),
+            "{go_on}: {stderr}"
+        );
+    }
+}
+
+/// snmp_exporter's generator as its users run it: the MIB folders from MIBDIRS, its global
+/// flags before the command (kingpin's), `--log.level`; and what it cannot honour refused.
+#[test]
+fn the_generator_runs_as_upstreams_is_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let mibs = dir.path().join("mibs");
+    std::fs::create_dir(&mibs).unwrap();
+    std::fs::write(
+        mibs.join("TEST-UNDER-MIB.txt"),
+        "TEST-UNDER-MIB DEFINITIONS ::= BEGIN\n\
+         IMPORTS OBJECT-TYPE, Integer32, enterprises FROM SNMPv2-SMI;\n\
+         testUnder OBJECT IDENTIFIER ::= { enterprises 99998 }\n\
+         test_value OBJECT-TYPE\n\
+         \x20   SYNTAX Integer32\n\
+         \x20   MAX-ACCESS read-only\n\
+         \x20   STATUS current\n\
+         \x20   DESCRIPTION \"A value.\"\n\
+         \x20   ::= { testUnder 1 }\n\
+         END\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("generator.yml"),
+        "modules:\n  under:\n    walk: [test_value]\n",
+    )
+    .unwrap();
+    // `MIBDIRS=mibs generator --fail-on-parse-errors generate`, in the folder of
+    // generator.yml, writing snmp.yml there.
+    let run = |args: &[&str], mibdirs: Option<&Path>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_snmp-exporter"));
+        command.args(args).current_dir(dir.path());
+        match mibdirs {
+            Some(d) => command.env("MIBDIRS", d),
+            None => command.env_remove("MIBDIRS"),
+        };
+        let out = command.output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        (out.status.success(), stderr)
+    };
+    let (ok, stderr) = run(&["--fail-on-parse-errors", "generate"], Some(&mibs));
+    assert!(ok, "{stderr}");
     assert!(
-        stderr.contains("cannot find oid 'testName' to walk: module TEST-VENDOR-MIB defines it but could not be used"),
+        stderr.contains(&format!("loading MIBs from {}", mibs.display())),
         "{stderr}"
     );
+    assert!(stderr.contains("module under: 1 metrics"), "{stderr}");
+    let yml = std::fs::read_to_string(dir.path().join("snmp.yml")).unwrap();
+    assert!(yml.contains("name: test_value"), "{yml}");
+    assert!(yml.contains("oid: 1.3.6.1.4.1.99998.1"), "{yml}");
+    std::fs::remove_file(dir.path().join("snmp.yml")).unwrap();
+    // The same with the folder as a flag before the command, info lines left out.
+    let mibs_text = mibs.display().to_string();
+    let (ok, stderr) = run(&["-m", &mibs_text, "--log.level=warn", "generate"], None);
+    assert!(ok, "{stderr}");
+    assert!(!stderr.contains("metrics"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("snmp.yml")).unwrap(),
+        yml
+    );
+    // Upstream's default toggles are how MIBs are read; others are refused, not ignored.
+    let (ok, stderr) = run(&["generate", "--snmp.mibopts=eu", "-m", &mibs_text], None);
+    assert!(ok, "{stderr}");
+    let (ok, stderr) = run(&["generate", "--snmp.mibopts=R", "-m", &mibs_text], None);
+    assert!(!ok);
+    assert!(
+        stderr.contains("--snmp.mibopts \"R\": `R` is not supported"),
+        "{stderr}"
+    );
+    // A folder named that is not there is an error naming it; so are the generator's
+    // flags without a generator command.
+    let missing = dir.path().join("nothing-here");
+    let (ok, stderr) = run(&["generate", "-m", &missing.display().to_string()], None);
+    assert!(!ok);
+    assert!(
+        stderr.contains(&format!("MIB directory {}", missing.display())),
+        "{stderr}"
+    );
+    let (ok, stderr) = run(&["-m", &mibs_text, "--dry-run"], None);
+    assert!(!ok);
+    assert!(stderr.contains("are the generator's"), "{stderr}");
 }
 
 /// A name two modules give different objects: an error naming both `MODULE::name`
