@@ -53,7 +53,11 @@ impl Emitter {
 
     fn push_str(&mut self, s: &str) {
         self.out.push_str(s);
-        self.column += s.chars().count();
+        self.column += if s.is_ascii() {
+            s.len()
+        } else {
+            s.chars().count()
+        };
     }
 
     /// A new line indented `indent` columns.
@@ -61,10 +65,8 @@ impl Emitter {
         if !self.out.is_empty() {
             self.out.push('\n');
         }
-        self.column = 0;
-        for _ in 0..indent {
-            self.push(' ');
-        }
+        self.column = indent;
+        self.out.extend(std::iter::repeat_n(' ', indent));
     }
 
     /// A block mapping whose keys are at `indent`; `first_inline` when the first key goes
@@ -159,6 +161,11 @@ impl Emitter {
     /// space past the width, never at the first or last character (a plain scalar has no
     /// space there anyway); in single quotes a quote is doubled.
     fn folded(&mut self, s: &str, indent: usize, breaks: bool, quote: Option<char>) {
+        if quote.is_none() && !s.contains(' ') {
+            // A plain word (a name, an OID, a type): nowhere to break it.
+            self.push_str(s);
+            return;
+        }
         if let Some(q) = quote {
             self.push(q);
         }
@@ -438,6 +445,11 @@ fn resolves_to_string(s: &str) -> bool {
                 && s.parse::<f64>().is_ok();
             !special && !float
         }
+        // An OID (`1.3.6.1.2.1.1.3`): two dots and no colon are neither a number nor a
+        // sexagesimal one.
+        '0'..='9' if s.bytes().filter(|&b| b == b'.').nth(1).is_some() && !s.contains(':') => {
+            !timestamp(s)
+        }
         '+' | '-' | '0'..='9' => {
             let special = matches!(s, "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF");
             !(special || timestamp(s) || number_like(s) || base60(s))
@@ -449,7 +461,11 @@ fn resolves_to_string(s: &str) -> bool {
 /// An integer (go's `ParseInt`/`ParseUint` with base 0 after `_` is removed: `0x`, `0o`,
 /// `0b`, a leading `0` for octal) or a float in YAML's form.
 fn number_like(s: &str) -> bool {
-    let plain: String = s.chars().filter(|&c| c != '_').collect();
+    let plain: std::borrow::Cow<'_, str> = if s.contains('_') {
+        s.chars().filter(|&c| c != '_').collect::<String>().into()
+    } else {
+        s.into()
+    };
     let unsigned = plain.strip_prefix(['+', '-']).unwrap_or(&plain);
     let radix = |body: &str, r: u32| !body.is_empty() && u64::from_str_radix(body, r).is_ok();
     let integer = if let Some(h) = unsigned
