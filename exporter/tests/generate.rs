@@ -30,6 +30,16 @@ fn generate<P: AsRef<Path>>(
     )
 }
 
+/// A temporary folder with a `mibs` folder in it holding `module`'s `text` (as
+/// `module.txt`): the folder, and the `mibs` folder's path.
+fn mib_folder(module: &str, text: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let mibs = dir.path().join("mibs");
+    std::fs::create_dir(&mibs).unwrap();
+    std::fs::write(mibs.join(format!("{module}.txt")), text).unwrap();
+    (dir, mibs)
+}
+
 /// Differences that are not ours to fix, and why.
 fn known_difference(key: &str, theirs: &Value, ours: &Value) -> bool {
     match key {
@@ -351,11 +361,8 @@ fn a_generated_module_is_served() {
 /// line that imports), how many objects went with it, and that a walked name was one of them.
 #[test]
 fn a_module_with_a_missing_import_is_named_with_what_it_cost() {
-    let dir = tempfile::tempdir().unwrap();
-    let mibs = dir.path().join("mibs");
-    std::fs::create_dir(&mibs).unwrap();
-    std::fs::write(
-        mibs.join("TEST-VENDOR-MIB.txt"),
+    let (dir, mibs) = mib_folder(
+        "TEST-VENDOR-MIB",
         "TEST-VENDOR-MIB DEFINITIONS ::= BEGIN\n\
          IMPORTS OBJECT-TYPE, enterprises FROM SNMPv2-SMI\n\
          \x20       VendorName FROM MISSING-TC-MIB;\n\
@@ -367,8 +374,7 @@ fn a_module_with_a_missing_import_is_named_with_what_it_cost() {
          \x20   DESCRIPTION \"A name.\"\n\
          \x20   ::= { testVendor 1 }\n\
          END\n",
-    )
-    .unwrap();
+    );
     let generator = dir.path().join("generator.yml");
     std::fs::write(&generator, "modules:\n  vendor:\n    walk: [testName]\n").unwrap();
     let output = dir.path().join("snmp.yml");
@@ -412,11 +418,8 @@ fn a_module_with_a_missing_import_is_named_with_what_it_cost() {
 /// flags before the command (kingpin's), `--log.level`; and what it cannot honour refused.
 #[test]
 fn the_generator_runs_as_upstreams_is_run() {
-    let dir = tempfile::tempdir().unwrap();
-    let mibs = dir.path().join("mibs");
-    std::fs::create_dir(&mibs).unwrap();
-    std::fs::write(
-        mibs.join("TEST-UNDER-MIB.txt"),
+    let (dir, mibs) = mib_folder(
+        "TEST-UNDER-MIB",
         "TEST-UNDER-MIB DEFINITIONS ::= BEGIN\n\
          IMPORTS OBJECT-TYPE, Integer32, enterprises FROM SNMPv2-SMI;\n\
          testUnder OBJECT IDENTIFIER ::= { enterprises 99998 }\n\
@@ -427,8 +430,7 @@ fn the_generator_runs_as_upstreams_is_run() {
          \x20   DESCRIPTION \"A value.\"\n\
          \x20   ::= { testUnder 1 }\n\
          END\n",
-    )
-    .unwrap();
+    );
     std::fs::write(
         dir.path().join("generator.yml"),
         "modules:\n  under:\n    walk: [test_value]\n",
