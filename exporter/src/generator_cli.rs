@@ -227,6 +227,17 @@ pub fn generate(args: &GenerateArgs, flags: &GeneratorFlags, level: Level) -> Ex
     }
 }
 
+/// As upstream's generator (a Go program) and net-snmp's tools: output into a pipe its reader
+/// has closed (`snmp-exporter dump | head`) ends the process quietly, by SIGPIPE, instead of
+/// a panic in `println!`. For the generator's commands only: the server writes to sockets.
+pub fn quiet_on_closed_pipe() {
+    // SAFETY: setting a signal's disposition to SIG_DFL installs no handler and touches no
+    // memory; it is done before this process starts any thread.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 /// `snmp-exporter parse_errors` and `snmp-exporter dump`.
 pub fn inspect(flags: &GeneratorFlags, dump: bool) -> ExitCode {
     let loaded = flags.dirs().and_then(|(dirs, _)| MibTree::load(&dirs));

@@ -113,6 +113,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(command) = &cli.command {
+        generator_cli::quiet_on_closed_pipe();
         let level = match Level::parse(&cli.log_level) {
             Ok(l) => l,
             Err(e) => {

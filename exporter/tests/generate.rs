@@ -552,6 +552,23 @@ fn a_name_two_modules_define_is_an_error_naming_both() {
     assert!(yml.contains("1.3.6.1.4.1.99992.1.0"), "{yml}");
 }
 
+/// `dump` into a pipe its reader closed ends quietly by SIGPIPE (the shell's 141), as
+/// upstream's generator does, not with a panic.
+#[test]
+fn a_closed_pipe_ends_dump_quietly() {
+    let Some(corpus) = snmp_test_support::mib_corpus_or_skip() else {
+        return;
+    };
+    let script = format!(
+        "'{}' dump -m '{}' | head -1 >/dev/null; echo \"${{PIPESTATUS[0]}}\"",
+        env!("CARGO_BIN_EXE_snmp-exporter"),
+        corpus.join("ietf").display()
+    );
+    let out = Command::new("bash").args(["-c", &script]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "141");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
+
 /// The tree read for a generator.yml (the modules its walks, indexes and lookups reach
 /// lowered, no others) generates what the whole tree generates.
 #[test]
