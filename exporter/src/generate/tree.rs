@@ -725,6 +725,16 @@ fn sorted_records(
     broken: &[bool],
     rank: &[usize],
 ) -> (Vec<u32>, Vec<Rec>) {
+    sorted_records_in(resolved, broken, rank, PARALLEL_RECORDS)
+}
+
+/// [`sorted_records`], on two threads from `parallel_from` nodes.
+fn sorted_records_in(
+    resolved: &snmp_smi::mib::Resolved,
+    broken: &[bool],
+    rank: &[usize],
+    parallel_from: usize,
+) -> (Vec<u32>, Vec<Rec>) {
     let records = |range: std::ops::Range<usize>| {
         let mut flat: Vec<u32> = Vec::with_capacity(range.len() * 12);
         let placed = resolved.oids_into(range, |n| !broken[n.module()], &mut flat);
@@ -741,7 +751,7 @@ fn sorted_records(
         recs.sort_unstable_by(|a, b| rec_order(&flat, a, b));
         (flat, recs)
     };
-    if resolved.nodes.len() < PARALLEL_RECORDS {
+    if resolved.nodes.len() < parallel_from {
         return records(0..resolved.nodes.len());
     }
     let mid = resolved.nodes.len() / 2;
@@ -979,6 +989,30 @@ mod tests {
             prop_oneof![0u32..4, 250u32..260, Just(8072u32), Just(u32::MAX)],
             0..20,
         )
+    }
+
+    #[test]
+    fn records_made_on_two_threads_are_those_made_on_one() {
+        let mut set = MibSet::default();
+        set.add_standard_modules();
+        let resolved = resolve(&set, &[], &HashSet::new());
+        let broken = vec![false; set.modules.len()];
+        let rank = read_order(&set);
+        let arcs = |(flat, recs): &(Vec<u32>, Vec<Rec>)| -> Vec<(Vec<u32>, u32, u32)> {
+            recs.iter()
+                .map(|r| {
+                    let arcs = flat[r.start as usize..(r.start + r.len) as usize].to_vec();
+                    (arcs, r.node, r.rank)
+                })
+                .collect()
+        };
+        let one = arcs(&sorted_records_in(&resolved, &broken, &rank, usize::MAX));
+        let two = arcs(&sorted_records_in(&resolved, &broken, &rank, 0));
+        assert!(one.len() > 500, "{}", one.len());
+        assert!(one
+            .windows(2)
+            .all(|w| (&w[0].0, w[0].2) <= (&w[1].0, w[1].2)));
+        assert_eq!(one, two);
     }
 
     #[test]

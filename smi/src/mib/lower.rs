@@ -269,6 +269,17 @@ pub fn lower_nodes(
     wanted: &[(usize, Vec<usize>)],
     file_name: &(dyn Fn(usize) -> String + Sync),
 ) -> Vec<Result<Module, Diagnostic>> {
+    lower_nodes_in(set, resolved, wanted, file_name, PARALLEL_OBJECTS)
+}
+
+/// [`lower_nodes`], on two threads from `parallel_from` objects.
+fn lower_nodes_in(
+    set: &MibSet,
+    resolved: &Resolved,
+    wanted: &[(usize, Vec<usize>)],
+    file_name: &(dyn Fn(usize) -> String + Sync),
+    parallel_from: usize,
+) -> Vec<Result<Module, Diagnostic>> {
     let modules: Vec<usize> = wanted.iter().map(|(m, _)| *m).collect();
     let l = Lowering::new(set, resolved, &modules);
     let lower_some = |part: &[(usize, Vec<usize>)]| -> Vec<Result<Module, Diagnostic>> {
@@ -282,7 +293,7 @@ pub fn lower_nodes(
     // Two halves of about as many objects each, one on a thread of its own, when there are
     // enough to be worth a thread (see PARALLEL_OBJECTS).
     let total: usize = wanted.iter().map(|(_, n)| n.len()).sum();
-    if total < PARALLEL_OBJECTS {
+    if total < parallel_from {
         return lower_some(wanted);
     }
     let mut so_far = 0;
@@ -568,5 +579,28 @@ impl<'s> Lowering<'s> {
                 })
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn objects_lowered_on_two_threads_come_out_as_on_one() {
+        let mut set = MibSet::default();
+        set.add_standard_modules();
+        let resolved = super::super::resolve(&set, &[], &HashSet::new());
+        // Every node of every module, in halves a thread each when spread.
+        let wanted: Vec<(usize, Vec<usize>)> = (0..set.modules.len())
+            .map(|m| (m, (0..set.modules[m].smi.nodes.len()).collect()))
+            .collect();
+        assert!(wanted.len() > 4, "{}", wanted.len());
+        let name = |m: usize| format!("file {m}");
+        let one = lower_nodes_in(&set, &resolved, &wanted, &name, usize::MAX);
+        let two = lower_nodes_in(&set, &resolved, &wanted, &name, 0);
+        assert_eq!(one.len(), wanted.len());
+        assert!(one.iter().all(Result::is_ok));
+        assert_eq!(format!("{one:?}"), format!("{two:?}"));
     }
 }

@@ -355,6 +355,16 @@ const PARALLEL_LAYER_NODES: usize = 10_000;
 /// come from, are resolved in earlier layers, so the modules of a layer are independent and
 /// are resolved on every core.
 pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) -> Resolved {
+    resolve_in(set, wanted, strict, PARALLEL_LAYER_NODES)
+}
+
+/// [`resolve`], a layer spread over threads from `parallel_from` nodes.
+fn resolve_in(
+    set: &MibSet,
+    wanted: &[String],
+    strict: &HashSet<Relaxation>,
+    parallel_from: usize,
+) -> Resolved {
     // The closure of `wanted` under IMPORTS.
     let mut order = Vec::new();
     let mut seen = HashSet::new();
@@ -403,11 +413,7 @@ pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) ->
             |u: &Vec<usize>| -> usize { u.iter().map(|&m| set.modules[m].smi.nodes.len()).sum() };
         units.sort_by_key(|u| std::cmp::Reverse(size(u)));
         let nodes: usize = units.iter().map(size).sum();
-        let threads = if nodes >= PARALLEL_LAYER_NODES {
-            threads
-        } else {
-            1
-        };
+        let threads = if nodes >= parallel_from { threads } else { 1 };
         let mut buckets: Vec<(usize, Vec<usize>)> = vec![(0, Vec::new()); threads.min(units.len())];
         for u in units {
             let least = (0..buckets.len())
@@ -1160,5 +1166,46 @@ impl Resolver<'_> {
                 return self.base_type(t, &set.modules[t].smi.types[i].syntax.kind, depth + 1);
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every node's module, index and OID, and every module's findings, in order.
+    fn summary(set: &MibSet, r: &Resolved) -> Vec<String> {
+        let nodes = r.nodes.iter().map(|n| {
+            let name = set.modules[n.module()].smi.node_name(n.index());
+            format!("{} {} {name} {:?}", n.module(), n.index(), r.oid(n))
+        });
+        let reports = r.reports.iter().map(|rep| {
+            let errors: Vec<String> = rep.errors.iter().map(|d| d.to_string()).collect();
+            let warnings: Vec<String> = rep.warnings.iter().map(|d| d.to_string()).collect();
+            format!("{} {errors:?} {warnings:?}", rep.module)
+        });
+        nodes.chain(reports).collect()
+    }
+
+    #[test]
+    fn layers_spread_over_threads_resolve_as_on_one() {
+        let mut set = MibSet::default();
+        set.add_standard_modules();
+        set.add_text(
+            "t.mib".into(),
+            "T-MIB DEFINITIONS ::= BEGIN
+IMPORTS enterprises FROM SNMPv2-SMI DisplayString FROM SNMPv2-TC;
+acme OBJECT IDENTIFIER ::= { enterprises 4242 }
+leaf OBJECT IDENTIFIER ::= { acme 7 }
+orphan OBJECT IDENTIFIER ::= { nowhere 1 }
+END
+"
+            .into(),
+        );
+        let strict = HashSet::new();
+        let one = resolve_in(&set, &[], &strict, usize::MAX);
+        let spread = resolve_in(&set, &[], &strict, 0);
+        assert!(one.nodes.len() > 500, "{}", one.nodes.len());
+        assert_eq!(summary(&set, &one), summary(&set, &spread));
     }
 }
