@@ -15,10 +15,10 @@ use snmp_smi::mib::{lower, resolve, Access, MibSet, Resolved};
 /// the generator reads of its definition ([`Detail`], its fields reached through the node:
 /// `node.ty`).
 ///
-/// An outline holds one a node of every module on the path (100,000 for a large folder of
-/// vendor MIBs): what few nodes have is kept beside the nodes ([`MibTree::also`]), its module
-/// is an index ([`MibTree::module_of`]), and its arcs and label are ranges of buffers the
-/// outline's nodes share.
+/// An outline holds one for every OID the modules on the path define (100,000 for a large
+/// folder of vendor MIBs), so each is small: what few nodes have is kept beside the nodes
+/// ([`MibTree::also`]), the module is an index ([`MibTree::module_of`]), and the arcs and
+/// label are ranges of buffers the outline's nodes share.
 #[derive(Debug, Clone, Default)]
 pub struct GNode {
     pub arcs: Arcs,
@@ -354,7 +354,7 @@ impl MibTree {
             .map(|m| tree.broken.contains(&m))
             .collect();
         let (flat, recs) = sorted_records(&resolved, &broken, &rank);
-        // The nodes' arcs are ranges of it.
+        // The nodes' arcs are ranges of `flat`, their labels of `labels`.
         let (groups, labels) = groups(&recs, &flat, &set, &resolved);
         let (flat, labels) = (Arc::new(flat), Arc::<str>::from(labels));
         let mut in_order = InOrder {
