@@ -53,8 +53,9 @@ impl GeneratorFlags {
         self.fail_on_parse_errors.unwrap_or(true) && !self.no_fail_on_parse_errors
     }
 
-    /// The MIB folders to read, and the path they come from (as upstream logs it): `-m`'s,
-    /// each of which must be there, else MIBDIRS's or net-snmp's that are there.
+    /// The MIB folders to read, and the path they come from (as upstream logs it, with the
+    /// folders passed over): `-m`'s, each of which must be there, else MIBDIRS's or
+    /// net-snmp's that are there.
     fn dirs(&self) -> Result<(Vec<PathBuf>, String), String> {
         if let Some(opts) = &self.mibopts {
             if let Some(c) = opts.chars().find(|c| !matches!(c, 'e' | 'u' | 'd')) {
@@ -82,7 +83,25 @@ impl GeneratorFlags {
                 ));
             }
         }
-        Ok((there, choice.path_text()))
+        let missing: Vec<String> = choice
+            .path
+            .iter()
+            .filter(|d| !there.contains(d))
+            .map(|d| d.display().to_string())
+            .collect();
+        let path = match (there.is_empty(), missing.is_empty()) {
+            (_, true) => choice.path_text(),
+            (false, false) => format!(
+                "{} (not there, passed over: {})",
+                choice.path_text(),
+                missing.join(", ")
+            ),
+            (true, false) => format!(
+                "{}: none of them is there, only the built-in standard modules are read",
+                choice.path_text()
+            ),
+        };
+        Ok((there, path))
     }
 }
 
@@ -172,7 +191,11 @@ pub fn generate(args: &GenerateArgs, flags: &GeneratorFlags, level: Level) -> Ex
             return ExitCode::FAILURE;
         }
     };
-    say.info(format_args!("loading MIBs from {path}"));
+    if dirs.is_empty() {
+        say.warn(format_args!("loading MIBs from {path}"));
+    } else {
+        say.info(format_args!("loading MIBs from {path}"));
+    }
     let mibs = match generate::load_tree(&dirs, &generator) {
         Ok(m) => m,
         Err(e) => {

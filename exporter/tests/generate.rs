@@ -487,6 +487,22 @@ fn the_generator_runs_as_upstreams_is_run() {
         stderr.contains(&format!("MIB directory {}", missing.display())),
         "{stderr}"
     );
+    // MIBDIRS's folders that are not there are passed over, and said so.
+    let both = format!("{}:{}", missing.display(), mibs.display());
+    let (ok, stderr) = run(&["generate", "--log.level=warn"], Some(Path::new(&both)));
+    assert!(ok, "{stderr}");
+    assert!(!stderr.contains("loading MIBs"), "{stderr}");
+    let (ok, stderr) = run(&["generate"], Some(Path::new(&both)));
+    assert!(ok, "{stderr}");
+    assert!(
+        stderr.contains(&format!("(not there, passed over: {})", missing.display())),
+        "{stderr}"
+    );
+    let (_, stderr) = run(&["generate", "--log.level=warn"], Some(&missing));
+    assert!(
+        stderr.contains("none of them is there, only the built-in standard modules are read"),
+        "{stderr}"
+    );
     let (ok, stderr) = run(&["-m", &mibs_text, "--dry-run"], None);
     assert!(!ok);
     assert!(stderr.contains("are the generator's"), "{stderr}");
