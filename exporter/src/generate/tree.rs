@@ -583,11 +583,13 @@ enum NameKind {
     Shadowed,
 }
 
-/// FNV-1a over a name's bytes (the index holds hashes, never the names).
+/// A name's hash (the index holds hashes, never the names): the MIB compiler's
+/// [`snmp_smi::mib::NameHasher`], eight bytes a step.
 fn name_hash(name: &str) -> u64 {
-    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    use std::hash::Hasher;
+    let mut h = snmp_smi::mib::NameHasher::default();
+    h.write(name.as_bytes());
+    h.finish()
 }
 
 /// The nodes in OID order as they are made, with the nodes net-snmp makes for the arcs an
