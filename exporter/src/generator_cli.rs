@@ -184,18 +184,9 @@ pub fn generate(args: &GenerateArgs, flags: &GeneratorFlags, level: Level) -> Ex
             return ExitCode::FAILURE;
         }
     };
-    let (dirs, path) = match flags.dirs() {
-        Ok(d) => d,
-        Err(e) => {
-            say.error(format_args!("{e}"));
-            return ExitCode::FAILURE;
-        }
+    let Some(dirs) = folders(flags, &say) else {
+        return ExitCode::FAILURE;
     };
-    if dirs.is_empty() {
-        say.warn(format_args!("loading MIBs from {path}"));
-    } else {
-        say.info(format_args!("loading MIBs from {path}"));
-    }
     let mibs = match generate::load_tree(&dirs, &generator) {
         Ok(m) => m,
         Err(e) => {
@@ -261,13 +252,42 @@ pub fn quiet_on_closed_pipe() {
     }
 }
 
+/// The MIB folders to read ([`GeneratorFlags::dirs`]), the path said as upstream logs it (a
+/// warning when none of its folders is there); `None` when they cannot be, said why.
+fn folders(flags: &GeneratorFlags, say: &Say) -> Option<Vec<PathBuf>> {
+    match flags.dirs() {
+        Ok((dirs, path)) => {
+            if dirs.is_empty() {
+                say.warn(format_args!("loading MIBs from {path}"));
+            } else {
+                say.info(format_args!("loading MIBs from {path}"));
+            }
+            Some(dirs)
+        }
+        Err(e) => {
+            say.error(format_args!("{e}"));
+            None
+        }
+    }
+}
+
 /// `snmp-exporter parse_errors` and `snmp-exporter dump`.
-pub fn inspect(flags: &GeneratorFlags, dump: bool) -> ExitCode {
-    let loaded = flags.dirs().and_then(|(dirs, _)| MibTree::load(&dirs));
-    let mibs = match loaded {
+pub fn inspect(flags: &GeneratorFlags, dump: bool, level: Level) -> ExitCode {
+    let say = Say {
+        prefix: if dump {
+            "snmp-exporter dump"
+        } else {
+            "snmp-exporter parse_errors"
+        },
+        level,
+    };
+    let Some(dirs) = folders(flags, &say) else {
+        return ExitCode::FAILURE;
+    };
+    let mibs = match MibTree::load(&dirs) {
         Ok(m) => m,
         Err(e) => {
-            eprintln!("snmp-exporter: {e}");
+            say.error(format_args!("{e}"));
             return ExitCode::FAILURE;
         }
     };

@@ -123,8 +123,8 @@ fn main() -> ExitCode {
         };
         return match command {
             Command::Generate(args) => generator_cli::generate(args, &cli.generator, level),
-            Command::ParseErrors => generator_cli::inspect(&cli.generator, false),
-            Command::Dump => generator_cli::inspect(&cli.generator, true),
+            Command::ParseErrors => generator_cli::inspect(&cli.generator, false, level),
+            Command::Dump => generator_cli::inspect(&cli.generator, true, level),
         };
     }
     if cli.generator.given() {

@@ -503,6 +503,16 @@ fn the_generator_runs_as_upstreams_is_run() {
         stderr.contains("none of them is there, only the built-in standard modules are read"),
         "{stderr}"
     );
+    // parse_errors and dump say the path too (upstream logs it for every command).
+    let (ok, stderr) = run(&["parse_errors"], Some(&mibs));
+    assert!(ok, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "snmp-exporter parse_errors: loading MIBs from {}",
+            mibs.display()
+        )),
+        "{stderr}"
+    );
     let (ok, stderr) = run(&["-m", &mibs_text, "--dry-run"], None);
     assert!(!ok);
     assert!(stderr.contains("are the generator's"), "{stderr}");
@@ -582,7 +592,14 @@ fn a_closed_pipe_ends_dump_quietly() {
     );
     let out = Command::new("bash").args(["-c", &script]).output().unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "141");
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    // The path read, and nothing else: no panic.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr
+            .lines()
+            .all(|l| l.starts_with("snmp-exporter dump: loading MIBs from ")),
+        "{stderr}"
+    );
 }
 
 /// The tree read for a generator.yml (the modules its walks, indexes and lookups reach
