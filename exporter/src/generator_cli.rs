@@ -115,7 +115,16 @@ pub enum Level {
 }
 
 impl Level {
-    pub fn parse(level: &str) -> Result<Level, String> {
+    /// `--log.level` and `--log.format` checked (one check for the server and the
+    /// generator's commands): the level.
+    pub fn of(level: &str, format: &str) -> Result<Level, String> {
+        if !matches!(format, "logfmt" | "json") {
+            return Err(format!("--log.format {format:?}: expected logfmt or json"));
+        }
+        Level::parse(level)
+    }
+
+    fn parse(level: &str) -> Result<Level, String> {
         Ok(match level {
             "debug" => Level::Debug,
             "info" => Level::Info,

@@ -114,7 +114,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(command) = &cli.command {
         generator_cli::quiet_on_closed_pipe();
-        let level = match Level::parse(&cli.log_level) {
+        let level = match Level::of(&cli.log_level, &cli.log_format) {
             Ok(l) => l,
             Err(e) => {
                 eprintln!("snmp-exporter: {e}");
@@ -231,23 +231,17 @@ fn main() -> ExitCode {
 }
 
 fn init_logging(level: &str, format: &str) -> Result<(), String> {
-    let filter = match level {
-        "debug" | "info" | "warn" | "error" => tracing_subscriber::EnvFilter::new(level),
-        other => {
-            return Err(format!(
-                "--log.level {other:?}: expected debug, info, warn or error"
-            ))
-        }
-    };
+    // Both checked as the generator's commands check them; the filter is the level's name.
+    Level::of(level, format)?;
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+        .with_env_filter(tracing_subscriber::EnvFilter::new(level))
         .with_writer(std::io::stderr)
         .with_ansi(ansi);
-    match format {
-        "logfmt" => builder.compact().init(),
-        "json" => builder.json().init(),
-        other => return Err(format!("--log.format {other:?}: expected logfmt or json")),
+    if format == "json" {
+        builder.json().init();
+    } else {
+        builder.compact().init();
     }
     Ok(())
 }

@@ -513,6 +513,13 @@ fn the_generator_runs_as_upstreams_is_run() {
         )),
         "{stderr}"
     );
+    // A log format that is neither of the two is refused, as the server refuses it.
+    let (ok, stderr) = run(&["--log.format=xml", "generate"], Some(&mibs));
+    assert!(!ok);
+    assert!(
+        stderr.contains("--log.format \"xml\": expected logfmt or json"),
+        "{stderr}"
+    );
     let (ok, stderr) = run(&["-m", &mibs_text, "--dry-run"], None);
     assert!(!ok);
     assert!(stderr.contains("are the generator's"), "{stderr}");

@@ -352,8 +352,9 @@ const PARALLEL_LAYER_NODES: usize = 10_000;
 ///
 /// Modules are resolved in layers of the import graph (modules that import each other are
 /// resolved together): a module's imports, and the SMI base modules its unimported names may
-/// come from, are resolved in earlier layers, so the modules of a layer are independent and
-/// are resolved on every core.
+/// come from, are resolved in earlier layers, so the modules of a layer are independent: a
+/// layer of 10,000 nodes or more (`PARALLEL_LAYER_NODES`) is resolved on every core, a
+/// smaller one on the calling thread.
 pub fn resolve(set: &MibSet, wanted: &[String], strict: &HashSet<Relaxation>) -> Resolved {
     resolve_in(set, wanted, strict, PARALLEL_LAYER_NODES)
 }
