@@ -14,7 +14,15 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use snmpc::{agent, ask};
 
 #[derive(Parser)]
-#[command(name = "snmpc", version, about = "snmp-codegen's command line")]
+// An option given twice is taken as net-snmp's tools take it: the last one wins
+// (`snmpwalk $DEFAULTS -t 5 ...` over defaults that say `-t 1`); options that gather, as
+// `-O` and `-C`, gather.
+#[command(
+    name = "snmpc",
+    version,
+    about = "snmp-codegen's command line",
+    args_override_self = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

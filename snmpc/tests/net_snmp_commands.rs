@@ -953,6 +953,35 @@ fn application_options_as_each_tool_takes_them() {
             vec!["-Cn0", "-Cr3", "-Cp", t, "system"],
         ),
         ("get", &get, vec!["-Cr5", t, "sysName.0"]),
+        // An option given twice: the last one wins, as getopt leaves it in net-snmp's tools
+        // (the first community is refused, SNMPv1 has no GETBULK, -Cr1 would ask one row a
+        // request); after the agent too.
+        (
+            "get",
+            &get,
+            vec!["-c", "nobody", t, "-c", "public", "sysName.0"],
+        ),
+        (
+            "bulkwalk",
+            &bulkwalk,
+            vec![
+                "-v1", "-v2c", "-Cr1", "-Cr3", "-r", "0", "-r", "1", t, "system",
+            ],
+        ),
+        (
+            "walk",
+            &walk,
+            vec![
+                "-On",
+                "-Os",
+                t,
+                "-CE",
+                "sysName",
+                "-CE",
+                "sysORTable",
+                "system",
+            ],
+        ),
     ];
     for (command, tool, rest) in cases {
         let mut args = v2c.to_vec();
