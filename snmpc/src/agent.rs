@@ -473,6 +473,11 @@ pub fn bulkget(opts: &AgentOpts, app: &AppOpts, oids: &[String]) -> ExitCode {
         parsed.non_repeaters.unwrap_or(0),
         parsed.max_repetitions.unwrap_or(10),
     );
+    // More non-repeaters than OIDs is refused before anything is sent, as snmpbulkget
+    // refuses it (an agent would take it as all OIDs non-repeaters, RFC 3416 4.2.3).
+    if non_repeaters as usize > oids.len() {
+        return bad_arguments("need more objects than <nonrep>");
+    }
     ask(opts, app, oids, Tool::Bulk, |s, oids| {
         let answer = s.get_bulk(non_repeaters, max_repetitions, oids)?;
         // A GETBULK may be answered with fewer bindings than asked (RFC 3416 4.2.3), but

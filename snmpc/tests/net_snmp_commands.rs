@@ -333,6 +333,18 @@ fn every_command_prints_what_net_snmps_tool_prints() {
         (theirs.as_str(), their_err.as_str(), their_code),
         ("", "", 0)
     );
+    // More non-repeaters than OIDs: refused before anything is sent, exit 1, and the same
+    // words (snmpbulkget puts its name first, snmpc its own).
+    let args = ["-v2c", "-c", "public", "-Cn3", t, "sysDescr", "sysName"];
+    let (ours, err, code) = snmpc(&[&["bulkget"][..], &args].concat());
+    let (theirs, their_err, their_code) = net_snmp_all(&bulkget, &args);
+    assert_eq!((theirs.as_str(), their_code), ("", 1), "{their_err}");
+    assert_eq!((ours.as_str(), code), ("", 1), "{err}");
+    assert_eq!(err, "snmpc: need more objects than <nonrep>\n");
+    assert_eq!(
+        err.split_once(": "),
+        their_err.split_once(": ").map(|(_, e)| ("snmpc", e))
+    );
 
     // OIDs that do not translate: each said (snmpbulkget: the first), in net-snmp's words;
     // dotted OIDs that are not plain numbers read as paths through the tree. stdout, stderr
