@@ -235,7 +235,7 @@ pub fn generate(args: &GenerateArgs, flags: &GeneratorFlags, level: Level) -> Ex
             generate::to_yaml(&f)
         })
         .and_then(|yaml| {
-            std::fs::write(&args.output, yaml)
+            generate::write_over(&args.output, &yaml)
                 .map_err(|e| format!("{}: {e}", args.output.display()))
         });
     // The process ends here: the tree's 100,000 nodes are left to the OS, not freed one by
