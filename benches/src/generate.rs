@@ -40,7 +40,7 @@ pub fn child(generator: &str, output: &str, mibs: &[String]) -> std::process::Ex
             file
         })
         .and_then(|f| generate::to_yaml(&f))
-        .and_then(|y| std::fs::write(output, y).map_err(|e| e.to_string()));
+        .and_then(|y| generate::write_over(output.as_ref(), &y).map_err(|e| e.to_string()));
     match made {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
