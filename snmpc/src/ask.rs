@@ -67,6 +67,20 @@ pub struct AgentOpts {
     /// Every datagram sent and received dumped in hex on stderr, as net-snmp's `-d`.
     #[arg(short = 'd', long = "dump")]
     pub dump: bool,
+    /// snmp.conf lines, as net-snmp's `-Y "TOKEN VALUE"` (and its `--TOKEN=VALUE`): read
+    /// after the snmp.conf files, under the flags ([`crate::snmpconf`]).
+    #[arg(short = 'Y', value_name = "LINE", action = clap::ArgAction::Append)]
+    pub config: Vec<String>,
+    /// net-snmp's debugging tokens (`-D`, `-DTOKEN,...`): taken, and said to have no output
+    /// here (`-d` dumps every datagram).
+    #[arg(
+        short = 'D',
+        value_name = "TOKENS",
+        num_args = 0..=1,
+        default_missing_value = "",
+        hide = true
+    )]
+    pub debug: Option<String>,
 }
 
 /// net-snmp's application options, `-C`: `n<N>` non-repeaters and `r<N>` max-repetitions

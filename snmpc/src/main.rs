@@ -248,6 +248,14 @@ fn main() -> ExitCode {
     }
     // The agent commands' defaults from snmp.conf, under what the command line gives.
     if let (Some(agent), Some((_, sub))) = (cli.command.agent_opts(), matches.subcommand()) {
+        for unread in snmpc::snmpconf::SnmpConf::set_command_line(&agent.config) {
+            eprintln!("snmpc: {unread}");
+        }
+        if let Some(tokens) = &agent.debug {
+            eprintln!(
+                "snmpc: -D{tokens}: net-snmp's debugging output has no counterpart here (-d dumps every datagram sent and received)"
+            );
+        }
         let given = |id: &str| sub.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
         snmpc::snmpconf::SnmpConf::read().apply(agent, &given);
     }
@@ -316,38 +324,33 @@ impl Command {
     }
 }
 
-/// snmptrapd's configuration lines on its command line (`--disableAuthorization=yes`): for
-/// `listen`, a `--TOKEN=VALUE` that is none of its long options becomes `--config-line
-/// "TOKEN VALUE"`.
+/// Configuration lines on the command line, `--TOKEN=VALUE` for a TOKEN that is none of the
+/// command's long options: snmptrapd's for `listen` (`--disableAuthorization=yes` becomes
+/// `--config-line "disableAuthorization yes"`), snmp.conf's for the commands that ask an
+/// agent (`--defVersion=2c` becomes `-Y "defVersion 2c"`).
 fn config_lines(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
-    let listening = args
-        .iter()
-        .skip(1)
-        .find(|a| !a.to_string_lossy().starts_with('-'))
-        .is_some_and(|c| c == "listen");
-    if !listening {
-        return args;
-    }
     let command = Cli::command();
-    let ours: Vec<String> = command
-        .find_subcommand("listen")
-        .map(|c| {
-            c.get_arguments()
-                .filter_map(|a| a.get_long())
-                .map(String::from)
-                .collect()
-        })
-        .unwrap_or_default();
+    let Some(sub) = command_name(&args).and_then(|c| command.find_subcommand(c)) else {
+        return args;
+    };
+    let longs: Vec<&str> = sub.get_arguments().filter_map(|a| a.get_long()).collect();
+    let line_flag = if longs.contains(&"config-line") {
+        "--config-line"
+    } else if sub.get_arguments().any(|a| a.get_short() == Some('Y')) {
+        "-Y"
+    } else {
+        return args;
+    };
     let mut out = Vec::with_capacity(args.len());
     for a in args {
         let token = a
             .to_str()
             .and_then(|t| t.strip_prefix("--"))
             .and_then(|t| t.split_once('='))
-            .filter(|(name, _)| !ours.iter().any(|o| o == name));
+            .filter(|(name, _)| !longs.contains(name));
         match token {
             Some((name, value)) => {
-                out.push("--config-line".into());
+                out.push(line_flag.into());
                 out.push(format!("{name} {value}").into());
             }
             None => out.push(a),
@@ -403,7 +406,6 @@ fn quiet_on_closed_pipe() {
 /// joined with it (`-CfSEP`, `-LfFILE`) for the parser. Only for the commands whose option it
 /// is: snmpget's `-Cf` (do not fix) stands alone.
 fn join_field_separator(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
-    const LOGGING: [&str; 6] = ["-Lf", "-LF", "-Ls", "-LS", "-Is", "-IS"];
     let args: Vec<std::ffi::OsString> = args.collect();
     let command = args
         .iter()
@@ -415,17 +417,30 @@ fn join_field_separator(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<s
         _ => &[],
     };
     let mut out: Vec<std::ffi::OsString> = Vec::new();
-    let mut args = args.into_iter().peekable();
-    while let Some(a) = args.next() {
-        match args.peek() {
-            Some(next) if own.iter().chain(&LOGGING).any(|t| a == *t) => {
-                let mut joined = a.clone();
-                joined.push(next);
-                out.push(joined);
-                args.next();
-            }
-            _ => out.push(a),
+    let mut args = args.into_iter();
+    while let Some(mut a) = args.next() {
+        let more = match a.to_str() {
+            Some(t) if own.contains(&t) => 1,
+            Some(t) => arguments_taken(t),
+            None => 0,
+        };
+        for next in args.by_ref().take(more) {
+            a.push(next);
         }
+        out.push(a);
     }
     out
+}
+
+/// How many of the arguments after `option` net-snmp's `-L` and `-I` take as theirs: `-Lf
+/// FILE`, `-Ls FACILITY`, `-Is SUFFIX`, `-IS PREFIX`; `-LE`, `-LO` and `-LN` a priority (or
+/// a range, `2-5`); `-LF` and `-LS` a priority and a file or facility, or only the latter
+/// when the priority is written with them (`-LF3 FILE`).
+fn arguments_taken(option: &str) -> usize {
+    match option {
+        "-Lf" | "-Ls" | "-Is" | "-IS" | "-LE" | "-LO" | "-LN" => 1,
+        "-LF" | "-LS" => 2,
+        o if o.len() > 3 && (o.starts_with("-LF") || o.starts_with("-LS")) => 1,
+        _ => 0,
+    }
 }

@@ -36,9 +36,30 @@ pub struct MibOptions {
     /// (default: `SNMPv2-MIB::sysDescr.0 = STRING: ...`).
     #[arg(short = 'O', value_name = "FLAGS", action = clap::ArgAction::Append)]
     pub output: Vec<String>,
+    /// MIB parsing options, as net-snmp's `-P` (`u` underscores in names, `c` no `--` ending
+    /// a comment, `d` descriptions kept, `e` no errors for symbols that conflict, `w` and `W`
+    /// warnings for them, `R` the latest module's symbol): accepted, as this parser reads
+    /// MIBs the way they ask (names with underscores and conflicting symbols are read and
+    /// said as relaxations; descriptions are read from their files when shown).
+    #[arg(short = 'P', value_name = "MIBOPTS", action = clap::ArgAction::Append)]
+    pub parsing: Vec<String>,
 }
 
 impl MibOptions {
+    /// `-P`'s letters checked, in net-snmp's words for one it does not know (`Unknown
+    /// parsing option passed to -P: x.`).
+    pub fn check_parsing(&self) -> Result<(), String> {
+        match self
+            .parsing
+            .iter()
+            .flat_map(|p| p.chars())
+            .find(|c| !"ucdewWR".contains(*c))
+        {
+            Some(c) => Err(format!("Unknown parsing option passed to -P: {c}.")),
+            None => Ok(()),
+        }
+    }
+
     /// The modules these options choose ([`choice`]).
     pub fn choice(&self) -> MibChoice {
         choice(&self.mib_dirs, self.mib_modules.as_deref())

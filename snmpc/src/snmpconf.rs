@@ -5,12 +5,36 @@
 //! (default `/etc/snmp`, `/usr/share/snmp`, `~/.snmp`), a later value over an earlier one; a
 //! flag on the command line over both. `mibs` and `mibdirs` are kept for
 //! [`crate::miblist`], a line starting with `+` (`-`) after (before) the ones before it, as
-//! net-snmp joins them.
+//! net-snmp joins them. Lines given on the command line (`-Y "TOKEN VALUE"`, `--TOKEN=VALUE`:
+//! [`SnmpConf::set_command_line`]) come after the files' lines.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use crate::ask::AgentOpts;
+
+/// The tokens snmpc reads, in lower case: the others of net-snmp's snmp.conf change nothing
+/// here.
+const READ: [&str; 14] = [
+    "defversion",
+    "defcommunity",
+    "defsecurityname",
+    "defsecuritylevel",
+    "defauthtype",
+    "defauthpassphrase",
+    "defprivtype",
+    "defprivpassphrase",
+    "defpassphrase",
+    "defcontext",
+    "timeout",
+    "retries",
+    "mibs",
+    "mibdirs",
+];
+
+/// The lines the command line gave ([`SnmpConf::set_command_line`]).
+static COMMAND_LINE: OnceLock<Vec<String>> = OnceLock::new();
 
 /// The directives read, by lower-case name: the last value of each.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -37,7 +61,32 @@ impl SnmpConf {
                 }
             }
         }
+        for line in COMMAND_LINE.get().into_iter().flatten() {
+            conf.add(line);
+        }
         conf
+    }
+
+    /// Lines of snmp.conf given on the command line (net-snmp's `-Y "TOKEN VALUE"`, where
+    /// `TOKEN=VALUE` is read too), read by every [`SnmpConf::read`] after the files. Says
+    /// what is wrong with the ones snmpc does not read (they are kept, and change nothing).
+    ///
+    /// ```
+    /// use snmpc::snmpconf::SnmpConf;
+    /// let unread = SnmpConf::set_command_line(&["defCommunity=private".into(), "dumpPacket yes".into()]);
+    /// assert_eq!(SnmpConf::read().get("defcommunity"), Some("private"));
+    /// assert_eq!(unread.len(), 1);
+    /// ```
+    pub fn set_command_line(lines: &[String]) -> Vec<String> {
+        let lines: Vec<String> = lines.iter().map(|l| command_line(l)).collect();
+        let unread = lines
+            .iter()
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|t| !READ.contains(&t.to_ascii_lowercase().as_str()))
+            .map(|t| format!("-Y {t}: a snmp.conf token snmpc does not read; it changes nothing"))
+            .collect();
+        let _ = COMMAND_LINE.set(lines);
+        unread
     }
 
     /// The directives of one file's `text` (`#` comments; a directive, white space, its
@@ -118,6 +167,16 @@ impl SnmpConf {
     }
 }
 
+/// A command line's snmp.conf line with its token and value apart: `TOKEN=VALUE` as
+/// `TOKEN VALUE` (net-snmp reads both there).
+fn command_line(line: &str) -> String {
+    let line = line.trim();
+    match line.split_once(|c: char| c == '=' || c.is_whitespace()) {
+        Some((token, value)) => format!("{token} {}", value.trim()),
+        None => line.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,6 +186,16 @@ mod tests {
     struct Cli {
         #[command(flatten)]
         agent: AgentOpts,
+    }
+
+    /// A command line's line: `TOKEN VALUE` or `TOKEN=VALUE`, the value's own `=` kept.
+    #[test]
+    fn command_line_lines_read_with_a_space_or_an_equals_sign() {
+        assert_eq!(command_line(" defVersion 2c "), "defVersion 2c");
+        assert_eq!(command_line("defVersion=2c"), "defVersion 2c");
+        assert_eq!(command_line("defCommunity a=b"), "defCommunity a=b");
+        assert_eq!(command_line("mibs=+IF-MIB"), "mibs +IF-MIB");
+        assert_eq!(command_line("alone"), "alone");
     }
 
     #[test]

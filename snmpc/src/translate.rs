@@ -42,6 +42,9 @@ pub fn run(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
         Ok(i) => i,
         Err(e) => return agent::bad_arguments(e),
     };
+    if let Err(e) = opts.mibs.check_parsing() {
+        return agent::bad_arguments(e);
+    }
     let inputs: Vec<String> = inputs
         .iter()
         .map(|i| input.around(i).into_owned())

@@ -994,6 +994,15 @@ fn application_options_as_each_tool_takes_them() {
                 "system",
             ],
         ),
+        // net-snmp's other common options: -P (MIB parsing), -L with its priority apart or
+        // joined (not -LF or -LS: net-snmp's own log file or syslog).
+        ("get", &get, vec!["-Pu", "-PewR", t, "sysName.0"]),
+        (
+            "bulkwalk",
+            &bulkwalk,
+            vec!["-LE", "3", "-LN", "2-5", t, "system"],
+        ),
+        ("walk", &walk, vec!["-LE3", "-LO", "7", t, "sysName"]),
     ];
     for (command, tool, rest) in cases {
         let mut args = v2c.to_vec();
@@ -1008,6 +1017,38 @@ fn application_options_as_each_tool_takes_them() {
             "{command} {rest:?}"
         );
     }
+    // snmp.conf lines on the command line, -Y "TOKEN VALUE", -Y TOKEN=VALUE and
+    // --TOKEN=VALUE, alone giving the version and the community; a flag over them.
+    for args in [
+        vec![
+            "-Y",
+            "defVersion 2c",
+            "-Y",
+            "defCommunity=public",
+            t,
+            "sysName.0",
+        ],
+        vec!["--defVersion=2c", "--defCommunity=public", t, "sysName.0"],
+        vec![
+            "-v2c",
+            "--defCommunity=nobody",
+            "-c",
+            "public",
+            t,
+            "sysName.0",
+        ],
+    ] {
+        let theirs = net_snmp_all(&get, &args);
+        let ours = snmpc(&[&["get"][..], &args].concat());
+        assert_eq!(ours, theirs, "{args:?}");
+        assert_eq!(theirs.2, 0, "{args:?}: {}", theirs.1);
+    }
+    // -P with a letter net-snmp does not know: refused in its words, exit 1.
+    let args = ["-v2c", "-c", "public", "-Px", t, "sysName.0"];
+    let (_, their_err, their_code) = net_snmp_all(&get, &args);
+    let (_, err, code) = snmpc(&[&["get"][..], &args].concat());
+    assert_eq!((code, their_code), (1, 1));
+    assert_eq!(err.lines().next(), their_err.lines().next());
     // -CT: the same lines, each after a time in seconds.
     let timed = |out: &str| -> Vec<String> {
         out.lines()
