@@ -140,7 +140,9 @@ impl Agent {
         let refuse = crate::usage::refuse_option;
         let mut output = Output::parse(&opts.mibs.output.concat()).map_err(refuse)?;
         let input = ask::Input::parse(&opts.input).map_err(refuse)?;
-        opts.mibs.check_parsing().map_err(refuse)?;
+        if let Some(c) = opts.mibs.unknown_parsing() {
+            return Err(refuse(format!("Unknown parsing option passed to -P: {c}.")));
+        }
         opts.security_words().map_err(refuse)?;
         output.no_hints = input.no_hints;
         let choice = opts.mibs.choice();

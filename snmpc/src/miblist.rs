@@ -46,18 +46,12 @@ pub struct MibOptions {
 }
 
 impl MibOptions {
-    /// `-P`'s letters checked, in net-snmp's words for one it does not know (`Unknown
-    /// parsing option passed to -P: x.`).
-    pub fn check_parsing(&self) -> Result<(), String> {
-        match self
-            .parsing
+    /// The first of `-P`'s letters net-snmp does not know, if any.
+    pub fn unknown_parsing(&self) -> Option<char> {
+        self.parsing
             .iter()
             .flat_map(|p| p.chars())
             .find(|c| !"ucdewWR".contains(*c))
-        {
-            Some(c) => Err(format!("Unknown parsing option passed to -P: {c}.")),
-            None => Ok(()),
-        }
     }
 
     /// The modules these options choose ([`choice`]).

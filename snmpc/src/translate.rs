@@ -42,8 +42,9 @@ pub fn run(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
         Ok(i) => i,
         Err(e) => return agent::bad_arguments(e),
     };
-    if let Err(e) = opts.mibs.check_parsing() {
-        return agent::bad_arguments(e);
+    if let Some(c) = opts.mibs.unknown_parsing() {
+        // snmptranslate's words (snmpget's are "Unknown parsing option passed to -P").
+        return agent::bad_arguments(format!("Unknown parser option to -P: {c}."));
     }
     let inputs: Vec<String> = inputs
         .iter()

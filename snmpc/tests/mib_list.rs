@@ -159,6 +159,13 @@ fn the_modules_read_are_net_snmps() {
             &snmptranslate,
             strings(&["-M", mibs, "-m", "IF-MIB", "-To"]),
         ),
+        // -P's MIB parsing letters, taken.
+        (
+            "",
+            vec![],
+            &snmptranslate,
+            strings(&["-M", mibs, "-m", "IF-MIB", "-Pu", "-PeR", "-On", "ifDescr"]),
+        ),
         (
             "",
             vec![],
@@ -266,4 +273,19 @@ fn the_modules_read_are_net_snmps() {
         );
         assert_eq!(ours.2, theirs.2, "{said}: exit code");
     }
+    // A -P letter snmptranslate does not know: refused in its words (its usage after them),
+    // exit 1.
+    let args = ["-M", mibs, "-Px", "sysDescr"];
+    let theirs = run_with(&mut Command::new(&snmptranslate), &args, dir.path(), &[]);
+    let mut ours_cmd = Command::new(env!("CARGO_BIN_EXE_snmpc"));
+    ours_cmd.arg("translate");
+    let ours = run_with(&mut ours_cmd, &args, dir.path(), &[]);
+    assert_eq!((ours.2, theirs.2), (1, 1));
+    assert_eq!(
+        ours.1
+            .lines()
+            .next()
+            .and_then(|l| l.strip_prefix("snmpc: ")),
+        theirs.1.lines().next()
+    );
 }
