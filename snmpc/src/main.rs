@@ -205,7 +205,9 @@ fn man_pages(dir: &std::path::Path) -> ExitCode {
 }
 
 fn main() -> ExitCode {
-    let args = config_lines(join_field_separator(std::env::args_os()));
+    let args = config_lines(join_field_separator(
+        run_as_named(std::env::args_os().collect()).into_iter(),
+    ));
     let as_net_snmp = net_snmp_tool(&args);
     let tool = command_name(&args).map(str::to_string);
     if let Some(t) = &tool {
@@ -357,6 +359,40 @@ fn config_lines(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
         }
     }
     out
+}
+
+/// net-snmp's tools snmpc answers for when it runs under their names: `snmpget ARGS`
+/// through a link named `snmpget` is `snmpc get ARGS` (snmptrapd's command line is not
+/// `snmpc listen`'s, so `listen` has no such name).
+const LINKED_TOOLS: [&str; 12] = [
+    "get",
+    "getnext",
+    "bulkget",
+    "walk",
+    "bulkwalk",
+    "set",
+    "table",
+    "status",
+    "df",
+    "trap",
+    "inform",
+    "translate",
+];
+
+/// `args` with the command a link's name says put after the program (`snmpwalk -v2c ...`
+/// run through a link named `snmpwalk` reads as `snmpc walk -v2c ...`).
+fn run_as_named(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let command = args
+        .first()
+        .and_then(|a| std::path::Path::new(a).file_name())
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_prefix("snmp"))
+        .filter(|c| LINKED_TOOLS.contains(c))
+        .map(std::ffi::OsString::from);
+    if let Some(c) = command {
+        args.insert(1, c);
+    }
+    args
 }
 
 /// Whether the command stands in for one of net-snmp's tools (its usage errors exit 1, as

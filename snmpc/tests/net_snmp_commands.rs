@@ -1076,3 +1076,53 @@ fn application_options_as_each_tool_takes_them() {
     assert_eq!(snmpc(&ours), theirs);
     assert_eq!(theirs, (String::new(), String::new(), 0));
 }
+
+/// snmpc run under a net-snmp tool's name (a link named `snmpget`, as a user makes one to
+/// put snmpc in a script's way) is that tool: the same output as the tool's for the same
+/// arguments.
+#[test]
+fn run_under_a_tools_name_it_is_that_tool() {
+    let Some([snmpd, get, walk, table, translate]) =
+        net_snmp_tools(["snmpd", "snmpget", "snmpwalk", "snmptable", "snmptranslate"])
+    else {
+        return;
+    };
+    let agent = support::start_agent(&snmpd);
+    let target = format!("127.0.0.1:{}", agent.port);
+    let t = target.as_str();
+    let links = tempfile::tempdir().unwrap();
+    let mibs = mibs();
+    let common = ["-m", MODULES, "-M", &mibs];
+    for (tool, rest) in [
+        (
+            &get,
+            vec!["-v2c", "-c", "public", t, "sysName.0", "ifDescr.1"],
+        ),
+        (&walk, vec!["-v2c", "-c", "public", "-On", t, "sysORID"]),
+        (&table, vec!["-v2c", "-c", "public", "-Cb", t, "sysORTable"]),
+        (&translate, vec!["-IR", "-On", "ifInOctets"]),
+        // No agent: said as the tool says it.
+        (&get, vec!["-v2c", "-c", "public"]),
+    ] {
+        let name = tool.file_name().expect("a tool's name");
+        let link = links.path().join(name);
+        if !link.exists() {
+            std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_snmpc"), &link).unwrap();
+        }
+        let mut args = common.to_vec();
+        args.extend(&rest);
+        let theirs = run::net_snmp_tool(tool, &args);
+        let ours = run::net_snmp_tool(&link, &args);
+        assert_eq!(
+            (steady(&ours.0), ours.2),
+            (steady(&theirs.0), theirs.2),
+            "{name:?} {rest:?}: {}",
+            ours.1
+        );
+        assert_eq!(
+            ours.1.lines().next(),
+            theirs.1.lines().next(),
+            "{name:?} {rest:?}"
+        );
+    }
+}
