@@ -68,7 +68,7 @@ impl Tool {
 /// Says `e` on stderr and gives exit code 1, as net-snmp's tools do for arguments they cannot
 /// use.
 pub fn bad_arguments(e: impl std::fmt::Display) -> ExitCode {
-    eprintln!("snmpc: {e}");
+    eprintln!("{}: {e}", crate::usage::program());
     USAGE
 }
 
@@ -123,7 +123,7 @@ impl Drop for Agent {
     /// objects' values ([`snmp_smi::mib::MibSet::syntaxes_unread`]).
     fn drop(&mut self) {
         for why in self.mibs.iter().flat_map(|m| m.set.syntaxes_unread()) {
-            eprintln!("snmpc: {why}");
+            eprintln!("{}: {why}", crate::usage::program());
         }
     }
 }
@@ -176,7 +176,7 @@ impl Agent {
             false => Session::new(addr, creds, options).map_err(|e| e.to_string()),
         };
         let mut session = opened.map_err(|e| {
-            eprintln!("snmpc: {e}");
+            eprintln!("{}: {e}", crate::usage::program());
             ExitCode::FAILURE
         })?;
         if opts.dump {
@@ -336,7 +336,7 @@ pub(crate) fn agent_error(agent: &Agent, e: ClientError, tool: Tool) -> ExitCode
             eprintln!("Timeout: No Response from {}{stop}", agent.peer);
             // Why nothing was taken, when something came (a wrong community never does).
             if discarded.total() > 0 {
-                eprintln!("snmpc: {e}");
+                eprintln!("{}: {e}", crate::usage::program());
             }
         }
         // snmpwalk's words for an agent that loops.
@@ -346,10 +346,10 @@ pub(crate) fn agent_error(agent: &Agent, e: ClientError, tool: Tool) -> ExitCode
             eprint!("Error: OID not increasing: {a}\n >= {b}\n");
         }
         ClientError::Report(r) => match report_words(&r) {
-            Some(words) => eprintln!("snmpc: {words}"),
-            None => eprintln!("snmpc: the agent reports {r}"),
+            Some(words) => eprintln!("{}: {words}", crate::usage::program()),
+            None => eprintln!("{}: the agent reports {r}", crate::usage::program()),
         },
-        other => eprintln!("snmpc: {other}"),
+        other => eprintln!("{}: {other}", crate::usage::program()),
     }
     ExitCode::FAILURE
 }

@@ -390,6 +390,9 @@ fn run_as_named(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
         .filter(|c| LINKED_TOOLS.contains(c))
         .map(std::ffi::OsString::from);
     if let Some(c) = command {
+        if let Some(name) = args[0].to_str().and_then(|a| a.rsplit('/').next()) {
+            snmpc::usage::set_program(name);
+        }
         args.insert(1, c);
     }
     args

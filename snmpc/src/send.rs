@@ -148,7 +148,7 @@ pub fn inform(opts: &AgentOpts, args: &[String]) -> ExitCode {
     match answer {
         Ok(_) => ExitCode::SUCCESS,
         Err(ClientError::Timeout { .. }) => {
-            eprintln!("snmpc: Timeout");
+            eprintln!("{}: Timeout", crate::usage::program());
             ExitCode::FAILURE
         }
         Err(e) => agent_error(&agent, e, Tool::Other),

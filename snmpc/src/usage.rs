@@ -8,6 +8,20 @@ use std::sync::OnceLock;
 /// The command this process runs (`get`, `walk`, ...), for the USAGE line of its refusals.
 static TOOL: OnceLock<String> = OnceLock::new();
 
+/// The name this process says its errors under: `snmpc`, or the net-snmp tool's name a link
+/// runs it under (`snmpget: Unknown host (...)`, as snmpget says it).
+static PROGRAM: OnceLock<String> = OnceLock::new();
+
+/// Notes the net-snmp tool's name this process runs under; once, at its start.
+pub fn set_program(name: &str) {
+    let _ = PROGRAM.set(name.to_string());
+}
+
+/// The name errors are said under ([`set_program`]; `snmpc` by default).
+pub fn program() -> &'static str {
+    PROGRAM.get().map_or("snmpc", String::as_str)
+}
+
 /// Notes the command this process runs; once, at its start.
 pub fn set_tool(tool: &str) {
     let _ = TOOL.set(tool.to_string());

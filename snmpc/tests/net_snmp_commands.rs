@@ -1082,9 +1082,14 @@ fn application_options_as_each_tool_takes_them() {
 /// arguments.
 #[test]
 fn run_under_a_tools_name_it_is_that_tool() {
-    let Some([snmpd, get, walk, table, translate]) =
-        net_snmp_tools(["snmpd", "snmpget", "snmpwalk", "snmptable", "snmptranslate"])
-    else {
+    let Some([snmpd, get, walk, table, translate, bulkget]) = net_snmp_tools([
+        "snmpd",
+        "snmpget",
+        "snmpwalk",
+        "snmptable",
+        "snmptranslate",
+        "snmpbulkget",
+    ]) else {
         return;
     };
     let agent = support::start_agent(&snmpd);
@@ -1101,8 +1106,9 @@ fn run_under_a_tools_name_it_is_that_tool() {
         (&walk, vec!["-v2c", "-c", "public", "-On", t, "sysORID"]),
         (&table, vec!["-v2c", "-c", "public", "-Cb", t, "sysORTable"]),
         (&translate, vec!["-IR", "-On", "ifInOctets"]),
-        // No agent: said as the tool says it.
+        // No agent, too many non-repeaters: said as the tool says it, under its name.
         (&get, vec!["-v2c", "-c", "public"]),
+        (&bulkget, vec!["-v2c", "-c", "public", "-Cn2", t, "sysName"]),
     ] {
         let name = tool.file_name().expect("a tool's name");
         let link = links.path().join(name);
