@@ -91,6 +91,25 @@ fn notification(agent: &Agent, args: &[String]) -> Result<(u32, OidBuf, Bindings
     ))
 }
 
+/// A Trap-PDU's agent-addr as snmptrap reads it: an IPv4 address, or a host name's first
+/// IPv4 address (net-snmp's words when it has none).
+fn agent_address(addr: &str) -> Result<std::net::Ipv4Addr, String> {
+    use std::net::{SocketAddr, ToSocketAddrs};
+    if let Ok(ip) = addr.parse() {
+        return Ok(ip);
+    }
+    (addr, 0)
+        .to_socket_addrs()
+        .ok()
+        .and_then(|mut all| {
+            all.find_map(|a| match a {
+                SocketAddr::V4(v4) => Some(*v4.ip()),
+                SocketAddr::V6(_) => None,
+            })
+        })
+        .ok_or_else(|| format!("unknown host: {addr}"))
+}
+
 /// snmptrap's SNMPv1 form: ENTERPRISE AGENT GENERIC SPECIFIC UPTIME, then bindings.
 fn trap_v1(agent: &mut Agent, args: &[String]) -> Result<Result<(), ClientError>, ArgError> {
     let [enterprise, addr, generic, specific, up, rest @ ..] = args else {
@@ -105,11 +124,7 @@ fn trap_v1(agent: &mut Agent, args: &[String]) -> Result<Result<(), ClientError>
     let agent_addr = if addr.is_empty() {
         None
     } else {
-        Some(
-            addr.parse::<std::net::Ipv4Addr>()
-                .map_err(|_| format!("agent `{addr}`: expected an IPv4 address, or ''"))?
-                .octets(),
-        )
+        Some(agent_address(addr).map_err(ArgError::Refused)?.octets())
     };
     let number = |what: &str, t: &str| {
         t.parse::<i64>()

@@ -222,6 +222,23 @@ fn traps_and_informs_reach_snmptrapd_as_net_snmps_do() {
                 "hello",
             ],
         ),
+        // The agent-addr as a host name: its IPv4 address, as snmptrap resolves it.
+        (
+            "trap",
+            &snmptrap,
+            vec![
+                "-v",
+                "1",
+                "-c",
+                "public",
+                t,
+                "",
+                "localhost",
+                "6",
+                "17",
+                "12345",
+            ],
+        ),
         (
             "inform",
             &snmpinform,
