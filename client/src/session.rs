@@ -115,6 +115,17 @@ macro_rules! session_state {
             self.tap = Some(Box::new(tap));
         }
 
+        /// Connects the session's socket to the agent, as gosnmp (and so snmp_exporter)
+        /// does by default. The system then says at once when nothing listens at the
+        /// agent's port: the ICMP port unreachable it received is the next receive's error
+        /// (`Connection refused`), where an unconnected socket waits out the timeouts. And it
+        /// drops every datagram from another address unseen: none is counted as
+        /// [`crate::Discard::OtherSource`], and an agent that answers from another address
+        /// is never heard.
+        pub $($async)? fn connect_to_agent(&mut self) -> Result<(), ClientError> {
+            Ok(self.sock.connect(self.exchange.target())$(.$await)??)
+        }
+
         /// The session's socket address and the agent's.
         pub fn addresses(&self) -> (Option<SocketAddr>, SocketAddr) {
             (self.sock.local_addr().ok(), self.exchange.target())

@@ -57,6 +57,14 @@ impl Transport {
         }
     }
 
+    /// A UDP socket connected to `peer` (a TCP link is already).
+    pub(crate) fn connect(&self, peer: SocketAddr) -> io::Result<()> {
+        match self {
+            Transport::Udp { socket, .. } => socket.connect(peer),
+            Transport::Tcp(_) => Ok(()),
+        }
+    }
+
     /// This end's address.
     pub(crate) fn local_addr(&self) -> io::Result<SocketAddr> {
         match self {

@@ -609,3 +609,41 @@ fn a_session_opens_on_an_address_as_net_snmp_writes_it() {
     let e = Session::open("ssh:127.0.0.1", public, quick()).unwrap_err();
     assert!(matches!(e, ClientError::Target(_)), "{e}");
 }
+
+/// A session connected to its agent hears that nothing listens at the agent's port (the
+/// ICMP port unreachable, as `Connection refused`) at its first wait; unconnected, it hears
+/// nothing and times out. Both drivers.
+#[test]
+fn a_connected_session_hears_that_nothing_listens() {
+    let closed = {
+        let s = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        s.local_addr().unwrap()
+    };
+    let options = Options {
+        timeout: Duration::from_millis(300),
+        retries: 0,
+        ..Options::default()
+    };
+    let v2c = Credentials::V2c(b"public".to_vec());
+    let refused = |r: &Result<Vec<VarBind>, ClientError>| matches!(r, Err(ClientError::Io(e)) if e.kind() == std::io::ErrorKind::ConnectionRefused);
+    let mut s = Session::new(closed, v2c.clone(), options).unwrap();
+    let unconnected = s.get(&[oid(SYS_NAME)]);
+    assert!(
+        matches!(unconnected, Err(ClientError::Timeout { .. })),
+        "{unconnected:?}"
+    );
+    let mut s = Session::new(closed, v2c.clone(), options).unwrap();
+    s.connect_to_agent().unwrap();
+    let connected = s.get(&[oid(SYS_NAME)]);
+    assert!(refused(&connected), "{connected:?}");
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let connected = rt.block_on(async {
+        let mut s = AsyncSession::new(closed, v2c, options).await.unwrap();
+        s.connect_to_agent().await.unwrap();
+        s.get(&[oid(SYS_NAME)]).await
+    });
+    assert!(refused(&connected), "{connected:?}");
+}

@@ -132,6 +132,12 @@ impl EngineCache {
 
 /// Runs `modules` against `peer`, `concurrency` at a time; their runs in the order given.
 /// A module whose worker stopped (a panic) is a failed run, never a missing one.
+///
+/// The sockets are connected to the target, as upstream's (gosnmp's) are by default: a
+/// target with nothing at its port fails the scrape at once (`Connection refused`, from the
+/// ICMP port unreachable) instead of after every retry's timeout. Unless one of the modules
+/// says `use_unconnected_udp_socket: true` (an agent that answers from another address):
+/// then the scrape's sockets take answers from any address.
 pub async fn run(
     peer: Peer,
     modules: Vec<Arc<CompiledModule>>,
@@ -142,12 +148,13 @@ pub async fn run(
         modules.into_iter().enumerate().collect::<VecDeque<_>>(),
     ));
     let workers = concurrency.max(1).min(all.len().max(1));
+    let connected = !all.iter().any(|m| m.use_unconnected_udp_socket);
     // A JoinSet: when the scrape's deadline drops this future, its workers are aborted with
     // it, not left to run out their modules' timeouts.
     let mut set = tokio::task::JoinSet::new();
     for _ in 0..workers {
         let (queue, peer) = (Arc::clone(&queue), peer.clone());
-        set.spawn(async move { worker(peer, queue).await });
+        set.spawn(async move { worker(peer, connected, queue).await });
     }
     let mut runs = Vec::new();
     while let Some(joined) = set.join_next().await {
@@ -168,7 +175,7 @@ pub async fn run(
 
 type Queue = Arc<Mutex<VecDeque<(usize, Arc<CompiledModule>)>>>;
 
-async fn worker(peer: Peer, queue: Queue) -> Vec<(usize, ModuleRun)> {
+async fn worker(peer: Peer, connected: bool, queue: Queue) -> Vec<(usize, ModuleRun)> {
     let mut runs = Vec::new();
     let mut session = None;
     loop {
@@ -176,7 +183,7 @@ async fn worker(peer: Peer, queue: Queue) -> Vec<(usize, ModuleRun)> {
             return runs;
         };
         if session.is_none() {
-            match open(&peer).await {
+            match open(&peer, connected).await {
                 Ok(s) => session = Some(s),
                 Err(e) => {
                     runs.push((k, failed(module, e)));
@@ -192,8 +199,9 @@ async fn worker(peer: Peer, queue: Queue) -> Vec<(usize, ModuleRun)> {
     }
 }
 
-/// A session with the peer, from its source address, its datagrams logged when asked.
-async fn open(peer: &Peer) -> Result<AsyncSession, ClientError> {
+/// A session with the peer, from its source address, its socket connected to it when
+/// `connected`, its datagrams logged when asked.
+async fn open(peer: &Peer, connected: bool) -> Result<AsyncSession, ClientError> {
     let local = peer.source.unwrap_or(match peer.target {
         SocketAddr::V4(_) => SocketAddr::from(([0, 0, 0, 0], 0)),
         SocketAddr::V6(_) => SocketAddr::from(([0u16; 8], 0)),
@@ -205,6 +213,9 @@ async fn open(peer: &Peer) -> Result<AsyncSession, ClientError> {
         Options::default(),
     )
     .await?;
+    if connected {
+        s.connect_to_agent().await?;
+    }
     if let Some(engine) = peer
         .engines
         .as_ref()

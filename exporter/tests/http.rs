@@ -160,6 +160,41 @@ fn a_silent_target_ends_at_prometheus_scrape_timeout() {
     );
 }
 
+/// A target with nothing at its port: the connected socket hears the ICMP port unreachable
+/// and the scrape fails at once with `Connection refused`, as upstream's does; a module that
+/// asks for an unconnected socket waits for answers from anywhere, until the scrape's
+/// deadline.
+#[test]
+fn a_closed_port_fails_the_scrape_at_once_unless_the_socket_is_unconnected() {
+    let closed = {
+        let s = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        s.local_addr().unwrap()
+    };
+    let path = format!("/snmp?target={closed}&module=system");
+    let (_dir, _path, p) = started(&snmp_yml());
+    let (status, body) = get(p.port, &path, &[]).unwrap();
+    assert_eq!(status, 500, "{body}");
+    assert!(body.contains("Connection refused"), "{body}");
+    let (_, metrics) = get(p.port, "/metrics", &[]).unwrap();
+    assert!(
+        metrics.contains("snmp_exporter_scrape_failures_total{module=\"system\",auth=\"public_v2\",reason=\"unreachable\"} 1"),
+        "{metrics}"
+    );
+    let unconnected = snmp_yml().replace(
+        "    walk: [1.3.6.1.2.1.1.3]\n",
+        "    walk: [1.3.6.1.2.1.1.3]\n    use_unconnected_udp_socket: true\n",
+    );
+    let (_dir, _path, p) = started(&unconnected);
+    let (status, body) = get(
+        p.port,
+        &path,
+        &[("X-Prometheus-Scrape-Timeout-Seconds", "1.5")],
+    )
+    .unwrap();
+    assert_eq!(status, 500, "{body}");
+    assert!(body.contains("scrape cancelled after"), "{body}");
+}
+
 #[test]
 fn a_scrape_counts_in_the_exporters_own_metrics() {
     let Some(snmpd) = tool("snmpd") else {

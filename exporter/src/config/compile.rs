@@ -41,6 +41,9 @@ pub struct CompiledModule {
     pub retries: u32,
     pub timeout: Duration,
     pub allow_nonincreasing_oids: bool,
+    /// Its requests from a socket not connected to the target (an agent that answers from
+    /// another address; [`crate::scrape::run`]).
+    pub use_unconnected_udp_socket: bool,
     pub filters: Vec<CompiledFilter>,
     pub metrics: Vec<CompiledMetric>,
     pub tree: MetricTree,
@@ -296,6 +299,7 @@ fn compile_module(name: &str, m: &Module) -> Result<CompiledModule, (String, Str
         retries: m.retries.unwrap_or(3),
         timeout: m.timeout.unwrap_or(Duration::from_secs(5)),
         allow_nonincreasing_oids: m.allow_nonincreasing_oids,
+        use_unconnected_udp_socket: m.use_unconnected_udp_socket,
         filters,
         metrics,
         tree,
