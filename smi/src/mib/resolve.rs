@@ -6,8 +6,9 @@ use std::collections::{HashMap, HashSet};
 
 use super::load::*;
 use super::*;
-use crate::asn1::ast::TypeKind;
+use crate::asn1::ast::{Type, TypeKind};
 use crate::diag::Diagnostic;
+use crate::mib::tree::Name;
 
 /// A resolved node: which node of which module, what defines it, and where it hangs in the
 /// OID tree ([`Resolved::oid`]). Its descriptor ([`MibSet::name`]), SYNTAX and the rest are
@@ -325,7 +326,13 @@ struct Resolver<'m> {
     /// Per item of `found`: an error (else a warning).
     found_error: Vec<bool>,
     warned: HashSet<(usize, String)>,
+    /// The last parent looked up ([`Resolver::parent`]).
+    last_parent: Option<LastParent>,
 }
+
+/// A parent looked up: the module whose OID value names it, its name there, and where it is
+/// defined (module, node), if anywhere.
+type LastParent = (usize, Name, Option<(usize, usize)>);
 
 /// OID tables handed to or back from a resolver: (module, its nodes' states).
 type OidTables = Vec<(usize, Vec<OidState>)>;
@@ -731,6 +738,7 @@ fn resolve_part(
         found: Vec::new(),
         found_error: Vec::new(),
         warned: HashSet::new(),
+        last_parent: None,
     };
     for (m, v) in own {
         r.own.insert(m, v);
@@ -742,11 +750,23 @@ fn resolve_part(
         }
         let nodes = &set.modules[m].smi.nodes;
         let mut base = Vec::with_capacity(if reported[m] { nodes.len() } else { 0 });
+        // The last SYNTAX's base type: a file's objects of one SYNTAX share its tree, and
+        // come in runs (a table's counters, a group's strings).
+        let mut last: Option<(*const Type, Option<&'static str>)> = None;
         for (i, n) in nodes.iter().enumerate() {
             let oid = r.oid_at(m, i, n.offset as usize, 0);
             if reported[m] {
-                let b =
-                    oid.and_then(|_| n.syntax.as_ref().and_then(|t| r.base_type(m, &t.kind, 0)));
+                let b = oid.and_then(|_| {
+                    let t = n.syntax.as_ref()?;
+                    match last {
+                        Some((p, b)) if std::ptr::eq(p, &**t) => b,
+                        _ => {
+                            let b = r.base_type(m, &t.kind, 0);
+                            last = Some((&**t, b));
+                            b
+                        }
+                    }
+                });
                 base.push(base_code(b));
             }
         }
@@ -1015,6 +1035,21 @@ impl Resolver<'_> {
         Some((t, i))
     }
 
+    /// [`Resolver::lookup`] of the parent `p` named in an OID value of module `m`, written
+    /// at `offset`. A module's nodes come in runs under one parent (a table's columns, a
+    /// group's scalars): the last one looked up is kept, and a run looks it up once.
+    fn parent(&mut self, m: usize, p: Name, offset: usize) -> Option<(usize, usize)> {
+        if let Some((lm, lp, found)) = self.last_parent {
+            if (lm, lp) == (m, p) {
+                return found;
+            }
+        }
+        let set: &MibSet = self.set;
+        let found = self.lookup(m, set.modules[m].smi.name(p), offset);
+        self.last_parent = Some((m, p, found));
+        found
+    }
+
     /// Resolves the OID of node `i` of module `m` (`offset`: where it is asked for; `depth`:
     /// how many nodes down the chain of definitions it is): where it hangs in the tree, or
     /// `None` when it has no OID.
@@ -1111,10 +1146,11 @@ impl Resolver<'_> {
             );
             return None;
         }
-        match value.parent.map(|p| smi.name(p)) {
-            Some(p) => {
+        match value.parent {
+            Some(parent) => {
+                let p = smi.name(parent);
                 let at = value.parent_offset as usize;
-                if let Some((t, j)) = self.lookup(m, p, at) {
+                if let Some((t, j)) = self.parent(m, parent, at) {
                     self.oid_at(t, j, at, depth + 1)?;
                     Some(Link::new(t, j))
                 } else if ROOTS.iter().any(|(r, _)| *r == p) {
