@@ -114,6 +114,11 @@ impl<'s> Parser<'s> {
 
     /// One clause (`c`, its tokens `a` to `b`) of node `n` (named `name`).
     pub(super) fn node_clause(&mut self, n: &mut Node, name: &str, c: &str, a: usize, b: usize) {
+        if n.kind == NodeKind::AgentCapabilities
+            && matches!(c, "ACCESS" | "DEFVAL" | "CREATION-REQUIRES")
+        {
+            return self.variation_clause(name, c, a);
+        }
         match c {
             "SYNTAX" if n.kind == NodeKind::ObjectType => {
                 if let Some(ty) = self.shared_syntax(a, b) {
@@ -174,6 +179,37 @@ impl<'s> Parser<'s> {
             "MODULE" if n.kind == NodeKind::ModuleCompliance => self.reads_also(a, b),
             "SUPPORTS" if n.kind == NodeKind::AgentCapabilities => self.reads_also(a, b),
             _ => {}
+        }
+    }
+
+    /// A clause of a `VARIATION` of an AGENT-CAPABILITIES invocation (RFC 2580 section 6),
+    /// which describes the object varied, not the capabilities node: its ACCESS is checked
+    /// against the variation's values, the others are left to the object.
+    ///
+    /// ```text
+    /// Variation ::= "VARIATION" value(name ObjectName) SyntaxPart WriteSyntaxPart AccessPart
+    ///               CreationPart DefValPart "DESCRIPTION" Text
+    /// Access ::= "not-implemented" | "accessible-for-notify" | "read-only" | "read-write"
+    ///          | "read-create" | "write-only"
+    /// ```
+    fn variation_clause(&mut self, name: &str, c: &str, a: usize) {
+        let access = self.text(a);
+        let known = matches!(
+            access,
+            "not-implemented"
+                | "accessible-for-notify"
+                | "read-only"
+                | "read-write"
+                | "read-create"
+                | "write-only"
+        );
+        if c == "ACCESS" && !known {
+            self.error(
+                self.offset(a),
+                format!(
+                    "ACCESS of a VARIATION of {name}: expected not-implemented, accessible-for-notify, read-only, read-write, read-create or write-only, found `{access}`"
+                ),
+            );
         }
     }
 

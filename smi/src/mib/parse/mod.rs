@@ -637,6 +637,59 @@ END
         assert!(m.types[0].textual_convention && m.types[0].display_hint.as_deref() == Some("d-1"));
     }
 
+    /// An AGENT-CAPABILITIES' VARIATIONs say ACCESS in RFC 2580's words (`not-implemented`
+    /// among them), of the object varied: the node keeps its own STATUS and DESCRIPTION and
+    /// no access; a word outside RFC 2580's is an error naming the variation.
+    #[test]
+    fn agent_capabilities_variations_take_their_own_access() {
+        let src = r#"
+CAP-MIB DEFINITIONS ::= BEGIN
+IMPORTS AGENT-CAPABILITIES FROM SNMPv2-CONF enterprises FROM SNMPv2-SMI;
+cap AGENT-CAPABILITIES
+    PRODUCT-RELEASE "1.0"
+    STATUS current
+    DESCRIPTION "What the agent does."
+    SUPPORTS IF-MIB
+    INCLUDES { ifGeneralInformationGroup }
+    VARIATION ifAdminStatus
+        ACCESS not-implemented
+        DESCRIPTION "Not settable."
+    VARIATION ifAlias
+        SYNTAX DisplayString (SIZE(0..16))
+        ACCESS read-only
+        DEFVAL { "x" }
+        DESCRIPTION "Shorter."
+    ::= { enterprises 9999 1 }
+END
+"#;
+        let (mods, rest) = parse_file(src);
+        assert!(rest.is_empty(), "{rest:?}");
+        let m = &mods[0];
+        assert!(m.findings.is_empty(), "{:?}", m.findings);
+        let cap = &m.nodes[0];
+        assert_eq!(cap.kind, NodeKind::AgentCapabilities);
+        assert_eq!(cap.status, Some(Status::Current));
+        assert_eq!(cap.access, None);
+        let at = cap.description_at;
+        assert_eq!(
+            &src[at.start as usize..at.end as usize],
+            "What the agent does."
+        );
+        let (mods, _) = parse_file(&src.replace("not-implemented", "sometimes"));
+        let errors: Vec<&str> = mods[0]
+            .findings
+            .iter()
+            .map(|f| f.message.as_str())
+            .collect();
+        assert_eq!(
+            errors,
+            [
+                "ACCESS of a VARIATION of cap: expected not-implemented, accessible-for-notify, \
+              read-only, read-write, read-create or write-only, found `sometimes`"
+            ]
+        );
+    }
+
     #[test]
     fn smiv1_trap_type_and_relaxations() {
         let src = r#"
