@@ -15,7 +15,9 @@ pub fn snake_case(name: &str) -> String {
     let chars: Vec<char> = name.chars().collect();
     let mut out = String::new();
     for (k, &c) in chars.iter().enumerate() {
-        if c == '-' || c == '_' {
+        // `-`, `_` and what no Rust name holds (`&` in a vendor's label `WPA&WPA2`): a word
+        // boundary.
+        if !c.is_ascii_alphanumeric() {
             if !out.ends_with('_') {
                 out.push('_');
             }

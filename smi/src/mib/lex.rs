@@ -157,11 +157,17 @@ pub fn lex_into(src: &str, out: &mut Vec<Token>) -> Result<Vec<usize>, (usize, S
             i += 1;
             loop {
                 i = run_end(b, i, WORD);
-                // An inner hyphen, not a comment's `--`.
-                if i + 1 < b.len() && b[i] == b'-' && CLASS[b[i + 1] as usize] == WORD {
-                    i += 1;
-                } else {
-                    break;
+                let next = b.get(i + 1).copied();
+                // An inner hyphen, not a comment's `--`; `&` or `+` inside a name (`WPA&WPA2`,
+                // `TKIP+AES`), and a hyphen that ends one before its number (`g723High-(16)`),
+                // as net-snmp reads them: words the parser then says are no SMI identifiers.
+                match (b.get(i), next) {
+                    (Some(b'-' | b'&' | b'+'), Some(n)) if CLASS[n as usize] == WORD => i += 1,
+                    (Some(b'-'), Some(b'(')) => {
+                        i += 1;
+                        break;
+                    }
+                    _ => break,
                 }
             }
             Tok::Word

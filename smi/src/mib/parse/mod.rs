@@ -690,6 +690,46 @@ END
         );
     }
 
+    /// Labels net-snmp reads though no SMI identifier: a final hyphen (`g723High-(16)`), `&`
+    /// or `+` inside (`WPA&WPA2(9)`, `TKIP+AES(5)`): kept as written, each said once; the
+    /// rest of the module read (before, the file failed at the character).
+    #[test]
+    fn labels_with_a_final_hyphen_or_an_ampersand_are_read_and_said() {
+        let src = r#"
+VENDOR-MIB DEFINITIONS ::= BEGIN
+IMPORTS OBJECT-TYPE, enterprises FROM SNMPv2-SMI;
+coder OBJECT-TYPE
+    SYNTAX INTEGER { g711(1), g723High-(16), WPA&WPA2(9), TKIP+AES(5) }
+    MAX-ACCESS read-only
+    STATUS current
+    DESCRIPTION "A coder: x - y, a & b."
+    ::= { enterprises 9999 1 }
+after OBJECT-TYPE
+    SYNTAX Integer32 (-1..5)
+    MAX-ACCESS read-only
+    STATUS current
+    DESCRIPTION "Read too."
+    ::= { enterprises 9999 2 }
+END
+"#;
+        let (mods, rest) = parse_file(src);
+        assert!(rest.is_empty(), "{rest:?}");
+        let m = &mods[0];
+        let said: Vec<(&str, Option<Relaxation>)> = m
+            .findings
+            .iter()
+            .map(|f| (&src[f.offset..f.offset + 4], f.relaxation))
+            .collect();
+        let name = Some(Relaxation::NameCharacters);
+        assert_eq!(said, [("g723", name), ("WPA&", name), ("TKIP", name)]);
+        let Some(TypeKind::Integer(labels)) = m.nodes[0].syntax.as_ref().map(|t| &t.kind) else {
+            panic!("{:?}", m.nodes[0].syntax);
+        };
+        let labels: Vec<&str> = labels.iter().map(|l| &*l.name).collect();
+        assert_eq!(labels, ["g711", "g723High-", "WPA&WPA2", "TKIP+AES"]);
+        assert_eq!(m.nodes.len(), 2);
+    }
+
     #[test]
     fn smiv1_trap_type_and_relaxations() {
         let src = r#"

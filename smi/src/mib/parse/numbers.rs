@@ -13,10 +13,9 @@ impl<'s> Parser<'s> {
         while !self.is(k, "}") {
             let label = self.text(k);
             let ok = self.kind(k) == Some(Tok::Word)
-                && !label.ends_with('-')
                 && label
                     .bytes()
-                    .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'&' | b'+'))
                 && self.is(k + 1, "(")
                 && self.kind(k + 2) == Some(Tok::Number)
                 && self.is(k + 3, ")");
@@ -24,6 +23,15 @@ impl<'s> Parser<'s> {
                 return None;
             }
             let n: i128 = self.text(k + 2).parse().ok()?;
+            if label.ends_with('-') || label.contains(['&', '+']) {
+                self.warn(
+                    self.offset(k),
+                    Relaxation::NameCharacters,
+                    format!(
+                        "label `{label}` is not a valid SMI identifier (`&`, `+` or a final `-`)"
+                    ),
+                );
+            }
             out.push(crate::asn1::ast::NamedNumber {
                 name: self.shared_name(label),
                 value: Some(crate::asn1::ast::Value::Number(n)),
