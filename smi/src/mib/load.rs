@@ -26,6 +26,8 @@ pub struct MibFile {
     pub path: PathBuf,
     /// The text of files added by [`MibSet::add_text`], which have no file to read again.
     kept: Option<String>,
+    /// Its place on the search path (files added as text come after every file).
+    rank: usize,
 }
 
 impl MibFile {
@@ -101,6 +103,9 @@ pub(crate) struct ParsedFile {
     pub(crate) name: String,
     pub(crate) path: PathBuf,
     pub(crate) kept: Option<String>,
+    /// Its place on the search path: of two files that define one module, the later one's
+    /// is read ([`MibSet::register`]).
+    pub(crate) rank: usize,
     /// The modules, each with its node and type name tables (built on the parsing thread).
     pub(crate) modules: Vec<(SmiModule, NameTable, NameTable)>,
     pub(crate) rest: Vec<Finding>,
@@ -167,7 +172,10 @@ pub(crate) struct WholeSyntaxes(OnceLock<Box<[ReadAgain]>>);
 
 impl MibSet {
     /// Reads every regular file of every directory (not recursively), in name order, and parses
-    /// the modules in them. The first module of a name wins; later ones are reported.
+    /// the modules in them. Of two files on the path that define one module, the later one's
+    /// is read, in the first one's place among the modules, as net-snmp's module list keeps
+    /// a name where it was first found with the last file found for it; the other copy is
+    /// reported.
     ///
     /// ```no_run
     /// use std::collections::HashSet;
@@ -217,7 +225,7 @@ impl MibSet {
         let mut queue: Vec<usize> = (0..all.len()).collect();
         queue.sort_by_key(|&k| std::cmp::Reverse(sizes[k]));
         // Files are read and parsed on every core; modules are registered in path order, so
-        // the first module of a name wins whatever the threads' timing.
+        // the last file's copy of a module is read whatever the threads' timing.
         let threads = std::thread::available_parallelism()
             .map_or(1, |n| n.get())
             .clamp(1, 8)
@@ -233,6 +241,7 @@ impl MibSet {
                     name: path.display().to_string(),
                     path: path.clone(),
                     kept: None,
+                    rank: k,
                     modules: indexed(modules),
                     rest,
                 }
@@ -346,34 +355,57 @@ impl MibSet {
             path: PathBuf::from(&name),
             name,
             kept: Some(text),
+            rank: usize::MAX,
             modules: indexed(modules),
             rest,
         });
     }
 
+    /// Adds a parsed file's modules. A module already read from another file: the copy of
+    /// the file later on the search path is kept, where the module was first found (see
+    /// [`MibSet::load`]), and the other is reported in its own file.
     pub(crate) fn register(&mut self, parsed: ParsedFile) {
         let ParsedFile {
             name,
             path,
             kept,
+            rank,
             modules,
             rest,
         } = parsed;
         let file = self.files.len();
-        self.files.push(MibFile { name, path, kept });
+        self.files.push(MibFile {
+            name,
+            path,
+            kept,
+            rank,
+        });
         // Sized for the modules there were.
         self.whole = WholeSyntaxes::default();
         for f in rest {
             self.file_findings.push((file, f));
         }
         for (m, nodes, types) in modules {
-            if self.by_name.contains_key(&m.name) {
+            if let Some(&k) = self.by_name.get(&m.name) {
+                let earlier = self.modules[k].file;
+                let (kept_file, unread_file, unread_offset) = if rank >= self.files[earlier].rank {
+                    let unread_offset = self.modules[k].smi.offset;
+                    self.node_index[k] = nodes;
+                    self.type_index[k] = types;
+                    self.modules[k] = Loaded { smi: m, file };
+                    (file, earlier, unread_offset)
+                } else {
+                    (earlier, file, m.offset)
+                };
                 let f = Finding {
-                    offset: m.offset,
-                    message: format!("module {} is also defined in another file on the search path; this copy is ignored", m.name),
+                    offset: unread_offset,
+                    message: format!(
+                        "module {} is also defined in {}, later on the search path, whose copy is read (as net-snmp reads the last)",
+                        self.modules[k].smi.name, self.files[kept_file].name
+                    ),
                     relaxation: Some(Relaxation::DuplicateModule),
                 };
-                self.file_findings.push((file, f));
+                self.file_findings.push((unread_file, f));
                 continue;
             }
             self.by_name.insert(m.name.clone(), self.modules.len());

@@ -1,9 +1,9 @@
 //! Reading only the modules asked for and those they import, transitively, instead of every
 //! file of the search path: what a one-off lookup (`snmpc translate`) needs, as net-snmp reads
 //! only its MIB list. A module is looked for first in the files named after it (`IF-MIB`,
-//! `IF-MIB.txt`, `if-mib.my`: the name before the first dot, any case), in path order; when
-//! none of those defines it, in every file whose text declares it (`NAME DEFINITIONS ::=`),
-//! in path order; but a standard module built into the generator ([`crate::standard`]) that
+//! `IF-MIB.txt`, `if-mib.my`: the name before the first dot, any case), from the last on the
+//! path (net-snmp reads a module from the last file that defines it); when none of those
+//! defines it, in every file whose text declares it (`NAME DEFINITIONS ::=`), from the last; but a standard module built into the generator ([`crate::standard`]) that
 //! no file is named after is left to [`MibSet::add_standard_modules_needed`] rather than searched
 //! for in every file. A module found nowhere is left for the resolver to report.
 
@@ -71,10 +71,12 @@ impl MibSet {
                 .iter()
                 .enumerate()
                 .filter(|(_, p)| named_after(p, &module));
+            // The last file on the path first: net-snmp reads a module from the last file
+            // that defines it.
             let mut candidates: Vec<usize> = by_name.map(|(k, _)| k).collect();
-            for k in candidates.drain(..) {
+            for k in candidates.drain(..).rev() {
                 if parsed.insert(k) {
-                    set.parse_needed(&files[k], &mut queue)?;
+                    set.parse_needed(&files[k], k, &mut queue)?;
                 }
                 if set.by_name.contains_key(&module) {
                     break;
@@ -88,9 +90,11 @@ impl MibSet {
                         .map(|p| read_text(p).map(|t| declared(&t)).unwrap_or_default())
                         .collect()
                 });
-                let found = (0..files.len()).find(|&k| declared_in[k].contains(&module));
+                let found = (0..files.len())
+                    .rev()
+                    .find(|&k| declared_in[k].contains(&module));
                 if let Some(k) = found.filter(|k| parsed.insert(*k)) {
-                    set.parse_needed(&files[k], &mut queue)?;
+                    set.parse_needed(&files[k], k, &mut queue)?;
                 }
             }
             if !set.by_name.contains_key(&module) {
@@ -104,8 +108,14 @@ impl MibSet {
         Ok(set)
     }
 
-    /// Parses and registers the file at `path`, queueing the modules its modules import.
-    fn parse_needed(&mut self, path: &Path, queue: &mut VecDeque<String>) -> std::io::Result<()> {
+    /// Parses and registers the file at `path` (`rank`: its place on the search path),
+    /// queueing the modules its modules import.
+    fn parse_needed(
+        &mut self,
+        path: &Path,
+        rank: usize,
+        queue: &mut VecDeque<String>,
+    ) -> std::io::Result<()> {
         let text = read_text(path)?;
         let (modules, rest) = super::parse_file_with(&text, self.syntaxes);
         for m in &modules {
@@ -115,6 +125,7 @@ impl MibSet {
             name: path.display().to_string(),
             path: path.to_path_buf(),
             kept: None,
+            rank,
             modules: indexed(modules),
             rest,
         });
@@ -125,6 +136,54 @@ impl MibSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A module in two folders of the path: the later folder's copy is read, by the whole
+    /// load and by the load of what is needed alike (as net-snmp's module list keeps the
+    /// last file it found for a name), and the other copy is said in its own file.
+    #[test]
+    fn the_last_copy_of_a_module_on_the_path_is_read() {
+        let dirs: Vec<tempfile::TempDir> = (0..2).map(|_| tempfile::tempdir().unwrap()).collect();
+        for (k, d) in dirs.iter().enumerate() {
+            let text = format!(
+                "DUP-MIB DEFINITIONS ::= BEGIN\nIMPORTS enterprises FROM SNMPv2-SMI;\n\
+                 dup OBJECT IDENTIFIER ::= {{ enterprises 99999 {} }}\nEND\n",
+                k + 1
+            );
+            std::fs::write(d.path().join("DUP-MIB.txt"), text).unwrap();
+        }
+        let path = |order: [usize; 2]| -> Vec<PathBuf> {
+            order
+                .iter()
+                .map(|&k| dirs[k].path().to_path_buf())
+                .collect()
+        };
+        let arc = |mut set: MibSet| {
+            set.add_standard_modules();
+            let resolved = crate::mib::resolve(&set, &[], &HashSet::new());
+            let m = set.by_name["DUP-MIB"];
+            let node = resolved
+                .nodes
+                .iter()
+                .find(|n| n.module() == m)
+                .expect("dup resolved");
+            let oid = resolved.oid(node);
+            (oid.last().copied(), set)
+        };
+        for order in [[0, 1], [1, 0]] {
+            let last = order[1] as u32 + 1;
+            let (whole, set) = arc(MibSet::load(&path(order)).unwrap());
+            assert_eq!(whole, Some(last), "{order:?}");
+            let said: Vec<&str> = set
+                .file_findings
+                .iter()
+                .map(|(_, f)| f.message.as_str())
+                .collect();
+            assert_eq!(said.len(), 1, "{said:?}");
+            assert!(said[0].contains("whose copy is read"), "{said:?}");
+            let (needed, _) = arc(MibSet::load_needed(&path(order), &["DUP-MIB".into()]).unwrap());
+            assert_eq!(needed, Some(last), "{order:?}");
+        }
+    }
 
     #[test]
     fn only_what_is_asked_and_imported_is_read() {

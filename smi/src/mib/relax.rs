@@ -15,7 +15,8 @@ pub enum Relaxation {
     MalformedTimestamp,
     /// SMIv1 and SMIv2 constructs mixed in one module.
     MixedSmiVersions,
-    /// The same module defined twice in one file (the second copy is ignored).
+    /// The same module defined twice in one file (the second copy is ignored), or in two
+    /// files of the search path (the later file's copy is read, as net-snmp reads it).
     DuplicateModule,
     /// A statement the parser could not read; it is skipped to the next statement.
     SkippedStatement,
