@@ -382,18 +382,18 @@ const LINKED_TOOLS: [&str; 12] = [
 /// `args` with the command a link's name says put after the program (`snmpwalk -v2c ...`
 /// run through a link named `snmpwalk` reads as `snmpc walk -v2c ...`).
 fn run_as_named(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
-    let command = args
+    let name = args
         .first()
         .and_then(|a| std::path::Path::new(a).file_name())
         .and_then(|n| n.to_str())
-        .and_then(|n| n.strip_prefix("snmp"))
-        .filter(|c| LINKED_TOOLS.contains(c))
-        .map(std::ffi::OsString::from);
-    if let Some(c) = command {
-        if let Some(name) = args[0].to_str().and_then(|a| a.rsplit('/').next()) {
-            snmpc::usage::set_program(name);
-        }
-        args.insert(1, c);
+        .map(str::to_string);
+    let linked = name.as_deref().and_then(|n| {
+        let command = n.strip_prefix("snmp")?;
+        LINKED_TOOLS.contains(&command).then_some((n, command))
+    });
+    if let Some((name, command)) = linked {
+        snmpc::usage::set_program(name);
+        args.insert(1, command.into());
     }
     args
 }
@@ -401,22 +401,7 @@ fn run_as_named(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
 /// Whether the command stands in for one of net-snmp's tools (its usage errors exit 1, as
 /// theirs do), not one of snmpc's own (`decode`, `mib`, `simulate`).
 fn net_snmp_tool(args: &[std::ffi::OsString]) -> bool {
-    const TOOLS: [&str; 13] = [
-        "get",
-        "getnext",
-        "bulkget",
-        "walk",
-        "bulkwalk",
-        "set",
-        "table",
-        "status",
-        "df",
-        "trap",
-        "inform",
-        "translate",
-        "listen",
-    ];
-    command_name(args).is_some_and(|c| TOOLS.contains(&c))
+    command_name(args).is_some_and(|c| LINKED_TOOLS.contains(&c) || c == "listen")
 }
 
 /// The command `args` name (`get`, `walk`, ...): the first argument after the program's
