@@ -251,11 +251,12 @@ fn main() -> ExitCode {
     // The agent commands' defaults from snmp.conf, under what the command line gives.
     if let (Some(agent), Some((_, sub))) = (cli.command.agent_opts(), matches.subcommand()) {
         for unread in snmpc::snmpconf::SnmpConf::set_command_line(&agent.config) {
-            eprintln!("snmpc: {unread}");
+            eprintln!("{}: {unread}", snmpc::usage::program());
         }
         if let Some(tokens) = &agent.debug {
             eprintln!(
-                "snmpc: -D{tokens}: net-snmp's debugging output has no counterpart here (-d dumps every datagram sent and received)"
+                "{}: -D{tokens}: net-snmp's debugging output has no counterpart here (-d dumps every datagram sent and received)",
+                snmpc::usage::program()
             );
         }
         let given = |id: &str| sub.value_source(id) == Some(clap::parser::ValueSource::CommandLine);

@@ -3,9 +3,10 @@
 //! only its MIB list. A module is looked for first in the files named after it (`IF-MIB`,
 //! `IF-MIB.txt`, `if-mib.my`: the name before the first dot, any case), from the last on the
 //! path (net-snmp reads a module from the last file that defines it); when none of those
-//! defines it, in every file whose text declares it (`NAME DEFINITIONS ::=`), from the last; but a standard module built into the generator ([`crate::standard`]) that
-//! no file is named after is left to [`MibSet::add_standard_modules_needed`] rather than searched
-//! for in every file. A module found nowhere is left for the resolver to report.
+//! defines it, in every file whose text declares it (`NAME DEFINITIONS ::=`), from the last;
+//! but a standard module built into the generator ([`crate::standard`]) that no file is named
+//! after is left to [`MibSet::add_standard_modules_needed`] rather than searched for in every
+//! file. A module found nowhere is left for the resolver to report.
 
 use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
