@@ -157,13 +157,16 @@ pub fn lex_into(src: &str, out: &mut Vec<Token>) -> Result<Vec<usize>, (usize, S
             i += 1;
             loop {
                 i = run_end(b, i, WORD);
-                let next = b.get(i + 1).copied();
                 // An inner hyphen, not a comment's `--`; `&` or `+` inside a name (`WPA&WPA2`,
                 // `TKIP+AES`), and a hyphen that ends one before its number (`g723High-(16)`),
                 // as net-snmp reads them: words the parser then says are no SMI identifiers.
-                match (b.get(i), next) {
-                    (Some(b'-' | b'&' | b'+'), Some(n)) if CLASS[n as usize] == WORD => i += 1,
-                    (Some(b'-'), Some(b'(')) => {
+                // Most words end at a space: one byte looked at.
+                let Some(&joint @ (b'-' | b'&' | b'+')) = b.get(i) else {
+                    break;
+                };
+                match b.get(i + 1) {
+                    Some(&n) if CLASS[n as usize] == WORD => i += 1,
+                    Some(b'(') if joint == b'-' => {
                         i += 1;
                         break;
                     }

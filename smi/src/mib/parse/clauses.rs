@@ -114,12 +114,13 @@ impl<'s> Parser<'s> {
 
     /// One clause (`c`, its tokens `a` to `b`) of node `n` (named `name`).
     pub(super) fn node_clause(&mut self, n: &mut Node, name: &str, c: &str, a: usize, b: usize) {
-        if n.kind == NodeKind::AgentCapabilities
-            && matches!(c, "ACCESS" | "DEFVAL" | "CREATION-REQUIRES")
-        {
-            return self.variation_clause(name, c, a);
-        }
+        // An AGENT-CAPABILITIES' ACCESS and DEFVAL are its VARIATIONs', of the objects varied
+        // (tested in the arms: a check before the match would compare every clause's name
+        // again).
+        let capabilities = n.kind == NodeKind::AgentCapabilities;
         match c {
+            "ACCESS" if capabilities => self.variation_access(name, a),
+            "DEFVAL" if capabilities => {}
             "SYNTAX" if n.kind == NodeKind::ObjectType => {
                 if let Some(ty) = self.shared_syntax(a, b) {
                     n.syntax = Some(ty);
@@ -182,9 +183,9 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// A clause of a `VARIATION` of an AGENT-CAPABILITIES invocation (RFC 2580 section 6),
-    /// which describes the object varied, not the capabilities node: its ACCESS is checked
-    /// against the variation's values, the others are left to the object.
+    /// The ACCESS of a `VARIATION` of an AGENT-CAPABILITIES invocation (RFC 2580 section 6),
+    /// which describes the object varied, not the capabilities node: checked against the
+    /// variation's values, and not kept.
     ///
     /// ```text
     /// Variation ::= "VARIATION" value(name ObjectName) SyntaxPart WriteSyntaxPart AccessPart
@@ -192,7 +193,7 @@ impl<'s> Parser<'s> {
     /// Access ::= "not-implemented" | "accessible-for-notify" | "read-only" | "read-write"
     ///          | "read-create" | "write-only"
     /// ```
-    fn variation_clause(&mut self, name: &str, c: &str, a: usize) {
+    fn variation_access(&mut self, name: &str, a: usize) {
         let access = self.text(a);
         let known = matches!(
             access,
@@ -203,7 +204,7 @@ impl<'s> Parser<'s> {
                 | "read-create"
                 | "write-only"
         );
-        if c == "ACCESS" && !known {
+        if !known {
             self.error(
                 self.offset(a),
                 format!(

@@ -12,10 +12,13 @@ impl<'s> Parser<'s> {
         let mut out = Vec::new();
         while !self.is(k, "}") {
             let label = self.text(k);
+            // `&` or `+` in it (net-snmp reads them; said below), found in the one pass.
+            let mut odd = false;
             let ok = self.kind(k) == Some(Tok::Word)
-                && label
-                    .bytes()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'&' | b'+'))
+                && label.bytes().all(|c| {
+                    odd |= matches!(c, b'&' | b'+');
+                    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'&' | b'+')
+                })
                 && self.is(k + 1, "(")
                 && self.kind(k + 2) == Some(Tok::Number)
                 && self.is(k + 3, ")");
@@ -23,7 +26,7 @@ impl<'s> Parser<'s> {
                 return None;
             }
             let n: i128 = self.text(k + 2).parse().ok()?;
-            if label.ends_with('-') || label.contains(['&', '+']) {
+            if odd || label.ends_with('-') {
                 self.warn(
                     self.offset(k),
                     Relaxation::NameCharacters,
