@@ -206,7 +206,14 @@ fn ranges(items: &[RangeItem]) -> Option<Vec<(i128, i128)>> {
 }
 
 fn collapse(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 /// Whether `n` is a conceptual row.
@@ -341,15 +348,32 @@ fn with_imports(set: &MibSet, modules: &[usize]) -> Vec<bool> {
     reach
 }
 
-/// One module's file text and where its lines start.
+/// One module's file text, and the last line found in it: lines are asked for in the order
+/// of the text (conventions, then objects), each counted on from the last.
 struct Source<'t> {
     text: std::borrow::Cow<'t, str>,
-    line_starts: Vec<usize>,
+    /// An offset and the line it is on.
+    last: std::cell::Cell<(usize, usize)>,
 }
 
 impl Source<'_> {
+    fn new(text: std::borrow::Cow<'_, str>) -> Source<'_> {
+        Source {
+            text,
+            last: std::cell::Cell::new((0, 1)),
+        }
+    }
+
+    /// The line (from 1) of the byte at `offset`.
     fn line_of(&self, offset: usize) -> usize {
-        self.line_starts.partition_point(|&s| s <= offset)
+        let offset = offset.min(self.text.len());
+        let (from, line) = match self.last.get() {
+            (at, line) if at <= offset => (at, line),
+            _ => (0, 1),
+        };
+        let line = line + memchr::memchr_iter(b'\n', &self.text.as_bytes()[from..offset]).count();
+        self.last.set((offset, line));
+        line
     }
 
     /// `node`'s DESCRIPTION to its first sentence ([`Object::first_sentence`]), read no
@@ -442,10 +466,7 @@ impl<'s> Lowering<'s> {
         let text = f
             .text()
             .map_err(|e| Diagnostic::file(&f.name, format!("cannot read the file again: {e}")))?;
-        let line_starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(k, _)| k + 1))
-            .collect();
-        let src = Source { text, line_starts };
+        let src = Source::new(text);
         let conventions = smi
             .types
             .iter()
@@ -586,6 +607,15 @@ impl<'s> Lowering<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_are_counted_on_from_the_last_one_asked_for_or_from_the_start() {
+        let src = Source::new("a\nbb\n\nccc\n".into());
+        // In order, then back, past the end, and on a line's first byte.
+        let asked = [0, 2, 6, 1, 99, 7, 3, 2];
+        let lines: Vec<usize> = asked.iter().map(|&o| src.line_of(o)).collect();
+        assert_eq!(lines, [1, 2, 4, 1, 5, 4, 2, 2]);
+    }
 
     #[test]
     fn objects_lowered_on_two_threads_come_out_as_on_one() {
