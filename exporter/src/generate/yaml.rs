@@ -145,7 +145,10 @@ impl Emitter {
         if style == Style::Single && !a.single_quoted {
             style = Style::Double;
         }
-        if style == Style::Literal && (!a.block || key) {
+        // A literal block is written a line for each `\n`; a reader also breaks its lines at
+        // U+2028 and U+2029, which a literal block cannot give back: such a text is
+        // double-quoted, its breaks escaped.
+        if style == Style::Literal && (!a.block || key || s.contains(['\u{2028}', '\u{2029}'])) {
             style = Style::Double;
         }
         let breaks = !key;
@@ -694,6 +697,9 @@ mod tests {
     #[test]
     fn styles_and_folding_are_go_yamls() {
         assert_eq!(text("a: []\nb: {}\nc: ''"), "a: []\nb: {}\nc: \"\"\n");
+        // Breaks by `\n` alone in a literal block; one by U+2028 double-quoted.
+        assert_eq!(text("k: \"a\\nb\""), "k: |-\n  a\n  b\n");
+        assert_eq!(text("k: \"\\n\\Lb\""), "k: \"\\n\\Lb\"\n");
         assert_eq!(text("k: 'a: b'"), "k: 'a: b'\n");
         assert_eq!(text("k: \"it's # x\""), "k: 'it''s # x'\n");
         assert_eq!(text("k: \"tab\\there\""), "k: \"tab\\there\"\n");
