@@ -63,8 +63,19 @@ fn options(op: &str) -> Options {
     }
 }
 
-/// 4 walks on 4 threads, each its own session as `credentials`: requests made.
+/// 4 walks on 4 threads, each its own session as `credentials` (`Session::new`'s,
+/// unconnected): requests made.
 fn ours_sync(port: u16, credentials: &Credentials, op: &str, root: &str) -> Result<u64, String> {
+    ours_sync_on(port, credentials, (op, root), false)
+}
+
+/// [`ours_sync`], each session's socket connected to the agent when `connected`.
+fn ours_sync_on(
+    port: u16,
+    credentials: &Credentials,
+    (op, root): (&str, &str),
+    connected: bool,
+) -> Result<u64, String> {
     let root: snmp_ber::OidBuf = root.parse().map_err(|e| format!("{root}: {e}"))?;
     let addr = ([127, 0, 0, 1], port).into();
     let walks: Vec<_> = (0..4)
@@ -72,6 +83,9 @@ fn ours_sync(port: u16, credentials: &Credentials, op: &str, root: &str) -> Resu
             let (c, o, root) = (credentials.clone(), options(op), root.clone());
             std::thread::spawn(move || -> Result<u64, String> {
                 let mut s = Session::new(addr, c, o).map_err(|e| e.to_string())?;
+                if connected {
+                    s.connect_to_agent().map_err(|e| e.to_string())?;
+                }
                 let n = s.walk(&root, |_| {}).map_err(|e| e.to_string())?;
                 Ok(n as u64)
             })
@@ -166,8 +180,15 @@ fn floor_request(op: &str) -> Vec<u8> {
 /// The floor under every client's CPU per request: 4 threads, together `requests` times
 /// sending one prebuilt request to the agent and waiting for its answer (one send, one
 /// blocking receive, nothing encoded or decoded): what the kernel and the wake-ups cost this
-/// request pattern on this machine. Requests made.
+/// request pattern on this machine. Requests made. Each socket is connected to the agent
+/// (`send`, `recv`).
 fn udp_floor(port: u16, op: &str, requests: u64) -> Result<u64, String> {
+    udp_floor_on(port, op, requests, true)
+}
+
+/// [`udp_floor`], its sockets unconnected (`send_to`, `recv_from`) unless `connected`.
+fn udp_floor_on(port: u16, op: &str, requests: u64, connected: bool) -> Result<u64, String> {
+    let agent = std::net::SocketAddr::from(([127, 0, 0, 1], port));
     let request = floor_request(op);
     let threads: Vec<_> = (0..4)
         .map(|k| {
@@ -176,18 +197,24 @@ fn udp_floor(port: u16, op: &str, requests: u64) -> Result<u64, String> {
             let each = requests / 4 + u64::from(k < requests % 4);
             std::thread::spawn(move || -> Result<u64, String> {
                 let socket = std::net::UdpSocket::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
-                socket
-                    .connect(("127.0.0.1", port))
-                    .map_err(|e| e.to_string())?;
+                if connected {
+                    socket.connect(agent).map_err(|e| e.to_string())?;
+                }
                 socket
                     .set_read_timeout(Some(Duration::from_secs(2)))
                     .map_err(|e| e.to_string())?;
                 let mut answer = vec![0u8; 65536];
                 for _ in 0..each {
-                    socket.send(&request).map_err(|e| e.to_string())?;
-                    socket
-                        .recv(&mut answer)
-                        .map_err(|e| format!("udp floor: no answer: {e}"))?;
+                    let sent = match connected {
+                        true => socket.send(&request),
+                        false => socket.send_to(&request, agent),
+                    };
+                    sent.map_err(|e| e.to_string())?;
+                    let received = match connected {
+                        true => socket.recv(&mut answer),
+                        false => socket.recv_from(&mut answer).map(|(n, _)| n),
+                    };
+                    received.map_err(|e| format!("udp floor: no answer: {e}"))?;
                 }
                 Ok(each)
             })
@@ -458,9 +485,11 @@ pub fn run(root: &str, gufo_too: bool, rounds: u32, notes: &mut Vec<String>) -> 
     rows
 }
 
-/// Ours (sync) and the floor in `rounds` interleaved rounds (the floor, then ours, each
-/// round; `reference` requests each): the median of the rounds' ratios of CPU a request, and
-/// their range, as a note.
+/// Ours (sync) and the floor in `rounds` interleaved rounds, like for like in each socket
+/// mode (each round: the connected floor, ours connected, the unconnected floor, ours as
+/// `Session::new` makes it; `reference` requests each): for each mode the median of the
+/// rounds' ratios of CPU a request and their range, and the same for the default session
+/// against the connected floor, as a note.
 fn against_floor(
     agent: u32,
     (port, op, root): (u16, &'static str, &str),
@@ -469,25 +498,48 @@ fn against_floor(
 ) -> String {
     let who = credentials("2c");
     let per = |r: &WalkRow| r.cpu_s / r.requests.max(1) as f64;
-    let mut ratios = Vec::new();
+    // CPU a request: [connected floor, ours connected, unconnected floor, ours default].
+    let mut per_round: Vec<[f64; 4]> = Vec::new();
     for _ in 0..rounds {
-        let floor = timed(agent, ("udp floor", "sync", "2c", op), 0, || {
-            udp_floor(port, op, reference).map(Measured::Requests)
-        });
-        let ours = timed(agent, ("snmp-client", "sync", "2c", op), 0, || {
-            ours_sync(port, &who, op, root).map(Measured::Requests)
-        });
-        match (floor, ours) {
-            (Ok(f), Ok(o)) => ratios.push(per(&o) / per(&f).max(1e-12)),
-            (Err(e), _) | (_, Err(e)) => return format!("walk v2c {op}: against the floor: {e}"),
+        let mut round = [0.0; 4];
+        for (k, connected) in [true, false].into_iter().enumerate() {
+            let floor = timed(agent, ("udp floor", "sync", "2c", op), 0, || {
+                udp_floor_on(port, op, reference, connected).map(Measured::Requests)
+            });
+            let ours = timed(agent, ("snmp-client", "sync", "2c", op), 0, || {
+                ours_sync_on(port, &who, (op, root), connected).map(Measured::Requests)
+            });
+            match (floor, ours) {
+                (Ok(f), Ok(o)) => (round[2 * k], round[2 * k + 1]) = (per(&f), per(&o)),
+                (Err(e), _) | (_, Err(e)) => {
+                    return format!("walk v2c {op}: against the floor: {e}")
+                }
+            }
+        }
+        per_round.push(round);
+    }
+    let comparisons = [
+        ("connected", 0, 1),
+        ("unconnected", 2, 3),
+        ("default session / connected floor", 0, 3),
+    ];
+    let mut out = format!(
+        "walk v2c {op}: snmp-client sync / udp floor, CPU a request, {rounds} interleaved rounds:"
+    );
+    for (what, floor, ours) in comparisons {
+        let ratios: Vec<f64> = per_round
+            .iter()
+            .map(|r| r[ours] / r[floor].max(1e-12))
+            .collect();
+        match crate::clients::median_range(&ratios) {
+            Some((median, lo, hi)) => out.push_str(&format!(
+                " {what} median {median:.2} (range {lo:.2}-{hi:.2});"
+            )),
+            None => return format!("walk v2c {op}: against the floor: no rounds"),
         }
     }
-    match crate::clients::median_range(&ratios) {
-        Some((median, lo, hi)) => format!(
-            "walk v2c {op}: snmp-client sync / udp floor, CPU a request, {rounds} interleaved rounds: median {median:.2} (range {lo:.2}-{hi:.2})"
-        ),
-        None => format!("walk v2c {op}: against the floor: no rounds"),
-    }
+    out.pop();
+    out
 }
 
 /// The table, with each row's CPU per request against ours (sync) in the same case.

@@ -384,9 +384,23 @@ fn clients_section_runs_small() {
             .count()
     };
     assert_eq!(fastest("2c", "1KB"), 1, "{stdout}");
-    let getnext = &v["getnext_against_floor"];
-    assert_eq!(getnext["rounds"].as_array().unwrap().len(), 3, "{getnext}");
-    assert!(getnext["median_ratio"].as_f64().unwrap() > 0.0, "{getnext}");
+    // Like for like in each socket mode, and the default session against the connected floor.
+    for key in [
+        "connected",
+        "unconnected",
+        "default_against_connected_floor",
+    ] {
+        let getnext = &v["getnext_against_floor"][key];
+        assert_eq!(
+            getnext["rounds"].as_array().unwrap().len(),
+            3,
+            "{key}: {getnext}"
+        );
+        assert!(
+            getnext["median_ratio"].as_f64().unwrap() > 0.0,
+            "{key}: {getnext}"
+        );
+    }
     for case in ["setup", "1KB", "10KB", "60KB", "100KB", "1MB"] {
         for ext in ["svg", "png"] {
             let graph = dir.path().join(format!("clients-{case}.{ext}"));

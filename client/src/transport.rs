@@ -16,6 +16,9 @@ pub(crate) enum Transport {
     Udp {
         socket: UdpSocket,
         timeout: ReadTimeout,
+        /// The address the socket is connected to, if it is: datagrams to it are sent with
+        /// `send`, which takes the route the connection keeps instead of looking it up again.
+        connected: Option<SocketAddr>,
     },
     /// A stream of messages to and from the agent.
     Tcp(TcpLink),
@@ -35,6 +38,7 @@ impl Transport {
         Ok(Transport::Udp {
             socket: UdpSocket::bind(local)?,
             timeout: ReadTimeout::default(),
+            connected: None,
         })
     }
 
@@ -52,15 +56,24 @@ impl Transport {
     /// Sends `message` to `target` (over TCP, to the agent connected to): the octets sent.
     pub(crate) fn send_to(&self, message: &[u8], target: SocketAddr) -> io::Result<usize> {
         match self {
+            Transport::Udp {
+                socket, connected, ..
+            } if *connected == Some(target) => socket.send(message),
             Transport::Udp { socket, .. } => socket.send_to(message, target),
             Transport::Tcp(link) => (&link.stream).write_all(message).map(|()| message.len()),
         }
     }
 
     /// A UDP socket connected to `peer` (a TCP link is already).
-    pub(crate) fn connect(&self, peer: SocketAddr) -> io::Result<()> {
+    pub(crate) fn connect(&mut self, peer: SocketAddr) -> io::Result<()> {
         match self {
-            Transport::Udp { socket, .. } => socket.connect(peer),
+            Transport::Udp {
+                socket, connected, ..
+            } => {
+                socket.connect(peer)?;
+                *connected = Some(peer);
+                Ok(())
+            }
             Transport::Tcp(_) => Ok(()),
         }
     }
@@ -82,11 +95,70 @@ impl Transport {
         wait: Duration,
     ) -> io::Result<(usize, SocketAddr)> {
         match self {
-            Transport::Udp { socket, timeout } => {
+            Transport::Udp {
+                socket,
+                timeout,
+                connected,
+            } => {
                 timeout.set(socket, Some(wait))?;
-                socket.recv_from(buf)
+                match *connected {
+                    // Only the peer's datagrams reach a connected socket.
+                    Some(peer) => socket.recv(buf).map(|n| (n, peer)),
+                    None => socket.recv_from(buf),
+                }
             }
             Transport::Tcp(link) => link.recv(buf, wait).map(|n| (n, link.peer)),
+        }
+    }
+}
+
+/// What an [`crate::session::AsyncSession`] sends its messages over: a tokio UDP socket and,
+/// once it is connected, the address it is connected to (sent to with `send`, as
+/// [`Transport::Udp`] does).
+#[cfg(feature = "tokio")]
+#[derive(Debug)]
+pub(crate) struct AsyncUdp {
+    socket: tokio::net::UdpSocket,
+    connected: Option<SocketAddr>,
+}
+
+#[cfg(feature = "tokio")]
+impl AsyncUdp {
+    /// A socket on an ephemeral port of `local`'s family.
+    pub(crate) async fn bind(local: SocketAddr) -> io::Result<AsyncUdp> {
+        Ok(AsyncUdp {
+            socket: tokio::net::UdpSocket::bind(local).await?,
+            connected: None,
+        })
+    }
+
+    /// Sends `message` to `target`: the octets sent.
+    pub(crate) async fn send_to(&self, message: &[u8], target: SocketAddr) -> io::Result<usize> {
+        if self.connected == Some(target) {
+            self.socket.send(message).await
+        } else {
+            self.socket.send_to(message, target).await
+        }
+    }
+
+    /// The socket connected to `peer`.
+    pub(crate) async fn connect(&mut self, peer: SocketAddr) -> io::Result<()> {
+        self.socket.connect(peer).await?;
+        self.connected = Some(peer);
+        Ok(())
+    }
+
+    /// This end's address.
+    pub(crate) fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.socket.local_addr()
+    }
+
+    /// The next datagram into `buf`, and where it came from.
+    pub(crate) async fn recv_from(&self, buf: &mut [u8]) -> io::Result<(usize, SocketAddr)> {
+        match self.connected {
+            // Only the peer's datagrams reach a connected socket.
+            Some(peer) => self.socket.recv(buf).await.map(|n| (n, peer)),
+            None => self.socket.recv_from(buf).await,
         }
     }
 }

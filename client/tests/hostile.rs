@@ -65,8 +65,19 @@ enum Op {
     Walk,
 }
 
-fn run_sync(addr: SocketAddr, creds: &Credentials, options: Options, op: Op) -> Outcome {
+/// `op` through a `Session` against `addr`, its socket connected to the agent first when
+/// `connect`.
+fn run_sync(
+    addr: SocketAddr,
+    creds: &Credentials,
+    options: Options,
+    op: Op,
+    connect: bool,
+) -> Outcome {
     let mut s = Session::new(addr, creds.clone(), options).unwrap();
+    if connect {
+        s.connect_to_agent().unwrap();
+    }
     let mut bindings = Vec::new();
     let result = match op {
         Op::Get => s.get(&[oid(SYS_NAME)]).map(|b| bindings = b),
@@ -81,10 +92,19 @@ fn run_sync(addr: SocketAddr, creds: &Credentials, options: Options, op: Op) -> 
     }
 }
 
-async fn run_async(addr: SocketAddr, creds: &Credentials, options: Options, op: Op) -> Outcome {
+async fn run_async(
+    addr: SocketAddr,
+    creds: &Credentials,
+    options: Options,
+    op: Op,
+    connect: bool,
+) -> Outcome {
     let mut s = AsyncSession::new(addr, creds.clone(), options)
         .await
         .unwrap();
+    if connect {
+        s.connect_to_agent().await.unwrap();
+    }
     let mut bindings = Vec::new();
     let result = match op {
         Op::Get => s.get(&[oid(SYS_NAME)]).await.map(|b| bindings = b),
@@ -102,13 +122,24 @@ async fn run_async(addr: SocketAddr, creds: &Credentials, options: Options, op: 
 
 /// `op` through a `Session`, then through an `AsyncSession`, against `responder`.
 fn both(responder: &Responder, creds: &Credentials, options: Options, op: Op) -> [Outcome; 2] {
+    both_on(responder, creds, options, op, false)
+}
+
+/// [`both`], each session's socket connected to the agent first when `connect`.
+fn both_on(
+    responder: &Responder,
+    creds: &Credentials,
+    options: Options,
+    op: Op,
+    connect: bool,
+) -> [Outcome; 2] {
     let addr = responder.addr();
-    let sync = run_sync(addr, creds, options, op);
+    let sync = run_sync(addr, creds, options, op, connect);
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    let asynchronous = rt.block_on(run_async(addr, creds, options, op));
+    let asynchronous = rt.block_on(run_async(addr, creds, options, op, connect));
     [sync, asynchronous]
 }
 
@@ -613,6 +644,39 @@ fn a_session_opens_on_an_address_as_net_snmp_writes_it() {
 /// A session connected to its agent hears that nothing listens at the agent's port (the
 /// ICMP port unreachable, as `Connection refused`) at its first wait; unconnected, it hears
 /// nothing and times out. Both drivers.
+/// A connected session (sending with `send`, receiving with `recv`) gets and walks as an
+/// unconnected one, and never sees a datagram from another port: the system drops it, so
+/// none is counted as from another source. Both drivers.
+#[test]
+fn a_connected_session_gets_and_walks_and_hears_only_its_agent() {
+    let r = Responder::start(|d| {
+        let asked = v2c_request(d).unwrap();
+        let answer =
+            |s: &str| v2c_response(b"public", asked.request_id, 0, &[(oid(SYS_NAME), text(s))]);
+        vec![
+            Reply::FromOtherPort(answer("other port")),
+            Reply::Send(answer("genuine")),
+        ]
+    });
+    for connect in [false, true] {
+        for o in both_on(&r, &v2c(), quick(), Op::Get, connect) {
+            assert_eq!(o.bindings.len(), 1, "{:?}", o.result);
+            assert_eq!(o.bindings[0].value, text("genuine"));
+            let other = o.stats.discarded(Discard::OtherSource);
+            assert_eq!(other, u64::from(!connect), "connected: {connect}");
+        }
+    }
+    let r = v2c_walker(|first, _| match first {
+        true => (0, vec![(system(1), text("one")), (system(2), text("two"))]),
+        false => (0, vec![(oid("1.3.6.1.2.1.2.1.0"), Value::Integer(1))]),
+    });
+    for o in both_on(&r, &v2c(), quick(), Op::Walk, true) {
+        assert!(o.result.is_ok(), "{:?}", o.result);
+        let values: Vec<&Value> = o.bindings.iter().map(|b| &b.value).collect();
+        assert_eq!(values, [&text("one"), &text("two")]);
+    }
+}
+
 #[test]
 fn a_connected_session_hears_that_nothing_listens() {
     let closed = {

@@ -2,6 +2,7 @@
 //! fastest), its JSON and its Markdown.
 
 use super::data::Kind;
+use super::rust::GETNEXT_PAIRS;
 use super::stats::{median_range, Cell};
 
 /// The floor's name: not a client, never the fastest.
@@ -167,13 +168,31 @@ pub struct GetNext {
     pub range: (f64, f64),
 }
 
-pub fn getnext(cells: &[Cell]) -> Option<GetNext> {
+/// The comparisons the GETNEXT rounds give: a key, what it compares, (floor, ours). Like for
+/// like in each socket mode, and the default session against the connected floor (the one
+/// comparison this section made before it measured both modes).
+pub const GETNEXT_COMPARISONS: [(&str, &str, (&str, &str)); 3] = [
+    (
+        "connected",
+        "both sockets connected to the agent",
+        GETNEXT_PAIRS[0],
+    ),
+    ("unconnected", "both sockets unconnected", GETNEXT_PAIRS[1]),
+    (
+        "default_against_connected_floor",
+        "the default (unconnected) session against the connected floor",
+        (GETNEXT_PAIRS[0].0, GETNEXT_PAIRS[1].1),
+    ),
+];
+
+/// The rounds of `ours` against `floor` on the GETNEXT walk, when both ran.
+pub fn getnext(cells: &[Cell], (floor, ours): (&str, &str)) -> Option<GetNext> {
     let find = |client: &str| {
         cells
             .iter()
             .find(|c| c.case == "getnext" && c.client == client)
     };
-    let (floor, ours) = (find(FLOOR)?, find("snmp-client-sync")?);
+    let (floor, ours) = (find(floor)?, find(ours)?);
     let rounds: Vec<Round> = floor
         .cpu_us_per_run()
         .into_iter()
@@ -192,26 +211,47 @@ pub fn getnext(cells: &[Cell]) -> Option<GetNext> {
     })
 }
 
+/// Each comparison of [`GETNEXT_COMPARISONS`] that ran: its key, its words and its rounds.
+fn getnext_all(cells: &[Cell]) -> Vec<(&'static str, &'static str, GetNext)> {
+    GETNEXT_COMPARISONS
+        .iter()
+        .filter_map(|&(key, what, pair)| Some((key, what, getnext(cells, pair)?)))
+        .collect()
+}
+
 fn getnext_table(cells: &[Cell]) -> String {
-    let Some(g) = getnext(cells) else {
-        return String::new();
-    };
-    let mut out = String::from(
-        "\nGETNEXT walk, snmp-client sync against the floor (v2c, CPU µs a request), interleaved rounds:\nround  floor  snmp-client  ratio\n",
+    let all = getnext_all(cells);
+    let mut out = String::new();
+    if all.is_empty() {
+        return out;
+    }
+    out.push_str(
+        "
+GETNEXT walk, snmp-client sync against the floor (v2c, CPU µs a request), interleaved rounds:
+",
     );
-    for (k, r) in g.rounds.iter().enumerate() {
+    for (_, what, g) in &all {
         out.push_str(&format!(
-            "{:>5} {:>6.2} {:>12.2} {:>6.2}\n",
-            k + 1,
-            r.floor_us,
-            r.ours_us,
-            r.ratio
+            "{what}:
+round  floor  snmp-client  ratio
+"
+        ));
+        for (k, r) in g.rounds.iter().enumerate() {
+            out.push_str(&format!(
+                "{:>5} {:>6.2} {:>12.2} {:>6.2}
+",
+                k + 1,
+                r.floor_us,
+                r.ours_us,
+                r.ratio
+            ));
+        }
+        out.push_str(&format!(
+            "median ratio {:.2} (range {:.2}-{:.2})
+",
+            g.median, g.range.0, g.range.1
         ));
     }
-    out.push_str(&format!(
-        "median ratio {:.2} (range {:.2}-{:.2})\n",
-        g.median, g.range.0, g.range.1
-    ));
     out
 }
 
@@ -241,14 +281,24 @@ pub fn json(cells: &[Cell]) -> serde_json::Value {
             }
         }
     }
-    let getnext = getnext(cells).map(|g| {
-        serde_json::json!({
-            "rounds": g.rounds.iter().map(|r| serde_json::json!({"floor_us": r.floor_us, "ours_us": r.ours_us, "ratio": r.ratio})).collect::<Vec<_>>(),
-            "median_ratio": g.median,
-            "min_ratio": g.range.0,
-            "max_ratio": g.range.1,
+    let getnext: serde_json::Map<String, serde_json::Value> = getnext_all(cells)
+        .into_iter()
+        .map(|(key, what, g)| {
+            let rounds: Vec<serde_json::Value> = g
+                .rounds
+                .iter()
+                .map(|r| serde_json::json!({"floor_us": r.floor_us, "ours_us": r.ours_us, "ratio": r.ratio}))
+                .collect();
+            let comparison = serde_json::json!({
+                "what": what,
+                "rounds": rounds,
+                "median_ratio": g.median,
+                "min_ratio": g.range.0,
+                "max_ratio": g.range.1,
+            });
+            (key.to_string(), comparison)
         })
-    });
+        .collect();
     serde_json::json!({ "clients": rows, "getnext_against_floor": getnext })
 }
 
@@ -294,8 +344,12 @@ pub fn markdown(cells: &[Cell], graph: impl Fn(&str) -> Option<String>) -> Strin
             }
         }
     }
-    if let Some(g) = getnext(cells) {
-        out.push_str("\n## GETNEXT against the floor\n\n| round | floor µs/req | snmp-client µs/req | ratio |\n|---:|---:|---:|---:|\n");
+    let all = getnext_all(cells);
+    if !all.is_empty() {
+        out.push_str("\n## GETNEXT against the floor\n");
+    }
+    for (_, what, g) in &all {
+        out.push_str(&format!("\n### {what}\n\n| round | floor µs/req | snmp-client µs/req | ratio |\n|---:|---:|---:|---:|\n"));
         for (k, r) in g.rounds.iter().enumerate() {
             out.push_str(&format!(
                 "| {} | {:.2} | {:.2} | {:.2} |\n",

@@ -519,27 +519,34 @@ impl Driver for Floor {
             Ok(x) => x,
             Err(e) => return Outcome::Failed(e),
         };
-        let open = async || floor_socket(target);
+        let open = async || floor_socket(target, true);
         let call = async |s: &mut FloorSocket| floor_call(s, &requests, case.expected);
         rt.block_on(measure(case, plan, open, call))
     }
 }
 
-/// The floor's socket, connected to the agent, and room for an answer (made once: zeroing
-/// 64 KB a call would be the floor's largest cost).
+/// The floor's socket, connected to the agent or not, and room for an answer (made once:
+/// zeroing 64 KB a call would be the floor's largest cost).
 struct FloorSocket {
     socket: UdpSocket,
+    /// The agent, when the socket is not connected to it (sent to by `send_to`).
+    unconnected_to: Option<std::net::SocketAddr>,
     answer: Vec<u8>,
 }
 
-fn floor_socket(target: &Target) -> Result<FloorSocket, String> {
+/// The floor's socket: connected to the agent (`send`, `recv`, as the sized cases measure
+/// it) or, under `connected: false`, sending by `send_to` as an unconnected session does.
+fn floor_socket(target: &Target, connected: bool) -> Result<FloorSocket, String> {
     let socket = UdpSocket::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
-    socket.connect(target.addr()).map_err(|e| e.to_string())?;
+    if connected {
+        socket.connect(target.addr()).map_err(|e| e.to_string())?;
+    }
     socket
         .set_read_timeout(Some(Duration::from_secs(2)))
         .map_err(|e| e.to_string())?;
     Ok(FloorSocket {
         socket,
+        unconnected_to: (!connected).then(|| target.addr()),
         answer: vec![0; 65536],
     })
 }
@@ -547,10 +554,16 @@ fn floor_socket(target: &Target) -> Result<FloorSocket, String> {
 /// Sends each request and waits for its answer; the answers are not read.
 fn floor_call(s: &mut FloorSocket, requests: &[Vec<u8>], expected: u64) -> Result<Done, String> {
     for r in requests {
-        s.socket.send(r).map_err(|e| e.to_string())?;
-        s.socket
-            .recv(&mut s.answer)
-            .map_err(|e| format!("no answer: {e}"))?;
+        let sent = match s.unconnected_to {
+            Some(to) => s.socket.send_to(r, to),
+            None => s.socket.send(r),
+        };
+        sent.map_err(|e| e.to_string())?;
+        let received = match s.unconnected_to {
+            Some(_) => s.socket.recv_from(&mut s.answer).map(|(n, _)| n),
+            None => s.socket.recv(&mut s.answer),
+        };
+        received.map_err(|e| format!("no answer: {e}"))?;
     }
     Ok(Done {
         bindings: expected,
@@ -590,9 +603,21 @@ pub fn wait_until_answering(target: &Target) -> Result<(), String> {
     Err(last)
 }
 
+/// One contestant's walk of the GETNEXT comparison.
+type Turn<'a> = dyn FnMut() -> Result<Done, String> + 'a;
+
+/// The GETNEXT comparison's pairs, (floor, ours): each socket connected to the agent (the
+/// floor as the sized cases measure it; ours as `Session::connect_to_agent` makes it), and
+/// each unconnected (ours as `Session::new` makes it).
+pub const GETNEXT_PAIRS: [(&str, &str); 2] = [
+    ("udp floor", "snmp-client-sync connected"),
+    ("udp floor unconnected", "snmp-client-sync"),
+];
+
 /// Ours (sync) against the floor on a GETNEXT walk of the smaller column (a request a
-/// binding), in `plan.rounds` interleaved rounds (the floor, then ours, each round): a cell
-/// each, a run a round.
+/// binding), like for like in both socket modes ([`GETNEXT_PAIRS`]), in `plan.rounds`
+/// interleaved rounds (each pair's floor, then ours, each round): a cell each, a run a
+/// round.
 pub fn getnext_against_floor(
     target: &Target,
     sizes: Sizes,
@@ -620,48 +645,65 @@ pub fn getnext_against_floor(
         .iter()
         .map(|c| crate::poll::floor::v2c_request(0xa1, (0, 0), std::slice::from_ref(c)))
         .collect();
-    let mut socket = floor_socket(target)?;
     let options = Options {
         walk_with: WalkWith::GetNext,
         ..options(&case)
     };
-    let mut session = Session::new(target.addr(), Credentials::V2c(b"public".to_vec()), options)
-        .map_err(|e| e.to_string())?;
     let root: OidBuf = column.parse().map_err(|e| format!("{e}"))?;
-    let mut ours_walk = || -> Result<Done, String> {
+    let session = |connected: bool| -> Result<Session, String> {
+        let mut s = Session::new(target.addr(), Credentials::V2c(b"public".to_vec()), options)
+            .map_err(|e| e.to_string())?;
+        if connected {
+            s.connect_to_agent().map_err(|e| e.to_string())?;
+        }
+        Ok(s)
+    };
+    let walk = |s: &mut Session| -> Result<Done, String> {
         let mut n = 0u64;
-        let requests = session.walk(&root, |_| n += 1).map_err(|e| e.to_string())?;
+        let requests = s.walk(&root, |_| n += 1).map_err(|e| e.to_string())?;
         Ok(Done {
             bindings: n,
             requests: Some(requests as u64),
         })
     };
+    let (mut floor_c, mut floor_u) = (floor_socket(target, true)?, floor_socket(target, false)?);
+    let (mut ours_c, mut ours_u) = (session(true)?, session(false)?);
+    let mut turns: [(&str, Box<Turn<'_>>); 4] = [
+        (
+            GETNEXT_PAIRS[0].0,
+            Box::new(|| floor_call(&mut floor_c, &requests, case.expected)),
+        ),
+        (GETNEXT_PAIRS[0].1, Box::new(|| walk(&mut ours_c))),
+        (
+            GETNEXT_PAIRS[1].0,
+            Box::new(|| floor_call(&mut floor_u, &requests, case.expected)),
+        ),
+        (GETNEXT_PAIRS[1].1, Box::new(|| walk(&mut ours_u))),
+    ];
     // Warm-up: each once, not counted.
-    floor_call(&mut socket, &requests, case.expected)?;
-    ours_walk()?;
-    let (mut floor_runs, mut ours_runs) = (Vec::new(), Vec::new());
-    let timed = |f: &mut dyn FnMut() -> Result<Done, String>| -> Run {
-        let (t0, cpu0) = (Instant::now(), own_cpu());
-        let done = f();
-        Run {
-            calls: 1,
-            wall_ms: t0.elapsed().as_secs_f64() * 1e3,
-            cpu_s: own_cpu() - cpu0,
-            requests: done.as_ref().ok().and_then(|d| d.requests),
-            bindings: done.as_ref().map_or(0, |d| d.bindings),
-            failed: u32::from(!done.is_ok_and(|d| d.bindings == case.expected)),
-        }
-    };
-    for _ in 0..plan.rounds {
-        floor_runs.push(timed(&mut || {
-            floor_call(&mut socket, &requests, case.expected)
-        }));
-        ours_runs.push(timed(&mut ours_walk));
+    for (_, turn) in &mut turns {
+        turn()?;
     }
-    Ok(vec![
-        Cell::new("udp floor", "2c", &case, floor_runs),
-        Cell::new("snmp-client-sync", "2c", &case, ours_runs),
-    ])
+    let mut runs: [Vec<Run>; 4] = Default::default();
+    for _ in 0..plan.rounds {
+        for ((_, turn), runs) in turns.iter_mut().zip(&mut runs) {
+            let (t0, cpu0) = (Instant::now(), own_cpu());
+            let done = turn();
+            runs.push(Run {
+                calls: 1,
+                wall_ms: t0.elapsed().as_secs_f64() * 1e3,
+                cpu_s: own_cpu() - cpu0,
+                requests: done.as_ref().ok().and_then(|d| d.requests),
+                bindings: done.as_ref().map_or(0, |d| d.bindings),
+                failed: u32::from(!done.is_ok_and(|d| d.bindings == case.expected)),
+            });
+        }
+    }
+    Ok(turns
+        .iter()
+        .zip(runs)
+        .map(|((name, _), runs)| Cell::new(name, "2c", &case, runs))
+        .collect())
 }
 
 #[cfg(test)]
