@@ -54,7 +54,9 @@ pub struct ListenOpts {
     pub engine_id: Option<String>,
     /// An snmptrapd.conf whose `authCommunity`, `disableAuthorization` and `createUser [-e
     /// ENGINEID]` lines say whose notifications to take (other directives are reported and
-    /// left aside).
+    /// left aside). As snmptrapd, a configuration with neither `authCommunity` nor
+    /// `disableAuthorization yes` (and no `-c COMMUNITY`) takes no SNMPv1/SNMPv2c notification,
+    /// and says so; with no configuration at all, any community is taken.
     #[arg(long, value_name = "FILE")]
     pub config: Option<std::path::PathBuf>,
     /// One JSON object a notification, a line each.
@@ -305,8 +307,14 @@ pub fn setup(opts: &ListenOpts) -> Result<(Listener, Setup), String> {
         .iter()
         .map(|c| c.as_path())
         .chain(files.iter().map(|f| std::path::Path::new(f.as_str())));
-    let mut configs: Vec<TrapdConf> = paths.map(TrapdConf::read).collect::<Result<_, _>>()?;
+    let paths: Vec<&std::path::Path> = paths.collect();
+    let mut configs_read: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    let mut configs: Vec<TrapdConf> = paths
+        .into_iter()
+        .map(TrapdConf::read)
+        .collect::<Result<_, _>>()?;
     if !opts.config_lines.is_empty() {
+        configs_read.push("the command line".into());
         configs.push(TrapdConf::parse(
             &opts.config_lines.join("\n"),
             "the command line",
@@ -338,7 +346,18 @@ pub fn setup(opts: &ListenOpts) -> Result<(Listener, Setup), String> {
         format1.as_deref().map(TrapFormat::parse),
         format2.as_deref().map(TrapFormat::parse),
     );
+    // As snmptrapd: a configuration read that authorizes no community takes none (its
+    // "No access configuration - dropping trap."); with no configuration at all, any.
+    let configured = !configs_read.is_empty();
+    let unauthorized = configured && communities.is_empty() && !everyone;
     let mut listener = Listener::new(communities, users);
+    if unauthorized {
+        eprintln!(
+            "snmpc: warning: no access control information configured in {}: no `authCommunity` or `disableAuthorization yes` line, so SNMPv1 and SNMPv2c notifications are dropped, as snmptrapd drops them",
+            configs_read.join(", ")
+        );
+        listener = listener.taking_no_communities();
+    }
     for (user, id) in bound {
         listener = listener.with_user_of_engine(user, &id);
     }

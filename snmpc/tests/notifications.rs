@@ -836,6 +836,8 @@ fn listen_takes_snmptrapds_command_line() {
     for (directive, accepted) in [
         ("--authCommunity=log public", &["public"][..]),
         ("--disableAuthorization=yes", &["public", "other"]),
+        // A configuration line that authorizes no community: none taken, and said.
+        ("--createUser=nobody", &[]),
     ] {
         let address = format!("127.0.0.1:{}", free_port());
         let listener = run::mib_environment(&mut Command::new(env!("CARGO_BIN_EXE_snmpc")))
@@ -858,6 +860,12 @@ fn listen_takes_snmptrapds_command_line() {
         }
         let out = listener.wait_with_output().unwrap();
         let logged = String::from_utf8_lossy(&out.stdout);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            said.contains("no access control information configured"),
+            accepted.is_empty(),
+            "{directive}: {said}"
+        );
         assert_eq!(
             logged.contains("linkDown"),
             accepted.contains(&"public"),
@@ -1086,6 +1094,22 @@ fn listen_logs_what_snmptrapd_logs_line_for_line() {
             assert_eq!(ours, theirs, "{case}");
         }
     }
+}
+
+/// A configuration that authorizes no community (no `authCommunity`, no
+/// `disableAuthorization yes`; a user only): snmptrapd drops every SNMPv1 and SNMPv2c
+/// notification ("No access configuration - dropping trap."), and so does `snmpc listen`.
+#[test]
+fn listen_takes_no_community_when_its_configuration_authorizes_none() {
+    let Some(trapd) = Trapd::new() else {
+        return;
+    };
+    let (ours, theirs) = trapd.logs("no access", "udp", &[], "createUser nobody\n", &TRAPS);
+    for (who, log) in [("ours", &ours), ("snmptrapd", &theirs)] {
+        let headers = log.lines().filter(|l| l.contains("UDP:")).count();
+        assert_eq!(headers, 0, "{who}: {log}");
+    }
+    assert!(theirs.contains("No access configuration"), "{theirs}");
 }
 
 /// `-F FORMAT` and snmptrapd.conf's `format1`/`format2`: every `%` conversion (the SNMPv1

@@ -202,6 +202,9 @@ const KEY_CACHE: usize = 1024;
 #[derive(Debug, Default)]
 pub struct Listener {
     communities: Vec<Vec<u8>>,
+    /// No community is taken, whatever `communities` says (see
+    /// [`Listener::taking_no_communities`]).
+    no_communities: bool,
     users: Vec<Accepted>,
     /// Each user's keys localized to each engine met: engine ID → (user index, keys); looked
     /// up by the message's engine ID as it is (no copy per message).
@@ -227,6 +230,26 @@ impl Listener {
             users,
             ..Listener::default()
         }
+    }
+
+    /// This listener taking no SNMPv1 or SNMPv2c notification, whatever their community: as
+    /// net-snmp's snmptrapd does when its configuration authorizes no community ("No access
+    /// configuration - dropping trap."). Each is dropped as [`Dropped::BadCommunity`].
+    ///
+    /// ```
+    /// use snmp_client::listen::{Dropped, Handled, Listener};
+    /// use snmp_client::notify::{v2_bindings, v2c_trap};
+    ///
+    /// let cold_start = "1.3.6.1.6.3.1.1.5.1".parse()?;
+    /// let datagram = v2c_trap(b"public", 1, &v2_bindings(0, &cold_start, &[]))?;
+    /// let mut listener = Listener::new(Vec::new(), Vec::new()).taking_no_communities();
+    /// let handled = listener.handle("127.0.0.1:40000".parse()?, &datagram);
+    /// assert!(matches!(handled, Handled::Dropped(Dropped::BadCommunity)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn taking_no_communities(mut self) -> Listener {
+        self.no_communities = true;
+        self
     }
 
     /// This listener also taking v3 notifications from `user` when the engine `engine_id`
@@ -373,7 +396,8 @@ impl Listener {
     }
 
     fn community_ok(&self, community: &[u8]) -> Result<(), Dropped> {
-        if self.communities.is_empty() || self.communities.iter().any(|c| c == community) {
+        let any = self.communities.is_empty();
+        if !self.no_communities && (any || self.communities.iter().any(|c| c == community)) {
             Ok(())
         } else {
             Err(Dropped::BadCommunity)
