@@ -37,6 +37,8 @@ pub enum Expected {
     Token(&'static str),
     /// A description.
     Text(Cow<'static, str>),
+    /// A type nested no deeper than [`MAX_TYPE_DEPTH`]: the limit was passed.
+    ShallowerType,
 }
 
 impl std::fmt::Display for Expected {
@@ -44,6 +46,10 @@ impl std::fmt::Display for Expected {
         match self {
             Expected::Token(t) => write!(f, "`{t}`"),
             Expected::Text(t) => f.write_str(t),
+            Expected::ShallowerType => write!(
+                f,
+                "a type nested at most {MAX_TYPE_DEPTH} deep (types nested deeper are refused)"
+            ),
         }
     }
 }
@@ -644,9 +650,7 @@ impl DepthGuard {
         if depth >= MAX_TYPE_DEPTH {
             return Err(nom::Err::Failure(PErr {
                 at,
-                expected: Expected::Text(Cow::Owned(format!(
-                    "a type nested at most {MAX_TYPE_DEPTH} deep (types nested deeper are refused)"
-                ))),
+                expected: Expected::ShallowerType,
             }));
         }
         TYPE_DEPTH.with(|d| d.set(depth + 1));

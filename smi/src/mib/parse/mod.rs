@@ -823,6 +823,28 @@ END
             label.syntax.as_deref().map(|t| &t.kind),
             Some(TypeKind::OctetString)
         ));
+        // Components without commas between them and a label with `&` in its named numbers,
+        // as Netgear's WC7520-MIB writes its entry: the same relaxation, not an error that
+        // loses the module.
+        let amp = src.replace(
+            "queued SIZE, since MOMENT",
+            "auth INTEGER { open(1), WPA&WPA2WithRadius(9) } name OCTET STRING",
+        );
+        let (mods, _) = parse_file(&amp);
+        let m = &mods[0];
+        let errors: Vec<&Finding> = m
+            .findings
+            .iter()
+            .filter(|f| f.relaxation.is_none())
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(
+            m.findings
+                .iter()
+                .any(|f| f.relaxation == Some(Relaxation::EntrySequence)),
+            "{:?}",
+            m.findings
+        );
         // A SEQUENCE that reads is kept whole, with no warning.
         let (mods, _) = parse_file(&src.replace("queued SIZE, since MOMENT", "queued Gauge32"));
         assert!(!mods[0]

@@ -22,7 +22,11 @@ impl<'s> Parser<'s> {
                     crate::asn1::parse::trivia_len(rest.fragment()) == rest.fragment().len()
                 }
                 // Nested too deep: not a relaxation, an error (parse_type_only reports it).
-                Err(nom::Err::Failure(_)) => return self.parse_type_only(a, b),
+                Err(nom::Err::Failure(e))
+                    if matches!(e.expected, crate::asn1::parse::Expected::ShallowerType) =>
+                {
+                    return self.parse_type_only(a, b)
+                }
                 Err(_) => false,
             };
             if !readable {
