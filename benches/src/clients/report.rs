@@ -225,21 +225,12 @@ fn getnext_table(cells: &[Cell]) -> String {
     if all.is_empty() {
         return out;
     }
-    out.push_str(
-        "
-GETNEXT walk, snmp-client sync against the floor (v2c, CPU µs a request), interleaved rounds:
-",
-    );
+    out.push_str("\nGETNEXT walk, snmp-client sync against the floor (v2c, CPU µs a request), interleaved rounds:\n");
     for (_, what, g) in &all {
-        out.push_str(&format!(
-            "{what}:
-round  floor  snmp-client  ratio
-"
-        ));
+        out.push_str(&format!("{what}:\nround  floor  snmp-client  ratio\n"));
         for (k, r) in g.rounds.iter().enumerate() {
             out.push_str(&format!(
-                "{:>5} {:>6.2} {:>12.2} {:>6.2}
-",
+                "{:>5} {:>6.2} {:>12.2} {:>6.2}\n",
                 k + 1,
                 r.floor_us,
                 r.ours_us,
@@ -247,8 +238,7 @@ round  floor  snmp-client  ratio
             ));
         }
         out.push_str(&format!(
-            "median ratio {:.2} (range {:.2}-{:.2})
-",
+            "median ratio {:.2} (range {:.2}-{:.2})\n",
             g.median, g.range.0, g.range.1
         ));
     }
