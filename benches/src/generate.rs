@@ -1,9 +1,10 @@
 //! `--only generate`: `snmp-exporter generate` against Debian's snmp_exporter generator (over
-//! net-snmp's MIB parser) on the same input, in two cases: `exporter/generator.yml` (seven
-//! modules) over the MIB corpus's IETF folder, and the generator.yml upstream published with
-//! 0.21 (Debian ships it as an example) over the whole corpus, IETF and every vendor folder,
-//! less the modules whose MIBs the corpus lacks (named in a note: net-snmp's generator stops
-//! at the first of them). Wall and CPU time of each run (measured around the child), its
+//! net-snmp's MIB parser) on the same input, in three cases: `exporter/generator.yml` (seven
+//! modules) over the MIB corpus's IETF folder, `exporter/generator-host.yml` (a host under
+//! snmpd: system, interfaces, host resources, UCD) over it and net-snmp's MIBs, and the
+//! generator.yml upstream published with 0.21 (Debian ships it as an example) over the whole
+//! corpus, IETF and every vendor folder, less the modules whose MIBs the corpus lacks (named
+//! in a note: net-snmp's generator stops at the first of them). Wall and CPU time of each run (measured around the child), its
 //! peak RSS (GNU time's), and the modules each produced, in interleaved runs.
 
 use std::path::{Path, PathBuf};
@@ -130,6 +131,13 @@ pub fn run(exe: &Path, root: &Path, runs: usize, notes: &mut Vec<String>) -> Vec
         ours: ours_text,
         dirs: vec![root.join("ietf")],
     }];
+    let host = include_str!("../../exporter/generator-host.yml").to_string();
+    cases.push(Case {
+        name: "generator-host.yml, ietf/ + net-snmp/",
+        theirs: host.clone(),
+        ours: host,
+        dirs: vec![root.join("ietf"), root.join("vendor/net-snmp")],
+    });
     cases.extend(published_case(root, notes));
     let mut rows = Vec::new();
     for (k, case) in cases.iter().enumerate() {

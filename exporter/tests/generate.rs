@@ -1,10 +1,11 @@
 //! `snmp-exporter generate` against Debian's snmp_exporter generator (0.21, over net-snmp's
-//! MIB parser) on the same generator.yml (`exporter/generator.yml`) and the real-world
-//! corpus's IETF MIBs: every module's walks, gets and metrics equal, field by field, but for
+//! MIB parser) on the same generator.yml (`exporter/generator.yml` over the real-world
+//! corpus's IETF MIBs, `exporter/generator-host.yml` over those and net-snmp's): every
+//! module's walks, gets and metrics equal, field by field, but for
 //! the differences listed here with their reasons. Needs prometheus-snmp-generator and the
 //! corpus (skipped without them, a failure under SNMP_REQUIRE_TOOLS=1).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_yaml::Value;
@@ -130,6 +131,20 @@ fn read_yaml(p: &Path) -> Value {
 
 #[test]
 fn generated_modules_equal_debians_generator() {
+    equal_to_debians("generator.yml", &["ietf"], 7, 200);
+}
+
+/// `exporter/generator-host.yml` (a Linux host under snmpd: system, interfaces, host
+/// resources, UCD) over the IETF MIBs and net-snmp's.
+#[test]
+fn a_hosts_modules_equal_debians_generator() {
+    equal_to_debians("generator-host.yml", &["ietf", "vendor/net-snmp"], 4, 200);
+}
+
+/// The generator.yml `file` (in exporter/) over the corpus folders `folders`, by Debian's
+/// generator and ours: `modules` modules, equal metric by metric (`compare_module`), more
+/// than `metrics` metrics in all.
+fn equal_to_debians(file: &str, folders: &[&str], modules: usize, metrics: usize) {
     let Some(theirs) = tool("prometheus-snmp-generator") else {
         require_or_skip(
             "prometheus-snmp-generator not installed (apt-get install prometheus-snmp-exporter)",
@@ -139,14 +154,14 @@ fn generated_modules_equal_debians_generator() {
     let Some(corpus) = snmp_test_support::mib_corpus_or_skip() else {
         return;
     };
-    let ietf = corpus.join("ietf");
+    let dirs: Vec<PathBuf> = folders.iter().map(|f| corpus.join(f)).collect();
     let dir = tempfile::tempdir().unwrap();
-    let generator = Path::new(env!("CARGO_MANIFEST_DIR")).join("generator.yml");
+    let generator = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
     std::fs::copy(&generator, dir.path().join("generator.yml")).unwrap();
     let upstream = Command::new(theirs)
         .arg("generate")
         .current_dir(dir.path())
-        .env("MIBDIRS", &ietf)
+        .env("MIBDIRS", std::env::join_paths(&dirs).unwrap())
         .output()
         .unwrap();
     assert!(
@@ -157,23 +172,23 @@ fn generated_modules_equal_debians_generator() {
     let ours_path = dir.path().join("ours.yml");
     let (ok, stderr) = generate(
         &generator,
-        &[ietf],
+        &dirs,
         &ours_path,
         &["--fail-on-parse-errors=false"],
     );
     assert!(ok, "{stderr}");
     let theirs = read_yaml(&dir.path().join("snmp.yml"));
     let ours = read_yaml(&ours_path)["modules"].clone();
-    let modules = theirs.as_mapping().unwrap();
-    assert_eq!(modules.len(), 7);
-    let compared: usize = modules
+    let theirs = theirs.as_mapping().unwrap();
+    assert_eq!(theirs.len(), modules);
+    let compared: usize = theirs
         .iter()
         .map(|(name, t)| {
             let name = name.as_str().unwrap();
             compare_module(name, t, &ours[name])
         })
         .sum();
-    assert!(compared > 200, "{compared} metrics compared");
+    assert!(compared > metrics, "{compared} metrics compared");
 }
 
 /// The generator.yml upstream published with 0.21 (Debian ships it as an example), module by
