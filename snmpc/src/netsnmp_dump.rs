@@ -200,7 +200,7 @@ type Linked = (usize, std::cmp::Reverse<u32>);
 
 /// A node of net-snmp's tree: its OID and its name (an OID two modules name differently is
 /// two nodes).
-type TreeNode = (Vec<u32>, String);
+pub(crate) type TreeNode = (Vec<u32>, String);
 
 /// `snmptranslate -Ta`: the tree below `iso` as `name OBJECT IDENTIFIER ::= { parent n }`
 /// lines between `dump DEFINITIONS ::= BEGIN` and `END`.
@@ -232,7 +232,7 @@ pub fn ascii_dump(mibs: &Mibs) -> String {
 
 /// The name the tree gives `oid`; for an arc no module names, its number (or net-snmp's
 /// `enterprise#` above SMIv1 traps).
-fn label_of(mibs: &Mibs, oid: &[u32]) -> String {
+pub(crate) fn label_of(mibs: &Mibs, oid: &[u32]) -> String {
     match mibs.label_at(oid) {
         Some(label) => label.to_string(),
         None => crate::mibtree::unnamed(mibs, oid),
@@ -241,15 +241,17 @@ fn label_of(mibs: &Mibs, oid: &[u32]) -> String {
 
 /// Each node's children as (arc, name), in the order net-snmp links them: every name a module
 /// gives an arc is a node of its own, linked by the first module (in reading order) that
-/// gives it, below the node its OID value names; a node is appended to its parent's
-/// children, unless a node of another name has its arc, which it then goes just before. An
-/// arc no module names is linked with the first node below it.
-fn linked_children(mibs: &Mibs) -> BTreeMap<TreeNode, Vec<(u32, String)>> {
-    // Each node: when it was linked, and its parent's name.
-    let mut first: BTreeMap<TreeNode, (Linked, String)> = BTreeMap::new();
-    let mut link = |node: TreeNode, when: Linked, parent: String| {
-        let seen = first.entry(node).or_insert((when, parent));
-        seen.0 = seen.0.min(when);
+/// gives it; a node is appended to its parent's children, unless a node of another name has
+/// its arc, which it then goes just before. Of several names at the parent's OID, a node
+/// hangs below the first linked, whichever its OID value names (net-snmp links the children
+/// of any of them below the last of their run among the parent's own children, which is the
+/// first linked). An arc no module names is linked with the first node below it.
+pub(crate) fn linked_children(mibs: &Mibs) -> BTreeMap<TreeNode, Vec<(u32, String)>> {
+    // Each node: when it was linked.
+    let mut first: BTreeMap<TreeNode, Linked> = BTreeMap::new();
+    let mut link = |node: TreeNode, when: Linked| {
+        let seen = first.entry(node).or_insert(when);
+        *seen = (*seen).min(when);
     };
     let mut oid = Vec::new();
     for (i, n) in mibs.resolved.nodes.iter().enumerate() {
@@ -263,39 +265,30 @@ fn linked_children(mibs: &Mibs) -> BTreeMap<TreeNode, Vec<(u32, String)>> {
             mibs.read_rank(n.module()),
             std::cmp::Reverse(written.offset),
         );
-        // `{ parent n }` names its parent; a longer value's last arc hangs below the arc
-        // before it.
-        let parent = match written.oid.as_ref() {
-            Some(v) if v.arcs.as_slice().len() == 1 => v.parent.map(|p| mibs.name_in(i, p)),
-            _ => None,
-        };
-        let parent = parent.map_or_else(|| label_of(mibs, &oid[..oid.len() - 1]), str::to_string);
-        link((oid.clone(), mibs.label(i).to_string()), when, parent);
+        link((oid.clone(), mibs.label(i).to_string()), when);
         // The arcs above it that no module names are linked no later than it.
         for k in 2..oid.len() {
             if mibs.label_at(&oid[..k]).is_none() {
                 let above = oid[..k].to_vec();
                 let name = label_of(mibs, &above);
-                link((above, name), when, label_of(mibs, &oid[..k - 1]));
+                link((above, name), when);
             }
         }
     }
-    let mut events: Vec<(Linked, TreeNode, String)> = first
-        .into_iter()
-        .map(|(node, (when, parent))| (when, node, parent))
-        .collect();
+    let mut events: Vec<(Linked, TreeNode)> =
+        first.into_iter().map(|(node, when)| (when, node)).collect();
     events.sort_by_key(|e| e.0);
-    let names: std::collections::HashSet<(&[u32], &str)> = events
-        .iter()
-        .map(|(_, (oid, name), _)| (oid.as_slice(), name.as_str()))
-        .collect();
+    // Of the names at an OID, the first linked.
+    let mut first_at: HashMap<&[u32], &str> = HashMap::new();
+    for (_, (oid, name)) in &events {
+        first_at.entry(oid.as_slice()).or_insert(name.as_str());
+    }
     let mut children: BTreeMap<TreeNode, Vec<(u32, String)>> = BTreeMap::new();
-    for (_, (oid, name), parent) in &events {
+    for (_, (oid, name)) in &events {
         let (arc, above) = oid.split_last().expect("two arcs or more");
-        // Below the node of the name its value gives, where there is one.
-        let parent = match names.contains(&(above, parent.as_str())) {
-            true => parent.clone(),
-            false => label_of(mibs, above),
+        let parent = match first_at.get(above) {
+            Some(first) => first.to_string(),
+            None => label_of(mibs, above),
         };
         let list = children.entry((above.to_vec(), parent)).or_default();
         match list.iter().position(|(a, _)| a == arc) {
