@@ -99,33 +99,31 @@ fn trap_arc_definition(mibs: &Mibs, oid: &[u32]) -> Option<String> {
 }
 
 /// snmptranslate's `-Tl`, `-To`, `-Ts`, `-Tz` and `-Tt` reports (`reports` holds their
-/// letters) over net-snmp's tree ([`crate::netsnmp_dump::linked_children`]: a second name a
-/// module gives an OID is a node of its own, with its own subtree): every node below the roots,
-/// depth first (iso's subtree, then ccitt's, then joint-iso-ccitt's), a node's children from
-/// the lowest arc up, of one arc in the order net-snmp links them. Of each node its path
-/// labeled (`.iso(1).org(3)`), as numbers (`.1.3`), as names (`.iso.org`), its label and OID
-/// quoted (`"org"\t\t\t"1.3"`) and its `-Tt` line, those asked for. An arc no module names is
-/// there too: `x25#` (the `.0` of an SMIv1 enterprise's traps, as net-snmp names it), else its
+/// letters) over net-snmp's tree ([`crate::netsnmp_dump::net_tree`]: a second name a module
+/// gives an OID is a node of its own, with its own subtree): every node below the roots, depth
+/// first (iso's subtree, then ccitt's, then joint-iso-ccitt's), a node's children from the
+/// lowest arc up, of one arc the last linked first. Of each node its path labeled
+/// (`.iso(1).org(3)`), as numbers (`.1.3`), as names (`.iso.org`), its label and OID quoted
+/// (`"org"\t\t\t"1.3"`) and its `-Tt` line, those asked for. An arc no module names is there
+/// too: `x25#` (the `.0` of an SMIv1 enterprise's traps, as net-snmp names it), else its
 /// number (net-snmp's `anonymous#N`).
 pub fn oid_report(mibs: &Mibs, reports: &str) -> Vec<String> {
     let [labeled, numeric, symbolic, quoted] = ['l', 'o', 's', 'z'].map(|c| reports.contains(c));
     let conventions = reports
         .contains('t')
         .then(|| crate::netsnmp_dump::Conventions::new(mibs));
-    let children = crate::netsnmp_dump::linked_children(mibs);
+    let tree = crate::netsnmp_dump::net_tree(mibs);
     let mut lines = Vec::new();
-    // The nodes still to report, each with its path: (OID, labels from the root).
-    let mut stack: Vec<(Vec<u32>, Vec<String>)> = [2, 0, 1]
+    // The nodes still to report, each with the labels of its path from the root.
+    let mut stack: Vec<(crate::netsnmp_dump::TreeNode, Vec<String>)> = [2, 0, 1]
         .into_iter()
         .map(|root| {
-            (
-                vec![root],
-                vec![crate::netsnmp_dump::label_of(mibs, &[root])],
-            )
+            let label = crate::netsnmp_dump::label_of(mibs, &[root]);
+            ((vec![root], label.clone()), vec![label])
         })
         .collect();
-    while let Some((oid, labels)) = stack.pop() {
-        let last = labels.last().map_or("", String::as_str);
+    while let Some((node, labels)) = stack.pop() {
+        let (oid, last) = (&node.0, node.1.as_str());
         if oid.len() > 1 {
             if labeled {
                 let parts: Vec<String> = labels
@@ -136,31 +134,25 @@ pub fn oid_report(mibs: &Mibs, reports: &str) -> Vec<String> {
                 lines.push(parts.concat());
             }
             if numeric {
-                lines.push(format!(".{}", snmp_smi::mib::dotted(&oid)));
+                lines.push(format!(".{}", snmp_smi::mib::dotted(oid)));
             }
             if symbolic {
                 lines.push(labels.iter().map(|l| format!(".{l}")).collect());
             }
             if quoted {
-                let dotted = snmp_smi::mib::dotted(&oid);
+                let dotted = snmp_smi::mib::dotted(oid);
                 lines.push(format!("\"{last}\"\t\t\t\"{dotted}\""));
             }
             if let Some(conventions) = &conventions {
-                let line = crate::netsnmp_dump::suffix_line(mibs, conventions, &oid, last);
+                let defined = tree.defined.get(&node).copied();
+                let line =
+                    crate::netsnmp_dump::suffix_line(mibs, conventions, (oid, last), defined);
                 lines.push(format!("{}{line}", "  ".repeat(oid.len() - 1)));
             }
         }
-        let Some(list) = children.get(&(oid.clone(), last.to_string())) else {
-            continue;
-        };
-        // Lowest arc first; of one arc, the first linked (a stable sort), pushed in reverse.
-        let mut below: Vec<&(u32, String)> = list.iter().collect();
-        below.sort_by_key(|(arc, _)| *arc);
-        for (arc, name) in below.into_iter().rev() {
-            let mut child = oid.clone();
-            child.push(*arc);
+        for child in tree.children_by_arc(&node, false).into_iter().rev() {
             let mut path = labels.clone();
-            path.push(name.clone());
+            path.push(child.1.clone());
             stack.push((child, path));
         }
     }

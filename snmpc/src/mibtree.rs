@@ -5,7 +5,6 @@
 //! go in arc order, one level three columns in, with `|` down the side while more siblings
 //! follow and a `|` line around each node that has children.
 
-use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use snmp_smi::mib::ir::{Base, Syntax};
@@ -14,20 +13,26 @@ use snmp_smi::mib::NodeKind;
 
 use snmp_smi::names::Mibs;
 
+use crate::netsnmp_dump::{NetTree, TreeNode};
+
 /// The tree below (and including) `root`; the whole tree from `iso(1)` when `root` is empty.
+/// The tree is net-snmp's ([`crate::netsnmp_dump::net_tree`]): a second name a module gives
+/// an OID is a node of its own, drawn after the first linked.
 pub fn tree(mibs: &Mibs, root: &[u32]) -> String {
-    let mut paths: BTreeSet<Vec<u32>> = BTreeSet::new();
-    for oid in mibs.oids().filter(|o| o.starts_with(root)) {
-        paths.extend((root.len().max(1)..=oid.len()).map(|k| oid[..k].to_vec()));
-    }
+    let net = crate::netsnmp_dump::net_tree(mibs);
+    let start: Vec<u32> = if root.is_empty() {
+        vec![1]
+    } else {
+        root.to_vec()
+    };
+    let label = crate::netsnmp_dump::label_of(mibs, &start);
     let mut drawer = Drawer {
         mibs,
-        paths: &paths,
+        net: &net,
         out: String::new(),
         after_typed: true,
     };
-    let start: &[u32] = if root.is_empty() { &[1] } else { root };
-    drawer.node(start, "", false);
+    drawer.node(&(start, label), "", false);
     drawer.out
 }
 
@@ -44,8 +49,8 @@ enum Kind {
 
 struct Drawer<'m> {
     mibs: &'m Mibs,
-    /// Every node of the subtree drawn, named or not.
-    paths: &'m BTreeSet<Vec<u32>>,
+    /// net-snmp's tree: every node, named or not, and the definitions of the named.
+    net: &'m NetTree,
     out: String,
     /// Whether the node drawn last had a type and no children drawn since: then a typed
     /// sibling follows it without a `|` line between.
@@ -53,50 +58,39 @@ struct Drawer<'m> {
 }
 
 impl Drawer<'_> {
-    /// The arcs right below `oid`, in order.
-    fn children(&self, oid: &[u32]) -> Vec<u32> {
-        self.paths
-            .range::<[u32], _>((std::ops::Bound::Excluded(oid), std::ops::Bound::Unbounded))
-            .take_while(|p| p.starts_with(oid))
-            .filter(|p| p.len() == oid.len() + 1)
-            .map(|p| p[oid.len()])
-            .collect()
-    }
-
-    /// `oid`'s line, its notes, its children: `indent` before its `+--`, `more` when siblings
+    /// `node`'s line, its notes, its children: `indent` before its `+--`, `more` when siblings
     /// follow it.
-    fn node(&mut self, oid: &[u32], indent: &str, more: bool) {
-        let kind = self.kind(oid);
-        let heading = self.heading(oid);
+    fn node(&mut self, node: &TreeNode, indent: &str, more: bool) {
+        let defined = self.net.defined.get(node).copied();
+        let kind = self.kind(defined);
+        let heading = self.heading(node, defined);
         let _ = writeln!(self.out, "{indent}+--{heading}");
         let side = if more { "|" } else { " " };
-        for note in self.notes(oid) {
+        for note in self.notes(defined) {
             let _ = match kind {
                 Kind::Object => writeln!(self.out, "{indent}{side}        {note}"),
                 _ => writeln!(self.out, "{indent}{side}  |  {note}"),
             };
         }
         self.after_typed = kind != Kind::Other;
-        let children = self.children(oid);
+        let children = self.net.children_by_arc(node, true);
         if children.is_empty() {
             return;
         }
         let inner = format!("{indent}{side}  ");
-        let mut path = oid.to_vec();
-        for (i, &arc) in children.iter().enumerate() {
-            path.push(arc);
-            if !self.after_typed || self.kind(&path) == Kind::Other {
+        for (i, child) in children.iter().enumerate() {
+            let child_kind = self.kind(self.net.defined.get(child).copied());
+            if !self.after_typed || child_kind == Kind::Other {
                 let _ = writeln!(self.out, "{inner}|");
             }
-            self.node(&path, &inner, i + 1 < children.len());
-            path.pop();
+            self.node(child, &inner, i + 1 < children.len());
         }
         self.after_typed = false;
     }
 
-    /// How `oid`'s node is drawn.
-    fn kind(&self, oid: &[u32]) -> Kind {
-        let Some((_, node)) = self.mibs.deepest(oid).filter(|(k, _)| *k == oid.len()) else {
+    /// How a node defined by `defined` (none: an arc no module names) is drawn.
+    fn kind(&self, defined: Option<usize>) -> Kind {
+        let Some(node) = defined else {
             return Kind::Other;
         };
         match self.mibs.written(node).kind {
@@ -113,13 +107,9 @@ impl Drawer<'_> {
     }
 
     /// `-R-- String    sysDescr(1)` for an object with a SYNTAX, else `system(1)`.
-    fn heading(&self, oid: &[u32]) -> String {
+    fn heading(&self, (oid, label): &TreeNode, defined: Option<usize>) -> String {
         let arc = oid[oid.len() - 1];
-        let Some((_, node)) = self.mibs.deepest(oid).filter(|(k, _)| *k == oid.len()) else {
-            return format!("{}({arc})", unnamed(self.mibs, oid));
-        };
-        let label = self.mibs.label(node);
-        match self.typed(node) {
+        match defined.and_then(|node| self.typed(node)) {
             Some((access, kind)) => format!(" {access} {kind:<9} {label}({arc})"),
             None => format!("{label}({arc})"),
         }
@@ -147,8 +137,8 @@ impl Drawer<'_> {
 
     /// What net-snmp notes under a node: an object's convention, sizes or ranges and named
     /// values; a row's INDEX.
-    fn notes(&self, oid: &[u32]) -> Vec<String> {
-        let Some((_, node)) = self.mibs.deepest(oid).filter(|(k, _)| *k == oid.len()) else {
+    fn notes(&self, defined: Option<usize>) -> Vec<String> {
+        let Some(node) = defined else {
             return Vec::new();
         };
         let mut notes = Vec::new();

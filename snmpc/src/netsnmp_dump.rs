@@ -162,11 +162,17 @@ fn syntax_number(set: &MibSet, conventions: &Conventions, m: usize, ty: &Type) -
     0
 }
 
-/// `-Tt`'s line for the node at `oid` (labelled `label`), without its indent:
+/// `-Tt`'s line for the node at `oid` (labelled `label`, defined by `node` of
+/// [`Mibs::resolved`] where a module defines it), without its indent:
 /// `sysDescr(1) type=2 tc=4 hint=255a`.
-pub fn suffix_line(mibs: &Mibs, conventions: &Conventions, oid: &[u32], label: &str) -> String {
+pub fn suffix_line(
+    mibs: &Mibs,
+    conventions: &Conventions,
+    (oid, label): (&[u32], &str),
+    node: Option<usize>,
+) -> String {
     let arc = oid.last().copied().unwrap_or_default();
-    let Some((_, node)) = mibs.deepest(oid).filter(|(k, _)| *k == oid.len()) else {
+    let Some(node) = node else {
         let number = if mibs.trap_arc(oid).is_some() { 20 } else { 0 };
         return format!("{label}({arc}) type={number}");
     };
@@ -205,7 +211,7 @@ pub(crate) type TreeNode = (Vec<u32>, String);
 /// `snmptranslate -Ta`: the tree below `iso` as `name OBJECT IDENTIFIER ::= { parent n }`
 /// lines between `dump DEFINITIONS ::= BEGIN` and `END`.
 pub fn ascii_dump(mibs: &Mibs) -> String {
-    let children = linked_children(mibs);
+    let children = net_tree(mibs).children;
     let mut out = String::from("dump DEFINITIONS ::= BEGIN\n");
     let mut stack: Vec<TreeNode> = vec![(vec![1], label_of(mibs, &[1]))];
     // net-snmp writes a node's children, then each child's subtree in turn (an explicit
@@ -239,19 +245,51 @@ pub(crate) fn label_of(mibs: &Mibs, oid: &[u32]) -> String {
     }
 }
 
-/// Each node's children as (arc, name), in the order net-snmp links them: every name a module
-/// gives an arc is a node of its own, linked by the first module (in reading order) that
-/// gives it; a node is appended to its parent's children, unless a node of another name has
-/// its arc, which it then goes just before. Of several names at the parent's OID, a node
-/// hangs below the first linked, whichever its OID value names (net-snmp links the children
-/// of any of them below the last of their run among the parent's own children, which is the
-/// first linked). An arc no module names is linked with the first node below it.
-pub(crate) fn linked_children(mibs: &Mibs) -> BTreeMap<TreeNode, Vec<(u32, String)>> {
-    // Each node: when it was linked.
-    let mut first: BTreeMap<TreeNode, Linked> = BTreeMap::new();
-    let mut link = |node: TreeNode, when: Linked| {
-        let seen = first.entry(node).or_insert(when);
-        *seen = (*seen).min(when);
+/// net-snmp's tree: each node's children, and the definition of each node a module defines.
+pub(crate) struct NetTree {
+    /// Each node's children as (arc, name), in the order net-snmp links them.
+    pub children: BTreeMap<TreeNode, Vec<(u32, String)>>,
+    /// The definition (a node of [`Mibs::resolved`]) of each node a module names: the one
+    /// net-snmp links first.
+    pub defined: HashMap<TreeNode, usize>,
+}
+
+impl NetTree {
+    /// The children of `node` in the order net-snmp's reports list them: lowest arc first,
+    /// of one arc the last linked first (`-To`, `-Tz`), or the first linked first (`-Tp`).
+    pub fn children_by_arc(&self, node: &TreeNode, first_linked_first: bool) -> Vec<TreeNode> {
+        let mut below: Vec<&(u32, String)> =
+            self.children.get(node).into_iter().flatten().collect();
+        if first_linked_first {
+            below.reverse();
+        }
+        below.sort_by_key(|(arc, _)| *arc);
+        below
+            .into_iter()
+            .map(|(arc, name)| {
+                let mut oid = node.0.clone();
+                oid.push(*arc);
+                (oid, name.clone())
+            })
+            .collect()
+    }
+}
+
+/// net-snmp's tree ([`NetTree`]), in the order net-snmp links it: every name a module gives
+/// an arc is a node of its own, linked by the first module (in reading order) that gives it;
+/// a node is appended to its parent's children, unless a node of another name has its arc,
+/// which it then goes just before. Of several names at the parent's OID, a node hangs below
+/// the first linked, whichever its OID value names (net-snmp links the children of any of
+/// them below the last of their run among the parent's own children, which is the first
+/// linked). An arc no module names is linked with the first node below it.
+pub(crate) fn net_tree(mibs: &Mibs) -> NetTree {
+    // Each node: when it was linked, and its definition (none for an arc no module names).
+    let mut first: BTreeMap<TreeNode, (Linked, Option<usize>)> = BTreeMap::new();
+    let mut link = |node: TreeNode, when: Linked, defined: Option<usize>| {
+        let seen = first.entry(node).or_insert((when, defined));
+        if when < seen.0 {
+            *seen = (when, defined.or(seen.1));
+        }
     };
     let mut oid = Vec::new();
     for (i, n) in mibs.resolved.nodes.iter().enumerate() {
@@ -265,18 +303,24 @@ pub(crate) fn linked_children(mibs: &Mibs) -> BTreeMap<TreeNode, Vec<(u32, Strin
             mibs.read_rank(n.module()),
             std::cmp::Reverse(written.offset),
         );
-        link((oid.clone(), mibs.label(i).to_string()), when);
+        link((oid.clone(), mibs.label(i).to_string()), when, Some(i));
         // The arcs above it that no module names are linked no later than it.
         for k in 2..oid.len() {
             if mibs.label_at(&oid[..k]).is_none() {
                 let above = oid[..k].to_vec();
                 let name = label_of(mibs, &above);
-                link((above, name), when);
+                link((above, name), when, None);
             }
         }
     }
-    let mut events: Vec<(Linked, TreeNode)> =
-        first.into_iter().map(|(node, when)| (when, node)).collect();
+    let mut events: Vec<(Linked, TreeNode)> = Vec::with_capacity(first.len());
+    let mut defined = HashMap::new();
+    for (node, (when, definition)) in first {
+        if let Some(d) = definition {
+            defined.insert(node.clone(), d);
+        }
+        events.push((when, node));
+    }
     events.sort_by_key(|e| e.0);
     // Of the names at an OID, the first linked.
     let mut first_at: HashMap<&[u32], &str> = HashMap::new();
@@ -296,5 +340,5 @@ pub(crate) fn linked_children(mibs: &Mibs) -> BTreeMap<TreeNode, Vec<(u32, Strin
             None => list.push((*arc, name.clone())),
         }
     }
-    children
+    NetTree { children, defined }
 }

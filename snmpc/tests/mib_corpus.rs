@@ -832,9 +832,9 @@ fn net_snmp_dumps_as_snmptranslate_prints_them() {
     let juniper = ietf_and(&corpus, "juniper");
     let juniper = Path::new(&juniper);
     for (dirs, named, flag, most_differing) in [
-        (ietf.as_path(), "ietf", "-Tt", 20),
+        (ietf.as_path(), "ietf", "-Tt", 12),
         (ietf.as_path(), "ietf", "-Ta", 140),
-        (juniper, "ietf and juniper", "-Tt", 20),
+        (juniper, "ietf and juniper", "-Tt", 12),
         (juniper, "ietf and juniper", "-Ta", 140),
     ] {
         let (theirs, _, _) = over_ietf(&mut Command::new(&tool), dirs, &[flag]);
@@ -1002,10 +1002,11 @@ fn smiv1_traps_as_snmptranslate_names_them() {
 }
 
 /// `snmpc translate -Tp` (the tree drawn) against `snmptranslate -Tp`: subtrees named by module
-/// and by OID drawn line for line the same, the errors the same; and the whole tree of every
-/// IETF module, where the lines that differ are counted: the kinds README lists (net-snmp's
-/// own `anonymous#N` numbering of unnamed arcs, two descriptors at one OID, bounds past 2^31
-/// it wraps).
+/// and by OID drawn line for line the same (among them subtrees where two descriptors name one
+/// OID: each a node of its own, the nodes below either drawn below the first linked), the
+/// errors the same; and the whole tree of every IETF module, where the lines that differ are
+/// counted: net-snmp's own `anonymous#N` numbering of unnamed arcs, bounds it wraps, and the
+/// definition net-snmp keeps for a few descriptors two modules define.
 #[test]
 fn the_tree_as_snmptranslate_draws_it() {
     let Some((corpus, tool)) = corpus_and_snmptranslate() else {
@@ -1023,6 +1024,9 @@ fn the_tree_as_snmptranslate_draws_it() {
         &["SNMPv2-MIB::snmpMIB"],
         &["IF-MIB::ifMIB"],
         &["HOST-RESOURCES-MIB::host"],
+        &["ISDN-MIB::isdnMib"],
+        &["RIPv2-MIB::rip2"],
+        &["OSPF-MIB::ospfGeneralGroup"],
         &[".1.3.6.1.2.1.1.1.0"],
         &["-IR", "sysUpTime"],
         &["-On", "SNMPv2-MIB::sysName", "IF-MIB::ifIndex"],
@@ -1044,7 +1048,7 @@ fn the_tree_as_snmptranslate_draws_it() {
     );
     assert!(total > 29_000, "{total} lines");
     assert!(
-        total - equal <= 65,
+        total - equal <= 25,
         "{} of {total} lines differ",
         total - equal
     );
