@@ -12,24 +12,23 @@ impl<'s> Parser<'s> {
         let mut i = a;
         let mut in_syntax = false;
         while i < b {
-            let t = self.text(i);
-            let is_clause = depth == 0
-                && self.kind(i) == Some(Tok::Word)
-                && is_clause(t)
-                && !(t == "OBJECT" && self.is(i + 1, "IDENTIFIER"))
-                && !(in_syntax && t == "OBJECT");
-            if is_clause {
-                if let Some(last) = out.last_mut() {
-                    last.2 = i;
+            match self.sym(i) {
+                b'{' | b'(' => depth += 1,
+                b'}' | b')' => depth -= 1,
+                _ if depth == 0 && self.kind(i) == Some(Tok::Word) => {
+                    let t = self.text(i);
+                    if is_clause(t)
+                        && !(t == "OBJECT" && self.is(i + 1, "IDENTIFIER"))
+                        && !(in_syntax && t == "OBJECT")
+                    {
+                        if let Some(last) = out.last_mut() {
+                            last.2 = i;
+                        }
+                        in_syntax = t == "SYNTAX" || t == "WRITE-SYNTAX";
+                        out.push((t, i + 1, b));
+                    }
                 }
-                in_syntax = t == "SYNTAX" || t == "WRITE-SYNTAX";
-                out.push((t, i + 1, b));
-            } else {
-                match t {
-                    "{" | "(" => depth += 1,
-                    "}" | ")" => depth -= 1,
-                    _ => {}
-                }
+                _ => {}
             }
             i += 1;
         }
@@ -42,10 +41,10 @@ impl<'s> Parser<'s> {
         let mut i = k + 2;
         let mut depth = 0i32;
         while i < self.toks.len() {
-            match self.text(i) {
-                "{" | "(" => depth += 1,
-                "}" | ")" => depth -= 1,
-                "::=" if depth == 0 => break,
+            match self.sym(i) {
+                b'{' | b'(' => depth += 1,
+                b'}' | b')' => depth -= 1,
+                b':' if depth == 0 && self.is(i, "::=") => break,
                 _ => {}
             }
             // A missing `::=`: stop at the next macro invocation rather than swallow it (a

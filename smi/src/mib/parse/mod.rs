@@ -157,7 +157,20 @@ impl<'s> Parser<'s> {
     }
 
     fn is(&self, k: usize, s: &str) -> bool {
-        self.text(k) == s
+        // The length first: most tokens asked about are not the one named.
+        self.toks.get(k).is_some_and(|t| {
+            t.end() - t.start() == s.len()
+                && &self.src.as_bytes()[t.start()..t.end()] == s.as_bytes()
+        })
+    }
+
+    /// The punctuation token `k` is (its first byte: `{`, `)`, `:` for `::=`, ...), or 0 for
+    /// any other token: what the scans for a statement's end compare, without its text.
+    fn sym(&self, k: usize) -> u8 {
+        match self.toks.get(k) {
+            Some(t) if t.kind == Tok::Sym => self.src.as_bytes()[t.start()],
+            _ => 0,
+        }
     }
 
     fn offset(&self, k: usize) -> usize {
@@ -202,9 +215,9 @@ impl<'s> Parser<'s> {
     fn next_statement(&self, mut k: usize) -> usize {
         let mut depth = 0i32;
         while k < self.toks.len() {
-            match self.text(k) {
-                "{" | "(" | "[" => depth += 1,
-                "}" | ")" | "]" => depth -= 1,
+            match self.sym(k) {
+                b'{' | b'(' | b'[' => depth += 1,
+                b'}' | b')' | b']' => depth -= 1,
                 _ => {}
             }
             if depth <= 0 && self.statement_start(k) {
