@@ -40,6 +40,7 @@ pub mod stop;
 pub mod table;
 pub mod trace;
 pub mod translate;
+pub mod trapd_cli;
 pub mod trapd_conf;
 pub mod trapfmt;
 pub mod traphandle;

@@ -36,6 +36,15 @@ pub struct ListenOpts {
     pub foreground: bool,
     #[arg(short = 'C', hide = true)]
     pub no_default_config: bool,
+    /// Run as `snmptrapd` (snmpc through a link of that name, [`crate::trapd_cli`]): the
+    /// snmptrapd.conf files of net-snmp's configuration path read unless `-C` is given, and,
+    /// as snmptrapd, no configuration at all takes no SNMPv1/SNMPv2c notification.
+    #[arg(long = "snmptrapd", hide = true)]
+    pub snmptrapd: bool,
+    /// snmptrapd's `-a`: SNMPv1 authenticationFailure traps (generic trap 4) received,
+    /// counted, and not logged (as there, SNMPv2's authenticationFailure is logged).
+    #[arg(long = "ignore-auth-failure", hide = true)]
+    pub ignore_auth_failure: bool,
     /// snmptrapd's `-n`, as net-snmp 5.9's snmptrapd prints under it: an SNMPv2c/v3 sender
     /// by its transport address rather than its name; an SNMPv1 trap's agent-addr by its name.
     #[arg(short = 'n')]
@@ -302,10 +311,15 @@ pub fn setup(opts: &ListenOpts) -> Result<(Listener, Setup), String> {
     let (mut format1, mut format2) = (None, None);
     let mut handlers = Vec::new();
     let (mut executors, mut everyone) = (Vec::new(), false);
-    let paths = opts
-        .config
+    // Run as snmptrapd: the snmptrapd.conf files of net-snmp's path first, unless -C.
+    let defaults = match opts.snmptrapd && !opts.no_default_config {
+        true => default_configs(),
+        false => Vec::new(),
+    };
+    let paths = defaults
         .iter()
         .map(|c| c.as_path())
+        .chain(opts.config.iter().map(|c| c.as_path()))
         .chain(files.iter().map(|f| std::path::Path::new(f.as_str())));
     let paths: Vec<&std::path::Path> = paths.collect();
     let mut configs_read: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
@@ -347,15 +361,21 @@ pub fn setup(opts: &ListenOpts) -> Result<(Listener, Setup), String> {
         format2.as_deref().map(TrapFormat::parse),
     );
     // As snmptrapd: a configuration read that authorizes no community takes none (its
-    // "No access configuration - dropping trap."); with no configuration at all, any.
-    let configured = !configs_read.is_empty();
+    // "No access configuration - dropping trap."); with no configuration at all, any (none
+    // when run as snmptrapd, as snmptrapd takes none).
+    let configured = !configs_read.is_empty() || opts.snmptrapd;
     let unauthorized = configured && communities.is_empty() && !everyone;
     let mut listener = Listener::new(communities, users);
     if unauthorized {
-        eprintln!(
-            "snmpc: warning: no access control information configured in {}: no `authCommunity` or `disableAuthorization yes` line, so SNMPv1 and SNMPv2c notifications are dropped, as snmptrapd drops them",
-            configs_read.join(", ")
-        );
+        match configs_read.is_empty() {
+            true => eprintln!(
+                "snmpc: warning: no snmptrapd.conf read (none found, or -C): SNMPv1 and SNMPv2c notifications are dropped, as snmptrapd drops them without an `authCommunity` or `disableAuthorization yes` line"
+            ),
+            false => eprintln!(
+                "snmpc: warning: no access control information configured in {}: no `authCommunity` or `disableAuthorization yes` line, so SNMPv1 and SNMPv2c notifications are dropped, as snmptrapd drops them",
+                configs_read.join(", ")
+            ),
+        }
         listener = listener.taking_no_communities();
     }
     for (user, id) in bound {
@@ -374,6 +394,22 @@ pub fn setup(opts: &ListenOpts) -> Result<(Listener, Setup), String> {
             executors,
         },
     ))
+}
+
+/// The snmptrapd.conf files snmptrapd reads by default, those there are: `snmptrapd.conf`
+/// then `snmptrapd.local.conf` in each directory of net-snmp's configuration path.
+fn default_configs() -> Vec<std::path::PathBuf> {
+    crate::snmpconf::conf_dirs()
+        .into_iter()
+        .flat_map(|d| ["snmptrapd.conf", "snmptrapd.local.conf"].map(|n| d.join(n)))
+        .filter(|p| p.is_file())
+        .collect()
+}
+
+/// Whether `n` is an SNMPv1 authenticationFailure trap (snmptrapd's `-a` ignores those, and
+/// only those: an SNMPv2 notification's snmpTrapOID is not looked at).
+fn auth_failure(n: &Notification) -> bool {
+    n.v1.as_ref().is_some_and(|v1| v1.generic == 4)
 }
 
 /// The counters on exit: `N datagrams: N notifications, N dropped (N why, ...)`.
@@ -524,7 +560,7 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         local,
         opts,
     };
-    let mut taken = 0u64;
+    let (mut taken, mut ignored) = (0u64, 0u64);
     let mut code = ExitCode::SUCCESS;
     let stop = crate::stop::on_signals();
     while opts.count.is_none_or(|c| taken < c) && !crate::stop::asked(&stop) {
@@ -543,10 +579,20 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
             }
         };
         taken += 1;
+        if opts.ignore_auth_failure && auth_failure(&notification) {
+            ignored += 1;
+            continue;
+        }
         let _ = stdout.write_all(sink.take(&notification).as_bytes());
         let _ = stdout.flush();
     }
-    eprintln!("{}", summary(rx.listener()));
+    match ignored {
+        0 => eprintln!("{}", summary(rx.listener())),
+        n => eprintln!(
+            "{}; {n} SNMPv1 authenticationFailure traps not logged (-a)",
+            summary(rx.listener())
+        ),
+    }
     for why in mibs.set.syntaxes_unread() {
         eprintln!("snmpc: {why}");
     }

@@ -205,9 +205,9 @@ fn man_pages(dir: &std::path::Path) -> ExitCode {
 }
 
 fn main() -> ExitCode {
-    let args = config_lines(join_field_separator(
+    let args = config_lines(snmptrapd_options(join_field_separator(
         run_as_named(std::env::args_os().collect()).into_iter(),
-    ));
+    )));
     let as_net_snmp = net_snmp_tool(&args);
     let tool = command_name(&args).map(str::to_string);
     if let Some(t) = &tool {
@@ -363,8 +363,8 @@ fn config_lines(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
 }
 
 /// net-snmp's tools snmpc answers for when it runs under their names: `snmpget ARGS`
-/// through a link named `snmpget` is `snmpc get ARGS` (snmptrapd's command line is not
-/// `snmpc listen`'s, so `listen` has no such name).
+/// through a link named `snmpget` is `snmpc get ARGS` (and `snmptrapd ARGS` is `snmpc listen
+/// --snmptrapd ARGS`, its options read as snmptrapd's: [`snmpc::trapd_cli`]).
 const LINKED_TOOLS: [&str; 12] = [
     "get",
     "getnext",
@@ -395,6 +395,22 @@ fn run_as_named(mut args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
     if let Some((name, command)) = linked {
         snmpc::usage::set_program(name);
         args.insert(1, command.into());
+    } else if name.as_deref() == Some("snmptrapd") {
+        snmpc::usage::set_program("snmptrapd");
+        args.splice(1..1, ["listen".into(), "--snmptrapd".into()]);
+    }
+    args
+}
+
+/// Run as snmptrapd ([`run_as_named`]): its options as `listen` takes them, what is set aside
+/// said on stderr.
+fn snmptrapd_options(args: Vec<std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    if args.get(2).is_none_or(|a| a != "--snmptrapd") {
+        return args;
+    }
+    let (args, said) = snmpc::trapd_cli::as_listen(args);
+    for why in said {
+        eprintln!("snmptrapd: {why}");
     }
     args
 }

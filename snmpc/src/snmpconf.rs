@@ -36,6 +36,19 @@ const READ: [&str; 14] = [
 /// The lines the command line gave ([`SnmpConf::set_command_line`]).
 static COMMAND_LINE: OnceLock<Vec<String>> = OnceLock::new();
 
+/// The directories net-snmp reads its configuration files from, in order: `SNMPCONFPATH`'s,
+/// else `/etc/snmp`, `/usr/share/snmp` and `~/.snmp`.
+pub fn conf_dirs() -> Vec<PathBuf> {
+    match std::env::var_os("SNMPCONFPATH") {
+        Some(path) => std::env::split_paths(&path).collect(),
+        None => {
+            let mut dirs = vec![PathBuf::from("/etc/snmp"), PathBuf::from("/usr/share/snmp")];
+            dirs.extend(std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".snmp")));
+            dirs
+        }
+    }
+}
+
 /// The directives read, by lower-case name: the last value of each.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct SnmpConf {
@@ -45,16 +58,8 @@ pub struct SnmpConf {
 impl SnmpConf {
     /// The files net-snmp reads, as far as they are there.
     pub fn read() -> SnmpConf {
-        let dirs = match std::env::var_os("SNMPCONFPATH") {
-            Some(path) => std::env::split_paths(&path).collect(),
-            None => {
-                let mut dirs = vec![PathBuf::from("/etc/snmp"), PathBuf::from("/usr/share/snmp")];
-                dirs.extend(std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".snmp")));
-                dirs
-            }
-        };
         let mut conf = SnmpConf::default();
-        for dir in dirs {
+        for dir in conf_dirs() {
             for name in ["snmp.conf", "snmp.local.conf"] {
                 if let Ok(text) = std::fs::read_to_string(dir.join(name)) {
                     conf.add(&text);

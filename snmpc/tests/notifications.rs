@@ -894,11 +894,13 @@ fn log_of(log: &Path) -> String {
     normalized(&kept.join("\n"))
 }
 
-/// net-snmp's snmptrapd and snmptrap, and a directory for their files.
+/// net-snmp's snmptrapd and snmptrap, and a directory for their files; ours run as `snmpc
+/// listen`, or through a link named `snmptrapd` with snmptrapd's own arguments.
 struct Trapd {
     snmptrapd: std::path::PathBuf,
     snmptrap: std::path::PathBuf,
     dir: tempfile::TempDir,
+    linked: Option<std::path::PathBuf>,
 }
 
 impl Trapd {
@@ -914,7 +916,17 @@ impl Trapd {
             snmptrapd,
             snmptrap,
             dir: tempfile::tempdir().unwrap(),
+            linked: None,
         })
+    }
+
+    /// [`Trapd::new`], ours run through a link named `snmptrapd`.
+    fn linked() -> Option<Trapd> {
+        let mut trapd = Trapd::new()?;
+        let link = trapd.dir.path().join("snmptrapd");
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_snmpc"), &link).unwrap();
+        trapd.linked = Some(link);
+        Some(trapd)
     }
 
     /// snmptrapd and `snmpc listen`, each with `args` (and `-On -f -C -c CONF -Lf LOG`), on
@@ -959,8 +971,15 @@ impl Trapd {
             .stderr(Stdio::null())
             .spawn()
             .expect("snmptrapd starts");
-        let listener = run::mib_environment(&mut Command::new(env!("CARGO_BIN_EXE_snmpc")))
-            .arg("listen")
+        let mut ours = match &self.linked {
+            Some(link) => Command::new(link),
+            None => {
+                let mut listen = Command::new(env!("CARGO_BIN_EXE_snmpc"));
+                listen.arg("listen");
+                listen
+            }
+        };
+        let listener = run::mib_environment(&mut ours)
             .args(args)
             .args(["-On", "-f", "-C", "-c"])
             .arg(&conf_file)
@@ -1110,6 +1129,99 @@ fn listen_takes_no_community_when_its_configuration_authorizes_none() {
         assert_eq!(headers, 0, "{who}: {log}");
     }
     assert!(theirs.contains("No access configuration"), "{theirs}");
+}
+
+/// snmpc through a link named `snmptrapd`, given snmptrapd's own command line (`-a`, `-t`,
+/// `-X`, `-A` among it; `-a` drops SNMPv1 authenticationFailure traps, generic trap 4, and,
+/// as snmptrapd, not SNMPv2's snmpTrapOID 1.3.6.1.6.3.1.1.5.5): the same log as snmptrapd's,
+/// line for line.
+#[test]
+fn snmptrapd_through_a_link_logs_what_snmptrapd_logs() {
+    let Some(trapd) = Trapd::linked() else {
+        return;
+    };
+    let auth_failures: [&[&str]; 2] = [
+        &[
+            "-v",
+            "1",
+            "-c",
+            "public",
+            "@",
+            "1.3.6.1.4.1.9",
+            "127.0.0.1",
+            "4",
+            "0",
+            "77",
+        ],
+        &["-v", "2c", "-c", "public", "@", "0", "1.3.6.1.6.3.1.1.5.5"],
+    ];
+    let traps: Vec<&[&str]> = TRAPS.iter().copied().chain(auth_failures).collect();
+    for args in [&["-t", "-X", "-A"][..], &["-a", "-t", "-X", "-A", "-n"]] {
+        let case = format!("link {args:?}");
+        let (ours, theirs) = trapd.logs(&case, "udp", args, "disableAuthorization yes\n", &traps);
+        let headers = ours.lines().filter(|l| l.contains("UDP:")).count();
+        let ignored = args.contains(&"-a");
+        assert_eq!(headers, if ignored { 4 } else { 5 }, "{case}: {ours}");
+        assert_eq!(ours, theirs, "{case}");
+    }
+}
+
+/// snmpc through a link named `snmptrapd` reads the snmptrapd.conf of net-snmp's
+/// configuration path (`SNMPCONFPATH`) unless `-C` is given, and, as snmptrapd, takes no
+/// SNMPv1/SNMPv2c notification without a configuration that authorizes one.
+#[test]
+fn snmptrapd_through_a_link_reads_its_default_configuration() {
+    let dir = tempfile::tempdir().unwrap();
+    let link = dir.path().join("snmptrapd");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_snmpc"), &link).unwrap();
+    let (configured, empty) = (dir.path().join("conf"), dir.path().join("none"));
+    std::fs::create_dir_all(&configured).unwrap();
+    std::fs::create_dir_all(&empty).unwrap();
+    std::fs::write(
+        configured.join("snmptrapd.conf"),
+        "authCommunity log public\n",
+    )
+    .unwrap();
+    for (confpath, extra, taken) in [
+        (&configured, &[][..], true),
+        (&configured, &["-C"][..], false),
+        (&empty, &[][..], false),
+    ] {
+        let address = format!("127.0.0.1:{}", free_port());
+        let listener = run::mib_environment(&mut Command::new(&link))
+            .args(["-f", "-Lo"])
+            .args(extra)
+            .args(["--for", "3", &address])
+            .env("SNMPCONFPATH", confpath)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("snmptrapd (snmpc) starts");
+        std::thread::sleep(Duration::from_millis(500));
+        let (_, err, code) = snmpc(&[
+            "trap",
+            "-v",
+            "2c",
+            "-c",
+            "public",
+            &address,
+            "7",
+            "1.3.6.1.6.3.1.1.5.3",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let out = listener.wait_with_output().unwrap();
+        let (logged, said) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        let case = format!("{} {extra:?}", confpath.display());
+        assert_eq!(
+            logged.contains("linkDown"),
+            taken,
+            "{case}: {logged} {said}"
+        );
+        assert_eq!(said.contains("are dropped"), !taken, "{case}: {said}");
+    }
 }
 
 /// `-F FORMAT` and snmptrapd.conf's `format1`/`format2`: every `%` conversion (the SNMPv1
