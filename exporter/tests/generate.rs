@@ -134,6 +134,71 @@ fn generated_modules_equal_debians_generator() {
     equal_to_debians("generator.yml", &["ietf"], 7, 200);
 }
 
+/// Objects whose convention is defined on another (`snmp_test_support::mibs::
+/// NESTED_CONVENTIONS`): typed by the base type alone, as net-snmp's parser gives them to
+/// upstream's generator (`gauge` without enum values, `OctetString` rather than
+/// `DisplayString`), equal to Debian's output.
+#[test]
+fn nested_conventions_generate_as_debians_generator() {
+    let Some(theirs) = tool("prometheus-snmp-generator") else {
+        require_or_skip(
+            "prometheus-snmp-generator not installed (apt-get install prometheus-snmp-exporter)",
+        );
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mibs = dir.path().join("mibs");
+    std::fs::create_dir(&mibs).unwrap();
+    std::fs::write(
+        mibs.join("NESTED-TC-MIB.txt"),
+        snmp_test_support::mibs::NESTED_CONVENTIONS,
+    )
+    .unwrap();
+    let generator = dir.path().join("generator.yml");
+    std::fs::write(&generator, "modules:\n  nested:\n    walk: [nestedTc]\n").unwrap();
+    // net-snmp reads the project's own SNMPv2-SMI and SNMPv2-TC; ours has them built in.
+    let project_mibs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mibs");
+    let upstream = Command::new(theirs)
+        .arg("generate")
+        .current_dir(dir.path())
+        .env(
+            "MIBDIRS",
+            std::env::join_paths([&mibs, &project_mibs]).unwrap(),
+        )
+        .output()
+        .unwrap();
+    assert!(
+        upstream.status.success(),
+        "{}",
+        String::from_utf8_lossy(&upstream.stderr)
+    );
+    let ours_path = dir.path().join("ours.yml");
+    let (ok, stderr) = generate(&generator, &[&mibs], &ours_path, &[]);
+    assert!(ok, "{stderr}");
+    let theirs = read_yaml(&dir.path().join("snmp.yml"));
+    let ours = read_yaml(&ours_path)["modules"].clone();
+    assert_eq!(
+        compare_module("nested", &theirs["nested"], &ours["nested"]),
+        5
+    );
+    let types: Vec<&str> = ours["nested"]["metrics"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|m| m["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        types,
+        [
+            "gauge",
+            "OctetString",
+            "OctetString",
+            "gauge",
+            "OctetString"
+        ]
+    );
+}
+
 /// `exporter/generator-host.yml` (a Linux host under snmpd: system, interfaces, host
 /// resources, UCD) over the IETF MIBs and net-snmp's.
 #[test]

@@ -151,6 +151,9 @@ pub struct MibSet {
     pub(crate) type_index: Vec<NameTable>,
     /// How much of each SYNTAX the modules keep.
     pub syntaxes: Syntaxes,
+    /// How a type assignment whose SYNTAX names another convention is followed
+    /// ([`super::lower::syntax`]).
+    pub nested: super::lower::Nested,
     /// Under [`Syntaxes::Heads`], the whole SYNTAX trees of the modules asked about, read
     /// again from their files.
     pub(crate) whole: WholeSyntaxes,

@@ -87,7 +87,24 @@ pub fn row_index(set: &MibSet, m: usize, entry: &Node) -> Result<Vec<IndexPart>,
         .collect()
 }
 
-/// `ty`, written in module `m`, followed through the conventions it names.
+/// How [`syntax`] follows a TEXTUAL-CONVENTION (or a type assignment) whose own SYNTAX names
+/// another convention (`StateB ::= TEXTUAL-CONVENTION ... SYNTAX StateA`, or `SYNTAX
+/// DisplayString (SIZE (0..32))`; RFC 2579 allows only a base type there, and MIBs write it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Nested {
+    /// Through it: its named numbers, sizes, ranges and DISPLAY-HINT apply where the outer
+    /// one gives none (what the MIB means; the generated bindings).
+    #[default]
+    Followed,
+    /// For its base type only, as net-snmp's parser reads it: the inner convention's named
+    /// numbers, sizes, ranges and DISPLAY-HINT are not the outer one's (net-snmp's tools print
+    /// `INTEGER: 1` and `STRING: "text"` for such objects; snmp_exporter's generator types
+    /// them by the base type). What the tools that stand in for net-snmp's use.
+    BaseOnly,
+}
+
+/// `ty`, written in module `m`, followed through the conventions it names (as
+/// [`MibSet::nested`] says for a convention defined on another).
 pub fn syntax(set: &MibSet, m: usize, ty: &Type) -> Syntax {
     let mut s = Syntax::default();
     follow(set, m, ty, None, &mut s, 0);
@@ -165,6 +182,11 @@ fn follow_kind(
             let Some((t, i)) = set.find(m, name, true) else {
                 return;
             };
+            if inside.is_some() && set.nested == Nested::BaseOnly {
+                // Inside a convention's own SYNTAX: the base type named, nothing else.
+                s.base = syntax(set, t, set.type_syntax(t, i)).base;
+                return;
+            }
             let def = &set.modules[t].smi.types[i];
             let here = ConventionRef {
                 module: set.modules[t].smi.name.clone(),

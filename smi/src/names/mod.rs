@@ -279,8 +279,10 @@ impl Mibs {
         Ok(Self::new(set, resolved))
     }
 
-    fn new(set: MibSet, resolved: Resolved) -> Mibs {
+    fn new(mut set: MibSet, resolved: Resolved) -> Mibs {
         let read_order = precedence::read_order(&set, precedence::listed(None).as_deref());
+        // Values and definitions shown as net-snmp's tools show them.
+        set.nested = crate::mib::lower::Nested::BaseOnly;
         Mibs {
             set,
             resolved,

@@ -1,10 +1,11 @@
 //! What the workspace's tests share (a dev-dependency only): [`agent`], an snmpd of our own on
 //! 127.0.0.1 and net-snmp's tools, found or the test skipped (a failure under
 //! `SNMP_REQUIRE_TOOLS=1`); [`hostile`], a responder that answers with exactly the datagrams
-//! a test scripts.
+//! a test scripts; [`mibs`], MIB modules written for the tests.
 
 pub mod agent;
 pub mod hostile;
+pub mod mibs;
 
 use std::io::Write;
 use std::path::PathBuf;
