@@ -342,7 +342,7 @@ impl Printer<'_> {
             None => p
                 .and_then(|p| p.hint.as_deref())
                 .filter(|_| !self.output.no_hints)
-                .and_then(|h| snmp_mib::format_integer(h, i).ok())
+                .and_then(|h| snmp_mib::format_integer_net_snmp(h, i).ok())
                 .unwrap_or_else(|| i.to_string()),
         }
     }

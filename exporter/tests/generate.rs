@@ -137,7 +137,8 @@ fn generated_modules_equal_debians_generator() {
 /// Objects whose convention is defined on another (`snmp_test_support::mibs::
 /// NESTED_CONVENTIONS`): typed by the base type alone, as net-snmp's parser gives them to
 /// upstream's generator (`gauge` without enum values, `OctetString` rather than
-/// `DisplayString`), equal to Debian's output.
+/// `DisplayString`), and enumeration labels that are net-snmp keywords left out: equal to
+/// Debian's output.
 #[test]
 fn nested_conventions_generate_as_debians_generator() {
     let Some(theirs) = tool("prometheus-snmp-generator") else {
@@ -179,7 +180,7 @@ fn nested_conventions_generate_as_debians_generator() {
     let ours = read_yaml(&ours_path)["modules"].clone();
     assert_eq!(
         compare_module("nested", &theirs["nested"], &ours["nested"]),
-        5
+        6
     );
     let types: Vec<&str> = ours["nested"]["metrics"]
         .as_sequence()
@@ -194,9 +195,13 @@ fn nested_conventions_generate_as_debians_generator() {
             "OctetString",
             "OctetString",
             "gauge",
-            "OctetString"
+            "OctetString",
+            "gauge"
         ]
     );
+    // Of objKeywords' labels, those net-snmp does not take for keywords: up, deprecated, down.
+    let labels = &ours["nested"]["metrics"][5]["enum_values"];
+    assert_eq!(labels.as_mapping().map(|m| m.len()), Some(3), "{labels:?}");
 }
 
 /// `exporter/generator-host.yml` (a Linux host under snmpd: system, interfaces, host

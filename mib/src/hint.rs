@@ -94,7 +94,7 @@ impl OctetHint {
     }
 
     fn with_style(hint: &str, style: Style) -> Result<OctetHint, MibError> {
-        let specs = parse_octet_hint(hint)?;
+        let specs = parse_octet_hint(hint, style == Style::NetSnmp)?;
         if style == Style::UpperHex
             && specs
                 .iter()
@@ -139,6 +139,7 @@ impl OctetHint {
                 match spec.format {
                     b'a' | b't' if net_snmp && chunk.contains(&0) => ascii_or_dots(chunk, out),
                     b'a' | b't' => lossy(chunk, out),
+                    _ if net_snmp => net_snmp_number(spec, chunk, out),
                     _ => {
                         let n = chunk
                             .iter()
@@ -147,8 +148,7 @@ impl OctetHint {
                             b'x' if style == Style::UpperHex => {
                                 write!(out, "{n:0width$X}", width = take * 2)
                             }
-                            b'x' if !net_snmp => write!(out, "{n:0width$x}", width = take * 2),
-                            b'x' => write!(out, "{n:x}"),
+                            b'x' => write!(out, "{n:0width$x}", width = take * 2),
                             b'o' => write!(out, "{n:o}"),
                             _ => write!(out, "{n}"),
                         };
@@ -172,6 +172,20 @@ impl OctetHint {
     }
 }
 
+/// A numeric field as net-snmp's tools print it: its octets read into 64 bits (a longer field
+/// keeps its last 8 octets' worth, `512x` of two octets is `0`), a short last field as if
+/// zeros followed (`4x` of `61 62` is `61620000`), hexadecimal without leading zeros.
+fn net_snmp_number(spec: &OctetSpec, chunk: &[u8], out: &mut String) {
+    let read = chunk.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+    let missing = 8 * (spec.len - chunk.len());
+    let n = if missing >= 64 { 0 } else { read << missing };
+    let _ = match spec.format {
+        b'x' => write!(out, "{n:x}"),
+        b'o' => write!(out, "{n:o}"),
+        _ => write!(out, "{n}"),
+    };
+}
+
 /// `String::from_utf8_lossy`, appended to `out`: each invalid sequence one U+FFFD.
 fn lossy(chunk: &[u8], out: &mut String) {
     for part in chunk.utf8_chunks() {
@@ -191,7 +205,10 @@ struct OctetSpec {
     terminator: Option<char>,
 }
 
-fn parse_octet_hint(hint: &str) -> Result<Vec<OctetSpec>, MibError> {
+/// `hint`'s specifications; as net-snmp reads them when `net_snmp`: a missing length is 1
+/// (`d`, `x:`, which RFC 2579's grammar does not allow) and a numeric field may be longer than
+/// 16 octets (`512x`).
+fn parse_octet_hint(hint: &str, net_snmp: bool) -> Result<Vec<OctetSpec>, MibError> {
     let bad = |position: usize, reason: &'static str| MibError::BadHint {
         hint: hint.to_string(),
         position,
@@ -209,9 +226,12 @@ fn parse_octet_hint(hint: &str) -> Result<Vec<OctetSpec>, MibError> {
         while i < b.len() && b[i].is_ascii_digit() {
             i += 1;
         }
-        let len: usize = hint[start..i]
-            .parse()
-            .map_err(|_| bad(start, "a length (decimal digits)"))?;
+        let len: usize = match (&hint[start..i], net_snmp) {
+            ("", true) => 1,
+            (digits, _) => digits
+                .parse()
+                .map_err(|_| bad(start, "a length (decimal digits)"))?,
+        };
         if len == 0 {
             // A zero length would consume nothing and never finish the data.
             return Err(bad(start, "a length of at least 1"));
@@ -222,7 +242,7 @@ fn parse_octet_hint(hint: &str) -> Result<Vec<OctetSpec>, MibError> {
         if !matches!(format, b'd' | b'x' | b'o' | b'a' | b't') {
             return Err(bad(i, "a format: d, x, o, a or t"));
         }
-        if matches!(format, b'd' | b'x' | b'o') && len > 16 {
+        if matches!(format, b'd' | b'x' | b'o') && len > 16 && !net_snmp {
             return Err(bad(start, "a numeric length of at most 16 octets"));
         }
         i += 1;
@@ -254,6 +274,22 @@ fn parse_octet_hint(hint: &str) -> Result<Vec<OctetSpec>, MibError> {
 /// Formats an integer by an RFC 2579 integer-format DISPLAY-HINT: `d`, `d-N` (N implied
 /// decimal places), `x`, `o` or `b`.
 pub fn format_integer(hint: &str, v: i64) -> Result<String, MibError> {
+    format_integer_styled(hint, v, Style::Rfc)
+}
+
+/// [`format_integer`] as net-snmp's tools print it: a `d-N` value below one without the
+/// zero before its point (`.05`, `-.05`).
+///
+/// ```
+/// assert_eq!(snmp_mib::format_integer_net_snmp("d-2", 5)?, ".05");
+/// assert_eq!(snmp_mib::format_integer_net_snmp("d-2", 1234)?, "12.34");
+/// # Ok::<(), snmp_mib::MibError>(())
+/// ```
+pub fn format_integer_net_snmp(hint: &str, v: i64) -> Result<String, MibError> {
+    format_integer_styled(hint, v, Style::NetSnmp)
+}
+
+fn format_integer_styled(hint: &str, v: i64, style: Style) -> Result<String, MibError> {
     let bad = |position: usize, reason: &'static str| MibError::BadHint {
         hint: hint.to_string(),
         position,
@@ -272,7 +308,11 @@ pub fn format_integer(hint: &str, v: i64) -> Result<String, MibError> {
                 return Err(bad(2, "at most 18 decimal places"));
             }
             let digits = v.unsigned_abs().to_string();
-            let digits = format!("{digits:0>width$}", width = places + 1);
+            let least = match style {
+                Style::NetSnmp => places,
+                _ => places + 1,
+            };
+            let digits = format!("{digits:0>least$}");
             let (int, frac) = digits.split_at(digits.len() - places);
             let sign = if v < 0 { "-" } else { "" };
             if places == 0 {

@@ -36,7 +36,8 @@ pub use agent::{
 };
 pub use error::MibError;
 pub use hint::{
-    format_integer, format_octets, format_octets_net_snmp, format_octets_upper_hex, OctetHint,
+    format_integer, format_integer_net_snmp, format_octets, format_octets_net_snmp,
+    format_octets_upper_hex, OctetHint,
 };
 pub use index::IndexReader;
 pub use notification::{find_object, Notification};
@@ -104,6 +105,30 @@ mod tests {
         assert_eq!(format_integer("d", -7).unwrap(), "-7");
         assert!(format_integer("d-", 1).is_err());
         assert!(format_integer("z", 1).is_err());
+    }
+
+    /// What net-snmp 5.9's snmpget prints, seen beside it (snmpc/tests/values_corpus.rs):
+    /// no zero before a `d-N` point, a short last field read as if zeros followed, a missing
+    /// length read as 1, a numeric field longer than 8 octets kept to 64 bits.
+    #[test]
+    fn hints_as_net_snmp_reads_them() {
+        assert_eq!(format_integer_net_snmp("d-2", 5).unwrap(), ".05");
+        assert_eq!(format_integer_net_snmp("d-2", -5).unwrap(), "-.05");
+        assert_eq!(format_integer_net_snmp("d-2", 0).unwrap(), ".00");
+        assert_eq!(format_integer_net_snmp("d-2", 500).unwrap(), "5.00");
+        let ab = b"ab";
+        let net = |hint: &str, data: &[u8]| format_octets_net_snmp(hint, data).unwrap();
+        assert_eq!(net("4x-2x", ab), "61620000");
+        assert_eq!(net("4x-2x", b"abcde"), "61626364-6500");
+        assert_eq!(net("4x-2x", b"abcdefg"), "61626364-65666700");
+        assert_eq!(net("4d.1d", b"abc"), "1633837824");
+        assert_eq!(net("d", ab), "9798");
+        assert_eq!(net("x:", ab), "61:62");
+        assert_eq!(net("512x", ab), "0");
+        // RFC 2579's reading of the same.
+        assert_eq!(format_octets("4x-2x", ab).unwrap(), "6162");
+        assert!(format_octets("d", ab).is_err());
+        assert!(format_octets("512x", ab).is_err());
     }
 
     #[test]

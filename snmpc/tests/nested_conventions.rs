@@ -30,6 +30,7 @@ const RECORDING: &str = "\
 .1.3.6.1.4.1.99999.3.0 = STRING: \"xyz\"
 .1.3.6.1.4.1.99999.4.0 = INTEGER: 2
 .1.3.6.1.4.1.99999.5.0 = STRING: \"pq\"
+.1.3.6.1.4.1.99999.6.0 = INTEGER: 2
 ";
 
 #[test]
@@ -72,10 +73,17 @@ fn nested_conventions_print_as_net_snmp_prints_them() {
     while std::net::UdpSocket::bind(("127.0.0.1", port)).is_ok() && Instant::now() < until {
         std::thread::sleep(Duration::from_millis(20));
     }
-    let objects: Vec<String> = ["objB", "objNameB", "objNameC", "objPlainA", "objPlainN"]
-        .iter()
-        .map(|o| format!("NESTED-TC-MIB::{o}"))
-        .collect();
+    let objects: Vec<String> = [
+        "objB",
+        "objNameB",
+        "objNameC",
+        "objPlainA",
+        "objPlainN",
+        "objKeywords",
+    ]
+    .iter()
+    .map(|o| format!("NESTED-TC-MIB::{o}"))
+    .collect();
     let instances: Vec<String> = objects.iter().map(|o| format!("{o}.0")).collect();
     let module = ["-M", &mibs, "-m", "NESTED-TC-MIB"];
     let community = ["-v2c", "-c", "public", &agent];
@@ -106,6 +114,12 @@ fn nested_conventions_print_as_net_snmp_prints_them() {
             assert!(mine.0.contains("objB.0 = INTEGER: 1\n"), "{}", mine.0);
             assert!(
                 mine.0.contains("objNameC.0 = STRING: \"xyz\"\n"),
+                "{}",
+                mine.0
+            );
+            // `current` is one of net-snmp's keywords: no label.
+            assert!(
+                mine.0.contains("objKeywords.0 = INTEGER: 2\n"),
                 "{}",
                 mine.0
             );

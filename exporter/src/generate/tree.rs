@@ -328,7 +328,7 @@ impl MibTree {
             MibSet::load(dirs).map_err(|e| format!("reading the MIB directories: {e}"))?;
         set.add_standard_modules();
         // Types and hints as net-snmp's parser gives them to upstream's generator.
-        set.nested = snmp_smi::mib::lower::Nested::BaseOnly;
+        set.reading = snmp_smi::mib::lower::Reading::NetSnmp;
         let resolved = resolve(&set, &[], &HashSet::new());
         let mut tree = MibTree::default();
         for r in resolved.reports.iter().filter(|r| !r.ok()) {

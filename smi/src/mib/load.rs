@@ -151,9 +151,8 @@ pub struct MibSet {
     pub(crate) type_index: Vec<NameTable>,
     /// How much of each SYNTAX the modules keep.
     pub syntaxes: Syntaxes,
-    /// How a type assignment whose SYNTAX names another convention is followed
-    /// ([`super::lower::syntax`]).
-    pub nested: super::lower::Nested,
+    /// How [`super::lower::syntax`] reads what RFC 2579 leaves open.
+    pub reading: super::lower::Reading,
     /// Under [`Syntaxes::Heads`], the whole SYNTAX trees of the modules asked about, read
     /// again from their files.
     pub(crate) whole: WholeSyntaxes,

@@ -87,24 +87,123 @@ pub fn row_index(set: &MibSet, m: usize, entry: &Node) -> Result<Vec<IndexPart>,
         .collect()
 }
 
-/// How [`syntax`] follows a TEXTUAL-CONVENTION (or a type assignment) whose own SYNTAX names
-/// another convention (`StateB ::= TEXTUAL-CONVENTION ... SYNTAX StateA`, or `SYNTAX
-/// DisplayString (SIZE (0..32))`; RFC 2579 allows only a base type there, and MIBs write it).
+/// How [`syntax`] reads what RFC 2579 leaves to the reader or forbids and MIBs write anyway.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Nested {
-    /// Through it: its named numbers, sizes, ranges and DISPLAY-HINT apply where the outer
-    /// one gives none (what the MIB means; the generated bindings).
+pub enum Reading {
+    /// As the MIB means it: a TEXTUAL-CONVENTION (or type assignment) whose SYNTAX names
+    /// another convention (`SYNTAX DisplayString (SIZE (0..32))`, `SYNTAX OtherConvention`;
+    /// RFC 2579 wants a base type there) is followed through it, the named numbers, sizes,
+    /// ranges and DISPLAY-HINT of the one below applying where the outer one gives none; every
+    /// named number kept. The generated bindings.
     #[default]
-    Followed,
-    /// For its base type only, as net-snmp's parser reads it: the inner convention's named
-    /// numbers, sizes, ranges and DISPLAY-HINT are not the outer one's (net-snmp's tools print
-    /// `INTEGER: 1` and `STRING: "text"` for such objects; snmp_exporter's generator types
-    /// them by the base type). What the tools that stand in for net-snmp's use.
-    BaseOnly,
+    AsWritten,
+    /// As net-snmp's parser reads it, for the tools that stand in for net-snmp's and for
+    /// snmp_exporter's generator (which reads MIBs through net-snmp): a convention named in
+    /// another's SYNTAX gives its base type alone (net-snmp's tools print `INTEGER: 1` and
+    /// `STRING: "text"` for such objects), and a named number whose label is one of
+    /// net-snmp's parser keywords (`current`, `read-only`, `mandatory`, `Counter`, ...; not
+    /// `deprecated`, which it takes) is left out, as net-snmp leaves it out.
+    NetSnmp,
 }
 
-/// `ty`, written in module `m`, followed through the conventions it names (as
-/// [`MibSet::nested`] says for a convention defined on another).
+/// The words net-snmp's MIB parser reads as keywords (its `tokens` table, 5.9): as a named
+/// number's label, left out of the enumeration, but for `deprecated` ([`Reading::NetSnmp`]).
+const NET_SNMP_KEYWORDS: [&str; 91] = [
+    "ACCESS",
+    "AGENT-CAPABILITIES",
+    "AUGMENTS",
+    "ApplicationSyntax",
+    "BEGIN",
+    "BIT",
+    "BITS",
+    "BITSTRING",
+    "CHOICE",
+    "CONTACT-INFO",
+    "CREATION-REQUIRES",
+    "Counter",
+    "Counter32",
+    "Counter64",
+    "DEFINITIONS",
+    "DEFVAL",
+    "DESCRIPTION",
+    "DISPLAY-HINT",
+    "END",
+    "ENTERPRISE",
+    "EXPORTS",
+    "FROM",
+    "GROUP",
+    "Gauge",
+    "Gauge32",
+    "IDENTIFIER",
+    "IMPLICIT",
+    "IMPLIED",
+    "IMPORTS",
+    "INCLUDES",
+    "INDEX",
+    "INTEGER",
+    "Integer32",
+    "IpAddress",
+    "LAST-UPDATED",
+    "MACRO",
+    "MANDATORY-GROUPS",
+    "MAX-ACCESS",
+    "MIN-ACCESS",
+    "MODULE",
+    "MODULE-COMPLIANCE",
+    "MODULE-IDENTITY",
+    "NOTIFICATION-GROUP",
+    "NOTIFICATION-TYPE",
+    "NOTIFICATIONS",
+    "NULL",
+    "NUM-ENTRIES",
+    "NetworkAddress",
+    "NotificationName",
+    "NsapAddress",
+    "OBJECT",
+    "OBJECT-GROUP",
+    "OBJECT-IDENTITY",
+    "OBJECT-TYPE",
+    "OBJECTS",
+    "OCTET",
+    "OCTETSTRING",
+    "OF",
+    "ORGANIZATION",
+    "ObjectName",
+    "ObjectSyntax",
+    "Opaque",
+    "PRODUCT-RELEASE",
+    "REFERENCE",
+    "REVISION",
+    "SEQUENCE",
+    "SIZE",
+    "STATUS",
+    "SUPPORTS",
+    "SYNTAX",
+    "SimpleSyntax",
+    "TEXTUAL-CONVENTION",
+    "TRAP-TYPE",
+    "TimeTicks",
+    "UInteger32",
+    "UNITS",
+    "Unsigned32",
+    "VARIABLES",
+    "VARIATION",
+    "WRITE-SYNTAX",
+    "accessible-for-notify",
+    "current",
+    "mandatory",
+    "not-accessible",
+    "not-implemented",
+    "obsolete",
+    "optional",
+    "read-create",
+    "read-only",
+    "read-write",
+    "write-only",
+];
+
+/// `ty`, written in module `m`, followed through the conventions it names (read as
+/// [`MibSet::reading`] says).
 pub fn syntax(set: &MibSet, m: usize, ty: &Type) -> Syntax {
     let mut s = Syntax::default();
     follow(set, m, ty, None, &mut s, 0);
@@ -136,7 +235,7 @@ fn follow(
     }
     follow_kind(set, m, ty, inside, s, depth);
     if let Some(named) = kept {
-        let numbers = numbers(named);
+        let numbers = numbers(set, named);
         match s.base {
             Base::Bits => s.bits = numbers,
             _ => s.enums = numbers,
@@ -158,7 +257,7 @@ fn follow_kind(
         TypeKind::Integer(named) | TypeKind::Enumerated { items: named, .. } => {
             s.base = Base::Integer;
             if s.enums.is_empty() {
-                s.enums = numbers(named);
+                s.enums = numbers(set, named);
                 if !s.enums.is_empty() {
                     s.values_from = inside.cloned();
                 }
@@ -167,7 +266,7 @@ fn follow_kind(
         TypeKind::BitString(named) => {
             s.base = Base::Bits;
             if s.bits.is_empty() {
-                s.bits = numbers(named);
+                s.bits = numbers(set, named);
                 s.values_from = inside.cloned();
             }
         }
@@ -182,7 +281,7 @@ fn follow_kind(
             let Some((t, i)) = set.find(m, name, true) else {
                 return;
             };
-            if inside.is_some() && set.nested == Nested::BaseOnly {
+            if inside.is_some() && set.reading == Reading::NetSnmp {
                 // Inside a convention's own SYNTAX: the base type named, nothing else.
                 s.base = syntax(set, t, set.type_syntax(t, i)).base;
                 return;
@@ -204,9 +303,13 @@ fn follow_kind(
     }
 }
 
-fn numbers(named: &[crate::asn1::ast::NamedNumber]) -> Vec<(String, i128)> {
+/// The named numbers of `named` (those net-snmp leaves out left out under
+/// [`Reading::NetSnmp`]).
+fn numbers(set: &MibSet, named: &[crate::asn1::ast::NamedNumber]) -> Vec<(String, i128)> {
+    let net_snmp = set.reading == Reading::NetSnmp;
     named
         .iter()
+        .filter(|n| !(net_snmp && NET_SNMP_KEYWORDS.binary_search(&&*n.name).is_ok()))
         .filter_map(|n| match n.value {
             Some(Value::Number(v)) => Some((n.name.to_string(), v)),
             _ => None,

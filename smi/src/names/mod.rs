@@ -282,7 +282,7 @@ impl Mibs {
     fn new(mut set: MibSet, resolved: Resolved) -> Mibs {
         let read_order = precedence::read_order(&set, precedence::listed(None).as_deref());
         // Values and definitions shown as net-snmp's tools show them.
-        set.nested = crate::mib::lower::Nested::BaseOnly;
+        set.reading = crate::mib::lower::Reading::NetSnmp;
         Mibs {
             set,
             resolved,

@@ -4,8 +4,10 @@
 /// `StateA`; `NameB`, on `NameA` and its DISPLAY-HINT; `NameC`, on DisplayString with a size
 /// of its own) and plain type assignments naming a convention (`PlainA`, `PlainN`), with an
 /// object of each under enterprises.99999 (`objB` .1, `objNameB` .2, `objNameC` .3,
-/// `objPlainA` .4, `objPlainN` .5). RFC 2579 wants a base type in a convention's SYNTAX; MIBs
-/// write these anyway, and net-snmp reads them for the base type alone.
+/// `objPlainA` .4, `objPlainN` .5), and an enumeration labelled with words net-snmp's parser
+/// takes for keywords (`objKeywords` .6: `current`, `read-only`, `Counter` and `deprecated`
+/// among `up` and `down`). RFC 2579 wants a base type in a convention's SYNTAX; MIBs write
+/// these anyway, and net-snmp reads them for the base type alone.
 pub const NESTED_CONVENTIONS: &str = r#"NESTED-TC-MIB DEFINITIONS ::= BEGIN
 IMPORTS
     MODULE-IDENTITY, OBJECT-TYPE, enterprises FROM SNMPv2-SMI
@@ -82,6 +84,13 @@ objPlainN OBJECT-TYPE
     STATUS current
     DESCRIPTION "A PlainN."
     ::= { nestedTc 5 }
+
+objKeywords OBJECT-TYPE
+    SYNTAX INTEGER { up(1), current(2), read-only(3), Counter(4), deprecated(5), down(6) }
+    MAX-ACCESS read-only
+    STATUS current
+    DESCRIPTION "Labels that are keywords."
+    ::= { nestedTc 6 }
 
 END
 "#;
