@@ -125,6 +125,22 @@ fn compare_module(name: &str, theirs: &Value, ours: &Value) -> usize {
     tm.len()
 }
 
+/// Debian's generator (`theirs`) run in `dir` on its generator.yml, over the MIB folders
+/// `dirs`: it writes `dir`/snmp.yml, or the test fails with what it said.
+fn debians_generate(theirs: &Path, dir: &Path, dirs: &[PathBuf]) {
+    let upstream = Command::new(theirs)
+        .arg("generate")
+        .current_dir(dir)
+        .env("MIBDIRS", std::env::join_paths(dirs).unwrap())
+        .output()
+        .unwrap();
+    assert!(
+        upstream.status.success(),
+        "{}",
+        String::from_utf8_lossy(&upstream.stderr)
+    );
+}
+
 fn read_yaml(p: &Path) -> Value {
     serde_yaml::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
 }
@@ -159,20 +175,7 @@ fn nested_conventions_generate_as_debians_generator() {
     std::fs::write(&generator, "modules:\n  nested:\n    walk: [nestedTc]\n").unwrap();
     // net-snmp reads the project's own SNMPv2-SMI and SNMPv2-TC; ours has them built in.
     let project_mibs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mibs");
-    let upstream = Command::new(theirs)
-        .arg("generate")
-        .current_dir(dir.path())
-        .env(
-            "MIBDIRS",
-            std::env::join_paths([&mibs, &project_mibs]).unwrap(),
-        )
-        .output()
-        .unwrap();
-    assert!(
-        upstream.status.success(),
-        "{}",
-        String::from_utf8_lossy(&upstream.stderr)
-    );
+    debians_generate(&theirs, dir.path(), &[mibs.clone(), project_mibs]);
     let ours_path = dir.path().join("ours.yml");
     let (ok, stderr) = generate(&generator, &[&mibs], &ours_path, &[]);
     assert!(ok, "{stderr}");
@@ -228,17 +231,7 @@ fn equal_to_debians(file: &str, folders: &[&str], modules: usize, metrics: usize
     let dir = tempfile::tempdir().unwrap();
     let generator = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
     std::fs::copy(&generator, dir.path().join("generator.yml")).unwrap();
-    let upstream = Command::new(theirs)
-        .arg("generate")
-        .current_dir(dir.path())
-        .env("MIBDIRS", std::env::join_paths(&dirs).unwrap())
-        .output()
-        .unwrap();
-    assert!(
-        upstream.status.success(),
-        "{}",
-        String::from_utf8_lossy(&upstream.stderr)
-    );
+    debians_generate(&theirs, dir.path(), &dirs);
     let ours_path = dir.path().join("ours.yml");
     let (ok, stderr) = generate(
         &generator,

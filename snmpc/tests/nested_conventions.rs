@@ -5,23 +5,10 @@
 //! DISPLAY-HINT of the convention below), and `translate -Tp`/`-Td` draw and define them as
 //! snmptranslate does, from `snmpc simulate` serving a recording.
 
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
 use snmp_test_support::agent as support;
 
 #[path = "support/run.rs"]
 mod run;
-
-/// The simulator, stopped by its PID when dropped.
-struct Simulator(Child);
-
-impl Drop for Simulator {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// The values served, as a recording (`snmpwalk -On` lines).
 const RECORDING: &str = "\
@@ -54,25 +41,7 @@ fn nested_conventions_print_as_net_snmp_prints_them() {
         dir.path().display(),
         concat!(env!("CARGO_MANIFEST_DIR"), "/../mibs")
     );
-    let port = std::net::UdpSocket::bind("127.0.0.1:0")
-        .and_then(|s| s.local_addr())
-        .unwrap()
-        .port();
-    let agent = format!("127.0.0.1:{port}");
-    let child = Command::new(env!("CARGO_BIN_EXE_snmpc"))
-        .arg("simulate")
-        .arg("--data")
-        .arg(&data)
-        .args(["--threads", "1", "--for", "60", &agent])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("snmpc simulate starts");
-    let _simulator = Simulator(child);
-    let until = Instant::now() + Duration::from_secs(10);
-    while std::net::UdpSocket::bind(("127.0.0.1", port)).is_ok() && Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let (_simulator, agent) = run::Simulator::serve(&data, 300);
     let objects: Vec<String> = [
         "objB",
         "objNameB",

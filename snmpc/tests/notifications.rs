@@ -799,17 +799,7 @@ fn listen_logs_to_a_file_under_lf() {
         .spawn()
         .expect("snmpc listen starts");
     std::thread::sleep(Duration::from_millis(300));
-    let (_, err, code) = snmpc(&[
-        "trap",
-        "-v",
-        "2c",
-        "-c",
-        "public",
-        &address,
-        "7",
-        "1.3.6.1.6.3.1.1.5.3",
-    ]);
-    assert_eq!(code, 0, "{err}");
+    send_link_down(&address);
     let out = listener.wait_with_output().unwrap();
     assert!(
         out.stdout.is_empty(),
@@ -877,6 +867,22 @@ fn listen_takes_snmptrapds_command_line() {
             "{directive}: {logged}"
         );
     }
+}
+
+/// A v2c linkDown trap (community public, uptime 7) sent to `address` by `snmpc trap`.
+fn send_link_down(address: &str) {
+    let args = [
+        "trap",
+        "-v",
+        "2c",
+        "-c",
+        "public",
+        address,
+        "7",
+        "1.3.6.1.6.3.1.1.5.3",
+    ];
+    let (_, err, code) = snmpc(&args);
+    assert_eq!(code, 0, "{err}");
 }
 
 /// The log at `log`, normalized, without what snmptrapd says of itself (its banner, a
@@ -1198,17 +1204,7 @@ fn snmptrapd_through_a_link_reads_its_default_configuration() {
             .spawn()
             .expect("snmptrapd (snmpc) starts");
         std::thread::sleep(Duration::from_millis(500));
-        let (_, err, code) = snmpc(&[
-            "trap",
-            "-v",
-            "2c",
-            "-c",
-            "public",
-            &address,
-            "7",
-            "1.3.6.1.6.3.1.1.5.3",
-        ]);
-        assert_eq!(code, 0, "{err}");
+        send_link_down(&address);
         let out = listener.wait_with_output().unwrap();
         let (logged, said) = (
             String::from_utf8_lossy(&out.stdout),

@@ -2,7 +2,7 @@
 //! snmpbulkwalk (v3 authPriv) print from it what was recorded, and each port is an agent with
 //! its own engine ID.
 
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use snmp_client::usm::{AuthProtocol, PrivProtocol};
@@ -11,16 +11,7 @@ use snmp_test_support::agent as support;
 
 #[path = "support/run.rs"]
 mod run;
-
-/// The simulator, stopped by its PID when dropped.
-struct Simulator(Child);
-
-impl Drop for Simulator {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use run::Simulator;
 
 /// Three consecutive free UDP ports on 127.0.0.1.
 fn free_ports() -> u16 {

@@ -7,8 +7,6 @@
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
 use snmp_smi::mib::NodeKind;
 use snmp_smi::names::Mibs;
@@ -16,16 +14,6 @@ use snmp_test_support::agent as support;
 
 #[path = "support/run.rs"]
 mod run;
-
-/// The simulator, stopped by its PID when dropped.
-struct Simulator(Child);
-
-impl Drop for Simulator {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// A value of SMI type `base` as a recording writes it (`None`: a type not served).
 fn value_of(base: &str) -> Option<&'static str> {
@@ -85,24 +73,7 @@ fn walks(snmpwalk: &Path, dirs: &[PathBuf]) -> (String, String, usize) {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("walk.txt");
     std::fs::write(&data, text).unwrap();
-    let port = std::net::UdpSocket::bind("127.0.0.1:0")
-        .and_then(|s| s.local_addr())
-        .unwrap()
-        .port();
-    let agent = format!("127.0.0.1:{port}");
-    let child = Command::new(env!("CARGO_BIN_EXE_snmpc"))
-        .args(["simulate", "--data"])
-        .arg(&data)
-        .args(["--threads", "1", "--for", "300", &agent])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("snmpc simulate starts");
-    let _simulator = Simulator(child);
-    let until = Instant::now() + Duration::from_secs(10);
-    while std::net::UdpSocket::bind(("127.0.0.1", port)).is_ok() && Instant::now() < until {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let (_simulator, agent) = run::Simulator::serve(&data, 300);
     let path = std::env::join_paths(dirs).unwrap().into_string().unwrap();
     let args = [
         "-M", &path, "-m", "ALL", "-v2c", "-c", "public", &agent, ".1",

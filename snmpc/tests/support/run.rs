@@ -56,3 +56,42 @@ pub fn net_snmp_tool(tool: &std::path::Path, args: &[&str]) -> (String, String, 
         out.status.code().unwrap_or(-1),
     )
 }
+
+/// `snmpc simulate`, stopped by its PID when dropped.
+#[allow(dead_code)] // (not every test crate that includes this simulates agents)
+pub struct Simulator(pub std::process::Child);
+
+impl Drop for Simulator {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[allow(dead_code)]
+impl Simulator {
+    /// `snmpc simulate` serving the recording `data` (v2c) on a free port of 127.0.0.1 for at
+    /// most `seconds`, once it listens (10 s at most): it and its `HOST:PORT`.
+    pub fn serve(data: &std::path::Path, seconds: u32) -> (Simulator, String) {
+        let port = std::net::UdpSocket::bind("127.0.0.1:0")
+            .and_then(|s| s.local_addr())
+            .expect("a free port")
+            .port();
+        let agent = format!("127.0.0.1:{port}");
+        let child = Command::new(env!("CARGO_BIN_EXE_snmpc"))
+            .args(["simulate", "--data"])
+            .arg(data)
+            .args(["--threads", "1", "--for", &seconds.to_string(), &agent])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("snmpc simulate starts");
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while std::net::UdpSocket::bind(("127.0.0.1", port)).is_ok()
+            && std::time::Instant::now() < until
+        {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        (Simulator(child), agent)
+    }
+}
