@@ -759,4 +759,11 @@ mod tests {
         assert!(one.iter().all(Result::is_ok));
         assert_eq!(format!("{one:?}"), format!("{two:?}"));
     }
+
+    #[test]
+    fn net_snmps_keywords_are_in_order_for_their_binary_search() {
+        assert!(NET_SNMP_KEYWORDS.windows(2).all(|w| w[0] < w[1]));
+        assert!(NET_SNMP_KEYWORDS.binary_search(&"read-only").is_ok());
+        assert!(NET_SNMP_KEYWORDS.binary_search(&"deprecated").is_err());
+    }
 }
