@@ -206,7 +206,7 @@ type Linked = (usize, std::cmp::Reverse<u32>);
 
 /// A node of net-snmp's tree: its OID and its name (an OID two modules name differently is
 /// two nodes).
-pub(crate) type TreeNode = (Vec<u32>, String);
+pub type TreeNode = (Vec<u32>, String);
 
 /// `snmptranslate -Ta`: the tree below `iso` as `name OBJECT IDENTIFIER ::= { parent n }`
 /// lines between `dump DEFINITIONS ::= BEGIN` and `END`.
@@ -246,7 +246,7 @@ pub(crate) fn label_of(mibs: &Mibs, oid: &[u32]) -> String {
 }
 
 /// net-snmp's tree: each node's children, and the definition of each node a module defines.
-pub(crate) struct NetTree {
+pub struct NetTree {
     /// Each node's children as (arc, name), in the order net-snmp links them.
     pub children: BTreeMap<TreeNode, Vec<(u32, String)>>,
     /// The definition (a node of [`Mibs::resolved`]) of each node a module names: the one
@@ -282,7 +282,7 @@ impl NetTree {
 /// the first linked, whichever its OID value names (net-snmp links the children of any of
 /// them below the last of their run among the parent's own children, which is the first
 /// linked). An arc no module names is linked with the first node below it.
-pub(crate) fn net_tree(mibs: &Mibs) -> NetTree {
+pub fn net_tree(mibs: &Mibs) -> NetTree {
     // Each node: when it was linked, and its definition (none for an arc no module names).
     let mut first: BTreeMap<TreeNode, (Linked, Option<usize>)> = BTreeMap::new();
     let mut link = |node: TreeNode, when: Linked, defined: Option<usize>| {
