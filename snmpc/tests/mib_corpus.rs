@@ -646,8 +646,8 @@ fn corpus_and_snmptranslate() -> Option<(PathBuf, PathBuf)> {
 /// `snmpc translate -Td` against `snmptranslate -Td` (scripts read that output) on every node
 /// of the IETF modules, in one run of each: each definition (a block that ends with its
 /// `::= { ... }` line) compared. The ones that differ are counted and named; they are the
-/// kinds README lists (two descriptors at one OID, net-snmp's own slips: bounds past 2^31
-/// wrapped, an enumeration label that is one of its keywords dropped).
+/// kinds docs/custom-mibs.md lists (two descriptors at one OID, net-snmp's own slips: bounds
+/// past 2^31 wrapped, an Opaque's SYNTAX with a module's name in it).
 #[test]
 fn definitions_as_snmptranslate_prints_them() {
     let Some((corpus, tool)) = corpus_and_snmptranslate() else {
@@ -715,7 +715,7 @@ fn definitions_as_snmptranslate_prints_them() {
         differ.len()
     );
     assert!(names.len() > 15_000, "{} definitions", names.len());
-    assert!(differ.len() <= 19, "{} differ: {differ:?}", differ.len());
+    assert!(differ.len() <= 13, "{} differ: {differ:?}", differ.len());
 }
 
 /// `snmpc translate -To` (every node's OID, depth first) against `snmptranslate -To` with
