@@ -177,7 +177,8 @@ impl OctetHint {
 /// zeros followed (`4x` of `61 62` is `61620000`), hexadecimal without leading zeros.
 fn net_snmp_number(spec: &OctetSpec, chunk: &[u8], out: &mut String) {
     let read = chunk.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
-    let missing = 8 * (spec.len - chunk.len());
+    // (A length such as `99999999999999999x` saturates rather than overflowing.)
+    let missing = spec.len.saturating_sub(chunk.len()).saturating_mul(8);
     let n = if missing >= 64 { 0 } else { read << missing };
     let _ = match spec.format {
         b'x' => write!(out, "{n:x}"),

@@ -125,6 +125,7 @@ mod tests {
         assert_eq!(net("d", ab), "9798");
         assert_eq!(net("x:", ab), "61:62");
         assert_eq!(net("512x", ab), "0");
+        assert_eq!(net("18446744073709551615x", ab), "0");
         // RFC 2579's reading of the same.
         assert_eq!(format_octets("4x-2x", ab).unwrap(), "6162");
         assert!(format_octets("d", ab).is_err());
