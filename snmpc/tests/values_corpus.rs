@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use snmp_smi::mib::NodeKind;
+use snmp_smi::mib::{NodeKind, Presentation};
 use snmp_smi::names::Mibs;
 use snmp_test_support::agent as support;
 
@@ -43,6 +43,23 @@ fn known_difference(theirs: &str, ours: &str) -> bool {
     printf || (theirs.starts_with("CHARACTER-MIB::charPortName.") && ours.ends_with("STRING: ab"))
 }
 
+/// For an OCTET STRING whose DISPLAY-HINT opens with a numeric field wider than net-snmp's
+/// 40-octet inline value buffer (HP's `512x`), a value that fills the field: net-snmp reads
+/// a numeric field's full width whether or not the value has that many octets, so on a short
+/// value it prints whatever memory follows (seen: `0` on one machine, `ef0d000000000000` on
+/// another), where snmpc reads zeros. A value of the field's width makes both read the same
+/// octets (0, 1, ..., 255, 0, ...; the last eight kept, as net-snmp's 64-bit sum keeps them).
+fn wide_field_value(p: &Presentation) -> Option<String> {
+    let hint = p.hint.as_deref().filter(|_| p.base == "OCTET STRING")?;
+    let digits = hint.len() - hint.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let width: usize = hint[..digits].parse().ok()?;
+    let numeric = matches!(hint[digits..].chars().next(), Some('x' | 'd' | 'o'));
+    (numeric && width > 40 && width <= 1024).then(|| {
+        let octets: Vec<String> = (0..width).map(|i| format!("{:02X}", i % 256)).collect();
+        format!("Hex-STRING: {}", octets.join(" "))
+    })
+}
+
 /// The recording of a value at `.1` below every object of `mibs` with a type served: its
 /// text, the number of objects served, and the OBJECT-TYPEs not served (no SYNTAX, a table or
 /// a row, or a type not served: Opaque).
@@ -56,7 +73,12 @@ fn recording(mibs: &Mibs) -> (String, usize, usize) {
         if k != oid.len() || mibs.written(node).kind != NodeKind::ObjectType {
             continue;
         }
-        let Some(value) = mibs.presentation(&oid).and_then(|p| value_of(&p.base)) else {
+        let Some(p) = mibs.presentation(&oid) else {
+            not_served += 1;
+            continue;
+        };
+        let Some(value) = wide_field_value(p).or_else(|| value_of(&p.base).map(String::from))
+        else {
             not_served += 1;
             continue;
         };
