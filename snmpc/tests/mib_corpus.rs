@@ -1099,6 +1099,41 @@ fn absolute_names_and_the_roots_as_snmptranslate_reads_them() {
     }
 }
 
+/// A name that several modules define at different OIDs (PIM-MIB's and PIM-STD-MIB's
+/// pimNeighborAddress, RIPv2-MIB's two rip2GlobalGroup), given alone (`-IR`), is the node
+/// snmptranslate finds: the one its tree made last, modules that define a name at one OID
+/// sharing one node (IF-MIB's ifIndex).
+#[test]
+fn a_name_several_modules_define_resolves_as_snmptranslate_resolves_it() {
+    let Some((corpus, tool)) = corpus_and_snmptranslate() else {
+        return;
+    };
+    let ietf = corpus.join("ietf");
+    let mibs = Mibs::load_everything(std::slice::from_ref(&ietf), &HashSet::new()).unwrap();
+    let mut oids_of: HashMap<String, HashSet<Vec<u32>>> = HashMap::new();
+    for oid in mibs.oids() {
+        if let Some(label) = mibs.label_at(&oid) {
+            oids_of.entry(label.to_string()).or_default().insert(oid);
+        }
+    }
+    let mut names: Vec<&str> = oids_of
+        .iter()
+        .filter(|(_, oids)| oids.len() > 1)
+        .map(|(name, _)| name.as_str())
+        .collect();
+    names.sort_unstable();
+    names.push("ifIndex");
+    assert!(names.len() >= 20, "{names:?}");
+    let args = [&["-IR", "-On"][..], &names].concat();
+    let mut ours = Command::new(env!("CARGO_BIN_EXE_snmpc"));
+    ours.arg("translate");
+    let (theirs, _, code) = over_ietf(&mut Command::new(&tool), &ietf, &args);
+    assert_eq!(code, Some(0));
+    let answers = theirs.lines().filter(|l| !l.is_empty()).count();
+    assert_eq!(answers, names.len(), "{theirs}");
+    assert_eq!(over_ietf(&mut ours, &ietf, &args).0, theirs, "{names:?}");
+}
+
 /// Output into a pipe its reader closed ends snmpc quietly by SIGPIPE, as it ends net-snmp's
 /// tools: no panic message, the shell's 141.
 #[test]

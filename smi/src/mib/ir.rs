@@ -298,6 +298,22 @@ pub struct IndexPart {
     pub implied: bool,
     /// Its SYNTAX.
     pub syntax: Syntax,
+    /// An InetAddress read by the address type in the arc just before it (RFC 4001: the
+    /// component before it an InetAddressType). net-snmp's tools read it so when the object's
+    /// next lower sibling in the tree is an InetAddressType, whatever the INDEX says.
+    pub address_typed: bool,
+}
+
+/// The TEXTUAL-CONVENTION that RFC 4001's InetAddress values are of.
+pub const INET_ADDRESS: &str = "InetAddress";
+/// The TEXTUAL-CONVENTION that says which kind of InetAddress follows.
+pub const INET_ADDRESS_TYPE: &str = "InetAddressType";
+
+impl Syntax {
+    /// Whether the SYNTAX names the TEXTUAL-CONVENTION `name` (the outermost).
+    pub fn names_convention(&self, name: &str) -> bool {
+        self.convention.as_ref().is_some_and(|c| c.name == name)
+    }
 }
 
 /// One object of a notification's OBJECTS clause.

@@ -67,7 +67,7 @@ pub fn row_index(set: &MibSet, m: usize, entry: &Node) -> Result<Vec<IndexPart>,
         return Err("the row has no INDEX".into());
     }
     let smi = &set.modules[im].smi;
-    written
+    let mut parts = written
         .index()
         .iter()
         .map(|item| {
@@ -82,9 +82,15 @@ pub fn row_index(set: &MibSet, m: usize, entry: &Node) -> Result<Vec<IndexPart>,
                     .node_syntax(om, o)
                     .map(|t| syntax(set, om, t))
                     .unwrap_or_default(),
+                address_typed: false,
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, String>>()?;
+    for i in 1..parts.len() {
+        parts[i].address_typed = parts[i].syntax.names_convention(INET_ADDRESS)
+            && parts[i - 1].syntax.names_convention(INET_ADDRESS_TYPE);
+    }
+    Ok(parts)
 }
 
 /// How [`syntax`] reads what RFC 2579 leaves to the reader or forbids and MIBs write anyway.

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::mib::ir::{Base, IndexPart};
+use crate::mib::ir::{Base, IndexPart, INET_ADDRESS};
 
 /// How the instance after a column's name is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -39,9 +39,8 @@ pub fn write_instance(
             if rest.is_empty() {
                 break;
             }
-            // An InetAddress is read with the InetAddressType just before it.
-            let address_type =
-                before.filter(|_| i > 0 && convention(&index[i - 1]) == Some(INET_TYPE));
+            // An InetAddress is read with the address type in the arc just before it.
+            let address_type = before.filter(|_| i > 0 && part.address_typed);
             let Some((text, used)) = component(part, rest, address_type, style, name_oid) else {
                 break;
             };
@@ -60,13 +59,6 @@ pub fn write_instance(
     for a in rest {
         let _ = write!(out, ".{a}");
     }
-}
-
-const INET_TYPE: &str = "InetAddressType";
-
-/// The TEXTUAL-CONVENTION the index object's SYNTAX names.
-fn convention(part: &IndexPart) -> Option<&str> {
-    part.syntax.convention.as_ref().map(|c| c.name.as_str())
 }
 
 /// One component at the start of `rest`: its text and how many arcs it took, or `None` when
@@ -149,7 +141,7 @@ fn octets(
         return Some((empty.into(), used));
     }
     let address = address_type
-        .filter(|_| convention(part) == Some("InetAddress"))
+        .filter(|_| part.syntax.names_convention(INET_ADDRESS))
         .and_then(|t| inet_address(t, octets));
     Some((address.unwrap_or_else(|| quoted(octets, '"', style)), used))
 }
@@ -443,6 +435,7 @@ mod tests {
         IndexPart {
             name: name.into(),
             implied,
+            address_typed: false,
             syntax: Syntax {
                 base,
                 sizes: (base == Base::OctetString).then(|| vec![(0, 32)]),
@@ -512,7 +505,14 @@ mod tests {
         );
         let mut kind = with_convention(part("type", Base::Integer, false), "InetAddressType");
         kind.syntax.enums = vec![("ipv4".into(), 1), ("ipv6".into(), 2)];
-        let addr = with_convention(part("addr", Base::OctetString, false), "InetAddress");
+        let mut addr = with_convention(part("addr", Base::OctetString, false), "InetAddress");
+        // Unpaired (VRRPV3-MIB's address, whose sibling below is no InetAddressType): a string.
+        let unpaired = [kind.clone(), addr.clone()];
+        assert_eq!(
+            shown(&unpaired, &[1, 4, 97, 98, 2, 1], IndexStyle::Components),
+            "x.ipv4.\"ab..\""
+        );
+        addr.address_typed = true;
         let ip = [kind, addr];
         assert_eq!(
             shown(&ip, &[1, 4, 192, 0, 2, 1], IndexStyle::Components),

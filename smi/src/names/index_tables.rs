@@ -270,6 +270,26 @@ impl NameTable {
         NameTable { nodes }
     }
 
+    /// Each run of two or more nodes of one name put in another order by `reorder`.
+    pub(super) fn reorder_runs<'n>(
+        &mut self,
+        name: impl Fn(usize) -> &'n str,
+        mut reorder: impl FnMut(&mut [u32]),
+    ) {
+        let mut start = 0;
+        while start < self.nodes.len() {
+            let first = name(self.nodes[start] as usize);
+            let len = self.nodes[start..]
+                .iter()
+                .take_while(|&&n| name(n as usize) == first)
+                .count();
+            if len > 1 {
+                reorder(&mut self.nodes[start..start + len]);
+            }
+            start += len;
+        }
+    }
+
     /// The nodes named `wanted`, in the order given to [`NameTable::build`].
     pub(super) fn get<'n>(&self, wanted: &str, name: impl Fn(usize) -> &'n str) -> &[u32] {
         let first = self

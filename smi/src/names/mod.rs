@@ -317,12 +317,10 @@ impl Mibs {
 
     fn lookup(&self) -> &Lookup {
         self.lookup.get_or_init(|| {
-            // Nodes in the order net-snmp reads their modules. (One list, sorted again for the
-            // second table: building these is when a session's memory peaks.)
+            // Nodes in the order net-snmp links them into its tree. (One list, reversed for
+            // the second table: building these is when a session's memory peaks.)
             let mut nodes: Vec<u32> = (0..self.resolved.nodes.len() as u32).collect();
             let node = |i: &u32| &self.resolved.nodes[*i as usize];
-            nodes.sort_by_key(|i| self.read_order[node(i).module()]);
-            let by_name = NameTable::build(&nodes, |i| self.label(i));
             // An OID several nodes are at is named by the one net-snmp links first: of the
             // module it reads first, the last written (it files a module's nodes by pushing
             // each on a list), a label inside an OID value as much as an assignment.
@@ -336,7 +334,15 @@ impl Mibs {
             let by_oid = OidTable::build(&nodes, |i, out| {
                 self.resolved.oid_into(&self.resolved.nodes[i], out)
             });
+            // A name alone (`-IR`, an INDEX item) is looked up in net-snmp's table of names,
+            // which files each node of its tree at the head of its name's list: of the nodes
+            // of one name, the one made last (PIM-MIB's pimNeighborAddress under `-m ALL`,
+            // not PIM-STD-MIB's, which it reads first). Modules that define one name at one
+            // OID share one node, made by the first of them (IF-MIB's ifIndex, not
+            // RFC1213-MIB's).
+            let mut by_name = NameTable::build(&nodes, |i| self.label(i));
             drop(nodes);
+            by_name.reorder_runs(|i| self.label(i), |run| self.last_made_first(run));
             let n = self.resolved.nodes.len();
             Lookup {
                 by_name,
@@ -345,6 +351,23 @@ impl Mibs {
                 rows: Lazy::new(n),
             }
         })
+    }
+
+    /// `run`, nodes of one name in the order net-snmp links them, reordered as its table of
+    /// names lists them: the nodes at one OID as one (in link order), those made last first.
+    fn last_made_first(&self, run: &mut [u32]) {
+        let oids: Vec<Vec<u32>> = run
+            .iter()
+            .map(|&n| self.resolved.oid(&self.resolved.nodes[n as usize]))
+            .collect();
+        // Each node's group: the place of the first node at its OID.
+        let group: Vec<usize> = (0..run.len())
+            .map(|i| oids.iter().position(|o| *o == oids[i]).unwrap_or(i))
+            .collect();
+        let mut order: Vec<usize> = (0..run.len()).collect();
+        order.sort_by_key(|&i| (std::cmp::Reverse(group[i]), i));
+        let nodes: Vec<u32> = order.iter().map(|&i| run[i]).collect();
+        run.copy_from_slice(&nodes);
     }
 
     /// The name of the module that defines `node`.
@@ -488,6 +511,25 @@ impl Mibs {
                 crate::mib::presentation(&self.set, n.module(), n.index()).map(Box::new)
             })
             .as_deref()
+    }
+}
+
+impl Mibs {
+    /// The INDEX of the conceptual row that the column `column` (its OID, no instance) is
+    /// part of, through AUGMENTS: `None` when `column` is not a column of a row whose INDEX
+    /// resolves.
+    ///
+    /// ```
+    /// let mibs = snmp_smi::names::Mibs::standard();
+    /// let if_descr = mibs.name_to_oid("IF-MIB::ifDescr").unwrap();
+    /// let index = mibs.column_index(&if_descr).unwrap();
+    /// assert_eq!(index[0].name, "ifIndex");
+    /// ```
+    pub fn column_index(&self, column: &[u32]) -> Option<&[IndexPart]> {
+        let node = self.lookup().by_oid.get(column)?;
+        self.instance_index(node, column)
+            .filter(|(_, row)| !row)
+            .map(|(index, _)| index)
     }
 }
 

@@ -2,6 +2,8 @@
 //! known, its module, and the instance after it read by the row's INDEX.
 
 use super::*;
+use crate::mib::ir::{Syntax, INET_ADDRESS, INET_ADDRESS_TYPE};
+use crate::mib::MibNode;
 
 impl Mibs {
     /// An OID to `MODULE::name.suffix` by longest prefix, the instance after a column shown
@@ -114,11 +116,74 @@ impl Mibs {
                 let written = self.set.node(n);
                 let row = written.kind == NodeKind::ObjectType
                     && (!written.index().is_empty() || written.augments().is_some());
-                row.then(|| mib::row_index(&self.set, n.module(), written).ok())
-                    .flatten()
-                    .map(Vec::into_boxed_slice)
+                row.then(|| {
+                    self.row_index_by_names(n.module(), written)
+                        .or_else(|| mib::row_index(&self.set, n.module(), written).ok())
+                })
+                .flatten()
+                .map(Vec::into_boxed_slice)
             })
             .as_deref()
+    }
+
+    /// The INDEX of row `written` (of module `m`) as net-snmp's tools read it: the row that
+    /// AUGMENTS names and each INDEX item looked up by the name alone, as a name without its
+    /// module is ([`Mibs::name_to_oid`]): where two modules define a name, the one net-snmp
+    /// linked last (under `-m ALL` PIM-STD-MIB's pimNeighborTable is indexed by PIM-MIB's
+    /// pimNeighborAddress, an IpAddress). `None` when a name is not in the tree.
+    fn row_index_by_names(&self, m: usize, written: &mib::Node) -> Option<Vec<IndexPart>> {
+        let by_name = |module: usize, name: mib::tree::Name| {
+            let node = self.named(self.set.modules[module].smi.name(name)).next()?;
+            Some(&self.resolved.nodes[node])
+        };
+        let (im, row) = match written.augments() {
+            Some(base) => {
+                let base = by_name(m, base)?;
+                (base.module(), self.set.node(base))
+            }
+            None => (m, written),
+        };
+        if row.index().is_empty() {
+            return None;
+        }
+        let parts = row.index().iter().map(|item| {
+            let object = by_name(im, item.name)?;
+            let syntax = self.syntax_of(object).unwrap_or_default();
+            Some(IndexPart {
+                name: self.set.modules[im].smi.name(item.name).to_string(),
+                implied: item.implied,
+                address_typed: syntax.names_convention(INET_ADDRESS)
+                    && self.lower_sibling_is_address_type(object),
+                syntax,
+            })
+        });
+        parts.collect()
+    }
+
+    /// The SYNTAX of a resolved node, through its conventions.
+    fn syntax_of(&self, node: &MibNode) -> Option<Syntax> {
+        let (m, i) = (node.module(), node.index());
+        let ty = self.set.node_syntax(m, i)?;
+        Some(mib::lower::syntax(&self.set, m, ty))
+    }
+
+    /// Whether the sibling just below `node` in the tree (the highest arc under the same
+    /// parent lower than its own: net-snmp's `next_peer`, its children listed from the highest
+    /// arc down) is an InetAddressType, as net-snmp asks before it reads an InetAddress INDEX
+    /// component as an address (IP-MIB's ipAddressAddr beside ipAddressAddrType).
+    fn lower_sibling_is_address_type(&self, node: &MibNode) -> bool {
+        let oid = self.resolved.oid(node);
+        let Some((&arc, parent)) = oid.split_last() else {
+            return false;
+        };
+        let below = self
+            .children(parent)
+            .filter(|&(a, _)| a < arc)
+            .max_by_key(|&(a, _)| a);
+        below.is_some_and(|(_, sibling)| {
+            self.syntax_of(&self.resolved.nodes[sibling])
+                .is_some_and(|s| s.names_convention(INET_ADDRESS_TYPE))
+        })
     }
 
     /// Whether every arc of `oid` is named: the deepest node above or at it is `oid` itself or
