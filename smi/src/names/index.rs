@@ -24,7 +24,9 @@ pub enum IndexStyle {
 
 /// Appends `arcs`, the instance after a column, to `out`: each INDEX component as net-snmp
 /// shows it, for as long as the arcs hold whole components, then what is left as numbers.
-/// `name_oid` names an OBJECT IDENTIFIER component under `-OX`.
+/// `name_oid` names an OBJECT IDENTIFIER component under `-OX`, where, as net-snmp's, a
+/// component the arcs do not hold (or of a type it has no form for: BITS, Counter32) leaves
+/// its opening bracket before the numbers (`ipAdEntAddr[.1`).
 pub fn write_instance(
     out: &mut String,
     index: &[IndexPart],
@@ -42,6 +44,9 @@ pub fn write_instance(
             // An InetAddress is read with the address type in the arc just before it.
             let address_type = before.filter(|_| i > 0 && part.address_typed);
             let Some((text, used)) = component(part, rest, address_type, style, name_oid) else {
+                if style == IndexStyle::Extended {
+                    out.push('[');
+                }
                 break;
             };
             match style {

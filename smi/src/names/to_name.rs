@@ -47,6 +47,10 @@ impl Mibs {
             {
                 // net-snmp's `enterprise#` above SMIv1 traps.
                 let _ = write!(s, ".{label}");
+            } else if self.has_children(prefix) {
+                // An arc no module names with named nodes below it (sFlow's
+                // `{ enterprises 4300 1 }`): net-snmp's anonymous node, shown as its number.
+                let _ = write!(s, ".{}", prefix[k]);
             } else {
                 break;
             }
@@ -130,7 +134,7 @@ impl Mibs {
     /// AUGMENTS names and each INDEX item looked up by the name alone, as a name without its
     /// module is ([`Mibs::name_to_oid`]): where two modules define a name, the one net-snmp
     /// linked last (under `-m ALL` PIM-STD-MIB's pimNeighborTable is indexed by PIM-MIB's
-    /// pimNeighborAddress, an IpAddress). `None` when a name is not in the tree.
+    /// pimNeighborAddress, an IpAddress). `None` when the first item is not in the tree.
     fn row_index_by_names(&self, m: usize, written: &mib::Node) -> Option<Vec<IndexPart>> {
         let by_name = |module: usize, name: mib::tree::Name| {
             let node = self.named(self.set.modules[module].smi.name(name)).next()?;
@@ -146,18 +150,24 @@ impl Mibs {
         if row.index().is_empty() {
             return None;
         }
-        let parts = row.index().iter().map(|item| {
-            let object = by_name(im, item.name)?;
+        // An item no module defines ends the INDEX there, as it ends net-snmp's reading of
+        // an instance (IEEE8021-MSTP-MIB's ieee8021MstpFidToMstiV2Entry names a
+        // `ieee8021MstpFidToMstV2Fid` second: its first component is still read).
+        let mut parts = Vec::new();
+        for item in row.index() {
+            let Some(object) = by_name(im, item.name) else {
+                break;
+            };
             let syntax = self.syntax_of(object).unwrap_or_default();
-            Some(IndexPart {
+            parts.push(IndexPart {
                 name: self.set.modules[im].smi.name(item.name).to_string(),
                 implied: item.implied,
                 address_typed: syntax.names_convention(INET_ADDRESS)
                     && self.lower_sibling_is_address_type(object),
                 syntax,
-            })
-        });
-        parts.collect()
+            });
+        }
+        (!parts.is_empty()).then_some(parts)
     }
 
     /// The SYNTAX of a resolved node, through its conventions.
