@@ -106,11 +106,56 @@ fn spawn_agent(snmpd: &PathBuf, extra: &str, tcp: bool) -> Agent {
         .stderr(Stdio::null())
         .spawn()
         .expect("snmpd starts");
-    Agent {
+    let mut agent = Agent {
         child,
         port,
         tcp_port,
         _dir: dir,
+    };
+    agent.wait_until_it_answers();
+    agent
+}
+
+impl Agent {
+    /// Returns once the agent answers a GET (its sockets bound, its configuration read):
+    /// a request sent before is refused (ICMP port unreachable), which a client that does not
+    /// retry on a refusal (the exporter's) reports as the scrape's error. Bounded: 10 s, or
+    /// a panic naming why, as when snmpd has exited.
+    fn wait_until_it_answers(&mut self) {
+        let sock = UdpSocket::bind("127.0.0.1:0").unwrap();
+        sock.set_read_timeout(Some(Duration::from_millis(50)))
+            .unwrap();
+        let name: OidBuf = "1.3.6.1.2.1.1.3.0".parse().unwrap();
+        let vbs = [VarBind {
+            name: ObjectName(name.as_oid()),
+            value: VarBindValue::UnSpecified,
+        }];
+        let get = Message {
+            version: MessageVersion::VERSION,
+            community: b"public",
+            data: Pdus::GetRequest(GetRequestPdu(Pdu {
+                request_id: 1,
+                error_status: PduErrorStatus::NO_ERROR,
+                error_index: 0,
+                variable_bindings: VarBindList(SequenceOf::from_slice(&vbs)),
+            })),
+        }
+        .to_ber()
+        .unwrap();
+        let mut buf = [0u8; 1500];
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!("snmpd exited before it answered: {status}");
+            }
+            let _ = sock.send_to(&get, ("127.0.0.1", self.port));
+            if sock.recv_from(&mut buf).is_ok() {
+                return;
+            }
+            // A refusal comes back at once: wait a little before the next try.
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        panic!("snmpd on port {} did not answer within 10 s", self.port);
     }
 }
 
