@@ -180,8 +180,12 @@ impl Printer<'_> {
     /// An OID as the options name it.
     pub fn name(&self, oid: Oid<'_>) -> String {
         let arcs: Vec<u32> = oid.arcs().collect();
+        let index = match self.output.index {
+            IndexStyle::Extended if self.output.quick => IndexStyle::ExtendedQuick,
+            style => style,
+        };
         match self.mibs {
-            Some(m) => name_of(m, &arcs, self.output.naming, self.output.index),
+            Some(m) => name_of(m, &arcs, self.output.naming, index),
             None => format!(".{oid}"),
         }
     }

@@ -41,7 +41,11 @@ pub fn table(opts: &AgentOpts, app: &AppOpts, limits: &WalkLimits, table: &str) 
     };
     let arcs: Vec<u32> = table_oid.as_oid().arcs().collect();
     let mibs = agent.mibs.as_ref().expect("loaded by open");
-    let Some(columns) = mibs.table_columns(&arcs).filter(|c| !c.is_empty()) else {
+    // snmptable names its columns by what follows the last `.` of their names, and a name
+    // that is a number is none: under `-On` it finds no column.
+    let numeric = agent.output.naming == crate::print::Naming::Numeric;
+    let columns = mibs.table_columns(&arcs).filter(|_| !numeric);
+    let Some(columns) = columns.filter(|c| !c.is_empty()) else {
         // No entry with columns below it, in snmptable's words.
         let (naming, index) = (agent.output.naming, agent.output.index);
         eprintln!(
@@ -70,26 +74,40 @@ pub fn table(opts: &AgentOpts, app: &AppOpts, limits: &WalkLimits, table: &str) 
         output: agent.output,
         mibs: agent.mibs.as_ref(),
     };
+    // Whether the agent answered a column this table's readable columns do not list (one
+    // not-accessible, or one no module read defines).
+    let mut extra_columns = false;
+    let table_name = printer.name(table_oid.as_oid());
     let walked = agent.session.walk(&entry_oid, |vb: &VarBind| {
         let name: Vec<u32> = vb.oid.as_oid().arcs().collect();
         let Some((&column, index)) = name[entry.len()..].split_first() else {
             return;
         };
-        // A column the modules do not define is left out, as snmptable leaves it out.
-        if let Some(k) = columns.iter().position(|(arc, _)| *arc == column) {
-            let (_, row) = rows.entry(index.to_vec()).or_insert_with(|| {
-                let shown = index_text(&printer.name(vb.oid.as_oid()), index);
-                (shown, vec![None; columns.len()])
-            });
-            row[k] = Some(printer.value(&vb.value, presentations[k]));
-        }
+        // A column not listed is left out, as snmptable leaves it out.
+        let Some(k) = columns.iter().position(|(arc, _)| *arc == column) else {
+            extra_columns = true;
+            return;
+        };
+        let (_, row) = rows.entry(index.to_vec()).or_insert_with(|| {
+            let shown = index_text(&printer.name(vb.oid.as_oid()), &table_name, index);
+            (shown, vec![None; columns.len()])
+        });
+        row[k] = Some(printer.value(&vb.value, presentations[k]));
     });
     if let Err(e) = walked {
         return agent_error(&agent, e, Tool::Other);
     }
     match opts.json {
         true => print_json(&columns, &rows),
-        false => print_table(&printer.name(table_oid.as_oid()), &columns, &rows, &app),
+        false => {
+            let name = table_name;
+            print_table(&name, &columns, &rows, &app);
+            // snmptable's warning, said when it walks by GETBULK (it asks for each column by
+            // GETNEXT otherwise, and never sees the others).
+            if extra_columns && walk_with == WalkWith::GetBulk && !app.headers_only {
+                println!("{name}: WARNING: More columns on agent than in MIB");
+            }
+        }
     }
     ExitCode::SUCCESS
 }
@@ -115,9 +133,10 @@ fn print_json(columns: &[(u32, String)], rows: &Rows) {
 type Rows = std::collections::BTreeMap<Vec<u32>, (String, Vec<Option<String>>)>;
 
 /// The index of a row as snmptable shows it: what follows the column's name in a cell's
-/// name as `-O` names it (`3."aesuser"`, `[ipv4]["192.0.2.1"]` under `-OX`), the arcs under
-/// `-On`.
-fn index_text(name: &str, arcs: &[u32]) -> String {
+/// name as `-O` names it (`3."aesuser"`, `[ipv4]["192.0.2.1"]` under `-OX`); under `-Of` and
+/// `-On`, whose names start with `.`, what follows the table's name (`table`, named so) and
+/// the entry's and the column's arcs: the index as `-Of` decodes it, the arcs under `-On`.
+fn index_text(name: &str, table: &str, arcs: &[u32]) -> String {
     let dotted = || {
         arcs.iter()
             .map(u32::to_string)
@@ -125,7 +144,14 @@ fn index_text(name: &str, arcs: &[u32]) -> String {
             .join(".")
     };
     if name.starts_with('.') {
-        return dotted();
+        let after_table = name
+            .get(table.len() + 1..)
+            .filter(|_| name.starts_with(table));
+        let index = after_table
+            .and_then(|s| s.split_once('.'))
+            .and_then(|(_, s)| s.split_once('.'))
+            .map(|(_, index)| index.to_string());
+        return index.unwrap_or_else(dotted);
     }
     let column = name.split_once("::").map_or(name, |(_, rest)| rest);
     match column.find(['.', '[']) {

@@ -272,3 +272,62 @@ fn compare_lines(theirs: &str, ours: &str, case: (Option<&str>, Option<&str>, In
     assert!(unknown.is_empty(), "{case:?}: {unknown:?}");
     assert!(differ.len() <= 30, "{case:?}: {differ:?}");
 }
+
+/// snmptable and `snmpc table` over the same agent (every column of the IETF modules served
+/// at an instance of its INDEX types): 40 tables spread over the modules, each with one of
+/// the option sets below in turn, the same output and exit code. The tables of the modules
+/// whose values differ on purpose (`known_difference`) are left out.
+#[test]
+fn tables_print_as_snmptable_prints_them() {
+    let Some(corpus) = snmp_test_support::mib_corpus_or_skip() else {
+        return;
+    };
+    let Some(snmptable) = support::tool("snmptable") else {
+        support::require_or_skip("snmptable not found (apt-get install -y snmp)");
+        return;
+    };
+    let ietf = corpus.join("ietf");
+    let mibs = Mibs::load_everything(std::slice::from_ref(&ietf), &HashSet::new()).unwrap();
+    let (text, _, _) = recording(&mibs, Instances::OfIndex);
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("walk.txt");
+    std::fs::write(&data, text).unwrap();
+    let (_simulator, agent) = run::Simulator::serve(&data, 300);
+    let skipped = ["DNS-SERVER-MIB::", "DNS-RESOLVER-MIB::", "CHARACTER-MIB::"];
+    // Conceptual tables: a row with an INDEX below (snmptable reads other nodes' children
+    // in its own way, not compared here).
+    let is_table = |oid: &Vec<u32>| {
+        let columns = mibs.table_columns(oid).unwrap_or_default();
+        columns.first().is_some_and(|(arc, _)| {
+            let column = [&oid[..], &[1, *arc]].concat();
+            mibs.column_index(&column).is_some()
+        })
+    };
+    let tables: Vec<String> = mibs
+        .oids()
+        .filter(is_table)
+        .filter_map(|oid| mibs.oid_to_name(&oid, Default::default()))
+        .filter(|name| !skipped.iter().any(|m| name.starts_with(m)))
+        .collect();
+    assert!(tables.len() > 500, "{} tables", tables.len());
+    let options: [&[&str]; 8] = [
+        &[],
+        &["-Ci"],
+        &["-Ci", "-OX"],
+        &["-Ci", "-Of"],
+        &["-On"],
+        &["-Cb", "-Cw", "80"],
+        &["-CB", "-Cf", ","],
+        &["-Cl", "-Ci", "-OX"],
+    ];
+    let path = ietf.to_str().unwrap();
+    let step = tables.len() / 40;
+    for (k, table) in tables.iter().step_by(step).take(40).enumerate() {
+        let mut args = vec!["-M", path, "-m", "ALL", "-v2c", "-c", "public"];
+        args.extend(options[k % options.len()]);
+        args.extend([agent.as_str(), table]);
+        let theirs = run::net_snmp_tool(&snmptable, &args);
+        let ours = run::snmpc(&[&["table"][..], &args].concat());
+        assert_eq!(ours, theirs, "{args:?}");
+    }
+}

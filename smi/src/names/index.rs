@@ -17,9 +17,19 @@ pub enum IndexStyle {
     Numeric,
     /// Each component in brackets, strings through their DISPLAY-HINT (`-OX`).
     Extended,
+    /// [`IndexStyle::Extended`] under quick print (`-OX` with `-Oq` or `-OQ`, snmptable's
+    /// own): a string shown through its DISPLAY-HINT without its `STRING: ` label.
+    ExtendedQuick,
     /// Component by component, a quoted string's quotes (and the quotes and backslashes in
     /// it) escaped with `\` for a shell: `\"comm1\"` (`-OE`).
     EscapedQuotes,
+}
+
+impl IndexStyle {
+    /// Whether components are shown in brackets (`-OX`).
+    pub fn extended(self) -> bool {
+        matches!(self, IndexStyle::Extended | IndexStyle::ExtendedQuick)
+    }
 }
 
 /// Appends `arcs`, the instance after a column, to `out`: each INDEX component as net-snmp
@@ -44,16 +54,16 @@ pub fn write_instance(
             // An InetAddress is read with the address type in the arc just before it.
             let address_type = before.filter(|_| i > 0 && part.address_typed);
             let Some((text, used)) = component(part, rest, address_type, style, name_oid) else {
-                if style == IndexStyle::Extended {
+                if style.extended() {
                     out.push('[');
                 }
                 break;
             };
-            match style {
-                IndexStyle::Extended => {
+            match style.extended() {
+                true => {
                     let _ = write!(out, "[{text}]");
                 }
-                _ => {
+                false => {
                     let _ = write!(out, ".{text}");
                 }
             }
@@ -86,7 +96,7 @@ fn component(
                 .find(|(_, n)| *n == v as i32 as i128);
             Some((label.map_or_else(|| v.to_string(), |(l, _)| l.clone()), 1))
         }
-        Base::TimeTicks if style == IndexStyle::Extended => Some((uptime(v), 1)),
+        Base::TimeTicks if style.extended() => Some((uptime(v, style), 1)),
         Base::TimeTicks => Some((v.to_string(), 1)),
         Base::IpAddress => {
             let [a, b, c, d, ..] = rest else { return None };
@@ -103,9 +113,9 @@ fn component(
                 false => (usize::try_from(v).ok()?.checked_add(1)?, 1),
             };
             let arcs = rest.get(..n)?;
-            match style {
-                IndexStyle::Extended => Some((name_oid(&arcs[skip..]), n)),
-                _ => Some((dotted(arcs), n)),
+            match style.extended() {
+                true => Some((name_oid(&arcs[skip..]), n)),
+                false => Some((dotted(arcs), n)),
             }
         }
         Base::OctetString => octets(part, rest, address_type, style),
@@ -129,11 +139,14 @@ fn octets(
     };
     let octets = rest.get(skip..skip.checked_add(n)?)?;
     let used = skip + n;
-    if let (IndexStyle::Extended, Some(hint)) = (style, part.syntax.hint.as_deref()) {
+    if let (true, Some(hint)) = (style.extended(), part.syntax.hint.as_deref()) {
         let bytes: Vec<u8> = octets.iter().map(|&a| a as u8).collect();
-        // net-snmp prints the value there, type and all.
+        // net-snmp prints the value there, type and all (but under quick print).
         let text = snmp_mib::format_octets_net_snmp(hint, &bytes).ok()?;
-        return Some((format!("STRING: {text}"), used));
+        return Some(match style {
+            IndexStyle::ExtendedQuick => (text, used),
+            _ => (format!("STRING: {text}"), used),
+        });
     }
     if skip == 0 {
         return Some((quoted(octets, '\'', style), used));
@@ -203,11 +216,15 @@ fn inet_address(kind: u32, octets: &[u32]) -> Option<String> {
     Some(format!("\"{text}\""))
 }
 
-/// TimeTicks as `-OX` shows them in an index: `0:00:10.65`, `1 day, 0:00:00.00`.
-fn uptime(t: u32) -> String {
+/// TimeTicks as `-OX` shows them in an index: `0:00:10.65`, `1 day, 0:00:00.00`; under
+/// quick print days, hours, minutes, seconds: `0:0:00:10.65`.
+fn uptime(t: u32, style: IndexStyle) -> String {
     let (centis, secs) = (t % 100, t / 100);
     let (days, h, m, s) = (secs / 86_400, secs / 3600 % 24, secs / 60 % 60, secs % 60);
     let clock = format!("{h}:{m:02}:{s:02}.{centis:02}");
+    if style == IndexStyle::ExtendedQuick {
+        return format!("{days}:{clock}");
+    }
     match days {
         0 => clock,
         1 => format!("1 day, {clock}"),
