@@ -283,7 +283,8 @@ impl Printer<'_> {
                 format!("{}.{}.{}.{}", a[0], a[1], a[2], a[3]),
             ),
             Value::Counter32(c) => (Some("Counter32"), c.to_string()),
-            Value::Gauge32(g) => (Some("Gauge32"), g.to_string()),
+            // Through an integer DISPLAY-HINT, as net-snmp prints a Gauge32 (not a Counter32).
+            Value::Gauge32(g) => (Some("Gauge32"), self.hinted(i64::from(*g), p)),
             // Under `-Ot` the number alone, without its label.
             Value::TimeTicks(t) => (
                 Some("Timeticks").filter(|_| !self.output.numeric_ticks),
@@ -343,12 +344,17 @@ impl Printer<'_> {
         match label {
             Some((name, _)) if self.quick_values() => name.clone(),
             Some((name, _)) => format!("{name}({i})"),
-            None => p
-                .and_then(|p| p.hint.as_deref())
-                .filter(|_| !self.output.no_hints)
-                .and_then(|h| snmp_mib::format_integer_net_snmp(h, i).ok())
-                .unwrap_or_else(|| i.to_string()),
+            None => self.hinted(i, p),
         }
+    }
+
+    /// A number through the integer DISPLAY-HINT of `p` (`d-2`: `12.34`), when it has one and
+    /// hints are not turned off (`-Ih`).
+    fn hinted(&self, i: i64, p: Option<&Presentation>) -> String {
+        p.and_then(|p| p.hint.as_deref())
+            .filter(|_| !self.output.no_hints)
+            .and_then(|h| snmp_mib::format_integer_net_snmp(h, i).ok())
+            .unwrap_or_else(|| i.to_string())
     }
 
     /// TimeTicks as net-snmp prints them: `(12345) 0:02:03.45`, `0:0:02:03.45` under `-Oq`,

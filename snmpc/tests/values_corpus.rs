@@ -230,7 +230,14 @@ fn compare_walks(instances: Instances, least: usize) {
         return;
     };
     let ietf = corpus.join("ietf");
-    for vendor in [None, Some("cisco"), Some("hp")] {
+    for vendor in [
+        None,
+        Some("cisco"),
+        Some("hp"),
+        Some("juniper"),
+        Some("nortel"),
+        Some("dell"),
+    ] {
         let mut dirs = vec![ietf.clone()];
         dirs.extend(vendor.map(|v| corpus.join("vendor").join(v)));
         let styles = match vendor {

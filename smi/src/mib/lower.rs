@@ -208,6 +208,27 @@ const NET_SNMP_KEYWORDS: [&str; 91] = [
     "write-only",
 ];
 
+/// The type `name`, written in module `m`, as net-snmp's parser finds a convention: defined
+/// in `m`, or in the module `m` imports it from, that module's own definition alone (it does
+/// not follow that module's imports: RADLAN-MIB's `MacAddress FROM BRIDGE-MIB` names no
+/// convention, RFC 4188's BRIDGE-MIB importing MacAddress itself, and the object is left
+/// without a SYNTAX); a name not imported, or imported from a module not read, as
+/// [`MibSet::find`] finds it.
+fn find_type_as_net_snmp(set: &MibSet, m: usize, name: &str) -> Option<(usize, usize)> {
+    if let Some(i) = set.type_at(m, name) {
+        return Some((m, i));
+    }
+    let smi = &set.modules[m].smi;
+    let from = smi
+        .imports
+        .iter()
+        .find(|imp| imp.symbols.iter().any(|&s| smi.name(s) == name));
+    match from.and_then(|imp| set.by_name.get(&imp.module)) {
+        Some(&t) => set.type_at(t, name).map(|i| (t, i)),
+        None => set.find(m, name, true),
+    }
+}
+
 /// `ty`, written in module `m`, followed through the conventions it names (read as
 /// [`MibSet::reading`] says).
 pub fn syntax(set: &MibSet, m: usize, ty: &Type) -> Syntax {
@@ -284,7 +305,11 @@ fn follow_kind(
                 s.base = Base::from_name(name).unwrap_or_default();
                 return;
             }
-            let Some((t, i)) = set.find(m, name, true) else {
+            let found = match set.reading {
+                Reading::AsWritten => set.find(m, name, true),
+                Reading::NetSnmp => find_type_as_net_snmp(set, m, name),
+            };
+            let Some((t, i)) = found else {
                 return;
             };
             if inside.is_some() && set.reading == Reading::NetSnmp {

@@ -98,11 +98,16 @@ impl Mibs {
         index::write_instance(s, index, rest, style, &name_oid);
     }
 
-    /// The INDEX the arcs after `node` (whose OID is `oid`) follow, and whether `node` is the
-    /// row itself (else a column of the row above it); `None` when it is neither.
+    /// The INDEX the arcs after `node` (whose OID is `oid`) follow, and whether a column arc
+    /// comes first (`node` a row with nodes below it; else `node` is a column of the row
+    /// above it, or an object with an INDEX of its own); `None` when it is none of these.
     pub(super) fn instance_index(&self, node: usize, oid: &[u32]) -> Option<(&[IndexPart], bool)> {
         if let Some(index) = self.row_index(node) {
-            return Some((index, true));
+            // After a row, as after any node with an INDEX that has nodes below it, net-snmp
+            // takes the first arc for a column; a node without (JUNIPER-IFOTN-MIB's
+            // jnxOtnClearInterfacePMs, an object with an INDEX of its own) has its INDEX
+            // read from the first arc on.
+            return Some((index, self.has_children(oid)));
         }
         let parent = self
             .lookup()
