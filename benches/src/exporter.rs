@@ -298,16 +298,16 @@ pub fn run(
     }
     let agent_port = crate::process::free_port();
     let spawn = |cmd: &mut Command| cmd.stdout(Stdio::null()).stderr(Stdio::null()).spawn();
-    let Ok(agent) = spawn(
-        Command::new(exe)
-            .arg("--simulate-child")
-            .arg(&data)
-            .arg(format!("127.0.0.1:{agent_port}")),
-    ) else {
-        notes.push("exporter: the simulator did not start".into());
-        return Vec::new();
+    // Started and listening before the first scrape: a scrape of a port nothing has taken
+    // yet is refused, and counted failed.
+    let address = format!("127.0.0.1:{agent_port}");
+    let _agent = match crate::poll::Simulator::start(exe, &data, &address) {
+        Ok(s) => s,
+        Err(e) => {
+            notes.push(format!("exporter: {e}"));
+            return Vec::new();
+        }
     };
-    let _agent = Killed(agent);
     let mut exporters: Vec<(&'static str, Killed, u16)> = Vec::new();
     let port = free_tcp_port();
     match spawn(

@@ -4,12 +4,11 @@
 //! flat over many scrapes (resident set after 1,000 and after 100,000).
 
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::exporter::{get, Killed};
+use crate::exporter::get;
 use crate::process::cpu_of;
 
 /// A capacity run's result.
@@ -78,22 +77,7 @@ pub fn capacity(
     let last = base
         .checked_add(u16::try_from(targets.saturating_sub(1)).map_err(|_| "too many targets")?)
         .ok_or("too many targets for the port range")?;
-    let simulator = Command::new(exe)
-        .arg("--simulate-child")
-        .arg(data)
-        .arg(format!("127.0.0.1:{base}-{last}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("the simulator did not start: {e}"))?;
-    let _simulator = Killed(simulator);
-    let until = Instant::now() + Duration::from_secs(60);
-    while std::net::UdpSocket::bind(("127.0.0.1", last)).is_ok() {
-        if Instant::now() > until {
-            return Err("the simulator did not take its ports within 60 s".into());
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let _simulator = crate::poll::Simulator::start(exe, data, &format!("127.0.0.1:{base}-{last}"))?;
     // The simulator's own time first, over a spread of its targets (every tenth).
     let (direct, direct_failed) = direct_walks((base..=last).step_by(10));
     let (pid, port) = exporter;

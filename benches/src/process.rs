@@ -6,6 +6,7 @@
 use std::net::UdpSocket;
 use std::process::Command;
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 /// A live process's CPU seconds so far; `None` when /proc does not say (it is gone).
 pub fn cpu_of(pid: u32) -> Option<f64> {
@@ -79,6 +80,20 @@ pub fn free_port() -> u16 {
     UdpSocket::bind("127.0.0.1:0")
         .and_then(|s| s.local_addr())
         .map_or(0, |a| a.port())
+}
+
+/// Returns once a process has bound UDP port `port` of 127.0.0.1 (a datagram sent before is
+/// refused: an exporter scraping a simulator not yet listening fails the scrape); `Err` after
+/// `within`.
+pub fn wait_for_udp_port(port: u16, within: Duration) -> Result<(), String> {
+    let until = Instant::now() + within;
+    while UdpSocket::bind(("127.0.0.1", port)).is_ok() {
+        if Instant::now() > until {
+            return Err(format!("nothing took UDP port {port} within {within:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Ok(())
 }
 
 /// Pins every thread of process `pid` (0: this process's calling thread, and what it starts

@@ -126,10 +126,8 @@ impl Simulator {
             .spawn()
             .map_err(|e| format!("the simulator did not start: {e}"))?;
         let simulator = Simulator(child);
-        let until = Instant::now() + Duration::from_secs(30);
-        while std::net::UdpSocket::bind(("127.0.0.1", last)).is_ok() && Instant::now() < until {
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        crate::process::wait_for_udp_port(last, Duration::from_secs(30))
+            .map_err(|e| format!("the simulator did not take its ports: {e}"))?;
         Ok(simulator)
     }
 
