@@ -426,7 +426,7 @@ fn listen_prints_what_snmptrapd_logs(
         .stderr(Stdio::piped())
         .spawn()
         .expect("snmpc listen starts");
-    std::thread::sleep(Duration::from_millis(300));
+    run::wait_until_bound(&address);
     // The v1/v2c cases again, to the listener (the v3 inform is not offered there: skipped).
     for (_, tool, args) in cases.iter().take(3) {
         let args: Vec<&str> = args
@@ -552,7 +552,7 @@ fn listen_acknowledges_v3_informs(snmpinform: &Path) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("snmpc listen starts");
-    std::thread::sleep(Duration::from_millis(300));
+    run::wait_until_bound(&address);
     let out = Command::new(snmpinform)
         .env("SNMP_PERSISTENT_DIR", own_state())
         .args(["-v", "3", "-l", "authPriv", "-t", "2", "-r", "1"])
@@ -644,7 +644,7 @@ fn listen_takes_the_users_of_an_snmptrapd_conf() {
     let sender = "0x8000000001020304";
     let address = format!("127.0.0.1:{}", free_port());
     let listener = listen_with_conf(&users_conf(dir.path(), sender), &address);
-    std::thread::sleep(Duration::from_millis(300));
+    run::wait_until_bound(&address);
     let send = |tool: &Path, args: &[&str]| {
         Command::new(tool)
             .env("SNMP_PERSISTENT_DIR", own_state())
@@ -798,7 +798,7 @@ fn listen_logs_to_a_file_under_lf() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("snmpc listen starts");
-    std::thread::sleep(Duration::from_millis(300));
+    run::wait_until_bound(&address);
     send_link_down(&address);
     let out = listener.wait_with_output().unwrap();
     assert!(
@@ -830,6 +830,8 @@ fn listen_takes_snmptrapds_command_line() {
         ("--createUser=nobody", &[]),
     ] {
         let address = format!("127.0.0.1:{}", free_port());
+        // The last listener's, gone: the one read below is this listener's.
+        let _ = std::fs::remove_file(&pid_file);
         let listener = run::mib_environment(&mut Command::new(env!("CARGO_BIN_EXE_snmpc")))
             .args(["listen", "-f", "-Lo", "-n", directive, "-p"])
             .arg(&pid_file)
@@ -838,8 +840,14 @@ fn listen_takes_snmptrapds_command_line() {
             .stderr(Stdio::piped())
             .spawn()
             .expect("snmpc listen starts");
-        std::thread::sleep(Duration::from_millis(300));
-        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        run::wait_until_bound(&address);
+        // Written once the socket is bound: a moment later at most.
+        let until = Instant::now() + Duration::from_secs(5);
+        let mut pid = String::new();
+        while pid.trim().is_empty() && Instant::now() < until {
+            pid = std::fs::read_to_string(&pid_file).unwrap_or_default();
+            std::thread::sleep(Duration::from_millis(10));
+        }
         assert_eq!(pid.trim(), listener.id().to_string());
         for (community, trap) in [
             ("public", "1.3.6.1.6.3.1.1.5.3"),
@@ -1203,7 +1211,7 @@ fn snmptrapd_through_a_link_reads_its_default_configuration() {
             .stderr(Stdio::piped())
             .spawn()
             .expect("snmptrapd (snmpc) starts");
-        std::thread::sleep(Duration::from_millis(500));
+        run::wait_until_bound(&address);
         send_link_down(&address);
         let out = listener.wait_with_output().unwrap();
         let (logged, said) = (

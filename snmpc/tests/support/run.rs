@@ -86,12 +86,17 @@ impl Simulator {
             .stderr(std::process::Stdio::null())
             .spawn()
             .expect("snmpc simulate starts");
-        let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while std::net::UdpSocket::bind(("127.0.0.1", port)).is_ok()
-            && std::time::Instant::now() < until
-        {
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
+        wait_until_bound(&agent);
         (Simulator(child), agent)
+    }
+}
+
+/// Returns once something has bound UDP address `address` (`127.0.0.1:PORT`), 10 s at most:
+/// a notification or request sent before is refused or dropped unseen.
+#[allow(dead_code)]
+pub fn wait_until_bound(address: &str) {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while std::net::UdpSocket::bind(address).is_ok() && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
