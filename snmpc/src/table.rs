@@ -100,12 +100,11 @@ pub fn table(opts: &AgentOpts, app: &AppOpts, limits: &WalkLimits, table: &str) 
     match opts.json {
         true => print_json(&columns, &rows),
         false => {
-            let name = table_name;
-            print_table(&name, &columns, &rows, &app);
+            print_table(&table_name, &columns, &rows, &app);
             // snmptable's warning, said when it walks by GETBULK (it asks for each column by
             // GETNEXT otherwise, and never sees the others).
             if extra_columns && walk_with == WalkWith::GetBulk && !app.headers_only {
-                println!("{name}: WARNING: More columns on agent than in MIB");
+                println!("{table_name}: WARNING: More columns on agent than in MIB");
             }
         }
     }

@@ -515,9 +515,10 @@ impl Mibs {
 }
 
 impl Mibs {
-    /// The INDEX of the conceptual row that the column `column` (its OID, no instance) is
-    /// part of, through AUGMENTS: `None` when `column` is not a column of a row whose INDEX
-    /// resolves.
+    /// The INDEX an instance of `column` (its OID, no instance) follows: that of the
+    /// conceptual row it is a column of, through AUGMENTS (or an object's own INDEX, where a
+    /// module gives one to an object with nothing below it); `None` when `column` is no such
+    /// object or the INDEX does not resolve.
     ///
     /// ```
     /// let mibs = snmp_smi::names::Mibs::standard();
