@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use snmp_smi::mib::ir::{Base, IndexPart};
+use snmp_smi::mib::ir::{Base, IndexPart, INET_ADDRESS};
 use snmp_smi::mib::{NodeKind, Presentation};
 use snmp_smi::names::Mibs;
 use snmp_test_support::agent as support;
@@ -109,10 +109,7 @@ fn instance_of(index: &[IndexPart]) -> Option<Vec<u32>> {
                 arcs.extend([1, 3, 6, 1]);
             }
             Base::OctetString | Base::Bits => {
-                let inet = s
-                    .convention
-                    .as_ref()
-                    .is_some_and(|c| c.name == "InetAddress");
+                let inet = s.names_convention(INET_ADDRESS);
                 let sizes = s.sizes.as_deref().unwrap_or_default();
                 let want = if inet { 4 } else { 2 };
                 let size = match sizes.iter().find(|(lo, hi)| (*lo..=*hi).contains(&want)) {
