@@ -378,28 +378,34 @@ macro_rules! drive {
         $($async)? fn run(&mut self, request: Request) -> Result<Vec<VarBind>, ClientError> {
             let now = Instant::now();
             self.exchange.start(request, now);
-            self.run_started(now)$(.$await)?
+            let (result, _) = self.run_started(now)$(.$await)?;
+            result
         }
 
         /// Runs the request started at `now` to its result, `now` kept the time of the
         /// clock's last reading: the core's datagrams sent, every datagram received handed to
-        /// it.
-        $($async)? fn drive(&mut self, started: Instant) -> Result<Vec<VarBind>, ClientError> {
+        /// it. The result and the clock's last reading.
+        $($async)? fn drive(&mut self, started: Instant) -> (Result<Vec<VarBind>, ClientError>, Instant) {
             let mut clock = started;
             let now = &mut clock;
             let target = self.exchange.target();
             loop {
                 match self.exchange.next_step(*now) {
-                    Step::Done(result) => return result,
+                    Step::Done(result) => return (result, *now),
                     Step::Send(datagram) => {
                         let local = || self.sock.local_addr().ok();
                         tapped(&mut self.tap, Direction::Sent, target, local, datagram);
                         let sent = self.sock.send_to(datagram, target)$(.$await)?;
-                        sent?;
+                        if let Err(e) = sent {
+                            return (Err(e.into()), *now);
+                        }
                     }
                     Step::Wait(deadline) => {
                         let after = self.receive_until(deadline, *now)$(.$await)?;
-                        *now = after?;
+                        match after {
+                            Ok(after) => *now = after,
+                            Err(e) => return (Err(e), *now),
+                        }
                     }
                 }
             }
@@ -422,21 +428,22 @@ macro_rules! walks {
             mut each: impl FnMut(&VarBind),
         ) -> Result<usize, ClientError> {
             let v1 = matches!(self.exchange.version(), "1");
-            let mut walk = Walk::new(root, v1, self.exchange.options(), Instant::now());
-            // Each request written over the one before (no new one made a step).
-            while let Some(now) = self.start_next(&mut walk)? {
-                let answer = self.run_started(now)$(.$await)?;
+            let mut now = Instant::now();
+            let mut walk = Walk::new(root, v1, self.exchange.options(), now);
+            // Each request written over the one before (no new one made a step), started at
+            // the clock's reading after the last answer: one reading a request.
+            while self.start_next(&mut walk, now)? {
+                let (answer, after) = self.run_started(now)$(.$await)?;
+                now = after;
                 walk.absorb_each(answer, &mut each)?;
             }
             Ok(walk.requests())
         }
 
-        /// Starts `walk`'s next request over the exchange's last one, now: the time it
-        /// started, `None` when the walk is over.
-        fn start_next(&mut self, walk: &mut Walk) -> Result<Option<Instant>, ClientError> {
-            let now = Instant::now();
-            let started = self.exchange.start_changed(now, |r| walk.next_into(r, now))?;
-            Ok(started.then_some(now))
+        /// Starts `walk`'s next request over the exchange's last one at `now` (the clock's
+        /// last reading, microseconds old at most); `false` when the walk is over.
+        fn start_next(&mut self, walk: &mut Walk, now: Instant) -> Result<bool, ClientError> {
+            self.exchange.start_changed(now, |r| walk.next_into(r, now))
         }
 
         /// [`Self::walk`] a binding at a time: an iterator (an async `next` on
@@ -508,10 +515,12 @@ macro_rules! walks {
                 })
             })?;
             let v1 = matches!(self.exchange.version(), "1");
-            let mut walk = Walk::new(&root, v1, self.exchange.options(), Instant::now());
+            let mut now = Instant::now();
+            let mut walk = Walk::new(&root, v1, self.exchange.options(), now);
             let mut failed = None;
-            while let Some(now) = self.start_next(&mut walk)? {
-                let answer = self.run_started(now)$(.$await)?;
+            while self.start_next(&mut walk, now)? {
+                let (answer, after) = self.run_started(now)$(.$await)?;
+                now = after;
                 walk.absorb(answer, &mut |vb| {
                     if failed.is_none() {
                         failed = push(&vb).err();
@@ -632,8 +641,9 @@ impl Session {
     walks!();
     drive!();
 
-    /// Runs the request the exchange started at `now` to its result.
-    fn run_started(&mut self, now: Instant) -> Result<Vec<VarBind>, ClientError> {
+    /// Runs the request the exchange started at `now` to its result (and the clock's last
+    /// reading).
+    fn run_started(&mut self, now: Instant) -> (Result<Vec<VarBind>, ClientError>, Instant) {
         let span = self.exchange.span();
         let _entered = span.enter();
         self.drive(now)
@@ -764,7 +774,7 @@ impl AsyncSession {
     drive!(async await);
 
     /// Runs the request the exchange started at `now` to its result (see [`Session`]'s).
-    async fn run_started(&mut self, now: Instant) -> Result<Vec<VarBind>, ClientError> {
+    async fn run_started(&mut self, now: Instant) -> (Result<Vec<VarBind>, ClientError>, Instant) {
         use tracing::Instrument;
         let span = self.exchange.span();
         self.drive(now).instrument(span).await
