@@ -506,6 +506,9 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         Ok(a) => a,
         Err(e) => return bad(e),
     };
+    // Watched before the port is bound: once it is, a signal ends the command with its
+    // counters, never kills it.
+    let stop = crate::stop::on_signals();
     let mut rx = match Receiver::bind(address, listener) {
         Ok(r) => r,
         Err(e) => {
@@ -562,7 +565,6 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
     };
     let (mut taken, mut ignored) = (0u64, 0u64);
     let mut code = ExitCode::SUCCESS;
-    let stop = crate::stop::on_signals();
     while opts.count.is_none_or(|c| taken < c) && !crate::stop::asked(&stop) {
         // Waits of at most 200 ms: a signal is looked at between them.
         let now = Instant::now();

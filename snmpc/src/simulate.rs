@@ -189,6 +189,8 @@ pub fn run(opts: &SimulateOpts) -> ExitCode {
             .map(|c| c.as_bytes().to_vec())
             .collect(),
     };
+    // Watched before the ports are bound (see `listen`).
+    let stop = crate::stop::on_signals();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(
             opts.threads
@@ -237,7 +239,6 @@ pub fn run(opts: &SimulateOpts) -> ExitCode {
         .seconds
         .filter(|s| s.is_finite() && *s > 0.0)
         .map(|s| Duration::from_secs_f64(s.min(1e9)));
-    let stop = crate::stop::on_signals();
     let until = wait.map(|w| Instant::now() + w);
     // Until `--for` ends, or a signal: looked at every 200 ms.
     runtime.block_on(async {

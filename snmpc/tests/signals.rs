@@ -5,16 +5,22 @@ use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Starts `snmpc ARGS`, waits until it says it is ready (a line on stderr, or 1 s), sends it
-/// `signal`, and returns its exit status and stderr (within 10 s, or the test fails).
-fn interrupted(args: &[&str], signal: i32, before: impl FnOnce()) -> (bool, String) {
+#[path = "support/run.rs"]
+#[allow(dead_code)]
+mod run;
+
+/// Starts `snmpc ARGS`, waits until it has bound `address` (it watches the signals from
+/// before that; 10 s at most), calls `before`, gives the command 300 ms to take what
+/// `before` sent, sends it `signal`, and returns its exit status and stderr (within 10 s,
+/// or the test fails).
+fn interrupted(args: &[&str], address: &str, signal: i32, before: impl FnOnce()) -> (bool, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_snmpc"))
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .expect("snmpc starts");
-    std::thread::sleep(Duration::from_millis(500));
+    run::wait_until_bound(address);
     before();
     std::thread::sleep(Duration::from_millis(300));
     // SAFETY: kill(2) on the child's own PID.
@@ -57,7 +63,12 @@ fn ctrl_c_ends_listen_with_its_counters() {
         // Not SNMP: counted as dropped.
         s.send_to(b"hello", ("127.0.0.1", port)).unwrap();
     };
-    let (ok, err) = interrupted(&["listen", "-c", "public", &address], libc::SIGINT, send);
+    let (ok, err) = interrupted(
+        &["listen", "-c", "public", &address],
+        &address,
+        libc::SIGINT,
+        send,
+    );
     assert!(ok, "{err}");
     assert!(
         err.contains("1 datagrams: 0 notifications, 1 dropped"),
@@ -72,7 +83,7 @@ fn sigterm_ends_simulate_with_its_counters() {
     std::fs::write(&data, ".1.3.6.1.2.1.1.5.0 = STRING: \"box\"\n").unwrap();
     let address = format!("127.0.0.1:{}", free_port());
     let args = ["simulate", "--data", data.to_str().unwrap(), &address];
-    let (ok, err) = interrupted(&args, libc::SIGTERM, || {});
+    let (ok, err) = interrupted(&args, &address, libc::SIGTERM, || {});
     assert!(ok, "{err}");
     assert!(err.contains("0 requests, 0 answered"), "{err}");
 }
