@@ -303,21 +303,29 @@ fn read64(text: &str) -> Result<u64, String> {
     })
 }
 
-/// `x`: hex digits, spaces, colons or a `0x` prefix between them allowed.
+/// `x`: pairs of hex digits, as net-snmp reads them: a `0x` (or `0X`) first, spaces between
+/// pairs; anything else (a colon, a tab, a digit alone) is bad notation.
 fn hex(text: &str) -> Result<Vec<u8>, String> {
-    let digits: String = text
-        .trim()
-        .trim_start_matches("0x")
-        .chars()
-        .filter(|c| !c.is_whitespace() && *c != ':')
-        .collect();
-    if !digits.len().is_multiple_of(2) || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
-        return Err(format!("`{text}` is not pairs of hex digits"));
+    let bad = || format!("`{text}` is not pairs of hex digits");
+    let rest = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))
+        .unwrap_or(text)
+        .as_bytes();
+    let mut octets = Vec::with_capacity(rest.len() / 2);
+    let mut k = 0;
+    while k < rest.len() {
+        match (rest[k], rest.get(k + 1)) {
+            (hi, Some(&lo)) if hi.is_ascii_hexdigit() && lo.is_ascii_hexdigit() => {
+                let digit = |c: u8| (c as char).to_digit(16).unwrap_or(0) as u8;
+                octets.push(digit(hi) << 4 | digit(lo));
+                k += 2;
+            }
+            (b' ', _) => k += 1,
+            _ => return Err(bad()),
+        }
     }
-    Ok((0..digits.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&digits[i..i + 2], 16).expect("hex digits"))
-        .collect())
+    Ok(octets)
 }
 
 /// `d`: octets as decimal numbers separated by dots or spaces (`192.0.2.1`).
@@ -379,9 +387,17 @@ mod tests {
         );
         assert_eq!(p("s", "a b"), Ok(Value::OctetString("a b".into())));
         assert_eq!(
-            p("x", "00 1a:FF"),
+            p("x", "00 1a FF"),
             Ok(Value::OctetString((&[0, 0x1a, 0xff]).into()))
         );
+        assert_eq!(
+            p("x", "0X001A "),
+            Ok(Value::OctetString((&[0, 0x1a]).into()))
+        );
+        // As net-snmp's snmpset: spaces only between pairs, a 0x only first.
+        for bad in ["00:1a", "0 0 1a", "001", "00\t1a", " 0x00", "00 0x1a"] {
+            assert!(p("x", bad).is_err(), "{bad}");
+        }
         assert_eq!(
             p("d", "192.0.2.1"),
             Ok(Value::OctetString((&[192, 0, 2, 1]).into()))
