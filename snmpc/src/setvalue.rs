@@ -63,11 +63,12 @@ pub fn parse_for(
     if letter != "i" {
         return parse(letter, text, oid).map_err(|e| notation_error(letter, text, e));
     }
-    let value = match p.enums.iter().find(|(label, _)| label == text.trim()) {
-        Some((_, n)) => *n,
-        None => match text.trim().parse::<i128>() {
-            Ok(n) => n,
-            Err(_) => return Err(notation_error(letter, text, String::new())),
+    // As snmpset: a number (spaces before it, none after), else a label as written.
+    let value = match text.trim_start().parse::<i128>() {
+        Ok(n) => n,
+        Err(_) => match p.enums.iter().find(|(label, _)| label == text) {
+            Some((_, n)) => *n,
+            None => return Err(notation_error(letter, text, String::new())),
         },
     };
     let in_range = !check
@@ -218,7 +219,7 @@ pub fn parse(
     oid: &dyn Fn(&str) -> Result<OidBuf, String>,
 ) -> Result<Value, String> {
     let number = |what: &str| -> Result<u64, String> {
-        text.trim()
+        text.trim_start()
             .parse::<u64>()
             .map_err(|_| format!("`{text}` is not {what}"))
     };
@@ -227,7 +228,7 @@ pub fn parse(
     };
     Ok(match letter {
         "i" => Value::Integer(
-            text.trim()
+            text.trim_start()
                 .parse::<i32>()
                 .map_err(|_| format!("`{text}` is not an INTEGER (-2147483648..2147483647)"))?
                 .into(),
@@ -523,6 +524,18 @@ mod tests {
             parse_for("i", "bogus", Some(&status), CHECKED, &oid).unwrap_err(),
             "Value out of range (bogus)"
         );
+        // strtol's reading: spaces before a number, nothing after it; a label as written.
+        assert_eq!(
+            parse_for("i", " 2", Some(&status), CHECKED, &oid),
+            Ok(Value::Integer(2))
+        );
+        for text in ["2 ", "up ", " up"] {
+            assert_eq!(
+                parse_for("i", text, Some(&status), CHECKED, &oid).unwrap_err(),
+                format!("Value out of range ({text})")
+            );
+        }
+        assert!(parse_for("u", "5 ", None, CHECKED, &oid).is_err());
         let mut services = object("INTEGER");
         services.ranges = vec![(0, 127)];
         assert_eq!(
