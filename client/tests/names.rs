@@ -85,7 +85,7 @@ fn a_module_of_ones_own_at_run_time() {
     let missing = MibChoice::new(&[], Some("NO-SUCH-MIB"));
     let loaded = Mibs::load_chosen(&missing, &[], &Default::default()).unwrap();
     assert!(loaded
-        .missing(&missing.modules())
+        .load_problems(&missing.modules())
         .is_some_and(|said| said.contains("Cannot find module (NO-SUCH-MIB)")));
 }
 
@@ -117,7 +117,7 @@ fn printed_as_snmpwalk_prints_them() {
     let agent = support::start_agent_with(&snmpd, support::AES_USER_CONF);
     let choice = MibChoice::new(std::slice::from_ref(&ietf), Some(MODULES));
     let mibs = Mibs::load_chosen(&choice, &[], &Default::default()).unwrap();
-    assert_eq!(mibs.missing(&choice.modules()), None);
+    assert_eq!(mibs.load_problems(&choice.modules()), None);
     let printer = Printer {
         output: Output::default(),
         mibs: Some(&mibs),

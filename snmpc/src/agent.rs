@@ -152,7 +152,7 @@ impl Agent {
         let loaded =
             Mibs::load_chosen_keeping(&choice, &named, &Default::default(), Syntaxes::Heads);
         let loaded = loaded.map_err(bad_arguments)?;
-        if let Some(said) = loaded.missing(&choice.modules()) {
+        if let Some(said) = loaded.load_problems(&choice.modules()) {
             eprintln!("{said}");
         }
         let mibs = Some(loaded);

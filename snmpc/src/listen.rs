@@ -499,7 +499,7 @@ pub fn run(opts: &ListenOpts) -> ExitCode {
         Ok(m) => m,
         Err(e) => return bad(e.to_string()),
     };
-    if let Some(said) = mibs.missing(&choice.modules()) {
+    if let Some(said) = mibs.load_problems(&choice.modules()) {
         eprintln!("{said}");
     }
     let address = match crate::ask::listen_address(&opts.address) {

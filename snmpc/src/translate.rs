@@ -67,7 +67,7 @@ pub fn run(opts: TranslateOpts, inputs: Vec<String>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Some(said) = m.missing(&choice.modules()) {
+    if let Some(said) = m.load_problems(&choice.modules()) {
         eprintln!("{said}");
     }
     let output = match print::Output::parse(&opts.mibs.output.concat()) {

@@ -41,7 +41,8 @@ pub enum Relaxation {
     /// path, read from its successor (FRAME-RELAY-DTE-MIB) that is.
     SuccessorModule,
     /// A descriptor defined twice in one module: both nodes are kept; the module's own
-    /// references to the name mean the last.
+    /// references to the name mean the last; as the parent in an OID value, when the last
+    /// hangs under the name itself, the first that does not (as net-snmp links them).
     Redefinition,
 }
 

@@ -1050,6 +1050,42 @@ impl Resolver<'_> {
         found
     }
 
+    /// The node `name` means as the parent in the OID value of a node of module `m`, `found`
+    /// the one its lookup found (the last of that name): that one, unless the module defines
+    /// `name` more than once and `found` hangs under `name` itself; then the first definition
+    /// that does not, the one net-snmp links into its tree first (which adopts every node
+    /// naming it as parent). TP-Link's `tpPoeRecoveryPort` is a subtree and a column of the
+    /// table under it; Netgear's WG302-MIB has `apmode OBJECT-TYPE ::= { apmode 1 }` and
+    /// `ptpmode OBJECT IDENTIFIER ::= { apmode 2 }` beside it.
+    fn not_below(&self, m: usize, name: Name, found: (usize, usize)) -> (usize, usize) {
+        let smi = &self.set.modules[m].smi;
+        if found.0 != m || !smi.redefined.contains(&name) || !self.names_above(m, found.1, name) {
+            return found;
+        }
+        (0..smi.nodes.len())
+            .find(|&k| smi.nodes[k].name == name && !self.names_above(m, k, name))
+            .map_or(found, |k| (m, k))
+    }
+
+    /// Whether `name` is a parent in the chain of OID values above node `k` of module `m`,
+    /// followed within the module.
+    fn names_above(&self, m: usize, mut k: usize, name: Name) -> bool {
+        let smi = &self.set.modules[m].smi;
+        for _ in 0..MAX_OID_DEPTH {
+            let Some(parent) = smi.nodes[k].oid.as_ref().and_then(|v| v.parent) else {
+                return false;
+            };
+            if parent == name {
+                return true;
+            }
+            match self.set.find_via(m, smi.name(parent), false) {
+                Some((t, up, _)) if t == m => k = up,
+                _ => return false,
+            }
+        }
+        false
+    }
+
     /// Resolves the OID of node `i` of module `m` (`offset`: where it is asked for; `depth`:
     /// how many nodes down the chain of definitions it is): where it hangs in the tree, or
     /// `None` when it has no OID.
@@ -1151,6 +1187,7 @@ impl Resolver<'_> {
                 let p = smi.name(parent);
                 let at = value.parent_offset as usize;
                 if let Some((t, j)) = self.parent(m, parent, at) {
+                    let (t, j) = self.not_below(m, parent, (t, j));
                     self.oid_at(t, j, at, depth + 1)?;
                     Some(Link::new(t, j))
                 } else if ROOTS.iter().any(|(r, _)| *r == p) {
@@ -1222,6 +1259,66 @@ mod tests {
             format!("{} {errors:?} {warnings:?}", rep.module)
         });
         nodes.chain(reports).collect()
+    }
+
+    /// A name a module defines twice means, as an OID value's parent, the definition that
+    /// does not hang under that name, so that a second definition under the first resolves
+    /// (no cycle), as net-snmp links them: TP-Link's subtree that is also a column of the table under it, Netgear's
+    /// `apmode OBJECT-TYPE ::= { apmode 1 }`.
+    #[test]
+    fn a_name_defined_twice_hangs_its_second_under_its_first() {
+        let mut set = MibSet::default();
+        set.add_standard_modules();
+        set.add_text(
+            "t.mib".into(),
+            "T-MIB DEFINITIONS ::= BEGIN
+IMPORTS enterprises, OBJECT-TYPE, Integer32 FROM SNMPv2-SMI;
+acme OBJECT IDENTIFIER ::= { enterprises 4242 }
+port OBJECT IDENTIFIER ::= { acme 2 }
+portTable OBJECT-TYPE SYNTAX SEQUENCE OF PortEntry MAX-ACCESS not-accessible
+    STATUS current DESCRIPTION \"t\" ::= { port 1 }
+portEntry OBJECT-TYPE SYNTAX PortEntry MAX-ACCESS not-accessible
+    STATUS current DESCRIPTION \"e\" INDEX { port } ::= { portTable 1 }
+PortEntry ::= SEQUENCE { port Integer32 }
+port OBJECT-TYPE SYNTAX Integer32 MAX-ACCESS read-only
+    STATUS current DESCRIPTION \"c\" ::= { portEntry 1 }
+mode OBJECT IDENTIFIER ::= { acme 7 }
+mode OBJECT-TYPE SYNTAX Integer32 MAX-ACCESS read-only
+    STATUS current DESCRIPTION \"m\" ::= { mode 1 }
+other OBJECT IDENTIFIER ::= { mode 2 }
+END
+"
+            .into(),
+        );
+        let r = resolve_in(&set, &[], &HashSet::new(), usize::MAX);
+        let t = set
+            .modules
+            .iter()
+            .position(|m| m.smi.name == "T-MIB")
+            .unwrap();
+        assert!(r.reports.iter().all(|rep| rep.module != t || rep.ok()));
+        let mut oids: Vec<String> = r
+            .nodes
+            .iter()
+            .filter(|n| n.module() == t)
+            .map(|n| {
+                let name = set.modules[t].smi.node_name(n.index());
+                format!("{name} {}", crate::mib::dotted(&r.oid(n)))
+            })
+            .collect();
+        oids.sort();
+        let acme = "1.3.6.1.4.1.4242";
+        let want = [
+            format!("acme {acme}"),
+            format!("mode {acme}.7"),
+            format!("mode {acme}.7.1"),
+            format!("other {acme}.7.2"),
+            format!("port {acme}.2"),
+            format!("port {acme}.2.1.1.1"),
+            format!("portEntry {acme}.2.1.1"),
+            format!("portTable {acme}.2.1"),
+        ];
+        assert_eq!(oids, want);
     }
 
     #[test]

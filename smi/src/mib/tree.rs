@@ -485,6 +485,9 @@ pub struct SmiModule {
     /// the clause, which decides the order it reads modules in
     /// ([`crate::names::precedence`]).
     pub reads_also: Vec<(String, usize)>,
+    /// The descriptors it defines more than once ([`crate::mib::Relaxation::Redefinition`]),
+    /// each once.
+    pub redefined: Vec<Name>,
 }
 
 impl SmiModule {

@@ -366,6 +366,20 @@ impl Mibs {
             .collect();
         let mut order: Vec<usize> = (0..run.len()).collect();
         order.sort_by_key(|&i| (std::cmp::Reverse(group[i]), i));
+        // A node under another of its name (a module that defines the name twice, the second
+        // below the first) is made after it, whatever the order the two are written in.
+        let below =
+            |a: usize, b: usize| oids[a].len() > oids[b].len() && oids[a].starts_with(&oids[b]);
+        for _ in 0..run.len() * run.len() {
+            let Some((x, y)) = (0..order.len())
+                .flat_map(|x| (x + 1..order.len()).map(move |y| (x, y)))
+                .find(|&(x, y)| below(order[y], order[x]))
+            else {
+                break;
+            };
+            let moved = order.remove(y);
+            order.insert(x, moved);
+        }
         let nodes: Vec<u32> = order.iter().map(|&i| run[i]).collect();
         run.copy_from_slice(&nodes);
     }
@@ -465,9 +479,30 @@ impl Mibs {
         Some(crate::mib::lower::syntax(&self.set, n.module(), ty))
     }
 
-    /// What net-snmp's tools say of the `modules` of their MIB list that were not read (they
-    /// go on without them): the path, then a line for each; `None` when every one was read.
-    pub fn missing(&self, modules: &[String]) -> Option<String> {
+    /// What a tool says when it loads its MIBs, as net-snmp's do and then some: nothing is
+    /// left out in silence. The path (`MIB search path: ...`), then a line for each module of
+    /// `modules` (the MIB list) that is not on it (`Cannot find module (X): At line 1 in
+    /// (none)`, net-snmp's words), then a line for each module that was read but cannot be
+    /// used (a missing import, a parse error), with its first error and how many more it
+    /// has; the tool goes on without them. `None` when every module was read and compiled.
+    ///
+    /// ```
+    /// use snmp_smi::names::{MibChoice, Mibs};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// std::fs::write(
+    ///     dir.path().join("BROKEN-MIB.txt"),
+    ///     "BROKEN-MIB DEFINITIONS ::= BEGIN\nIMPORTS x FROM NOWHERE-MIB;\nEND\n",
+    /// )?;
+    /// let choice = MibChoice::new(&[dir.path().into()], Some("BROKEN-MIB:ABSENT-MIB"));
+    /// let mibs = Mibs::load_chosen(&choice, &[], &Default::default())?;
+    /// let said = mibs.load_problems(&choice.modules()).unwrap();
+    /// assert!(said.contains("Cannot find module (ABSENT-MIB): At line 1 in (none)"));
+    /// assert!(said.contains("BROKEN-MIB: not loaded: "));
+    /// assert!(said.contains("NOWHERE-MIB"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn load_problems(&self, modules: &[String]) -> Option<String> {
         let mut text = format!("MIB search path: {}", self.path());
         let mut any = false;
         for m in modules
@@ -475,6 +510,21 @@ impl Mibs {
             .filter(|m| !self.set.by_name.contains_key(m.as_str()))
         {
             let _ = write!(text, "\nCannot find module ({m}): At line 1 in (none)");
+            any = true;
+        }
+        let mut failed: Vec<_> = self.resolved.reports.iter().filter(|r| !r.ok()).collect();
+        failed.sort_by_key(|r| &self.set.modules[r.module].smi.name);
+        for r in failed {
+            let e = &r.errors[0];
+            let name = &self.set.modules[r.module].smi.name;
+            let _ = write!(
+                text,
+                "\n{name}: not loaded: {}:{}:{}: {}",
+                e.file, e.line, e.column, e.message
+            );
+            if r.errors.len() > 1 {
+                let _ = write!(text, " (and {} more errors)", r.errors.len() - 1);
+            }
             any = true;
         }
         any.then_some(text)

@@ -17,6 +17,9 @@ impl<'s> Parser<'s> {
         defined.sort_unstable_by_key(|&(name, i)| (name.0, i));
         for pair in defined.windows(2) {
             if pair[0].0 == pair[1].0 {
+                if m.redefined.last() != Some(&pair[0].0) {
+                    m.redefined.push(pair[0].0);
+                }
                 let (first, again) = (&m.nodes[pair[0].1], &m.nodes[pair[1].1]);
                 let line = self.src[..first.offset as usize].matches('\n').count() + 1;
                 let name = self.table.get(first.name).to_string();
@@ -25,7 +28,8 @@ impl<'s> Parser<'s> {
                     Relaxation::Redefinition,
                     format!(
                         "`{name}` is defined again (first on line {line}): both are kept, and \
-                         the module's own references to `{name}` mean the last"
+                         the module's own references to `{name}` mean the last (as a parent, one not \
+                         under `{name}` itself)"
                     ),
                 );
             }
@@ -100,6 +104,7 @@ impl<'s> Parser<'s> {
             findings: Vec::new(),
             names: Names::default(),
             reads_also: Vec::new(),
+            redefined: Vec::new(),
         };
         if self.is(k, "EXPORTS") {
             while k < self.toks.len() && !self.is(k, ";") {
