@@ -1263,8 +1263,8 @@ mod tests {
 
     /// A name a module defines twice means, as an OID value's parent, the definition that
     /// does not hang under that name, so that a second definition under the first resolves
-    /// (no cycle), as net-snmp links them: TP-Link's subtree that is also a column of the table under it, Netgear's
-    /// `apmode OBJECT-TYPE ::= { apmode 1 }`.
+    /// (no cycle), as net-snmp links them: TP-Link's subtree that is also a column of the
+    /// table under it, Netgear's `apmode OBJECT-TYPE ::= { apmode 1 }`.
     #[test]
     fn a_name_defined_twice_hangs_its_second_under_its_first() {
         let mut set = MibSet::default();

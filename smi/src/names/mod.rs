@@ -515,7 +515,9 @@ impl Mibs {
         let mut failed: Vec<_> = self.resolved.reports.iter().filter(|r| !r.ok()).collect();
         failed.sort_by_key(|r| &self.set.modules[r.module].smi.name);
         for r in failed {
-            let e = &r.errors[0];
+            let Some(e) = r.errors.first() else {
+                continue;
+            };
             let name = &self.set.modules[r.module].smi.name;
             let _ = write!(
                 text,

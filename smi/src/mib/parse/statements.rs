@@ -28,8 +28,8 @@ impl<'s> Parser<'s> {
                     Relaxation::Redefinition,
                     format!(
                         "`{name}` is defined again (first on line {line}): both are kept, and \
-                         the module's own references to `{name}` mean the last (as a parent, one not \
-                         under `{name}` itself)"
+                         the module's own references to `{name}` mean the last (as a parent, \
+                         one not under `{name}` itself)"
                     ),
                 );
             }
