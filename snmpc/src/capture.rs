@@ -45,6 +45,17 @@ pub enum Item {
         /// Octets the frame had on the wire.
         original: usize,
     },
+    /// A UDP frame (as far as a lenient reading shows) whose link or IP headers are wrong, so
+    /// that its payload cannot be told: an IPv4 total length past the frame, a bad header
+    /// length.
+    Malformed {
+        /// Its frame number.
+        frame: usize,
+        /// Source and destination ports.
+        ports: (u16, u16),
+        /// What is wrong, as the packet parser says it.
+        why: String,
+    },
 }
 
 /// A capture read: its UDP datagrams and cut frames in order, and what else it held.
@@ -167,9 +178,20 @@ impl Reader {
             }
             return;
         }
-        let Some(sliced) = slice(link, data) else {
-            self.capture.not_udp += 1;
-            return;
+        let sliced = match slice(link, data) {
+            Ok(sliced) => sliced,
+            // A UDP frame whose headers do not hold together (an IP total length past the
+            // frame, say) is said with why; anything else is another protocol.
+            Err(why) => {
+                match lax_udp_ports(link, data) {
+                    Some(ports) => self
+                        .capture
+                        .items
+                        .push(Item::Malformed { frame, ports, why }),
+                    None => self.capture.not_udp += 1,
+                }
+                return;
+            }
         };
         if let Some((key, offset, part)) = fragment_of(&sliced) {
             self.fragment(frame, key, (offset, part), &sliced);
@@ -290,20 +312,26 @@ fn reads(link: DataLink) -> bool {
 /// (2), interface index (4), ARPHRD type (2), packet type (1), address length (1), address (8).
 const SLL2_HEADER: usize = 20;
 
-/// The frame as etherparse slices it, for the links we read.
-fn slice(link: DataLink, data: &[u8]) -> Option<SlicedPacket<'_>> {
+/// The frame as etherparse slices it, for the links we read; what is wrong with it when it
+/// does not slice.
+fn slice(link: DataLink, data: &[u8]) -> Result<SlicedPacket<'_>, String> {
+    let short = || format!("{} octets, too few for the link's header", data.len());
     match link {
-        DataLink::ETHERNET => SlicedPacket::from_ethernet(data).ok(),
-        DataLink::LINUX_SLL => SlicedPacket::from_linux_sll(data).ok(),
+        DataLink::ETHERNET => SlicedPacket::from_ethernet(data).map_err(|e| e.to_string()),
+        DataLink::LINUX_SLL => SlicedPacket::from_linux_sll(data).map_err(|e| e.to_string()),
         DataLink::LINUX_SLL2 => {
-            let protocol = u16::from_be_bytes(*data.first_chunk::<2>()?);
-            let payload = data.get(SLL2_HEADER..)?;
-            SlicedPacket::from_ether_type(EtherType(protocol), payload).ok()
+            let protocol = u16::from_be_bytes(*data.first_chunk::<2>().ok_or_else(short)?);
+            let payload = data.get(SLL2_HEADER..).ok_or_else(short)?;
+            SlicedPacket::from_ether_type(EtherType(protocol), payload).map_err(|e| e.to_string())
         }
-        DataLink::RAW | DataLink::IPV4 | DataLink::IPV6 => SlicedPacket::from_ip(data).ok(),
+        DataLink::RAW | DataLink::IPV4 | DataLink::IPV6 => {
+            SlicedPacket::from_ip(data).map_err(|e| e.to_string())
+        }
         // BSD loopback: a 4-octet address family in host order, then IP.
-        DataLink::NULL | DataLink::LOOP => SlicedPacket::from_ip(data.get(4..)?).ok(),
-        _ => None,
+        DataLink::NULL | DataLink::LOOP => {
+            SlicedPacket::from_ip(data.get(4..).ok_or_else(short)?).map_err(|e| e.to_string())
+        }
+        _ => Err(format!("link type {} not read", u32::from(link))),
     }
 }
 
@@ -365,7 +393,7 @@ impl Capture {
             .into_iter()
             .filter_map(|i| match i {
                 Item::Datagram(d) => Some(d),
-                Item::Cut { .. } => None,
+                Item::Cut { .. } | Item::Malformed { .. } => None,
             })
             .collect()
     }

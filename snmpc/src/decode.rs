@@ -177,7 +177,7 @@ fn pcap_inputs(path: &std::path::Path, ports: &[u16]) -> Result<Vec<Input>, Stri
     drop(bytes);
     let wanted = |p: (u16, u16)| ports.is_empty() || ports.contains(&p.0) || ports.contains(&p.1);
     let mut inputs = Vec::new();
-    let (mut snmp, mut cut, mut other_ports) = (0, 0, 0);
+    let (mut snmp, mut cut, mut malformed, mut other_ports) = (0, 0, 0, 0);
     for item in capture.items {
         match item {
             capture::Item::Datagram(d) if wanted(d.ports) => {
@@ -195,6 +195,13 @@ fn pcap_inputs(path: &std::path::Path, ports: &[u16]) -> Result<Vec<Input>, Stri
                     "cut short by the capture (its snap length): {captured} of {original} octets captured"
                 );
                 inputs.push((frame, Err(why)));
+            }
+            capture::Item::Malformed { frame, ports, why } if wanted(ports) => {
+                malformed += 1;
+                inputs.push((
+                    frame,
+                    Err(format!("a UDP frame whose headers are wrong: {why}")),
+                ));
             }
             _ => other_ports += 1,
         }
@@ -233,6 +240,7 @@ fn pcap_inputs(path: &std::path::Path, ports: &[u16]) -> Result<Vec<Input>, Stri
     for (n, what) in [
         (capture.fragments, "IP fragments reassembled"),
         (cut, "cut short"),
+        (malformed, "UDP with wrong headers"),
         (capture.incomplete.len(), "incomplete fragmented datagrams"),
         (
             capture.overlaps.len(),

@@ -181,6 +181,25 @@ fn frames_cut_by_a_snap_length_are_reported_and_the_others_decode() {
     }
 }
 
+/// A UDP frame whose IPv4 header claims more octets than the frame holds (tcpdump's
+/// `ip-snmp-leftshift-unsigned` capture is one): said, with why, and not taken for another
+/// protocol; the frames around it decode.
+#[test]
+fn a_udp_frame_with_an_ip_length_past_its_end_is_said() {
+    let mut frames = three_frames();
+    frames[1] = ipv4(&udp(&v2c_response(b"public", 2, 0, &[])), 1, 0, false);
+    frames[1][2..4].copy_from_slice(&34817u16.to_be_bytes());
+    let (out, err, code) = decode("length.pcap", &pcap(&frames, 65535));
+    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(frames_of(&out), [(1, true), (2, false), (3, true)], "{out}");
+    assert!(out.contains("a UDP frame whose headers are wrong"), "{out}");
+    assert!(out.contains("34817"), "{out}");
+    assert!(
+        err.contains("3 frames: 2 SNMP, 1 UDP with wrong headers"),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_capture_cut_off_inside_a_frame_keeps_the_frames_before() {
     let whole = pcap(&three_frames(), 65535);
