@@ -429,11 +429,14 @@ pub fn read_bytes(bytes: &[u8]) -> Result<Capture, CaptureError> {
 fn read_pcap(bytes: &[u8], reader: &mut Reader) -> Result<(), CaptureError> {
     let (mut rest, parser) =
         PcapParser::new(bytes).map_err(|e| CaptureError(format!("pcap: {e}")))?;
-    let link = parser.header().datalink;
+    let (link, fcs) = link_and_fcs(parser.header().datalink);
     while !rest.is_empty() {
         match parser.next_raw_packet(rest) {
             Ok((after, raw)) => {
-                reader.frame(link, &raw.data, raw.orig_len as usize);
+                // The frame check sequence ends each frame the header says has one: not IP.
+                let original = (raw.orig_len as usize).saturating_sub(fcs);
+                let data = &raw.data[..raw.data.len().min(original)];
+                reader.frame(link, data, original);
                 rest = after;
             }
             Err(e) => match next_pcap_record(rest, &parser.header()) {
@@ -450,6 +453,21 @@ fn read_pcap(bytes: &[u8], reader: &mut Reader) -> Result<(), CaptureError> {
         }
     }
     Ok(())
+}
+
+/// A classic pcap header's link type, and the octets of frame check sequence each frame ends
+/// with: the field's low 16 bits are the link type; bit 28 set says bits 29-31 count the
+/// FCS in 16-bit words (tcpdump reads `0x30000001` as Ethernet with two octets of FCS).
+fn link_and_fcs(field: DataLink) -> (DataLink, usize) {
+    let raw = u32::from(field);
+    if raw >> 16 == 0 {
+        return (field, 0);
+    }
+    let fcs = match raw & (1 << 28) {
+        0 => 0,
+        _ => (raw >> 29) as usize * 2,
+    };
+    (DataLink::from(raw & 0xffff), fcs)
 }
 
 /// Octets of a classic pcap record header: seconds, sub-seconds, captured and original length.

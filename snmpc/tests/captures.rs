@@ -342,6 +342,26 @@ fn every_link_layer_the_capture_tools_write_is_read() {
     }
 }
 
+/// A pcap header whose link type field says each frame ends with a frame check sequence
+/// (bit 28, and its length in 16-bit words above it: tcpdump's fuzzed SNMP captures have
+/// `0x30000001`): Ethernet, read without the FCS.
+#[test]
+fn ethernet_with_a_frame_check_sequence_is_read() {
+    let (_, _, ethernet) = on_links().remove(0);
+    let with_fcs: Vec<Vec<u8>> = ethernet
+        .into_iter()
+        .map(|mut f| {
+            f.extend([0xde, 0xad, 0xbe, 0xef]);
+            f
+        })
+        .collect();
+    let field = 1 | 1 << 28 | 2 << 29;
+    let (out, err, code) = decode("fcs.pcap", &pcap_on(field, &with_fcs, 65535));
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(frames_of(&out), [(1, true), (2, true), (3, true)], "{err}");
+    assert!(err.contains("3 frames: 3 SNMP\n"), "{err}");
+}
+
 #[test]
 fn frames_on_a_link_not_read_are_reported_by_link_type() {
     // IEEE 802.11 frames: counted and named, not taken for "not UDP".
