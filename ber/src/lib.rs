@@ -51,7 +51,7 @@ pub use octets::{OctetBuf, INLINE_OCTETS};
 pub use oid::{Arcs, Oid, OidBuf, OidList, OidListIter, OidParseError, MAX_OID_ARCS};
 pub use prim::{
     boolean, der_minimal_integer, fixed_octets, int_i128, int_i32, int_i64, int_u32, int_u64, null,
-    within, within_alternative, within_path,
+    unpadded_within, within, within_alternative, within_path,
 };
 pub use reader::{Reader, Rules, MAX_DEPTH};
 pub use scratch::SCRATCH_OCTETS;

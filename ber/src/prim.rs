@@ -134,6 +134,36 @@ fn unpadded_unsigned(frame: Frame, c: &[u8], width: usize) -> Option<u64> {
     (unpadded && frame.is_lenient()).then(|| crate::integer::be_bytes(c))
 }
 
+/// A constrained INTEGER whose allowed values are all non-negative (`0..2147483647`, say),
+/// found at `v`, outside its constraint: under [`crate::Rules::BerLenient`], the unsigned
+/// reading of contents whose sign bit is set (eight octets at most), when `fits` takes it,
+/// the number a sender meant when it left out the leading zero octet (an agent that writes
+/// msgAuthoritativeEngineBoots 221 as `02 01 dd`); otherwise the out-of-range error.
+///
+/// ```
+/// use snmp_ber::{Reader, Rules};
+/// let c = [0xdd];
+/// let fits = |u: i128| (0..=2147483647).contains(&u);
+/// let lenient = Reader::with_rules(&c, Rules::BerLenient);
+/// assert_eq!(snmp_ber::unpadded_within(&lenient, &c, -35, "0..2147483647", fits).unwrap(), 221);
+/// let strict = Reader::new(&c);
+/// assert!(snmp_ber::unpadded_within(&strict, &c, -35, "0..2147483647", fits).is_err());
+/// ```
+#[cold]
+#[inline(never)]
+pub fn unpadded_within(
+    r: &Reader<'_>,
+    c: &[u8],
+    v: i128,
+    expected: &'static str,
+    fits: impl Fn(i128) -> bool,
+) -> Result<i128, DecodeError> {
+    match unpadded_unsigned(r.frame(), c, 8) {
+        Some(u) if fits(i128::from(u)) => Ok(i128::from(u)),
+        _ => Err(r.out_of_range(c, v, expected)),
+    }
+}
+
 #[inline(never)]
 fn int_u32_slow(frame: Frame, c: &[u8]) -> Result<u32, DecodeError> {
     if let Some(v) = unpadded_unsigned(frame, c, 4) {

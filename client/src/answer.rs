@@ -111,8 +111,8 @@ fn done(bindings: Result<Vec<VarBind>, snmp_ber::DecodeError>, status: i64, inde
 
 /// The answer to discovery request `id` (RFC 3414 4): an unauthenticated Report that names
 /// the agent's engine.
-pub(crate) fn discovery(datagram: &[u8], id: i32, now: Instant) -> Verdict {
-    let Ok(m) = Incoming::parse(datagram) else {
+pub(crate) fn discovery(datagram: &[u8], id: i32, now: Instant, rules: Rules) -> Verdict {
+    let Ok(m) = Incoming::parse_under(datagram, rules) else {
         return Verdict::Discard(Discard::Malformed);
     };
     if m.message.msg_global_data.msg_id != id as u32 {

@@ -86,14 +86,14 @@ impl<'a> Incoming<'a> {
     }
 
     /// [`Incoming::parse`] under `rules` ([`Rules::BerLenient`]: the values of a plaintext
-    /// scoped PDU read with real agents' relaxations).
+    /// scoped PDU and the security parameters read with real agents' relaxations).
     pub fn parse_under(bytes: &'a [u8], rules: Rules) -> Result<Incoming<'a>, IncomingError> {
         let message: Snmpv3Message = decode_under(bytes, rules).map_err(IncomingError::Message)?;
         let model = message.msg_global_data.msg_security_model;
         if model != USM {
             return Err(IncomingError::NotUsm(model));
         }
-        let usm = UsmSecurityParameters::from_ber(message.msg_security_parameters)
+        let usm = decode_under::<UsmSecurityParameters>(message.msg_security_parameters, rules)
             .map_err(IncomingError::SecurityParameters)?;
         let flags = message.msg_global_data.msg_flags[0];
         if flags & flags::PRIV != 0 && flags & flags::AUTH == 0 {

@@ -612,6 +612,77 @@ fn unsigned_values_without_their_leading_zero_are_read_as_net_snmp_reads_them() 
     assert_eq!(s.stats().discarded_total(), 0);
 }
 
+/// `sealed`, an unauthenticated SNMPv3 message whose engine boots and time are 221, written
+/// again with each of the two in one octet, `dd`, as an agent that leaves out the leading zero
+/// octet writes them (zeek's snmpv3_get_next.pcap holds such an agent's answers).
+fn boots_and_time_unpadded(sealed: &[u8]) -> Vec<u8> {
+    let m = snmp_client::Incoming::parse(sealed).unwrap();
+    let h = &m.message.msg_global_data;
+    let u = &m.usm;
+    assert_eq!(
+        (
+            u.msg_authoritative_engine_boots,
+            u.msg_authoritative_engine_time
+        ),
+        (221, 221)
+    );
+    let params = m.message.msg_security_parameters;
+    let scoped_at = params.as_ptr() as usize - sealed.as_ptr() as usize + params.len();
+    let header = [
+        tlv(0x02, &h.msg_id.to_be_bytes()),
+        tlv(0x02, &h.msg_max_size.to_be_bytes()),
+        tlv(0x04, &h.msg_flags),
+        tlv(0x02, &[3]),
+    ]
+    .concat();
+    let usm = [
+        tlv(0x04, u.msg_authoritative_engine_id),
+        tlv(0x02, &[0xdd]),
+        tlv(0x02, &[0xdd]),
+        tlv(0x04, u.msg_user_name),
+        tlv(0x04, b""),
+        tlv(0x04, b""),
+    ]
+    .concat();
+    let message = [
+        tlv(0x02, &[3]),
+        tlv(0x30, &header),
+        tlv(0x04, &tlv(0x30, &usm)),
+        sealed[scoped_at..].to_vec(),
+    ]
+    .concat();
+    tlv(0x30, &message)
+}
+
+#[test]
+fn engine_boots_and_time_without_their_leading_zero_are_read_as_unsigned() {
+    // Strict BER reads `02 01 dd` as -35, outside msgAuthoritativeEngineBoots's 0..2147483647:
+    // every answer of such an agent, its discovery Report first, would be dropped.
+    let agent = Arc::new(V3Agent::new(ENGINE, 221, 221, "plain", None, None));
+    let r = Responder::start(move |d| {
+        let asked = agent.read(d).unwrap();
+        let sealed = if asked.discovery {
+            agent.discovery_report(&asked)
+        } else {
+            agent.seal(&agent.answer(&asked, vec![(oid(SYS_NAME), text("genuine"))]))
+        };
+        vec![Reply::Send(boots_and_time_unpadded(&sealed))]
+    });
+    let plain = Credentials::Usm(UsmUser::new("plain", None, None).unwrap());
+    for o in both(&r, &plain, quick(), Op::Get) {
+        o.result.unwrap();
+        let got: Vec<(OidBuf, Value)> = o
+            .bindings
+            .into_iter()
+            .map(|vb| (vb.oid, vb.value))
+            .collect();
+        assert_eq!(got, [(oid(SYS_NAME), text("genuine"))]);
+        // The discovery Report and the answer, each read only with the relaxation.
+        assert_eq!(o.stats.relaxed, 2);
+        assert_eq!(o.stats.discarded_total(), 0);
+    }
+}
+
 #[test]
 fn a_session_opens_on_an_address_as_net_snmp_writes_it() {
     let r = Responder::start(|d| {

@@ -780,9 +780,15 @@ impl<'a> Pdu<'a> {
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
-                        let v = snmp_ber::int_i128(r, c)?;
+                        let mut v = snmp_ber::int_i128(r, c)?;
                         if !matches!(v, 0..= 2147483647) {
-                            return Err(r.out_of_range(c, v, "0..2147483647"));
+                            v = snmp_ber::unpadded_within(
+                                r,
+                                c,
+                                v,
+                                "0..2147483647",
+                                |u| matches!(u, 0..= 2147483647),
+                            )?;
                         }
                         Ok(v as u32)
                     }
@@ -946,9 +952,15 @@ impl<'a> BulkPdu<'a> {
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
-                        let v = snmp_ber::int_i128(r, c)?;
+                        let mut v = snmp_ber::int_i128(r, c)?;
                         if !matches!(v, 0..= 2147483647) {
-                            return Err(r.out_of_range(c, v, "0..2147483647"));
+                            v = snmp_ber::unpadded_within(
+                                r,
+                                c,
+                                v,
+                                "0..2147483647",
+                                |u| matches!(u, 0..= 2147483647),
+                            )?;
                         }
                         Ok(v as u32)
                     }
@@ -960,9 +972,15 @@ impl<'a> BulkPdu<'a> {
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
-                        let v = snmp_ber::int_i128(r, c)?;
+                        let mut v = snmp_ber::int_i128(r, c)?;
                         if !matches!(v, 0..= 2147483647) {
-                            return Err(r.out_of_range(c, v, "0..2147483647"));
+                            v = snmp_ber::unpadded_within(
+                                r,
+                                c,
+                                v,
+                                "0..2147483647",
+                                |u| matches!(u, 0..= 2147483647),
+                            )?;
                         }
                         Ok(v as u32)
                     }

@@ -48,9 +48,15 @@ impl<'a> Snmpv3Message<'a> {
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
-                        let v = snmp_ber::int_i128(r, c)?;
+                        let mut v = snmp_ber::int_i128(r, c)?;
                         if !matches!(v, 0..= 2147483647) {
-                            return Err(r.out_of_range(c, v, "0..2147483647"));
+                            v = snmp_ber::unpadded_within(
+                                r,
+                                c,
+                                v,
+                                "0..2147483647",
+                                |u| matches!(u, 0..= 2147483647),
+                            )?;
                         }
                         Ok(v as u32)
                     }
@@ -229,9 +235,15 @@ impl HeaderData {
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
-                        let v = snmp_ber::int_i128(r, c)?;
+                        let mut v = snmp_ber::int_i128(r, c)?;
                         if !matches!(v, 0..= 2147483647) {
-                            return Err(r.out_of_range(c, v, "0..2147483647"));
+                            v = snmp_ber::unpadded_within(
+                                r,
+                                c,
+                                v,
+                                "0..2147483647",
+                                |u| matches!(u, 0..= 2147483647),
+                            )?;
                         }
                         Ok(v as u32)
                     }
@@ -243,9 +255,15 @@ impl HeaderData {
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
-                        let v = snmp_ber::int_i128(r, c)?;
+                        let mut v = snmp_ber::int_i128(r, c)?;
                         if !matches!(v, 484..= 2147483647) {
-                            return Err(r.out_of_range(c, v, "484..2147483647"));
+                            v = snmp_ber::unpadded_within(
+                                r,
+                                c,
+                                v,
+                                "484..2147483647",
+                                |u| matches!(u, 484..= 2147483647),
+                            )?;
                         }
                         Ok(v as u32)
                     }
@@ -265,9 +283,15 @@ impl HeaderData {
                 || {
                     let c = r.read_tlv(0x02, "INTEGER (0x02)")?;
                     {
-                        let v = snmp_ber::int_i128(r, c)?;
+                        let mut v = snmp_ber::int_i128(r, c)?;
                         if !matches!(v, 1..= 2147483647) {
-                            return Err(r.out_of_range(c, v, "1..2147483647"));
+                            v = snmp_ber::unpadded_within(
+                                r,
+                                c,
+                                v,
+                                "1..2147483647",
+                                |u| matches!(u, 1..= 2147483647),
+                            )?;
                         }
                         Ok(v as u32)
                     }

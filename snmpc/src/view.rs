@@ -433,7 +433,8 @@ fn read(
             out.insert("security_model".into(), json!(h.msg_security_model));
             if h.msg_security_model == 3 {
                 // Decoded in place, so its offsets count from the start of the message.
-                let mut r = snmp_ber::Reader::new_within(bytes, m.msg_security_parameters);
+                let mut r = snmp_ber::Reader::new_within(bytes, m.msg_security_parameters)
+                    .held_to(rules);
                 let usm = UsmSecurityParameters::decode(&mut r)
                     .and_then(|u| r.finish_in("msgSecurityParameters").map(|()| u))
                     .map_err(|e| Failure::from(e.in_component("msgSecurityParameters").in_component("SNMPv3Message")))?;

@@ -117,6 +117,23 @@ fn unsigned_values_without_their_leading_zero_are_read_and_marked_as_relaxed() {
     );
 }
 
+#[test]
+fn engine_boots_and_time_without_their_leading_zero_are_read_and_marked_as_relaxed() {
+    // An SNMPv3 discovery Report whose msgAuthoritativeEngineBoots and Time are `02 01 dd`:
+    // strict BER reads -35, outside 0..2147483647; the agent meant 221.
+    let message = "305b020103300e02012a020300ffe304010002010304193017040980001f8804746573740201dd0201dd040004000400302b040980001f8804746573740400a81c02012a0201000201003011300f060a2b060106030f01010400410101";
+    let (out, err, code) = snmpc(&["decode", message]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("boots 221 time 221"), "{out}");
+    assert!(out.contains("relaxed: an unsigned value"), "{out}");
+    let (out, _, code) = snmpc(&["decode", "--json", message]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains(r#""engine_boots":221,"engine_time":221"#),
+        "{out}"
+    );
+}
+
 /// An SNMPv3 GetRequest from net-snmp's snmpget (corpus/pcap/v3-sha.pcap), authenticated, not
 /// encrypted: msgFlags `04 01 05` at byte 19.
 const V3_SHA_GET: &str = "30818f0201033011020455811568020300ffe304010502010304343032041180001f8804736e6d702d636f646567656e020101020121040773686175736572040c35f71834e3b9bd9769aacf3404003041041180001f8804736e6d702d636f646567656e0400a02a0204144f4793020100020100301c300c06082b060102010101000500300c06082b060102010103000500";

@@ -124,14 +124,26 @@ impl<'a> Reader<'a> {
     /// A reader over a whole input held to `rules`.
     #[inline]
     pub fn with_rules(input: &'a [u8], rules: Rules) -> Self {
-        let mode = match rules {
+        Reader::new(input).held_to(rules)
+    }
+
+    /// This reader held to `rules` instead: for a reader made by [`Reader::new_within`].
+    ///
+    /// ```
+    /// use snmp_ber::{Reader, Rules};
+    /// let message = [0x04, 0x03, 0x02, 0x01, 0xdd];
+    /// let r = Reader::new_within(&message, &message[2..]).held_to(Rules::BerLenient);
+    /// assert_eq!(r.rules(), Rules::BerLenient);
+    /// ```
+    pub fn held_to(self, rules: Rules) -> Self {
+        let rule = match rules {
             Rules::Ber => 0,
             Rules::Der => DER,
             Rules::BerLenient => LENIENT,
         };
         Reader {
-            mode,
-            ..Reader::new(input)
+            mode: (self.mode & !(DER | LENIENT)) | rule,
+            ..self
         }
     }
 

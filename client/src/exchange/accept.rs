@@ -42,7 +42,9 @@ impl Exchange {
         match (&self.credentials, self.peer.as_mut()) {
             (Credentials::V1(_), _) => answer::v1(datagram, p.id, rules),
             (Credentials::V2c(_), _) => answer::v2c(datagram, p.id, rules),
-            (Credentials::Usm(_), _) if p.discovering => answer::discovery(datagram, p.id, now),
+            (Credentials::Usm(_), _) if p.discovering => {
+                answer::discovery(datagram, p.id, now, rules)
+            }
             (Credentials::Usm(user), Some(peer)) => {
                 let expected = Expected {
                     id: p.id,

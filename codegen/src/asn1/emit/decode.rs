@@ -162,6 +162,17 @@ impl Emitter<'_> {
         let pat = int_pattern_i128(t);
         let exp = &t.expected;
         let repr = repr_type(t.repr);
+        if t.ranges.iter().all(|&(lo, _)| lo >= 0) {
+            // Non-negative only: under lenient rules, contents read as unsigned when the
+            // sender left out the leading zero octet.
+            return quote!({
+                let mut v = snmp_ber::int_i128(r, c)?;
+                if !matches!(v, #pat) {
+                    v = snmp_ber::unpadded_within(r, c, v, #exp, |u| matches!(u, #pat))?;
+                }
+                Ok(v as #repr)
+            });
+        }
         quote!({
             let v = snmp_ber::int_i128(r, c)?;
             if !matches!(v, #pat) {
