@@ -4,8 +4,8 @@
 //! (`sysDescr.0`), `S` (the default) `MODULE::name`, `q` quick (`NAME value`: no `=`, no type),
 //! `Q` (`NAME = value`: no type), `v` the value alone, `t` TimeTicks as a number, `e`
 //! enumerations as numbers, `U` no UNITS, `b` a row's INDEX as numbers, `X` each INDEX
-//! component in brackets (`ifDescr[2]`). Values follow the object's MIB definition where the
-//! modules have it: enumeration labels (`up(1)`), DISPLAY-HINTs (`STRING: 0:1b:21:3c:4d:5e`,
+//! component in brackets (`ifDescr[2]`), `0` a DISPLAY-HINT's one-octet hex fields in two
+//! digits. Values follow the object's MIB definition where the modules have it: enumeration labels (`up(1)`), DISPLAY-HINTs (`STRING: 0:1b:21:3c:4d:5e`,
 //! text without quotes), UNITS.
 
 use std::fmt::Write as _;
@@ -67,6 +67,9 @@ pub struct Output {
     pub hex_text: bool,
     /// DISPLAY-HINTs not applied: strings as an OCTET STRING without one (`-Ih`).
     pub no_hints: bool,
+    /// A DISPLAY-HINT's one-octet hexadecimal fields in two digits (`-O0`:
+    /// `00:1b:21:03:4d:5e`, where the default is `0:1b:21:3:4d:5e`).
+    pub two_digit_hex: bool,
 }
 
 /// How an OCTET STRING without a DISPLAY-HINT is printed.
@@ -109,6 +112,7 @@ impl Output {
                 'E' if out.index == IndexStyle::Components => out.index = IndexStyle::EscapedQuotes,
                 'E' => {}
                 'T' => out.hex_text = true,
+                '0' => out.two_digit_hex = true,
                 other => {
                     // net-snmp's words for it.
                     return Err(format!("Unknown output option passed to -O: {other}."));
@@ -267,7 +271,11 @@ impl Printer<'_> {
                 (Some("BITS"), bits(head, s, names))
             }
             Value::OctetString(s) => {
-                match hint.and_then(|h| snmp_mib::format_octets_net_snmp(h, s).ok()) {
+                let format = match self.output.two_digit_hex {
+                    true => snmp_mib::format_octets_net_snmp_two_digit,
+                    false => snmp_mib::format_octets_net_snmp,
+                };
+                match hint.and_then(|h| format(h, s).ok()) {
                     Some(t) => (Some("STRING"), t),
                     None => self.octets(s),
                 }
@@ -592,6 +600,7 @@ mod tests {
         };
         let octets = Value::OctetString((&[0, 0x1b, 0x21]).into());
         assert_eq!(p("").value(&octets, Some(&mac)), "STRING: 0:1b:21");
+        assert_eq!(p("0").value(&octets, Some(&mac)), "STRING: 00:1b:21");
         let hundredths = Presentation {
             base: "INTEGER".into(),
             hint: Some("d-2".into()),

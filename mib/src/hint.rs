@@ -16,6 +16,21 @@ pub fn format_octets_net_snmp(hint: &str, data: &[u8]) -> Result<String, MibErro
     format_octets_styled(hint, data, Style::NetSnmp)
 }
 
+/// [`format_octets_net_snmp`] under net-snmp's `-O0`: a one-octet hexadecimal field in two
+/// digits (`00:1b:21:3c:4d:5e`); wider fields still without leading zeros, as net-snmp
+/// prints them (`fe80:0:0:0:c:0:a0b:1` for `2x:`).
+///
+/// ```
+/// let mac = [0x00, 0x1b, 0x21, 0x03, 0x4d, 0x5e];
+/// assert_eq!(snmp_mib::format_octets_net_snmp("1x:", &mac)?, "0:1b:21:3:4d:5e");
+/// assert_eq!(snmp_mib::format_octets_net_snmp_two_digit("1x:", &mac)?, "00:1b:21:03:4d:5e");
+/// assert_eq!(snmp_mib::format_octets_net_snmp_two_digit("2x:", &[0, 1])?, "1");
+/// # Ok::<(), snmp_mib::MibError>(())
+/// ```
+pub fn format_octets_net_snmp_two_digit(hint: &str, data: &[u8]) -> Result<String, MibError> {
+    format_octets_styled(hint, data, Style::NetSnmpTwoDigit)
+}
+
 /// [`format_octets`] with hexadecimal in capitals (`00:1B:21`), as Prometheus's
 /// snmp_exporter renders a DISPLAY-HINT; a numeric field of more than 8 octets is an error
 /// there (its integers are 64 bits).
@@ -30,8 +45,17 @@ enum Style {
     Rfc,
     /// net-snmp's tools: see [`format_octets_net_snmp`].
     NetSnmp,
+    /// net-snmp's tools under `-O0`: see [`format_octets_net_snmp_two_digit`].
+    NetSnmpTwoDigit,
     /// Hexadecimal in capitals, numbers of at most 8 octets: see [`format_octets_upper_hex`].
     UpperHex,
+}
+
+impl Style {
+    /// One of net-snmp's tools' styles.
+    fn is_net_snmp(self) -> bool {
+        matches!(self, Style::NetSnmp | Style::NetSnmpTwoDigit)
+    }
 }
 
 /// net-snmp's text of octets that hold a NUL (see [`format_octets_net_snmp`]).
@@ -94,7 +118,7 @@ impl OctetHint {
     }
 
     fn with_style(hint: &str, style: Style) -> Result<OctetHint, MibError> {
-        let specs = parse_octet_hint(hint, style == Style::NetSnmp)?;
+        let specs = parse_octet_hint(hint, style.is_net_snmp())?;
         if style == Style::UpperHex
             && specs
                 .iter()
@@ -118,7 +142,7 @@ impl OctetHint {
     /// Appends `data` formatted by this hint to `out` (allocating only as `out` grows).
     pub fn write(&self, data: &[u8], out: &mut String) {
         let (specs, style) = (&self.specs, self.style);
-        let net_snmp = style == Style::NetSnmp;
+        let net_snmp = style.is_net_snmp();
         let mut pos = 0;
         let mut k = 0;
         while pos < data.len() {
@@ -139,7 +163,9 @@ impl OctetHint {
                 match spec.format {
                     b'a' | b't' if net_snmp && chunk.contains(&0) => ascii_or_dots(chunk, out),
                     b'a' | b't' => lossy(chunk, out),
-                    _ if net_snmp => net_snmp_number(spec, chunk, out),
+                    _ if net_snmp => {
+                        net_snmp_number(spec, chunk, style == Style::NetSnmpTwoDigit, out)
+                    }
                     _ => {
                         let n = chunk
                             .iter()
@@ -174,13 +200,15 @@ impl OctetHint {
 
 /// A numeric field as net-snmp's tools print it: its octets read into 64 bits (a longer field
 /// keeps its last 8 octets' worth, `512x` of two octets is `0`), a short last field as if
-/// zeros followed (`4x` of `61 62` is `61620000`), hexadecimal without leading zeros.
-fn net_snmp_number(spec: &OctetSpec, chunk: &[u8], out: &mut String) {
+/// zeros followed (`4x` of `61 62` is `61620000`), hexadecimal without leading zeros but
+/// where `two_digit` (`-O0`) pads a one-octet field.
+fn net_snmp_number(spec: &OctetSpec, chunk: &[u8], two_digit: bool, out: &mut String) {
     let read = chunk.iter().fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
     // (A length such as `99999999999999999x` saturates rather than overflowing.)
     let missing = spec.len.saturating_sub(chunk.len()).saturating_mul(8);
     let n = if missing >= 64 { 0 } else { read << missing };
     let _ = match spec.format {
+        b'x' if two_digit && spec.len == 1 => write!(out, "{n:02x}"),
         b'x' => write!(out, "{n:x}"),
         b'o' => write!(out, "{n:o}"),
         _ => write!(out, "{n}"),

@@ -37,7 +37,7 @@ pub use agent::{
 pub use error::MibError;
 pub use hint::{
     format_integer, format_integer_net_snmp, format_octets, format_octets_net_snmp,
-    format_octets_upper_hex, OctetHint,
+    format_octets_net_snmp_two_digit, format_octets_upper_hex, OctetHint,
 };
 pub use index::IndexReader;
 pub use notification::{find_object, Notification};

@@ -32,8 +32,9 @@ pub struct MibOptions {
     /// Output options, as net-snmp's `-O` (repeat it, or give several letters at once): `n`
     /// numeric OIDs, `f` full names, `s` last names only, `S` `MODULE::name`, `q` name and
     /// value only, `Q` no type, `v` the value alone, `t` TimeTicks as a number, `e`
-    /// enumerations as numbers, `U` no units, `x` strings in hex, `a` strings as text
-    /// (default: `SNMPv2-MIB::sysDescr.0 = STRING: ...`).
+    /// enumerations as numbers, `U` no units, `x` strings in hex, `a` strings as text, `0`
+    /// a DISPLAY-HINT's one-octet hex in two digits (`00:1b:...`), `b`, `X`, `E`, `u`, `T`
+    /// (docs/snmpc.md) (default: `SNMPv2-MIB::sysDescr.0 = STRING: ...`).
     #[arg(short = 'O', value_name = "FLAGS", action = clap::ArgAction::Append)]
     pub output: Vec<String>,
     /// MIB parsing options, as net-snmp's `-P` (`u` underscores in names, `c` no `--` ending
