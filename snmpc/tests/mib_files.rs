@@ -33,7 +33,7 @@ fn write_mibs() -> tempfile::TempDir {
     // A character no MIB token starts with: the file cannot be read as a module at all.
     w(
         "BROKEN-MIB.txt",
-        "BROKEN-MIB DEFINITIONS ::= BEGIN\n  broken OBJECT IDENTIFIER ::= { enterprises $ }\nEND\n"
+        "BROKEN-MIB $ DEFINITIONS ::= BEGIN\n  broken OBJECT IDENTIFIER ::= { enterprises 1 }\nEND\n"
             .into(),
     );
     w("NOTES.txt", "These are not MIB modules.\n".into());
@@ -82,7 +82,7 @@ fn files_that_yield_no_module_are_reported_and_counted() {
         "{out}"
     );
     assert!(
-        out.contains("BROKEN-MIB.txt:2:46: error: unexpected character '$'"),
+        out.contains("BROKEN-MIB.txt:1:12: error: unexpected character '$'"),
         "{out}"
     );
     assert!(
@@ -105,7 +105,61 @@ fn files_that_yield_no_module_are_reported_and_counted() {
         err.contains("module BROKEN-MIB is not on the search path"),
         "{err}"
     );
-    assert!(err.contains("BROKEN-MIB.txt:2:46"), "{err}");
+    assert!(err.contains("BROKEN-MIB.txt:1:12"), "{err}");
+}
+
+#[test]
+fn a_module_cut_by_a_character_that_starts_no_token_keeps_what_came_before() {
+    // As Cisco's CISCO-ST-TC.my, whose quote closed one DESCRIPTION early (`- 50GBit.` then
+    // stands outside any string): net-snmp reads the module up to the error and its importers
+    // load; so here, the module failed with the character's error, its earlier definitions
+    // there for its importers. A second END after a module is passed over with a warning.
+    let dir = tempfile::tempdir().unwrap();
+    let w = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+    w(
+        "CUT-TC.txt",
+        "CUT-TC DEFINITIONS ::= BEGIN\nIMPORTS TEXTUAL-CONVENTION FROM SNMPv2-TC;\n\
+         Early ::= TEXTUAL-CONVENTION\n STATUS current\n DESCRIPTION \"early\"\n SYNTAX Integer32\n\
+         Late ::= TEXTUAL-CONVENTION\n STATUS current\n DESCRIPTION \"ends here.\"\n 50G - fast.\"\n\
+         SYNTAX Integer32\nEND\n",
+    );
+    w(
+        "USER-MIB.txt",
+        "USER-MIB DEFINITIONS ::= BEGIN\nIMPORTS OBJECT-TYPE, enterprises FROM SNMPv2-SMI\n\
+         Early FROM CUT-TC;\nuser OBJECT IDENTIFIER ::= { enterprises 99995 }\n\
+         level OBJECT-TYPE SYNTAX Early MAX-ACCESS read-only STATUS current DESCRIPTION \"x\"\n\
+         ::= { user 1 }\nEND\n\nEND\n",
+    );
+    let path = format!("{}:mibs", dir.path().display());
+    let (out, err, code) = snmpc(&[
+        "mib",
+        "check",
+        "-M",
+        &path,
+        "--verbose",
+        "USER-MIB",
+        "CUT-TC",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("CUT-TC: FAILED"), "{out}");
+    assert!(
+        out.contains("CUT-TC.txt:10:6: error: unexpected character '-'"),
+        "{out}"
+    );
+    assert!(!out.contains("has no END"), "{out}");
+    assert!(out.contains("USER-MIB: OK, 1 warning(s)"), "{out}");
+    assert!(
+        out.contains("a second `END` after module USER-MIB: skipped"),
+        "{out}"
+    );
+    // Its importer's names are there; the dump says the module it imports from failed.
+    let (out, err, code) = snmpc(&["mib", "dump", "-M", &path, "USER-MIB"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.contains("USER-MIB\tlevel\t1.3.6.1.4.1.99995.1"),
+        "{out}"
+    );
+    assert!(err.contains("CUT-TC: FAILED"), "{err}");
 }
 
 #[test]

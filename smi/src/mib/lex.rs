@@ -42,8 +42,10 @@ impl Token {
 /// starts no token.
 pub fn lex(src: &str) -> Result<Vec<Token>, (usize, String)> {
     let mut out = Vec::new();
-    lex_into(src, &mut out)?;
-    Ok(out)
+    match lex_into(src, &mut out) {
+        (_, Some(error)) => Err(error),
+        (_, None) => Ok(out),
+    }
 }
 
 /// Whether the `-` at `i` is the last of a line of nothing but dashes (three or more) and
@@ -136,10 +138,20 @@ fn skip_trivia(b: &[u8], mut i: usize) -> usize {
     }
 }
 
-/// [`lex`] into `out` (cleared first), so that a buffer can serve many files; the offsets of
-/// the dash lines read as comments ([`super::Relaxation::DashLine`]).
-pub fn lex_into(src: &str, out: &mut Vec<Token>) -> Result<Vec<usize>, (usize, String)> {
+/// [`lex`] into `out` (cleared first), so that a buffer can serve many files: the offsets of
+/// the dash lines read as comments ([`super::Relaxation::DashLine`]), and where lexing
+/// stopped and why, if it stopped before the end (`out` then holds the tokens before it).
+pub fn lex_into(src: &str, out: &mut Vec<Token>) -> (Vec<usize>, Option<(usize, String)>) {
     let mut dash_lines = Vec::new();
+    let stopped = lex_tokens(src, out, &mut dash_lines).err();
+    (dash_lines, stopped)
+}
+
+fn lex_tokens(
+    src: &str,
+    out: &mut Vec<Token>,
+    dash_lines: &mut Vec<usize>,
+) -> Result<(), (usize, String)> {
     let b = src.as_bytes();
     out.clear();
     if u32::try_from(b.len()).is_err() {
@@ -149,7 +161,7 @@ pub fn lex_into(src: &str, out: &mut Vec<Token>) -> Result<Vec<usize>, (usize, S
     loop {
         i = skip_trivia(b, i);
         if i >= b.len() {
-            return Ok(dash_lines);
+            return Ok(());
         }
         let start = i;
         let c = b[i];

@@ -518,10 +518,10 @@ fn resolve_in(
 fn own_arcs(set: &MibSet, m: usize, i: usize, link: Link) -> usize {
     let smi = &set.modules[m].smi;
     let n = &smi.nodes[i];
-    if n.kind == NodeKind::TrapType {
-        return 2;
-    }
-    let Some(value) = &n.oid else { return 0 };
+    let Some(value) = &n.oid else {
+        // A TRAP-TYPE under its ENTERPRISE's node: `0.N`.
+        return if n.kind == NodeKind::TrapType { 2 } else { 0 };
+    };
     let root = link == Link::TOP
         && value
             .parent
@@ -619,7 +619,7 @@ impl TreeBuilder<'_> {
         };
         let n = &self.set.modules[m].smi.nodes[i];
         let start = out.arcs.len();
-        if n.kind == NodeKind::TrapType {
+        if n.kind == NodeKind::TrapType && n.oid.is_none() {
             out.arcs.extend([0, n.trap_number().unwrap_or(0)]);
         } else if let Some(value) = &n.oid {
             if link == Link::TOP {
@@ -1144,8 +1144,9 @@ impl Resolver<'_> {
         let node = &smi.nodes[i];
         let name = smi.name(node.name);
         let (offset, kind) = (node.offset as usize, node.kind);
-        if kind == NodeKind::TrapType {
-            // SMIv1 traps: enterprise.0.number (RFC 2576 3.1), as net-snmp and SMIv2 name them.
+        if kind == NodeKind::TrapType && node.oid.is_none() {
+            // SMIv1 traps: enterprise.0.number (RFC 2576 3.1), as net-snmp and SMIv2 name them
+            // (an ENTERPRISE written as an OID value made the trap's own, with `0.N`).
             let (Some(e), Some(_)) = (node.enterprise().map(|e| smi.name(e)), node.trap_number())
             else {
                 self.report(
@@ -1319,6 +1320,55 @@ END
             format!("portTable {acme}.2.1"),
         ];
         assert_eq!(oids, want);
+    }
+
+    /// RFC 1215's ENTERPRISE is an OBJECT IDENTIFIER value: written as one in braces (as
+    /// Cisco's SMIv1 conversions write it), the trap is that OID's `0.N`; its labels name no
+    /// nodes of the module. (net-snmp 5.9 links such a trap at `.1.0.N`.)
+    #[test]
+    fn a_trap_whose_enterprise_is_an_oid_value_hangs_under_it() {
+        let mut set = MibSet::default();
+        set.add_standard_modules();
+        set.add_text(
+            "t.mib".into(),
+            "T-MIB DEFINITIONS ::= BEGIN
+IMPORTS TRAP-TYPE FROM RFC-1215 enterprises FROM RFC1155-SMI;
+acme OBJECT IDENTIFIER ::= { enterprises 4242 }
+byName TRAP-TYPE ENTERPRISE acme ::= 1
+byValue TRAP-TYPE
+    ENTERPRISE { iso(1) org(3) dod(6) internet(1) private(4) enterprises(1) widget(4243) }
+    DESCRIPTION \"d\"
+    ::= 2
+unnumbered TRAP-TYPE ENTERPRISE { iso(1) org(3) 5 } ::= x
+END
+"
+            .into(),
+        );
+        let r = resolve_in(&set, &[], &HashSet::new(), usize::MAX);
+        let t = set
+            .modules
+            .iter()
+            .position(|m| m.smi.name == "T-MIB")
+            .unwrap();
+        let mut oids: Vec<String> = r
+            .nodes
+            .iter()
+            .filter(|n| n.module() == t)
+            .map(|n| {
+                let name = set.modules[t].smi.node_name(n.index());
+                format!("{name} {}", crate::mib::dotted(&r.oid(n)))
+            })
+            .collect();
+        oids.sort();
+        let want = [
+            "acme 1.3.6.1.4.1.4242",
+            "byName 1.3.6.1.4.1.4242.0.1",
+            "byValue 1.3.6.1.4.1.4243.0.2",
+        ];
+        assert_eq!(oids, want);
+        // The one without a number is an error, not the enterprise's own OID.
+        let report = r.reports.iter().find(|rep| rep.module == t).unwrap();
+        assert!(!report.ok());
     }
 
     #[test]

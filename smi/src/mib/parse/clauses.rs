@@ -171,6 +171,7 @@ impl<'s> Parser<'s> {
                 let inside = inside.strip_suffix('}').unwrap_or(inside);
                 n.extra_mut().defval = Some(inside.trim().into())
             }
+            "ENTERPRISE" if self.is(a, "{") => self.enterprise_value(n, name, a),
             "ENTERPRISE" => n.extra_mut().enterprise = Some(self.name_id(self.text(a))),
             "OBJECTS" | "VARIABLES" | "NOTIFICATIONS" => {
                 n.extra_mut().members = self.name_list(a, b).into_iter().map(|x| x.0).collect()
@@ -213,6 +214,19 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// A TRAP-TYPE's ENTERPRISE written as an OBJECT IDENTIFIER value (token `a`, its `{`),
+    /// as RFC 1215's macro allows (`ENTERPRISE { iso(1) org(3) ... appnMIB(4) }`, in
+    /// Cisco's SMIv1 conversions): kept as the trap's own OID value, to which its number
+    /// adds `0.N` ([`Parser::node_value`]). Its labels name no nodes here: they are the
+    /// enterprise's, defined where it is.
+    fn enterprise_value(&mut self, n: &mut Node, name: &str, a: usize) {
+        let named = self.implicit.len();
+        if let Some((value, _)) = self.oid_value(a, name) {
+            n.oid = value;
+        }
+        self.implicit.truncate(named);
+    }
+
     /// A `MODULE` or `SUPPORTS` clause (tokens `a` to `b`): the module it names, unless none
     /// (`MODULE` alone is the module's own).
     fn reads_also(&mut self, a: usize, b: usize) {
@@ -253,14 +267,24 @@ impl<'s> Parser<'s> {
     ) -> usize {
         if n.kind == NodeKind::TrapType {
             match self.text(i + 1).parse::<u32>() {
-                Ok(num) => n.extra_mut().trap_number = Some(num),
-                Err(_) => self.error(
-                    self.offset(i + 1),
-                    format!(
-                        "TRAP-TYPE {name}: expected a number after `::=`, found `{}`",
-                        self.text(i + 1)
-                    ),
-                ),
+                Ok(num) => {
+                    n.extra_mut().trap_number = Some(num);
+                    if let Some(value) = &mut n.oid {
+                        let arcs = [value.arcs.as_slice(), &[0, num]].concat();
+                        value.arcs = Arcs::from_slice(&arcs);
+                    }
+                }
+                Err(_) => {
+                    // Without its number, no OID (not the enterprise's own).
+                    n.oid = None;
+                    self.error(
+                        self.offset(i + 1),
+                        format!(
+                            "TRAP-TYPE {name}: expected a number after `::=`, found `{}`",
+                            self.text(i + 1)
+                        ),
+                    )
+                }
             }
             m.nodes.push(n);
             return i + 2;

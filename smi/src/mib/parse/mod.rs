@@ -406,20 +406,27 @@ fn parse_tokens(
     scratch: &mut Scratch,
     syntaxes: Syntaxes,
 ) -> (Vec<SmiModule>, Vec<Finding>) {
-    let dash_lines = match lex_into(src, &mut scratch.tokens) {
-        Ok(d) => d,
-        Err((offset, message)) => {
-            return (
-                Vec::new(),
-                vec![Finding {
-                    offset,
-                    message,
-                    relaxation: None,
-                }],
-            )
-        }
-    };
+    let (dash_lines, stopped) = lex_into(src, &mut scratch.tokens);
     let (mut modules, mut rest) = parse_modules(src, scratch, syntaxes);
+    if let Some((offset, message)) = stopped {
+        // The text up to a character that starts no token is read (as net-snmp reads a module
+        // up to its first syntax error): the module it cuts keeps its definitions before it,
+        // failed with this error rather than with the `END` it lacks for being cut.
+        let f = Finding {
+            offset,
+            message,
+            relaxation: None,
+        };
+        match modules.iter_mut().rev().find(|m| m.offset <= offset) {
+            Some(m) => {
+                let no_end = format!("module {} has no END", m.name);
+                m.findings.retain(|g| g.message != no_end);
+                m.findings.push(f);
+            }
+            // First: what follows it (no `DEFINITIONS`, say) is for being cut.
+            None => rest.insert(0, f),
+        }
+    }
     for offset in dash_lines {
         let f = Finding {
             offset,
@@ -452,6 +459,17 @@ fn parse_modules(
     while p.pos < p.toks.len() {
         let before = p.findings.len();
         let start = p.pos;
+        if let (true, Some(last)) = (p.is(start, "END"), modules.last_mut()) {
+            // A second `END` after a module's own (Cisco's CISCO-LWAPP-TC-MIB has one): net-snmp
+            // passes over it.
+            last.findings.push(Finding {
+                offset: p.offset(start),
+                message: format!("a second `END` after module {}: skipped", last.name),
+                relaxation: Some(Relaxation::SkippedStatement),
+            });
+            p.pos += 1;
+            continue;
+        }
         match p.module() {
             Some(mut m) => {
                 m.findings = p.findings.split_off(before);
