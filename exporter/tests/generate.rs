@@ -254,6 +254,55 @@ fn equal_to_debians(file: &str, folders: &[&str], modules: usize, metrics: usize
     assert!(compared > metrics, "{compared} metrics compared");
 }
 
+/// A folder with IF-MIB and not RFC1213-MIB (as Cisco's v2 MIB folder): the built-in
+/// RFC1213-MIB, added for what the folder lacks, defines ifDescr and the other columns at
+/// IF-MIB's OIDs, and must not take them over: help texts and types are the file's, equal to
+/// Debian's generator, which has no built-in modules.
+#[test]
+fn a_folder_without_rfc1213_mib_generates_as_debians_generator() {
+    let Some(theirs) = tool("prometheus-snmp-generator") else {
+        require_or_skip(
+            "prometheus-snmp-generator not installed (apt-get install prometheus-snmp-exporter)",
+        );
+        return;
+    };
+    let Some(corpus) = snmp_test_support::mib_corpus_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mibs = dir.path().join("mibs");
+    std::fs::create_dir(&mibs).unwrap();
+    for module in [
+        "IF-MIB",
+        "IANAifType-MIB",
+        "SNMPv2-SMI",
+        "SNMPv2-TC",
+        "SNMPv2-CONF",
+        "SNMPv2-MIB",
+    ] {
+        let file = format!("{module}.txt");
+        std::fs::copy(corpus.join("ietf").join(&file), mibs.join(&file)).unwrap();
+    }
+    let generator = dir.path().join("generator.yml");
+    std::fs::write(
+        &generator,
+        "modules:\n  if_mib:\n    walk: [sysUpTime, interfaces]\n",
+    )
+    .unwrap();
+    debians_generate(&theirs, dir.path(), std::slice::from_ref(&mibs));
+    let ours_path = dir.path().join("ours.yml");
+    let (ok, stderr) = generate(&generator, &[&mibs], &ours_path, &[]);
+    assert!(ok, "{stderr}");
+    let theirs = read_yaml(&dir.path().join("snmp.yml"));
+    let ours = read_yaml(&ours_path)["modules"].clone();
+    assert!(compare_module("if_mib", &theirs["if_mib"], &ours["if_mib"]) > 20);
+    let text = std::fs::read_to_string(&ours_path).unwrap();
+    assert!(
+        text.contains("help: A textual string containing information about the interface"),
+        "{text}"
+    );
+}
+
 /// The generator.yml upstream published with 0.21 (Debian ships it as an example), module by
 /// module, over the whole corpus (IETF and every vendor folder), against Debian's generator
 /// on the same files: the same modules fail for a missing MIB; the others are equal; and the

@@ -791,7 +791,10 @@ fn sorted_records_in(
 /// found (folder by folder, files in name order) taken from the last, each after the modules
 /// it imports, in IMPORTS order. Where two modules define one OID, net-snmp keeps the
 /// definition it linked first, so a standard module that vendors import wins over a vendor's
-/// copy of the same object.
+/// copy of the same object. The built-in standard modules (added where no file defines them)
+/// come after every file's: where a file on the path defines an OID one of them also does
+/// (IF-MIB's ifDescr, in a folder without RFC1213-MIB), the file's definition is the one
+/// net-snmp would have, as it has no built-in modules.
 fn read_order(set: &MibSet) -> Vec<usize> {
     let n = set.modules.len();
     let mut rank = vec![usize::MAX; n];
@@ -820,6 +823,11 @@ fn read_order(set: &MibSet) -> Vec<usize> {
             stack.pop();
             rank[m] = order;
             order += 1;
+        }
+    }
+    for (m, r) in rank.iter_mut().enumerate() {
+        if !set.files[set.modules[m].file].on_disk() {
+            *r += n;
         }
     }
     rank
