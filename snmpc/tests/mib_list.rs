@@ -289,3 +289,56 @@ fn the_modules_read_are_net_snmps() {
         theirs.1.lines().next()
     );
 }
+
+/// A folder with IF-MIB and not RFC1213-MIB (as Cisco's v2 MIB folder) under `-m ALL`: the
+/// built-in RFC1213-MIB that snmpc adds for what the folder lacks (a vendor's module imports
+/// it) defines ifDescr and the system group at the same OIDs, and must not name them:
+/// snmptranslate, which has no built-in modules, says IF-MIB::ifDescr and
+/// SNMPv2-MIB::sysDescr.0, and so does snmpc.
+#[test]
+fn built_in_modules_do_not_name_what_a_file_defines() {
+    let Some(snmptranslate) = support::tool("snmptranslate") else {
+        support::require_or_skip("snmptranslate not found (apt-get install -y snmp)");
+        return;
+    };
+    let Some(corpus) = snmp_test_support::mib_corpus_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mibs = dir.path().join("mibs");
+    std::fs::create_dir(&mibs).unwrap();
+    for module in [
+        "IF-MIB",
+        "IANAifType-MIB",
+        "SNMPv2-SMI",
+        "SNMPv2-TC",
+        "SNMPv2-CONF",
+        "SNMPv2-MIB",
+    ] {
+        let file = format!("{module}.txt");
+        std::fs::copy(corpus.join("ietf").join(&file), mibs.join(&file)).unwrap();
+    }
+    // A vendor's module that imports from RFC1213-MIB (as 22 of Cisco's do), read before
+    // IF-MIB: the built-in RFC1213-MIB is read for it, first.
+    std::fs::write(
+        mibs.join("VENDOR-MIB.txt"),
+        "VENDOR-MIB DEFINITIONS ::= BEGIN\nIMPORTS enterprises FROM RFC1155-SMI\n\
+         ifIndex FROM RFC1213-MIB;\nvendor OBJECT IDENTIFIER ::= { enterprises 99996 }\nEND\n",
+    )
+    .unwrap();
+    let mibdirs = mibs.to_str().expect("a UTF-8 path");
+    let oids = [
+        ".1.3.6.1.2.1.2.2.1.2",
+        ".1.3.6.1.2.1.1.1.0",
+        ".1.3.6.1.2.1.2.2.1.10.3",
+    ];
+    let env = [("MIBDIRS", mibdirs), ("MIBS", "ALL")];
+    let (theirs, _, code) = run_with(&mut Command::new(&snmptranslate), &oids, dir.path(), &env);
+    assert_eq!(code, 0);
+    let mut snmpc = Command::new(env!("CARGO_BIN_EXE_snmpc"));
+    snmpc.arg("translate");
+    let (ours, err, code) = run_with(&mut snmpc, &oids, dir.path(), &env);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(ours, theirs);
+    assert!(ours.contains("IF-MIB::ifDescr\n"), "{ours}");
+}

@@ -185,9 +185,14 @@ pub enum Step {
 
 /// Each module's place in the order net-snmp reads them in (lower first): the `listed`
 /// modules first (all of them by `ALL`'s order when `None`), then every other module by
-/// `ALL`'s order; a module's place is where net-snmp finishes reading it.
+/// `ALL`'s order; a module's place is where net-snmp finishes reading it. The built-in
+/// standard modules (read where no file defines them) come after every file's, even where a
+/// file's module imports one: net-snmp has none, so where a file defines an OID one of them
+/// also does (IF-MIB's ifDescr, in a folder without RFC1213-MIB), the file's name is the one
+/// net-snmp gives.
 pub fn read_order(set: &MibSet, listed: Option<&[String]>) -> Vec<usize> {
-    let mut rank = vec![0; set.modules.len()];
+    let n = set.modules.len();
+    let mut rank = vec![0; n];
     let mut place = 0;
     reading(set, listed, |step| {
         if let Step::Done(m) = step {
@@ -195,6 +200,11 @@ pub fn read_order(set: &MibSet, listed: Option<&[String]>) -> Vec<usize> {
             place += 1;
         }
     });
+    for (m, r) in rank.iter_mut().enumerate() {
+        if !set.files[set.modules[m].file].on_disk() {
+            *r += n;
+        }
+    }
     rank
 }
 
