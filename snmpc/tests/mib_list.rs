@@ -342,3 +342,50 @@ fn built_in_modules_do_not_name_what_a_file_defines() {
     assert_eq!(ours, theirs);
     assert!(ours.contains("IF-MIB::ifDescr\n"), "{ours}");
 }
+
+/// A module two files define is read from the later file but takes the first file's place in
+/// the order net-snmp reads modules (its list keeps the place a module's name was first seen):
+/// Cisco's folder defines DISMAN-EXPRESSION-MIB in DISMAN-EXPRESSION-MIB.my and again in
+/// RFC2982-MIB.my, and EXPRESSION-MIB.my defines sysUpTimeInstance too; snmptranslate names it
+/// EXPRESSION-MIB's, and so does snmpc.
+#[test]
+fn a_module_two_files_define_is_read_where_the_first_is() {
+    let Some(snmptranslate) = support::tool("snmptranslate") else {
+        support::require_or_skip("snmptranslate not found (apt-get install -y snmp)");
+        return;
+    };
+    let Some(corpus) = snmp_test_support::mib_corpus_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mibs = dir.path().join("mibs");
+    std::fs::create_dir(&mibs).unwrap();
+    std::fs::copy(
+        corpus.join("ietf/SNMPv2-SMI.txt"),
+        mibs.join("SNMPv2-SMI.txt"),
+    )
+    .unwrap();
+    let module = |name: &str| {
+        format!(
+            "{name} DEFINITIONS ::= BEGIN\nIMPORTS enterprises FROM SNMPv2-SMI;\n\
+             thing OBJECT IDENTIFIER ::= {{ enterprises 99997 }}\nEND\n"
+        )
+    };
+    // SAME-MIB first seen in A.txt, read from Z.txt; MIDDLE-MIB's file between the two.
+    std::fs::write(mibs.join("A.txt"), module("SAME-MIB")).unwrap();
+    std::fs::write(mibs.join("M.txt"), module("MIDDLE-MIB")).unwrap();
+    std::fs::write(mibs.join("Z.txt"), module("SAME-MIB")).unwrap();
+    let mibdirs = mibs.to_str().expect("a UTF-8 path");
+    let env = [("MIBDIRS", mibdirs), ("MIBS", "ALL")];
+    let args = ["-Td", ".1.3.6.1.4.1.99997"];
+    let (theirs, _, code) = run_with(&mut Command::new(&snmptranslate), &args, dir.path(), &env);
+    assert_eq!(code, 0);
+    let mut snmpc = Command::new(env!("CARGO_BIN_EXE_snmpc"));
+    snmpc.arg("translate");
+    let (ours, err, code) = run_with(&mut snmpc, &args, dir.path(), &env);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        ours.lines().take(3).collect::<Vec<_>>(),
+        theirs.lines().take(3).collect::<Vec<_>>()
+    );
+}

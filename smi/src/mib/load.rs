@@ -130,6 +130,10 @@ pub struct Loaded {
     pub smi: SmiModule,
     /// Index into [`MibSet::files`].
     pub file: usize,
+    /// Index into [`MibSet::files`] of the first file found to define it: where net-snmp lists
+    /// the module among those it reads (a later file's copy, the one read, takes the first's
+    /// place in that list).
+    pub listed: usize,
 }
 
 /// Every module found on a search path, parsed and indexed by name.
@@ -394,7 +398,12 @@ impl MibSet {
                     let unread_offset = self.modules[k].smi.offset;
                     self.node_index[k] = nodes;
                     self.type_index[k] = types;
-                    self.modules[k] = Loaded { smi: m, file };
+                    let listed = self.modules[k].listed;
+                    self.modules[k] = Loaded {
+                        smi: m,
+                        file,
+                        listed,
+                    };
                     (file, earlier, unread_offset)
                 } else {
                     (earlier, file, m.offset)
@@ -413,7 +422,11 @@ impl MibSet {
             self.by_name.insert(m.name.clone(), self.modules.len());
             self.node_index.push(nodes);
             self.type_index.push(types);
-            self.modules.push(Loaded { smi: m, file });
+            self.modules.push(Loaded {
+                smi: m,
+                file,
+                listed: file,
+            });
         }
     }
 

@@ -220,14 +220,16 @@ pub fn reading(set: &MibSet, listed: Option<&[String]>, mut step: impl FnMut(Ste
         }
     }
     // The last directory's first, each directory's last file first; modules not read from
-    // the path (the built-in standard ones) after all of those.
+    // the path (the built-in standard ones) after all of those. A module two files define is
+    // where the first of them is (net-snmp's list of modules keeps a module's first place),
+    // though read from the later.
     let dir_of = |m: usize| {
-        let path = &set.files[set.modules[m].file].path;
+        let path = &set.files[set.modules[m].listed].path;
         set.dirs
             .iter()
             .rposition(|d| path.parent() == Some(d.as_path()))
     };
-    let file_name = |m: usize| set.files[set.modules[m].file].path.file_name();
+    let file_name = |m: usize| set.files[set.modules[m].listed].path.file_name();
     let mut all: Vec<usize> = (0..set.modules.len()).collect();
     all.sort_by(|&a, &b| {
         (dir_of(b).map_or(-1, |d| d as i64), file_name(b))
