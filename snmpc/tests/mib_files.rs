@@ -335,3 +335,24 @@ fn labels_in_oid_values_redefinitions_and_enumeration_errors() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("ENUM-MIB.txt:6:9: error:"), "{out}");
 }
+
+#[test]
+fn an_import_of_a_module_whose_file_failed_says_why() {
+    // The module is not on the path for its importer, but a file named like it is: the
+    // import's error says what that file failed on, where the user would look next.
+    let dir = tempfile::tempdir().unwrap();
+    let w = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+    w("BROKEN-MIB.my", "BROKEN-MIB $ DEFINITIONS ::= BEGIN\nEND\n");
+    w(
+        "USER-MIB.my",
+        "USER-MIB DEFINITIONS ::= BEGIN\nIMPORTS thing FROM BROKEN-MIB;\nEND\n",
+    );
+    let path = dir.path().display().to_string();
+    let (out, err, code) = snmpc(&["mib", "check", "-M", &path, "USER-MIB"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let said = format!(
+        "module BROKEN-MIB (imported by USER-MIB) is not on the search path: {path}; the file \
+         named like it yielded no module: {path}/BROKEN-MIB.my:1:12: unexpected character '$'"
+    );
+    assert!(out.contains(&said), "{out}");
+}

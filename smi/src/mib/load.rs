@@ -650,6 +650,23 @@ impl MibSet {
         out
     }
 
+    /// Why the file named like module `module` (its name, with any extension) yielded no
+    /// module, when one did not: its first finding, as `file:line:column: message`. For the
+    /// error of an import that no module answers: the file is there, it failed to parse.
+    pub fn unread_file_named(&self, module: &str) -> Option<String> {
+        let file = self.files.iter().position(|f| {
+            f.on_disk() && f.path.file_stem().and_then(|s| s.to_str()) == Some(module)
+        })?;
+        if self.modules.iter().any(|m| m.file == file) {
+            return None;
+        }
+        let (_, first) = self.file_findings.iter().find(|(f, _)| *f == file)?;
+        let f = &self.files[file];
+        let text = f.text().ok()?;
+        let d = Diagnostic::at(&f.name, &text, first.offset, first.message.clone());
+        Some(format!("{}:{}:{}: {}", d.file, d.line, d.column, d.message))
+    }
+
     /// A diagnostic at `offset` of module `m`'s file (which is read again for it).
     pub fn diag(&self, m: usize, offset: usize, message: impl Into<String>) -> Diagnostic {
         let mut one = self.diags(vec![(m, offset, message.into())]);

@@ -936,12 +936,16 @@ impl Resolver<'_> {
         for imp in loaded.smi.imports.clone() {
             match self.set.by_name.get(&imp.module) {
                 None => {
-                    let message = format!(
+                    let mut message = format!(
                         "module {} (imported by {}) is not on the search path: {}",
                         imp.module,
                         loaded.smi.name,
                         self.set.search_path()
                     );
+                    if let Some(why) = self.set.unread_file_named(&imp.module) {
+                        message.push_str("; the file named like it yielded no module: ");
+                        message.push_str(&why);
+                    }
                     // Accepted only when the SMI's base modules, or the importing module itself,
                     // define every symbol asked for.
                     let all_known = imp.symbols.iter().all(|&s| {
