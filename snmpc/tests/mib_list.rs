@@ -389,3 +389,85 @@ fn a_module_two_files_define_is_read_where_the_first_is() {
         theirs.lines().take(3).collect::<Vec<_>>()
     );
 }
+
+/// An enterprise's `.0` that a module names and SMIv1 TRAP-TYPEs hang under: net-snmp makes
+/// its `enterprise#` node at each TRAP-TYPE, and the node linked first names the arc (of the
+/// module read first, the last written): a prefix written before the module's last TRAP-TYPE
+/// is named `acme#`, one written after them names the arc (Cisco's SMIv1 conversions write
+/// theirs first: `CISCO-UNITY-EXPRESS-MIB::ciscoUnityExpressMIB#`).
+#[test]
+fn an_enterprise_arc_is_named_as_snmptranslate_names_it() {
+    let Some(snmptranslate) = support::tool("snmptranslate") else {
+        support::require_or_skip("snmptranslate not found (apt-get install -y snmp)");
+        return;
+    };
+    let Some(corpus) = snmp_test_support::mib_corpus_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mibs = dir.path().join("mibs");
+    std::fs::create_dir(&mibs).unwrap();
+    for module in ["RFC1155-SMI", "RFC-1212", "RFC-1215"] {
+        let file = format!("{module}.txt");
+        std::fs::copy(corpus.join("ietf").join(&file), mibs.join(&file)).unwrap();
+    }
+    let module = |name: &str, root: &str, number: u32, body: &str| {
+        format!(
+            "{name} DEFINITIONS ::= BEGIN\nIMPORTS enterprises FROM RFC1155-SMI TRAP-TYPE FROM \
+             RFC-1215;\n{root} OBJECT IDENTIFIER ::= {{ enterprises {number} }}\n{body}END\n"
+        )
+    };
+    let trap = |root: &str, n: u32| format!("{root}Trap{n} TRAP-TYPE ENTERPRISE {root} ::= {n}\n");
+    let prefix = |root: &str| format!("{root}Notifs OBJECT IDENTIFIER ::= {{ {root} 0 }}\n");
+    let files = [
+        (
+            "A-MIB",
+            "acme",
+            4242,
+            [prefix("acme"), trap("acme", 1)].concat(),
+        ),
+        (
+            "B-MIB",
+            "widget",
+            4243,
+            [trap("widget", 1), prefix("widget")].concat(),
+        ),
+        (
+            "C-MIB",
+            "gadget",
+            4244,
+            [trap("gadget", 1), prefix("gadget"), trap("gadget", 2)].concat(),
+        ),
+    ];
+    for (name, root, number, body) in &files {
+        std::fs::write(
+            mibs.join(format!("{name}.txt")),
+            module(name, root, *number, body),
+        )
+        .unwrap();
+    }
+    let mut args = vec![];
+    for number in [4242, 4243, 4244] {
+        args.push(format!(".1.3.6.1.4.1.{number}.0"));
+        args.push(format!(".1.3.6.1.4.1.{number}.0.9"));
+        args.push(format!(".1.3.6.1.4.1.{number}.0.1"));
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let env = [
+        ("MIBDIRS", mibs.to_str().expect("a UTF-8 path")),
+        ("MIBS", "ALL"),
+    ];
+    let (theirs, _, code) = run_with(&mut Command::new(&snmptranslate), &args, dir.path(), &env);
+    assert_eq!(code, 0);
+    assert!(theirs.contains("A-MIB::acme#\n"), "{theirs}");
+    for extra in [&[][..], &["-Of"][..]] {
+        let mut theirs_cmd = Command::new(&snmptranslate);
+        let mut ours_cmd = Command::new(env!("CARGO_BIN_EXE_snmpc"));
+        ours_cmd.arg("translate");
+        let all: Vec<&str> = extra.iter().chain(&args).copied().collect();
+        let (theirs, _, _) = run_with(&mut theirs_cmd, &all, dir.path(), &env);
+        let (ours, err, code) = run_with(&mut ours_cmd, &all, dir.path(), &env);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(ours, theirs);
+    }
+}

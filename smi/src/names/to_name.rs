@@ -39,7 +39,14 @@ impl Mibs {
         let mut deepest = None;
         while let Some(prefix) = oid.get(..k + 1) {
             if let Some(node) = self.lookup().by_oid.get(prefix) {
-                let _ = write!(s, ".{}", self.set.name(&self.resolved.nodes[node]));
+                match self.enterprise_arc(prefix) {
+                    Some((label, _)) => {
+                        let _ = write!(s, ".{label}");
+                    }
+                    None => {
+                        let _ = write!(s, ".{}", self.set.name(&self.resolved.nodes[node]));
+                    }
+                }
                 deepest = Some(node);
             } else if let Some((label, _)) = deepest
                 .filter(|&n| self.resolved.nodes[n].kind() != NodeKind::ObjectType)
@@ -216,6 +223,14 @@ impl Mibs {
             let node = self.lookup().by_oid.get(&oid[..k])?;
             if self.is_root_label(node, k) {
                 return None;
+            }
+            // An arc a module names, where net-snmp's `enterprise#` is linked first.
+            if let Some((label, trap)) = self.enterprise_arc(&oid[..k]) {
+                let mut s = format!("{}::{label}", self.module_name(trap));
+                for a in &oid[k..] {
+                    let _ = write!(s, ".{a}");
+                }
+                return Some(s);
             }
             // (An object's `.0` is its instance, never an enterprise's.)
             let object = self.resolved.nodes[node].kind() == NodeKind::ObjectType;

@@ -29,6 +29,41 @@ impl Mibs {
         Some((format!("{}#", self.label_at(parent)?), trap))
     }
 
+    /// The name net-snmp gives `oid` when it is an enterprise's `.0` with SMIv1 TRAP-TYPEs
+    /// below it: its `enterprise#` ([`Mibs::trap_arc`]) where no module names the arc, and
+    /// also where one does but net-snmp links its `enterprise#` first. net-snmp makes that
+    /// node again at each TRAP-TYPE, and of the nodes at one OID the first linked names it (of
+    /// the module read first, the last written): a prefix written before a module's last
+    /// TRAP-TYPE is named `X#` (Cisco's SMIv1 conversions, `ciscoUnityExpressMIB#`), one
+    /// written after it names the arc itself.
+    pub fn enterprise_arc(&self, oid: &[u32]) -> Option<(String, usize)> {
+        let Some(named) = self.lookup().by_oid.get(oid) else {
+            return self.trap_arc(oid);
+        };
+        let (0, parent) = oid.split_last()? else {
+            return None;
+        };
+        if parent.is_empty() {
+            return None;
+        }
+        let link = |n: usize| {
+            let r = &self.resolved.nodes[n];
+            (
+                self.read_order[r.module()],
+                std::cmp::Reverse(self.set.node(r).offset),
+            )
+        };
+        let trap = self
+            .children(oid)
+            .map(|(_, n)| n)
+            .filter(|&n| self.written(n).kind == NodeKind::TrapType)
+            .min_by_key(|&n| link(n))?;
+        if link(named) < link(trap) {
+            return None;
+        }
+        Some((format!("{}#", self.label_at(parent)?), trap))
+    }
+
     /// Whether some node is below `oid`.
     pub(super) fn has_children(&self, oid: &[u32]) -> bool {
         self.lookup()
