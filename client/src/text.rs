@@ -5,8 +5,8 @@
 //! `Q` (`NAME = value`: no type), `v` the value alone, `t` TimeTicks as a number, `e`
 //! enumerations as numbers, `U` no UNITS, `b` a row's INDEX as numbers, `X` each INDEX
 //! component in brackets (`ifDescr[2]`), `0` a DISPLAY-HINT's one-octet hex fields in two
-//! digits. Values follow the object's MIB definition where the modules have it: enumeration labels (`up(1)`), DISPLAY-HINTs (`STRING: 0:1b:21:3c:4d:5e`,
-//! text without quotes), UNITS.
+//! digits. Values follow the object's MIB definition where the modules have it: enumeration
+//! labels (`up(1)`), DISPLAY-HINTs (`STRING: 0:1b:21:3c:4d:5e`, text without quotes), UNITS.
 
 use std::fmt::Write as _;
 
