@@ -266,23 +266,10 @@ fn a_folder_without_rfc1213_mib_generates_as_debians_generator() {
         );
         return;
     };
-    let Some(corpus) = snmp_test_support::mib_corpus_or_skip() else {
+    let interfaces = snmp_test_support::IF_MIB_WITHOUT_RFC1213;
+    let Some((dir, mibs)) = snmp_test_support::corpus_modules_or_skip(&interfaces) else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let mibs = dir.path().join("mibs");
-    std::fs::create_dir(&mibs).unwrap();
-    for module in [
-        "IF-MIB",
-        "IANAifType-MIB",
-        "SNMPv2-SMI",
-        "SNMPv2-TC",
-        "SNMPv2-CONF",
-        "SNMPv2-MIB",
-    ] {
-        let file = format!("{module}.txt");
-        std::fs::copy(corpus.join("ietf").join(&file), mibs.join(&file)).unwrap();
-    }
     let generator = dir.path().join("generator.yml");
     std::fs::write(
         &generator,

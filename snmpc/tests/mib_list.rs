@@ -301,23 +301,10 @@ fn built_in_modules_do_not_name_what_a_file_defines() {
         support::require_or_skip("snmptranslate not found (apt-get install -y snmp)");
         return;
     };
-    let Some(corpus) = snmp_test_support::mib_corpus_or_skip() else {
+    let interfaces = snmp_test_support::IF_MIB_WITHOUT_RFC1213;
+    let Some((dir, mibs)) = snmp_test_support::corpus_modules_or_skip(&interfaces) else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let mibs = dir.path().join("mibs");
-    std::fs::create_dir(&mibs).unwrap();
-    for module in [
-        "IF-MIB",
-        "IANAifType-MIB",
-        "SNMPv2-SMI",
-        "SNMPv2-TC",
-        "SNMPv2-CONF",
-        "SNMPv2-MIB",
-    ] {
-        let file = format!("{module}.txt");
-        std::fs::copy(corpus.join("ietf").join(&file), mibs.join(&file)).unwrap();
-    }
     // A vendor's module that imports from RFC1213-MIB (as 22 of Cisco's do), read before
     // IF-MIB: the built-in RFC1213-MIB is read for it, first.
     std::fs::write(
@@ -354,17 +341,9 @@ fn a_module_two_files_define_is_read_where_the_first_is() {
         support::require_or_skip("snmptranslate not found (apt-get install -y snmp)");
         return;
     };
-    let Some(corpus) = snmp_test_support::mib_corpus_or_skip() else {
+    let Some((dir, mibs)) = snmp_test_support::corpus_modules_or_skip(&["SNMPv2-SMI"]) else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let mibs = dir.path().join("mibs");
-    std::fs::create_dir(&mibs).unwrap();
-    std::fs::copy(
-        corpus.join("ietf/SNMPv2-SMI.txt"),
-        mibs.join("SNMPv2-SMI.txt"),
-    )
-    .unwrap();
     let module = |name: &str| {
         format!(
             "{name} DEFINITIONS ::= BEGIN\nIMPORTS enterprises FROM SNMPv2-SMI;\n\
@@ -401,16 +380,10 @@ fn an_enterprise_arc_is_named_as_snmptranslate_names_it() {
         support::require_or_skip("snmptranslate not found (apt-get install -y snmp)");
         return;
     };
-    let Some(corpus) = snmp_test_support::mib_corpus_or_skip() else {
+    let smiv1 = ["RFC1155-SMI", "RFC-1212", "RFC-1215"];
+    let Some((dir, mibs)) = snmp_test_support::corpus_modules_or_skip(&smiv1) else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let mibs = dir.path().join("mibs");
-    std::fs::create_dir(&mibs).unwrap();
-    for module in ["RFC1155-SMI", "RFC-1212", "RFC-1215"] {
-        let file = format!("{module}.txt");
-        std::fs::copy(corpus.join("ietf").join(&file), mibs.join(&file)).unwrap();
-    }
     let module = |name: &str, root: &str, number: u32, body: &str| {
         format!(
             "{name} DEFINITIONS ::= BEGIN\nIMPORTS enterprises FROM RFC1155-SMI TRAP-TYPE FROM \

@@ -1266,16 +1266,38 @@ mod tests {
         nodes.chain(reports).collect()
     }
 
+    /// `text`, module T-MIB, resolved with the standard modules: its index, and its nodes'
+    /// `name OID` lines, sorted.
+    fn t_mib_oids(text: &str) -> (Resolved, usize, Vec<String>) {
+        let mut set = MibSet::default();
+        set.add_standard_modules();
+        set.add_text("t.mib".into(), text.into());
+        let r = resolve_in(&set, &[], &HashSet::new(), usize::MAX);
+        let t = set
+            .modules
+            .iter()
+            .position(|m| m.smi.name == "T-MIB")
+            .unwrap();
+        let mut oids: Vec<String> = r
+            .nodes
+            .iter()
+            .filter(|n| n.module() == t)
+            .map(|n| {
+                let name = set.modules[t].smi.node_name(n.index());
+                format!("{name} {}", crate::mib::dotted(&r.oid(n)))
+            })
+            .collect();
+        oids.sort();
+        (r, t, oids)
+    }
+
     /// A name a module defines twice means, as an OID value's parent, the definition that
     /// does not hang under that name, so that a second definition under the first resolves
     /// (no cycle), as net-snmp links them: TP-Link's subtree that is also a column of the
     /// table under it, Netgear's `apmode OBJECT-TYPE ::= { apmode 1 }`.
     #[test]
     fn a_name_defined_twice_hangs_its_second_under_its_first() {
-        let mut set = MibSet::default();
-        set.add_standard_modules();
-        set.add_text(
-            "t.mib".into(),
+        let (r, t, oids) = t_mib_oids(
             "T-MIB DEFINITIONS ::= BEGIN
 IMPORTS enterprises, OBJECT-TYPE, Integer32 FROM SNMPv2-SMI;
 acme OBJECT IDENTIFIER ::= { enterprises 4242 }
@@ -1292,26 +1314,9 @@ mode OBJECT-TYPE SYNTAX Integer32 MAX-ACCESS read-only
     STATUS current DESCRIPTION \"m\" ::= { mode 1 }
 other OBJECT IDENTIFIER ::= { mode 2 }
 END
-"
-            .into(),
+",
         );
-        let r = resolve_in(&set, &[], &HashSet::new(), usize::MAX);
-        let t = set
-            .modules
-            .iter()
-            .position(|m| m.smi.name == "T-MIB")
-            .unwrap();
         assert!(r.reports.iter().all(|rep| rep.module != t || rep.ok()));
-        let mut oids: Vec<String> = r
-            .nodes
-            .iter()
-            .filter(|n| n.module() == t)
-            .map(|n| {
-                let name = set.modules[t].smi.node_name(n.index());
-                format!("{name} {}", crate::mib::dotted(&r.oid(n)))
-            })
-            .collect();
-        oids.sort();
         let acme = "1.3.6.1.4.1.4242";
         let want = [
             format!("acme {acme}"),
@@ -1331,10 +1336,7 @@ END
     /// nodes of the module. (net-snmp 5.9 links such a trap at `.1.0.N`.)
     #[test]
     fn a_trap_whose_enterprise_is_an_oid_value_hangs_under_it() {
-        let mut set = MibSet::default();
-        set.add_standard_modules();
-        set.add_text(
-            "t.mib".into(),
+        let (r, t, oids) = t_mib_oids(
             "T-MIB DEFINITIONS ::= BEGIN
 IMPORTS TRAP-TYPE FROM RFC-1215 enterprises FROM RFC1155-SMI;
 acme OBJECT IDENTIFIER ::= { enterprises 4242 }
@@ -1345,25 +1347,8 @@ byValue TRAP-TYPE
     ::= 2
 unnumbered TRAP-TYPE ENTERPRISE { iso(1) org(3) 5 } ::= x
 END
-"
-            .into(),
+",
         );
-        let r = resolve_in(&set, &[], &HashSet::new(), usize::MAX);
-        let t = set
-            .modules
-            .iter()
-            .position(|m| m.smi.name == "T-MIB")
-            .unwrap();
-        let mut oids: Vec<String> = r
-            .nodes
-            .iter()
-            .filter(|n| n.module() == t)
-            .map(|n| {
-                let name = set.modules[t].smi.node_name(n.index());
-                format!("{name} {}", crate::mib::dotted(&r.oid(n)))
-            })
-            .collect();
-        oids.sort();
         let want = [
             "acme 1.3.6.1.4.1.4242",
             "byName 1.3.6.1.4.1.4242.0.1",

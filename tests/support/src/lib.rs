@@ -52,6 +52,33 @@ pub fn mib_corpus() -> Option<PathBuf> {
         .then(|| path.canonicalize().unwrap_or(path))
 }
 
+/// IF-MIB and the modules it needs, without RFC1213-MIB (as Cisco's v2 MIB folder has them):
+/// for [`corpus_modules_or_skip`].
+pub const IF_MIB_WITHOUT_RFC1213: [&str; 6] = [
+    "IF-MIB",
+    "IANAifType-MIB",
+    "SNMPv2-SMI",
+    "SNMPv2-TC",
+    "SNMPv2-CONF",
+    "SNMPv2-MIB",
+];
+
+/// A temporary folder with a `mibs` folder in it holding copies of the corpus's IETF
+/// `modules` (each `ietf/MODULE.txt`), for a test that needs a search path of just those: the
+/// folder and the `mibs` path; `None` after skipping the test when the corpus is not there.
+pub fn corpus_modules_or_skip(modules: &[&str]) -> Option<(tempfile::TempDir, PathBuf)> {
+    let corpus = mib_corpus_or_skip()?;
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mibs = dir.path().join("mibs");
+    std::fs::create_dir(&mibs).expect("a folder in it");
+    for module in modules {
+        let file = format!("{module}.txt");
+        std::fs::copy(corpus.join("ietf").join(&file), mibs.join(&file))
+            .unwrap_or_else(|e| panic!("copying {file} from the corpus: {e}"));
+    }
+    Some((dir, mibs))
+}
+
 /// [`mib_corpus`], or `None` after skipping the calling test with the reason.
 pub fn mib_corpus_or_skip() -> Option<PathBuf> {
     let corpus = mib_corpus();
