@@ -163,6 +163,55 @@ fn a_module_cut_by_a_character_that_starts_no_token_keeps_what_came_before() {
 }
 
 #[test]
+fn text_after_a_modules_end_that_starts_no_module_is_passed_over() {
+    // As LibreNMS's copies of Linksys, Foundry and IBM modules end with a DOS `^Z` after END,
+    // and a Himoinsa module with a stray word: net-snmp reads nothing past END, so the
+    // modules load without a complaint; here each is a `trailing-text` warning. A module
+    // after the junk is still read.
+    let dir = tempfile::tempdir().unwrap();
+    let w = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+    let module = |name: &str, arc: u32| {
+        format!(
+            "{name} DEFINITIONS ::= BEGIN\nIMPORTS enterprises FROM SNMPv2-SMI;\n\
+             root OBJECT IDENTIFIER ::= {{ enterprises {arc} }}\nEND\n"
+        )
+    };
+    w("DOS-MIB", &format!("{}\n\u{1a}", module("DOS-MIB", 99981)));
+    w("WORD-MIB", &format!("{}cj\n", module("WORD-MIB", 99982)));
+    w(
+        "TWO-MIB",
+        &format!(
+            "{}junk ( 1 )\n{}",
+            module("TWO-MIB", 99983),
+            module("NEXT-MIB", 99984)
+        ),
+    );
+    let path = format!("{}:mibs", dir.path().display());
+    let (out, err, code) = snmpc(&["mib", "check", "-M", &path, "--verbose", "--all"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("DOS-MIB:6:1: warning: unexpected character '\\u{1a}', after the END of module DOS-MIB: skipped [trailing-text]"),
+        "{out}"
+    );
+    assert!(
+        out.contains("WORD-MIB:5:1: warning: text after the END of module WORD-MIB that starts no module: skipped [trailing-text]"),
+        "{out}"
+    );
+    assert!(out.contains("NEXT-MIB: OK"), "{out}");
+    let (out, err, code) = snmpc(&[
+        "mib",
+        "check",
+        "-M",
+        &path,
+        "--strict",
+        "trailing-text",
+        "DOS-MIB",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("DOS-MIB: FAILED"), "{out}");
+}
+
+#[test]
 fn an_odd_dash_line_is_a_relaxation() {
     let dir = write_mibs();
     let path = format!("{}:mibs", dir.path().display());

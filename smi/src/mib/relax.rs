@@ -44,6 +44,9 @@ pub enum Relaxation {
     /// references to the name mean the last; as the parent in an OID value, when the last
     /// hangs under the name itself, the first that does not (as net-snmp links them).
     Redefinition,
+    /// Text after a module's `END` that starts no module (a DOS end-of-file character
+    /// `^Z`, stray words): skipped, as net-snmp reads nothing past a module's `END` into it.
+    TrailingText,
 }
 
 impl Relaxation {
@@ -88,11 +91,12 @@ impl Relaxation {
             Relaxation::OrphanNode => "orphan-node",
             Relaxation::SuccessorModule => "successor-module",
             Relaxation::Redefinition => "redefinition",
+            Relaxation::TrailingText => "trailing-text",
         }
     }
 
     /// Every relaxation.
-    pub const ALL: [Relaxation; 15] = [
+    pub const ALL: [Relaxation; 16] = [
         Relaxation::NameCharacters,
         Relaxation::ListPunctuation,
         Relaxation::MissingImport,
@@ -108,6 +112,7 @@ impl Relaxation {
         Relaxation::OrphanNode,
         Relaxation::SuccessorModule,
         Relaxation::Redefinition,
+        Relaxation::TrailingText,
     ];
 }
 

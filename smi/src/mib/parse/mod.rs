@@ -420,8 +420,22 @@ fn parse_tokens(
         match modules.iter_mut().rev().find(|m| m.offset <= offset) {
             Some(m) => {
                 let no_end = format!("module {} has no END", m.name);
-                m.findings.retain(|g| g.message != no_end);
-                m.findings.push(f);
+                let ended = !m.findings.iter().any(|g| g.message == no_end);
+                if ended && !src[offset..].contains("DEFINITIONS") {
+                    // After the module's END, with no module after it (a DOS `^Z`, say):
+                    // net-snmp reads nothing there.
+                    m.findings.push(Finding {
+                        message: format!(
+                            "{}, after the END of module {}: skipped",
+                            f.message, m.name
+                        ),
+                        relaxation: Some(Relaxation::TrailingText),
+                        ..f
+                    });
+                } else {
+                    m.findings.retain(|g| g.message != no_end);
+                    m.findings.push(f);
+                }
             }
             // First: what follows it (no `DEFINITIONS`, say) is for being cut.
             None => rest.insert(0, f),
@@ -494,6 +508,21 @@ fn parse_modules(
                 let mut k = start + 1;
                 while k < p.toks.len() && !p.is(k, "DEFINITIONS") {
                     k += 1;
+                }
+                // Words after a module's END that start no module (before the next one's
+                // name, or to the end of the file): net-snmp reads no further than END, and
+                // goes on to the next module, so they cost no module anything.
+                let junk = k == p.toks.len() || k > start + 1;
+                if let (true, Some(last)) = (junk, modules.last_mut()) {
+                    p.findings.truncate(before);
+                    last.findings.push(Finding {
+                        offset: p.offset(start),
+                        message: format!(
+                            "text after the END of module {} that starts no module: skipped",
+                            last.name
+                        ),
+                        relaxation: Some(Relaxation::TrailingText),
+                    });
                 }
                 p.pos = if k < p.toks.len() { k - 1 } else { k };
                 if p.pos <= start {
