@@ -1,6 +1,6 @@
 //! `snmpc translate -Tt` and `-Ta`: snmptranslate's two dumps of the loaded tree, as net-snmp
 //! builds it. Both show net-snmp's own bookkeeping, worked out here from the order in which it
-//! reads modules ([`Mibs::read_rank`]):
+//! reads modules ([`Mibs::linked_when`]):
 //!
 //! - `-Tt`, a line for every node in arc order, two spaces a level, with net-snmp's type
 //!   number (`TYPE_OCTETSTR` is 2, `TYPE_MODID` 24), its index of the object's
@@ -202,7 +202,7 @@ pub fn suffix_line(
 
 /// When net-snmp links a node into its tree, as a sort key: the module's place in its
 /// reading order, then the node's position in the module, last written first.
-type Linked = (usize, std::cmp::Reverse<u32>);
+type Linked = snmp_smi::names::LinkedWhen;
 
 /// A node of net-snmp's tree: its OID and its name (an OID two modules name differently is
 /// two nodes).
@@ -298,11 +298,7 @@ pub fn net_tree(mibs: &Mibs) -> NetTree {
         if oid.len() < 2 {
             continue;
         }
-        let written = mibs.written(i);
-        let when = (
-            mibs.read_rank(n.module()),
-            std::cmp::Reverse(written.offset),
-        );
+        let when = mibs.linked_when(i);
         link((oid.clone(), mibs.label(i).to_string()), when, Some(i));
         // The arcs above it that no module names are linked no later than it.
         for k in 2..oid.len() {

@@ -212,6 +212,51 @@ fn text_after_a_modules_end_that_starts_no_module_is_passed_over() {
 }
 
 #[test]
+fn a_character_that_starts_no_token_in_a_sequence_body_is_skipped() {
+    // LibreNMS's PARKS-PK700 ends a line of an entry's SEQUENCE with a full-width comma `，`:
+    // net-snmp skips a SEQUENCE's body whole and loads the module; here it is an
+    // `entry-sequence` warning and the table's columns are where the module puts them. The
+    // same character anywhere else still stops the module.
+    let dir = tempfile::tempdir().unwrap();
+    let table = "T-MIB DEFINITIONS ::= BEGIN\n\
+                 IMPORTS enterprises, OBJECT-TYPE, Integer32 FROM SNMPv2-SMI;\n\
+                 tTable OBJECT-TYPE SYNTAX SEQUENCE OF TEntry MAX-ACCESS not-accessible\n\
+                 STATUS current DESCRIPTION \"t\" ::= { enterprises 99985 }\n\
+                 tEntry OBJECT-TYPE SYNTAX TEntry MAX-ACCESS not-accessible\n\
+                 STATUS current DESCRIPTION \"t\" INDEX { tIndex } ::= { tTable 1 }\n\
+                 TEntry ::= SEQUENCE { tIndex Integer32\u{ff0c}\n tValue Integer32 }\n\
+                 tIndex OBJECT-TYPE SYNTAX Integer32 MAX-ACCESS read-only\n\
+                 STATUS current DESCRIPTION \"t\" ::= { tEntry 1 }\n\
+                 tValue OBJECT-TYPE SYNTAX Integer32 MAX-ACCESS read-only\n\
+                 STATUS current DESCRIPTION \"t\" ::= { tEntry 2 }\nEND\n";
+    std::fs::write(dir.path().join("T-MIB"), table).unwrap();
+    let elsewhere = table
+        .replace("T-MIB", "U-MIB")
+        .replace("99985", "99986\u{ff0c}");
+    std::fs::write(dir.path().join("U-MIB"), elsewhere).unwrap();
+    let path = format!("{}:mibs", dir.path().display());
+    let (out, err, code) = snmpc(&["mib", "check", "-M", &path, "--verbose", "T-MIB"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("T-MIB:7:39: warning: unexpected character '\u{ff0c}' in the body of a SEQUENCE: skipped, as net-snmp skips the body [entry-sequence]"),
+        "{out}"
+    );
+    let (out, err, code) = snmpc(&[
+        "translate",
+        "-M",
+        &path,
+        "-m",
+        "T-MIB",
+        "-On",
+        "T-MIB::tValue",
+    ]);
+    assert_eq!((out.trim(), code), (".1.3.6.1.4.1.99985.1.2", 0), "{err}");
+    let (out, err, code) = snmpc(&["mib", "check", "-M", &path, "U-MIB"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("unexpected character '\u{ff0c}'"), "{out}");
+}
+
+#[test]
 fn an_odd_dash_line_is_a_relaxation() {
     let dir = write_mibs();
     let path = format!("{}:mibs", dir.path().display());

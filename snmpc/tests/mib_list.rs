@@ -444,3 +444,207 @@ fn an_enterprise_arc_is_named_as_snmptranslate_names_it() {
         assert_eq!(ours, theirs);
     }
 }
+
+/// `-Tz`'s lines of the nodes whose labels start with one of `prefixes`, from snmptranslate or
+/// snmpc (`tool`: `None` for snmpc) over `mibdirs` under `MIBS=ALL`.
+fn tree_lines(tool: Option<&Path>, mibdirs: &str, conf: &Path, prefixes: &[&str]) -> Vec<String> {
+    let env = [("MIBDIRS", mibdirs), ("MIBS", "ALL")];
+    let (out, err, code) = match tool {
+        Some(t) => run_with(&mut Command::new(t), &["-Tz"], conf, &env),
+        None => {
+            let mut snmpc = Command::new(env!("CARGO_BIN_EXE_snmpc"));
+            snmpc.arg("translate");
+            run_with(&mut snmpc, &["-Tz"], conf, &env)
+        }
+    };
+    assert_eq!(code, 0, "{err}");
+    out.lines()
+        .filter(|l| prefixes.iter().any(|p| l.starts_with(&format!("\"{p}"))))
+        .map(str::to_string)
+        .collect()
+}
+
+/// A module that defines one descriptor twice (LibreNMS's QUANTA-LB6M-REF-MIB: `lb6m` under
+/// Broadcom's arc and again under Netgear's): net-snmp links a module's nodes name by name from
+/// the names it imports, the last defined child first, each followed at once by its own; the
+/// module's own children of the name hang under the definition it links first, and the
+/// modules importing the name see the one it links last. Four orders of the same definitions,
+/// each placed as snmptranslate places them.
+#[test]
+fn a_descriptor_defined_twice_is_linked_as_net_snmp_links_it() {
+    let Some((dir, mibs)) = snmp_test_support::corpus_modules_or_skip(&["SNMPv2-SMI"]) else {
+        return;
+    };
+    let importer = "Z-MIB DEFINITIONS ::= BEGIN\nIMPORTS yDup FROM Y-MIB;\n\
+                    zOut OBJECT IDENTIFIER ::= { yDup 8 }\nEND\n";
+    std::fs::write(mibs.join("Z-MIB"), importer).unwrap();
+    let low = "yLow OBJECT IDENTIFIER ::= { enterprises 99994 }\n";
+    let high = "yHigh OBJECT IDENTIFIER ::= { enterprises 99995 }\n";
+    let dup_low = "yDup OBJECT IDENTIFIER ::= { yLow 1 }\n";
+    let dup_high = "yDup OBJECT IDENTIFIER ::= { yHigh 1 }\n";
+    // (parents' order, the two yDup's order) -> where yIn (Y-MIB's own) and zOut (Z-MIB's)
+    // hang, as net-snmp 5.9 puts them.
+    let cases = [
+        ([high, low], [dup_high, dup_low], "99994.1.7", "99995.1.8"),
+        ([high, low], [dup_low, dup_high], "99994.1.7", "99995.1.8"),
+        ([low, high], [dup_low, dup_high], "99995.1.7", "99994.1.8"),
+        ([low, high], [dup_high, dup_low], "99995.1.7", "99994.1.8"),
+    ];
+    let mibdirs = mibs.to_str().expect("a UTF-8 path");
+    let snmptranslate = support::tool("snmptranslate");
+    if snmptranslate.is_none() {
+        support::require_or_skip(
+            "snmptranslate not found (apt-get install -y snmp): compared with fixed answers only",
+        );
+    }
+    for (parents, dups, y_in, z_out) in cases {
+        let module = format!(
+            "Y-MIB DEFINITIONS ::= BEGIN\nIMPORTS enterprises FROM SNMPv2-SMI;\n{}{}{}{}\
+             yIn OBJECT IDENTIFIER ::= {{ yDup 7 }}\nEND\n",
+            parents[0], parents[1], dups[0], dups[1]
+        );
+        std::fs::write(mibs.join("Y-MIB"), &module).unwrap();
+        let ours = tree_lines(None, mibdirs, dir.path(), &["yIn", "zOut"]);
+        let expected = [
+            format!("\"yIn\"\t\t\t\"1.3.6.1.4.1.{y_in}\""),
+            format!("\"zOut\"\t\t\t\"1.3.6.1.4.1.{z_out}\""),
+        ];
+        let mut sorted = ours.clone();
+        sorted.sort();
+        assert_eq!(sorted, expected, "{module}");
+        if let Some(t) = &snmptranslate {
+            let theirs = tree_lines(Some(t), mibdirs, dir.path(), &["y", "z"]);
+            assert_eq!(
+                tree_lines(None, mibdirs, dir.path(), &["y", "z"]),
+                theirs,
+                "{module}"
+            );
+        }
+    }
+}
+
+/// Nodes their module cannot place (a parent it never imports, as LibreNMS's FOUNDRY-LAG-MIB's
+/// `snSwitch`; a parent imported from a module not on the path, as netdisco's Avaya modules
+/// import from SYNOPTICS-ROOT-MIB): net-snmp links each, once it has read its modules, under
+/// the node of that name its tree holds, and what hangs under it follows. The module still
+/// fails for the missing module; its warnings say where each node went.
+#[test]
+fn orphans_hang_under_the_node_of_their_parents_name() {
+    let Some((dir, mibs)) = snmp_test_support::corpus_modules_or_skip(&["SNMPv2-SMI"]) else {
+        return;
+    };
+    let w = |name: &str, text: &str| std::fs::write(mibs.join(name), text).unwrap();
+    w(
+        "HOLDER-MIB",
+        "HOLDER-MIB DEFINITIONS ::= BEGIN\nIMPORTS enterprises FROM SNMPv2-SMI;\n\
+         holder OBJECT IDENTIFIER ::= { enterprises 99960 }\n\
+         hSwitch OBJECT IDENTIFIER ::= { holder 1 }\n\
+         hWlan OBJECT IDENTIFIER ::= { holder 2 }\n\
+         hTable OBJECT IDENTIFIER ::= { holder 3 }\n\
+         gRoot OBJECT IDENTIFIER ::= { holder 4 }\n\
+         zTable OBJECT IDENTIFIER ::= { holder 5 }\n\
+         qRoot OBJECT IDENTIFIER ::= { holder 6 }\n\
+         hGroup OBJECT IDENTIFIER ::= { holder 7 }\nEND\n",
+    );
+    // Never imports hSwitch.
+    w(
+        "SLOPPY-MIB",
+        "SLOPPY-MIB DEFINITIONS ::= BEGIN\nIMPORTS enterprises FROM SNMPv2-SMI;\n\
+         sloppyLag OBJECT IDENTIFIER ::= { hSwitch 5 }\n\
+         sloppyLagTable OBJECT IDENTIFIER ::= { sloppyLag 1 }\nEND\n",
+    );
+    // Imports from a module that is nowhere: a name no module defines (`lostRoot`) leaves its
+    // own hWlan out, and the children of that hang under HOLDER-MIB's hWlan. A name some
+    // module defines (`qRoot`) is any module's node of that name net-snmp's tree holds when
+    // it reads the importer: HOLDER-MIB's for FAR-MIB (read after it), whose nodes hang as
+    // they are written; none yet for LOST-MIB (read before HOLDER-MIB), whose nodes become
+    // orphans: lostEntry hangs under the hGroup made last (FAR-MIB's: bucket 21 comes
+    // before qRoot's 53).
+    w(
+        "LOST-MIB",
+        "LOST-MIB DEFINITIONS ::= BEGIN\nIMPORTS lostRoot, qRoot FROM NOWHERE-ROOT-MIB;\n\
+         hWlan OBJECT IDENTIFIER ::= { lostRoot 1 }\n\
+         lostAp OBJECT IDENTIFIER ::= { hWlan 7 }\n\
+         lostTop OBJECT IDENTIFIER ::= { qRoot 2 }\n\
+         hGroup OBJECT IDENTIFIER ::= { lostTop 5 }\n\
+         lostEntry OBJECT IDENTIFIER ::= { hGroup 1 }\nEND\n",
+    );
+    w(
+        "FAR-MIB",
+        "FAR-MIB DEFINITIONS ::= BEGIN\nIMPORTS qRoot FROM NOWHERE-ROOT-MIB;\n\
+         farTop OBJECT IDENTIFIER ::= { qRoot 3 }\n\
+         hGroup OBJECT IDENTIFIER ::= { farTop 5 }\n\
+         farEntry OBJECT IDENTIFIER ::= { hGroup 1 }\nEND\n",
+    );
+    // Two chains of orphans under names imported from a module that has them without OIDs,
+    // each chain with a node named as one of HOLDER-MIB's. net-snmp files orphans by their
+    // parent's name in 128 buckets (the sum of its lower-cased bytes) and links bucket by
+    // bucket, each node at once with what hangs under it: `gRoot` (bucket 43) comes before
+    // `hTable` (112), so gEntry hangs under GONE-MIB's own hTable; `zTable` (2) before
+    // `qRoot` (53), so qEntry hangs under HOLDER-MIB's zTable.
+    w(
+        "BROKEN-MIB",
+        "BROKEN-MIB DEFINITIONS ::= BEGIN\nIMPORTS brokenBase FROM NOWHERE-ROOT-MIB;\n\
+         gRoot OBJECT IDENTIFIER ::= { brokenBase 1 }\n\
+         qRoot OBJECT IDENTIFIER ::= { brokenBase 2 }\nEND\n",
+    );
+    w(
+        "GONE-MIB",
+        "GONE-MIB DEFINITIONS ::= BEGIN\nIMPORTS gRoot, qRoot FROM BROKEN-MIB;\n\
+         gTop OBJECT IDENTIFIER ::= { gRoot 1 }\n\
+         hTable OBJECT IDENTIFIER ::= { gTop 3 }\n\
+         gEntry OBJECT IDENTIFIER ::= { hTable 1 }\n\
+         qTop OBJECT IDENTIFIER ::= { qRoot 1 }\n\
+         zTable OBJECT IDENTIFIER ::= { qTop 5 }\n\
+         qEntry OBJECT IDENTIFIER ::= { zTable 1 }\nEND\n",
+    );
+    let mibdirs = mibs.to_str().expect("a UTF-8 path");
+    let prefixes = ["sloppy", "lost", "hWlan", "gEntry", "qEntry", "far"];
+    let ours = tree_lines(None, mibdirs, dir.path(), &prefixes);
+    for line in [
+        "\"sloppyLag\"\t\t\t\"1.3.6.1.4.1.99960.1.5\"",
+        "\"sloppyLagTable\"\t\t\t\"1.3.6.1.4.1.99960.1.5.1\"",
+        "\"lostAp\"\t\t\t\"1.3.6.1.4.1.99960.2.7\"",
+        "\"gEntry\"\t\t\t\"1.3.6.1.4.1.99960.4.1.3.1\"",
+        "\"qEntry\"\t\t\t\"1.3.6.1.4.1.99960.5.1\"",
+        "\"lostEntry\"\t\t\t\"1.3.6.1.4.1.99960.6.3.5.1\"",
+        "\"farEntry\"\t\t\t\"1.3.6.1.4.1.99960.6.3.5.1\"",
+    ] {
+        assert!(ours.iter().any(|l| l == line), "{line} in {ours:?}");
+    }
+    match support::tool("snmptranslate") {
+        Some(t) => assert_eq!(ours, tree_lines(Some(&t), mibdirs, dir.path(), &prefixes)),
+        None => {
+            support::require_or_skip("snmptranslate not found (apt-get install -y snmp)");
+        }
+    }
+    // Every module of the folder, as net-snmp's `MIBS=ALL`: HOLDER-MIB among them.
+    let (out, err, code) = snmpc_check(mibdirs, &["--all"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("SLOPPY-MIB: OK, 1 warning(s)"), "{out}");
+    assert!(
+        out.contains("unresolved parent `hSwitch` in the OID of `sloppyLag`: linked under HOLDER-MIB::hSwitch"),
+        "{out}"
+    );
+    // Its own hWlan left out; lostAp, lostTop and lostEntry linked: four warnings beside the
+    // missing module's error.
+    assert!(
+        out.contains("LOST-MIB: FAILED, 1 error(s), 4 warning(s)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the parent `zTable` of `qEntry` has no OID of its own yet when net-snmp links `qEntry`: linked under HOLDER-MIB::zTable"),
+        "{out}"
+    );
+}
+
+fn snmpc_check(mibdirs: &str, args: &[&str]) -> (String, String, i32) {
+    let mut snmpc = Command::new(env!("CARGO_BIN_EXE_snmpc"));
+    snmpc.args(["mib", "check", "--verbose", "-M", mibdirs]);
+    let out = snmpc.args(args).output().expect("snmpc runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}

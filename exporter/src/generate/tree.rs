@@ -826,7 +826,7 @@ fn read_order(set: &MibSet) -> Vec<usize> {
         }
     }
     for (m, r) in rank.iter_mut().enumerate() {
-        if !set.files[set.modules[m].file].on_disk() {
+        if snmp_smi::names::precedence::read_late(set, m) {
             *r += n;
         }
     }

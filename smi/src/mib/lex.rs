@@ -42,9 +42,9 @@ impl Token {
 /// starts no token.
 pub fn lex(src: &str) -> Result<Vec<Token>, (usize, String)> {
     let mut out = Vec::new();
-    match lex_into(src, &mut out) {
-        (_, Some(error)) => Err(error),
-        (_, None) => Ok(out),
+    match lex_into(src, &mut out).stopped {
+        Some(error) => Err(error),
+        None => Ok(out),
     }
 }
 
@@ -138,20 +138,43 @@ fn skip_trivia(b: &[u8], mut i: usize) -> usize {
     }
 }
 
-/// [`lex`] into `out` (cleared first), so that a buffer can serve many files: the offsets of
-/// the dash lines read as comments ([`super::Relaxation::DashLine`]), and where lexing
-/// stopped and why, if it stopped before the end (`out` then holds the tokens before it).
-pub fn lex_into(src: &str, out: &mut Vec<Token>) -> (Vec<usize>, Option<(usize, String)>) {
-    let mut dash_lines = Vec::new();
-    let stopped = lex_tokens(src, out, &mut dash_lines).err();
-    (dash_lines, stopped)
+/// What [`lex_into`] found besides the tokens.
+#[derive(Debug, Default)]
+pub struct Lexed {
+    /// The offsets of the dash lines read as comments ([`super::Relaxation::DashLine`]).
+    pub dash_lines: Vec<usize>,
+    /// The offsets of the characters that start no token skipped in the body of a
+    /// `::= SEQUENCE { ... }` ([`super::Relaxation::EntrySequence`]: net-snmp skips the body
+    /// whole; LibreNMS's PARKS-PK700 has a full-width comma `，` there).
+    pub strays: Vec<usize>,
+    /// Where lexing stopped and why, if it stopped before the end.
+    pub stopped: Option<(usize, String)>,
 }
 
-fn lex_tokens(
-    src: &str,
-    out: &mut Vec<Token>,
-    dash_lines: &mut Vec<usize>,
-) -> Result<(), (usize, String)> {
+/// [`lex`] into `out` (cleared first), so that a buffer can serve many files (`out` holds the
+/// tokens before where it stopped, if it did).
+pub fn lex_into(src: &str, out: &mut Vec<Token>) -> Lexed {
+    let mut lexed = Lexed::default();
+    lexed.stopped = lex_tokens(src, out, &mut lexed).err();
+    lexed
+}
+
+/// Whether the tokens so far end inside the braces of a `::= SEQUENCE {`.
+fn in_sequence_body(src: &str, out: &[Token]) -> bool {
+    let text = |t: &Token| &src[t.start()..t.end()];
+    let Some(open) = out
+        .iter()
+        .rposition(|t| t.kind == Tok::Sym && matches!(text(t), "{" | "}"))
+    else {
+        return false;
+    };
+    text(&out[open]) == "{"
+        && open >= 2
+        && text(&out[open - 1]) == "SEQUENCE"
+        && text(&out[open - 2]) == "::="
+}
+
+fn lex_tokens(src: &str, out: &mut Vec<Token>, lexed: &mut Lexed) -> Result<(), (usize, String)> {
     let b = src.as_bytes();
     out.clear();
     if u32::try_from(b.len()).is_err() {
@@ -259,12 +282,17 @@ fn lex_tokens(
             i += 1;
             Tok::Sym
         } else if c == b'-' && ends_dash_line(b, i) {
-            dash_lines.push(i);
+            lexed.dash_lines.push(i);
             i += 1;
             continue;
         } else {
             let ch = src[i..].chars().next().unwrap_or('?');
-            return Err((start, format!("unexpected character {ch:?}")));
+            if !in_sequence_body(src, out) {
+                return Err((start, format!("unexpected character {ch:?}")));
+            }
+            lexed.strays.push(i);
+            i += ch.len_utf8();
+            continue;
         };
         // Offsets fit: longer texts were refused above.
         out.push(Token {

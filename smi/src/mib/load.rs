@@ -116,7 +116,12 @@ pub(crate) fn indexed(modules: Vec<SmiModule>) -> Vec<(SmiModule, NameTable, Nam
     modules
         .into_iter()
         .map(|m| {
-            let nodes = NameTable::new(m.nodes.iter().map(|n| m.name(n.name)));
+            let mut nodes = NameTable::new(m.nodes.iter().map(|n| m.name(n.name)));
+            // A descriptor defined twice means, to the modules that import it, the definition
+            // net-snmp links last.
+            for &(name, _, last) in &m.linked {
+                nodes.set(m.name(name), last as usize, |i| m.node_name(i));
+            }
             let types = NameTable::new(m.types.iter().map(|t| t.name.as_str()));
             (m, nodes, types)
         })

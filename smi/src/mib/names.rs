@@ -64,6 +64,16 @@ impl NameTable {
         NameTable(t)
     }
 
+    /// Makes `name`, already in the table, stand for `index` (`names` as for [`NameTable::get`]).
+    pub(crate) fn set<'a>(&mut self, name: &str, index: usize, names: impl Fn(usize) -> &'a str) {
+        if let Some(k) = self
+            .0
+            .find_mut(name_hash(name), |&k| names(k as usize) == name)
+        {
+            *k = index as u32;
+        }
+    }
+
     /// The index of `name`, where `names(i)` is the i-th name of the table's module.
     pub(crate) fn get<'a>(&self, name: &str, names: impl Fn(usize) -> &'a str) -> Option<usize> {
         self.0

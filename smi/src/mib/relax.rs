@@ -34,15 +34,20 @@ pub enum Relaxation {
     /// A separator line of an odd number of dashes, whose last dash the ASN.1 comment rule
     /// (`--` to `--`) leaves outside any comment: read as a comment line, as libsmi reads it.
     DashLine,
-    /// A node whose OID names a parent defined nowhere (not in the module, its imports or the
-    /// SMI's base): it and the nodes under it are left out, the module's other nodes kept.
+    /// A node whose OID names a parent its module cannot place (defined nowhere in the module,
+    /// its imports or the SMI's base, or without an OID there): linked, as net-snmp links it,
+    /// under another module's node of that name (for a name imported from a module that is
+    /// nowhere, the one its tree holds when it reads the importer; else, once every module is
+    /// read, the one made last); left out with the nodes under it when no module defines the
+    /// name, the module's other nodes kept.
     OrphanNode,
     /// An import from a module an RFC made obsolete (RFC1315-MIB) that is not on the search
     /// path, read from its successor (FRAME-RELAY-DTE-MIB) that is.
     SuccessorModule,
-    /// A descriptor defined twice in one module: both nodes are kept; the module's own
-    /// references to the name mean the last; as the parent in an OID value, when the last
-    /// hangs under the name itself, the first that does not (as net-snmp links them).
+    /// A descriptor defined twice in one module: both nodes are kept, linked as net-snmp
+    /// links them: the module's own OID values that name it as their parent hang under the
+    /// definition linked first, and the modules that import it see the one linked last
+    /// ([`crate::mib::SmiModule::link_order`]).
     Redefinition,
     /// Text after a module's `END` that starts no module (a DOS end-of-file character
     /// `^Z`, stray words): skipped, as net-snmp reads nothing past a module's `END` into it.

@@ -127,9 +127,20 @@ pub struct Resolved {
     ancestors: Vec<MibNode>,
     /// The arcs each node adds below its parent, one node's after the other's.
     arcs: Vec<u32>,
+    /// The orphans net-snmp links once it has read every module ([`adopt_orphans`]), as
+    /// ((module, node), the place in the order it links them), by node.
+    late: Vec<((u32, u32), u32)>,
 }
 
 impl Resolved {
+    /// Where `node` comes among the orphans net-snmp links once it has read every module
+    /// (after all the others), or `None` when it is linked as its module is read.
+    pub fn linked_late(&self, node: &MibNode) -> Option<u32> {
+        let key = (node.module() as u32, node.index() as u32);
+        let at = self.late.binary_search_by_key(&key, |&(n, _)| n).ok()?;
+        Some(self.late[at].1)
+    }
+
     /// The node at `position` among [`Resolved::nodes`] followed by the ancestors.
     fn at(&self, position: u32) -> Option<&MibNode> {
         let p = position as usize;
@@ -328,6 +339,10 @@ struct Resolver<'m> {
     warned: HashSet<(usize, String)>,
     /// The last parent looked up ([`Resolver::parent`]).
     last_parent: Option<LastParent>,
+    /// Nodes whose OID value names a parent their module neither defines nor imports (from a
+    /// module on the path): (module, node, where the parent is written), for
+    /// [`adopt_orphans`].
+    orphans: Vec<(usize, usize, usize)>,
 }
 
 /// A parent looked up: the module whose OID value names it, its name there, and where it is
@@ -337,6 +352,9 @@ type LastParent = (usize, Name, Option<(usize, usize)>);
 /// OID tables handed to or back from a resolver: (module, its nodes' states).
 type OidTables = Vec<(usize, Vec<OidState>)>;
 
+/// A finding of a resolution pass: (module, byte offset, message), and whether it is an error.
+type Finding = ((usize, usize, String), bool);
+
 /// What one resolver produced: its modules' OID tables, the base types of the nodes of those
 /// reported on, and its findings.
 struct Part {
@@ -344,6 +362,7 @@ struct Part {
     bases: Vec<(usize, Vec<u8>)>,
     found: Vec<(usize, usize, String)>,
     found_error: Vec<bool>,
+    orphans: Vec<(usize, usize, usize)>,
 }
 
 /// The fewest nodes a layer of modules has for its resolution to be spread over threads.
@@ -413,6 +432,7 @@ fn resolve_in(
     let mut bases: Vec<Vec<u8>> = (0..n).map(|_| Vec::new()).collect();
     let mut found = Vec::new();
     let mut found_error = Vec::new();
+    let mut orphans = Vec::new();
     for layer in layers {
         // Units (a module, or modules importing each other) spread over the threads, the
         // largest first, each to the thread with the fewest nodes so far.
@@ -479,13 +499,43 @@ fn resolve_in(
             }
             found.extend(part.found);
             found_error.extend(part.found_error);
+            orphans.extend(part.orphans);
         }
+    }
+    let mut late = Vec::new();
+    if !orphans.is_empty() {
+        let listed = (!wanted.is_empty()).then_some(wanted);
+        let rank = crate::names::precedence::read_order(set, listed);
+        let a = adopt_orphans(set, strict, &rank, &reported, &mut oids, &mut bases);
+        let (adopted, more) = (a.adopted, a.found);
+        late = a.late;
+        // An adopted node's warning replaces the one that left it out; what the second pass
+        // found again is said once.
+        let mut said: HashSet<(usize, usize, String)> = HashSet::new();
+        let (kept, kept_error): (Vec<_>, Vec<_>) = found
+            .into_iter()
+            .zip(found_error)
+            .chain(more)
+            .filter(|((m, at, message), _)| {
+                let left_out =
+                    message.starts_with("unresolved parent") && message.contains("left out");
+                !(left_out && adopted.contains(&(*m, *at)))
+                    && said.insert((*m, *at, message.clone()))
+            })
+            .unzip();
+        (found, found_error) = (kept, kept_error);
     }
     refuse_long_oids(set, &mut oids, &mut found, &mut found_error);
     // The nodes with an OID, in module order, and the tree they hang in, made straight from
     // the tables.
     let mut out = Resolved::default();
     build_tree(set, &order, &oids, &bases, &mut out);
+    out.late = late
+        .into_iter()
+        .enumerate()
+        .map(|(k, node)| (node, k as u32))
+        .collect();
+    out.late.sort_unstable();
     drop(bases);
     drop(oids);
     // Findings of the modules reported on (base modules resolved only for their names are
@@ -511,6 +561,260 @@ fn resolve_in(
         });
     }
     out
+}
+
+/// Links the orphans as net-snmp does once it has read its modules: a node whose OID value
+/// names a parent its module neither defines nor imports (or imports from a module not on
+/// the path), or one the module left out itself, hangs under the node of that name its tree
+/// holds ([`orphan_links`]); round after round, as long as a round links a node (a trap whose
+/// ENTERPRISE is linked may be a parent in turn). Every module with a node that failed is
+/// resolved again (what hung under an orphan, in its module or in the modules importing from
+/// it).
+fn adopt_orphans(
+    set: &MibSet,
+    strict: &HashSet<Relaxation>,
+    rank: &[usize],
+    reported: &[bool],
+    oids: &mut [Vec<OidState>],
+    bases: &mut [Vec<u8>],
+) -> Adoption {
+    let mut a = Adoption::default();
+    // Each round links at least one node more: bounded by the nodes, and in practice by the
+    // depth of what hangs under an orphan.
+    for _ in 0..MAX_OID_DEPTH {
+        let (links, first_late) = orphan_links(set, rank, oids);
+        if links.is_empty() {
+            break;
+        }
+        let again: Vec<usize> = (0..oids.len())
+            .filter(|&m| oids[m].contains(&OidState::FAILED))
+            .collect();
+        let mut own: OidTables = again
+            .iter()
+            .map(|&m| {
+                let states = std::mem::take(&mut oids[m]).into_iter();
+                let states = states.map(|s| {
+                    if s == OidState::FAILED {
+                        OidState::UNKNOWN
+                    } else {
+                        s
+                    }
+                });
+                (m, states.collect())
+            })
+            .collect();
+        for &(m, i, _, link) in &links {
+            if let Some((_, states)) = own.iter_mut().find(|(o, _)| *o == m) {
+                states[i] = OidState::new(State::Done(link));
+            }
+        }
+        let mut r = Resolver::new(set, strict, oids, own);
+        for &(m, i, at, link) in &links {
+            let (t, j) = (link.module as usize, link.index as usize);
+            let module = &set.modules[t].smi.name;
+            let name = set.modules[m].smi.node_name(i);
+            let parent = set.modules[t].smi.node_name(j);
+            let message = match set.find_via(m, parent, false) {
+                // Under the module's own parent, which was linked: nothing to say.
+                Some((o, k, _)) if (o, k) == (t, j) => continue,
+                Some(_) => format!(
+                    "the parent `{parent}` of `{name}` has no OID of its own yet when net-snmp \
+                     links `{name}`: linked under {module}::{parent}, the node of that name \
+                     its tree holds"
+                ),
+                None => format!(
+                    "unresolved parent `{parent}` in the OID of `{name}`: linked under \
+                     {module}::{parent}, the node of that name net-snmp's tree holds"
+                ),
+            };
+            r.report(m, at, Some(Relaxation::OrphanNode), message);
+        }
+        let mut new_bases = Vec::new();
+        for &m in &again {
+            new_bases.push((m, r.resolve_module(m, reported[m])));
+        }
+        a.found.extend(r.found.into_iter().zip(r.found_error));
+        for (m, states) in r.own {
+            oids[m] = states;
+        }
+        for (m, b) in new_bases {
+            if reported[m] {
+                bases[m] = b;
+            }
+        }
+        a.adopted.extend(links.iter().map(|&(m, _, at, _)| (m, at)));
+        a.late.extend(
+            links[first_late..]
+                .iter()
+                .map(|&(m, i, _, _)| (m as u32, i as u32)),
+        );
+    }
+    a
+}
+
+/// What [`adopt_orphans`] did.
+#[derive(Default)]
+struct Adoption {
+    /// The nodes linked, as (module, where the parent is written).
+    adopted: HashSet<(usize, usize)>,
+    /// The findings of the later passes, each with whether it is an error.
+    found: Vec<Finding>,
+    /// The nodes net-snmp links once it has read every module, in the order it links them:
+    /// (module, node).
+    late: Vec<(u32, u32)>,
+}
+
+/// The nodes [`adopt_orphans`] links in one round, as net-snmp links them. An orphan is a
+/// failed node whose parent its module does not place (a name it cannot find, or a node of
+/// it that failed). First, as net-snmp reads each module: a name imported from a module that
+/// is nowhere is any module's node of that name its tree holds by then (of the modules read
+/// before), and the module's orphans under it hang there. Then, once every module is read,
+/// net-snmp's `adopt_orphans`: the orphans filed by their parent's name in 128 buckets of the
+/// name's hash, the buckets in order; a name's orphans hang under the node of that name the
+/// tree holds (made last: of the module read last, by `rank`, or an orphan just linked), and
+/// each one linked takes at once every orphan, of any module, that names it as the parent.
+/// So an orphan whose parent is another orphan of its module hangs under another module's
+/// node of that name when its bucket comes first. Returns (module, node, where the parent is
+/// written, the node it hangs under), and where in it the links made once every module is
+/// read start.
+fn orphan_links(
+    set: &MibSet,
+    rank: &[usize],
+    oids: &[Vec<OidState>],
+) -> (Vec<(usize, usize, usize, Link)>, usize) {
+    let mut modules: Vec<usize> = (0..oids.len()).collect();
+    modules.sort_by_key(|&m| rank.get(m).copied().unwrap_or(0));
+    let mut o = Orphanage {
+        set,
+        rank,
+        oids,
+        by_parent: HashMap::new(),
+        linked: HashMap::new(),
+        links: Vec::new(),
+    };
+    // The names by bucket, each bucket's in the order their orphans' modules are read.
+    let mut buckets: Vec<Vec<&str>> = vec![Vec::new(); 128];
+    for &m in &modules {
+        for (label, at, i) in o.orphans_of(m) {
+            let list = o.by_parent.entry(label).or_default();
+            if list.is_empty() {
+                buckets[net_snmp_bucket(label)].push(label);
+            }
+            list.push((m, i, at));
+        }
+    }
+    for &m in &modules {
+        let smi = &set.modules[m].smi;
+        let missing = smi
+            .imports
+            .iter()
+            .filter(|imp| !set.by_name.contains_key(&imp.module));
+        for &s in missing.flat_map(|imp| imp.symbols.iter()) {
+            let label = smi.name(s);
+            let own = o
+                .by_parent
+                .get(label)
+                .is_some_and(|l| l.iter().any(|x| x.0 == m));
+            let now = o.rank_of(m);
+            if let Some(under) = own.then(|| o.held(label, now)).flatten() {
+                o.link(label, under, Some(m), now);
+            }
+        }
+    }
+    let first_late = o.links.len();
+    for bucket in &buckets {
+        for &label in bucket {
+            if o.by_parent.get(label).is_none_or(|l| l.is_empty()) {
+                continue;
+            }
+            if let Some(under) = o.held(label, usize::MAX) {
+                o.link(label, under, None, usize::MAX - 1);
+            }
+        }
+    }
+    (o.links, first_late)
+}
+
+/// The state of [`orphan_links`]: net-snmp's linking of the orphans, on their names.
+struct Orphanage<'a> {
+    set: &'a MibSet,
+    rank: &'a [usize],
+    oids: &'a [Vec<OidState>],
+    /// The orphans not linked yet, by their parent's name: (module, node, where the parent is
+    /// written).
+    by_parent: HashMap<&'a str, Vec<(usize, usize, usize)>>,
+    /// Of each name, the orphan of that name linked last, with when: its module's place in
+    /// the reading order, or `usize::MAX - 1` once every module is read.
+    linked: HashMap<&'a str, (usize, Link)>,
+    links: Vec<(usize, usize, usize, Link)>,
+}
+
+impl<'a> Orphanage<'a> {
+    fn rank_of(&self, m: usize) -> usize {
+        self.rank.get(m).copied().unwrap_or(0)
+    }
+
+    /// Module `m`'s orphans: (its parent's name, where that is written, the node).
+    fn orphans_of(&self, m: usize) -> Vec<(&'a str, usize, usize)> {
+        let (set, oids) = (self.set, self.oids);
+        let smi = &set.modules[m].smi;
+        (0..oids[m].len())
+            .filter(|&i| oids[m][i] == OidState::FAILED)
+            .filter_map(|i| {
+                let value = smi.nodes[i].oid.as_ref()?;
+                let label = smi.name(value.parent?);
+                let placed = set.find_via(m, label, false).is_some_and(|(t, j, _)| {
+                    oids[t].get(j).is_some_and(|s| *s != OidState::FAILED)
+                });
+                (!placed).then_some((label, value.parent_offset as usize, i))
+            })
+            .collect()
+    }
+
+    /// The node of `label` net-snmp's tree holds, made last, once it has read the modules
+    /// before place `before` in the reading order.
+    fn held(&self, label: &str, before: usize) -> Option<Link> {
+        let placed = (0..self.set.modules.len()).filter_map(|t| {
+            let r = self.rank_of(t);
+            let j = self.set.node_at(t, label).filter(|_| r < before)?;
+            self.oids[t].get(j)?.done().map(|_| (r, Link::new(t, j)))
+        });
+        let linked = self.linked.get(label).filter(|(r, _)| *r < before).copied();
+        placed.chain(linked).max_by_key(|&(r, _)| r).map(|(_, l)| l)
+    }
+
+    /// Links the orphans whose parent is `label` (module `only`'s, or all) under `under`, and
+    /// depth first what hangs under each, as net-snmp links a node's children right after it.
+    fn link(&mut self, label: &'a str, under: Link, only: Option<usize>, now: usize) {
+        let mut stack = vec![(label, under)];
+        while let Some((label, under)) = stack.pop() {
+            let Some(list) = self.by_parent.get_mut(label) else {
+                continue;
+            };
+            let taken: Vec<_> = match only {
+                Some(m) => {
+                    let (taken, kept) = list.drain(..).partition(|x| x.0 == m);
+                    *list = kept;
+                    taken
+                }
+                None => std::mem::take(list),
+            };
+            for (m, i, at) in taken {
+                self.links.push((m, i, at, under));
+                let (name, link) = (self.set.modules[m].smi.node_name(i), Link::new(m, i));
+                self.linked.insert(name, (now, link));
+                stack.push((name, link));
+            }
+        }
+    }
+}
+
+/// The bucket net-snmp files a node by its parent's name in: the sum of the name's
+/// lower-cased bytes, modulo 128.
+fn net_snmp_bucket(name: &str) -> usize {
+    name.bytes().fold(0usize, |h, b| {
+        h.wrapping_add(b.to_ascii_lowercase() as usize)
+    }) % 128
 }
 
 /// How many arcs node `i` of module `m`, resolved to hang under `link`, adds to its parent's
@@ -728,49 +1032,13 @@ fn resolve_part(
     ms: &[usize],
     own: OidTables,
 ) -> Part {
-    let mut r = Resolver {
-        set,
-        strict,
-        done,
-        // Keyed by module, not a table of every module: a corpus of a long import chain has
-        // as many layers as modules, and a table each would make resolving quadratic.
-        own: HashMap::with_capacity_and_hasher(own.len(), Default::default()),
-        found: Vec::new(),
-        found_error: Vec::new(),
-        warned: HashSet::new(),
-        last_parent: None,
-    };
-    for (m, v) in own {
-        r.own.insert(m, v);
-    }
+    let mut r = Resolver::new(set, strict, done, own);
     let mut bases = Vec::new();
     for &m in ms {
         if reported[m] {
             r.check_module(m);
         }
-        let nodes = &set.modules[m].smi.nodes;
-        let mut base = Vec::with_capacity(if reported[m] { nodes.len() } else { 0 });
-        // The last SYNTAX's base type: a file's objects of one SYNTAX share its tree, and
-        // come in runs (a table's counters, a group's strings).
-        let mut last: Option<(*const Type, Option<&'static str>)> = None;
-        for (i, n) in nodes.iter().enumerate() {
-            let oid = r.oid_at(m, i, n.offset as usize, 0);
-            if reported[m] {
-                let b = oid.and_then(|_| {
-                    let t = n.syntax.as_ref()?;
-                    match last {
-                        Some((p, b)) if std::ptr::eq(p, &**t) => b,
-                        _ => {
-                            let b = r.base_type(m, &t.kind, 0);
-                            last = Some((&**t, b));
-                            b
-                        }
-                    }
-                });
-                base.push(base_code(b));
-            }
-        }
-        bases.push((m, base));
+        bases.push((m, r.resolve_module(m, reported[m])));
     }
     Part {
         oids: ms
@@ -780,6 +1048,59 @@ fn resolve_part(
         bases,
         found: r.found,
         found_error: r.found_error,
+        orphans: r.orphans,
+    }
+}
+
+impl<'m> Resolver<'m> {
+    fn new(
+        set: &'m MibSet,
+        strict: &'m HashSet<Relaxation>,
+        done: &'m [Vec<OidState>],
+        own: OidTables,
+    ) -> Resolver<'m> {
+        Resolver {
+            set,
+            strict,
+            done,
+            // Keyed by module, not a table of every module: a corpus of a long import chain
+            // has as many layers as modules, and a table each would make resolving quadratic.
+            own: own.into_iter().collect(),
+            found: Vec::new(),
+            found_error: Vec::new(),
+            warned: HashSet::new(),
+            last_parent: None,
+            orphans: Vec::new(),
+        }
+    }
+
+    /// Resolves every node of module `m` (one of its own), and returns their base types'
+    /// codes when `reported` (else nothing).
+    fn resolve_module(&mut self, m: usize, reported: bool) -> Vec<u8> {
+        let set: &MibSet = self.set;
+        let nodes = &set.modules[m].smi.nodes;
+        let mut base = Vec::with_capacity(if reported { nodes.len() } else { 0 });
+        // The last SYNTAX's base type: a file's objects of one SYNTAX share its tree, and
+        // come in runs (a table's counters, a group's strings).
+        let mut last: Option<(*const Type, Option<&'static str>)> = None;
+        for (i, n) in nodes.iter().enumerate() {
+            let oid = self.oid_at(m, i, n.offset as usize, 0);
+            if reported {
+                let b = oid.and_then(|_| {
+                    let t = n.syntax.as_ref()?;
+                    match last {
+                        Some((p, b)) if std::ptr::eq(p, &**t) => b,
+                        _ => {
+                            let b = self.base_type(m, &t.kind, 0);
+                            last = Some((&**t, b));
+                            b
+                        }
+                    }
+                });
+                base.push(base_code(b));
+            }
+        }
+        base
     }
 }
 
@@ -1063,6 +1384,13 @@ impl Resolver<'_> {
     /// `ptpmode OBJECT IDENTIFIER ::= { apmode 2 }` beside it.
     fn not_below(&self, m: usize, name: Name, found: (usize, usize)) -> (usize, usize) {
         let smi = &self.set.modules[m].smi;
+        if found.0 == m {
+            // The module's own children of a name it defines twice hang under the definition
+            // net-snmp links first.
+            if let Some(&(_, first, _)) = smi.linked.iter().find(|l| l.0 == name) {
+                return (m, first as usize);
+            }
+        }
         if found.0 != m || !smi.redefined.contains(&name) || !self.names_above(m, found.1, name) {
             return found;
         }
@@ -1207,6 +1535,7 @@ impl Resolver<'_> {
                              nodes under it are left out"
                         ),
                     );
+                    self.orphans.push((m, i, at));
                     None
                 }
             }

@@ -488,6 +488,11 @@ pub struct SmiModule {
     /// The descriptors it defines more than once ([`crate::mib::Relaxation::Redefinition`]),
     /// each once.
     pub redefined: Vec<Name>,
+    /// Of each descriptor it defines more than once, the definitions net-snmp links into its
+    /// tree first and last ([`SmiModule::link_order`]): the module's own OID values that
+    /// name it as their parent hang under the first, and the modules that import it see the
+    /// last. Empty when it defines none twice.
+    pub linked: Vec<(Name, u32, u32)>,
 }
 
 impl SmiModule {
@@ -499,5 +504,59 @@ impl SmiModule {
     /// The descriptor of node `i`.
     pub fn node_name(&self, i: usize) -> &str {
         self.nodes.get(i).map_or("", |n| self.names.get(n.name))
+    }
+
+    /// [`SmiModule::linked`]: of each descriptor in [`SmiModule::redefined`], the definitions
+    /// net-snmp's parser links first and last. It links a module's nodes from the names the
+    /// module imports (in IMPORTS order), then from the others its OID values name but it does
+    /// not define: each name's children, its nodes whose OID value names it as the parent, the
+    /// last defined first, each followed at once by its own children. A name's children are
+    /// taken by the first node of that name linked; its importers look the name up in a table
+    /// where the node linked last comes first.
+    pub fn link_order(&self) -> Vec<(Name, u32, u32)> {
+        let parent = |i: usize| self.nodes[i].oid.as_ref().and_then(|v| v.parent);
+        let mut children: std::collections::HashMap<Name, Vec<u32>> = Default::default();
+        for i in 0..self.nodes.len() {
+            if let Some(p) = parent(i) {
+                children.entry(p).or_default().push(i as u32);
+            }
+        }
+        let defined: std::collections::HashSet<Name> = self.nodes.iter().map(|n| n.name).collect();
+        let roots = self
+            .imports
+            .iter()
+            .flat_map(|imp| imp.symbols.iter().copied());
+        let named = (0..self.nodes.len()).filter_map(parent);
+        let mut rank = vec![u32::MAX; self.nodes.len()];
+        let mut next = 0u32;
+        for root in roots.chain(named).filter(|r| !defined.contains(r)) {
+            // Depth first, without recursion (a chain of OID values may be long): a stack of
+            // the children still to link at each level, the last defined popped first.
+            let mut stack: Vec<Vec<u32>> = vec![children.remove(&root).unwrap_or_default()];
+            while let Some(level) = stack.last_mut() {
+                match level.pop() {
+                    Some(c) => {
+                        rank[c as usize] = next;
+                        next += 1;
+                        let name = self.nodes[c as usize].name;
+                        stack.push(children.remove(&name).unwrap_or_default());
+                    }
+                    None => {
+                        stack.pop();
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for &name in &self.redefined {
+            let linked = (0..self.nodes.len())
+                .filter(|&i| self.nodes[i].name == name && rank[i] != u32::MAX);
+            let first = linked.clone().min_by_key(|&i| rank[i]);
+            let last = linked.max_by_key(|&i| rank[i]);
+            if let (Some(first), Some(last)) = (first, last) {
+                out.push((name, first as u32, last as u32));
+            }
+        }
+        out
     }
 }

@@ -40,6 +40,11 @@ mod tree;
 
 pub use choice::{modules_named, net_snmp_default_dirs, MibChoice};
 pub use index::{read_instance, write_instance, IndexStyle};
+
+/// When net-snmp links a node into its tree ([`Mibs::linked_when`]): the orphans it links once
+/// it has read every module in the order it links them (0 for the others), the module's place
+/// in the reading order, and the node's offset in its file, last written first.
+pub type LinkedWhen = (u32, usize, std::cmp::Reverse<u32>);
 use index_tables::{Lazy, NameTable, OidTable};
 
 /// How much of each SYNTAX a load keeps ([`Mibs::load_chosen_keeping`]).
@@ -315,22 +320,29 @@ impl Mibs {
         self.read_order[module]
     }
 
+    /// When net-snmp links node `node` (of [`Resolved::nodes`](crate::mib::Resolved)) into
+    /// its tree, as a key that sorts the nodes in that order: module by module as it reads
+    /// them, a module's last written first (it files a module's nodes by pushing each on a
+    /// list), and the orphans it links once it has read every module after all the others.
+    pub fn linked_when(&self, node: usize) -> LinkedWhen {
+        let n = &self.resolved.nodes[node];
+        (
+            self.resolved.linked_late(n).map_or(0, |k| k + 1),
+            self.read_order[n.module()],
+            std::cmp::Reverse(self.set.node(n).offset),
+        )
+    }
+
     fn lookup(&self) -> &Lookup {
         self.lookup.get_or_init(|| {
             // Nodes in the order net-snmp links them into its tree. (One list, reversed for
             // the second table: building these is when a session's memory peaks.)
             let mut nodes: Vec<u32> = (0..self.resolved.nodes.len() as u32).collect();
-            let node = |i: &u32| &self.resolved.nodes[*i as usize];
             // An OID several nodes are at is named by the one net-snmp links first: of the
             // module it reads first, the last written (it files a module's nodes by pushing
-            // each on a list), a label inside an OID value as much as an assignment.
-            nodes.sort_by_key(|i| {
-                let n = node(i);
-                (
-                    self.read_order[n.module()],
-                    std::cmp::Reverse(self.set.node(n).offset),
-                )
-            });
+            // each on a list), a label inside an OID value as much as an assignment; the
+            // orphans it links once it has read every module come after all the others.
+            nodes.sort_by_key(|&i| self.linked_when(i as usize));
             let by_oid = OidTable::build(&nodes, |i, out| {
                 self.resolved.oid_into(&self.resolved.nodes[i], out)
             });
@@ -382,6 +394,33 @@ impl Mibs {
         }
         let nodes: Vec<u32> = order.iter().map(|&i| run[i]).collect();
         run.copy_from_slice(&nodes);
+        // Of a module that defines the name twice, the definition its parser links last
+        // (`SmiModule::linked`) is filed before the module's others.
+        let mut k = 0;
+        while k < run.len() {
+            let n = self.resolved.nodes[run[k] as usize];
+            let smi = &self.set.modules[n.module()].smi;
+            let name = smi.nodes[n.index()].name;
+            let last = smi
+                .linked
+                .iter()
+                .find(|l| l.0 == name)
+                .map(|l| l.2 as usize);
+            let at = last.and_then(|last| {
+                (k..run.len()).find(|&j| {
+                    let x = self.resolved.nodes[run[j] as usize];
+                    x.module() == n.module() && x.index() == last
+                })
+            });
+            if let Some(j) = at {
+                run[k..=j].rotate_right(1);
+            }
+            // Past this module's nodes of the name.
+            k += 1;
+            while k < run.len() && self.resolved.nodes[run[k] as usize].module() == n.module() {
+                k += 1;
+            }
+        }
     }
 
     /// The name of the module that defines `node`.

@@ -185,11 +185,8 @@ pub enum Step {
 
 /// Each module's place in the order net-snmp reads them in (lower first): the `listed`
 /// modules first (all of them by `ALL`'s order when `None`), then every other module by
-/// `ALL`'s order; a module's place is where net-snmp finishes reading it. The built-in
-/// standard modules (read where no file defines them) come after every file's, even where a
-/// file's module imports one: net-snmp has none, so where a file defines an OID one of them
-/// also does (IF-MIB's ifDescr, in a folder without RFC1213-MIB), the file's name is the one
-/// net-snmp gives.
+/// `ALL`'s order; a module's place is where net-snmp finishes reading it. The modules of
+/// [`read_late`] come after all others, even where a module imports one.
 pub fn read_order(set: &MibSet, listed: Option<&[String]>) -> Vec<usize> {
     let n = set.modules.len();
     let mut rank = vec![0; n];
@@ -201,11 +198,19 @@ pub fn read_order(set: &MibSet, listed: Option<&[String]>) -> Vec<usize> {
         }
     });
     for (m, r) in rank.iter_mut().enumerate() {
-        if !set.files[set.modules[m].file].on_disk() {
+        if read_late(set, m) {
             *r += n;
         }
     }
     rank
+}
+
+/// Whether module `m` comes after every other in [`read_order`]: a built-in standard module
+/// (net-snmp has none, so where a file defines an OID one of them also does, the file's name
+/// is the one net-snmp gives), or a module whose name has a `_` (ELTEK_GENERIC-MIB), which
+/// net-snmp cannot find by its name and never reads: it names only what no other module does.
+pub fn read_late(set: &MibSet, m: usize) -> bool {
+    !set.files[set.modules[m].file].on_disk() || set.modules[m].smi.name.contains('_')
 }
 
 /// Reads every module as net-snmp would (see [`read_order`]), telling `step` what it does:

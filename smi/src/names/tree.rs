@@ -46,19 +46,12 @@ impl Mibs {
         if parent.is_empty() {
             return None;
         }
-        let link = |n: usize| {
-            let r = &self.resolved.nodes[n];
-            (
-                self.read_order[r.module()],
-                std::cmp::Reverse(self.set.node(r).offset),
-            )
-        };
         let trap = self
             .children(oid)
             .map(|(_, n)| n)
             .filter(|&n| self.written(n).kind == NodeKind::TrapType)
-            .min_by_key(|&n| link(n))?;
-        if link(named) < link(trap) {
+            .min_by_key(|&n| self.linked_when(n))?;
+        if self.linked_when(named) < self.linked_when(trap) {
             return None;
         }
         Some((format!("{}#", self.label_at(parent)?), trap))

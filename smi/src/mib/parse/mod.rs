@@ -406,9 +406,9 @@ fn parse_tokens(
     scratch: &mut Scratch,
     syntaxes: Syntaxes,
 ) -> (Vec<SmiModule>, Vec<Finding>) {
-    let (dash_lines, stopped) = lex_into(src, &mut scratch.tokens);
+    let lexed = lex_into(src, &mut scratch.tokens);
     let (mut modules, mut rest) = parse_modules(src, scratch, syntaxes);
-    if let Some((offset, message)) = stopped {
+    if let Some((offset, message)) = lexed.stopped {
         // The text up to a character that starts no token is read (as net-snmp reads a module
         // up to its first syntax error): the module it cuts keeps its definitions before it,
         // failed with this error rather than with the `END` it lacks for being cut.
@@ -441,13 +441,23 @@ fn parse_tokens(
             None => rest.insert(0, f),
         }
     }
-    for offset in dash_lines {
+    let dash_line = "a line of an odd number of dashes: its last `-` is outside any `--` \
+                     comment; read as a comment line";
+    let found =
+        (lexed.dash_lines.into_iter()).map(|at| (at, dash_line.to_string(), Relaxation::DashLine));
+    let strays = lexed.strays.into_iter().map(|at| {
+        let ch = src[at..].chars().next().unwrap_or('?');
+        let message = format!(
+            "unexpected character {ch:?} in the body of a SEQUENCE: skipped, as net-snmp \
+             skips the body"
+        );
+        (at, message, Relaxation::EntrySequence)
+    });
+    for (offset, message, relaxation) in found.chain(strays) {
         let f = Finding {
             offset,
-            message: "a line of an odd number of dashes: its last `-` is outside any `--` \
-                      comment; read as a comment line"
-                .into(),
-            relaxation: Some(Relaxation::DashLine),
+            message,
+            relaxation: Some(relaxation),
         };
         match modules.iter_mut().rev().find(|m| m.offset <= offset) {
             Some(m) => m.findings.push(f),

@@ -27,9 +27,9 @@ impl<'s> Parser<'s> {
                     again.offset as usize,
                     Relaxation::Redefinition,
                     format!(
-                        "`{name}` is defined again (first on line {line}): both are kept, and \
-                         the module's own references to `{name}` mean the last (as a parent, \
-                         one not under `{name}` itself)"
+                        "`{name}` is defined again (first on line {line}): both are kept, \
+                         linked as net-snmp links them (the module's children of `{name}` \
+                         under the first linked, its importers see the last)"
                     ),
                 );
             }
@@ -45,6 +45,9 @@ impl<'s> Parser<'s> {
         }
         m.names = std::mem::take(&mut self.table);
         m.reads_also = std::mem::take(&mut self.reads_also);
+        if !m.redefined.is_empty() {
+            m.linked = m.link_order();
+        }
     }
 
     /// The next module of the file, from its header to END.
@@ -105,6 +108,7 @@ impl<'s> Parser<'s> {
             names: Names::default(),
             reads_also: Vec::new(),
             redefined: Vec::new(),
+            linked: Vec::new(),
         };
         if self.is(k, "EXPORTS") {
             while k < self.toks.len() && !self.is(k, ";") {
