@@ -544,7 +544,8 @@ fn orphans_hang_under_the_node_of_their_parents_name() {
          gRoot OBJECT IDENTIFIER ::= { holder 4 }\n\
          zTable OBJECT IDENTIFIER ::= { holder 5 }\n\
          qRoot OBJECT IDENTIFIER ::= { holder 6 }\n\
-         hGroup OBJECT IDENTIFIER ::= { holder 7 }\nEND\n",
+         hGroup OBJECT IDENTIFIER ::= { holder 7 }\n\
+         hSlot OBJECT IDENTIFIER ::= { holder 8 }\nEND\n",
     );
     // Never imports hSwitch.
     w(
@@ -598,8 +599,18 @@ fn orphans_hang_under_the_node_of_their_parents_name() {
          zTable OBJECT IDENTIFIER ::= { qTop 5 }\n\
          qEntry OBJECT IDENTIFIER ::= { zTable 1 }\nEND\n",
     );
+    // A name used without an import (`enterprises`, taken from the SMI's base here with a
+    // warning) is none to net-snmp when it reads the module: the module's nodes under it are
+    // orphans, and bareEntry hangs under HOLDER-MIB's hSlot (bucket 42, before 52).
+    w(
+        "BARE-MIB",
+        "BARE-MIB DEFINITIONS ::= BEGIN\nIMPORTS OBJECT-TYPE FROM SNMPv2-SMI;\n\
+         bareRoot OBJECT IDENTIFIER ::= { enterprises 99961 }\n\
+         hSlot OBJECT IDENTIFIER ::= { bareRoot 1 }\n\
+         bareEntry OBJECT IDENTIFIER ::= { hSlot 2 }\nEND\n",
+    );
     let mibdirs = mibs.to_str().expect("a UTF-8 path");
-    let prefixes = ["sloppy", "lost", "hWlan", "gEntry", "qEntry", "far"];
+    let prefixes = ["sloppy", "lost", "hWlan", "gEntry", "qEntry", "far", "bare"];
     let ours = tree_lines(None, mibdirs, dir.path(), &prefixes);
     for line in [
         "\"sloppyLag\"\t\t\t\"1.3.6.1.4.1.99960.1.5\"",
@@ -609,6 +620,7 @@ fn orphans_hang_under_the_node_of_their_parents_name() {
         "\"qEntry\"\t\t\t\"1.3.6.1.4.1.99960.5.1\"",
         "\"lostEntry\"\t\t\t\"1.3.6.1.4.1.99960.6.3.5.1\"",
         "\"farEntry\"\t\t\t\"1.3.6.1.4.1.99960.6.3.5.1\"",
+        "\"bareEntry\"\t\t\t\"1.3.6.1.4.1.99960.8.2\"",
     ] {
         assert!(ours.iter().any(|l| l == line), "{line} in {ours:?}");
     }

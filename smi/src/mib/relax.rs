@@ -10,6 +10,9 @@ pub enum Relaxation {
     /// A trailing comma in IMPORTS or a list, or a missing `;` after IMPORTS.
     ListPunctuation,
     /// A base name (e.g. `enterprises`, `Counter32`, `DisplayString`) used without importing it.
+    /// An OID value's parent so named makes the module's nodes under it orphans, linked as
+    /// net-snmp links them ([`Relaxation::OrphanNode`]), since net-snmp finds no such name
+    /// when it reads the module.
     MissingImport,
     /// A LAST-UPDATED or REVISION value that is not `YYMMDDHHMMZ` / `YYYYMMDDHHMMZ`.
     MalformedTimestamp,

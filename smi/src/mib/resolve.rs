@@ -581,13 +581,20 @@ fn adopt_orphans(
     let mut a = Adoption::default();
     // Each round links at least one node more: bounded by the nodes, and in practice by the
     // depth of what hangs under an orphan.
-    for _ in 0..MAX_OID_DEPTH {
-        let (links, first_late) = orphan_links(set, rank, oids);
+    for round in 0..MAX_OID_DEPTH {
+        let (mut links, first_late) = orphan_links(set, rank, oids, round == 0);
+        let late: Vec<(u32, u32)> = links[first_late..]
+            .iter()
+            .map(|&(m, i, _, _)| (m as u32, i as u32))
+            .collect();
+        // A node placed where net-snmp links it too needs nothing.
+        links.retain(|&(m, i, _, link)| oids[m][i].done() != Some(link));
+        a.late.extend(late);
         if links.is_empty() {
             break;
         }
         let again: Vec<usize> = (0..oids.len())
-            .filter(|&m| oids[m].contains(&OidState::FAILED))
+            .filter(|&m| oids[m].contains(&OidState::FAILED) || links.iter().any(|l| l.0 == m))
             .collect();
         let mut own: OidTables = again
             .iter()
@@ -615,8 +622,10 @@ fn adopt_orphans(
             let name = set.modules[m].smi.node_name(i);
             let parent = set.modules[t].smi.node_name(j);
             let message = match set.find_via(m, parent, false) {
-                // Under the module's own parent, which was linked: nothing to say.
+                // Under the module's own parent, which was linked, or under a name it uses
+                // without importing it (said where it is used): nothing more to say.
                 Some((o, k, _)) if (o, k) == (t, j) => continue,
+                Some((_, _, Via::Unimported(_) | Via::ChainEnd)) => continue,
                 Some(_) => format!(
                     "the parent `{parent}` of `{name}` has no OID of its own yet when net-snmp \
                      links `{name}`: linked under {module}::{parent}, the node of that name \
@@ -643,11 +652,6 @@ fn adopt_orphans(
             }
         }
         a.adopted.extend(links.iter().map(|&(m, _, at, _)| (m, at)));
-        a.late.extend(
-            links[first_late..]
-                .iter()
-                .map(|&(m, i, _, _)| (m as u32, i as u32)),
-        );
     }
     a
 }
@@ -681,6 +685,7 @@ fn orphan_links(
     set: &MibSet,
     rank: &[usize],
     oids: &[Vec<OidState>],
+    unimported: bool,
 ) -> (Vec<(usize, usize, usize, Link)>, usize) {
     let mut modules: Vec<usize> = (0..oids.len()).collect();
     modules.sort_by_key(|&m| rank.get(m).copied().unwrap_or(0));
@@ -689,18 +694,20 @@ fn orphan_links(
         rank,
         oids,
         by_parent: HashMap::new(),
+        pending: HashSet::new(),
         linked: HashMap::new(),
         links: Vec::new(),
     };
     // The names by bucket, each bucket's in the order their orphans' modules are read.
     let mut buckets: Vec<Vec<&str>> = vec![Vec::new(); 128];
     for &m in &modules {
-        for (label, at, i) in o.orphans_of(m) {
+        for (label, at, i) in o.orphans_of(m, unimported) {
             let list = o.by_parent.entry(label).or_default();
             if list.is_empty() {
                 buckets[net_snmp_bucket(label)].push(label);
             }
             list.push((m, i, at));
+            o.pending.insert((m, i));
         }
     }
     for &m in &modules {
@@ -743,6 +750,9 @@ struct Orphanage<'a> {
     /// The orphans not linked yet, by their parent's name: (module, node, where the parent is
     /// written).
     by_parent: HashMap<&'a str, Vec<(usize, usize, usize)>>,
+    /// The orphans not linked yet, placed or not: not in net-snmp's tree, whatever the
+    /// resolver made of them.
+    pending: HashSet<(usize, usize)>,
     /// Of each name, the orphan of that name linked last, with when: its module's place in
     /// the reading order, or `usize::MAX - 1` once every module is read.
     linked: HashMap<&'a str, (usize, Link)>,
@@ -754,21 +764,61 @@ impl<'a> Orphanage<'a> {
         self.rank.get(m).copied().unwrap_or(0)
     }
 
-    /// Module `m`'s orphans: (its parent's name, where that is written, the node).
-    fn orphans_of(&self, m: usize) -> Vec<(&'a str, usize, usize)> {
+    /// Module `m`'s orphans: (its parent's name, where that is written, the node). With
+    /// `unimported`, also the nodes placed under a name the module neither defines nor
+    /// imports (taken from the SMI's base, [`Relaxation::MissingImport`]) and the module's
+    /// nodes under those: net-snmp finds no such name when it reads the module, and links
+    /// them with the orphans.
+    fn orphans_of(&self, m: usize, unimported: bool) -> Vec<(&'a str, usize, usize)> {
         let (set, oids) = (self.set, self.oids);
         let smi = &set.modules[m].smi;
-        (0..oids[m].len())
-            .filter(|&i| oids[m][i] == OidState::FAILED)
-            .filter_map(|i| {
-                let value = smi.nodes[i].oid.as_ref()?;
-                let label = smi.name(value.parent?);
-                let placed = set.find_via(m, label, false).is_some_and(|(t, j, _)| {
-                    oids[t].get(j).is_some_and(|s| *s != OidState::FAILED)
-                });
-                (!placed).then_some((label, value.parent_offset as usize, i))
-            })
-            .collect()
+        let parent_of = |i: usize| {
+            let value = smi.nodes[i].oid.as_ref()?;
+            Some((smi.name(value.parent?), value.parent_offset as usize))
+        };
+        let mut out: Vec<(&'a str, usize, usize)> = Vec::new();
+        let mut below: HashSet<&str> = HashSet::new();
+        for i in 0..oids[m].len() {
+            let Some((label, at)) = parent_of(i) else {
+                continue;
+            };
+            let found = set.find_via(m, label, false);
+            let orphan = if oids[m][i] == OidState::FAILED {
+                !found
+                    .is_some_and(|(t, j, _)| oids[t].get(j).is_some_and(|s| *s != OidState::FAILED))
+            } else {
+                unimported
+                    && matches!(found, Some((_, _, Via::Unimported(_) | Via::ChainEnd)))
+                    && !ROOTS.iter().any(|(r, _)| *r == label)
+            };
+            if orphan {
+                out.push((label, at, i));
+                below.insert(smi.node_name(i));
+            }
+        }
+        if below.is_empty() || !unimported {
+            return out;
+        }
+        // What hangs under those in the module, however deep (each pass goes one level
+        // deeper; a chain is at most as long as the module's nodes).
+        let mut taken: HashSet<usize> = out.iter().map(|o| o.2).collect();
+        for _ in 0..oids[m].len() {
+            let before = taken.len();
+            for i in 0..oids[m].len() {
+                let Some((label, at)) = parent_of(i) else {
+                    continue;
+                };
+                if !taken.contains(&i) && below.contains(label) && set.node_at(m, label).is_some() {
+                    taken.insert(i);
+                    out.push((label, at, i));
+                    below.insert(smi.node_name(i));
+                }
+            }
+            if taken.len() == before {
+                break;
+            }
+        }
+        out
     }
 
     /// The node of `label` net-snmp's tree holds, made last, once it has read the modules
@@ -777,6 +827,9 @@ impl<'a> Orphanage<'a> {
         let placed = (0..self.set.modules.len()).filter_map(|t| {
             let r = self.rank_of(t);
             let j = self.set.node_at(t, label).filter(|_| r < before)?;
+            if self.pending.contains(&(t, j)) {
+                return None;
+            }
             self.oids[t].get(j)?.done().map(|_| (r, Link::new(t, j)))
         });
         let linked = self.linked.get(label).filter(|(r, _)| *r < before).copied();
@@ -801,6 +854,7 @@ impl<'a> Orphanage<'a> {
             };
             for (m, i, at) in taken {
                 self.links.push((m, i, at, under));
+                self.pending.remove(&(m, i));
                 let (name, link) = (self.set.modules[m].smi.node_name(i), Link::new(m, i));
                 self.linked.insert(name, (now, link));
                 stack.push((name, link));
