@@ -24,6 +24,7 @@ pub mod lower;
 mod names;
 mod needed;
 pub mod parse;
+pub mod precedence;
 pub mod relax;
 pub mod resolve;
 pub mod spread;

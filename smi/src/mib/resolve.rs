@@ -505,7 +505,7 @@ fn resolve_in(
     let mut late = Vec::new();
     if !orphans.is_empty() {
         let listed = (!wanted.is_empty()).then_some(wanted);
-        let rank = crate::names::precedence::read_order(set, listed);
+        let rank = super::precedence::read_order(set, listed);
         let a = adopt_orphans(set, strict, &rank, &reported, &mut oids, &mut bases);
         let (adopted, more) = (a.adopted, a.found);
         late = a.late;
@@ -827,13 +827,34 @@ impl<'a> Orphanage<'a> {
         let placed = (0..self.set.modules.len()).filter_map(|t| {
             let r = self.rank_of(t);
             let j = self.set.node_at(t, label).filter(|_| r < before)?;
-            if self.pending.contains(&(t, j)) {
+            if self.below_pending(t, j) {
                 return None;
             }
             self.oids[t].get(j)?.done().map(|_| (r, Link::new(t, j)))
         });
         let linked = self.linked.get(label).filter(|(r, _)| *r < before).copied();
         placed.chain(linked).max_by_key(|&(r, _)| r).map(|(_, l)| l)
+    }
+
+    /// Whether node `j` of module `t` is an orphan not linked yet or hangs under one (not in
+    /// net-snmp's tree either; and linking an orphan there would make a cycle).
+    fn below_pending(&self, t: usize, j: usize) -> bool {
+        let (mut a, mut b) = (t, j);
+        for _ in 0..=MAX_OID_DEPTH {
+            if self.pending.contains(&(a, b)) {
+                return true;
+            }
+            match self
+                .oids
+                .get(a)
+                .and_then(|v| v.get(b))
+                .and_then(|s| s.done())
+            {
+                Some(l) if l != Link::TOP => (a, b) = (l.module as usize, l.index as usize),
+                _ => return false,
+            }
+        }
+        true
     }
 
     /// Links the orphans whose parent is `label` (module `only`'s, or all) under `under`, and
@@ -907,6 +928,23 @@ fn refuse_long_oids(
             while let Some(link) = oids[at_m][at_i].done() {
                 if len[at_m][at_i] != (0, 0) {
                     above = len[at_m][at_i];
+                    break;
+                }
+                if chain.len() > MAX_OID_DEPTH {
+                    // Deeper than any OID may be defined (or a cycle, which the resolver
+                    // does not make): the nodes below are refused with the rest of it.
+                    above = (u32::MAX, u32::MAX);
+                    let smi = &set.modules[m].smi;
+                    found.push((
+                        m,
+                        smi.nodes[i].offset as usize,
+                        format!(
+                            "the OID of `{}` is defined through more than {MAX_OID_DEPTH} \
+                             nodes: it and the nodes under it are left out",
+                            smi.node_name(i)
+                        ),
+                    ));
+                    found_error.push(true);
                     break;
                 }
                 chain.push((at_m, at_i, link));

@@ -32,7 +32,7 @@ use crate::mib::{Access, NodeKind, Relaxation};
 mod choice;
 mod index;
 mod index_tables;
-pub mod precedence;
+pub use crate::mib::precedence;
 mod report;
 mod to_name;
 mod to_oid;

@@ -151,7 +151,7 @@ const NET_SNMP_WORDS: &[&str] = &[
 ];
 
 /// The modules a MIB list names (`A:B:C`, with net-snmp's `+`/`-` already worked out by
-/// [`super::MibChoice`]), in the order net-snmp reads them first: those before an `ALL`, which
+/// `snmp_smi::names::MibChoice`), in the order net-snmp reads them first: those before an `ALL`, which
 /// reads the rest of the path after them; `None` (every module by `ALL`'s order) for the list
 /// `ALL` alone, the default list when there is no list.
 pub fn listed(list: Option<&str>) -> Option<Vec<String>> {
