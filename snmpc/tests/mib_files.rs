@@ -254,6 +254,20 @@ fn a_character_that_starts_no_token_in_a_sequence_body_is_skipped() {
     let (out, err, code) = snmpc(&["mib", "check", "-M", &path, "U-MIB"]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("unexpected character '\u{ff0c}'"), "{out}");
+    // Many in one body are one finding (each would quote the line: a long line of many would
+    // take memory without bound).
+    let many = table
+        .replace("T-MIB", "V-MIB")
+        .replace("99985", "99987")
+        .replace("Integer32 }", "Integer32\u{ff0c}\u{ff0c}\u{ff0c} }");
+    std::fs::write(dir.path().join("V-MIB"), many).unwrap();
+    let (out, err, code) = snmpc(&["mib", "check", "-M", &path, "--verbose", "V-MIB"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out.matches("in the body of a SEQUENCE").count(), 1, "{out}");
+    assert!(
+        out.contains("in the body of a SEQUENCE (and 3 more characters that start no token)"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -143,10 +143,11 @@ fn skip_trivia(b: &[u8], mut i: usize) -> usize {
 pub struct Lexed {
     /// The offsets of the dash lines read as comments ([`super::Relaxation::DashLine`]).
     pub dash_lines: Vec<usize>,
-    /// The offsets of the characters that start no token skipped in the body of a
-    /// `::= SEQUENCE { ... }` ([`super::Relaxation::EntrySequence`]: net-snmp skips the body
-    /// whole; LibreNMS's PARKS-PK700 has a full-width comma `，` there).
-    pub strays: Vec<usize>,
+    /// The characters that start no token skipped in the body of a `::= SEQUENCE { ... }`
+    /// ([`super::Relaxation::EntrySequence`]: net-snmp skips the body whole; LibreNMS's
+    /// PARKS-PK700 has a full-width comma `，` there): per body, the offset of the first and
+    /// how many.
+    pub strays: Vec<(usize, usize)>,
     /// Where lexing stopped and why, if it stopped before the end.
     pub stopped: Option<(usize, String)>,
 }
@@ -159,24 +160,38 @@ pub fn lex_into(src: &str, out: &mut Vec<Token>) -> Lexed {
     lexed
 }
 
-/// Whether the tokens so far end inside the braces of a `::= SEQUENCE {`.
-fn in_sequence_body(src: &str, out: &[Token]) -> bool {
-    let text = |t: &Token| &src[t.start()..t.end()];
-    let Some(open) = out
-        .iter()
-        .rposition(|t| t.kind == Tok::Sym && matches!(text(t), "{" | "}"))
-    else {
-        return false;
-    };
-    text(&out[open]) == "{"
-        && open >= 2
-        && text(&out[open - 1]) == "SEQUENCE"
-        && text(&out[open - 2]) == "::="
+/// The last brace among the tokens lexed so far, found by looking only at the tokens added
+/// since the last question (so that many stray characters cost no more than the tokens).
+#[derive(Default)]
+struct LastBrace {
+    seen: usize,
+    at: Option<usize>,
+}
+
+impl LastBrace {
+    /// Whether the tokens so far end inside the braces of a `::= SEQUENCE {`.
+    fn in_sequence_body(&mut self, src: &str, out: &[Token]) -> bool {
+        let text = |t: &Token| &src[t.start()..t.end()];
+        let brace = |t: &Token| t.kind == Tok::Sym && matches!(text(t), "{" | "}");
+        if let Some(k) = out[self.seen..].iter().rposition(brace) {
+            self.at = Some(self.seen + k);
+        }
+        self.seen = out.len();
+        let Some(open) = self.at else {
+            return false;
+        };
+        text(&out[open]) == "{"
+            && open >= 2
+            && text(&out[open - 1]) == "SEQUENCE"
+            && text(&out[open - 2]) == "::="
+    }
 }
 
 fn lex_tokens(src: &str, out: &mut Vec<Token>, lexed: &mut Lexed) -> Result<(), (usize, String)> {
     let b = src.as_bytes();
     out.clear();
+    let mut last_brace = LastBrace::default();
+    let mut stray_body = None;
     if u32::try_from(b.len()).is_err() {
         return Err((0, format!("the text is {} bytes: over 4 GiB", b.len())));
     }
@@ -287,10 +302,15 @@ fn lex_tokens(src: &str, out: &mut Vec<Token>, lexed: &mut Lexed) -> Result<(), 
             continue;
         } else {
             let ch = src[i..].chars().next().unwrap_or('?');
-            if !in_sequence_body(src, out) {
+            if !last_brace.in_sequence_body(src, out) {
                 return Err((start, format!("unexpected character {ch:?}")));
             }
-            lexed.strays.push(i);
+            // One finding per body, however many characters.
+            match lexed.strays.last_mut() {
+                Some((_, n)) if stray_body == last_brace.at => *n += 1,
+                _ => lexed.strays.push((i, 1)),
+            }
+            stray_body = last_brace.at;
             i += ch.len_utf8();
             continue;
         };

@@ -445,11 +445,15 @@ fn parse_tokens(
                      comment; read as a comment line";
     let found =
         (lexed.dash_lines.into_iter()).map(|at| (at, dash_line.to_string(), Relaxation::DashLine));
-    let strays = lexed.strays.into_iter().map(|at| {
+    let strays = lexed.strays.into_iter().map(|(at, n)| {
         let ch = src[at..].chars().next().unwrap_or('?');
+        let more = match n {
+            1 => String::new(),
+            n => format!(" (and {} more characters that start no token)", n - 1),
+        };
         let message = format!(
-            "unexpected character {ch:?} in the body of a SEQUENCE: skipped, as net-snmp \
-             skips the body"
+            "unexpected character {ch:?} in the body of a SEQUENCE{more}: skipped, as \
+             net-snmp skips the body"
         );
         (at, message, Relaxation::EntrySequence)
     });
