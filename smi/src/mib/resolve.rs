@@ -343,6 +343,9 @@ struct Resolver<'m> {
     /// module on the path): (module, node, where the parent is written), for
     /// [`adopt_orphans`].
     orphans: Vec<(usize, usize, usize)>,
+    /// Whether a name was taken from the SMI's base without an import along the way: net-snmp
+    /// finds none, and what hangs under it is linked with the orphans ([`adopt_orphans`]).
+    unimported: bool,
 }
 
 /// A parent looked up: the module whose OID value names it, its name there, and where it is
@@ -363,6 +366,7 @@ struct Part {
     found: Vec<(usize, usize, String)>,
     found_error: Vec<bool>,
     orphans: Vec<(usize, usize, usize)>,
+    unimported: bool,
 }
 
 /// The fewest nodes a layer of modules has for its resolution to be spread over threads.
@@ -433,6 +437,7 @@ fn resolve_in(
     let mut found = Vec::new();
     let mut found_error = Vec::new();
     let mut orphans = Vec::new();
+    let mut unimported = false;
     for layer in layers {
         // Units (a module, or modules importing each other) spread over the threads, the
         // largest first, each to the thread with the fewest nodes so far.
@@ -500,30 +505,16 @@ fn resolve_in(
             found.extend(part.found);
             found_error.extend(part.found_error);
             orphans.extend(part.orphans);
+            unimported |= part.unimported;
         }
     }
     let mut late = Vec::new();
-    if !orphans.is_empty() {
+    if !orphans.is_empty() || unimported {
         let listed = (!wanted.is_empty()).then_some(wanted);
         let rank = super::precedence::read_order(set, listed);
         let a = adopt_orphans(set, strict, &rank, &reported, &mut oids, &mut bases);
-        let (adopted, more) = (a.adopted, a.found);
+        (found, found_error) = a.merged(found.into_iter().zip(found_error));
         late = a.late;
-        // An adopted node's warning replaces the one that left it out; what the second pass
-        // found again is said once.
-        let mut said: HashSet<(usize, usize, String)> = HashSet::new();
-        let (kept, kept_error): (Vec<_>, Vec<_>) = found
-            .into_iter()
-            .zip(found_error)
-            .chain(more)
-            .filter(|((m, at, message), _)| {
-                let left_out =
-                    message.starts_with("unresolved parent") && message.contains("left out");
-                !(left_out && adopted.contains(&(*m, *at)))
-                    && said.insert((*m, *at, message.clone()))
-            })
-            .unzip();
-        (found, found_error) = (kept, kept_error);
     }
     refuse_long_oids(set, &mut oids, &mut found, &mut found_error);
     // The nodes with an OID, in module order, and the tree they hang in, made straight from
@@ -654,6 +645,26 @@ fn adopt_orphans(
         a.adopted.extend(links.iter().map(|&(m, _, at, _)| (m, at)));
     }
     a
+}
+
+impl Adoption {
+    /// The first pass's findings with the later passes': an adopted node's warning replaces
+    /// the one that left it out, and what a later pass found again is said once.
+    fn merged(
+        &self,
+        first: impl Iterator<Item = Finding>,
+    ) -> (Vec<(usize, usize, String)>, Vec<bool>) {
+        let mut said: HashSet<(usize, usize, String)> = HashSet::new();
+        first
+            .chain(self.found.iter().cloned())
+            .filter(|((m, at, message), _)| {
+                let left_out =
+                    message.starts_with("unresolved parent") && message.contains("left out");
+                !(left_out && self.adopted.contains(&(*m, *at)))
+                    && said.insert((*m, *at, message.clone()))
+            })
+            .unzip()
+    }
 }
 
 /// What [`adopt_orphans`] did.
@@ -1141,6 +1152,7 @@ fn resolve_part(
         found: r.found,
         found_error: r.found_error,
         orphans: r.orphans,
+        unimported: r.unimported,
     }
 }
 
@@ -1163,6 +1175,7 @@ impl<'m> Resolver<'m> {
             warned: HashSet::new(),
             last_parent: None,
             orphans: Vec::new(),
+            unimported: false,
         }
     }
 
@@ -1437,6 +1450,9 @@ impl Resolver<'_> {
     /// The node `name`, used in module `m`, is: (module, index in its nodes).
     fn lookup(&mut self, m: usize, name: &str, offset: usize) -> Option<(usize, usize)> {
         let (t, i, via) = self.set.find_via(m, name, false)?;
+        if matches!(via, Via::Unimported(_) | Via::ChainEnd) {
+            self.unimported = true;
+        }
         // Relaxation: a base name used without being imported (a bad import along a chain is
         // reported by `check_module`, in the module that wrote it).
         if let Via::Unimported(base) = via {
