@@ -483,7 +483,7 @@ pub struct SmiModule {
     /// The other modules its MODULE-COMPLIANCE `MODULE` and AGENT-CAPABILITIES `SUPPORTS`
     /// clauses name, with where each is named: net-snmp reads them when its parser reaches
     /// the clause, which decides the order it reads modules in
-    /// ([`crate::names::precedence`]).
+    /// ([`crate::mib::precedence`]).
     pub reads_also: Vec<(String, usize)>,
     /// The descriptors it defines more than once ([`crate::mib::Relaxation::Redefinition`]),
     /// each once.
